@@ -1,0 +1,1 @@
+//! Go-style durations. (stub: being written)

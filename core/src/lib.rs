@@ -1,0 +1,28 @@
+//! Karpenter Playground's engine.
+//!
+//! A pure, deterministic model of Kubernetes scheduling and Karpenter v1 provisioning.
+//! Everything it needs comes in as a value: the [`model::Scenario`], the instance-type
+//! [`catalog::Catalog`], the seed and the time to run until. It never reads a clock, a file or
+//! the environment, and it never panics on user input: malformed input is rejected earlier by
+//! the manifest reader, and the engine itself only reports errors as values.
+//!
+//! The map of the crate is in `ARCHITECTURE.md` at the repository root.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+pub mod catalog;
+pub mod duration;
+pub mod labels;
+pub mod model;
+pub mod pod;
+pub mod quantity;
+pub mod report;
+pub mod requirements;
+pub mod resources;
+pub mod rng;
+pub mod scheduling;
+pub mod sim;
+pub mod taints;
+pub mod wellknown;

@@ -1,0 +1,373 @@
+//! The scenario as typed values: what the manifest reader produces and the engine consumes.
+//!
+//! These types mirror the Kubernetes and Karpenter API objects, but with every quantity
+//! already parsed into integers and every default already applied by the reader (the API
+//! server's job). They carry no YAML positions: diagnostics are the reader's business.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::labels::LabelSelector;
+use crate::requirements::Operator;
+use crate::resources::Resources;
+use crate::taints::{Taint, Toleration};
+
+/// Milliseconds of simulated time.
+pub type Millis = u64;
+
+/// Sorted string map, used for labels and annotations.
+pub type StringMap = BTreeMap<String, String>;
+
+/// Everything a simulation starts from.
+#[derive(Clone, Debug, Default)]
+pub struct Scenario {
+    pub cluster: Cluster,
+    pub node_pools: Vec<NodePool>,
+    pub node_classes: Vec<NodeClass>,
+    /// Pods and the controllers that create them, in document order.
+    pub workloads: Vec<Workload>,
+    pub pdbs: Vec<PodDisruptionBudget>,
+    pub namespaces: Vec<Namespace>,
+    /// Custom instance types; when non-empty they replace the built-in catalog.
+    pub instance_types: Vec<crate::catalog::InstanceTypeSpec>,
+    pub timeline: Vec<TimelineStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    pub name: String,
+    pub region: String,
+    /// Zones with subnets; empty means all of the region's zones.
+    pub zones: Vec<String>,
+    pub node_groups: Vec<NodeGroup>,
+    pub seed: u64,
+}
+
+impl Default for Cluster {
+    fn default() -> Self {
+        Cluster {
+            name: String::from("playground"),
+            region: String::from("us-east-1"),
+            zones: Vec::new(),
+            node_groups: Vec::new(),
+            seed: 1,
+        }
+    }
+}
+
+/// Fixed nodes Karpenter does not manage (an EKS managed node group).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeGroup {
+    pub name: String,
+    pub instance_type: String,
+    pub count: u32,
+    /// Zones to spread over round-robin; empty means the cluster's zones.
+    pub zones: Vec<String>,
+    pub capacity_type: String,
+    pub labels: StringMap,
+    pub taints: Vec<Taint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Namespace {
+    pub name: String,
+    pub labels: StringMap,
+}
+
+/// `karpenter.sh/v1` NodePool (v1beta1 documents are converted to their v1 meaning).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodePool {
+    pub name: String,
+    pub template_labels: StringMap,
+    pub template_annotations: StringMap,
+    pub node_class_ref: NodeClassRef,
+    pub requirements: Vec<NodeSelectorRequirement>,
+    pub taints: Vec<Taint>,
+    pub startup_taints: Vec<Taint>,
+    /// `None` is `Never`.
+    pub expire_after: Option<Millis>,
+    pub termination_grace_period: Option<Millis>,
+    pub consolidation_policy: ConsolidationPolicy,
+    /// `None` is `Never`.
+    pub consolidate_after: Option<Millis>,
+    pub budgets: Vec<Budget>,
+    /// Resource limits; absent resources are unlimited.
+    pub limits: Limits,
+    pub weight: i32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Per-resource upper bounds, `None` where no limit is set.
+    pub resources: [Option<i64>; crate::resources::RESOURCE_COUNT],
+    /// `limits.nodes`.
+    pub nodes: Option<i64>,
+}
+
+impl Limits {
+    pub fn is_unlimited(&self) -> bool {
+        self.nodes.is_none() && self.resources.iter().all(Option::is_none)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeClassRef {
+    pub group: String,
+    pub kind: String,
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsolidationPolicy {
+    WhenEmpty,
+    WhenEmptyOrUnderutilized,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub nodes: BudgetNodes,
+    pub schedule: Option<String>,
+    pub duration: Option<Millis>,
+    /// Empty means every reason.
+    pub reasons: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetNodes {
+    Count(u32),
+    Percent(u32),
+}
+
+/// `karpenter.k8s.aws/v1` EC2NodeClass, reduced to what changes node shape or behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeClass {
+    pub name: String,
+    pub ami_family: AmiFamily,
+    /// The `amiSelectorTerms` alias, e.g. `al2023@latest`, when one is used.
+    pub ami_alias: Option<String>,
+    pub kubelet: KubeletConfig,
+    /// Size of the volume that backs ephemeral storage, if the node class sets one.
+    pub root_volume_bytes: Option<i64>,
+    /// Subnet zones, when `subnetSelectorTerms` pin zones; empty means the cluster's zones.
+    pub subnet_zones: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AmiFamily {
+    Al2,
+    Al2023,
+    Bottlerocket,
+    Windows2019,
+    Windows2022,
+    Windows2025,
+    Custom,
+}
+
+impl AmiFamily {
+    pub fn is_windows(self) -> bool {
+        matches!(self, AmiFamily::Windows2019 | AmiFamily::Windows2022 | AmiFamily::Windows2025)
+    }
+}
+
+/// The EC2NodeClass `kubelet` block (only the fields that change allocatable).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KubeletConfig {
+    pub max_pods: Option<i64>,
+    pub pods_per_core: Option<i64>,
+    pub kube_reserved: BTreeMap<String, i64>,
+    pub system_reserved: BTreeMap<String, i64>,
+    /// `evictionHard` signals, as written (`100Mi`, `10%`).
+    pub eviction_hard: BTreeMap<String, String>,
+}
+
+/// One entry of a node selector term or a NodePool requirement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeSelectorRequirement {
+    pub key: String,
+    pub operator: Operator,
+    pub values: Vec<String>,
+    pub min_values: Option<u32>,
+}
+
+/// A controller or a bare pod, as written in the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    pub kind: WorkloadKind,
+    pub name: String,
+    pub namespace: String,
+    pub labels: StringMap,
+    /// Deployments/ReplicaSets/StatefulSets: replicas. Jobs: parallelism.
+    pub replicas: u32,
+    /// Jobs: completions (`None` = work queue: parallelism pods).
+    pub completions: Option<u32>,
+    /// DaemonSets and Deployments: the pod template's selector, used for PDB-like matching only.
+    pub selector: Option<LabelSelector>,
+    pub template: PodTemplate,
+    /// Index in the scenario's document stream, for stable ordering and diagnostics.
+    pub document: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WorkloadKind {
+    Pod,
+    Deployment,
+    ReplicaSet,
+    StatefulSet,
+    DaemonSet,
+    Job,
+}
+
+impl WorkloadKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkloadKind::Pod => "Pod",
+            WorkloadKind::Deployment => "Deployment",
+            WorkloadKind::ReplicaSet => "ReplicaSet",
+            WorkloadKind::StatefulSet => "StatefulSet",
+            WorkloadKind::DaemonSet => "DaemonSet",
+            WorkloadKind::Job => "Job",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodTemplate {
+    pub labels: StringMap,
+    pub annotations: StringMap,
+    pub spec: PodSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodSpec {
+    pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
+    /// Pod-level `overhead` (RuntimeClass), added to the effective request.
+    pub overhead: Resources,
+    pub node_selector: StringMap,
+    pub node_affinity: NodeAffinity,
+    pub pod_affinity: Vec<PodAffinityTerm>,
+    pub pod_anti_affinity: Vec<PodAffinityTerm>,
+    pub preferred_pod_affinity: Vec<WeightedPodAffinityTerm>,
+    pub preferred_pod_anti_affinity: Vec<WeightedPodAffinityTerm>,
+    pub tolerations: Vec<Toleration>,
+    pub topology_spread: Vec<TopologySpreadConstraint>,
+    pub priority: i32,
+    pub priority_class_name: Option<String>,
+    pub termination_grace_seconds: Option<i64>,
+    /// `spec.nodeName` set by the user: the pod bypasses scheduling.
+    pub node_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Container {
+    pub name: String,
+    /// Requests after defaulting from limits.
+    pub requests: Resources,
+    pub limits: Resources,
+    /// Host ports as (protocol, hostIP, port).
+    pub host_ports: Vec<HostPort>,
+    /// For init containers: `restartPolicy: Always` makes it a sidecar (KEP-753).
+    pub restart_always: bool,
+    pub command: Vec<String>,
+    pub args: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HostPort {
+    pub protocol: String,
+    pub host_ip: String,
+    pub port: u16,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeAffinity {
+    /// `requiredDuringScheduling...nodeSelectorTerms`: ORed terms of ANDed requirements.
+    pub required: Vec<Vec<NodeSelectorRequirement>>,
+    pub preferred: Vec<WeightedNodeSelectorTerm>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightedNodeSelectorTerm {
+    pub weight: i32,
+    pub requirements: Vec<NodeSelectorRequirement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodAffinityTerm {
+    pub label_selector: Option<LabelSelector>,
+    /// Empty with no namespace selector means the pod's own namespace.
+    pub namespaces: Vec<String>,
+    pub namespace_selector: Option<LabelSelector>,
+    pub topology_key: String,
+    pub match_label_keys: Vec<String>,
+    pub mismatch_label_keys: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightedPodAffinityTerm {
+    pub weight: i32,
+    pub term: PodAffinityTerm,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopologySpreadConstraint {
+    pub max_skew: i32,
+    pub topology_key: String,
+    pub when_unsatisfiable: WhenUnsatisfiable,
+    pub label_selector: Option<LabelSelector>,
+    pub min_domains: Option<i32>,
+    pub match_label_keys: Vec<String>,
+    /// `nodeAffinityPolicy`: true (default) honours the pod's node affinity when counting.
+    pub node_affinity_honor: bool,
+    /// `nodeTaintsPolicy`: false (default) ignores taints when counting.
+    pub node_taints_honor: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenUnsatisfiable {
+    DoNotSchedule,
+    ScheduleAnyway,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodDisruptionBudget {
+    pub name: String,
+    pub namespace: String,
+    pub selector: LabelSelector,
+    pub min_available: Option<IntOrPercent>,
+    pub max_unavailable: Option<IntOrPercent>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOrPercent {
+    Int(i32),
+    Percent(i32),
+}
+
+/// One change at a given simulated time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineStep {
+    pub at: Millis,
+    pub action: TimelineAction,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimelineAction {
+    Scale { kind: WorkloadKind, name: String, namespace: String, replicas: u32 },
+    Delete { kind: String, name: String, namespace: String },
+    /// Create or replace an object (already converted by the reader).
+    Apply(Box<AppliedObject>),
+    Interrupt { nodepool: Option<String>, node: Option<String> },
+    ReleaseAmi { alias: String },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppliedObject {
+    NodePool(NodePool),
+    NodeClass(NodeClass),
+    Workload(Workload),
+    Pdb(PodDisruptionBudget),
+}
+
+use alloc::boxed::Box;
