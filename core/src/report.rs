@@ -1,1 +1,120 @@
-//! Report. (stub)
+//! The state of the cluster at one instant, shaped as the JSON report of the contract
+//! (`docs/scenario-format.md` §3). The engine fills it; the CLI serialises or tabulates it.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+/// The whole report. Field names are the contract's; extra fields may be added.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Simulated time, e.g. `5m0s`.
+    pub time: String,
+    /// USD per hour of every node that exists.
+    pub cost_per_hour: f64,
+    pub nodes: Vec<NodeReport>,
+    pub pods: Vec<PodReport>,
+    pub events: Vec<EventReport>,
+    pub nodepools: Vec<NodePoolReport>,
+    pub nodeclaims: Vec<NodeClaimReport>,
+    /// Where the numbers are approximations (spot prices, fallback regional prices).
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeReport {
+    pub name: String,
+    pub nodepool: Option<String>,
+    pub node_group: Option<String>,
+    pub nodeclaim: Option<String>,
+    pub instance_type: String,
+    pub zone: String,
+    pub capacity_type: String,
+    pub arch: String,
+    /// `Launching`, `Registered`, `Ready` or `Deleting`.
+    pub state: String,
+    pub labels: BTreeMap<String, String>,
+    pub taints: Vec<TaintReport>,
+    pub allocatable: BTreeMap<String, String>,
+    pub capacity: BTreeMap<String, String>,
+    pub requested: BTreeMap<String, String>,
+    pub price_per_hour: f64,
+    pub created_at: String,
+    /// `namespace/name` of the pods bound to the node, sorted.
+    pub pods: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TaintReport {
+    pub key: String,
+    pub value: String,
+    pub effect: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodReport {
+    pub name: String,
+    pub namespace: String,
+    /// `Deployment/web`: the top-level controller.
+    pub owner: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub node: Option<String>,
+    /// `Pending`, `Running`, `Succeeded` or `Failed`.
+    pub phase: String,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    /// The NodeClaim the pod is waiting for, when Karpenter has nominated one.
+    pub nominated: Option<String>,
+    /// kube-scheduler's summary for a pending pod (`0/3 nodes are available: ...`).
+    pub scheduler_message: Option<String>,
+    pub requests: BTreeMap<String, String>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct EventReport {
+    pub time: String,
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub reason: String,
+    /// `Kind/name` for cluster-scoped objects, `Kind/namespace/name` otherwise.
+    pub object: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodePoolReport {
+    pub name: String,
+    pub weight: i32,
+    pub nodes: usize,
+    /// Capacity of the pool's nodes, as Karpenter counts it against limits.
+    pub resources: BTreeMap<String, String>,
+    pub limits: BTreeMap<String, String>,
+    pub ready: bool,
+    /// Why the pool is not ready (e.g. its EC2NodeClass does not exist).
+    pub message: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeClaimReport {
+    pub name: String,
+    pub nodepool: String,
+    pub instance_type: String,
+    pub zone: String,
+    pub capacity_type: String,
+    pub node: Option<String>,
+    /// `Launching`, `Launched`, `Registered`, `Ready`, `Deleting`.
+    pub state: String,
+    pub created_at: String,
+    /// The instance types the NodeClaim allowed, cheapest first (at most 60 shown).
+    pub instance_type_options: Vec<String>,
+    pub price_per_hour: f64,
+}

@@ -1,1 +1,1501 @@
-//! Simulation. (stub)
+//! The simulation: a scenario played on a simulated clock.
+//!
+//! Sans-I/O like smoltcp: the caller says how far to advance ([`Simulation::run_until`]);
+//! the simulation processes every action due by then (NodeClaim lifecycle steps, Job pods
+//! finishing, Timeline steps, the provisioner's batch window closing), running kube-scheduler
+//! after each change. Everything it does is appended to an event stream, and
+//! [`Simulation::report`] renders the state at the current instant.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::catalog::{self, CapacityType, InstanceType, MicroDollars, PriceSource};
+use crate::duration;
+use crate::model::*;
+use crate::pod::{self, Phase, Pod, PodNamer, effective_requests};
+use crate::report::*;
+use crate::requirements::{Operator, Requirement, Requirements, Undefined};
+use crate::resources::{RESOURCE_COUNT, ResourceName, Resources};
+use crate::rng::Rng;
+use crate::scheduling::kube::{self, KubeNode};
+use crate::scheduling::topology::Topology;
+use crate::scheduling::{self, NodeView, Placement, Solver, Template};
+use crate::taints::{Taint, TaintEffect};
+use crate::wellknown as wk;
+
+/// Hard caps that keep a page responsive; the reader reports them with line numbers first.
+pub const MAX_PODS: usize = 50_000;
+pub const MAX_NODES: usize = 5_000;
+
+/// Karpenter's batching window.
+pub const BATCH_IDLE: Millis = 1_000;
+pub const BATCH_MAX: Millis = 10_000;
+/// Pods that stay provisionable are re-triggered this often.
+pub const RETRIGGER: Millis = 10_000;
+/// Karpenter's cap on instance types per NodeClaim, and the AWS launch's.
+pub const MAX_INSTANCE_TYPES: usize = 600;
+pub const MAX_LAUNCH_TYPES: usize = 60;
+
+/// Why a scenario cannot start (the manifest reader catches most of these earlier).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimError {
+    /// e.g. an unknown region, zone or fixed-node instance type.
+    Catalog(String),
+    TooLarge(String),
+}
+
+impl core::fmt::Display for SimError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SimError::Catalog(m) | SimError::TooLarge(m) => f.write_str(m),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SimError {}
+
+/// Lifecycle of a node (NodeClaim for Karpenter's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NodeState {
+    /// NodeClaim created, CreateFleet in flight.
+    Launching,
+    /// Instance running, not yet a Node.
+    Launched,
+    /// Node object exists, not Ready.
+    Registered,
+    /// Ready and initialized (startup taints gone).
+    Ready,
+    Deleting,
+}
+
+impl NodeState {
+    fn report_state(self) -> &'static str {
+        match self {
+            NodeState::Launching | NodeState::Launched => "Launching",
+            NodeState::Registered => "Registered",
+            NodeState::Ready => "Ready",
+            NodeState::Deleting => "Deleting",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub nodepool: Option<usize>,
+    pub node_group: Option<String>,
+    pub nodeclaim: Option<String>,
+    pub instance_type: String,
+    pub arch: String,
+    pub zone: String,
+    pub capacity_type: CapacityType,
+    pub price: MicroDollars,
+    pub price_source: PriceSource,
+    pub labels: StringMap,
+    pub taints: Vec<Taint>,
+    pub startup_taints: Vec<Taint>,
+    pub capacity: Resources,
+    pub allocatable: Resources,
+    pub state: NodeState,
+    pub created_at: Millis,
+    pub requirements: Requirements,
+    pub options: Vec<String>,
+    pub deleted: bool,
+}
+
+impl Node {
+    fn exists(&self) -> bool {
+        !self.deleted
+    }
+}
+
+/// One line of the event stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub time: Millis,
+    pub warning: bool,
+    pub reason: String,
+    pub object: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Action {
+    Launch(usize),
+    Register(usize),
+    Initialize(usize),
+    PodFinish(usize),
+    Timeline(usize),
+    Retrigger,
+}
+
+#[derive(Clone, Debug, Default)]
+struct WorkloadState {
+    /// Next ordinal for pod names.
+    next_ordinal: u32,
+    succeeded: u32,
+    deleted: bool,
+}
+
+pub struct Simulation {
+    now: Millis,
+    region: String,
+    zones: Vec<String>,
+    node_pools: Vec<NodePool>,
+    node_classes: BTreeMap<String, NodeClass>,
+    workloads: Vec<Workload>,
+    workload_state: Vec<WorkloadState>,
+    namespaces: BTreeMap<String, StringMap>,
+    timeline: Vec<TimelineStep>,
+    custom_types: Vec<catalog::InstanceTypeSpec>,
+    catalogs: BTreeMap<String, Rc<Vec<InstanceType>>>,
+    pods: Vec<Pod>,
+    nodes: Vec<Node>,
+    events: Vec<Event>,
+    queue: BTreeMap<(Millis, u64), Action>,
+    seq: u64,
+    /// Open batch window: (first trigger, last trigger).
+    batch: Option<(Millis, Millis)>,
+    /// Bumped on every change a provisioning pass could react to.
+    version: u64,
+    solved_version: Option<u64>,
+    rng: Rng,
+    namer: PodNamer,
+    notes: Vec<String>,
+}
+
+fn object_of_pod(p: &Pod) -> String {
+    format!("Pod/{}/{}", p.namespace, p.name)
+}
+
+impl Simulation {
+    /// Builds the cluster at time 0: objects applied, fixed nodes Ready, pods pending.
+    pub fn new(scenario: Scenario) -> Result<Simulation, SimError> {
+        let seed = scenario.cluster.seed;
+        let region = scenario.cluster.region.clone();
+        let zones = if !scenario.cluster.zones.is_empty() {
+            scenario.cluster.zones.clone()
+        } else if !scenario.instance_types.is_empty() {
+            let mut z: Vec<String> =
+                scenario.instance_types.iter().flat_map(|t| t.offerings.iter().map(|o| o.zone.clone())).collect();
+            z.sort();
+            z.dedup();
+            z
+        } else {
+            catalog::aws::region_zones(&region)
+                .ok_or_else(|| SimError::Catalog(format!("unknown region \"{region}\"; use one of {}", catalog::aws::REGIONS.join(", "))))?
+        };
+        let mut sim = Simulation {
+            now: 0,
+            region,
+            zones,
+            node_pools: scenario.node_pools.clone(),
+            node_classes: scenario.node_classes.iter().map(|c| (c.name.clone(), c.clone())).collect(),
+            workloads: scenario.workloads.clone(),
+            workload_state: alloc::vec![WorkloadState::default(); scenario.workloads.len()],
+            namespaces: scenario.namespaces.iter().map(|n| (n.name.clone(), n.labels.clone())).collect(),
+            timeline: scenario.timeline.clone(),
+            custom_types: scenario.instance_types.clone(),
+            catalogs: BTreeMap::new(),
+            pods: Vec::new(),
+            nodes: Vec::new(),
+            events: Vec::new(),
+            queue: BTreeMap::new(),
+            seq: 0,
+            batch: None,
+            version: 0,
+            solved_version: None,
+            rng: Rng::new(seed),
+            namer: PodNamer::new(seed),
+            notes: Vec::new(),
+        };
+        sim.namespaces.entry("default".into()).or_default();
+        for w in &sim.workloads {
+            sim.namespaces.entry(w.namespace.clone()).or_default();
+        }
+        let total: u64 = scenario.cluster.node_groups.iter().map(|g| u64::from(g.count)).sum();
+        if total > MAX_NODES as u64 {
+            return Err(SimError::TooLarge(format!("{total} fixed nodes; the playground simulates at most {MAX_NODES}")));
+        }
+        let pods: u64 = sim.workloads.iter().filter(|w| w.kind != WorkloadKind::DaemonSet).map(|w| u64::from(w.replicas)).sum();
+        if pods > MAX_PODS as u64 {
+            return Err(SimError::TooLarge(format!("{pods} pods; the playground simulates at most {MAX_PODS}")));
+        }
+        for nc in scenario.node_classes.iter() {
+            let types = catalog::resolve(&sim.region, &sim.zones, nc, &sim.custom_types).map_err(catalog_error)?;
+            sim.catalogs.insert(nc.name.clone(), Rc::new(types));
+        }
+        for group in &scenario.cluster.node_groups {
+            sim.add_node_group(group)?;
+        }
+        for w in 0..sim.workloads.len() {
+            sim.start_workload(w);
+        }
+        for (i, step) in sim.timeline.clone().iter().enumerate() {
+            sim.schedule(step.at, Action::Timeline(i));
+        }
+        sim.note_prices();
+        sim.settle();
+        Ok(sim)
+    }
+
+    fn note_prices(&mut self) {
+        if self.custom_types.is_empty() {
+            self.notes.push(
+                "Spot prices are approximations: on-demand × (1 − the AWS Spot Instance Advisor's typical saving), not live prices; EC2 Fleet's price-capacity-optimized choice is approximated by the cheapest offering."
+                    .into(),
+            );
+        }
+    }
+
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn pods(&self) -> &[Pod] {
+        &self.pods
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    fn schedule(&mut self, at: Millis, action: Action) {
+        self.seq += 1;
+        self.queue.insert((at, self.seq), action);
+    }
+
+    fn event(&mut self, warning: bool, reason: &str, object: String, message: String) {
+        self.events.push(Event { time: self.now, warning, reason: reason.into(), object, message });
+    }
+
+    fn default_node_class() -> NodeClass {
+        NodeClass {
+            name: String::new(),
+            ami_family: AmiFamily::Al2023,
+            ami_alias: None,
+            kubelet: KubeletConfig::default(),
+            root_volume_bytes: None,
+            subnet_zones: Vec::new(),
+        }
+    }
+
+    fn add_node_group(&mut self, group: &NodeGroup) -> Result<(), SimError> {
+        let nc = Self::default_node_class();
+        let it = if self.custom_types.is_empty() {
+            catalog::aws::instance_type_named(&self.region, &self.zones, &nc, &group.instance_type).map_err(catalog_error)?
+        } else {
+            let spec = self
+                .custom_types
+                .iter()
+                .find(|t| t.name == group.instance_type)
+                .ok_or_else(|| SimError::Catalog(format!("node group \"{}\": unknown instance type \"{}\"", group.name, group.instance_type)))?;
+            catalog::aws::custom_instance_type(spec, &self.zones, &nc)
+        };
+        let zones = if group.zones.is_empty() { self.zones.clone() } else { group.zones.clone() };
+        let ct = CapacityType::parse(&group.capacity_type).unwrap_or(CapacityType::OnDemand);
+        for i in 0..group.count as usize {
+            let zone = zones.get(i % zones.len().max(1)).cloned().unwrap_or_default();
+            let offering = it.offerings.iter().find(|o| o.zone == zone && o.capacity_type == ct).or_else(|| it.offerings.iter().find(|o| o.capacity_type == ct));
+            let (price, source) = offering.map_or((0, PriceSource::Regional), |o| (o.price, o.price_source));
+            let mut rng = self.rng.fork(pod::stable_hash(&["nodegroup", &group.name, &i.to_string()]));
+            let name = format!("{}-{}", group.name, rng.k8s_suffix(5));
+            let mut labels = it.labels.clone();
+            labels.extend(group.labels.clone());
+            labels.insert(wk::ZONE.into(), zone.clone());
+            labels.insert(wk::CAPACITY_TYPE.into(), ct.as_str().into());
+            labels.insert(wk::HOSTNAME.into(), name.clone());
+            labels.insert("eks.amazonaws.com/nodegroup".into(), group.name.clone());
+            let node = Node {
+                name: name.clone(),
+                nodepool: None,
+                node_group: Some(group.name.clone()),
+                nodeclaim: None,
+                instance_type: it.name.clone(),
+                arch: it.labels.get(wk::ARCH).cloned().unwrap_or_default(),
+                zone,
+                capacity_type: ct,
+                price,
+                price_source: source,
+                requirements: Requirements::from_labels(labels.iter()),
+                labels,
+                taints: group.taints.clone(),
+                startup_taints: Vec::new(),
+                capacity: it.capacity,
+                allocatable: it.allocatable,
+                state: NodeState::Ready,
+                created_at: 0,
+                options: alloc::vec![it.name.clone()],
+                deleted: false,
+            };
+            self.nodes.push(node);
+            let n = self.nodes.len() - 1;
+            self.create_daemon_pods(n);
+        }
+        Ok(())
+    }
+
+    // ----- workloads and pods -----
+
+    fn new_pod(&mut self, w: usize, name: String, node: Option<usize>) -> usize {
+        let wl = &self.workloads[w];
+        let spec = Rc::new(wl.template.spec.clone());
+        let owner = if wl.kind == WorkloadKind::Pod { None } else { Some((wl.kind, wl.name.clone())) };
+        let runtime = if wl.kind == WorkloadKind::Job { pod::job_runtime(&wl.template) } else { None };
+        let requests = effective_requests(&spec);
+        self.seq += 1;
+        let pod = Pod {
+            name,
+            namespace: wl.namespace.clone(),
+            owner,
+            workload: w,
+            labels: wl.template.labels.clone(),
+            annotations: wl.template.annotations.clone(),
+            spec,
+            requests,
+            created_at: self.now,
+            seq: self.seq,
+            node,
+            phase: Phase::Pending,
+            runtime,
+            nominated: None,
+            karpenter_message: None,
+            scheduler_message: None,
+            deleted: false,
+        };
+        self.pods.push(pod);
+        self.version += 1;
+        self.pods.len() - 1
+    }
+
+    fn start_workload(&mut self, w: usize) {
+        let wl = self.workloads[w].clone();
+        match wl.kind {
+            WorkloadKind::DaemonSet => {
+                for n in 0..self.nodes.len() {
+                    if self.nodes[n].exists() && self.nodes[n].state != NodeState::Deleting {
+                        self.create_daemon_pod(w, n);
+                    }
+                }
+            }
+            WorkloadKind::Pod => {
+                self.new_pod(w, wl.name.clone(), None);
+            }
+            WorkloadKind::Job => {
+                let n = match wl.completions {
+                    Some(c) => wl.replicas.min(c),
+                    None => wl.replicas,
+                };
+                for _ in 0..n {
+                    self.add_replica(w);
+                }
+            }
+            _ => {
+                for _ in 0..wl.replicas {
+                    self.add_replica(w);
+                }
+            }
+        }
+    }
+
+    fn add_replica(&mut self, w: usize) -> usize {
+        let ordinal = self.workload_state[w].next_ordinal;
+        self.workload_state[w].next_ordinal += 1;
+        let name = self.namer.pod_name(&self.workloads[w], ordinal);
+        self.new_pod(w, name, None)
+    }
+
+    /// Whether a DaemonSet's pod would run on a node: it tolerates the node's taints and its
+    /// node affinity matches the node's labels.
+    fn daemon_fits(&self, w: usize, labels: &StringMap, taints: &[Taint]) -> bool {
+        let spec = &self.workloads[w].template.spec;
+        crate::taints::scheduler_tolerates(taints, &spec.tolerations).is_ok() && pod::node_matches_pod_affinity(spec, labels)
+    }
+
+    fn create_daemon_pod(&mut self, w: usize, n: usize) {
+        let node = &self.nodes[n];
+        let mut taints = node.taints.clone();
+        taints.extend(node.startup_taints.iter().cloned());
+        if !self.daemon_fits(w, &node.labels.clone(), &taints) {
+            return;
+        }
+        let name = self.namer.daemon_pod_name(&self.workloads[w], &node.name.clone());
+        let p = self.new_pod(w, name, Some(n));
+        if self.nodes[n].state == NodeState::Ready {
+            self.pods[p].phase = Phase::Running;
+        }
+    }
+
+    fn create_daemon_pods(&mut self, n: usize) {
+        for w in 0..self.workloads.len() {
+            if self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted {
+                self.create_daemon_pod(w, n);
+            }
+        }
+    }
+
+    fn requested(&self, n: usize) -> Resources {
+        let mut r = Resources::ZERO;
+        for p in &self.pods {
+            if p.node == Some(n) && p.is_active() {
+                r += p.requests;
+            }
+        }
+        r
+    }
+
+    fn pods_on(&self, n: usize) -> Vec<usize> {
+        (0..self.pods.len()).filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted).collect()
+    }
+
+    // ----- the clock -----
+
+    fn batch_close(&self) -> Option<Millis> {
+        self.batch.map(|(first, last)| (last + BATCH_IDLE).min(first + BATCH_MAX))
+    }
+
+    fn next_time(&self) -> Option<Millis> {
+        let q = self.queue.keys().next().map(|(t, _)| *t);
+        match (q, self.batch_close()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Advances the clock to `until`, processing every action due by then.
+    pub fn run_until(&mut self, until: Millis) {
+        let mut guard = 0u64;
+        while let Some(t) = self.next_time() {
+            if t > until {
+                break;
+            }
+            guard += 1;
+            if guard > 1_000_000 {
+                break;
+            }
+            self.now = self.now.max(t);
+            self.step();
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Runs until nothing more would change, or `limit`; returns the time reached.
+    pub fn run_to_rest(&mut self, limit: Millis) -> Millis {
+        let mut guard = 0u64;
+        while let Some(t) = self.next_time() {
+            if t > limit {
+                self.now = limit;
+                return limit;
+            }
+            guard += 1;
+            if guard > 1_000_000 {
+                break;
+            }
+            self.now = self.now.max(t);
+            self.step();
+        }
+        self.now
+    }
+
+    /// Processes everything due now.
+    fn step(&mut self) {
+        let now = self.now;
+        loop {
+            let Some((&(t, s), _)) = self.queue.iter().next() else { break };
+            if t > now {
+                break;
+            }
+            let action = self.queue.remove(&(t, s)).expect("key just read");
+            self.apply(action);
+            self.settle();
+        }
+        if self.batch_close().is_some_and(|c| c <= now) {
+            self.batch = None;
+            self.provision();
+            self.settle();
+        }
+    }
+
+    /// kube-scheduler binds what fits; what does not becomes provisionable and opens or
+    /// extends the batch window.
+    fn settle(&mut self) {
+        let unschedulable = self.kube_schedule();
+        if !unschedulable.is_empty() && self.solved_version != Some(self.version) {
+            self.trigger();
+        }
+    }
+
+    fn trigger(&mut self) {
+        let now = self.now;
+        self.batch = Some(match self.batch {
+            Some((first, _)) => (first, now),
+            None => (now, now),
+        });
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Launch(n) => self.launch(n),
+            Action::Register(n) => self.register(n),
+            Action::Initialize(n) => self.initialize(n),
+            Action::PodFinish(p) => self.finish_pod(p),
+            Action::Timeline(i) => self.timeline_step(i),
+            Action::Retrigger => {
+                if self.solved_version != Some(self.version) && self.pods.iter().any(|p| p.is_pending() && !p.is_daemon()) {
+                    self.trigger();
+                }
+            }
+        }
+    }
+
+    // ----- kube-scheduler -----
+
+    /// Binds pending pods to Ready nodes; returns the pods that fit nowhere.
+    fn kube_schedule(&mut self) -> Vec<usize> {
+        let mut pending: Vec<usize> = (0..self.pods.len()).filter(|&p| self.pods[p].is_pending() && !self.pods[p].is_daemon()).collect();
+        if pending.is_empty() {
+            return pending;
+        }
+        pending.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.pods[a], &self.pods[b]);
+            pb.spec.priority.cmp(&pa.spec.priority).then(pa.created_at.cmp(&pb.created_at)).then(pa.seq.cmp(&pb.seq))
+        });
+        let ready: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists() && self.nodes[n].state >= NodeState::Registered).collect();
+        let mut knodes: Vec<KubeNode> = ready
+            .iter()
+            .map(|&n| {
+                let node = &self.nodes[n];
+                let mut taints = node.taints.clone();
+                taints.extend(node.startup_taints.iter().cloned());
+                if node.state == NodeState::Registered {
+                    taints.push(Taint::new("node.kubernetes.io/not-ready", "", TaintEffect::NoSchedule));
+                }
+                if node.state == NodeState::Deleting {
+                    taints.push(Taint::new("karpenter.sh/disrupted", "", TaintEffect::NoSchedule));
+                }
+                KubeNode {
+                    id: n,
+                    name: node.name.clone(),
+                    labels: node.labels.clone(),
+                    taints,
+                    unschedulable: false,
+                    allocatable: node.allocatable,
+                    requested: Resources::ZERO,
+                    host_ports: Vec::new(),
+                }
+            })
+            .collect();
+        let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); knodes.len()];
+        let position: BTreeMap<usize, usize> = ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        for (p, pod) in self.pods.iter().enumerate() {
+            if let Some(i) = pod.node.and_then(|n| position.get(&n)) {
+                if pod.is_active() {
+                    knodes[*i].requested += pod.requests;
+                    bound[*i].push(p);
+                    knodes[*i].host_ports.extend(pod.spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
+                }
+            }
+        }
+        let mut unschedulable = Vec::new();
+        for p in pending {
+            let (choice, summary) = {
+                let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
+                let mut feasible = Vec::new();
+                let mut rejections = Vec::new();
+                for i in 0..knodes.len() {
+                    match cluster.filter(&self.pods[p], i) {
+                        Ok(()) => feasible.push(i),
+                        Err(r) => rejections.push(r),
+                    }
+                }
+                let choice = cluster.choose(&self.pods[p], &feasible);
+                (choice, if choice.is_none() { Some(cluster.summary(&rejections)) } else { None })
+            };
+            match choice {
+                Some(i) => {
+                    let n = knodes[i].id;
+                    knodes[i].requested += self.pods[p].requests;
+                    knodes[i].host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
+                    bound[i].push(p);
+                    self.bind(p, n);
+                }
+                None => {
+                    self.pods[p].scheduler_message = summary;
+                    unschedulable.push(p);
+                }
+            }
+        }
+        unschedulable
+    }
+
+    fn bind(&mut self, p: usize, n: usize) {
+        let node_name = self.nodes[n].name.clone();
+        let pod = &mut self.pods[p];
+        pod.node = Some(n);
+        pod.phase = Phase::Running;
+        pod.nominated = None;
+        pod.karpenter_message = None;
+        pod.scheduler_message = None;
+        let runtime = pod.runtime;
+        let msg = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, node_name);
+        let obj = object_of_pod(pod);
+        self.event(false, "Scheduled", obj, msg);
+        self.version += 1;
+        if let Some(rt) = runtime {
+            let at = self.now + rt;
+            self.schedule(at, Action::PodFinish(p));
+        }
+    }
+
+    fn finish_pod(&mut self, p: usize) {
+        if self.pods[p].deleted || self.pods[p].phase != Phase::Running {
+            return;
+        }
+        self.pods[p].phase = Phase::Succeeded;
+        let obj = object_of_pod(&self.pods[p]);
+        self.event(false, "Completed", obj, "Pod ran to completion".into());
+        self.version += 1;
+        let w = self.pods[p].workload;
+        self.workload_state[w].succeeded += 1;
+        let wl = &self.workloads[w];
+        if wl.kind == WorkloadKind::Job {
+            if let Some(c) = wl.completions {
+                let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
+                if self.workload_state[w].succeeded + active < c && !self.workload_state[w].deleted {
+                    self.add_replica(w);
+                }
+                if self.workload_state[w].succeeded >= c {
+                    let name = self.workloads[w].name.clone();
+                    let ns = self.workloads[w].namespace.clone();
+                    self.event(false, "Completed", format!("Job/{ns}/{name}"), "Job completed".into());
+                }
+            }
+        }
+    }
+
+    // ----- provisioning -----
+
+    fn ordered_pools(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.node_pools.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.node_pools[a], &self.node_pools[b]);
+            pb.weight.cmp(&pa.weight).then(pb.name.cmp(&pa.name))
+        });
+        order
+    }
+
+    /// The requirements a NodePool's NodeClaims start from.
+    fn template_requirements(&self, np: &NodePool) -> Requirements {
+        let mut reqs = Requirements::new();
+        for r in &np.requirements {
+            reqs.add(Requirement::new(&r.key, r.operator, r.values.iter().cloned()).with_min_values(r.min_values));
+        }
+        for (k, v) in &np.template_labels {
+            reqs.add(Requirement::in_values(k, [v.clone()]));
+        }
+        reqs.add(Requirement::in_values(wk::NODEPOOL, [np.name.clone()]));
+        reqs.add(Requirement::in_values(wk::NODECLASS, [np.node_class_ref.name.clone()]));
+        reqs
+    }
+
+    fn pool_usage(&self, pool: usize) -> (Resources, i64) {
+        let mut used = Resources::ZERO;
+        let mut count = 0;
+        for n in &self.nodes {
+            if n.exists() && n.nodepool == Some(pool) {
+                used += n.capacity;
+                count += 1;
+            }
+        }
+        (used, count)
+    }
+
+    fn daemon_requirements(spec: &PodSpec) -> Requirements {
+        pod::pod_requirements(spec, 0, &[]).strict
+    }
+
+    fn build_templates(&mut self) -> Vec<Template> {
+        let mut out = Vec::new();
+        let daemons: Vec<usize> = (0..self.workloads.len())
+            .filter(|&w| self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted)
+            .collect();
+        for pool in self.ordered_pools() {
+            let np = self.node_pools[pool].clone();
+            let Some(types) = self.catalogs.get(&np.node_class_ref.name).cloned() else {
+                continue;
+            };
+            let reqs = self.template_requirements(&np);
+            let mut candidates: Vec<u32> = Vec::new();
+            for (i, it) in types.iter().enumerate() {
+                if it.requirements.intersects_ok(&reqs) && scheduling::has_compatible_offering(it, &reqs) {
+                    candidates.push(i as u32);
+                }
+            }
+            // minValues on the pool itself.
+            let min_values_ok = reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
+                let mut values: Vec<&str> = candidates
+                    .iter()
+                    .filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v)))
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                values.len() >= r.min_values.unwrap_or(0) as usize
+            });
+            if candidates.is_empty() || !min_values_ok {
+                let why = if min_values_ok { "" } else { " due to minValues incompatibility" };
+                self.event(
+                    true,
+                    "NoCompatibleInstanceTypes",
+                    format!("NodePool/{}", np.name),
+                    format!("NodePool requirements filtered out all compatible available instance types{why}"),
+                );
+                continue;
+            }
+            let mut daemon_overhead = alloc::vec![Resources::ZERO; types.len()];
+            for &w in &daemons {
+                let spec = &self.workloads[w].template.spec;
+                let mut tolerations = spec.tolerations.clone();
+                tolerations.push(crate::taints::Toleration::all_prefer_no_schedule());
+                if crate::taints::karpenter_tolerates(&np.taints, &tolerations).is_err() {
+                    continue;
+                }
+                let dreqs = Self::daemon_requirements(spec);
+                if reqs.compatible(&dreqs, Undefined::AllowWellKnown).is_err() {
+                    continue;
+                }
+                let req = effective_requests(spec);
+                for &i in &candidates {
+                    if types[i as usize].requirements.intersects_ok(&dreqs) {
+                        daemon_overhead[i as usize] += req;
+                    }
+                }
+            }
+            let (used, count) = self.pool_usage(pool);
+            let mut remaining = [None; RESOURCE_COUNT];
+            for i in 0..RESOURCE_COUNT {
+                remaining[i] = np.limits.resources[i].map(|l| l - used.0[i]);
+            }
+            out.push(Template {
+                nodepool: pool,
+                name: np.name.clone(),
+                requirements: reqs,
+                taints: np.taints.clone(),
+                instance_types: types,
+                candidates,
+                daemon_overhead,
+                remaining,
+                remaining_nodes: np.limits.nodes.map(|l| l - count),
+                has_prefer_no_schedule: scheduling::has_prefer_no_schedule(&np.taints),
+            });
+        }
+        out
+    }
+
+    /// Karpenter ignores pods that select restricted labels or opt out of its nodes.
+    fn provisioner_ignores(&self, pod: &Pod) -> Option<String> {
+        let spec = &pod.spec;
+        let keys = spec.node_selector.keys().map(|k| (k.as_str(), Operator::In)).chain(
+            spec.node_affinity.required.iter().flatten().map(|r| (r.key.as_str(), r.operator)),
+        );
+        for (key, op) in keys {
+            let key = wk::normalize_key(key);
+            if key == wk::NODEPOOL && op == Operator::DoesNotExist {
+                return Some(String::new());
+            }
+            if wk::is_restricted_label(key) {
+                return Some(format!(
+                    "using label {key} is not allowed as it might interfere with the internal provisioning logic; specify a well known label: [{}], or a custom label that does not use a restricted domain: [karpenter.sh, karpenter.k8s.aws, kubernetes.io/hostname]",
+                    wk::WELL_KNOWN[..8].join(" ")
+                ));
+            }
+        }
+        None
+    }
+
+    fn provision(&mut self) {
+        self.solved_version = Some(self.version);
+        let mut pending = Vec::new();
+        for p in 0..self.pods.len() {
+            let pod = &self.pods[p];
+            if !pod.is_pending() || pod.is_daemon() {
+                continue;
+            }
+            match self.provisioner_ignores(pod) {
+                Some(msg) if msg.is_empty() => {}
+                Some(msg) => {
+                    let full = format!("Failed to schedule pod, {msg}");
+                    if self.pods[p].karpenter_message.as_deref() != Some(&full) {
+                        let obj = object_of_pod(&self.pods[p]);
+                        self.event(true, "FailedScheduling", obj, full.clone());
+                        self.pods[p].karpenter_message = Some(full);
+                    }
+                }
+                None => pending.push(p),
+            }
+        }
+        if pending.is_empty() {
+            return;
+        }
+        let templates = self.build_templates();
+        // Existing nodes: initialized first, then by name.
+        let mut node_ids: Vec<usize> =
+            (0..self.nodes.len()).filter(|&n| self.nodes[n].exists() && self.nodes[n].state != NodeState::Deleting).collect();
+        node_ids.sort_by(|&a, &b| {
+            let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+            (na.state != NodeState::Ready).cmp(&(nb.state != NodeState::Ready)).then(na.name.cmp(&nb.name))
+        });
+        let mut views = Vec::new();
+        for &n in &node_ids {
+            let node = &self.nodes[n];
+            let initialized = node.state == NodeState::Ready;
+            let mut requirements = Requirements::from_labels(node.labels.iter());
+            requirements.add(Requirement::in_values(wk::HOSTNAME, [node.name.clone()]));
+            let mut remaining = node.allocatable - self.requested(n);
+            // DaemonSet pods that will land on the node but are not there yet.
+            let mut host_ports = Vec::new();
+            for p in self.pods_on(n) {
+                if self.pods[p].is_active() {
+                    host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
+                }
+            }
+            remaining.set(ResourceName::Other, 0);
+            views.push(NodeView {
+                id: n,
+                name: node.name.clone(),
+                labels: node.labels.clone(),
+                requirements,
+                taints: node.taints.clone(),
+                remaining,
+                host_ports,
+                initialized,
+            });
+        }
+        let topology = self.topology_universe(&templates, &pending);
+        let bound: Vec<(usize, usize)> = (0..self.pods.len())
+            .filter(|&p| self.pods[p].is_active())
+            .filter_map(|p| self.pods[p].node.filter(|n| self.nodes[*n].exists()).map(|n| (p, n)))
+            .collect();
+        let node_labels: BTreeMap<usize, (String, StringMap)> =
+            node_ids.iter().map(|&n| (n, (self.nodes[n].name.clone(), self.nodes[n].labels.clone()))).collect();
+        let solver = Solver::new(&self.pods, &pending, views, templates.clone(), topology, &bound, &node_labels);
+        let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
+        let outcome = solver.solve(pending.clone());
+
+        let mut claim_names = Vec::new();
+        for claim in &outcome.claims {
+            let n = self.create_nodeclaim(&templates[claim.template], claim);
+            claim_names.push(self.nodes[n].name.clone());
+        }
+        for (&p, placement) in &outcome.placements {
+            let (target, msg) = match placement {
+                Placement::Existing(v) => {
+                    let node = &self.nodes[node_view_ids[*v]];
+                    let claim = node.nodeclaim.clone();
+                    let m = match claim {
+                        Some(c) => format!("Pod should schedule on: nodeclaim/{c}, node/{}", node.name),
+                        None => format!("Pod should schedule on: node/{}", node.name),
+                    };
+                    (node.name.clone(), m)
+                }
+                Placement::Claim(c) => {
+                    let name = claim_names[*c].clone();
+                    (name.clone(), format!("Pod should schedule on: nodeclaim/{name}"))
+                }
+            };
+            if self.pods[p].nominated.as_deref() != Some(&target) {
+                let obj = object_of_pod(&self.pods[p]);
+                self.event(false, "Nominated", obj, msg);
+            }
+            self.pods[p].nominated = Some(target);
+            self.pods[p].karpenter_message = None;
+        }
+        for (&p, err) in &outcome.errors {
+            let full = format!("Failed to schedule pod, {err}");
+            self.pods[p].nominated = None;
+            if self.pods[p].karpenter_message.as_deref() != Some(&full) {
+                let obj = object_of_pod(&self.pods[p]);
+                self.event(true, "FailedScheduling", obj, full.clone());
+                self.pods[p].karpenter_message = Some(full);
+            }
+        }
+        if !outcome.errors.is_empty() {
+            let at = self.now + RETRIGGER;
+            self.schedule(at, Action::Retrigger);
+        }
+    }
+
+    /// The domain universe of every topology key in use.
+    fn topology_universe(&self, templates: &[Template], pending: &[usize]) -> Topology {
+        let mut keys: Vec<String> = Vec::new();
+        for p in pending.iter().copied().chain((0..self.pods.len()).filter(|&p| self.pods[p].is_active() && self.pods[p].node.is_some())) {
+            let s = &self.pods[p].spec;
+            keys.extend(s.topology_spread.iter().map(|t| t.topology_key.clone()));
+            keys.extend(s.pod_affinity.iter().map(|t| t.topology_key.clone()));
+            keys.extend(s.pod_anti_affinity.iter().map(|t| t.topology_key.clone()));
+            keys.extend(s.preferred_pod_affinity.iter().map(|t| t.term.topology_key.clone()));
+            keys.extend(s.preferred_pod_anti_affinity.iter().map(|t| t.term.topology_key.clone()));
+        }
+        keys.sort();
+        keys.dedup();
+        let mut universe: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for key in &keys {
+            let mut values: Vec<String> = Vec::new();
+            if key != wk::HOSTNAME {
+                for t in templates {
+                    let base = t.requirements.get(key).cloned();
+                    if let Some(b) = &base {
+                        if b.operator() == Operator::In {
+                            values.extend(b.values().iter().cloned());
+                        }
+                    }
+                    for it in t.instance_types.iter() {
+                        let Some(r) = it.requirements.get(key) else { continue };
+                        let r = match &base {
+                            Some(b) => b.intersection(r),
+                            None => r.clone(),
+                        };
+                        if r.operator() == Operator::In {
+                            values.extend(r.values().iter().cloned());
+                        }
+                    }
+                }
+            }
+            for n in self.nodes.iter().filter(|n| n.exists()) {
+                match n.labels.get(key) {
+                    Some(v) => values.push(v.clone()),
+                    None if key == wk::HOSTNAME => values.push(n.name.clone()),
+                    None => {}
+                }
+            }
+            values.sort();
+            values.dedup();
+            universe.insert(key.clone(), values);
+        }
+        Topology::new(universe, self.namespaces.clone())
+    }
+
+    /// Turns a simulated NodeClaim into an instance: Karpenter's ordering and truncation,
+    /// then the AWS provider's filters, capacity type and offering choice.
+    fn create_nodeclaim(&mut self, tpl: &Template, claim: &scheduling::NewClaim) -> usize {
+        let types = &tpl.instance_types;
+        let reqs = &claim.requirements;
+        let mut options: Vec<(MicroDollars, usize)> = claim
+            .options
+            .iter()
+            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], reqs, None).map(|o| (o.price, i as usize)))
+            .collect();
+        options.sort_by(|a, b| a.0.cmp(&b.0).then(types[a.1].name.cmp(&types[b.1].name)));
+        options.truncate(MAX_INSTANCE_TYPES);
+        let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
+        // AWS: drop metal and accelerator types unless nothing else is left.
+        if !has_min_values {
+            let plain: Vec<(MicroDollars, usize)> =
+                options.iter().copied().filter(|&(_, i)| !is_exotic(&types[i])).collect();
+            if !plain.is_empty() {
+                options = plain;
+            }
+        }
+        let allows = |ct: CapacityType| reqs.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(ct.as_str()));
+        let cheapest_od = options
+            .iter()
+            .filter_map(|&(_, i)| scheduling::cheapest_offering(&types[i], reqs, Some(CapacityType::OnDemand)).map(|o| o.price))
+            .min();
+        let spot_cap = if allows(CapacityType::Spot) && allows(CapacityType::OnDemand) && !has_min_values { cheapest_od } else { None };
+        options.truncate(MAX_LAUNCH_TYPES);
+        let capacity_type = [CapacityType::Reserved, CapacityType::Spot]
+            .into_iter()
+            .find(|&ct| {
+                allows(ct)
+                    && options.iter().any(|&(_, i)| {
+                        scheduling::cheapest_offering(&types[i], reqs, Some(ct)).is_some_and(|o| ct != CapacityType::Spot || spot_cap.is_none_or(|cap| o.price <= cap))
+                    })
+            })
+            .unwrap_or(CapacityType::OnDemand);
+        // The cheapest (type, zone) offering of that capacity type; ties broken at random.
+        let mut best: Vec<(usize, usize)> = Vec::new();
+        let mut best_price = MicroDollars::MAX;
+        let zone_req = reqs.get(wk::ZONE);
+        for &(_, i) in &options {
+            for (oi, o) in types[i].offerings.iter().enumerate() {
+                if !o.available || o.capacity_type != capacity_type || !zone_req.is_none_or(|z| z.has(&o.zone)) {
+                    continue;
+                }
+                if o.price < best_price {
+                    best_price = o.price;
+                    best.clear();
+                }
+                if o.price == best_price {
+                    best.push((i, oi));
+                }
+            }
+        }
+        let mut rng = self.rng.fork(pod::stable_hash(&["claim", &self.now.to_string(), &self.nodes.len().to_string()]));
+        let (ti, oi) = if best.is_empty() { (options.first().map_or(0, |o| o.1), usize::MAX) } else { best[rng.below(best.len() as u64) as usize] };
+        let it = &types[ti];
+        let offering = it.offerings.get(oi).cloned();
+        let np = &self.node_pools[tpl.nodepool];
+        let mut name;
+        loop {
+            name = format!("{}-{}", np.name, rng.k8s_suffix(5));
+            if !self.nodes.iter().any(|n| n.name == name) {
+                break;
+            }
+        }
+        let zone = offering.as_ref().map(|o| o.zone.clone()).unwrap_or_default();
+        let mut labels = it.labels.clone();
+        labels.extend(np.template_labels.clone());
+        labels.insert(wk::ZONE.into(), zone.clone());
+        labels.insert(wk::CAPACITY_TYPE.into(), capacity_type.as_str().into());
+        labels.insert(wk::NODEPOOL.into(), np.name.clone());
+        labels.insert(wk::NODECLASS.into(), np.node_class_ref.name.clone());
+        labels.insert(wk::HOSTNAME.into(), name.clone());
+        // Custom requirement keys get a concrete value (Requirement.Any).
+        for r in reqs.iter() {
+            if labels.contains_key(&r.key) || wk::is_well_known(&r.key) || wk::is_restricted_node_label(&r.key) {
+                continue;
+            }
+            if let Some(v) = r.any(&mut rng) {
+                labels.insert(r.key.clone(), v);
+            }
+        }
+        let min_overhead = claim
+            .options
+            .iter()
+            .map(|&i| tpl.daemon_overhead[i as usize])
+            .fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))))
+            .unwrap_or(Resources::ZERO);
+        let option_names: Vec<String> = options.iter().map(|&(_, i)| types[i].name.clone()).collect();
+        let requests = claim.requests + min_overhead;
+        let price = offering.as_ref().map_or(0, |o| o.price);
+        let node = Node {
+            name: name.clone(),
+            nodepool: Some(tpl.nodepool),
+            node_group: None,
+            nodeclaim: Some(name.clone()),
+            instance_type: it.name.clone(),
+            arch: it.labels.get(wk::ARCH).cloned().unwrap_or_default(),
+            zone,
+            capacity_type,
+            price,
+            price_source: offering.as_ref().map_or(PriceSource::Regional, |o| o.price_source),
+            requirements: Requirements::from_labels(labels.iter()),
+            labels,
+            taints: np.taints.clone(),
+            startup_taints: np.startup_taints.clone(),
+            capacity: it.capacity,
+            allocatable: it.allocatable,
+            state: NodeState::Launching,
+            created_at: self.now,
+            options: option_names.clone(),
+            deleted: false,
+        };
+        self.nodes.push(node);
+        let n = self.nodes.len() - 1;
+        self.version += 1;
+        let shown: Vec<String> = option_names.iter().take(5).cloned().collect();
+        let more = if option_names.len() > 5 { format!(" and {} other(s)", option_names.len() - 5) } else { String::new() };
+        self.event(
+            false,
+            "Created",
+            format!("NodeClaim/{name}"),
+            format!(
+                "created nodeclaim, NodePool={}, requests={}, instance-types={}{}",
+                np.name,
+                requests,
+                shown.join(", "),
+                more
+            ),
+        );
+        self.create_daemon_pods(n);
+        let delay = 1_000 + rng.below(1_500);
+        let at = self.now + delay;
+        self.schedule(at, Action::Launch(n));
+        n
+    }
+
+    fn launch(&mut self, n: usize) {
+        if self.nodes[n].deleted {
+            return;
+        }
+        self.nodes[n].state = NodeState::Launched;
+        self.version += 1;
+        let node = &self.nodes[n];
+        let msg = format!(
+            "launched nodeclaim, instance-type={}, zone={}, capacity-type={}, price=${}/h",
+            node.instance_type,
+            node.zone,
+            node.capacity_type.as_str(),
+            dollars(node.price)
+        );
+        let obj = format!("NodeClaim/{}", node.name);
+        self.event(false, "Launched", obj, msg);
+        let mut rng = self.rng.fork(pod::stable_hash(&["register", &self.nodes[n].name]));
+        let at = self.now + 28_000 + rng.below(10_000);
+        self.schedule(at, Action::Register(n));
+    }
+
+    fn register(&mut self, n: usize) {
+        if self.nodes[n].deleted {
+            return;
+        }
+        self.nodes[n].state = NodeState::Registered;
+        self.nodes[n].labels.insert(wk::REGISTERED.into(), "true".into());
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Registered", obj, format!("registered nodeclaim, Node={}", self.nodes[n].name));
+        let mut rng = self.rng.fork(pod::stable_hash(&["ready", &self.nodes[n].name]));
+        // Node Ready takes ~10 s after registration; startup taints are lifted a few seconds
+        // after registration by the agent that owns them.
+        let at = self.now + 8_000 + rng.below(8_000);
+        self.schedule(at, Action::Initialize(n));
+    }
+
+    fn initialize(&mut self, n: usize) {
+        if self.nodes[n].deleted {
+            return;
+        }
+        let node = &mut self.nodes[n];
+        node.state = NodeState::Ready;
+        node.startup_taints.clear();
+        node.labels.insert(wk::INITIALIZED.into(), "true".into());
+        self.version += 1;
+        for p in self.pods_on(n) {
+            if self.pods[p].phase == Phase::Pending {
+                self.pods[p].phase = Phase::Running;
+            }
+        }
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Initialized", obj, format!("initialized nodeclaim, Node={}", self.nodes[n].name));
+    }
+
+    // ----- timeline -----
+
+    fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
+        self.workloads.iter().position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
+    }
+
+    fn delete_pod(&mut self, p: usize) {
+        if self.pods[p].deleted {
+            return;
+        }
+        self.pods[p].deleted = true;
+        self.version += 1;
+    }
+
+    fn timeline_step(&mut self, i: usize) {
+        let step = self.timeline[i].clone();
+        match step.action {
+            TimelineAction::Scale { kind, name, namespace, replicas } => {
+                let Some(w) = self.find_workload(kind.as_str(), &name, &namespace) else {
+                    self.event(true, "TimelineSkipped", format!("{}/{namespace}/{name}", kind.as_str()), "no such workload to scale".into());
+                    return;
+                };
+                self.workloads[w].replicas = replicas;
+                let mut live: Vec<usize> = (0..self.pods.len()).filter(|&p| self.pods[p].workload == w && self.pods[p].is_active()).collect();
+                while (live.len() as u32) < replicas {
+                    let p = self.add_replica(w);
+                    live.push(p);
+                }
+                // Scale-down removes pending pods first, then the newest.
+                live.sort_by_key(|&p| (self.pods[p].node.is_some(), core::cmp::Reverse(self.pods[p].seq)));
+                while (live.len() as u32) > replicas {
+                    let p = live.remove(0);
+                    self.delete_pod(p);
+                }
+                self.event(false, "ScalingReplicaSet", format!("{}/{namespace}/{name}", kind.as_str()), format!("Scaled to {replicas}"));
+            }
+            TimelineAction::Delete { kind, name, namespace } => {
+                if kind == "NodePool" {
+                    if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
+                        self.node_pools[np].name = format!("{name}\u{0}deleted");
+                        self.node_pools[np].limits.nodes = Some(-1);
+                        self.version += 1;
+                    }
+                    return;
+                }
+                if let Some(w) = self.find_workload(&kind, &name, &namespace) {
+                    self.workload_state[w].deleted = true;
+                    for p in 0..self.pods.len() {
+                        if self.pods[p].workload == w {
+                            self.delete_pod(p);
+                        }
+                    }
+                    self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                }
+            }
+            TimelineAction::Apply(obj) => match *obj {
+                AppliedObject::NodePool(np) => {
+                    match self.node_pools.iter().position(|p| p.name == np.name) {
+                        Some(i) => self.node_pools[i] = np,
+                        None => self.node_pools.push(np),
+                    }
+                    self.version += 1;
+                }
+                AppliedObject::NodeClass(nc) => {
+                    if let Ok(types) = catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types) {
+                        self.catalogs.insert(nc.name.clone(), Rc::new(types));
+                    }
+                    self.node_classes.insert(nc.name.clone(), nc);
+                    self.version += 1;
+                }
+                AppliedObject::Workload(wl) => {
+                    let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
+                    match existing {
+                        Some(w) if self.workloads[w].template == wl.template && wl.kind != WorkloadKind::Pod => {
+                            self.workloads[w] = wl.clone();
+                            let replicas = wl.replicas;
+                            self.timeline.push(TimelineStep {
+                                at: self.now,
+                                action: TimelineAction::Scale { kind: wl.kind, name: wl.name, namespace: wl.namespace, replicas },
+                            });
+                            let idx = self.timeline.len() - 1;
+                            self.timeline_step(idx);
+                        }
+                        Some(w) => {
+                            for p in 0..self.pods.len() {
+                                if self.pods[p].workload == w {
+                                    self.delete_pod(p);
+                                }
+                            }
+                            self.workloads[w] = wl;
+                            self.workload_state[w].deleted = false;
+                            self.start_workload(w);
+                        }
+                        None => {
+                            self.workloads.push(wl);
+                            self.workload_state.push(WorkloadState::default());
+                            let w = self.workloads.len() - 1;
+                            self.start_workload(w);
+                        }
+                    }
+                }
+                AppliedObject::Pdb(_) => {}
+            },
+            TimelineAction::Interrupt { .. } | TimelineAction::ReleaseAmi { .. } => {
+                self.event(
+                    true,
+                    "NotSimulated",
+                    "Timeline/steps".into(),
+                    "spot interruptions and AMI releases arrive with the disruption engine".into(),
+                );
+            }
+        }
+    }
+
+    // ----- the report -----
+
+    /// The cluster at the current time.
+    pub fn report(&self) -> Report {
+        let fmt_res = |r: &Resources, names: &[ResourceName]| -> BTreeMap<String, String> {
+            names.iter().map(|n| (String::from(n.as_str()), Resources::format_amount(*n, r.get(*n)))).collect()
+        };
+        let shown = [ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods];
+        let mut node_order: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists()).collect();
+        node_order.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+        let mut nodes = Vec::new();
+        let mut cost: MicroDollars = 0;
+        for &n in &node_order {
+            let node = &self.nodes[n];
+            cost += node.price;
+            let mut pods: Vec<String> = self.pods_on(n).iter().filter(|&&p| self.pods[p].is_active()).map(|&p| self.pods[p].key()).collect();
+            pods.sort();
+            let mut taints: Vec<TaintReport> = node
+                .taints
+                .iter()
+                .chain(node.startup_taints.iter())
+                .map(|t| TaintReport { key: t.key.clone(), value: t.value.clone(), effect: t.effect.as_str().into() })
+                .collect();
+            if node.state == NodeState::Deleting {
+                taints.push(TaintReport { key: "karpenter.sh/disrupted".into(), value: String::new(), effect: "NoSchedule".into() });
+            }
+            let mut capacity_names: Vec<ResourceName> = shown.to_vec();
+            for (r, _) in node.capacity.iter() {
+                if !capacity_names.contains(&r) {
+                    capacity_names.push(r);
+                }
+            }
+            nodes.push(NodeReport {
+                name: node.name.clone(),
+                nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()),
+                node_group: node.node_group.clone(),
+                nodeclaim: node.nodeclaim.clone(),
+                instance_type: node.instance_type.clone(),
+                zone: node.zone.clone(),
+                capacity_type: node.capacity_type.as_str().into(),
+                arch: node.arch.clone(),
+                state: node.state.report_state().into(),
+                labels: node.labels.clone(),
+                taints,
+                allocatable: fmt_res(&node.allocatable, &capacity_names),
+                capacity: fmt_res(&node.capacity, &capacity_names),
+                requested: fmt_res(&self.requested(n), &shown),
+                price_per_hour: to_dollars(node.price),
+                created_at: duration::format(node.created_at),
+                pods,
+            });
+        }
+        let mut pod_order: Vec<usize> = (0..self.pods.len()).filter(|&p| !self.pods[p].deleted).collect();
+        pod_order.sort_by(|&a, &b| (&self.pods[a].namespace, &self.pods[a].name).cmp(&(&self.pods[b].namespace, &self.pods[b].name)));
+        let pods = pod_order
+            .iter()
+            .map(|&p| {
+                let pod = &self.pods[p];
+                let pending = pod.phase == Phase::Pending && pod.node.is_none();
+                let (reason, message) = if pending {
+                    let message = match (&pod.karpenter_message, &pod.nominated, &pod.scheduler_message) {
+                        (Some(k), _, _) => Some(k.clone()),
+                        (None, Some(n), _) => Some(format!("Pod should schedule on: nodeclaim/{n}")),
+                        (None, None, s) => s.clone(),
+                    };
+                    (Some(String::from("Unschedulable")), message)
+                } else {
+                    (None, None)
+                };
+                PodReport {
+                    name: pod.name.clone(),
+                    namespace: pod.namespace.clone(),
+                    owner: pod.owner_string(),
+                    labels: pod.labels.clone(),
+                    node: pod.node.map(|n| self.nodes[n].name.clone()),
+                    phase: pod.phase.as_str().into(),
+                    reason,
+                    message,
+                    nominated: if pending { pod.nominated.clone() } else { None },
+                    scheduler_message: if pending { pod.scheduler_message.clone() } else { None },
+                    requests: fmt_res(&pod.requests, &shown),
+                    created_at: duration::format(pod.created_at),
+                }
+            })
+            .collect();
+        let events = self
+            .events
+            .iter()
+            .map(|e| EventReport {
+                time: duration::format(e.time),
+                kind: if e.warning { "Warning".into() } else { "Normal".into() },
+                reason: e.reason.clone(),
+                object: e.object.clone(),
+                message: e.message.clone(),
+            })
+            .collect();
+        let nodepools = self
+            .ordered_pools()
+            .into_iter()
+            .filter(|&p| !self.node_pools[p].name.contains('\u{0}'))
+            .map(|p| {
+                let np = &self.node_pools[p];
+                let (used, count) = self.pool_usage(p);
+                let ready = self.catalogs.contains_key(&np.node_class_ref.name);
+                let mut limits = BTreeMap::new();
+                for r in ResourceName::ALL {
+                    if let Some(l) = np.limits.resources[r as usize] {
+                        limits.insert(String::from(r.as_str()), Resources::format_amount(r, l));
+                    }
+                }
+                if let Some(n) = np.limits.nodes {
+                    limits.insert("nodes".into(), n.to_string());
+                }
+                NodePoolReport {
+                    name: np.name.clone(),
+                    weight: np.weight,
+                    nodes: count as usize,
+                    resources: fmt_res(&used, &[ResourceName::Cpu, ResourceName::Memory]),
+                    limits,
+                    ready,
+                    message: if ready {
+                        None
+                    } else {
+                        Some(format!("EC2NodeClass \"{}\" not found", np.node_class_ref.name))
+                    },
+                }
+            })
+            .collect();
+        let nodeclaims = node_order
+            .iter()
+            .filter(|&&n| self.nodes[n].nodeclaim.is_some())
+            .map(|&n| {
+                let node = &self.nodes[n];
+                NodeClaimReport {
+                    name: node.nodeclaim.clone().unwrap_or_default(),
+                    nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()).unwrap_or_default(),
+                    instance_type: node.instance_type.clone(),
+                    zone: node.zone.clone(),
+                    capacity_type: node.capacity_type.as_str().into(),
+                    node: if node.state >= NodeState::Registered { Some(node.name.clone()) } else { None },
+                    state: match node.state {
+                        NodeState::Launching => "Launching",
+                        NodeState::Launched => "Launched",
+                        NodeState::Registered => "Registered",
+                        NodeState::Ready => "Ready",
+                        NodeState::Deleting => "Deleting",
+                    }
+                    .into(),
+                    created_at: duration::format(node.created_at),
+                    instance_type_options: node.options.iter().take(MAX_LAUNCH_TYPES).cloned().collect(),
+                    price_per_hour: to_dollars(node.price),
+                }
+            })
+            .collect();
+        let mut notes = self.notes.clone();
+        if self.nodes.iter().any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback) {
+            notes.push(format!(
+                "Some on-demand prices for {} are us-east-1's: the built-in catalog has no regional price for those types, and Karpenter itself uses us-east-1's table until its pricing API answers.",
+                self.region
+            ));
+        }
+        Report {
+            time: duration::format(self.now),
+            cost_per_hour: to_dollars(cost),
+            nodes,
+            pods,
+            events,
+            nodepools,
+            nodeclaims,
+            notes,
+        }
+    }
+}
+
+fn is_exotic(it: &InstanceType) -> bool {
+    it.labels.get(wk::INSTANCE_SIZE).is_some_and(|s| s.contains("metal"))
+        || it.capacity.get(ResourceName::NvidiaGpu) > 0
+        || it.capacity.get(ResourceName::AmdGpu) > 0
+        || it.capacity.get(ResourceName::AwsNeuron) > 0
+        || it.capacity.get(ResourceName::HabanaGaudi) > 0
+}
+
+fn catalog_error(e: catalog::CatalogError) -> SimError {
+    SimError::Catalog(match e {
+        catalog::CatalogError::UnknownRegion(r) => {
+            format!("unknown region \"{r}\"; the built-in catalog has {}", catalog::aws::REGIONS.join(", "))
+        }
+        catalog::CatalogError::UnknownInstanceType(t) => format!("unknown instance type \"{t}\""),
+        catalog::CatalogError::UnknownZone { region, zone } => format!("zone \"{zone}\" is not in region {region}"),
+    })
+}
+
+fn to_dollars(micros: MicroDollars) -> f64 {
+    micros as f64 / 1_000_000.0
+}
+
+/// `0.0081` from 8_100 micro-dollars, trailing zeros trimmed.
+fn dollars(micros: MicroDollars) -> String {
+    let whole = micros / 1_000_000;
+    let frac = micros % 1_000_000;
+    let mut s = format!("{whole}.{frac:06}");
+    while s.ends_with('0') && !s.ends_with(".0") {
+        s.pop();
+    }
+    s
+}
+
+#[allow(dead_code)]
+fn _unused(_: Undefined) {}

@@ -1,0 +1,284 @@
+//! kube-scheduler: the filters that decide whether a pod can bind to a Ready node, the
+//! scores that choose among the nodes that pass, and the "0/N nodes are available" summary.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::model::{HostPort, PodAffinityTerm, StringMap, WhenUnsatisfiable};
+use crate::pod::{Pod, node_matches_pod_affinity};
+use crate::resources::{ResourceName, Resources};
+use crate::taints::{Taint, TaintEffect, scheduler_tolerates, tolerated};
+use crate::wellknown::HOSTNAME;
+
+/// A node as kube-scheduler sees it.
+#[derive(Clone, Debug)]
+pub struct KubeNode {
+    pub id: usize,
+    pub name: String,
+    pub labels: StringMap,
+    pub taints: Vec<Taint>,
+    pub unschedulable: bool,
+    pub allocatable: Resources,
+    pub requested: Resources,
+    pub host_ports: Vec<HostPort>,
+}
+
+impl KubeNode {
+    fn domain(&self, key: &str) -> Option<&str> {
+        match self.labels.get(key) {
+            Some(v) => Some(v.as_str()),
+            None if key == HOSTNAME => Some(&self.name),
+            None => None,
+        }
+    }
+}
+
+/// Why a node was filtered out, in kube-scheduler's words.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rejection {
+    Unschedulable,
+    Taint(String),
+    NodeAffinity,
+    Ports,
+    Insufficient(Vec<&'static str>),
+    Spread,
+    Affinity,
+    AntiAffinity,
+    ExistingAntiAffinity,
+}
+
+impl Rejection {
+    fn phrases(&self) -> Vec<String> {
+        match self {
+            Rejection::Unschedulable => alloc::vec!["node(s) were unschedulable".into()],
+            Rejection::Taint(t) => alloc::vec![format!("node(s) had untolerated taint {t}")],
+            Rejection::NodeAffinity => alloc::vec!["node(s) didn't match Pod's node affinity/selector".into()],
+            Rejection::Ports => alloc::vec!["node(s) didn't have free ports for the requested pod ports".into()],
+            Rejection::Insufficient(rs) => rs
+                .iter()
+                .map(|r| if *r == "pods" { String::from("Too many pods") } else { format!("Insufficient {r}") })
+                .collect(),
+            Rejection::Spread => alloc::vec!["node(s) didn't match pod topology spread constraints".into()],
+            Rejection::Affinity => alloc::vec!["node(s) didn't match pod affinity rules".into()],
+            Rejection::AntiAffinity => alloc::vec!["node(s) didn't match pod anti-affinity rules".into()],
+            Rejection::ExistingAntiAffinity => alloc::vec!["node(s) didn't satisfy existing pods anti-affinity rules".into()],
+        }
+    }
+}
+
+/// The cluster as kube-scheduler sees it for one binding decision.
+pub struct Cluster<'a> {
+    pub nodes: &'a [KubeNode],
+    pub pods: &'a [Pod],
+    /// Active pods bound to each node (indices into `pods`), by node position in `nodes`.
+    pub bound: &'a [Vec<usize>],
+    pub namespaces: &'a BTreeMap<String, StringMap>,
+}
+
+fn term_namespaces(cluster: &Cluster<'_>, pod_ns: &str, term: &PodAffinityTerm) -> Vec<String> {
+    let mut out = term.namespaces.clone();
+    if let Some(sel) = &term.namespace_selector {
+        for (ns, labels) in cluster.namespaces {
+            if sel.matches(labels) {
+                out.push(ns.clone());
+            }
+        }
+    }
+    if out.is_empty() && term.namespace_selector.is_none() {
+        out.push(pod_ns.into());
+    }
+    out
+}
+
+fn term_selects(cluster: &Cluster<'_>, owner: &Pod, term: &PodAffinityTerm, pod: &Pod) -> bool {
+    let Some(sel) = &term.label_selector else { return false };
+    if !term_namespaces(cluster, &owner.namespace, term).iter().any(|n| *n == pod.namespace) {
+        return false;
+    }
+    if !sel.matches(&pod.labels) {
+        return false;
+    }
+    term.match_label_keys.iter().all(|k| owner.labels.get(k) == pod.labels.get(k))
+}
+
+impl Cluster<'_> {
+    /// Runs the filters in kube-scheduler's order; the first failure rejects the node.
+    pub fn filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
+        let node = &self.nodes[n];
+        if node.unschedulable {
+            return Err(Rejection::Unschedulable);
+        }
+        if let Err(t) = scheduler_tolerates(&node.taints, &pod.spec.tolerations) {
+            return Err(Rejection::Taint(crate::taints::scheduler_taint_phrase(&t)));
+        }
+        if !node_matches_pod_affinity(&pod.spec, &node.labels) {
+            return Err(Rejection::NodeAffinity);
+        }
+        let ports: Vec<HostPort> =
+            pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).flat_map(|c| c.host_ports.iter().cloned()).collect();
+        if super::ports_conflict(&node.host_ports, &ports) {
+            return Err(Rejection::Ports);
+        }
+        let free = node.allocatable - node.requested;
+        let short: Vec<&'static str> = pod.requests.exceeding(&free).map(ResourceName::as_str).collect();
+        if !short.is_empty() {
+            return Err(Rejection::Insufficient(short));
+        }
+        self.spread_filter(pod, n)?;
+        self.affinity_filter(pod, n)?;
+        Ok(())
+    }
+
+    fn spread_filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
+        for tsc in pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule) {
+            let Some(here) = self.nodes[n].domain(&tsc.topology_key) else { return Err(Rejection::Spread) };
+            let mut counts: BTreeMap<&str, i32> = BTreeMap::new();
+            for (i, node) in self.nodes.iter().enumerate() {
+                if tsc.node_affinity_honor && !node_matches_pod_affinity(&pod.spec, &node.labels) {
+                    continue;
+                }
+                if tsc.node_taints_honor && scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_err() {
+                    continue;
+                }
+                let Some(d) = node.domain(&tsc.topology_key) else { continue };
+                let c = counts.entry(d).or_insert(0);
+                for &q in &self.bound[i] {
+                    let other = &self.pods[q];
+                    if other.namespace == pod.namespace
+                        && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
+                        && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
+                    {
+                        *c += 1;
+                    }
+                }
+            }
+            let mut min = counts.values().copied().min().unwrap_or(0);
+            if tsc.min_domains.is_some_and(|m| (counts.len() as i32) < m) {
+                min = 0;
+            }
+            let self_match = i32::from(tsc.label_selector.as_ref().is_some_and(|s| s.matches(&pod.labels)));
+            let here_count = counts.get(here).copied().unwrap_or(0);
+            if here_count + self_match - min > tsc.max_skew {
+                return Err(Rejection::Spread);
+            }
+        }
+        Ok(())
+    }
+
+    fn pods_in_domain<'b>(&'b self, key: &'b str, domain: &'b str) -> impl Iterator<Item = &'b Pod> + 'b {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(move |(_, node)| node.domain(key) == Some(domain))
+            .flat_map(move |(i, _)| self.bound[i].iter().map(move |&q| &self.pods[q]))
+    }
+
+    fn affinity_filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
+        let node = &self.nodes[n];
+        for term in &pod.spec.pod_affinity {
+            let Some(here) = node.domain(&term.topology_key) else { return Err(Rejection::Affinity) };
+            let satisfied = self.pods_in_domain(&term.topology_key, here).any(|q| term_selects(self, pod, term, q));
+            if !satisfied {
+                // A pod whose term selects itself may start the group when no pod matches yet.
+                let any_match = self.bound.iter().flatten().any(|&q| term_selects(self, pod, term, &self.pods[q]));
+                if any_match || !term_selects(self, pod, term, pod) {
+                    return Err(Rejection::Affinity);
+                }
+            }
+        }
+        for term in &pod.spec.pod_anti_affinity {
+            let Some(here) = node.domain(&term.topology_key) else { continue };
+            if self.pods_in_domain(&term.topology_key, here).any(|q| term_selects(self, pod, term, q)) {
+                return Err(Rejection::AntiAffinity);
+            }
+        }
+        for (i, other_node) in self.nodes.iter().enumerate() {
+            for &q in &self.bound[i] {
+                let other = &self.pods[q];
+                for term in &other.spec.pod_anti_affinity {
+                    if !term_selects(self, other, term, pod) {
+                        continue;
+                    }
+                    if let (Some(a), Some(b)) = (other_node.domain(&term.topology_key), node.domain(&term.topology_key)) {
+                        if a == b {
+                            return Err(Rejection::ExistingAntiAffinity);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Scores feasible nodes like the default profile's main plugins (NodeAffinity ×2,
+    /// TaintToleration ×3, NodeResourcesFit least-allocated ×1) and returns the best.
+    pub fn choose(&self, pod: &Pod, feasible: &[usize]) -> Option<usize> {
+        if feasible.is_empty() {
+            return None;
+        }
+        let affinity: Vec<i64> = feasible
+            .iter()
+            .map(|&n| {
+                pod.spec
+                    .node_affinity
+                    .preferred
+                    .iter()
+                    .filter(|t| t.requirements.iter().all(|r| crate::pod::label_requirement_holds(r, &self.nodes[n].labels)))
+                    .map(|t| i64::from(t.weight))
+                    .sum()
+            })
+            .collect();
+        let intolerable: Vec<i64> = feasible
+            .iter()
+            .map(|&n| {
+                self.nodes[n]
+                    .taints
+                    .iter()
+                    .filter(|t| t.effect == TaintEffect::PreferNoSchedule && !tolerated(&pod.spec.tolerations, t))
+                    .count() as i64
+            })
+            .collect();
+        let max_aff = affinity.iter().copied().max().unwrap_or(0);
+        let max_int = intolerable.iter().copied().max().unwrap_or(0);
+        let mut best: Option<(i64, usize)> = None;
+        for (k, &n) in feasible.iter().enumerate() {
+            let node = &self.nodes[n];
+            let aff = if max_aff > 0 { affinity[k] * 100 / max_aff } else { 0 };
+            let taint = if max_int > 0 { 100 - intolerable[k] * 100 / max_int } else { 100 };
+            let after = node.requested + pod.requests;
+            let least = |r: ResourceName| {
+                let a = node.allocatable.get(r);
+                if a <= 0 { 0 } else { ((a - after.get(r)).max(0) * 100) / a }
+            };
+            let fit = (least(ResourceName::Cpu) + least(ResourceName::Memory)) / 2;
+            let score = aff * 2 + taint * 3 + fit;
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, n));
+            }
+        }
+        best.map(|(_, n)| n)
+    }
+
+    /// `0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {..}.`
+    pub fn summary(&self, rejections: &[Rejection]) -> String {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for r in rejections {
+            for p in r.phrases() {
+                *counts.entry(p).or_insert(0) += 1;
+            }
+        }
+        let mut parts: Vec<String> = counts.into_iter().map(|(p, c)| format!("{c} {p}")).collect();
+        parts.sort();
+        let n = self.nodes.len();
+        if parts.is_empty() {
+            format!("0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.")
+        } else {
+            format!(
+                "0/{n} nodes are available: {}. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.",
+                parts.join(", ")
+            )
+        }
+    }
+}

@@ -1,0 +1,611 @@
+//! Karpenter's scheduling simulation (`Scheduler.Solve`) and kube-scheduler's filters.
+//!
+//! [`Solver`] places pending pods first-fit-decreasing onto existing nodes (real and
+//! in-flight), then onto NodeClaims opened earlier in the same pass, then onto a new
+//! NodeClaim from each NodePool in weight order, relaxing preferences one at a time in
+//! Karpenter's order when a pod does not fit. It only decides; the simulation applies.
+
+pub mod kube;
+pub mod topology;
+
+use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
+use alloc::rc::Rc;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::catalog::{CapacityType, InstanceType};
+use crate::model::{HostPort, StringMap, WhenUnsatisfiable};
+use crate::pod::{Pod, pod_requirements};
+use crate::requirements::{Requirement, Requirements, Undefined};
+use crate::resources::{RESOURCE_COUNT, ResourceName, Resources};
+use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates};
+use crate::wellknown::{CAPACITY_TYPE, HOSTNAME, ZONE};
+use topology::{GroupKind, Topology};
+
+/// An existing node or in-flight NodeClaim as the scheduler sees it.
+#[derive(Clone, Debug)]
+pub struct NodeView {
+    /// The simulation's node index.
+    pub id: usize,
+    pub name: String,
+    pub labels: StringMap,
+    pub requirements: Requirements,
+    /// Taints that count for scheduling (startup and ephemeral taints excluded while the node
+    /// initialises).
+    pub taints: Vec<Taint>,
+    pub remaining: Resources,
+    pub host_ports: Vec<HostPort>,
+    pub initialized: bool,
+}
+
+/// A NodePool ready for scheduling.
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub nodepool: usize,
+    pub name: String,
+    pub requirements: Requirements,
+    pub taints: Vec<Taint>,
+    pub instance_types: Rc<Vec<InstanceType>>,
+    /// Indices of the instance types that pass the NodePool's own requirements.
+    pub candidates: Vec<u32>,
+    /// Daemon overhead per instance type (indexed like `instance_types`).
+    pub daemon_overhead: Vec<Resources>,
+    /// Remaining limits per resource (None = unlimited) and remaining nodes.
+    pub remaining: [Option<i64>; RESOURCE_COUNT],
+    pub remaining_nodes: Option<i64>,
+    /// Whether the pool has a PreferNoSchedule taint (enables the last relaxation step).
+    pub has_prefer_no_schedule: bool,
+}
+
+impl Template {
+    fn exceeds_limits(&self, it: &InstanceType) -> bool {
+        (0..RESOURCE_COUNT).any(|i| self.remaining[i].is_some_and(|rem| it.capacity.0[i] > rem))
+    }
+}
+
+/// A NodeClaim opened during this pass.
+#[derive(Clone, Debug)]
+pub struct NewClaim {
+    pub template: usize,
+    pub requirements: Requirements,
+    pub pods: Vec<usize>,
+    pub requests: Resources,
+    /// Surviving instance types (indices into the template's list).
+    pub options: Vec<u32>,
+    pub hostname: String,
+    host_ports: Vec<HostPort>,
+}
+
+/// Where the solver put a pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Existing(usize),
+    Claim(usize),
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub placements: BTreeMap<usize, Placement>,
+    pub claims: Vec<NewClaim>,
+    pub errors: BTreeMap<usize, String>,
+    /// Pods whose preferences had to be relaxed to schedule.
+    pub relaxed: Vec<usize>,
+}
+
+/// The relaxation state of one pod during one attempt.
+#[derive(Clone, Debug)]
+struct Preferences {
+    term_index: usize,
+    preferred_node: Vec<usize>,
+    preferred_affinity: Vec<usize>,
+    preferred_anti: Vec<usize>,
+    schedule_anyway: Vec<usize>,
+    tolerate_prefer_no_schedule: bool,
+}
+
+fn by_weight_desc(weights: impl Iterator<Item = i32>) -> Vec<usize> {
+    let mut v: Vec<(usize, i32)> = weights.enumerate().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v.into_iter().map(|(i, _)| i).collect()
+}
+
+impl Preferences {
+    fn new(pod: &Pod) -> Preferences {
+        let s = &pod.spec;
+        Preferences {
+            term_index: 0,
+            preferred_node: by_weight_desc(s.node_affinity.preferred.iter().map(|t| t.weight)),
+            preferred_affinity: by_weight_desc(s.preferred_pod_affinity.iter().map(|t| t.weight)),
+            preferred_anti: by_weight_desc(s.preferred_pod_anti_affinity.iter().map(|t| t.weight)),
+            schedule_anyway: s
+                .topology_spread
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.when_unsatisfiable == WhenUnsatisfiable::ScheduleAnyway)
+                .map(|(i, _)| i)
+                .collect(),
+            tolerate_prefer_no_schedule: false,
+        }
+    }
+
+    /// One step of Karpenter's `Relax`; false when nothing is left to relax.
+    fn relax(&mut self, pod: &Pod, some_pool_prefers_no_schedule: bool) -> bool {
+        if self.term_index + 1 < pod.spec.node_affinity.required.len() {
+            self.term_index += 1;
+            return true;
+        }
+        if !self.preferred_affinity.is_empty() {
+            self.preferred_affinity.remove(0);
+            return true;
+        }
+        if !self.preferred_anti.is_empty() {
+            self.preferred_anti.remove(0);
+            return true;
+        }
+        if !self.preferred_node.is_empty() {
+            self.preferred_node.remove(0);
+            return true;
+        }
+        if !self.schedule_anyway.is_empty() {
+            self.schedule_anyway.remove(0);
+            return true;
+        }
+        if some_pool_prefers_no_schedule && !self.tolerate_prefer_no_schedule {
+            self.tolerate_prefer_no_schedule = true;
+            return true;
+        }
+        false
+    }
+}
+
+/// Per-attempt view of a pod's constraints.
+struct Attempt {
+    strict: Requirements,
+    reqs: Requirements,
+    groups: Vec<usize>,
+    tolerations: Vec<Toleration>,
+    host_ports: Vec<HostPort>,
+}
+
+/// One scheduling pass over the pending pods.
+pub struct Solver<'a> {
+    pub pods: &'a [Pod],
+    pub nodes: Vec<NodeView>,
+    pub templates: Vec<Template>,
+    pub topology: Topology,
+    claims: Vec<NewClaim>,
+    /// Inverse anti-affinity groups owned by each pod.
+    inverse: BTreeMap<usize, Vec<usize>>,
+    placeholder: u32,
+    prefer_no_schedule_pool: bool,
+}
+
+fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
+    pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).flat_map(|c| c.host_ports.iter().cloned()).collect()
+}
+
+/// kube-scheduler's NodePorts rule: same port and protocol conflict when either IP is a
+/// wildcard or both are equal.
+pub fn ports_conflict(used: &[HostPort], wanted: &[HostPort]) -> bool {
+    wanted.iter().any(|w| {
+        used.iter().any(|u| {
+            u.port == w.port
+                && u.protocol == w.protocol
+                && (u.host_ip == w.host_ip || is_wildcard(&u.host_ip) || is_wildcard(&w.host_ip))
+        })
+    })
+}
+
+fn is_wildcard(ip: &str) -> bool {
+    ip.is_empty() || ip == "0.0.0.0" || ip == "::"
+}
+
+impl<'a> Solver<'a> {
+    /// Sets up a pass: builds the topology groups of the pods to schedule and counts the
+    /// pods already running. Nodes must be sorted initialized-first, then by name.
+    pub fn new(
+        pods: &'a [Pod],
+        pending: &[usize],
+        nodes: Vec<NodeView>,
+        templates: Vec<Template>,
+        mut topology: Topology,
+        bound: &[(usize, usize)],
+        node_labels: &BTreeMap<usize, (String, StringMap)>,
+    ) -> Solver<'a> {
+        // Groups for every constraint of every pod to schedule, preferred ones included.
+        for &p in pending {
+            let pod = &pods[p];
+            let spec = pod.spec.clone();
+            for (i, tsc) in spec.topology_spread.iter().enumerate() {
+                topology.spread_group(pod, i, tsc);
+            }
+            for (i, t) in spec.pod_affinity.iter().enumerate() {
+                topology.affinity_group(pod, 1, i, t, GroupKind::Affinity, false);
+            }
+            for (i, t) in spec.preferred_pod_affinity.iter().enumerate() {
+                topology.affinity_group(pod, 2, i, &t.term, GroupKind::Affinity, false);
+            }
+            for (i, t) in spec.pod_anti_affinity.iter().enumerate() {
+                topology.affinity_group(pod, 3, i, t, GroupKind::AntiAffinity, false);
+            }
+            for (i, t) in spec.preferred_pod_anti_affinity.iter().enumerate() {
+                topology.affinity_group(pod, 4, i, &t.term, GroupKind::AntiAffinity, false);
+            }
+        }
+        let mut inverse = BTreeMap::new();
+        for &(p, _) in bound {
+            if !pods[p].spec.pod_anti_affinity.is_empty() {
+                inverse.insert(p, topology.inverse_groups(&pods[p]));
+            }
+        }
+        for &p in pending {
+            if !pods[p].spec.pod_anti_affinity.is_empty() {
+                inverse.insert(p, topology.inverse_groups(&pods[p]));
+            }
+        }
+        for &(p, n) in bound {
+            if let Some((name, labels)) = node_labels.get(&n) {
+                let owned = inverse.get(&p).cloned().unwrap_or_default();
+                topology.count_existing(&pods[p], name, labels, &owned);
+            }
+        }
+        let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
+        Solver { pods, nodes, templates, topology, claims: Vec::new(), inverse, placeholder: 0, prefer_no_schedule_pool }
+    }
+
+    /// Karpenter's queue order: CPU then memory descending, then creation, then UID.
+    pub fn order(pods: &[Pod], pending: &mut [usize]) {
+        pending.sort_by(|&a, &b| {
+            let (pa, pb) = (&pods[a], &pods[b]);
+            pb.requests
+                .cpu()
+                .cmp(&pa.requests.cpu())
+                .then(pb.requests.memory().cmp(&pa.requests.memory()))
+                .then(pa.created_at.cmp(&pb.created_at))
+                .then(pa.seq.cmp(&pb.seq))
+        });
+    }
+
+    pub fn solve(mut self, mut pending: Vec<usize>) -> Outcome {
+        Self::order(self.pods, &mut pending);
+        let mut queue: VecDeque<usize> = pending.into_iter().collect();
+        let mut last_len: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut out = Outcome::default();
+        while let Some(&p) = queue.front() {
+            if last_len.get(&p) == Some(&queue.len()) {
+                break;
+            }
+            queue.pop_front();
+            match self.schedule_with_relaxation(p) {
+                Ok((placement, relaxed)) => {
+                    out.errors.remove(&p);
+                    out.placements.insert(p, placement);
+                    if relaxed {
+                        out.relaxed.push(p);
+                    }
+                }
+                Err(e) => {
+                    out.errors.insert(p, e);
+                    queue.push_back(p);
+                    last_len.insert(p, queue.len());
+                }
+            }
+        }
+        out.claims = self.claims;
+        out
+    }
+
+    fn schedule_with_relaxation(&mut self, p: usize) -> Result<(Placement, bool), String> {
+        let pod = &self.pods[p];
+        let mut prefs = Preferences::new(pod);
+        let mut relaxed = false;
+        loop {
+            match self.add(p, &prefs) {
+                Ok(pl) => return Ok((pl, relaxed)),
+                Err(e) => {
+                    if !prefs.relax(pod, self.prefer_no_schedule_pool) {
+                        return Err(e);
+                    }
+                    relaxed = true;
+                }
+            }
+        }
+    }
+
+    fn attempt(&mut self, p: usize, prefs: &Preferences) -> Attempt {
+        let pod = &self.pods[p];
+        let spec = pod.spec.clone();
+        let pr = pod_requirements(&spec, prefs.term_index, &prefs.preferred_node);
+        let mut groups = Vec::new();
+        for (i, tsc) in spec.topology_spread.iter().enumerate() {
+            if tsc.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule || prefs.schedule_anyway.contains(&i) {
+                groups.push(self.topology.spread_group(pod, i, tsc));
+            }
+        }
+        for (i, t) in spec.pod_affinity.iter().enumerate() {
+            groups.push(self.topology.affinity_group(pod, 1, i, t, GroupKind::Affinity, false));
+        }
+        for &i in &prefs.preferred_affinity {
+            groups.push(self.topology.affinity_group(pod, 2, i, &spec.preferred_pod_affinity[i].term, GroupKind::Affinity, false));
+        }
+        for (i, t) in spec.pod_anti_affinity.iter().enumerate() {
+            groups.push(self.topology.affinity_group(pod, 3, i, t, GroupKind::AntiAffinity, false));
+        }
+        for &i in &prefs.preferred_anti {
+            groups.push(self.topology.affinity_group(
+                pod,
+                4,
+                i,
+                &spec.preferred_pod_anti_affinity[i].term,
+                GroupKind::AntiAffinity,
+                false,
+            ));
+        }
+        let mut tolerations = spec.tolerations.clone();
+        if prefs.tolerate_prefer_no_schedule {
+            tolerations.push(Toleration::all_prefer_no_schedule());
+        }
+        Attempt { strict: pr.strict, reqs: pr.preferred, groups, tolerations, host_ports: pod_host_ports(pod) }
+    }
+
+    fn add(&mut self, p: usize, prefs: &Preferences) -> Result<Placement, String> {
+        let a = self.attempt(p, prefs);
+        let pod = &self.pods[p];
+        let owned = self.inverse.get(&p).cloned().unwrap_or_default();
+
+        // 1. Existing and in-flight nodes, in order.
+        for n in 0..self.nodes.len() {
+            if let Ok(reqs) = self.node_can_add(n, pod, &a, &owned) {
+                let node = &mut self.nodes[n];
+                node.remaining = node.remaining - pod.requests;
+                node.host_ports.extend(a.host_ports.iter().cloned());
+                node.requirements = reqs.clone();
+                self.topology.record(pod, &reqs, &owned);
+                return Ok(Placement::Existing(n));
+            }
+        }
+
+        // 2. NodeClaims opened earlier in this pass, emptiest first.
+        let mut order: Vec<usize> = (0..self.claims.len()).collect();
+        order.sort_by_key(|&c| (self.claims[c].pods.len(), c));
+        for c in order {
+            if let Ok((reqs, options)) = self.claim_can_add(&self.claims[c], pod, &a, &owned) {
+                let claim = &mut self.claims[c];
+                claim.requirements = reqs.clone();
+                claim.options = options;
+                claim.requests += pod.requests;
+                claim.pods.push(p);
+                claim.host_ports.extend(a.host_ports.iter().cloned());
+                self.topology.record(pod, &reqs, &owned);
+                return Ok(Placement::Claim(c));
+            }
+        }
+
+        // 3. A new NodeClaim from each NodePool in weight order.
+        if self.templates.is_empty() {
+            return Err("no nodepools found".into());
+        }
+        let mut errors: Vec<String> = Vec::new();
+        for t in 0..self.templates.len() {
+            let tpl = &self.templates[t];
+            if tpl.remaining_nodes.is_some_and(|n| n <= 0) {
+                errors.push(format!("node limits have been exhausted for nodepool (NodePool={})", tpl.name));
+                continue;
+            }
+            let options: Vec<u32> =
+                tpl.candidates.iter().copied().filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize])).collect();
+            if options.is_empty() {
+                errors.push(format!("all available instance types exceed limits for nodepool (NodePool={})", tpl.name));
+                continue;
+            }
+            self.placeholder += 1;
+            let hostname = format!("hostname-placeholder-{:04}", self.placeholder);
+            let mut requirements = tpl.requirements.clone();
+            requirements.add(Requirement::in_values(HOSTNAME, [hostname.clone()]));
+            self.topology.register_domain(HOSTNAME, &hostname);
+            let claim = NewClaim {
+                template: t,
+                requirements,
+                pods: Vec::new(),
+                requests: Resources::ZERO,
+                options,
+                hostname: hostname.clone(),
+                host_ports: Vec::new(),
+            };
+            match self.claim_can_add(&claim, pod, &a, &owned) {
+                Ok((reqs, options)) => {
+                    let tpl = &mut self.templates[t];
+                    // Reserve the largest option's capacity against the limits (subtractMax).
+                    let mut max = Resources::ZERO;
+                    for &i in &options {
+                        max = max.max(&tpl.instance_types[i as usize].capacity);
+                    }
+                    for i in 0..RESOURCE_COUNT {
+                        if let Some(rem) = tpl.remaining[i].as_mut() {
+                            *rem -= max.0[i];
+                        }
+                    }
+                    if let Some(n) = tpl.remaining_nodes.as_mut() {
+                        *n -= 1;
+                    }
+                    let mut claim = claim;
+                    claim.requirements = reqs.clone();
+                    claim.options = options;
+                    claim.requests = pod.requests;
+                    claim.pods.push(p);
+                    claim.host_ports = a.host_ports.clone();
+                    self.topology.record(pod, &reqs, &owned);
+                    self.claims.push(claim);
+                    return Ok(Placement::Claim(self.claims.len() - 1));
+                }
+                Err(e) => {
+                    self.topology.unregister_domain(HOSTNAME, &hostname);
+                    let tpl = &self.templates[t];
+                    let overhead = tpl.candidates.iter().map(|&i| tpl.daemon_overhead[i as usize]).fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))));
+                    errors.push(format!(
+                        "incompatible with nodepool \"{}\", daemonset overhead={}, {}",
+                        tpl.name,
+                        overhead.unwrap_or(Resources::ZERO),
+                        e
+                    ));
+                }
+            }
+        }
+        Err(errors.join("; "))
+    }
+
+    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, String> {
+        let node = &self.nodes[n];
+        if let Err(t) = karpenter_tolerates(&node.taints, &a.tolerations) {
+            return Err(format!("did not tolerate taint (taint={t})"));
+        }
+        if ports_conflict(&node.host_ports, &a.host_ports) {
+            return Err("host port conflict".into());
+        }
+        if !pod.requests.fits_in(&node.remaining) {
+            return Err("exceeds node resources".into());
+        }
+        node.requirements.compatible(&a.reqs, Undefined::Deny).map_err(|e| e.to_string())?;
+        let mut reqs = node.requirements.clone();
+        reqs.add_all(&a.reqs);
+        let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| e.message)?;
+        reqs.compatible(&topo, Undefined::Deny).map_err(|e| e.to_string())?;
+        reqs.add_all(&topo);
+        Ok(reqs)
+    }
+
+    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Requirements, Vec<u32>), String> {
+        let tpl = &self.templates[claim.template];
+        if let Err(t) = karpenter_tolerates(&tpl.taints, &a.tolerations) {
+            return Err(format!("did not tolerate taint (taint={t})"));
+        }
+        if ports_conflict(&claim.host_ports, &a.host_ports) {
+            return Err("host port conflict".into());
+        }
+        claim
+            .requirements
+            .compatible(&a.reqs, Undefined::AllowWellKnown)
+            .map_err(|e| format!("incompatible requirements, {e}"))?;
+        let mut reqs = claim.requirements.clone();
+        reqs.add_all(&a.reqs);
+        let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| e.message)?;
+        reqs.compatible(&topo, Undefined::AllowWellKnown).map_err(|e| format!("incompatible requirements, {e}"))?;
+        reqs.add_all(&topo);
+
+        let requests = claim.requests + pod.requests;
+        let changed = reqs != claim.requirements;
+        let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
+        let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
+        let mut survivors = Vec::with_capacity(claim.options.len());
+        for &i in &claim.options {
+            let it = &tpl.instance_types[i as usize];
+            let req_ok = !changed || it.requirements.intersects_ok(&reqs);
+            let fit_ok = (requests + tpl.daemon_overhead[i as usize]).fits_in(&it.allocatable);
+            let off_ok = !changed || has_compatible_offering(it, &reqs);
+            any_req |= req_ok;
+            any_fit |= fit_ok;
+            any_off |= off_ok;
+            req_fit |= req_ok && fit_ok;
+            fit_off |= fit_ok && off_ok;
+            req_off |= req_ok && off_ok;
+            if req_ok && fit_ok && off_ok {
+                survivors.push(i);
+            }
+        }
+        if survivors.is_empty() {
+            let head = if !any_req && !any_fit && !any_off {
+                "no instance type met the scheduling requirements or had enough resources or had a required offering"
+            } else if !any_req && !any_fit {
+                "no instance type met the scheduling requirements or had enough resources"
+            } else if !any_req && !any_off {
+                "no instance type met the scheduling requirements or had a required offering"
+            } else if !any_fit && !any_off {
+                "no instance type had enough resources or had a required offering"
+            } else if !any_req {
+                "no instance type met all requirements"
+            } else if !any_fit {
+                "no instance type has enough resources"
+            } else if !any_off {
+                "no instance type has the required offering"
+            } else if req_fit {
+                "no instance type which met the scheduling requirements and had enough resources, had a required offering"
+            } else if fit_off {
+                "no instance type which had enough resources and the required offering met the scheduling requirements"
+            } else if req_off {
+                "no instance type which met the scheduling requirements and the required offering had the required resources"
+            } else {
+                "no instance type met the requirements/resources/offering tuple"
+            };
+            let typo = if !any_fit && pod.requests.cpu() >= 1_000_000_000 { " (CPU request >= 1 Million, m vs M typo?)" } else { "" };
+            return Err(format!("{head}{typo}, requirements={reqs}, resources={}", requests));
+        }
+        // minValues (Strict): the surviving types must still offer enough distinct values.
+        let mut unmet: Vec<String> = Vec::new();
+        for r in reqs.iter() {
+            if let Some(min) = r.min_values {
+                let mut values: Vec<&str> = survivors
+                    .iter()
+                    .filter_map(|&i| {
+                        let it = &tpl.instance_types[i as usize];
+                        it.labels.get(&r.key).map(String::as_str).filter(|v| r.has(v))
+                    })
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                if values.len() < min as usize {
+                    unmet.push(r.key.clone());
+                }
+            }
+        }
+        if !unmet.is_empty() {
+            return Err(format!(
+                "minValues requirement is not met for label(s) (label(s)=[{}]), requirements={reqs}, resources={requests}",
+                unmet.join(" ")
+            ));
+        }
+        Ok((reqs, survivors))
+    }
+}
+
+/// Whether the instance type has an available offering in an allowed zone and capacity type.
+pub fn has_compatible_offering(it: &InstanceType, reqs: &Requirements) -> bool {
+    let zone = reqs.get(ZONE);
+    let ct = reqs.get(CAPACITY_TYPE);
+    it.offerings.iter().any(|o| {
+        o.available && zone.is_none_or(|z| z.has(&o.zone)) && ct.is_none_or(|c| c.has(o.capacity_type.as_str()))
+    })
+}
+
+/// The cheapest available offering compatible with the requirements, optionally of one
+/// capacity type.
+pub fn cheapest_offering<'i>(
+    it: &'i InstanceType,
+    reqs: &Requirements,
+    capacity_type: Option<CapacityType>,
+) -> Option<&'i crate::catalog::Offering> {
+    let zone = reqs.get(ZONE);
+    let ct = reqs.get(CAPACITY_TYPE);
+    it.offerings
+        .iter()
+        .filter(|o| {
+            o.available
+                && zone.is_none_or(|z| z.has(&o.zone))
+                && ct.is_none_or(|c| c.has(o.capacity_type.as_str()))
+                && capacity_type.is_none_or(|c| c == o.capacity_type)
+        })
+        .min_by(|a, b| a.price.cmp(&b.price).then(a.zone.cmp(&b.zone)))
+}
+
+/// Whether a taint list has a PreferNoSchedule taint.
+pub fn has_prefer_no_schedule(taints: &[Taint]) -> bool {
+    taints.iter().any(|t| t.effect == TaintEffect::PreferNoSchedule)
+}
+
+/// Shortcut used by the requests' Display in error strings.
+pub fn resource_json(r: &Resources) -> String {
+    r.to_string()
+}
+
+#[allow(dead_code)]
+fn _assert_names(_: ResourceName) {}

@@ -1,0 +1,450 @@
+//! Topology spread and inter-pod (anti-)affinity, as Karpenter's `topology.go` and
+//! `topologygroup.go` track them during one scheduling simulation.
+//!
+//! A [`TopologyGroup`] counts the pods it selects per domain (a zone, a hostname, ...). Pods
+//! constrained by a group ask it which domains they may go to; the answer becomes a
+//! requirement (`zone In [a]`) that is intersected with the node's. A pod is recorded in a
+//! domain only once its node's requirement for the key has collapsed to one value, which is
+//! why zonal affinity resolves over several rounds ("late commitment").
+
+use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::labels::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
+use crate::model::{PodAffinityTerm, PodSpec, StringMap, TopologySpreadConstraint};
+use crate::pod::Pod;
+use crate::requirements::{Operator, Requirement, Requirements};
+use crate::wellknown::HOSTNAME;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupKind {
+    Spread,
+    Affinity,
+    AntiAffinity,
+}
+
+impl GroupKind {
+    fn phrase(self) -> &'static str {
+        match self {
+            GroupKind::Spread => "topology spread",
+            GroupKind::Affinity => "pod affinity",
+            GroupKind::AntiAffinity => "pod anti-affinity",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TopologyGroup {
+    pub kind: GroupKind,
+    pub key: String,
+    namespaces: Vec<String>,
+    /// `None` selects nothing.
+    selector: Option<LabelSelector>,
+    max_skew: i32,
+    min_domains: Option<i32>,
+    /// For spreads honouring node affinity: the owner's spec, whose nodeSelector and
+    /// required affinity decide which nodes' pods count.
+    node_filter: Option<Rc<PodSpec>>,
+    pub domains: BTreeMap<String, i32>,
+    /// Inverse anti-affinity groups are owned by the pods that carry the term.
+    pub inverse: bool,
+}
+
+impl TopologyGroup {
+    pub fn selects(&self, pod_namespace: &str, pod_labels: &StringMap) -> bool {
+        match &self.selector {
+            Some(sel) => self.namespaces.iter().any(|n| n == pod_namespace) && sel.matches(pod_labels),
+            None => false,
+        }
+    }
+
+    fn node_counts(&self, labels: &StringMap) -> bool {
+        match &self.node_filter {
+            Some(spec) => crate::pod::node_matches_pod_affinity(spec, labels),
+            None => true,
+        }
+    }
+
+    fn requirements_count(&self, reqs: &Requirements) -> bool {
+        match &self.node_filter {
+            Some(spec) => {
+                let strict = crate::pod::pod_requirements(spec, 0, &[]).strict;
+                reqs.intersects_ok(&strict)
+            }
+            None => true,
+        }
+    }
+
+    pub fn record(&mut self, domain: &str) {
+        *self.domains.entry(domain.into()).or_insert(0) += 1;
+    }
+
+    pub fn register(&mut self, domain: &str) {
+        self.domains.entry(domain.into()).or_insert(0);
+    }
+
+    fn min_count(&self, pod_domains: &Requirement) -> i32 {
+        if self.key == HOSTNAME {
+            return 0;
+        }
+        let mut min = i32::MAX;
+        let mut eligible = 0;
+        for (d, c) in &self.domains {
+            if pod_domains.has(d) {
+                eligible += 1;
+                min = min.min(*c);
+            }
+        }
+        if self.min_domains.is_some_and(|m| eligible < m) {
+            min = 0;
+        }
+        if min == i32::MAX { 0 } else { min }
+    }
+
+    /// The domains a pod may use, given its own (strict) requirement on the key and the
+    /// node's.
+    pub fn next_domains(&self, self_selecting: bool, pod_domains: &Requirement, node_domains: &Requirement) -> Requirement {
+        match self.kind {
+            GroupKind::Spread => {
+                let min = self.min_count(pod_domains);
+                let candidates: Vec<(&String, i32)> = if node_domains.operator() == Operator::In {
+                    node_domains.values().iter().filter_map(|d| self.domains.get_key_value(d).map(|(k, c)| (k, *c))).collect()
+                } else {
+                    self.domains.iter().filter(|(d, _)| node_domains.has(d)).map(|(d, c)| (d, *c)).collect()
+                };
+                let mut best: Option<(&String, i32)> = None;
+                for (d, c) in candidates {
+                    let count = if self_selecting { c + 1 } else { c };
+                    if count - min <= self.max_skew && best.is_none_or(|(_, bc)| count < bc) {
+                        best = Some((d, count));
+                    }
+                }
+                match best {
+                    Some((d, _)) => Requirement::in_values(&self.key, [d]),
+                    None => Requirement::does_not_exist(&self.key),
+                }
+            }
+            GroupKind::Affinity => {
+                let mut options: Vec<String> =
+                    self.domains.iter().filter(|(d, c)| **c > 0 && pod_domains.has(d)).map(|(d, _)| d.clone()).collect();
+                if options.is_empty() && self_selecting {
+                    let both = pod_domains.intersection(node_domains);
+                    if let Some(d) = self.domains.keys().find(|d| both.has(d)) {
+                        options.push(d.clone());
+                    } else if let Some(d) = self.domains.keys().find(|d| pod_domains.has(d)) {
+                        options.push(d.clone());
+                    }
+                }
+                if options.is_empty() { Requirement::does_not_exist(&self.key) } else { Requirement::in_values(&self.key, options) }
+            }
+            GroupKind::AntiAffinity => {
+                let options: Vec<String> =
+                    self.domains.iter().filter(|(d, c)| **c == 0 && pod_domains.has(d)).map(|(d, _)| d.clone()).collect();
+                if options.is_empty() { Requirement::does_not_exist(&self.key) } else { Requirement::in_values(&self.key, options) }
+            }
+        }
+    }
+}
+
+/// What identifies a group, so pods sharing a constraint share its counts.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct GroupSignature {
+    kind: GroupKind,
+    inverse: bool,
+    key: String,
+    namespaces: Vec<String>,
+    selector: String,
+    max_skew: i32,
+    min_domains: Option<i32>,
+    filter: usize,
+}
+
+/// One constraint a pod is subject to during an attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    pub group: usize,
+}
+
+/// All topology groups of one scheduling simulation.
+#[derive(Clone, Debug, Default)]
+pub struct Topology {
+    pub groups: Vec<TopologyGroup>,
+    index: BTreeMap<GroupSignature, usize>,
+    /// Domain universe per key, from NodePools × instance types and existing nodes.
+    universe: BTreeMap<String, Vec<String>>,
+    /// Namespace labels, for namespace selectors.
+    namespaces: BTreeMap<String, StringMap>,
+    /// Cache: (spec pointer, constraint kind, index, inverse) → group.
+    cache: BTreeMap<(usize, u8, usize), usize>,
+}
+
+/// Why a pod's topology cannot be met on a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopologyError {
+    pub message: String,
+}
+
+fn selector_signature(sel: &Option<LabelSelector>) -> String {
+    alloc::format!("{sel:?}")
+}
+
+impl Topology {
+    pub fn new(universe: BTreeMap<String, Vec<String>>, namespaces: BTreeMap<String, StringMap>) -> Topology {
+        Topology { universe, namespaces, ..Default::default() }
+    }
+
+    /// Adds a domain value to a key's universe (an existing node's label, a new hostname).
+    pub fn register_domain(&mut self, key: &str, domain: &str) {
+        let list = self.universe.entry(key.into()).or_default();
+        if let Err(i) = list.binary_search_by(|d| d.as_str().cmp(domain)) {
+            list.insert(i, domain.into());
+        }
+        for g in self.groups.iter_mut().filter(|g| g.key == key) {
+            g.register(domain);
+        }
+    }
+
+    /// Forgets a placeholder hostname whose NodeClaim was not opened after all.
+    pub fn unregister_domain(&mut self, key: &str, domain: &str) {
+        if let Some(list) = self.universe.get_mut(key) {
+            list.retain(|d| d != domain);
+        }
+        for g in self.groups.iter_mut().filter(|g| g.key == key) {
+            if g.domains.get(domain) == Some(&0) {
+                g.domains.remove(domain);
+            }
+        }
+    }
+
+    fn term_namespaces(&self, pod_namespace: &str, term: &PodAffinityTerm) -> Vec<String> {
+        let mut out: Vec<String> = term.namespaces.clone();
+        if let Some(sel) = &term.namespace_selector {
+            for (ns, labels) in &self.namespaces {
+                if sel.matches(labels) {
+                    out.push(ns.clone());
+                }
+            }
+        }
+        if out.is_empty() && term.namespace_selector.is_none() {
+            out.push(pod_namespace.into());
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn with_label_keys(sel: &Option<LabelSelector>, keys: &[String], labels: &StringMap, mismatch: bool) -> Option<LabelSelector> {
+        let mut sel = sel.clone()?;
+        for k in keys {
+            if let Some(v) = labels.get(k) {
+                sel.match_expressions.push(LabelSelectorRequirement {
+                    key: k.clone(),
+                    operator: if mismatch { SelectorOperator::NotIn } else { SelectorOperator::In },
+                    values: alloc::vec![v.clone()],
+                });
+            }
+        }
+        Some(sel)
+    }
+
+    fn intern(&mut self, sig: GroupSignature, make: impl FnOnce() -> TopologyGroup) -> usize {
+        if let Some(i) = self.index.get(&sig) {
+            return *i;
+        }
+        let mut g = make();
+        if let Some(domains) = self.universe.get(&g.key) {
+            for d in domains {
+                g.register(d);
+            }
+        }
+        self.groups.push(g);
+        let i = self.groups.len() - 1;
+        self.index.insert(sig, i);
+        i
+    }
+
+    /// The group for a topology spread constraint of a pod.
+    pub fn spread_group(&mut self, pod: &Pod, idx: usize, tsc: &TopologySpreadConstraint) -> usize {
+        let ckey = (Rc::as_ptr(&pod.spec) as *const u8 as usize, 0u8, idx);
+        if let Some(g) = self.cache.get(&ckey) {
+            return *g;
+        }
+        let selector = Self::with_label_keys(&tsc.label_selector, &tsc.match_label_keys, &pod.labels, false);
+        let filter = if tsc.node_affinity_honor
+            && (!pod.spec.node_selector.is_empty() || !pod.spec.node_affinity.required.is_empty())
+        {
+            Some(pod.spec.clone())
+        } else {
+            None
+        };
+        let sig = GroupSignature {
+            kind: GroupKind::Spread,
+            inverse: false,
+            key: tsc.topology_key.clone(),
+            namespaces: alloc::vec![pod.namespace.clone()],
+            selector: selector_signature(&selector),
+            max_skew: tsc.max_skew,
+            min_domains: tsc.min_domains,
+            filter: filter.as_ref().map_or(0, |s| Rc::as_ptr(s) as *const u8 as usize),
+        };
+        let g = self.intern(sig, || TopologyGroup {
+            kind: GroupKind::Spread,
+            key: tsc.topology_key.clone(),
+            namespaces: alloc::vec![pod.namespace.clone()],
+            selector,
+            max_skew: tsc.max_skew.max(1),
+            min_domains: tsc.min_domains,
+            node_filter: filter,
+            domains: BTreeMap::new(),
+            inverse: false,
+        });
+        self.cache.insert(ckey, g);
+        g
+    }
+
+    /// The group for a pod (anti-)affinity term. `slot` distinguishes required and preferred
+    /// terms in the cache.
+    pub fn affinity_group(&mut self, pod: &Pod, slot: u8, idx: usize, term: &PodAffinityTerm, kind: GroupKind, inverse: bool) -> usize {
+        let ckey = (Rc::as_ptr(&pod.spec) as *const u8 as usize, slot, idx);
+        if let Some(g) = self.cache.get(&ckey) {
+            return *g;
+        }
+        let selector = {
+            let s = Self::with_label_keys(&term.label_selector, &term.match_label_keys, &pod.labels, false);
+            Self::with_label_keys(&s, &term.mismatch_label_keys, &pod.labels, true)
+        };
+        let namespaces = self.term_namespaces(&pod.namespace, term);
+        let sig = GroupSignature {
+            kind,
+            inverse,
+            key: term.topology_key.clone(),
+            namespaces: namespaces.clone(),
+            selector: selector_signature(&selector),
+            max_skew: 0,
+            min_domains: None,
+            filter: 0,
+        };
+        let g = self.intern(sig, || TopologyGroup {
+            kind,
+            key: term.topology_key.clone(),
+            namespaces,
+            selector,
+            max_skew: 0,
+            min_domains: None,
+            node_filter: None,
+            domains: BTreeMap::new(),
+            inverse,
+        });
+        self.cache.insert(ckey, g);
+        g
+    }
+
+    /// The inverse anti-affinity groups a pod owns (its required anti-affinity terms).
+    pub fn inverse_groups(&mut self, pod: &Pod) -> Vec<usize> {
+        let spec = pod.spec.clone();
+        (0..spec.pod_anti_affinity.len())
+            .map(|i| self.affinity_group(pod, 10, i, &spec.pod_anti_affinity[i], GroupKind::AntiAffinity, true))
+            .collect()
+    }
+
+    /// Counts an already-running pod on a node with these labels (hostname falls back to
+    /// the node name).
+    pub fn count_existing(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize]) {
+        for g in self.groups.iter_mut() {
+            let domain = match labels.get(&g.key) {
+                Some(d) => d.as_str(),
+                None if g.key == HOSTNAME => node_name,
+                None => continue,
+            };
+            let counts = if g.inverse {
+                false
+            } else {
+                g.selects(&pod.namespace, &pod.labels) && g.node_counts(labels)
+            };
+            if counts {
+                g.record(domain);
+            }
+        }
+        for gi in owned_inverse {
+            let g = &mut self.groups[*gi];
+            let domain = labels.get(&g.key).map(String::as_str).unwrap_or(node_name);
+            let d = String::from(domain);
+            g.record(&d);
+        }
+    }
+
+    /// Records a pod placed on a node with these requirements during the simulation.
+    pub fn record(&mut self, pod: &Pod, reqs: &Requirements, owned_inverse: &[usize]) {
+        for g in self.groups.iter_mut() {
+            if g.inverse || !g.selects(&pod.namespace, &pod.labels) || !g.requirements_count(reqs) {
+                continue;
+            }
+            let Some(r) = reqs.get(&g.key) else { continue };
+            if g.kind == GroupKind::AntiAffinity {
+                if !r.is_complement() {
+                    for v in r.values().to_vec() {
+                        g.record(&v);
+                    }
+                }
+            } else if let Some(v) = r.single_value() {
+                let v = String::from(v);
+                g.record(&v);
+            }
+        }
+        for gi in owned_inverse {
+            let g = &mut self.groups[*gi];
+            if let Some(r) = reqs.get(&g.key) {
+                if !r.is_complement() {
+                    for v in r.values().to_vec() {
+                        g.record(&v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Narrows `node_reqs` for the pod's constraints; the result holds one requirement per
+    /// constrained key. `own` are the groups constraining the pod by its own terms; every
+    /// inverse group that selects the pod also applies.
+    pub fn add_requirements(
+        &self,
+        pod: &Pod,
+        own: &[usize],
+        pod_strict: &Requirements,
+        node_reqs: &Requirements,
+        owned_inverse: &[usize],
+    ) -> Result<Requirements, TopologyError> {
+        let mut out = Requirements::new();
+        let inverse = self
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(i, g)| g.inverse && !owned_inverse.contains(i) && g.selects(&pod.namespace, &pod.labels))
+            .map(|(i, _)| i);
+        for gi in own.iter().copied().chain(inverse) {
+            let g = &self.groups[gi];
+            let exists = Requirement::exists(&g.key);
+            let pod_domains = pod_strict.get(&g.key).unwrap_or(&exists);
+            let node_domains = node_reqs.get(&g.key).unwrap_or(&exists);
+            let self_selecting = g.selects(&pod.namespace, &pod.labels);
+            let domains = g.next_domains(self_selecting, pod_domains, node_domains);
+            if domains.is_empty() {
+                let counts: Vec<String> = g.domains.iter().map(|(d, c)| alloc::format!("{d}:{c}")).collect();
+                return Err(TopologyError {
+                    message: alloc::format!(
+                        "unsatisfiable topology constraint for {}, key={} (counts = {{{}}}, podDomains = {}, nodeDomains = {})",
+                        g.kind.phrase(),
+                        g.key,
+                        counts.join(", "),
+                        pod_domains,
+                        node_domains
+                    ),
+                });
+            }
+            out.add(domains);
+        }
+        Ok(out)
+    }
+}

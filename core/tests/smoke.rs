@@ -1,0 +1,97 @@
+//! End-to-end runs of the engine on scenarios built in code (no YAML).
+
+use kpg_core::catalog::{CapacityType, InstanceTypeSpec, OfferingSpec};
+use kpg_core::model::*;
+use kpg_core::requirements::Operator;
+use kpg_core::resources::{ResourceName, Resources};
+use kpg_core::sim::Simulation;
+
+fn node_class() -> NodeClass {
+    NodeClass {
+        name: "default".into(),
+        ami_family: AmiFamily::Al2023,
+        ami_alias: Some("al2023@latest".into()),
+        kubelet: KubeletConfig::default(),
+        root_volume_bytes: None,
+        subnet_zones: vec![],
+    }
+}
+
+pub fn node_pool(name: &str) -> NodePool {
+    NodePool {
+        name: name.into(),
+        template_labels: Default::default(),
+        template_annotations: Default::default(),
+        node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
+        requirements: vec![NodeSelectorRequirement {
+            key: "karpenter.sh/capacity-type".into(),
+            operator: Operator::In,
+            values: vec!["on-demand".into()],
+            min_values: None,
+        }],
+        taints: vec![],
+        startup_taints: vec![],
+        expire_after: None,
+        termination_grace_period: None,
+        consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
+        consolidate_after: None,
+        budgets: vec![],
+        limits: Limits::default(),
+        weight: 0,
+    }
+}
+
+fn it(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {
+    InstanceTypeSpec {
+        name: name.into(),
+        capacity: Resources::ZERO
+            .with(ResourceName::Cpu, cpu * 1000)
+            .with(ResourceName::Memory, cpu * 4 << 30)
+            .with(ResourceName::Pods, 110),
+        arch: "amd64".into(),
+        os: "linux".into(),
+        labels: Default::default(),
+        overhead: None,
+        offerings: vec![OfferingSpec { zone: "z1".into(), capacity_type: CapacityType::OnDemand, price, available: true }],
+    }
+}
+
+fn deployment(name: &str, replicas: u32, cpu_m: i64) -> Workload {
+    let mut template = PodTemplate::default();
+    template.labels.insert("app".into(), name.into());
+    template.spec.containers.push(Container {
+        name: "app".into(),
+        requests: Resources::ZERO.with(ResourceName::Cpu, cpu_m),
+        ..Default::default()
+    });
+    Workload {
+        kind: WorkloadKind::Deployment,
+        name: name.into(),
+        namespace: "default".into(),
+        labels: Default::default(),
+        replicas,
+        completions: None,
+        selector: None,
+        template,
+        document: 0,
+    }
+}
+
+#[test]
+fn pending_pods_get_a_node_that_becomes_ready_and_binds_them() {
+    let scenario = Scenario {
+        node_pools: vec![node_pool("default")],
+        node_classes: vec![node_class()],
+        workloads: vec![deployment("web", 3, 500)],
+        instance_types: vec![it("small", 2, 100_000), it("large", 8, 300_000)],
+        ..Default::default()
+    };
+    let mut sim = Simulation::new(scenario).unwrap();
+    sim.run_until(5 * 60_000);
+    let report = sim.report();
+    assert_eq!(report.nodes.len(), 1, "{report:#?}");
+    assert_eq!(report.nodes[0].instance_type, "small");
+    assert_eq!(report.nodes[0].state, "Ready");
+    assert!(report.pods.iter().all(|p| p.phase == "Running"), "{:#?}", report.pods);
+    assert_eq!(report.cost_per_hour, 0.1);
+}
