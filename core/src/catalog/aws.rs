@@ -19,6 +19,7 @@
 //! * Windows node classes: arm64 types keep their entry but get no offerings and an empty
 //!   `kubernetes.io/os` requirement (Karpenter's `getOS` returns no OS for them).
 
+use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -324,7 +325,8 @@ pub fn instance_types(
     node_class: &NodeClass,
 ) -> Result<Vec<InstanceType>, CatalogError> {
     let ctx = Context::new(region, zones, node_class)?;
-    Ok(table::ENTRIES.iter().map(|e| ctx.resolve(e)).collect())
+    let mut builder = LabelBuilder::default();
+    Ok(table::ENTRIES.iter().map(|e| ctx.resolve(e, &mut builder)).collect())
 }
 
 /// One catalog type, resolved as in [`instance_types`] (for fixed node groups).
@@ -336,7 +338,7 @@ pub fn instance_type_named(
 ) -> Result<InstanceType, CatalogError> {
     let ctx = Context::new(region, zones, node_class)?;
     let entry = lookup(name).ok_or_else(|| CatalogError::UnknownInstanceType(name.to_string()))?;
-    Ok(ctx.resolve(entry))
+    Ok(ctx.resolve(entry, &mut LabelBuilder::default()))
 }
 
 /// Resolved inputs shared by every type of one `instance_types` call.
@@ -381,7 +383,7 @@ impl<'a> Context<'a> {
         })
     }
 
-    fn resolve(&self, e: &CatalogEntry) -> InstanceType {
+    fn resolve(&self, e: &CatalogEntry, b: &mut LabelBuilder) -> InstanceType {
         let windows = self.family.is_windows();
         // Karpenter's getOS: Windows AMIs exist for amd64 only.
         let os = match (windows, e.arch) {
@@ -412,7 +414,7 @@ impl<'a> Context<'a> {
         let allocatable = capacity.saturating_sub(&overhead);
 
         // Offerings.
-        let mut offerings = Vec::new();
+        let mut offerings = Vec::with_capacity(2 * self.zones.len());
         if os.is_some() {
             let od = e.on_demand_price(self.region_index);
             let spot = e.spot_price(self.region_index);
@@ -444,95 +446,157 @@ impl<'a> Context<'a> {
             }
         }
 
-        // Labels and requirements.
-        let mut b = LabelBuilder::default();
-        b.label(wellknown::INSTANCE_TYPE, e.name.to_string());
-        b.label(wellknown::ARCH, e.arch.as_str().to_string());
-        match os {
-            Some(os) => b.label(wellknown::OS, os.to_string()),
-            None => b.absent(wellknown::OS),
-        }
-        match self.windows_build {
-            Some(build) => b.label(wellknown::WINDOWS_BUILD, build.to_string()),
-            None => b.absent(wellknown::WINDOWS_BUILD),
-        }
-        b.label(wellknown::REGION, self.region.to_string());
-        b.label(wellknown::INSTANCE_CATEGORY, e.category.to_string());
-        b.label(wellknown::INSTANCE_FAMILY, e.family.to_string());
-        b.label(wellknown::INSTANCE_GENERATION, e.generation.to_string());
-        b.label(wellknown::INSTANCE_SIZE, e.size.to_string());
-        b.label(wellknown::INSTANCE_CPU, e.vcpu.to_string());
-        b.label(wellknown::INSTANCE_MEMORY, e.memory_mib.to_string());
-        match e.hypervisor {
-            Hypervisor::Absent => b.absent(keys::HYPERVISOR),
-            h => b.label(keys::HYPERVISOR, h.as_str().to_string()),
-        }
-        match e.network_bandwidth_mbps {
-            Some(v) => b.label(keys::NETWORK_BANDWIDTH, v.to_string()),
-            None => b.absent(keys::NETWORK_BANDWIDTH),
-        }
-        match e.local_nvme_gib {
-            Some(v) => b.label(keys::LOCAL_NVME, v.to_string()),
-            None => b.absent(keys::LOCAL_NVME),
-        }
-        if e.has_gpu() {
-            b.label(keys::GPU_NAME, e.gpu_name.to_string());
-            b.label(keys::GPU_COUNT, e.gpu_count.to_string());
-            b.label(keys::GPU_MEMORY, e.gpu_memory_mib.to_string());
-            // An unrecognised GPU name leaves the manufacturer key unconstrained.
-            if let Some(m) = gpu_manufacturer {
-                b.label(keys::GPU_MANUFACTURER, m.to_string());
-            }
-        } else {
-            for key in [keys::GPU_NAME, keys::GPU_COUNT, keys::GPU_MEMORY, keys::GPU_MANUFACTURER] {
-                b.absent(key);
-            }
-        }
+        // Labels and requirements, pushed in key order (see `LabelBuilder::finish`).
         // The data has no accelerator facts. Inferentia/Trainium/DL types do have accelerators,
         // so their keys stay unconstrained; every other type has none.
         if !matches!(e.category, "inf" | "trn" | "dl") {
-            for key in [keys::ACCELERATOR_NAME, keys::ACCELERATOR_MANUFACTURER, keys::ACCELERATOR_COUNT] {
+            for key in [keys::ACCELERATOR_COUNT, keys::ACCELERATOR_MANUFACTURER, keys::ACCELERATOR_NAME] {
                 b.absent(key);
             }
         }
-        b.label(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" }.to_string());
-        b.offerings(&offerings);
-
-        InstanceType {
-            name: e.name.to_string(),
-            requirements: Requirements::from_iter(b.requirements),
-            labels: b.labels,
-            capacity,
-            overhead,
-            allocatable,
-            offerings,
+        b.known(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
+        b.known(wellknown::INSTANCE_CATEGORY, e.category);
+        b.known_num(wellknown::INSTANCE_CPU, e.vcpu.into());
+        b.known(wellknown::INSTANCE_FAMILY, e.family);
+        b.known_num(wellknown::INSTANCE_GENERATION, e.generation.into());
+        if e.has_gpu() {
+            b.known_num(keys::GPU_COUNT, e.gpu_count.into());
+            // An unrecognised GPU name leaves the manufacturer key unconstrained.
+            if let Some(m) = gpu_manufacturer {
+                b.known(keys::GPU_MANUFACTURER, m);
+            }
+            b.known_num(keys::GPU_MEMORY, e.gpu_memory_mib.into());
+            b.known(keys::GPU_NAME, e.gpu_name);
+        } else {
+            for key in [keys::GPU_COUNT, keys::GPU_MANUFACTURER, keys::GPU_MEMORY, keys::GPU_NAME] {
+                b.absent(key);
+            }
         }
+        match e.hypervisor {
+            Hypervisor::Absent => b.absent(keys::HYPERVISOR),
+            h => b.known(keys::HYPERVISOR, h.as_str()),
+        }
+        match e.local_nvme_gib {
+            Some(v) => b.known_num(keys::LOCAL_NVME, v.into()),
+            None => b.absent(keys::LOCAL_NVME),
+        }
+        b.known_num(wellknown::INSTANCE_MEMORY, e.memory_mib.into());
+        match e.network_bandwidth_mbps {
+            Some(v) => b.known_num(keys::NETWORK_BANDWIDTH, v.into()),
+            None => b.absent(keys::NETWORK_BANDWIDTH),
+        }
+        b.known(wellknown::INSTANCE_SIZE, e.size);
+        b.capacity_types(&offerings);
+        b.known(wellknown::ARCH, e.arch.as_str());
+        match os {
+            Some(os) => b.known(wellknown::OS, os),
+            None => b.absent(wellknown::OS),
+        }
+        b.label(wellknown::INSTANCE_TYPE, e.name.to_string());
+        match self.windows_build {
+            Some(build) => b.known(wellknown::WINDOWS_BUILD, build),
+            None => b.absent(wellknown::WINDOWS_BUILD),
+        }
+        b.known(wellknown::REGION, self.region);
+        b.zones(&offerings);
+        let (labels, requirements) = b.finish();
+
+        InstanceType { name: e.name.to_string(), requirements, labels, capacity, overhead, allocatable, offerings }
     }
 }
 
+/// Collects a type's labels and requirements.
+///
+/// One builder serves a whole `instance_types` call: its requirement vector is reused, and
+/// requirements for `'static` keys are memoised per value, because cloning a `Requirement`
+/// allocates less than building one and most values (region, arch, DoesNotExist, …) repeat.
 #[derive(Default)]
 struct LabelBuilder {
     labels: StringMap,
     requirements: Vec<Requirement>,
+    /// Per key: the `DoesNotExist` requirement and the `In [v]` requirements seen so far.
+    memo: Vec<(&'static str, Requirement, BTreeMap<String, Requirement>)>,
 }
 
 impl LabelBuilder {
+    /// A label and its `In [value]` requirement.
     fn label(&mut self, key: &str, value: String) {
         self.requirements.push(Requirement::in_values(key, [value.clone()]));
         self.labels.insert(key.to_string(), value);
     }
 
-    fn absent(&mut self, key: &str) {
-        self.requirements.push(Requirement::does_not_exist(key));
+    fn memo_for(&mut self, key: &'static str) -> &mut (&'static str, Requirement, BTreeMap<String, Requirement>) {
+        // Keys are a few dozen constants: a linear scan by address beats a map keyed by them.
+        let found = self
+            .memo
+            .iter()
+            .position(|m| core::ptr::eq(m.0, key))
+            .or_else(|| self.memo.iter().position(|m| m.0 == key));
+        let i = found.unwrap_or_else(|| {
+            self.memo.push((key, Requirement::does_not_exist(key), BTreeMap::new()));
+            self.memo.len() - 1
+        });
+        &mut self.memo[i]
     }
 
-    /// Zone and capacity type `In` the values of the available offerings.
-    fn offerings(&mut self, offerings: &[Offering]) {
-        let available = || offerings.iter().filter(|o| o.available);
+    /// [`LabelBuilder::label`] for a well-known key, memoised.
+    fn known(&mut self, key: &'static str, value: &str) {
+        let by_value = &mut self.memo_for(key).2;
+        let req = match by_value.get(value) {
+            Some(r) => r.clone(),
+            None => {
+                let r = Requirement::in_values(key, [value]);
+                by_value.insert(value.to_string(), r.clone());
+                r
+            }
+        };
+        self.requirements.push(req);
+        self.labels.insert(key.to_string(), value.to_string());
+    }
+
+    /// A `DoesNotExist` requirement (no label).
+    fn absent(&mut self, key: &'static str) {
+        let req = self.memo_for(key).1.clone();
+        self.requirements.push(req);
+    }
+
+    /// [`LabelBuilder::known`] for an integer value.
+    fn known_num(&mut self, key: &'static str, value: u64) {
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        let mut v = value;
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.known(key, core::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    }
+
+    /// Capacity type `In` the capacity types of the available offerings.
+    fn capacity_types(&mut self, offerings: &[Offering]) {
         // `Requirement::in_values` sorts and deduplicates.
-        self.requirements.push(Requirement::in_values(wellknown::ZONE, available().map(|o| o.zone.as_str())));
-        self.requirements
-            .push(Requirement::in_values(wellknown::CAPACITY_TYPE, available().map(|o| o.capacity_type.as_str())));
+        let values = offerings.iter().filter(|o| o.available).map(|o| o.capacity_type.as_str());
+        self.requirements.push(Requirement::in_values(wellknown::CAPACITY_TYPE, values));
+    }
+
+    /// Zone `In` the zones of the available offerings.
+    fn zones(&mut self, offerings: &[Offering]) {
+        let values = offerings.iter().filter(|o| o.available).map(|o| o.zone.as_str());
+        self.requirements.push(Requirement::in_values(wellknown::ZONE, values));
+    }
+
+    /// The labels and requirements collected since the last call. Requirements are put in key
+    /// order first (the catalog pushes them in that order already) so that each
+    /// `Requirements::add` appends instead of shifting.
+    fn finish(&mut self) -> (StringMap, Requirements) {
+        if !self.requirements.is_sorted_by(|a, b| a.key <= b.key) {
+            self.requirements.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        }
+        (core::mem::take(&mut self.labels), Requirements::from_iter(self.requirements.drain(..)))
     }
 }
 
@@ -579,16 +643,10 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
     b.label(wellknown::INSTANCE_TYPE, spec.name.clone());
     b.label(wellknown::ARCH, spec.arch.clone());
     b.label(wellknown::OS, spec.os.clone());
-    b.offerings(&offerings);
-    InstanceType {
-        name: spec.name.clone(),
-        requirements: Requirements::from_iter(b.requirements),
-        labels: b.labels,
-        capacity,
-        overhead,
-        allocatable,
-        offerings,
-    }
+    b.capacity_types(&offerings);
+    b.zones(&offerings);
+    let (labels, requirements) = b.finish();
+    InstanceType { name: spec.name.clone(), requirements, labels, capacity, overhead, allocatable, offerings }
 }
 
 // ---------------------------------------------------------------------------------------------
