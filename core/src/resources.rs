@@ -124,7 +124,12 @@ impl Resources {
 
     /// True when every requested amount is available in `capacity`. Only resources the
     /// request asks for (non-zero) are compared, as kube-scheduler's NodeResourcesFit does.
+    #[inline]
     pub fn fits_in(&self, capacity: &Resources) -> bool {
+        // The common dimensions first: most misfits are decided here.
+        if self.0[0] > capacity.0[0] || self.0[1] > capacity.0[1] || self.0[3] > capacity.0[3] {
+            return false;
+        }
         let mut i = 0;
         while i < RESOURCE_COUNT {
             if self.0[i] > 0 && self.0[i] > capacity.0[i] {

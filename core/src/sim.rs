@@ -149,6 +149,8 @@ pub struct Simulation {
     node_classes: BTreeMap<String, NodeClass>,
     workloads: Vec<Workload>,
     workload_state: Vec<WorkloadState>,
+    /// One shared spec per workload, so pods of a workload share topology groups.
+    specs: Vec<Rc<PodSpec>>,
     namespaces: BTreeMap<String, StringMap>,
     timeline: Vec<TimelineStep>,
     custom_types: Vec<catalog::InstanceTypeSpec>,
@@ -197,6 +199,7 @@ impl Simulation {
             node_classes: scenario.node_classes.iter().map(|c| (c.name.clone(), c.clone())).collect(),
             workloads: scenario.workloads.clone(),
             workload_state: alloc::vec![WorkloadState::default(); scenario.workloads.len()],
+            specs: scenario.workloads.iter().map(|w| Rc::new(w.template.spec.clone())).collect(),
             namespaces: scenario.namespaces.iter().map(|n| (n.name.clone(), n.labels.clone())).collect(),
             timeline: scenario.timeline.clone(),
             custom_types: scenario.instance_types.clone(),
@@ -347,7 +350,7 @@ impl Simulation {
 
     fn new_pod(&mut self, w: usize, name: String, node: Option<usize>) -> usize {
         let wl = &self.workloads[w];
-        let spec = Rc::new(wl.template.spec.clone());
+        let spec = self.specs[w].clone();
         let owner = if wl.kind == WorkloadKind::Pod { None } else { Some((wl.kind, wl.name.clone())) };
         let runtime = if wl.kind == WorkloadKind::Job { pod::job_runtime(&wl.template) } else { None };
         let requests = effective_requests(&spec);
@@ -783,7 +786,9 @@ impl Simulation {
             for i in 0..RESOURCE_COUNT {
                 remaining[i] = np.limits.resources[i].map(|l| l - used.0[i]);
             }
+            let headroom = types.iter().zip(daemon_overhead.iter()).map(|(it, o)| it.allocatable - *o).collect();
             out.push(Template {
+                headroom,
                 nodepool: pool,
                 name: np.name.clone(),
                 requirements: reqs,
@@ -890,6 +895,16 @@ impl Simulation {
         let outcome = solver.solve(pending.clone());
 
         let mut claim_names = Vec::new();
+        let live = self.nodes.iter().filter(|n| n.exists()).count();
+        if live + outcome.claims.len() > MAX_NODES {
+            self.event(
+                true,
+                "TooManyNodes",
+                "Cluster/playground".into(),
+                format!("not launching {} NodeClaim(s): the playground simulates at most {MAX_NODES} nodes", outcome.claims.len()),
+            );
+            return;
+        }
         for claim in &outcome.claims {
             let n = self.create_nodeclaim(&templates[claim.template], claim);
             claim_names.push(self.nodes[n].name.clone());
@@ -1265,11 +1280,13 @@ impl Simulation {
                                     self.delete_pod(p);
                                 }
                             }
+                            self.specs[w] = Rc::new(wl.template.spec.clone());
                             self.workloads[w] = wl;
                             self.workload_state[w].deleted = false;
                             self.start_workload(w);
                         }
                         None => {
+                            self.specs.push(Rc::new(wl.template.spec.clone()));
                             self.workloads.push(wl);
                             self.workload_state.push(WorkloadState::default());
                             let w = self.workloads.len() - 1;

@@ -645,7 +645,14 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
     b.label(wellknown::OS, spec.os.clone());
     b.capacity_types(&offerings);
     b.zones(&offerings);
-    let (labels, requirements) = b.finish();
+    let (labels, mut requirements) = b.finish();
+    // Like the built-in types, a custom type lacks the AWS attributes it does not declare:
+    // `instance-local-nvme Exists` must not match a type without local NVMe.
+    for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/instance-")) {
+        if !labels.contains_key(*key) {
+            requirements.add(Requirement::does_not_exist(key));
+        }
+    }
     InstanceType { name: spec.name.clone(), requirements, labels, capacity, overhead, allocatable, offerings }
 }
 

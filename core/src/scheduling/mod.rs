@@ -51,6 +51,8 @@ pub struct Template {
     pub candidates: Vec<u32>,
     /// Daemon overhead per instance type (indexed like `instance_types`).
     pub daemon_overhead: Vec<Resources>,
+    /// Allocatable minus daemon overhead per instance type: what pods can use.
+    pub headroom: Vec<Resources>,
     /// Remaining limits per resource (None = unlimited) and remaining nodes.
     pub remaining: [Option<i64>; RESOURCE_COUNT],
     pub remaining_nodes: Option<i64>,
@@ -91,6 +93,40 @@ pub struct Outcome {
     pub errors: BTreeMap<usize, String>,
     /// Pods whose preferences had to be relaxed to schedule.
     pub relaxed: Vec<usize>,
+}
+
+/// Why a pod does not fit a node or NodeClaim. Kept as data: most failures are discarded
+/// (the next node is tried), so the message is only rendered when it is reported.
+#[derive(Clone, Debug)]
+pub enum FitError {
+    Taint(Taint),
+    HostPorts,
+    Resources,
+    Requirements(crate::requirements::Incompatibility),
+    Topology(String),
+    InstanceTypes { head: &'static str, typo: bool, requirements: Requirements, requests: Resources },
+    MinValues { keys: Vec<String>, requirements: Requirements, requests: Resources },
+}
+
+impl core::fmt::Display for FitError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            FitError::Taint(t) => write!(f, "did not tolerate taint (taint={t})"),
+            FitError::HostPorts => f.write_str("host port conflict"),
+            FitError::Resources => f.write_str("exceeds node resources"),
+            FitError::Requirements(e) => write!(f, "incompatible requirements, {e}"),
+            FitError::Topology(m) => f.write_str(m),
+            FitError::InstanceTypes { head, typo, requirements, requests } => {
+                let typo = if *typo { " (CPU request >= 1 Million, m vs M typo?)" } else { "" };
+                write!(f, "{head}{typo}, requirements={requirements}, resources={requests}")
+            }
+            FitError::MinValues { keys, requirements, requests } => write!(
+                f,
+                "minValues requirement is not met for label(s) (label(s)=[{}]), requirements={requirements}, resources={requests}",
+                keys.join(" ")
+            ),
+        }
+    }
 }
 
 /// The relaxation state of one pod during one attempt.
@@ -179,6 +215,8 @@ pub struct Solver<'a> {
     inverse: BTreeMap<usize, Vec<usize>>,
     placeholder: u32,
     prefer_no_schedule_pool: bool,
+    /// Requirements of unrelaxed pods, per shared pod spec.
+    requirement_cache: BTreeMap<usize, crate::pod::PodRequirements>,
 }
 
 fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
@@ -251,7 +289,17 @@ impl<'a> Solver<'a> {
             }
         }
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
-        Solver { pods, nodes, templates, topology, claims: Vec::new(), inverse, placeholder: 0, prefer_no_schedule_pool }
+        Solver {
+            pods,
+            nodes,
+            templates,
+            topology,
+            claims: Vec::new(),
+            inverse,
+            placeholder: 0,
+            prefer_no_schedule_pool,
+            requirement_cache: BTreeMap::new(),
+        }
     }
 
     /// Karpenter's queue order: CPU then memory descending, then creation, then UID.
@@ -316,7 +364,18 @@ impl<'a> Solver<'a> {
     fn attempt(&mut self, p: usize, prefs: &Preferences) -> Attempt {
         let pod = &self.pods[p];
         let spec = pod.spec.clone();
-        let pr = pod_requirements(&spec, prefs.term_index, &prefs.preferred_node);
+        let unrelaxed = prefs.term_index == 0 && prefs.preferred_node.len() == spec.node_affinity.preferred.len();
+        let key = Rc::as_ptr(&spec) as *const u8 as usize;
+        let pr = match (unrelaxed, self.requirement_cache.get(&key)) {
+            (true, Some(pr)) => pr.clone(),
+            _ => {
+                let pr = pod_requirements(&spec, prefs.term_index, &prefs.preferred_node);
+                if unrelaxed {
+                    self.requirement_cache.insert(key, pr.clone());
+                }
+                pr
+            }
+        };
         let mut groups = Vec::new();
         for (i, tsc) in spec.topology_spread.iter().enumerate() {
             if tsc.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule || prefs.schedule_anyway.contains(&i) {
@@ -372,7 +431,10 @@ impl<'a> Solver<'a> {
         for c in order {
             if let Ok((reqs, options)) = self.claim_can_add(&self.claims[c], pod, &a, &owned) {
                 let claim = &mut self.claims[c];
-                claim.requirements = reqs.clone();
+                if let Some(r) = reqs {
+                    claim.requirements = r;
+                }
+                let reqs = claim.requirements.clone();
                 claim.options = options;
                 claim.requests += pod.requests;
                 claim.pods.push(p);
@@ -430,7 +492,10 @@ impl<'a> Solver<'a> {
                         *n -= 1;
                     }
                     let mut claim = claim;
-                    claim.requirements = reqs.clone();
+                    if let Some(r) = reqs {
+                        claim.requirements = r;
+                    }
+                    let reqs = claim.requirements.clone();
                     claim.options = options;
                     claim.requests = pod.requests;
                     claim.pods.push(p);
@@ -455,54 +520,67 @@ impl<'a> Solver<'a> {
         Err(errors.join("; "))
     }
 
-    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, String> {
+    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, FitError> {
         let node = &self.nodes[n];
         if let Err(t) = karpenter_tolerates(&node.taints, &a.tolerations) {
-            return Err(format!("did not tolerate taint (taint={t})"));
+            return Err(FitError::Taint(t));
         }
         if ports_conflict(&node.host_ports, &a.host_ports) {
-            return Err("host port conflict".into());
+            return Err(FitError::HostPorts);
         }
         if !pod.requests.fits_in(&node.remaining) {
-            return Err("exceeds node resources".into());
+            return Err(FitError::Resources);
         }
-        node.requirements.compatible(&a.reqs, Undefined::Deny).map_err(|e| e.to_string())?;
+        node.requirements.compatible(&a.reqs, Undefined::Deny).map_err(FitError::Requirements)?;
         let mut reqs = node.requirements.clone();
         reqs.add_all(&a.reqs);
-        let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| e.message)?;
-        reqs.compatible(&topo, Undefined::Deny).map_err(|e| e.to_string())?;
-        reqs.add_all(&topo);
+        if !a.groups.is_empty() || self.topology.has_inverse() {
+            let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| FitError::Topology(e.message))?;
+            reqs.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
+            reqs.add_all(&topo);
+        }
         Ok(reqs)
     }
 
-    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Requirements, Vec<u32>), String> {
+    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Option<Requirements>, Vec<u32>), FitError> {
         let tpl = &self.templates[claim.template];
         if let Err(t) = karpenter_tolerates(&tpl.taints, &a.tolerations) {
-            return Err(format!("did not tolerate taint (taint={t})"));
+            return Err(FitError::Taint(t));
         }
         if ports_conflict(&claim.host_ports, &a.host_ports) {
-            return Err("host port conflict".into());
+            return Err(FitError::HostPorts);
         }
-        claim
-            .requirements
-            .compatible(&a.reqs, Undefined::AllowWellKnown)
-            .map_err(|e| format!("incompatible requirements, {e}"))?;
-        let mut reqs = claim.requirements.clone();
-        reqs.add_all(&a.reqs);
-        let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| e.message)?;
-        reqs.compatible(&topo, Undefined::AllowWellKnown).map_err(|e| format!("incompatible requirements, {e}"))?;
-        reqs.add_all(&topo);
+        claim.requirements.compatible(&a.reqs, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+        // Most pods add nothing to a NodeClaim's requirements; only clone when they might.
+        let constrained = !a.reqs.is_empty() || !a.groups.is_empty() || self.topology.has_inverse();
+        let mut new_reqs: Option<Requirements> = None;
+        if constrained {
+            let mut reqs = claim.requirements.clone();
+            reqs.add_all(&a.reqs);
+            if !a.groups.is_empty() || self.topology.has_inverse() {
+                let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| FitError::Topology(e.message))?;
+                reqs.compatible(&topo, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+                reqs.add_all(&topo);
+            }
+            if reqs != claim.requirements {
+                new_reqs = Some(reqs);
+            }
+        }
+        let changed = new_reqs.is_some();
+        let reqs = new_reqs.as_ref().unwrap_or(&claim.requirements);
 
         let requests = claim.requests + pod.requests;
-        let changed = reqs != claim.requirements;
         let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
         let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
         let mut survivors = Vec::with_capacity(claim.options.len());
         for &i in &claim.options {
             let it = &tpl.instance_types[i as usize];
-            let req_ok = !changed || it.requirements.intersects_ok(&reqs);
-            let fit_ok = (requests + tpl.daemon_overhead[i as usize]).fits_in(&it.allocatable);
-            let off_ok = !changed || has_compatible_offering(it, &reqs);
+            let fit_ok = requests.fits_in(&tpl.headroom[i as usize]);
+            let (req_ok, off_ok) = if changed {
+                (it.requirements.intersects_ok(reqs), has_compatible_offering(it, reqs))
+            } else {
+                (true, true)
+            };
             any_req |= req_ok;
             any_fit |= fit_ok;
             any_off |= off_ok;
@@ -537,8 +615,8 @@ impl<'a> Solver<'a> {
             } else {
                 "no instance type met the requirements/resources/offering tuple"
             };
-            let typo = if !any_fit && pod.requests.cpu() >= 1_000_000_000 { " (CPU request >= 1 Million, m vs M typo?)" } else { "" };
-            return Err(format!("{head}{typo}, requirements={reqs}, resources={}", requests));
+            let typo = !any_fit && pod.requests.cpu() >= 1_000_000_000;
+            return Err(FitError::InstanceTypes { head, typo, requirements: reqs.clone(), requests });
         }
         // minValues (Strict): the surviving types must still offer enough distinct values.
         let mut unmet: Vec<String> = Vec::new();
@@ -559,12 +637,9 @@ impl<'a> Solver<'a> {
             }
         }
         if !unmet.is_empty() {
-            return Err(format!(
-                "minValues requirement is not met for label(s) (label(s)=[{}]), requirements={reqs}, resources={requests}",
-                unmet.join(" ")
-            ));
+            return Err(FitError::MinValues { keys: unmet, requirements: reqs.clone(), requests });
         }
-        Ok((reqs, survivors))
+        Ok((new_reqs, survivors))
     }
 }
 

@@ -206,6 +206,11 @@ impl Topology {
         }
     }
 
+    /// Whether any pod's required anti-affinity could constrain others.
+    pub fn has_inverse(&self) -> bool {
+        self.groups.iter().any(|g| g.inverse)
+    }
+
     /// Forgets a placeholder hostname whose NodeClaim was not opened after all.
     pub fn unregister_domain(&mut self, key: &str, domain: &str) {
         if let Some(list) = self.universe.get_mut(key) {

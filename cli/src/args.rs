@@ -1,0 +1,536 @@
+//! Command-line parsing, by hand: three subcommands and three options do not need a parser
+//! crate, and keeping the binary's dependency tree to the engine, the reader and serde_json
+//! keeps it small and quick to build.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use kpg_core::model::Millis;
+
+/// Where the scenario comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Stdin,
+    Path(PathBuf),
+}
+
+impl Input {
+    /// How diagnostics name the input.
+    pub fn display_name(&self) -> String {
+        match self {
+            Input::Stdin => String::from("<stdin>"),
+            Input::Path(p) => p.to_string_lossy().into_owned(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimulateOutput {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidateOutput {
+    Text,
+    Json,
+}
+
+/// A help page: the overview or one subcommand's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topic {
+    Overview,
+    Simulate,
+    Validate,
+    Migrate,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help(Topic),
+    Version,
+    Simulate {
+        input: Input,
+        until: Option<Millis>,
+        output: SimulateOutput,
+    },
+    Validate {
+        input: Input,
+        output: ValidateOutput,
+    },
+    Migrate {
+        input: Input,
+    },
+}
+
+/// A command line that cannot be run; `topic` says which usage text to show with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError {
+    pub message: String,
+    pub topic: Topic,
+}
+
+impl UsageError {
+    fn new(topic: Topic, message: impl Into<String>) -> UsageError {
+        UsageError {
+            message: message.into(),
+            topic,
+        }
+    }
+}
+
+pub const OVERVIEW: &str = "\
+kpg: what would Karpenter do with these manifests, and what would it cost?
+
+Usage:
+  kpg simulate FILE [--until DURATION] [--output table|json]
+  kpg validate FILE [--output text|json]
+  kpg migrate FILE
+  kpg help [COMMAND]
+  kpg --version
+
+Commands:
+  simulate   Run a scenario (Kubernetes and Karpenter v1 manifests) on a simulated clock and
+             print the cluster: `kubectl get nodes` and `kubectl get pods -A -o wide`, plus
+             the cost per hour. `--output json` prints the report described in
+             docs/scenario-format.md.
+  validate   Check a scenario without running it: every problem with its file, line and column.
+  migrate    Print the Karpenter v1 equivalent of v1beta1 manifests (not implemented yet).
+
+FILE is a path, or - to read standard input.
+
+Exit status: 0 success; 1 the scenario has errors or cannot be read or run; 2 bad command
+line (or a command that is not implemented yet).
+";
+
+pub const SIMULATE: &str = "\
+Usage: kpg simulate FILE [--until DURATION] [--output table|json]
+
+Runs the scenario in FILE (- reads standard input) and prints the cluster at the end.
+
+Options:
+  --until DURATION      Stop the clock at DURATION (a Go duration: 90s, 5m, 1h30m).
+                        Default: when nothing more would change, or 1h, whichever is first.
+  -o, --output FORMAT   table (default): what kubectl get nodes / get pods -A -o wide would
+                        show, the cost per hour and why pods are pending.
+                        json: the full report (nodes, pods, events, nodepools, nodeclaims).
+  -h, --help            Show this help.
+
+Warnings go to standard error; errors in the scenario stop it with exit status 1.
+";
+
+pub const VALIDATE: &str = "\
+Usage: kpg validate FILE [--output text|json]
+
+Reads the scenario in FILE (- reads standard input) and lists every problem as
+FILE:LINE:COLUMN: severity[code]: Kind/name field.path: message (and a help line when
+there is advice), then a count. Nothing is simulated.
+
+Options:
+  -o, --output FORMAT   text (default) or json (an array of diagnostics).
+  -h, --help            Show this help.
+
+Exit status: 1 if there is any error, 0 otherwise (warnings alone do not fail).
+";
+
+pub const MIGRATE: &str = "\
+Usage: kpg migrate FILE
+
+Prints the Karpenter v1 equivalent of the v1beta1 NodePools and EC2NodeClasses in FILE.
+Not implemented yet.
+";
+
+pub fn help_text(topic: Topic) -> &'static str {
+    match topic {
+        Topic::Overview => OVERVIEW,
+        Topic::Simulate => SIMULATE,
+        Topic::Validate => VALIDATE,
+        Topic::Migrate => MIGRATE,
+    }
+}
+
+fn topic_named(name: &str) -> Option<Topic> {
+    match name {
+        "simulate" => Some(Topic::Simulate),
+        "validate" => Some(Topic::Validate),
+        "migrate" => Some(Topic::Migrate),
+        _ => None,
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse<I>(args: I) -> Result<Command, UsageError>
+where
+    I: IntoIterator<Item = OsString>,
+{
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.is_empty() {
+        return Err(UsageError::new(Topic::Overview, "no command given"));
+    }
+    let first = args.remove(0);
+    let Some(first) = first.to_str() else {
+        return Err(UsageError::new(
+            Topic::Overview,
+            format!("unknown command {:?}", first.to_string_lossy()),
+        ));
+    };
+    match first {
+        "-h" | "--help" | "help" => {
+            let Some(next) = args.first() else {
+                return Ok(Command::Help(Topic::Overview));
+            };
+            let next = next.to_string_lossy();
+            if args.len() > 1 {
+                return Err(UsageError::new(
+                    Topic::Overview,
+                    "help takes at most one command",
+                ));
+            }
+            match topic_named(&next) {
+                Some(t) => Ok(Command::Help(t)),
+                None if next == "help" => Ok(Command::Help(Topic::Overview)),
+                None => Err(UsageError::new(
+                    Topic::Overview,
+                    format!("unknown command {next:?}"),
+                )),
+            }
+        }
+        "-V" | "--version" | "version" => {
+            if let Some(extra) = args.first() {
+                return Err(UsageError::new(
+                    Topic::Overview,
+                    format!("unexpected argument {:?}", extra.to_string_lossy()),
+                ));
+            }
+            Ok(Command::Version)
+        }
+        "simulate" | "validate" | "migrate" => {
+            let topic = topic_named(first).unwrap_or(Topic::Overview);
+            parse_subcommand(topic, args)
+        }
+        other if other.starts_with('-') && other != "-" => Err(UsageError::new(
+            Topic::Overview,
+            format!("unknown flag {other:?}"),
+        )),
+        other => Err(UsageError::new(
+            Topic::Overview,
+            format!("unknown command {other:?}"),
+        )),
+    }
+}
+
+/// An option that takes a value, in any of the forms `--name VALUE`, `--name=VALUE`,
+/// `-o VALUE`, `-oVALUE`, `-o=VALUE`.
+enum Opt {
+    Until,
+    Output,
+}
+
+fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageError> {
+    let mut positional: Vec<Input> = Vec::new();
+    let mut until: Option<String> = None;
+    let mut output: Option<String> = None;
+    let mut only_positional = false;
+    let mut it = args.into_iter();
+    while let Some(raw) = it.next() {
+        if only_positional {
+            positional.push(input_from(raw));
+            continue;
+        }
+        let Some(arg) = raw.to_str() else {
+            // Not UTF-8: can only be a path.
+            positional.push(input_from(raw));
+            continue;
+        };
+        if arg == "--" {
+            only_positional = true;
+            continue;
+        }
+        if arg == "-" || !arg.starts_with('-') {
+            positional.push(input_from(raw));
+            continue;
+        }
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help(topic));
+        }
+        let (opt, inline): (Opt, Option<&str>) = if let Some(rest) = arg.strip_prefix("--until") {
+            match rest.strip_prefix('=') {
+                Some(v) => (Opt::Until, Some(v)),
+                None if rest.is_empty() => (Opt::Until, None),
+                None => return Err(unknown_flag(topic, arg)),
+            }
+        } else if let Some(rest) = arg.strip_prefix("--output") {
+            match rest.strip_prefix('=') {
+                Some(v) => (Opt::Output, Some(v)),
+                None if rest.is_empty() => (Opt::Output, None),
+                None => return Err(unknown_flag(topic, arg)),
+            }
+        } else if let Some(rest) = arg.strip_prefix("-o") {
+            if rest.is_empty() {
+                (Opt::Output, None)
+            } else {
+                (Opt::Output, Some(rest.strip_prefix('=').unwrap_or(rest)))
+            }
+        } else {
+            return Err(unknown_flag(topic, arg));
+        };
+        let flag = match opt {
+            Opt::Until => "--until",
+            Opt::Output => "--output",
+        };
+        let value = match inline {
+            Some(v) => v.to_string(),
+            None => match it.next() {
+                Some(v) => v.to_string_lossy().into_owned(),
+                None => return Err(UsageError::new(topic, format!("{flag} needs a value"))),
+            },
+        };
+        match opt {
+            Opt::Until => until = Some(value),
+            Opt::Output => output = Some(value),
+        }
+    }
+
+    let input = match positional.len() {
+        0 => {
+            return Err(UsageError::new(
+                topic,
+                "missing FILE (a path, or - for standard input)",
+            ));
+        }
+        1 => positional.remove(0),
+        _ => {
+            let extra = match &positional[1] {
+                Input::Stdin => String::from("-"),
+                Input::Path(p) => p.to_string_lossy().into_owned(),
+            };
+            return Err(UsageError::new(
+                topic,
+                format!("unexpected argument {extra:?}: give exactly one FILE"),
+            ));
+        }
+    };
+
+    match topic {
+        Topic::Simulate => {
+            let output = match output.as_deref() {
+                None | Some("table") => SimulateOutput::Table,
+                Some("json") => SimulateOutput::Json,
+                Some(other) => {
+                    return Err(UsageError::new(
+                        topic,
+                        format!("unknown --output {other:?}: use table or json"),
+                    ));
+                }
+            };
+            let until = match until {
+                None => None,
+                Some(text) => Some(parse_until(&text).map_err(|m| UsageError::new(topic, m))?),
+            };
+            Ok(Command::Simulate {
+                input,
+                until,
+                output,
+            })
+        }
+        Topic::Validate => {
+            if until.is_some() {
+                return Err(UsageError::new(
+                    topic,
+                    "--until is an option of simulate, not validate",
+                ));
+            }
+            let output = match output.as_deref() {
+                None | Some("text") => ValidateOutput::Text,
+                Some("json") => ValidateOutput::Json,
+                Some(other) => {
+                    return Err(UsageError::new(
+                        topic,
+                        format!("unknown --output {other:?}: use text or json"),
+                    ));
+                }
+            };
+            Ok(Command::Validate { input, output })
+        }
+        Topic::Migrate | Topic::Overview => {
+            if until.is_some() || output.is_some() {
+                return Err(UsageError::new(topic, "migrate takes no options"));
+            }
+            Ok(Command::Migrate { input })
+        }
+    }
+}
+
+fn unknown_flag(topic: Topic, arg: &str) -> UsageError {
+    UsageError::new(topic, format!("unknown flag {arg:?}"))
+}
+
+fn input_from(raw: OsString) -> Input {
+    if raw == "-" {
+        Input::Stdin
+    } else {
+        Input::Path(PathBuf::from(raw))
+    }
+}
+
+/// `--until`: a Go duration (`90s`, `5m`, `1h30m`).
+pub fn parse_until(text: &str) -> Result<Millis, String> {
+    kpg_core::duration::parse(text).map_err(|e| {
+        format!("invalid --until {text:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, UsageError> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn help_and_version() {
+        assert_eq!(p(&["--help"]), Ok(Command::Help(Topic::Overview)));
+        assert_eq!(p(&["-h"]), Ok(Command::Help(Topic::Overview)));
+        assert_eq!(p(&["help"]), Ok(Command::Help(Topic::Overview)));
+        assert_eq!(p(&["help", "simulate"]), Ok(Command::Help(Topic::Simulate)));
+        assert_eq!(
+            p(&["simulate", "--help"]),
+            Ok(Command::Help(Topic::Simulate))
+        );
+        assert_eq!(
+            p(&["validate", "x.yaml", "-h"]),
+            Ok(Command::Help(Topic::Validate))
+        );
+        assert_eq!(p(&["--version"]), Ok(Command::Version));
+        assert_eq!(p(&["-V"]), Ok(Command::Version));
+        assert!(p(&["help", "bogus"]).is_err());
+    }
+
+    #[test]
+    fn usage_errors() {
+        assert_eq!(p(&[]).unwrap_err().topic, Topic::Overview);
+        assert!(
+            p(&["bogus"])
+                .unwrap_err()
+                .message
+                .contains("unknown command")
+        );
+        assert!(
+            p(&["--bogus"])
+                .unwrap_err()
+                .message
+                .contains("unknown flag")
+        );
+        assert!(
+            p(&["simulate"])
+                .unwrap_err()
+                .message
+                .contains("missing FILE")
+        );
+        assert!(
+            p(&["simulate", "a", "b"])
+                .unwrap_err()
+                .message
+                .contains("unexpected argument")
+        );
+        assert!(
+            p(&["simulate", "a", "--bogus"])
+                .unwrap_err()
+                .message
+                .contains("unknown flag")
+        );
+        assert!(
+            p(&["simulate", "a", "--outputx"])
+                .unwrap_err()
+                .message
+                .contains("unknown flag")
+        );
+        assert!(
+            p(&["simulate", "a", "--output", "bogus"])
+                .unwrap_err()
+                .message
+                .contains("bogus")
+        );
+        assert!(
+            p(&["simulate", "a", "--output"])
+                .unwrap_err()
+                .message
+                .contains("needs a value")
+        );
+        assert!(p(&["validate", "a", "--output", "table"]).is_err());
+        assert!(p(&["validate", "a", "--until", "5m"]).is_err());
+        assert!(p(&["migrate", "a", "-o", "json"]).is_err());
+    }
+
+    #[test]
+    fn simulate_forms() {
+        let want = Command::Simulate {
+            input: Input::Path(PathBuf::from("lab.yaml")),
+            until: None,
+            output: SimulateOutput::Json,
+        };
+        assert_eq!(
+            p(&["simulate", "lab.yaml", "--output", "json"]),
+            Ok(want.clone())
+        );
+        assert_eq!(
+            p(&["simulate", "--output=json", "lab.yaml"]),
+            Ok(want.clone())
+        );
+        assert_eq!(p(&["simulate", "-o", "json", "lab.yaml"]), Ok(want.clone()));
+        assert_eq!(p(&["simulate", "-ojson", "lab.yaml"]), Ok(want.clone()));
+        assert_eq!(p(&["simulate", "-o=json", "lab.yaml"]), Ok(want.clone()));
+        assert_eq!(
+            p(&["simulate", "-o", "table", "--output", "json", "lab.yaml"]),
+            Ok(want)
+        );
+        assert_eq!(
+            p(&["simulate", "-"]),
+            Ok(Command::Simulate {
+                input: Input::Stdin,
+                until: None,
+                output: SimulateOutput::Table
+            })
+        );
+        assert_eq!(
+            p(&["simulate", "--", "-o"]),
+            Ok(Command::Simulate {
+                input: Input::Path(PathBuf::from("-o")),
+                until: None,
+                output: SimulateOutput::Table
+            })
+        );
+        assert_eq!(
+            p(&["validate", "-", "-o", "json"]),
+            Ok(Command::Validate {
+                input: Input::Stdin,
+                output: ValidateOutput::Json
+            })
+        );
+        assert_eq!(
+            p(&["migrate", "old.yaml"]),
+            Ok(Command::Migrate {
+                input: Input::Path(PathBuf::from("old.yaml"))
+            })
+        );
+    }
+
+    #[test]
+    fn until_durations() {
+        let until = |s: &str| match p(&["simulate", "x", "--until", s]) {
+            Ok(Command::Simulate { until, .. }) => until,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(until("90s"), Some(90_000));
+        assert_eq!(until("5m"), Some(300_000));
+        assert_eq!(until("1h30m"), Some(5_400_000));
+        let err = p(&["simulate", "x", "--until=soon"]).unwrap_err();
+        assert!(
+            err.message.contains("invalid --until \"soon\""),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.topic, Topic::Simulate);
+    }
+}

@@ -1,0 +1,355 @@
+//! `kpg`, Karpenter Playground on the command line.
+//!
+//! Everything the binary does is here, callable in-process (tests, fuzzing): [`simulate`] and
+//! [`validate`] on a scenario's text, the renderers in [`table`] and [`json`], and [`run`],
+//! the whole command line with its streams passed in. `main.rs` only wires `run` to the
+//! process. Nothing here panics on any input; exit statuses are 0 (success), 1 (the scenario
+//! has errors or cannot be read or run) and 2 (bad command line, or a command not there yet).
+
+pub mod args;
+pub mod json;
+pub mod table;
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+
+use kpg_core::model::{Millis, Scenario, Workload};
+use kpg_core::report::Report;
+use kpg_core::sim::{SimError, Simulation};
+use kpg_manifests::{Diagnostic, Severity};
+
+use args::{Command, Input, SimulateOutput, ValidateOutput};
+
+/// Exit status: the command did what was asked.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: the scenario has errors, cannot be read, or cannot be run.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit status: the command line is wrong (or the command is not implemented yet).
+pub const EXIT_USAGE: i32 = 2;
+
+/// Without `--until`, the clock stops when nothing more would change, or at this time.
+pub const REST_LIMIT: Millis = 60 * 60 * 1000;
+
+/// A finished simulation.
+pub struct Simulated {
+    /// The cluster at `now`.
+    pub report: Report,
+    /// The simulated time reached.
+    pub now: Millis,
+    /// The reader's warnings (the scenario ran anyway).
+    pub warnings: Vec<Diagnostic>,
+    /// Containers per pod owner, for kubectl's READY column.
+    pub containers: table::ContainerCounts,
+}
+
+/// Why a scenario was not simulated.
+#[derive(Debug)]
+pub enum Failure {
+    /// The reader found errors; every diagnostic (errors and warnings) in document order.
+    Invalid(Vec<Diagnostic>),
+    /// The reader accepted the scenario but the engine could not start it.
+    Sim {
+        warnings: Vec<Diagnostic>,
+        error: SimError,
+    },
+}
+
+/// Reads and runs a scenario: to `until` when given, else until nothing more would change
+/// (at most [`REST_LIMIT`]).
+pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure> {
+    let loaded = kpg_manifests::load(text);
+    if loaded.has_errors() {
+        return Err(Failure::Invalid(loaded.diagnostics));
+    }
+    let warnings = loaded.diagnostics;
+    let containers = container_counts(&loaded.scenario);
+    let mut sim = match Simulation::new(loaded.scenario) {
+        Ok(sim) => sim,
+        Err(error) => return Err(Failure::Sim { warnings, error }),
+    };
+    match until {
+        Some(t) => sim.run_until(t),
+        None => {
+            sim.run_to_rest(REST_LIMIT);
+        }
+    }
+    Ok(Simulated {
+        report: sim.report(),
+        now: sim.now(),
+        warnings,
+        containers,
+    })
+}
+
+/// Reads a scenario and returns its diagnostics, without running it.
+pub fn validate(text: &str) -> Vec<Diagnostic> {
+    kpg_manifests::load(text).diagnostics
+}
+
+pub fn is_error(d: &Diagnostic) -> bool {
+    matches!(d.severity, Severity::Error)
+}
+
+fn severity_word(d: &Diagnostic) -> &'static str {
+    if is_error(d) { "error" } else { "warning" }
+}
+
+/// How many containers each workload's pods have, counting sidecars (restartable init
+/// containers) as kubectl's READY column does.
+fn container_counts(scenario: &Scenario) -> table::ContainerCounts {
+    let mut counts = table::ContainerCounts::new();
+    let mut add = |w: &Workload| {
+        let spec = &w.template.spec;
+        let n = spec.containers.len()
+            + spec
+                .init_containers
+                .iter()
+                .filter(|c| c.restart_always)
+                .count();
+        counts.insert(
+            (
+                w.namespace.clone(),
+                format!("{}/{}", w.kind.as_str(), w.name),
+            ),
+            n,
+        );
+    };
+    for w in &scenario.workloads {
+        add(w);
+    }
+    for step in &scenario.timeline {
+        if let kpg_core::model::TimelineAction::Apply(obj) = &step.action {
+            if let kpg_core::model::AppliedObject::Workload(w) = obj.as_ref() {
+                add(w);
+            }
+        }
+    }
+    counts
+}
+
+/// `FILE:LINE:COL: severity[code]: Kind/name field.path: message` (the object and the path
+/// when known) and, when there is one, `  help: ...` on the next line.
+pub fn format_diagnostic(file: &str, d: &Diagnostic) -> String {
+    let mut out = if d.line > 0 {
+        format!("{file}:{}:{}: ", d.line, d.column)
+    } else {
+        format!("{file}: ")
+    };
+    out.push_str(&format!("{}[{}]: ", severity_word(d), d.code));
+    let mut place = d.object.clone().unwrap_or_default();
+    if !d.path.is_empty() {
+        if !place.is_empty() {
+            place.push(' ');
+        }
+        place.push_str(&d.path);
+    }
+    if !place.is_empty() {
+        out.push_str(&place);
+        out.push_str(": ");
+    }
+    out.push_str(&d.message);
+    if let Some(help) = &d.help {
+        out.push_str("\n  help: ");
+        out.push_str(help);
+    }
+    out
+}
+
+/// `N errors, M warnings`
+pub fn summary_line(diagnostics: &[Diagnostic]) -> String {
+    let errors = diagnostics.iter().filter(|d| is_error(d)).count();
+    let warnings = diagnostics.len() - errors;
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    format!(
+        "{}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    )
+}
+
+/// Reads the scenario text from a file or standard input.
+pub fn read_input(input: &Input, stdin: &mut dyn Read) -> Result<String, String> {
+    let bytes = match input {
+        Input::Stdin => {
+            let mut buf = Vec::new();
+            stdin
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            buf
+        }
+        Input::Path(path) => std::fs::read(path)
+            .map_err(|e| format!("cannot read {}: {}", path.to_string_lossy(), io_message(&e)))?,
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 text (invalid byte at offset {})",
+            input.display_name(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+fn io_message(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => String::from("no such file"),
+        io::ErrorKind::PermissionDenied => String::from("permission denied"),
+        io::ErrorKind::IsADirectory => String::from("it is a directory"),
+        _ => e.to_string(),
+    }
+}
+
+/// The whole command line: parses `args` (without the program name), runs the command and
+/// returns the exit status.
+pub fn run<I>(args: I, stdin: &mut dyn Read, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = OsString>,
+{
+    let command = match args::parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(stderr, "kpg: {}\n\n{}", e.message, args::help_text(e.topic));
+            return EXIT_USAGE;
+        }
+    };
+    match command {
+        Command::Help(topic) => emit(stdout, stderr, args::help_text(topic)),
+        Command::Version => emit(
+            stdout,
+            stderr,
+            &format!("kpg {}\n", env!("CARGO_PKG_VERSION")),
+        ),
+        Command::Migrate { .. } => {
+            let _ = writeln!(
+                stderr,
+                "kpg migrate is not implemented yet (it comes with the validation and migration issue)"
+            );
+            EXIT_USAGE
+        }
+        Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
+        Command::Simulate {
+            input,
+            until,
+            output,
+        } => run_simulate(&input, until, output, stdin, stdout, stderr),
+    }
+}
+
+/// Writes the result to stdout; a closed pipe is not an error worth a message.
+fn emit(stdout: &mut dyn Write, stderr: &mut dyn Write, text: &str) -> i32 {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_FAILURE,
+        Err(e) => {
+            let _ = writeln!(stderr, "kpg: cannot write the output: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+fn run_validate(
+    input: &Input,
+    output: ValidateOutput,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let text = match read_input(input, stdin) {
+        Ok(t) => t,
+        Err(m) => {
+            let _ = writeln!(stderr, "kpg: {m}");
+            return EXIT_FAILURE;
+        }
+    };
+    let diagnostics = validate(&text);
+    let rendered = match output {
+        ValidateOutput::Text => {
+            let mut out = String::new();
+            for d in &diagnostics {
+                out.push_str(&format_diagnostic(&file, d));
+                out.push('\n');
+            }
+            out.push_str(&summary_line(&diagnostics));
+            out.push('\n');
+            out
+        }
+        ValidateOutput::Json => json::diagnostics(&file, &diagnostics),
+    };
+    let status = emit(stdout, stderr, &rendered);
+    if status != EXIT_OK {
+        return status;
+    }
+    if diagnostics.iter().any(is_error) {
+        EXIT_FAILURE
+    } else {
+        EXIT_OK
+    }
+}
+
+fn run_simulate(
+    input: &Input,
+    until: Option<Millis>,
+    output: SimulateOutput,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let text = match read_input(input, stdin) {
+        Ok(t) => t,
+        Err(m) => {
+            let _ = writeln!(stderr, "kpg: {m}");
+            return EXIT_FAILURE;
+        }
+    };
+    let print_diagnostics = |stderr: &mut dyn Write, ds: &[Diagnostic]| {
+        for d in ds {
+            let _ = writeln!(stderr, "{file}: {d}");
+        }
+    };
+    match simulate(&text, until) {
+        Err(Failure::Invalid(diagnostics)) => {
+            print_diagnostics(stderr, &diagnostics);
+            let _ = writeln!(
+                stderr,
+                "kpg: {file}: {}; nothing was simulated",
+                summary_line(&diagnostics)
+            );
+            EXIT_FAILURE
+        }
+        Err(Failure::Sim { warnings, error }) => {
+            print_diagnostics(stderr, &warnings);
+            let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
+            EXIT_FAILURE
+        }
+        Ok(simulated) => {
+            print_diagnostics(stderr, &simulated.warnings);
+            let rendered = match output {
+                SimulateOutput::Json => match json::report(&simulated.report) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = writeln!(stderr, "kpg: cannot write the report as JSON: {e}");
+                        return EXIT_FAILURE;
+                    }
+                },
+                SimulateOutput::Table => {
+                    table::render(&simulated.report, simulated.now, &simulated.containers)
+                }
+            };
+            emit(stdout, stderr, &rendered)
+        }
+    }
+}

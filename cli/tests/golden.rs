@@ -1,0 +1,125 @@
+//! Golden reports: `kpg simulate tests/labs/LAB.yaml --output json` must print exactly
+//! `tests/golden/LAB.json`, byte for byte.
+//!
+//! After a deliberate change in behaviour, regenerate them and review the diff:
+//!
+//! ```text
+//! UPDATE_GOLDEN=1 cargo test -p kpg --test golden
+//! git diff tests/golden
+//! ```
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+fn updating() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+fn check_golden(lab_name: &str) {
+    let path = lab(&format!("{lab_name}.yaml"));
+    let out = kpg(&[
+        "simulate",
+        path.to_str().expect("UTF-8 path"),
+        "--output",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "kpg simulate {lab_name} failed\n--- stderr ---\n{}",
+        stderr(&out)
+    );
+    let got = stdout(&out);
+    let golden_path = golden(&format!("{lab_name}.json"));
+    if updating() {
+        fs::create_dir_all(golden_path.parent().expect("tests/golden"))
+            .expect("mkdir tests/golden");
+        fs::write(&golden_path, &got).expect("write the golden report");
+        return;
+    }
+    let want = match fs::read_to_string(&golden_path) {
+        Ok(s) => s,
+        Err(e) => panic!(
+            "golden report {} is missing ({e}).\nCreate it with: UPDATE_GOLDEN=1 cargo test -p kpg --test golden",
+            golden_path.display()
+        ),
+    };
+    if got != want {
+        let (got_lines, want_lines): (Vec<&str>, Vec<&str>) =
+            (got.lines().collect(), want.lines().collect());
+        let first = got_lines
+            .iter()
+            .zip(&want_lines)
+            .position(|(g, w)| g != w)
+            .unwrap_or(got_lines.len().min(want_lines.len()));
+        let from = first.saturating_sub(3);
+        let show = |lines: &[&str]| {
+            lines
+                .iter()
+                .enumerate()
+                .skip(from)
+                .take(8)
+                .fold(String::new(), |mut s, (i, l)| {
+                    s.push_str(&format!("{:>5} | {l}\n", i + 1));
+                    s
+                })
+        };
+        panic!(
+            "{lab_name}: the report differs from {} from line {} on\n--- golden ---\n{}--- now ---\n{}\
+             If the change is intended: UPDATE_GOLDEN=1 cargo test -p kpg --test golden, then review git diff tests/golden",
+            golden_path.display(),
+            first + 1,
+            show(&want_lines),
+            show(&got_lines),
+        );
+    }
+}
+
+macro_rules! golden_tests {
+    ($($test:ident => $lab:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_golden($lab);
+            }
+        )*
+
+        const LABS: &[&str] = &[$($lab),*];
+    };
+}
+
+golden_tests! {
+    seed000_hello_world => "seed000-hello-world",
+    seed002_scale_out => "seed002-scale-out",
+    seed002_service_6gi => "seed002-service-6gi",
+    seed002_limits => "seed002-limits",
+    seed002_scale_in => "seed002-scale-in",
+    seed003_batch_job => "seed003-batch-job",
+    seed003_batch_job_fixed => "seed003-batch-job-fixed",
+}
+
+/// A new lab needs a golden test (one line in the macro above).
+#[test]
+fn every_lab_has_a_golden_test() {
+    let dir = lab("");
+    let mut on_disk: Vec<String> = fs::read_dir(&dir)
+        .expect("tests/labs exists")
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".yaml"))
+                .map(String::from)
+        })
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = LABS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        on_disk, listed,
+        "tests/labs/*.yaml vs the golden tests in cli/tests/golden.rs"
+    );
+}

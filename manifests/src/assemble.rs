@@ -1,0 +1,335 @@
+//! From documents to a scenario: reading each document on its own, then the checks that span
+//! documents (duplicates, references, size caps) and the final [`Scenario`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use kpg_core::model::{AppliedObject, Scenario, TimelineAction, WorkloadKind};
+
+use crate::convert::playground::{self, MAX_PODS, Step};
+use crate::convert::{self, Converted, Object, Site, object_label, peek};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::{self, Piece};
+use crate::reader::{Cx, Field, Fields, Ref};
+use crate::yaml::{self, Pos, Value};
+
+/// An object that passed its own document's checks.
+struct Accepted {
+    doc: usize,
+    label: String,
+    converted: Converted,
+    refs: Vec<Ref>,
+    dropped: bool,
+}
+
+/// Namespaces every cluster has.
+const BUILTIN_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];
+
+pub(crate) fn load(text: &str, diagnostics: &mut Vec<Diagnostic>) -> Scenario {
+    let mut accepted = Vec::new();
+    for piece in document::split(text) {
+        read_piece(&piece, &mut accepted, diagnostics);
+    }
+    let scenario = assemble(accepted, diagnostics);
+    diagnostics.sort_by_key(|d| (d.document, d.line, d.column));
+    scenario
+}
+
+fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
+    let parsed = match yaml::parse(&piece.text, piece.line_offset) {
+        Ok(p) => p,
+        Err(e) => {
+            let (kind, name, namespace) = document::scan_identity(&piece.text);
+            diagnostics.push(Diagnostic {
+                severity: Severity::Error,
+                code: "yaml-syntax",
+                document: piece.index,
+                object: kind.map(|k| object_label(&k, namespace.as_deref(), name.as_deref())),
+                path: String::new(),
+                line: e.pos.line.max(1),
+                column: e.pos.col.max(1),
+                message: format!("YAML syntax error: {}", e.message),
+                help: Some("check the indentation and quoting around this line; the rest of the document is skipped".into()),
+            });
+            return;
+        }
+    };
+    let root = &parsed.root;
+    if root.is_null() {
+        return;
+    }
+    let (kind, name, namespace) = peek(root);
+    let label = kind.map(|k| object_label(k, namespace, name));
+    let mut cx = Cx::new(piece.index, label.clone());
+    for d in &parsed.duplicates {
+        let path = crate::reader::join(&d.path, &d.key);
+        cx.error(
+            "duplicate-field",
+            &path,
+            d.pos,
+            format!("`{}` is given twice (first at line {})", d.key, d.first.line),
+            Some("keep one of them".into()),
+        );
+    }
+    let is_list = matches!(kind, Some("List")) && matches!(&root.value, Value::Map(_));
+    if is_list {
+        read_list(&mut cx, root, accepted, diagnostics);
+        diagnostics.append(&mut cx.diags);
+        return;
+    }
+    let converted = convert::convert(&mut cx, &Field::root(root, ""), Site::Document);
+    let ok = cx.error_count() == 0;
+    diagnostics.append(&mut cx.diags);
+    if let (true, Some(converted)) = (ok, converted) {
+        let label = object_label(converted.kind, Some(&converted.namespace), Some(&converted.name));
+        accepted.push(Accepted { doc: piece.index, label, converted, refs: cx.refs, dropped: false });
+    }
+}
+
+/// `kind: List` (what `kubectl get -o yaml` prints): each item is read as its own object.
+fn read_list(cx: &mut Cx, root: &yaml::Node, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
+    let doc_errors = cx.error_count();
+    let root_field = Field::root(root, "");
+    let mut f = Fields::of(cx, &root_field);
+    f.ignore(&["apiVersion", "kind", "metadata"]);
+    let items = f.get("items");
+    f.finish(cx);
+    let Some(items) = items else { return };
+    for item in cx.seq(&items) {
+        let (kind, name, namespace) = peek(item.node);
+        let mut icx = Cx::new(cx.doc, kind.map(|k| object_label(k, namespace, name)));
+        let converted = convert::convert(&mut icx, &item, Site::Document);
+        let ok = icx.error_count() == 0 && doc_errors == 0;
+        diagnostics.append(&mut icx.diags);
+        if let (true, Some(converted)) = (ok, converted) {
+            let label = object_label(converted.kind, Some(&converted.namespace), Some(&converted.name));
+            accepted.push(Accepted { doc: cx.doc, label, converted, refs: icx.refs, dropped: false });
+        }
+    }
+}
+
+fn diag(severity: Severity, code: &'static str, a: &Accepted, path: &str, pos: Pos, message: String, help: Option<String>) -> Diagnostic {
+    Diagnostic {
+        severity,
+        code,
+        document: a.doc,
+        object: Some(a.label.clone()),
+        path: path.to_string(),
+        line: pos.line.max(1),
+        column: pos.col.max(1),
+        message,
+        help,
+    }
+}
+
+fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> Scenario {
+    duplicates(&mut accepted, diagnostics);
+    references(&mut accepted, diagnostics);
+    pod_cap(&mut accepted, diagnostics);
+
+    let mut scenario = Scenario::default();
+    let mut steps: Vec<Step> = Vec::new();
+    for a in accepted.into_iter().filter(|a| !a.dropped) {
+        match a.converted.object {
+            Object::NodePool(np) => scenario.node_pools.push(np),
+            Object::NodeClass(nc) => scenario.node_classes.push(nc),
+            Object::Workload(w) => scenario.workloads.push(w),
+            Object::Pdb(p) => scenario.pdbs.push(p),
+            Object::NoOp => {}
+            Object::Namespace(n) => scenario.namespaces.push(n),
+            Object::Cluster(c) => scenario.cluster = c,
+            Object::InstanceType(t) => scenario.instance_types.push(t),
+            Object::Timeline(s) => steps.extend(s),
+        }
+    }
+    // Steps run in time order; steps at the same time keep the order they were written in.
+    steps.sort_by_key(|s| s.step.at);
+    scenario.timeline = steps.into_iter().map(|s| s.step).collect();
+    scenario
+}
+
+/// Same kind, namespace and name twice: the later one is an error and is left out. A second
+/// Cluster of any name is one too.
+fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<(&'static str, String, String), (usize, Pos)> = HashMap::new();
+    let mut cluster: Option<(usize, Pos, String)> = None;
+    for a in accepted.iter_mut() {
+        let c = &a.converted;
+        if c.kind == "Cluster" {
+            if let Some((doc, pos, name)) = &cluster {
+                diagnostics.push(diag(
+                    Severity::Error,
+                    "duplicate-object",
+                    a,
+                    "metadata.name",
+                    c.name_pos,
+                    format!("a scenario has at most one Cluster; Cluster/{name} is already defined in document {doc} (line {})", pos.line),
+                    Some("merge the two Cluster documents".into()),
+                ));
+                a.dropped = true;
+            } else {
+                cluster = Some((a.doc, c.name_pos, c.name.clone()));
+            }
+            continue;
+        }
+        let key = (c.kind, c.namespace.clone(), c.name.clone());
+        if let Some((doc, pos)) = seen.get(&key) {
+            diagnostics.push(diag(
+                Severity::Error,
+                "duplicate-object",
+                a,
+                "metadata.name",
+                c.name_pos,
+                format!("{} is already defined in document {doc} (line {})", a.label, pos.line),
+                Some("rename one of them or delete the duplicate".into()),
+            ));
+            a.dropped = true;
+        } else {
+            seen.insert(key, (a.doc, c.name_pos));
+        }
+    }
+}
+
+/// Checks references between objects. Missing targets are warnings (the API server accepts
+/// them; the object simply has no effect), except node groups naming an instance type that a
+/// custom catalog lacks, which cannot be simulated.
+fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
+    let mut known: BTreeSet<(String, String, String)> = BTreeSet::new();
+    let mut namespaces: BTreeSet<String> = BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).collect();
+    let mut custom_types = BTreeSet::new();
+    for a in accepted.iter().filter(|a| !a.dropped) {
+        let c = &a.converted;
+        known.insert((c.kind.to_string(), c.namespace.clone(), c.name.clone()));
+        match &c.object {
+            Object::Namespace(n) => {
+                namespaces.insert(n.name.clone());
+            }
+            Object::InstanceType(t) => {
+                custom_types.insert(t.name.clone());
+            }
+            Object::Timeline(steps) => {
+                for s in steps {
+                    if let TimelineAction::Apply(obj) = &s.step.action {
+                        let (kind, ns, name) = match obj.as_ref() {
+                            AppliedObject::NodePool(np) => ("NodePool", String::new(), np.name.clone()),
+                            AppliedObject::NodeClass(nc) => ("EC2NodeClass", String::new(), nc.name.clone()),
+                            AppliedObject::Workload(w) => (w.kind.as_str(), w.namespace.clone(), w.name.clone()),
+                            AppliedObject::Pdb(p) => ("PodDisruptionBudget", p.namespace.clone(), p.name.clone()),
+                        };
+                        known.insert((kind.to_string(), ns, name));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for a in accepted.iter_mut().filter(|a| !a.dropped) {
+        let mut drop = false;
+        for r in &a.refs {
+            if r.kind == "InstanceType" {
+                if !custom_types.is_empty() && !custom_types.contains(&r.name) {
+                    let help = crate::reader::suggest(&r.name, custom_types.iter().map(String::as_str))
+                        .map(|g| format!("did you mean `{g}`?"))
+                        .unwrap_or_else(|| "with InstanceType documents the built-in catalog is not used: name one of them".into());
+                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, format!("instance type `{}` is not defined by any InstanceType document", r.name), Some(help)));
+                    drop = true;
+                }
+                continue;
+            }
+            if !known.contains(&(r.kind.clone(), r.namespace.clone(), r.name.clone())) {
+                let target = object_label(&r.kind, if r.namespace.is_empty() { None } else { Some(&r.namespace) }, Some(&r.name));
+                let consequence = match r.kind.as_str() {
+                    "EC2NodeClass" => ": the NodePool will never launch nodes",
+                    _ => "",
+                };
+                diagnostics.push(diag(
+                    Severity::Warning,
+                    "unknown-reference",
+                    a,
+                    &r.path,
+                    r.pos,
+                    format!("{target} is not defined in this scenario{consequence}"),
+                    None,
+                ));
+            }
+        }
+        let c = &a.converted;
+        if !c.namespace.is_empty() && !namespaces.contains(&c.namespace) {
+            diagnostics.push(diag(
+                Severity::Warning,
+                "unknown-reference",
+                a,
+                "metadata.namespace",
+                c.name_pos,
+                format!("namespace `{}` is not defined in this scenario", c.namespace),
+                Some(format!("add a Namespace document: `apiVersion: v1`, `kind: Namespace`, `metadata: {{name: {}}}`", c.namespace)),
+            ));
+        }
+        if drop {
+            a.dropped = true;
+        }
+    }
+}
+
+fn replicas_of(kind: WorkloadKind, replicas: u32) -> i64 {
+    match kind {
+        WorkloadKind::Pod => 1,
+        // One pod per node: bounded by the node cap, not counted here.
+        WorkloadKind::DaemonSet => 0,
+        _ => i64::from(replicas),
+    }
+}
+
+/// Caps the pods a scenario implies: initially, and at every step of its timelines.
+fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
+    let help = || Some(format!("the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas show the same behaviour)"));
+    let mut current: BTreeMap<(WorkloadKind, String, String), i64> = BTreeMap::new();
+    let mut total: i64 = 0;
+    for a in accepted.iter_mut().filter(|a| !a.dropped) {
+        let Object::Workload(w) = &a.converted.object else { continue };
+        let n = replicas_of(w.kind, w.replicas);
+        if total + n > MAX_PODS {
+            let message = format!("{} brings the scenario to {} pods", a.label, total + n);
+            diagnostics.push(diag(Severity::Error, "too-large", a, "spec.replicas", a.converted.name_pos, message, help()));
+            a.dropped = true;
+            continue;
+        }
+        total += n;
+        current.insert((w.kind, w.namespace.clone(), w.name.clone()), n);
+    }
+    // Every step of every timeline, in time order, with the index of its document.
+    let mut steps: Vec<(u64, usize, usize)> = Vec::new();
+    for (i, a) in accepted.iter().enumerate().filter(|(_, a)| !a.dropped) {
+        if let Object::Timeline(s) = &a.converted.object {
+            steps.extend(s.iter().enumerate().map(|(j, st)| (st.step.at, i, j)));
+        }
+    }
+    steps.sort();
+    let mut bad: Vec<(usize, usize)> = Vec::new();
+    for (_, i, j) in steps {
+        if bad.iter().any(|(bi, _)| *bi == i) {
+            continue;
+        }
+        let Object::Timeline(s) = &accepted[i].converted.object else { continue };
+        let Some((kind, name, ns, replicas)) = s.get(j).and_then(|st| playground::step_replicas(&st.step)) else { continue };
+        let n = replicas_of(kind, replicas);
+        let key = (kind, ns.to_string(), name.to_string());
+        let old = current.get(&key).copied().unwrap_or(0);
+        let next = total - old + n;
+        if next > MAX_PODS {
+            bad.push((i, j));
+            continue;
+        }
+        total = next;
+        current.insert(key, n);
+    }
+    for (i, j) in bad {
+        let a = &mut accepted[i];
+        if let Object::Timeline(s) = &a.converted.object {
+            if let Some(st) = s.get(j) {
+                let d = diag(Severity::Error, "too-large", a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help());
+                diagnostics.push(d);
+            }
+        }
+        a.dropped = true;
+    }
+}

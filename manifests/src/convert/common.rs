@@ -1,0 +1,481 @@
+//! Pieces shared by several kinds: object metadata, labels, taints, node selector
+//! requirements, label selectors and resource lists, validated as the API server would.
+
+use std::collections::BTreeMap;
+
+use kpg_core::labels::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
+use kpg_core::model::{NodeSelectorRequirement, StringMap};
+use kpg_core::requirements::Operator;
+use kpg_core::resources::{ResourceName, Resources};
+use kpg_core::taints::{Taint, TaintEffect};
+use kpg_core::wellknown;
+
+use crate::ext;
+use crate::reader::{Cx, Field, Fields, truncate};
+use crate::yaml::Pos;
+
+/// Metadata fields the API server manages or that do not matter to the simulation.
+pub(crate) const IGNORED_METADATA: &[&str] = &[
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+    "selfLink",
+];
+
+/// How an object's name is validated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameRule {
+    /// Most objects: a DNS-1123 subdomain.
+    Subdomain,
+    /// Namespaces (and the namespace field): a DNS-1123 label.
+    Label,
+    /// The playground's own kinds: any non-empty string.
+    Free,
+}
+
+pub(crate) struct Meta {
+    pub name: String,
+    pub name_pos: Pos,
+    pub namespace: String,
+    pub labels: StringMap,
+    pub annotations: StringMap,
+}
+
+/// Reads `metadata` of the object whose fields are `root`. `namespaced` objects get the
+/// `default` namespace when none is given.
+pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rule: NameRule) -> Meta {
+    let mut meta = Meta {
+        name: String::new(),
+        name_pos: root.anchor(),
+        namespace: if namespaced { String::from("default") } else { String::new() },
+        labels: StringMap::new(),
+        annotations: StringMap::new(),
+    };
+    let Some(mf) = root.req(cx, "metadata") else { return meta };
+    let mut m = Fields::of(cx, &mf);
+    let has_generate_name = m.get("generateName").is_some();
+    match m.get("name") {
+        Some(f) => {
+            meta.name_pos = f.pos();
+            if let Some(name) = cx.nonempty_str(&f) {
+                let check = match rule {
+                    NameRule::Subdomain => ext::dns1123_subdomain(&name),
+                    NameRule::Label => ext::dns1123_label(&name),
+                    NameRule::Free => Ok(()),
+                };
+                if let Err(e) = check {
+                    cx.error("invalid-value", &f.path, f.pos(), format!("invalid name `{}`: {e}", truncate(&name, 60)), Some(name_help(rule)));
+                }
+                meta.name = name;
+            }
+        }
+        None => {
+            let help = if has_generate_name {
+                "`generateName` is not supported: give the object a fixed `name`"
+            } else {
+                "add `name:` under `metadata`"
+            };
+            cx.error("missing-field", &m.child_path("name"), m.anchor(), "missing required field `name`", Some(help.into()));
+        }
+    }
+    if let Some(f) = m.get("namespace") {
+        if let Some(ns) = cx.nonempty_str(&f) {
+            if namespaced {
+                if let Err(e) = ext::dns1123_label(&ns) {
+                    cx.error("invalid-value", &f.path, f.pos(), format!("invalid namespace `{}`: {e}", truncate(&ns, 60)), Some(name_help(NameRule::Label)));
+                }
+                meta.namespace = ns;
+            }
+        }
+    }
+    if let Some(f) = m.get("labels") {
+        meta.labels = labels(cx, &f);
+    }
+    if let Some(f) = m.get("annotations") {
+        meta.annotations = annotations(cx, &f);
+    }
+    m.ignore(IGNORED_METADATA);
+    m.finish(cx);
+    meta
+}
+
+fn name_help(rule: NameRule) -> String {
+    match rule {
+        NameRule::Label => "use at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit".into(),
+        _ => "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit".into(),
+    }
+}
+
+/// Checks a label key; reports an `invalid-label` error at `pos`.
+pub(crate) fn check_label_key(cx: &mut Cx, path: &str, pos: Pos, key: &str) -> bool {
+    match ext::qualified_name(key) {
+        Ok(()) => true,
+        Err(e) => {
+            cx.error(
+                "invalid-label",
+                path,
+                pos,
+                format!("invalid label key `{}`: {e}", truncate(key, 80)),
+                Some("a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit".into()),
+            );
+            false
+        }
+    }
+}
+
+/// Checks a label value; reports an `invalid-label` error at `pos`.
+pub(crate) fn check_label_value(cx: &mut Cx, path: &str, pos: Pos, value: &str) -> bool {
+    match ext::label_value(value) {
+        Ok(()) => true,
+        Err(e) => {
+            cx.error(
+                "invalid-label",
+                path,
+                pos,
+                format!("invalid label value `{}`: {e}", truncate(value, 80)),
+                Some("a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit".into()),
+            );
+            false
+        }
+    }
+}
+
+/// A label map (`metadata.labels`, `nodeSelector`, `matchLabels`) with keys and values
+/// validated.
+pub(crate) fn labels(cx: &mut Cx, f: &Field<'_>) -> StringMap {
+    let mut out = StringMap::new();
+    for (key, key_pos, value) in cx.entries(f) {
+        let ok_key = check_label_key(cx, &value.path, key_pos, &key);
+        let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
+        if let Some(v) = v {
+            let ok_value = check_label_value(cx, &value.path, value.pos(), &v);
+            if ok_key && ok_value {
+                out.insert(key, v);
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn annotations(cx: &mut Cx, f: &Field<'_>) -> StringMap {
+    let mut out = StringMap::new();
+    for (key, key_pos, value) in cx.entries(f) {
+        if let Err(e) = ext::qualified_name(&key) {
+            cx.error("invalid-value", &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), None);
+        }
+        let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
+        if let Some(v) = v {
+            out.insert(key, v);
+        }
+    }
+    out
+}
+
+/// Keys of the AWS provider's restricted domain that NodePools may use besides the
+/// well-known labels (the CRD's exception list).
+const AWS_ALLOWED: &[&str] = &[
+    "karpenter.k8s.aws/instance-tenancy",
+    "karpenter.k8s.aws/nitro-sandbox",
+    "karpenter.k8s.aws/placement-group-id",
+    "karpenter.k8s.aws/placement-group-partition",
+];
+
+/// Why Karpenter refuses a label key on a NodePool (template labels and requirement keys),
+/// following `IsRestrictedLabel` of Karpenter v1.9+ and the AWS provider's restricted domain.
+pub(crate) fn restricted_label(key: &str) -> Option<String> {
+    if key == wellknown::NODEPOOL || key == wellknown::HOSTNAME {
+        return Some(format!("label `{key}` is restricted: Karpenter sets it itself"));
+    }
+    if wellknown::is_well_known(wellknown::normalize_key(key)) || AWS_ALLOWED.contains(&key) {
+        return None;
+    }
+    let domain = key.split_once('/').map(|(d, _)| d).unwrap_or("");
+    for restricted in ["karpenter.sh", "karpenter.k8s.aws"] {
+        if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
+            return Some(format!("label domain `{restricted}` is restricted: only Karpenter's well-known labels may use it"));
+        }
+    }
+    None
+}
+
+pub(crate) const TAINT_EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/// A list of node taints (`taints`, `startupTaints`, node group taints).
+pub(crate) fn taints(cx: &mut Cx, f: &Field<'_>) -> Vec<Taint> {
+    let mut out = Vec::new();
+    for item in cx.seq(f) {
+        let mut t = Fields::of(cx, &item);
+        let key = t.req(cx, "key").and_then(|k| {
+            let s = cx.nonempty_str(&k)?;
+            if check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+        });
+        let value = match t.get("value") {
+            Some(v) => cx.str(&v).filter(|s| check_label_value(cx, &v.path, v.pos(), s)),
+            None => Some(String::new()),
+        };
+        let effect = t
+            .req_help(cx, "effect", "add `effect: NoSchedule` (or PreferNoSchedule, NoExecute)")
+            .and_then(|e| cx.choice(&e, TAINT_EFFECTS, "taint effect"))
+            .and_then(TaintEffect::parse);
+        t.ignore(&["timeAdded"]);
+        t.finish(cx);
+        if let (Some(key), Some(value), Some(effect)) = (key, value, effect) {
+            out.push(Taint { key, value, effect });
+        }
+    }
+    out
+}
+
+pub(crate) const POD_NODE_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+pub(crate) const NODEPOOL_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"];
+
+/// Where a node selector requirement is written: the rules differ slightly.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReqSite {
+    /// `spec.template.spec.requirements` of a NodePool (Karpenter's CRD rules).
+    NodePool,
+    /// A pod's node affinity (core Kubernetes rules).
+    Pod,
+}
+
+/// One node selector requirement (`key`, `operator`, `values`, and on NodePools `minValues`).
+pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Option<NodeSelectorRequirement> {
+    let errors = cx.error_count();
+    let mut r = Fields::of(cx, item);
+    let key = r.req(cx, "key").and_then(|k| {
+        let s = cx.nonempty_str(&k)?;
+        if !check_label_key(cx, &k.path, k.pos(), &s) {
+            return None;
+        }
+        if site == ReqSite::NodePool {
+            if let Some(why) = restricted_label(&s) {
+                cx.error("invalid-label", &k.path, k.pos(), why, Some("use a custom label key such as `example.com/team`, or a well-known label".into()));
+                return None;
+            }
+        }
+        Some(s)
+    });
+    let ops = if site == ReqSite::NodePool { NODEPOOL_OPERATORS } else { POD_NODE_OPERATORS };
+    let op_field = r.req(cx, "operator");
+    let operator = op_field.as_ref().and_then(|o| cx.choice(o, ops, "operator")).and_then(Operator::parse);
+    let values_field = r.get("values");
+    let values = match &values_field {
+        Some(v) => {
+            let mut out = Vec::new();
+            for item in cx.seq(v) {
+                if let Some(s) = cx.str(&item) {
+                    if site == ReqSite::NodePool {
+                        check_label_value(cx, &item.path, item.pos(), &s);
+                    }
+                    out.push(s);
+                }
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    let min_field = if site == ReqSite::NodePool { r.get("minValues") } else { None };
+    let min_values = min_field.as_ref().and_then(|m| cx.int(m, 1, 50)).map(|m| m as u32);
+    r.finish(cx);
+
+    if let (Some(op), Some(of)) = (operator, &op_field) {
+        let vpath = r_child(&item.path, "values");
+        let vpos = values_field.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
+        match op {
+            Operator::In | Operator::NotIn if values.is_empty() && (site == ReqSite::Pod || op == Operator::In) => {
+                cx.error("invalid-value", &vpath, vpos, format!("operator {} needs at least one value", op.as_str()), Some("add `values: [...]`, or use Exists".into()));
+            }
+            Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
+                cx.error("invalid-value", &vpath, vpos, format!("operator {} takes no values", op.as_str()), Some("remove `values`".into()));
+            }
+            Operator::Gt | Operator::Lt | Operator::Gte | Operator::Lte => {
+                let ok = values.len() == 1
+                    && values[0].parse::<i64>().is_ok_and(|n| site == ReqSite::Pod || n >= 0);
+                if !ok {
+                    let what = if site == ReqSite::NodePool { "a single non-negative integer value" } else { "a single integer value" };
+                    cx.error("invalid-value", &vpath, vpos, format!("operator {} needs {what}", op.as_str()), Some("e.g. `values: [\"4\"]`".into()));
+                }
+            }
+            _ => {}
+        }
+        if let (Some(m), Operator::In) = (min_values, op) {
+            if (m as usize) > values.len() {
+                cx.error(
+                    "invalid-value",
+                    &r_child(&item.path, "minValues"),
+                    min_field.as_ref().map(|m| m.pos()).unwrap_or(of.pos()),
+                    format!("minValues is {m} but only {} values are listed", values.len()),
+                    Some("list at least minValues values, or lower minValues".into()),
+                );
+            }
+        }
+        if site == ReqSite::NodePool && op == Operator::In {
+            if let Some(k) = key.as_deref() {
+                well_known_values(cx, &vpath, vpos, k, &values);
+            }
+        }
+    }
+    if cx.error_count() > errors {
+        return None;
+    }
+    Some(NodeSelectorRequirement { key: key?, operator: operator?, values, min_values })
+}
+
+fn r_child(path: &str, key: &str) -> String {
+    crate::reader::join(path, key)
+}
+
+/// Karpenter rejects an `In` on a label with a closed set of values when none is valid.
+fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[String]) {
+    let allowed: &[&str] = match key {
+        wellknown::CAPACITY_TYPE => &["on-demand", "spot", "reserved"],
+        "karpenter.k8s.aws/instance-tenancy" => &["default", "dedicated"],
+        _ => return,
+    };
+    let bad: Vec<&str> = values.iter().map(String::as_str).filter(|v| !allowed.contains(v)).collect();
+    if bad.is_empty() {
+        return;
+    }
+    let help = Some(format!("use {}", allowed.join(", ")));
+    if bad.len() == values.len() {
+        cx.error("invalid-value", path, pos, format!("no valid value for `{key}`: {}", bad.join(", ")), help);
+    } else {
+        cx.warn("invalid-value", path, pos, format!("`{key}` values {} are not valid and are ignored by Karpenter", bad.join(", ")), help);
+    }
+}
+
+/// A list of node selector terms (`nodeSelectorTerms`, a preference): ANDed requirements.
+pub(crate) fn node_selector_term(cx: &mut Cx, f: &Field<'_>) -> Option<Vec<NodeSelectorRequirement>> {
+    let errors = cx.error_count();
+    let mut t = Fields::of(cx, f);
+    let mut reqs = Vec::new();
+    if let Some(exprs) = t.get("matchExpressions") {
+        for item in cx.seq(&exprs) {
+            if let Some(r) = requirement(cx, &item, ReqSite::Pod) {
+                reqs.push(r);
+            }
+        }
+    }
+    t.unsupported(cx, &["matchFields"], " (node names are generated by the simulation)");
+    t.finish(cx);
+    if cx.error_count() > errors { None } else { Some(reqs) }
+}
+
+pub(crate) const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist"];
+
+/// A `metav1.LabelSelector`.
+pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
+    let mut s = Fields::of(cx, f);
+    let match_labels = s.get("matchLabels").map(|m| labels(cx, &m)).unwrap_or_default();
+    let mut match_expressions = Vec::new();
+    if let Some(exprs) = s.get("matchExpressions") {
+        for item in cx.seq(&exprs) {
+            let mut e = Fields::of(cx, &item);
+            let key = e.req(cx, "key").and_then(|k| {
+                let v = cx.nonempty_str(&k)?;
+                if check_label_key(cx, &k.path, k.pos(), &v) { Some(v) } else { None }
+            });
+            let op_field = e.req(cx, "operator");
+            let operator = op_field
+                .as_ref()
+                .and_then(|o| cx.choice(o, SELECTOR_OPERATORS, "label selector operator"))
+                .and_then(ext::selector_operator);
+            let vf = e.get("values");
+            let mut values = Vec::new();
+            if let Some(vf) = &vf {
+                for v in cx.seq(vf) {
+                    if let Some(text) = cx.str(&v) {
+                        check_label_value(cx, &v.path, v.pos(), &text);
+                        values.push(text);
+                    }
+                }
+            }
+            e.finish(cx);
+            if let (Some(op), Some(of)) = (operator, &op_field) {
+                let vpath = r_child(&item.path, "values");
+                let vpos = vf.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
+                match op {
+                    SelectorOperator::In | SelectorOperator::NotIn if values.is_empty() => {
+                        cx.error("invalid-value", &vpath, vpos, "operator In and NotIn need at least one value", Some("add `values: [...]`".into()));
+                    }
+                    SelectorOperator::Exists | SelectorOperator::DoesNotExist if !values.is_empty() => {
+                        cx.error("invalid-value", &vpath, vpos, "operator Exists and DoesNotExist take no values", Some("remove `values`".into()));
+                    }
+                    _ => {}
+                }
+            }
+            if let (Some(key), Some(operator)) = (key, operator) {
+                match_expressions.push(LabelSelectorRequirement { key, operator, values });
+            }
+        }
+    }
+    s.finish(cx);
+    LabelSelector { match_labels, match_expressions }
+}
+
+/// Where a resource list is written, for the resource-name rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListSite {
+    /// Container requests and limits, pod overhead.
+    Container,
+    /// NodePool limits, instance type capacity and overhead, kubelet reservations.
+    Node,
+}
+
+/// A resource list, as (name, engine resource, amount) in the order written.
+pub(crate) fn resource_list(cx: &mut Cx, f: &Field<'_>, site: ListSite) -> Vec<(String, ResourceName, i64)> {
+    let mut out = Vec::new();
+    for (name, key_pos, value) in cx.entries(f) {
+        if !valid_resource_name(&name, site) {
+            let known: &[&str] = match site {
+                ListSite::Container => &["cpu", "memory", "ephemeral-storage"],
+                ListSite::Node => &["cpu", "memory", "ephemeral-storage", "pods"],
+            };
+            let guess = crate::reader::suggest(&name, known.iter().copied());
+            let help = match guess {
+                Some(g) => format!("did you mean `{g}`? Extended resources need a domain, e.g. `nvidia.com/gpu`"),
+                None => format!("use {} or an extended resource with a domain, e.g. `nvidia.com/gpu`", known.join(", ")),
+            };
+            cx.error("invalid-value", &value.path, key_pos, format!("`{}` is not a resource name", truncate(&name, 60)), Some(help));
+            continue;
+        }
+        let resource = ResourceName::parse(&name);
+        if let Some(v) = cx.quantity(&value, resource) {
+            out.push((name, resource, v));
+        }
+    }
+    out
+}
+
+fn valid_resource_name(name: &str, site: ListSite) -> bool {
+    if name.contains('/') {
+        return ext::qualified_name(name).is_ok();
+    }
+    if name.starts_with("hugepages-") {
+        return true;
+    }
+    match site {
+        ListSite::Container => matches!(name, "cpu" | "memory" | "ephemeral-storage"),
+        ListSite::Node => matches!(name, "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage"),
+    }
+}
+
+/// Sums a resource list into the engine's vector.
+pub(crate) fn to_resources(list: &[(String, ResourceName, i64)]) -> Resources {
+    let mut r = Resources::ZERO;
+    for (_, name, v) in list {
+        r.set(*name, r.get(*name).saturating_add(*v));
+    }
+    r
+}
+
+/// Resource lists keyed by name, for per-resource defaulting.
+pub(crate) fn by_name(list: &[(String, ResourceName, i64)]) -> BTreeMap<String, (ResourceName, i64)> {
+    list.iter().map(|(n, r, v)| (n.clone(), (*r, *v))).collect()
+}

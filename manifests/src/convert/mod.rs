@@ -1,0 +1,226 @@
+//! From a document's tree to the engine's model, one kind at a time.
+//!
+//! [`convert`] reads the type meta (`apiVersion`, `kind`), names the object for diagnostics and
+//! hands the tree to the kind's converter. Converters never fail: they report into the
+//! [`Cx`] and return their best value; the caller drops the object if errors were reported.
+
+pub(crate) mod common;
+pub(crate) mod nodeclass;
+pub(crate) mod nodepool;
+pub(crate) mod playground;
+pub(crate) mod pod;
+pub(crate) mod workload;
+
+use kpg_core::catalog::InstanceTypeSpec;
+use kpg_core::model::{Cluster, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload, WorkloadKind};
+
+use crate::reader::{Cx, Field, Fields, suggest};
+use crate::yaml::{Node, Pos, Value};
+
+/// A kind the playground reads.
+pub(crate) struct KindInfo {
+    pub kind: &'static str,
+    /// Accepted apiVersions; the first is the current one.
+    pub versions: &'static [&'static str],
+    pub namespaced: bool,
+}
+
+pub(crate) const KINDS: &[KindInfo] = &[
+    KindInfo { kind: "NodePool", versions: &["karpenter.sh/v1", "karpenter.sh/v1beta1"], namespaced: false },
+    KindInfo { kind: "EC2NodeClass", versions: &["karpenter.k8s.aws/v1", "karpenter.k8s.aws/v1beta1"], namespaced: false },
+    KindInfo { kind: "Pod", versions: &["v1"], namespaced: true },
+    KindInfo { kind: "Deployment", versions: &["apps/v1"], namespaced: true },
+    KindInfo { kind: "StatefulSet", versions: &["apps/v1"], namespaced: true },
+    KindInfo { kind: "DaemonSet", versions: &["apps/v1"], namespaced: true },
+    KindInfo { kind: "ReplicaSet", versions: &["apps/v1"], namespaced: true },
+    KindInfo { kind: "Job", versions: &["batch/v1"], namespaced: true },
+    KindInfo { kind: "PodDisruptionBudget", versions: &["policy/v1"], namespaced: true },
+    KindInfo { kind: "Namespace", versions: &["v1"], namespaced: false },
+    KindInfo { kind: "Cluster", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
+    KindInfo { kind: "InstanceType", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
+    KindInfo { kind: "Timeline", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
+];
+
+pub(crate) fn kind_info(kind: &str) -> Option<&'static KindInfo> {
+    KINDS.iter().find(|k| k.kind == kind)
+}
+
+/// `Kind/name` for cluster-scoped objects, `Kind/namespace/name` for namespaced ones.
+pub(crate) fn object_label(kind: &str, namespace: Option<&str>, name: Option<&str>) -> String {
+    let namespaced = kind_info(kind).map(|k| k.namespaced);
+    let ns = match namespaced {
+        Some(true) => Some(namespace.unwrap_or("default")),
+        Some(false) => None,
+        None => namespace,
+    };
+    match (ns, name) {
+        (Some(ns), Some(name)) => format!("{kind}/{ns}/{name}"),
+        (None, Some(name)) => format!("{kind}/{name}"),
+        _ => kind.to_string(),
+    }
+}
+
+fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+    match &node.value {
+        Value::Map(entries) => entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn as_str(node: Option<&Node>) -> Option<&str> {
+    match node.map(|n| &n.value) {
+        Some(Value::Str(s)) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// Kind, name and namespace read straight from the tree, without diagnostics, to label
+/// the object in every diagnostic about it.
+pub(crate) fn peek(root: &Node) -> (Option<&str>, Option<&str>, Option<&str>) {
+    let kind = as_str(str_at(root, "kind"));
+    let meta = str_at(root, "metadata");
+    let name = meta.and_then(|m| as_str(str_at(m, "name")));
+    let namespace = meta.and_then(|m| as_str(str_at(m, "namespace")));
+    (kind, name, namespace)
+}
+
+/// One converted object.
+#[derive(Debug)]
+pub(crate) enum Object {
+    NodePool(NodePool),
+    NodeClass(NodeClass),
+    Workload(Workload),
+    Pdb(PodDisruptionBudget),
+    /// A PodDisruptionBudget that selects no pods.
+    NoOp,
+    Namespace(Namespace),
+    Cluster(Cluster),
+    InstanceType(InstanceTypeSpec),
+    Timeline(Vec<playground::Step>),
+}
+
+#[derive(Debug)]
+pub(crate) struct Converted {
+    /// The canonical kind (`NodePool` for v1 and v1beta1 alike).
+    pub kind: &'static str,
+    pub name: String,
+    /// The namespace of namespaced kinds, empty otherwise.
+    pub namespace: String,
+    pub name_pos: Pos,
+    pub object: Object,
+}
+
+/// Where an object is being read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Site {
+    /// A document of the stream, or an item of a `List`.
+    Document,
+    /// `spec.steps[i].apply` of a Timeline.
+    TimelineApply,
+}
+
+/// Converts one object. `None` when it is not something the playground reads (reported as a
+/// warning) or when its type meta is unusable (reported as an error).
+pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Converted> {
+    if !matches!(root.node.value, Value::Map(_)) {
+        cx.error(
+            "invalid-type",
+            &root.path,
+            root.pos(),
+            format!("expected a Kubernetes object (a map with apiVersion and kind), found {}", root.node.type_name()),
+            None,
+        );
+        return None;
+    }
+    let mut tm = Fields::of(cx, root);
+    let api_version = tm.req_help(cx, "apiVersion", "add e.g. `apiVersion: karpenter.sh/v1`").and_then(|a| cx.nonempty_str(&a));
+    let kind_field = tm.req_help(cx, "kind", "add e.g. `kind: NodePool`");
+    let kind = kind_field.as_ref().and_then(|k| cx.nonempty_str(k));
+    // `tm` is only for the type meta: the kind converters read the whole map again.
+    let (Some(api_version), Some(kind), Some(kind_field)) = (api_version, kind, kind_field) else {
+        return None;
+    };
+    let Some(info) = kind_info(&kind) else {
+        let mut message = format!("{kind} ({api_version}) is not simulated; the document is skipped");
+        if site == Site::TimelineApply {
+            message = format!("{kind} ({api_version}) is not simulated; this step is skipped");
+        }
+        let help = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("did you mean `{k}`?"));
+        cx.warn("unknown-kind", &kind_field.path, kind_field.pos(), message, help);
+        return None;
+    };
+    if !info.versions.contains(&api_version.as_str()) {
+        let pos = tm.key_pos("apiVersion").unwrap_or(root.pos());
+        cx.warn(
+            "unexpected-api-version",
+            &crate::reader::join(&root.path, "apiVersion"),
+            pos,
+            format!("{kind} is read as {}, not {api_version}", info.versions[0]),
+            Some(format!("use `apiVersion: {}`", info.versions[0])),
+        );
+    }
+    let v1beta1 = api_version.ends_with("/v1beta1");
+    if site == Site::TimelineApply && matches!(info.kind, "Namespace" | "Cluster" | "InstanceType" | "Timeline") {
+        cx.error(
+            "invalid-value",
+            &kind_field.path,
+            kind_field.pos(),
+            format!("a Timeline cannot apply a {}", info.kind),
+            Some("apply NodePools, EC2NodeClasses, workloads or PodDisruptionBudgets; put other objects in their own documents".into()),
+        );
+        return None;
+    }
+
+    let (meta, object) = match info.kind {
+        "NodePool" => {
+            let (m, o) = nodepool::node_pool(cx, root, v1beta1);
+            (m, Object::NodePool(o))
+        }
+        "EC2NodeClass" => {
+            let (m, o) = nodeclass::node_class(cx, root, v1beta1);
+            (m, Object::NodeClass(o))
+        }
+        "Pod" => {
+            let (m, o) = workload::pod(cx, root);
+            (m, Object::Workload(o))
+        }
+        "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" => {
+            let wk = workload_kind(info.kind).unwrap_or(WorkloadKind::Deployment);
+            let (m, o) = workload::controller(cx, root, wk);
+            (m, Object::Workload(o))
+        }
+        "PodDisruptionBudget" => {
+            let (m, o) = workload::pdb(cx, root);
+            (m, o.map(Object::Pdb).unwrap_or(Object::NoOp))
+        }
+        "Namespace" => {
+            let (m, o) = workload::namespace(cx, root);
+            (m, Object::Namespace(o))
+        }
+        "Cluster" => {
+            let (m, o) = playground::cluster(cx, root);
+            (m, Object::Cluster(o))
+        }
+        "InstanceType" => {
+            let (m, o) = playground::instance_type(cx, root);
+            (m, Object::InstanceType(o))
+        }
+        _ => {
+            let (m, o) = playground::timeline(cx, root);
+            (m, Object::Timeline(o))
+        }
+    };
+    Some(Converted { kind: info.kind, name: meta.name, namespace: meta.namespace, name_pos: meta.name_pos, object })
+}
+
+pub(crate) fn workload_kind(kind: &str) -> Option<WorkloadKind> {
+    Some(match kind {
+        "Pod" => WorkloadKind::Pod,
+        "Deployment" => WorkloadKind::Deployment,
+        "ReplicaSet" => WorkloadKind::ReplicaSet,
+        "StatefulSet" => WorkloadKind::StatefulSet,
+        "DaemonSet" => WorkloadKind::DaemonSet,
+        "Job" => WorkloadKind::Job,
+        _ => return None,
+    })
+}

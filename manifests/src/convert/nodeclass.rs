@@ -1,0 +1,470 @@
+//! `karpenter.k8s.aws/v1` EC2NodeClass (and `v1beta1`), reduced to what shapes a node: the
+//! AMI family, the kubelet settings and the root volume. The AWS selectors are validated as
+//! the CRD does, but they select nothing here: the simulated account has what they ask for.
+
+use std::collections::BTreeMap;
+
+use kpg_core::model::{AmiFamily, KubeletConfig, NodeClass};
+use kpg_core::resources::ResourceName;
+
+use super::common::{self, Meta, NameRule};
+use crate::reader::{Cx, Field, Fields, truncate};
+use crate::yaml::Value;
+
+const V1_FAMILIES: &[&str] = &["AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"];
+const V1BETA1_FAMILIES: &[&str] = &["AL2", "AL2023", "Bottlerocket", "Ubuntu", "Custom", "Windows2019", "Windows2022"];
+pub(crate) const ALIAS_FAMILIES: &[&str] = &["al2", "al2023", "bottlerocket", "windows2019", "windows2022", "windows2025"];
+
+fn family(name: &str) -> Option<AmiFamily> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "al2" => AmiFamily::Al2,
+        "al2023" => AmiFamily::Al2023,
+        "bottlerocket" => AmiFamily::Bottlerocket,
+        "windows2019" => AmiFamily::Windows2019,
+        "windows2022" => AmiFamily::Windows2022,
+        "windows2025" => AmiFamily::Windows2025,
+        "custom" => AmiFamily::Custom,
+        _ => return None,
+    })
+}
+
+/// The device whose volume backs ephemeral storage, per family.
+fn root_device(family: AmiFamily) -> Option<&'static str> {
+    match family {
+        AmiFamily::Al2 | AmiFamily::Al2023 => Some("/dev/xvda"),
+        AmiFamily::Bottlerocket => Some("/dev/xvdb"),
+        AmiFamily::Windows2019 | AmiFamily::Windows2022 | AmiFamily::Windows2025 => Some("/dev/sda1"),
+        AmiFamily::Custom => None,
+    }
+}
+
+pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodeClass) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Subdomain);
+    let mut nc = NodeClass {
+        name: meta.name.clone(),
+        ami_family: AmiFamily::Al2023,
+        ami_alias: None,
+        kubelet: KubeletConfig::default(),
+        root_volume_bytes: None,
+        subnet_zones: Vec::new(),
+    };
+    let Some(sf) = r.req(cx, "spec") else {
+        r.ignore(&["apiVersion", "kind", "status"]);
+        r.finish(cx);
+        return (meta, nc);
+    };
+    let mut s = Fields::of(cx, &sf);
+
+    // AMI: an alias term (v1) or amiFamily.
+    let families = if v1beta1 { V1BETA1_FAMILIES } else { V1_FAMILIES };
+    let family_field = s.get("amiFamily");
+    let declared = family_field.as_ref().and_then(|f| cx.choice(f, families, "AMI family"));
+    let terms_field = if v1beta1 {
+        s.get("amiSelectorTerms")
+    } else {
+        s.req_help(cx, "amiSelectorTerms", "add `amiSelectorTerms: [{alias: al2023@latest}]`")
+    };
+    let alias = terms_field.as_ref().and_then(|t| ami_terms(cx, t, v1beta1));
+    if let Some((alias_text, _)) = &alias {
+        nc.ami_alias = Some(alias_text.clone());
+    }
+    let alias_family = alias.as_ref().map(|(_, f)| *f);
+    match (declared, alias_family) {
+        (Some(d), Some(a)) => {
+            let d_family = family(d);
+            if d_family != Some(a) && d != "Custom" {
+                if let Some(f) = &family_field {
+                    cx.error("invalid-value", &f.path, f.pos(), format!("amiFamily {d} does not match the alias family"), Some("remove amiFamily (the alias sets it) or use Custom".into()));
+                }
+            }
+            nc.ami_family = d_family.unwrap_or(a);
+        }
+        (Some(d), None) => {
+            nc.ami_family = match d {
+                "Ubuntu" => {
+                    if let Some(f) = &family_field {
+                        cx.warn("v1beta1-ami-family", &f.path, f.pos(), "the Ubuntu family was removed in v1; it is simulated as AL2", Some("use `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                    }
+                    AmiFamily::Al2
+                }
+                other => family(other).unwrap_or(AmiFamily::Custom),
+            };
+            if v1beta1 && d != "Ubuntu" {
+                if let Some(f) = &family_field {
+                    let help = match d {
+                        "Custom" => "v1 needs amiSelectorTerms that select your AMIs".to_string(),
+                        other => format!("in v1 write `amiSelectorTerms: [{{alias: {}@latest}}]`", other.to_ascii_lowercase()),
+                    };
+                    cx.warn("v1beta1-ami-family", &f.path, f.pos(), "v1 requires amiSelectorTerms; an alias replaces amiFamily", Some(help));
+                }
+            }
+        }
+        (None, Some(a)) => nc.ami_family = a,
+        (None, None) => {
+            if v1beta1 {
+                cx.warn("v1beta1-ami-family", &s.child_path("amiFamily"), s.anchor(), "no amiFamily: v1beta1 defaulted to AL2", Some("in v1 write `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                nc.ami_family = AmiFamily::Al2;
+            } else if family_field.is_none() && terms_field.is_some() && cx.error_count() == 0 {
+                cx.error(
+                    "missing-field",
+                    &s.child_path("amiFamily"),
+                    s.anchor(),
+                    "amiFamily is required when amiSelectorTerms has no alias",
+                    Some("add `amiFamily: AL2023` (or another family), or use an alias term".into()),
+                );
+            }
+        }
+    }
+
+    match s.req_help(cx, "subnetSelectorTerms", "add `subnetSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") {
+        Some(t) => selector_terms(cx, &t, &["tags", "id"], &["id"], "subnet-"),
+        None => {}
+    }
+    match s.req_help(cx, "securityGroupSelectorTerms", "add `securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") {
+        Some(t) => selector_terms(cx, &t, &["tags", "id", "name"], &["id", "name"], "sg-"),
+        None => {}
+    }
+    let role = s.get("role").and_then(|r| cx.nonempty_str(&r));
+    let profile = s.get("instanceProfile").and_then(|p| cx.nonempty_str(&p));
+    match (&role, &profile) {
+        (Some(_), Some(_)) => {
+            let pos = s.key_pos("instanceProfile").unwrap_or(s.anchor());
+            cx.error("invalid-value", &s.child_path("instanceProfile"), pos, "must specify exactly one of ['role', 'instanceProfile']", Some("remove one of them".into()));
+        }
+        (None, None) if !s.has("role") && !s.has("instanceProfile") => {
+            cx.error("missing-field", &s.child_path("role"), s.anchor(), "must specify exactly one of ['role', 'instanceProfile']", Some("add `role: KarpenterNodeRole-my-cluster`".into()));
+        }
+        _ => {}
+    }
+    if let Some(k) = s.get("kubelet") {
+        nc.kubelet = kubelet(cx, &k);
+    }
+    if let Some(b) = s.get("blockDeviceMappings") {
+        nc.root_volume_bytes = block_devices(cx, &b, nc.ami_family);
+    }
+    s.unsupported(cx, &["instanceStorePolicy"], ": ephemeral storage comes from the root volume");
+    s.ignore(&[
+        "userData",
+        "tags",
+        "metadataOptions",
+        "associatePublicIPAddress",
+        "detailedMonitoring",
+        "context",
+        "capacityReservationSelectorTerms",
+        "placementGroupSelector",
+        "placementGroupSelectorTerms",
+        "networkInterfaces",
+        "ipPrefixCount",
+        "connectionTracking",
+        "cpuOptions",
+    ]);
+    s.finish(cx);
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, nc)
+}
+
+/// Validates `amiSelectorTerms`; returns the alias and its family when an alias term is used.
+fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFamily)> {
+    let items = cx.seq(f);
+    if items.is_empty() && matches!(f.node.value, Value::Seq(_)) && !v1beta1 {
+        cx.error("invalid-value", &f.path, f.pos(), "at least one AMI selector term is required", Some("use `- alias: al2023@latest`".into()));
+    }
+    if items.len() > 30 {
+        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
+    }
+    let count = items.len();
+    let mut alias = None;
+    for item in &items {
+        let mut t = Fields::of(cx, item);
+        let alias_field = if v1beta1 { None } else { t.get("alias") };
+        let others: Vec<&'static str> = ["tags", "id", "name", "owner", "ssmParameter"]
+            .into_iter()
+            .filter(|k| (!v1beta1 || *k != "ssmParameter") && t.get(k).is_some())
+            .collect();
+        if let Some(tags) = t.get("tags") {
+            selector_tags(cx, &tags);
+        }
+        if let Some(a) = alias_field {
+            if let Some(text) = cx.nonempty_str(&a) {
+                if !others.is_empty() || count > 1 {
+                    cx.error("invalid-value", &a.path, a.pos(), "an alias must be the only AMI selector term, alone in its term", Some("remove the other terms".into()));
+                }
+                match parse_alias(&text) {
+                    Ok(fam) => alias = Some((text, fam)),
+                    Err(why) => cx.error("invalid-value", &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into())),
+                }
+            }
+        } else if others.is_empty() && cx.error_count() == 0 {
+            cx.error("invalid-value", &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", None);
+        }
+        t.finish(cx);
+    }
+    alias
+}
+
+fn parse_alias(text: &str) -> Result<AmiFamily, String> {
+    if text.chars().count() > 30 {
+        return Err(format!("alias `{}` is longer than 30 characters", truncate(text, 40)));
+    }
+    let Some((fam, version)) = text.split_once('@') else {
+        return Err(format!("alias `{text}` has no version"));
+    };
+    if version.is_empty() || fam.is_empty() || !fam.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(format!("alias `{text}` is not family@version"));
+    }
+    if !ALIAS_FAMILIES.contains(&fam) {
+        return Err(format!("`{fam}` is not an alias family (use one of {})", ALIAS_FAMILIES.join(", ")));
+    }
+    if fam.starts_with("windows") && version != "latest" {
+        return Err(format!("Windows aliases only support @latest, not @{version}"));
+    }
+    family(fam).ok_or_else(|| format!("`{fam}` is not an alias family"))
+}
+
+fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
+    let entries = cx.entries(f);
+    if entries.is_empty() && matches!(f.node.value, Value::Map(_)) {
+        cx.error("invalid-value", &f.path, f.pos(), "tags must not be empty", None);
+    }
+    for (key, key_pos, value) in entries {
+        if key.is_empty() {
+            cx.error("invalid-value", &value.path, key_pos, "a tag key must not be empty", None);
+        }
+        if let Some(v) = cx.str(&value) {
+            if v.is_empty() {
+                cx.error("invalid-value", &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", None);
+            }
+        }
+    }
+}
+
+/// subnet / security group selector terms: `tags`, `id`, (`name`); ids and names exclusive.
+fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: &[&'static str], id_prefix: &str) {
+    let items = cx.seq(f);
+    if items.is_empty() && matches!(f.node.value, Value::Seq(_)) {
+        cx.error("invalid-value", &f.path, f.pos(), "at least one selector term is required", Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
+    }
+    if items.len() > 30 {
+        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
+    }
+    for item in items {
+        let mut t = Fields::of(cx, &item);
+        let present: Vec<&'static str> = keys.iter().copied().filter(|k| t.get(k).is_some()).collect();
+        if let Some(tags) = t.get("tags") {
+            selector_tags(cx, &tags);
+        }
+        if let Some(id) = t.get("id") {
+            if let Some(v) = cx.str(&id) {
+                let ok = v.strip_prefix(id_prefix).is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+                if !ok {
+                    cx.error("invalid-value", &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), None);
+                }
+            }
+        }
+        if let Some(n) = t.get("name") {
+            cx.nonempty_str(&n);
+        }
+        if present.is_empty() && t_valid(&item) {
+            cx.error("invalid-value", &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), None);
+        }
+        for ex in exclusive {
+            if present.contains(ex) && present.len() > 1 {
+                cx.error("invalid-value", &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), None);
+            }
+        }
+        t.finish(cx);
+    }
+}
+
+fn t_valid(f: &Field<'_>) -> bool {
+    matches!(f.node.value, Value::Map(_) | Value::Null)
+}
+
+const RESERVED_KEYS: &[&str] = &["cpu", "memory", "ephemeral-storage", "pid"];
+const EVICTION_SIGNALS: &[&str] =
+    &["memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"];
+
+fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
+    let mut k = Fields::of(cx, f);
+    let mut out = KubeletConfig {
+        max_pods: k.get("maxPods").and_then(|m| cx.int(&m, 0, i64::from(i32::MAX))),
+        pods_per_core: k.get("podsPerCore").and_then(|m| cx.int(&m, 0, i64::from(i32::MAX))),
+        ..KubeletConfig::default()
+    };
+    if let Some(r) = k.get("kubeReserved") {
+        out.kube_reserved = reserved(cx, &r);
+    }
+    if let Some(r) = k.get("systemReserved") {
+        out.system_reserved = reserved(cx, &r);
+    }
+    if let Some(e) = k.get("evictionHard") {
+        out.eviction_hard = eviction(cx, &e);
+    }
+    if let Some(e) = k.get("evictionSoft") {
+        eviction(cx, &e);
+    }
+    if let Some(g) = k.get("evictionSoftGracePeriod") {
+        for (key, key_pos, value) in cx.entries(&g) {
+            if !EVICTION_SIGNALS.contains(&key.as_str()) {
+                cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(format!("use one of {}", EVICTION_SIGNALS.join(", "))));
+            }
+            cx.duration(&value, false);
+        }
+    }
+    let high = k.get("imageGCHighThresholdPercent").and_then(|v| cx.int(&v, 0, 100));
+    let low_field = k.get("imageGCLowThresholdPercent");
+    let low = low_field.as_ref().and_then(|v| cx.int(v, 0, 100));
+    if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field) {
+        if l >= h {
+            cx.error("invalid-value", &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", None);
+        }
+    }
+    if let Some(c) = k.get("cpuCFSQuota") {
+        cx.bool(&c);
+    }
+    if let Some(m) = k.get("evictionMaxPodGracePeriod") {
+        cx.int(&m, 0, i64::from(i32::MAX));
+    }
+    k.unsupported(cx, &["evictionSoft"], ": only evictionHard is subtracted from allocatable");
+    k.ignore(&["clusterDNS"]);
+    k.finish(cx);
+    out
+}
+
+fn reserved(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    for (key, key_pos, value) in cx.entries(f) {
+        if !RESERVED_KEYS.contains(&key.as_str()) {
+            let help = match crate::reader::suggest(&key, RESERVED_KEYS.iter().copied()) {
+                Some(g) => format!("did you mean `{g}`?"),
+                None => format!("use {}", RESERVED_KEYS.join(", ")),
+            };
+            cx.error("invalid-value", &value.path, key_pos, format!("`{key}` cannot be reserved"), Some(help));
+            continue;
+        }
+        if let Some(v) = cx.quantity(&value, ResourceName::parse(&key)) {
+            out.insert(key, v);
+        }
+    }
+    out
+}
+
+fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (key, key_pos, value) in cx.entries(f) {
+        if !EVICTION_SIGNALS.contains(&key.as_str()) {
+            let help = match crate::reader::suggest(&key, EVICTION_SIGNALS.iter().copied()) {
+                Some(g) => format!("did you mean `{g}`?"),
+                None => format!("use one of {}", EVICTION_SIGNALS.join(", ")),
+            };
+            cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(help));
+            continue;
+        }
+        let Some(text) = cx.str(&value) else { continue };
+        let ok = match text.strip_suffix('%') {
+            Some(p) => p.trim().parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v)),
+            None => crate::ext::quantity(ResourceName::Memory, &text).is_ok_and(|v| v >= 0),
+        };
+        if !ok {
+            cx.error("invalid-value", &value.path, value.pos(), format!("`{}` is neither a quantity nor a percentage", truncate(&text, 40)), Some("e.g. \"100Mi\" or \"10%\"".into()));
+            continue;
+        }
+        out.insert(key, text);
+    }
+    out
+}
+
+/// Validates `blockDeviceMappings` and returns the size of the volume that backs ephemeral
+/// storage: the one marked `rootVolume`, else the family's root device (for Custom, the last
+/// mapping with a size).
+fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
+    let items = cx.seq(f);
+    if items.len() > 50 {
+        cx.error("invalid-value", &f.path, f.pos(), "at most 50 block device mappings are allowed", None);
+    }
+    let mut marked = None;
+    let mut by_device = Vec::new();
+    let mut roots = 0;
+    for item in items {
+        let mut b = Fields::of(cx, &item);
+        let device = b.get("deviceName").and_then(|d| cx.nonempty_str(&d));
+        let root_field = b.get("rootVolume");
+        let root = root_field.as_ref().and_then(|r| cx.bool(r)).unwrap_or(false);
+        let mut size = None;
+        if let Some(e) = b.get("ebs") {
+            let mut ebs = Fields::of(cx, &e);
+            if let Some(v) = ebs.get("volumeSize") {
+                size = volume_size(cx, &v);
+            }
+            let has_snapshot = ebs.get("snapshotID").and_then(|s| cx.str(&s)).is_some();
+            if size.is_none() && !has_snapshot && cx.error_count() == 0 {
+                cx.error("missing-field", &e.path, e.pos(), "an ebs block needs volumeSize or snapshotID", Some("add `volumeSize: 20Gi`".into()));
+            }
+            if let Some(t) = ebs.get("volumeType") {
+                cx.choice(&t, &["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"], "volume type");
+            }
+            for key in ["iops", "throughput", "volumeInitializationRate"] {
+                if let Some(v) = ebs.get(key) {
+                    cx.int(&v, 0, i64::MAX);
+                }
+            }
+            for key in ["encrypted", "deleteOnTermination"] {
+                if let Some(v) = ebs.get(key) {
+                    cx.bool(&v);
+                }
+            }
+            ebs.ignore(&["kmsKeyID"]);
+            ebs.finish(cx);
+        }
+        b.finish(cx);
+        if root {
+            roots += 1;
+            if roots > 1 {
+                if let Some(r) = &root_field {
+                    cx.error("invalid-value", &r.path, r.pos(), "at most one block device mapping can be the root volume", None);
+                }
+            }
+            marked = marked.or(Some(size));
+        }
+        by_device.push((device, size));
+    }
+    if let Some(size) = marked {
+        return size;
+    }
+    match root_device(family) {
+        Some(dev) => by_device.iter().find(|(d, _)| d.as_deref() == Some(dev)).and_then(|(_, s)| *s),
+        None => by_device.iter().rev().find_map(|(_, s)| *s),
+    }
+}
+
+/// `volumeSize`: whole Gi, G, Ti or T (the CRD's pattern), in bytes.
+fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
+    let Value::Str(s) = &f.node.value else {
+        cx.error("invalid-type", &f.path, f.pos(), format!("expected a size such as \"20Gi\", found {}", f.node.type_name()), Some("add a unit: Gi, G, Ti or T".into()));
+        return None;
+    };
+    let digits = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = s.get(digits.len()..).unwrap_or("");
+    let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && matches!(unit, "Gi" | "G" | "Ti" | "T");
+    if !ok {
+        cx.error("invalid-value", &f.path, f.pos(), format!("`{}` is not a volume size", truncate(s, 40)), Some("use whole Gi, G, Ti or T, e.g. 50Gi".into()));
+        return None;
+    }
+    cx.quantity(f, ResourceName::EphemeralStorage)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases() {
+        assert_eq!(parse_alias("al2023@latest"), Ok(AmiFamily::Al2023));
+        assert_eq!(parse_alias("bottlerocket@v1.20.0"), Ok(AmiFamily::Bottlerocket));
+        assert!(parse_alias("windows2022@v2024").is_err());
+        assert!(parse_alias("ubuntu@latest").is_err());
+        assert!(parse_alias("al2023").is_err());
+    }
+}

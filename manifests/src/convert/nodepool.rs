@@ -1,0 +1,547 @@
+//! `karpenter.sh/v1` NodePool, and `v1beta1` read with its v1 meaning.
+//!
+//! Every v1beta1 difference (`spec.disruption.expireAfter`, `WhenUnderutilized`, a
+//! `nodeClassRef` with only a name, the implicit `consolidateAfter`, the NodePool `kubelet`)
+//! is converted and reported as a `v1beta1-*` warning at the field, so `kpg validate` doubles
+//! as a migration checklist.
+
+use kpg_core::model::{Budget, BudgetNodes, ConsolidationPolicy, Limits, NodeClassRef, NodePool};
+use kpg_core::resources::ResourceName;
+use kpg_core::taints::Taint;
+
+use super::common::{self, Meta, NameRule, ReqSite};
+use crate::reader::{Cx, Field, Fields, join};
+use crate::yaml::Pos;
+
+const DEFAULT_EXPIRE_AFTER_MS: u64 = 720 * 3600 * 1000;
+pub(crate) const NODE_CLASS_GROUP: &str = "karpenter.k8s.aws";
+pub(crate) const NODE_CLASS_KIND: &str = "EC2NodeClass";
+
+/// Karpenter's CRD patterns for durations: whole seconds, minutes and hours only
+/// (`^([0-9]+(s|m|h))+$`), optionally `Never`.
+fn karpenter_duration_ok(s: &str) -> bool {
+    if s.is_empty() {
+        return false;
+    }
+    let mut digits = 0;
+    for c in s.chars() {
+        match c {
+            '0'..='9' => digits += 1,
+            's' | 'm' | 'h' if digits > 0 => digits = 0,
+            _ => return false,
+        }
+    }
+    digits == 0
+}
+
+/// A NodePool duration: parsed, then held to the CRD's stricter pattern.
+fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
+    let v = cx.duration(f, never)?;
+    if let crate::yaml::Value::Str(s) = &f.node.value {
+        if !(never && s == "Never") && !karpenter_duration_ok(s) {
+            let help = if never { "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never" } else { "use whole s, m or h units, e.g. 90s, 30m or 48h" };
+            cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
+            return None;
+        }
+    }
+    Some(v)
+}
+
+pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodePool) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Subdomain);
+    let mut np = NodePool {
+        name: meta.name.clone(),
+        template_labels: Default::default(),
+        template_annotations: Default::default(),
+        node_class_ref: NodeClassRef { group: NODE_CLASS_GROUP.into(), kind: NODE_CLASS_KIND.into(), name: String::new() },
+        requirements: Vec::new(),
+        taints: Vec::new(),
+        startup_taints: Vec::new(),
+        expire_after: Some(DEFAULT_EXPIRE_AFTER_MS),
+        termination_grace_period: None,
+        consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
+        consolidate_after: Some(0),
+        budgets: vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
+        limits: Limits::default(),
+        weight: 0,
+    };
+    if v1beta1 {
+        if let Some(p) = r.key_pos("apiVersion") {
+            cx.warn(
+                "v1beta1-api",
+                "apiVersion",
+                p,
+                "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
+                Some("`kpg migrate` prints the v1 manifest; the warnings below list each difference".into()),
+            );
+        }
+    }
+    let Some(sf) = r.req(cx, "spec") else {
+        r.ignore(&["apiVersion", "kind", "status"]);
+        r.finish(cx);
+        return (meta, np);
+    };
+    let mut s = Fields::of(cx, &sf);
+    match s.req(cx, "template") {
+        Some(t) => template(cx, &t, v1beta1, &mut np),
+        None => {}
+    }
+    let mut disruption_expire: Option<(Option<u64>, Field<'_>)> = None;
+    let disruption = s.get("disruption");
+    let mut consolidate_after_seen = false;
+    let mut policy_underutilized_v1beta1 = false;
+    let mut policy_pos = None;
+    if let Some(d) = &disruption {
+        let mut df = Fields::of(cx, d);
+        let policies: &[&'static str] = if v1beta1 {
+            &["WhenUnderutilized", "WhenEmpty"]
+        } else {
+            &["WhenEmptyOrUnderutilized", "WhenEmpty", "Balanced"]
+        };
+        if let Some(p) = df.get("consolidationPolicy") {
+            policy_pos = Some(p.pos());
+            match cx.choice(&p, policies, "consolidation policy") {
+                Some("WhenEmpty") => np.consolidation_policy = ConsolidationPolicy::WhenEmpty,
+                Some("WhenUnderutilized") => {
+                    policy_underutilized_v1beta1 = true;
+                    cx.warn(
+                        "v1beta1-consolidation-policy",
+                        &p.path,
+                        p.pos(),
+                        "WhenUnderutilized is called WhenEmptyOrUnderutilized in v1",
+                        Some("write `consolidationPolicy: WhenEmptyOrUnderutilized`".into()),
+                    );
+                }
+                Some("Balanced") => cx.warn(
+                    "unsupported-field",
+                    &p.path,
+                    p.pos(),
+                    "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
+                    None,
+                ),
+                _ => {}
+            }
+        } else if v1beta1 {
+            policy_underutilized_v1beta1 = true;
+        }
+        if let Some(c) = df.get("consolidateAfter") {
+            consolidate_after_seen = true;
+            if let Some(v) = np_duration(cx, &c, true) {
+                np.consolidate_after = v;
+            }
+            if v1beta1 && policy_underutilized_v1beta1 {
+                cx.warn(
+                    "v1beta1-consolidate-after",
+                    &c.path,
+                    c.pos(),
+                    "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it delays consolidation",
+                    None,
+                );
+            }
+        }
+        if let Some(b) = df.get("budgets") {
+            np.budgets = budgets(cx, &b);
+        }
+        if let Some(e) = df.get("expireAfter") {
+            if v1beta1 {
+                if let Some(v) = np_duration(cx, &e, true) {
+                    disruption_expire = Some((v, e));
+                }
+            } else {
+                cx.warn(
+                    "unknown-field",
+                    &e.path,
+                    e.key_pos,
+                    "karpenter.sh/v1 has no spec.disruption.expireAfter; it is ignored (the API server rejects it)",
+                    Some("move it to `spec.template.spec.expireAfter`".into()),
+                );
+            }
+        }
+        df.finish(cx);
+    }
+    if !consolidate_after_seen {
+        if v1beta1 {
+            let (path, pos) = match &disruption {
+                Some(d) => (join(&d.path, "consolidateAfter"), d.key_pos),
+                None => (join(&sf.path, "disruption"), sf.key_pos),
+            };
+            cx.warn(
+                "v1beta1-consolidate-after",
+                &path,
+                policy_pos.unwrap_or(pos),
+                "v1 requires consolidateAfter; 0s is used, as v1beta1 behaved",
+                Some("add `consolidateAfter: 0s` under `spec.disruption`".into()),
+            );
+        } else {
+            let (path, pos) = match &disruption {
+                Some(d) => (join(&d.path, "consolidateAfter"), d.key_pos),
+                None => (join(&sf.path, "disruption.consolidateAfter"), sf.key_pos),
+            };
+            cx.error(
+                "missing-field",
+                &path,
+                pos,
+                "karpenter.sh/v1 requires `spec.disruption.consolidateAfter`",
+                Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never)".into()),
+            );
+        }
+    }
+    if let Some((v, e)) = disruption_expire {
+        cx.warn(
+            "v1beta1-expire-after",
+            &e.path,
+            e.pos(),
+            "in v1, expireAfter moved to spec.template.spec.expireAfter (and expiry no longer waits for a replacement)",
+            Some("move it under `spec.template.spec`".into()),
+        );
+        np.expire_after = v;
+    }
+    if let Some(l) = s.get("limits") {
+        np.limits = limits(cx, &l);
+    }
+    if let Some(w) = s.get("weight") {
+        if let Some(w) = cx.int(&w, 1, 100) {
+            np.weight = w as i32;
+        }
+    }
+    s.unsupported(cx, &["replicas"], ": static NodePools are not simulated, the pool is dynamic");
+    s.finish(cx);
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, np)
+}
+
+fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
+    let mut t = Fields::of(cx, f);
+    if let Some(mf) = t.get("metadata") {
+        let mut m = Fields::of(cx, &mf);
+        if let Some(l) = m.get("labels") {
+            let labels = common::labels(cx, &l);
+            let entries = if matches!(l.node.value, crate::yaml::Value::Map(_)) { cx.entries(&l) } else { Vec::new() };
+            for (key, _, value) in entries {
+                if labels.contains_key(&key) {
+                    if let Some(why) = common::restricted_label(&key) {
+                        cx.error("invalid-label", &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
+                    }
+                }
+            }
+            np.template_labels = labels;
+        }
+        if let Some(a) = m.get("annotations") {
+            np.template_annotations = common::annotations(cx, &a);
+        }
+        m.finish(cx);
+    }
+    let Some(sf) = t.req(cx, "spec") else {
+        t.finish(cx);
+        return;
+    };
+    let mut s = Fields::of(cx, &sf);
+    match s.req(cx, "nodeClassRef") {
+        Some(r) => np.node_class_ref = node_class_ref(cx, &r, v1beta1),
+        None => {}
+    }
+    match s.req_help(cx, "requirements", "add `requirements: []` (or requirements such as karpenter.sh/capacity-type In [spot])") {
+        Some(rf) => {
+            for item in cx.seq(&rf) {
+                if let Some(req) = common::requirement(cx, &item, ReqSite::NodePool) {
+                    np.requirements.push(req);
+                }
+            }
+            if np.requirements.len() > 100 {
+                cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
+            }
+        }
+        None => {}
+    }
+    let mut all_taints: Vec<(Taint, Pos)> = Vec::new();
+    if let Some(tf) = s.get("taints") {
+        np.taints = common::taints(cx, &tf);
+        all_taints.extend(np.taints.iter().map(|t| (t.clone(), tf.pos())));
+    }
+    if let Some(tf) = s.get("startupTaints") {
+        np.startup_taints = common::taints(cx, &tf);
+        all_taints.extend(np.startup_taints.iter().map(|t| (t.clone(), tf.pos())));
+    }
+    for (i, (t, pos)) in all_taints.iter().enumerate() {
+        if all_taints[..i].iter().any(|(o, _)| o.key == t.key && o.effect == t.effect) {
+            cx.error(
+                "invalid-value",
+                &s.child_path("taints"),
+                *pos,
+                format!("taint {}:{} appears twice (taints and startupTaints together must be unique by key and effect)", t.key, t.effect.as_str()),
+                None,
+            );
+        }
+    }
+    if let Some(e) = s.get("expireAfter") {
+        if v1beta1 {
+            cx.warn("unknown-field", &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", None);
+        }
+        if let Some(v) = np_duration(cx, &e, true) {
+            np.expire_after = v;
+        }
+    }
+    if let Some(g) = s.get("terminationGracePeriod") {
+        if let Some(v) = np_duration(cx, &g, false) {
+            np.termination_grace_period = v;
+        }
+    }
+    if !v1beta1 {
+        // Two common leftovers of a v1beta1 manifest, named precisely instead of as plain
+        // unknown fields.
+        if let Some(k) = s.get("kubelet") {
+            cx.warn(
+                "unknown-field",
+                &k.path,
+                k.key_pos,
+                "karpenter.sh/v1 NodePools have no kubelet block; it is ignored",
+                Some("move it to the EC2NodeClass's `spec.kubelet`".into()),
+            );
+        }
+    }
+    if v1beta1 {
+        if let Some(k) = s.get("kubelet") {
+            cx.warn(
+                "v1beta1-kubelet",
+                &k.path,
+                k.key_pos,
+                "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); they are ignored here",
+                Some("move this block to the EC2NodeClass's `spec.kubelet`".into()),
+            );
+        }
+        if let Some(res) = s.get("resources") {
+            cx.warn("v1beta1-resources", &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
+        }
+    }
+    s.finish(cx);
+    t.finish(cx);
+}
+
+fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
+    let mut r = Fields::of(cx, f);
+    let mut out = NodeClassRef { group: NODE_CLASS_GROUP.into(), kind: NODE_CLASS_KIND.into(), name: String::new() };
+    let name_field = r.req(cx, "name");
+    let name_pos = name_field.as_ref().map(|n| n.pos());
+    if let Some(n) = name_field.and_then(|n| cx.nonempty_str(&n)) {
+        out.name = n;
+    }
+    if v1beta1 {
+        let api_version = r.get("apiVersion").and_then(|a| cx.str(&a));
+        let kind = r.get("kind").and_then(|k| cx.str(&k));
+        if let Some(group) = api_version.as_deref().and_then(|a| a.split_once('/')).map(|(g, _)| g) {
+            out.group = group.to_string();
+        }
+        if let Some(kind) = kind {
+            out.kind = kind;
+        }
+        cx.warn(
+            "v1beta1-node-class-ref",
+            &f.path,
+            f.pos(),
+            "v1 nodeClassRef needs group, kind and name (apiVersion is gone)",
+            Some(format!("write `nodeClassRef: {{group: {}, kind: {}, name: {}}}`", out.group, out.kind, out.name)),
+        );
+    } else {
+        let has_api_version = r.has("apiVersion");
+        let help = if has_api_version {
+            "v1 uses `group: karpenter.k8s.aws` instead of `apiVersion`"
+        } else {
+            "add `group: karpenter.k8s.aws` and `kind: EC2NodeClass`"
+        };
+        if let Some(g) = r.req_help(cx, "group", help).and_then(|g| {
+            let s = cx.nonempty_str(&g)?;
+            if s.contains('/') {
+                cx.error("invalid-value", &g.path, g.pos(), format!("group `{s}` must not contain '/'"), Some("use `group: karpenter.k8s.aws` (no version)".into()));
+                return None;
+            }
+            Some(s)
+        }) {
+            out.group = g;
+        }
+        if let Some(k) = r.req_help(cx, "kind", "add `kind: EC2NodeClass`").and_then(|k| cx.nonempty_str(&k)) {
+            out.kind = k;
+        }
+    }
+    r.finish(cx);
+    if out.group != NODE_CLASS_GROUP || out.kind != NODE_CLASS_KIND {
+        cx.warn(
+            "unknown-reference",
+            &f.path,
+            f.pos(),
+            format!("node class {}/{} is not simulated: this NodePool never launches nodes", out.group, out.kind),
+            Some(format!("reference an EC2NodeClass: `group: {NODE_CLASS_GROUP}`, `kind: {NODE_CLASS_KIND}`")),
+        );
+    } else if !out.name.is_empty() {
+        let name_field = Field { node: f.node, path: join(&f.path, "name"), key_pos: f.key_pos };
+        let pos = name_pos.unwrap_or(f.pos());
+        cx.refs.push(crate::reader::Ref { kind: NODE_CLASS_KIND.into(), namespace: String::new(), name: out.name.clone(), path: name_field.path, pos });
+    }
+    out
+}
+
+fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
+    let mut out = Vec::new();
+    let items = cx.seq(f);
+    if items.len() > 50 {
+        cx.error("invalid-value", &f.path, f.pos(), "at most 50 budgets are allowed", None);
+    }
+    for item in items {
+        let mut b = Fields::of(cx, &item);
+        let nodes = match b.get("nodes") {
+            Some(n) => cx.str(&n).and_then(|s| {
+                let parsed = parse_budget_nodes(&s);
+                if parsed.is_none() {
+                    cx.error("invalid-value", &n.path, n.pos(), format!("`{s}` is not a node count or a percentage"), Some("use a count such as \"1\" or a percentage such as \"10%\"".into()));
+                }
+                parsed
+            }),
+            None => Some(BudgetNodes::Percent(10)),
+        };
+        let schedule_field = b.get("schedule");
+        let schedule = schedule_field.as_ref().and_then(|s| cx.str(s)).filter(|s| {
+            let ok = valid_cron(s);
+            if !ok {
+                if let Some(sf) = &schedule_field {
+                    cx.error("invalid-value", &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
+                }
+            }
+            ok
+        });
+        let duration_field = b.get("duration");
+        let duration = duration_field.as_ref().and_then(|d| {
+            let v = cx.duration(d, false)?.unwrap_or(0);
+            if let crate::yaml::Value::Str(s) = &d.node.value {
+                if !valid_budget_duration(s) {
+                    cx.error("invalid-value", &d.path, d.pos(), format!("`{s}` does not match the budget duration format"), Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()));
+                    return None;
+                }
+            }
+            Some(v)
+        });
+        if schedule_field.is_some() != duration_field.is_some() {
+            cx.error("invalid-value", &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
+        }
+        let reasons = match b.get("reasons") {
+            Some(r) => cx
+                .seq(&r)
+                .iter()
+                .filter_map(|reason| cx.choice(reason, &["Underutilized", "Empty", "Drifted"], "disruption reason"))
+                .map(str::to_string)
+                .collect(),
+            None => Vec::new(),
+        };
+        b.finish(cx);
+        if let Some(nodes) = nodes {
+            out.push(Budget { nodes, schedule, duration, reasons });
+        }
+    }
+    out
+}
+
+/// `^((100|[0-9]{1,2})%|[0-9]+)$`
+fn parse_budget_nodes(s: &str) -> Option<BudgetNodes> {
+    if let Some(p) = s.strip_suffix('%') {
+        if p.is_empty() || p.len() > 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let v: u32 = p.parse().ok()?;
+        if p.len() == 3 && v != 100 {
+            return None;
+        }
+        return Some(BudgetNodes::Percent(v));
+    }
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok().map(BudgetNodes::Count)
+}
+
+/// The CRD's cron pattern, loosely: a macro, or five space-separated fields.
+fn valid_cron(s: &str) -> bool {
+    const MACROS: &[&str] = &["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
+    if MACROS.contains(&s) {
+        return true;
+    }
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    fields.len() == 5
+        && fields.iter().all(|f| f.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '*' | ',' | '-' | '/' | '?')))
+}
+
+/// `^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`
+fn valid_budget_duration(s: &str) -> bool {
+    let s = s.strip_suffix("0s").filter(|r| !r.is_empty() && !r.ends_with(|c: char| c.is_ascii_digit())).unwrap_or(s);
+    let mut units = Vec::new();
+    let mut digits = 0;
+    for c in s.chars() {
+        match c {
+            '0'..='9' => digits += 1,
+            'h' | 'm' if digits > 0 => {
+                units.push(c);
+                digits = 0;
+            }
+            _ => return false,
+        }
+    }
+    digits == 0 && matches!(units.as_slice(), ['h'] | ['m'] | ['h', 'm'])
+}
+
+fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
+    let mut out = Limits::default();
+    for (name, key_pos, value) in cx.entries(f) {
+        if name == "nodes" {
+            if let Some(v) = cx.quantity(&value, ResourceName::Pods) {
+                out.nodes = Some(v);
+            }
+            continue;
+        }
+        let resource = ResourceName::parse(&name);
+        let known = name.contains('/') || matches!(name.as_str(), "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage") || name.starts_with("hugepages-");
+        if !known {
+            let guess = crate::reader::suggest(&name, ["cpu", "memory", "ephemeral-storage", "pods", "nodes"]);
+            let help = match guess {
+                Some(g) => format!("did you mean `{g}`?"),
+                None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource such as nvidia.com/gpu".into(),
+            };
+            cx.error("invalid-value", &value.path, key_pos, format!("`{name}` is not a resource name"), Some(help));
+            continue;
+        }
+        if let Some(v) = cx.quantity(&value, resource) {
+            let slot = &mut out.resources[resource as usize];
+            *slot = Some(slot.unwrap_or(0).saturating_add(v));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duration_patterns_follow_the_crd() {
+        assert!(karpenter_duration_ok("720h"));
+        assert!(karpenter_duration_ok("1h30m"));
+        assert!(!karpenter_duration_ok("1.5h"));
+        assert!(!karpenter_duration_ok("500ms"));
+        assert!(!karpenter_duration_ok("5"));
+        assert!(valid_budget_duration("8h"));
+        assert!(valid_budget_duration("1h30m"));
+        assert!(valid_budget_duration("30m0s"));
+        assert!(!valid_budget_duration("30s"));
+        assert!(!valid_budget_duration("1m1h"));
+    }
+
+    #[test]
+    fn budget_nodes_pattern() {
+        assert_eq!(parse_budget_nodes("10%"), Some(BudgetNodes::Percent(10)));
+        assert_eq!(parse_budget_nodes("100%"), Some(BudgetNodes::Percent(100)));
+        assert_eq!(parse_budget_nodes("101%"), None);
+        assert_eq!(parse_budget_nodes("3"), Some(BudgetNodes::Count(3)));
+        assert_eq!(parse_budget_nodes("-1"), None);
+        assert!(valid_cron("0 9 * * mon-fri"));
+        assert!(valid_cron("@daily"));
+        assert!(!valid_cron("every day"));
+    }
+}

@@ -1,0 +1,462 @@
+//! The playground's own kinds (`playground.karpenter.dev/v1alpha1`): `Cluster`,
+//! `InstanceType` and `Timeline`.
+
+use std::collections::BTreeSet;
+
+use kpg_core::catalog::{CapacityType, InstanceTypeSpec, MicroDollars, OfferingSpec};
+use kpg_core::model::{AppliedObject, Cluster, NodeGroup, TimelineAction, TimelineStep, WorkloadKind};
+use kpg_core::resources::{ResourceName, Resources};
+
+use super::common::{self, ListSite, Meta, NameRule};
+use super::{Object, Site, kind_info, workload_kind};
+use crate::reader::{Cx, Field, Fields, truncate};
+use crate::yaml::{Pos, Value};
+
+/// More fixed nodes than this cannot be simulated interactively.
+pub(crate) const MAX_FIXED_NODES: i64 = 5_000;
+/// Replicas above this in one place are refused outright (the scenario-wide cap is checked
+/// when documents are assembled).
+pub(crate) const MAX_PODS: i64 = 50_000;
+
+const CAPACITY_TYPES: &[&str] = &["on-demand", "spot", "reserved"];
+
+pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Free);
+    let mut out = Cluster { name: meta.name.clone(), ..Cluster::default() };
+    if let Some(sf) = r.get("spec") {
+        let mut s = Fields::of(cx, &sf);
+        if let Some(region) = s.get("region").and_then(|f| cx.nonempty_str(&f)) {
+            out.region = region;
+        }
+        if let Some(z) = s.get("zones") {
+            out.zones = zones(cx, &z);
+        }
+        if let Some(seed) = s.get("seed").and_then(|f| cx.int(&f, 0, i64::MAX)) {
+            out.seed = seed as u64;
+        }
+        if let Some(groups) = s.get("nodeGroups") {
+            let mut total: i64 = 0;
+            let mut names = BTreeSet::new();
+            for item in cx.seq(&groups) {
+                let mut g = Fields::of(cx, &item);
+                let name_field = g.req(cx, "name");
+                let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n)).unwrap_or_default();
+                if let Some(n) = &name_field {
+                    if !name.is_empty() && !names.insert(name.clone()) {
+                        cx.error("duplicate-object", &n.path, n.pos(), format!("node group `{name}` is defined twice"), Some("give each node group its own name".into()));
+                    }
+                }
+                let instance_type = match g.req(cx, "instanceType") {
+                    Some(t) => {
+                        let v = cx.nonempty_str(&t).unwrap_or_default();
+                        if !v.is_empty() {
+                            cx.refer("InstanceType", "", &v, &t);
+                        }
+                        v
+                    }
+                    None => String::new(),
+                };
+                let count_field = g.get("count");
+                let count = count_field.as_ref().and_then(|c| cx.int(c, 0, i64::from(u32::MAX))).unwrap_or(1);
+                total = total.saturating_add(count);
+                if total > MAX_FIXED_NODES {
+                    let pos = count_field.as_ref().map(|c| c.pos()).unwrap_or(item.pos());
+                    cx.error(
+                        "too-large",
+                        &item.path,
+                        pos,
+                        format!("the node groups add up to {total} nodes; the playground simulates at most {MAX_FIXED_NODES} fixed nodes"),
+                        Some("lower `count`; a few nodes show the same behaviour".into()),
+                    );
+                    total = i64::MIN / 2; // report once
+                }
+                let group_zones = g.get("zones").map(|z| zones(cx, &z)).unwrap_or_default();
+                if !out.zones.is_empty() {
+                    if let Some(zf) = g.get("zones") {
+                        for z in &group_zones {
+                            if !out.zones.contains(z) {
+                                cx.warn("unknown-reference", &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), None);
+                            }
+                        }
+                    }
+                }
+                let capacity_type = g
+                    .get("capacityType")
+                    .and_then(|c| cx.choice(&c, CAPACITY_TYPES, "capacity type"))
+                    .unwrap_or("on-demand")
+                    .to_string();
+                let labels = g.get("labels").map(|l| common::labels(cx, &l)).unwrap_or_default();
+                let taints = g.get("taints").map(|t| common::taints(cx, &t)).unwrap_or_default();
+                g.finish(cx);
+                out.node_groups.push(NodeGroup {
+                    name,
+                    instance_type,
+                    count: u32::try_from(count).unwrap_or(0),
+                    zones: group_zones,
+                    capacity_type,
+                    labels,
+                    taints,
+                });
+            }
+        }
+        s.finish(cx);
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, out)
+}
+
+fn zones(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in cx.seq(f) {
+        if let Some(z) = cx.nonempty_str(&item) {
+            if out.contains(&z) {
+                cx.warn("invalid-value", &item.path, item.pos(), format!("zone `{z}` is listed twice"), None);
+            } else {
+                out.push(z);
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTypeSpec) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Free);
+    let mut out = InstanceTypeSpec {
+        name: meta.name.clone(),
+        capacity: Resources::ZERO,
+        arch: String::from("amd64"),
+        os: String::from("linux"),
+        labels: Default::default(),
+        overhead: None,
+        offerings: Vec::new(),
+    };
+    if let Some(sf) = r.req(cx, "spec") {
+        let mut s = Fields::of(cx, &sf);
+        if let Some(v) = s.req_help(cx, "cpu", "add e.g. `cpu: \"4\"`").and_then(|f| cx.quantity(&f, ResourceName::Cpu)) {
+            out.capacity.set(ResourceName::Cpu, v);
+        }
+        if let Some(v) = s.req_help(cx, "memory", "add e.g. `memory: 16Gi`").and_then(|f| cx.quantity(&f, ResourceName::Memory)) {
+            out.capacity.set(ResourceName::Memory, v);
+        }
+        // kubelet's default maxPods when the document does not say.
+        let pods = s.get("pods").and_then(|f| cx.quantity(&f, ResourceName::Pods)).unwrap_or(110);
+        out.capacity.set(ResourceName::Pods, pods);
+        if let Some(a) = s.get("arch").and_then(|f| cx.choice(&f, &["amd64", "arm64"], "architecture")) {
+            out.arch = a.to_string();
+        }
+        if let Some(o) = s.get("os").and_then(|f| cx.choice(&f, &["linux", "windows"], "operating system")) {
+            out.os = o.to_string();
+        }
+        if let Some(l) = s.get("labels") {
+            out.labels = common::labels(cx, &l);
+        }
+        if let Some(o) = s.get("overhead") {
+            let list = common::resource_list(cx, &o, ListSite::Node);
+            out.overhead = Some(common::to_resources(&list));
+        }
+        match s.get("offerings") {
+            Some(of) => {
+                for item in cx.seq(&of) {
+                    if let Some(o) = offering(cx, &item) {
+                        if out.offerings.iter().any(|x: &OfferingSpec| x.zone == o.zone && x.capacity_type == o.capacity_type) {
+                            cx.error("duplicate-object", &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
+                        }
+                        out.offerings.push(o);
+                    }
+                }
+            }
+            None => {}
+        }
+        if out.offerings.is_empty() && cx.error_count() == 0 {
+            cx.warn("invalid-value", &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));
+        }
+        s.finish(cx);
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, out)
+}
+
+fn offering(cx: &mut Cx, f: &Field<'_>) -> Option<OfferingSpec> {
+    let errors = cx.error_count();
+    let mut o = Fields::of(cx, f);
+    let zone = o.req(cx, "zone").and_then(|z| cx.nonempty_str(&z));
+    let capacity_type = match o.get("capacityType") {
+        Some(c) => cx.choice(&c, CAPACITY_TYPES, "capacity type").and_then(CapacityType::parse),
+        None => Some(CapacityType::OnDemand),
+    };
+    let price = o.req_help(cx, "price", "add the price in USD per hour, e.g. `price: 0.0416`").and_then(|p| price(cx, &p));
+    let available = o.get("available").and_then(|a| cx.bool(&a)).unwrap_or(true);
+    o.finish(cx);
+    if cx.error_count() > errors {
+        return None;
+    }
+    Some(OfferingSpec { zone: zone?, capacity_type: capacity_type?, price: price?, available })
+}
+
+fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
+    let text = match &f.node.value {
+        Value::Int(_) | Value::Float(_) | Value::Str(_) => f.node.scalar_text().unwrap_or_default(),
+        _ => {
+            cx.error("invalid-type", &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), None);
+            return None;
+        }
+    };
+    match micro_dollars(&text) {
+        Ok((v, exact)) => {
+            if !exact {
+                cx.warn("invalid-value", &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), None);
+            }
+            Some(v)
+        }
+        Err(why) => {
+            cx.error("invalid-value", &f.path, f.pos(), format!("`{}` is not a price: {why}", truncate(&text, 40)), Some("write USD per hour as a decimal, e.g. 0.0416".into()));
+            None
+        }
+    }
+}
+
+/// A decimal (`0.14`, `2`, `1.5e-2`) as exact millionths, rounding half up beyond six decimals;
+/// the flag says whether no rounding was needed.
+pub(crate) fn micro_dollars(text: &str) -> Result<(i64, bool), String> {
+    let t = text.trim();
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.starts_with('-') {
+        return Err("it is negative".into());
+    }
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (t.get(..i).unwrap_or(""), t.get(i + 1..).unwrap_or("")),
+        None => (t, ""),
+    };
+    let exponent: i32 = if exponent.is_empty() {
+        0
+    } else {
+        exponent.parse().map_err(|_| String::from("bad exponent"))?
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int_part.is_empty() && frac_part.is_empty() {
+        return Err("no digits".into());
+    }
+    if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit()) {
+        return Err("not a decimal number".into());
+    }
+    let digits: String = format!("{int_part}{frac_part}");
+    let digits = digits.trim_start_matches('0');
+    if digits.len() > 30 {
+        return Err("too many digits".into());
+    }
+    let mut value: i128 = if digits.is_empty() { 0 } else { digits.parse().map_err(|_| String::from("not a decimal number"))? };
+    // value × 10^(exponent − len(frac) + 6) micro-dollars.
+    let scale = i64::from(exponent) - frac_part.len() as i64 + 6;
+    let mut exact = true;
+    if scale >= 0 {
+        if scale > 20 || value.checked_mul(10i128.pow(scale as u32)).is_none() {
+            return Err("too large".into());
+        }
+        value *= 10i128.pow(scale as u32);
+    } else if scale < -38 {
+        exact = value == 0;
+        value = 0;
+    } else {
+        let div = 10i128.pow((-scale) as u32);
+        let rem = value % div;
+        value /= div;
+        if rem != 0 {
+            exact = false;
+            if rem >= div - rem {
+                value += 1;
+            }
+        }
+    }
+    // $10,000 per hour is beyond any EC2 instance; larger values are typos.
+    if value > 10_000 * 1_000_000 {
+        return Err("more than $10,000 per hour".into());
+    }
+    Ok((value as i64, exact))
+}
+
+/// A timeline step with where it was written, for cross-document checks.
+#[derive(Debug)]
+pub(crate) struct Step {
+    pub step: TimelineStep,
+    pub path: String,
+    pub pos: Pos,
+}
+
+const ACTIONS: &[&str] = &["scale", "delete", "apply", "interrupt", "releaseAmi"];
+
+pub(crate) fn timeline(cx: &mut Cx, root: &Field<'_>) -> (Meta, Vec<Step>) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Free);
+    let mut steps = Vec::new();
+    if let Some(sf) = r.req(cx, "spec") {
+        let mut s = Fields::of(cx, &sf);
+        if let Some(list) = s.req_help(cx, "steps", "add `steps: [{at: 2m, scale: {kind: Deployment, name: web, replicas: 8}}]`") {
+            for item in cx.seq(&list) {
+                if let Some(step) = timeline_step(cx, &item) {
+                    steps.push(step);
+                }
+            }
+        }
+        s.finish(cx);
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, steps)
+}
+
+fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
+    let errors = cx.error_count();
+    let mut f = Fields::of(cx, item);
+    let at = f
+        .req_help(cx, "at", "add `at: 2m` (time from the start of the simulation)")
+        .and_then(|a| cx.duration(&a, false))
+        .flatten();
+    let present: Vec<(&'static str, Field<'_>)> = ACTIONS.iter().filter_map(|a| f.get(a).map(|v| (*a, v))).collect();
+    f.finish(cx);
+    let action = match present.as_slice() {
+        [] => {
+            cx.error("missing-field", &item.path, item.pos(), "a step needs one action", Some(format!("add one of {}", ACTIONS.join(", "))));
+            None
+        }
+        [(name, v)] => action(cx, name, v),
+        [_, (second, v), ..] => {
+            cx.error("invalid-value", &v.path, v.key_pos, format!("a step takes exactly one action; `{second}` is a second one"), Some("split it into two steps with the same `at`".into()));
+            None
+        }
+    };
+    if cx.error_count() > errors {
+        return None;
+    }
+    Some(Step { step: TimelineStep { at: at?, action: action? }, path: item.path.clone(), pos: item.pos() })
+}
+
+/// Kinds a `scale` step can change.
+const SCALABLE: &[&str] = &["Deployment", "ReplicaSet", "StatefulSet", "Job"];
+
+fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
+    match name {
+        "scale" => {
+            let mut s = Fields::of(cx, v);
+            let kind = s.req(cx, "kind").and_then(|k| cx.choice(&k, SCALABLE, "kind to scale"));
+            let name_field = s.req(cx, "name");
+            let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n));
+            let namespace = s.get("namespace").and_then(|n| cx.nonempty_str(&n)).unwrap_or_else(|| "default".into());
+            let replicas = s
+                .req(cx, "replicas")
+                .and_then(|r| cx.int(&r, 0, MAX_PODS).map(|n| n as u32));
+            s.finish(cx);
+            if let (Some(k), Some(n), Some(nf)) = (kind, &name, &name_field) {
+                cx.refer(k, &namespace, n, nf);
+            }
+            Some(TimelineAction::Scale { kind: workload_kind(kind?)?, name: name?, namespace, replicas: replicas? })
+        }
+        "delete" => {
+            let mut d = Fields::of(cx, v);
+            let kind_field = d.req(cx, "kind");
+            let kind = kind_field.as_ref().and_then(|k| {
+                let s = cx.nonempty_str(k)?;
+                match kind_info(&s) {
+                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => Some(info),
+                    _ => {
+                        cx.error("invalid-value", &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, PodDisruptionBudget, Namespace or InstanceType".into()));
+                        None
+                    }
+                }
+            });
+            let name_field = d.req(cx, "name");
+            let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n));
+            let ns_field = d.get("namespace");
+            let namespace = ns_field.as_ref().and_then(|n| cx.nonempty_str(n));
+            d.finish(cx);
+            let info = kind?;
+            let namespace = if info.namespaced { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
+            if let (Some(n), Some(nf)) = (&name, &name_field) {
+                cx.refer(info.kind, &namespace, n, nf);
+            }
+            Some(TimelineAction::Delete { kind: info.kind.to_string(), name: name?, namespace })
+        }
+        "apply" => {
+            let converted = super::convert(cx, v, Site::TimelineApply)?;
+            let applied = match converted.object {
+                Object::NodePool(np) => AppliedObject::NodePool(np),
+                Object::NodeClass(nc) => AppliedObject::NodeClass(nc),
+                Object::Workload(w) => AppliedObject::Workload(w),
+                Object::Pdb(p) => AppliedObject::Pdb(p),
+                _ => return None,
+            };
+            Some(TimelineAction::Apply(Box::new(applied)))
+        }
+        "interrupt" => {
+            let mut i = Fields::of(cx, v);
+            let nodepool_field = i.get("nodepool");
+            let nodepool = nodepool_field.as_ref().and_then(|n| cx.nonempty_str(n));
+            let node = i.get("node").and_then(|n| cx.nonempty_str(&n));
+            i.finish(cx);
+            if nodepool.is_some() == node.is_some() {
+                cx.error("invalid-value", &v.path, v.pos(), "interrupt takes exactly one of `nodepool` and `node`", Some("e.g. `interrupt: {nodepool: default}`".into()));
+                return None;
+            }
+            if let (Some(np), Some(nf)) = (&nodepool, &nodepool_field) {
+                cx.refer("NodePool", "", np, nf);
+            }
+            Some(TimelineAction::Interrupt { nodepool, node })
+        }
+        _ => {
+            let mut a = Fields::of(cx, v);
+            let alias = a.req(cx, "alias").and_then(|f| {
+                let s = cx.nonempty_str(&f)?;
+                let fam = s.split('@').next().unwrap_or("");
+                if !super::nodeclass::ALIAS_FAMILIES.contains(&fam) {
+                    cx.error(
+                        "invalid-value",
+                        &f.path,
+                        f.pos(),
+                        format!("`{fam}` is not an AMI alias family"),
+                        Some(format!("use one of {}", super::nodeclass::ALIAS_FAMILIES.join(", "))),
+                    );
+                    return None;
+                }
+                Some(s)
+            });
+            a.finish(cx);
+            Some(TimelineAction::ReleaseAmi { alias: alias? })
+        }
+    }
+}
+
+/// The replicas a timeline step sets for a workload, for the scenario-wide pod cap.
+pub(crate) fn step_replicas(step: &TimelineStep) -> Option<(WorkloadKind, &str, &str, u32)> {
+    match &step.action {
+        TimelineAction::Scale { kind, name, namespace, replicas } => Some((*kind, name, namespace, *replicas)),
+        TimelineAction::Apply(obj) => match obj.as_ref() {
+            AppliedObject::Workload(w) => Some((w.kind, &w.name, &w.namespace, if w.kind == WorkloadKind::Pod { 1 } else { w.replicas })),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prices_are_exact_micro_dollars() {
+        assert_eq!(micro_dollars("0.14"), Ok((140_000, true)));
+        assert_eq!(micro_dollars("0.2"), Ok((200_000, true)));
+        assert_eq!(micro_dollars("2"), Ok((2_000_000, true)));
+        assert_eq!(micro_dollars("0.0081"), Ok((8_100, true)));
+        assert_eq!(micro_dollars("1.5e-2"), Ok((15_000, true)));
+        assert_eq!(micro_dollars(".5"), Ok((500_000, true)));
+        assert_eq!(micro_dollars("0.00000051"), Ok((1, false)));
+        assert!(micro_dollars("-1").is_err());
+        assert!(micro_dollars("abc").is_err());
+        assert!(micro_dollars("1e30").is_err());
+        assert!(micro_dollars("").is_err());
+        assert_eq!(micro_dollars("1e-90"), Ok((0, false)));
+    }
+}

@@ -1,0 +1,589 @@
+//! Pod specs and pod templates: containers, resources, scheduling constraints, with the API
+//! server's defaults (requests from limits, toleration operator `Equal`, spread policies) and
+//! its validation rules.
+
+use std::collections::BTreeMap;
+
+use kpg_core::model::{
+    Container, HostPort, NodeAffinity, PodAffinityTerm, PodSpec, PodTemplate, StringMap, TopologySpreadConstraint,
+    WeightedNodeSelectorTerm, WeightedPodAffinityTerm, WhenUnsatisfiable,
+};
+use kpg_core::resources::Resources;
+use kpg_core::taints::{TaintEffect, Toleration, TolerationOperator};
+
+use super::common::{self, IGNORED_METADATA, ListSite};
+use crate::ext;
+use crate::reader::{Cx, Field, Fields, join, truncate};
+
+/// What owns the pod spec: the allowed `restartPolicy` values differ.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner {
+    /// A bare pod: any restart policy.
+    Pod,
+    /// Deployment, ReplicaSet, StatefulSet, DaemonSet: only `Always`.
+    Controller,
+    /// Job: `Never` or `OnFailure`, which must be written.
+    Job,
+}
+
+/// `spec.template` of a controller.
+pub(crate) fn pod_template(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodTemplate {
+    let mut t = Fields::of(cx, f);
+    let mut labels = StringMap::new();
+    let mut annotations = StringMap::new();
+    if let Some(mf) = t.get("metadata") {
+        let mut m = Fields::of(cx, &mf);
+        if let Some(l) = m.get("labels") {
+            labels = common::labels(cx, &l);
+        }
+        if let Some(a) = m.get("annotations") {
+            annotations = common::annotations(cx, &a);
+        }
+        m.ignore(&["name", "namespace", "generateName"]);
+        m.ignore(IGNORED_METADATA);
+        m.finish(cx);
+    }
+    let spec = match t.req(cx, "spec") {
+        Some(s) => pod_spec(cx, &s, owner),
+        None => PodSpec::default(),
+    };
+    t.finish(cx);
+    PodTemplate { labels, annotations, spec }
+}
+
+const IGNORED_POD_FIELDS: &[&str] = &[
+    "activeDeadlineSeconds",
+    "automountServiceAccountToken",
+    "dnsConfig",
+    "dnsPolicy",
+    "enableServiceLinks",
+    "ephemeralContainers",
+    "hostAliases",
+    "hostIPC",
+    "hostPID",
+    "hostUsers",
+    "hostname",
+    "hostnameOverride",
+    "imagePullSecrets",
+    "os",
+    "preemptionPolicy",
+    "readinessGates",
+    "resourceClaims",
+    "runtimeClassName",
+    "schedulerName",
+    "securityContext",
+    "serviceAccount",
+    "serviceAccountName",
+    "setHostnameAsFQDN",
+    "shareProcessNamespace",
+    "subdomain",
+    "volumes",
+];
+
+/// Built-in priority classes every cluster has.
+fn builtin_priority(class: &str) -> Option<i32> {
+    match class {
+        "system-cluster-critical" => Some(2_000_000_000),
+        "system-node-critical" => Some(2_000_001_000),
+        _ => None,
+    }
+}
+
+/// A pod's `spec`.
+pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
+    let mut s = Fields::of(cx, f);
+    let mut spec = PodSpec::default();
+
+    let host_network = s.get("hostNetwork").and_then(|h| cx.bool(&h)).unwrap_or(false);
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut seen_ports = PortSet::new();
+    match s.get("containers") {
+        Some(c) => {
+            let items = cx.seq(&c);
+            if items.is_empty() && matches!(c.node.value, crate::yaml::Value::Seq(_)) {
+                cx.error("invalid-value", &c.path, c.pos(), "a pod needs at least one container", None);
+            }
+            for item in items {
+                if let Some(container) = container(cx, &item, false, host_network, &mut names, &mut seen_ports) {
+                    spec.containers.push(container);
+                }
+            }
+        }
+        None => {
+            cx.error(
+                "missing-field",
+                &s.child_path("containers"),
+                s.anchor(),
+                "missing required field `containers`",
+                Some("add `containers:` with at least one `- name: ...` entry".into()),
+            );
+        }
+    }
+    if let Some(c) = s.get("initContainers") {
+        for item in cx.seq(&c) {
+            if let Some(container) = container(cx, &item, true, host_network, &mut names, &mut seen_ports) {
+                spec.init_containers.push(container);
+            }
+        }
+    }
+
+    if let Some(o) = s.get("overhead") {
+        let list = common::resource_list(cx, &o, ListSite::Container);
+        spec.overhead = common::to_resources(&list);
+    }
+    if let Some(ns) = s.get("nodeSelector") {
+        spec.node_selector = common::labels(cx, &ns);
+    }
+    if let Some(a) = s.get("affinity") {
+        affinity(cx, &a, &mut spec);
+    }
+    if let Some(t) = s.get("tolerations") {
+        spec.tolerations = tolerations(cx, &t);
+    }
+    if let Some(t) = s.get("topologySpreadConstraints") {
+        spec.topology_spread = spread_constraints(cx, &t);
+    }
+    let priority = s.get("priority").and_then(|p| cx.int(&p, i64::from(i32::MIN), i64::from(i32::MAX)));
+    spec.priority_class_name = s.get("priorityClassName").and_then(|p| cx.str(&p)).filter(|p| !p.is_empty());
+    spec.priority = match priority {
+        Some(p) => p as i32,
+        None => spec.priority_class_name.as_deref().and_then(builtin_priority).unwrap_or(0),
+    };
+    spec.termination_grace_seconds = s.get("terminationGracePeriodSeconds").and_then(|t| cx.int(&t, 0, i64::MAX));
+    spec.node_name = s.get("nodeName").and_then(|n| cx.str(&n)).filter(|n| !n.is_empty());
+
+    let restart = s.get("restartPolicy");
+    let policy = restart.as_ref().and_then(|r| cx.choice(r, &["Always", "OnFailure", "Never"], "restart policy"));
+    match owner {
+        Owner::Pod => {}
+        Owner::Controller => {
+            if let (Some(p), Some(r)) = (policy, &restart) {
+                if p != "Always" {
+                    cx.error("invalid-value", &r.path, r.pos(), format!("restartPolicy {p} is not allowed here: a controller's pods always restart"), Some("use `restartPolicy: Always` or remove it".into()));
+                }
+            }
+        }
+        Owner::Job => match (policy, &restart) {
+            (Some("Always"), Some(r)) => {
+                cx.error("invalid-value", &r.path, r.pos(), "a Job's pods cannot use restartPolicy Always", Some("use `restartPolicy: Never` or `OnFailure`".into()));
+            }
+            (None, None) => {
+                cx.error("missing-field", &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
+            }
+            _ => {}
+        },
+    }
+    s.unsupported(cx, &["schedulingGates"], ": the pod is scheduled as if it had no gates");
+    s.unsupported(cx, &["resources"], ": pod-level resources are not summed; set requests on the containers");
+    s.ignore(IGNORED_POD_FIELDS);
+    s.finish(cx);
+    spec
+}
+
+const IGNORED_CONTAINER_FIELDS: &[&str] = &[
+    "env",
+    "envFrom",
+    "image",
+    "imagePullPolicy",
+    "lifecycle",
+    "livenessProbe",
+    "readinessProbe",
+    "resizePolicy",
+    "restartPolicyRules",
+    "securityContext",
+    "startupProbe",
+    "stdin",
+    "stdinOnce",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "tty",
+    "volumeDevices",
+    "volumeMounts",
+    "workingDir",
+];
+
+fn container(
+    cx: &mut Cx,
+    f: &Field<'_>,
+    init: bool,
+    host_network: bool,
+    names: &mut BTreeMap<String, String>,
+    seen_ports: &mut PortSet,
+) -> Option<Container> {
+    let mut c = Fields::of(cx, f);
+    let mut out = Container::default();
+    match c.req(cx, "name") {
+        Some(n) => {
+            if let Some(name) = cx.nonempty_str(&n) {
+                if let Err(e) = ext::dns1123_label(&name) {
+                    cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), None);
+                }
+                if let Some(first) = names.get(&name) {
+                    cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
+                } else {
+                    names.insert(name.clone(), n.path.clone());
+                }
+                out.name = name;
+            }
+        }
+        None => {}
+    }
+    if let Some(cmd) = c.get("command") {
+        out.command = cx.string_list(&cmd);
+    }
+    if let Some(args) = c.get("args") {
+        out.args = cx.string_list(&args);
+    }
+    if let Some(r) = c.get("resources") {
+        let (requests, limits) = container_resources(cx, &r);
+        out.requests = requests;
+        out.limits = limits;
+    }
+    if let Some(p) = c.get("ports") {
+        out.host_ports = ports(cx, &p, host_network, seen_ports);
+    }
+    let restart = c.get("restartPolicy");
+    if let Some(r) = &restart {
+        if init {
+            if let Some(p) = cx.choice(r, &["Always"], "init container restart policy") {
+                out.restart_always = p == "Always";
+            }
+        } else {
+            // Per-container restart policies of regular containers (an alpha feature) do not
+            // change scheduling.
+            let _ = cx.choice(r, &["Always", "OnFailure", "Never"], "container restart policy");
+        }
+    }
+    c.ignore(IGNORED_CONTAINER_FIELDS);
+    c.finish(cx);
+    Some(out)
+}
+
+/// `resources.requests` and `resources.limits`, with requests defaulted from limits per
+/// resource as the API server does, and its request <= limit rule.
+fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
+    let mut r = Fields::of(cx, f);
+    let requests_field = r.get("requests");
+    let limits_field = r.get("limits");
+    let requests = requests_field.as_ref().map(|q| common::resource_list(cx, q, ListSite::Container)).unwrap_or_default();
+    let limits = limits_field.as_ref().map(|l| common::resource_list(cx, l, ListSite::Container)).unwrap_or_default();
+    r.ignore(&["claims"]);
+    r.finish(cx);
+
+    let limit_by_name = common::by_name(&limits);
+    let mut effective = common::by_name(&requests);
+    for (name, (resource, v)) in &limit_by_name {
+        match effective.get(name) {
+            Some((_, req)) if req > v => {
+                let path = requests_field.as_ref().map(|q| join(&q.path, name)).unwrap_or_default();
+                let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
+                cx.error(
+                    "invalid-value",
+                    &path,
+                    pos,
+                    format!("the {name} request is larger than its limit"),
+                    Some(format!("raise the {name} limit or lower the request")),
+                );
+            }
+            Some((_, req)) if is_extended(name) && req != v => {
+                let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
+                cx.error("invalid-value", &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), None);
+            }
+            Some(_) => {}
+            None => {
+                effective.insert(name.clone(), (*resource, *v));
+            }
+        }
+    }
+    for name in effective.keys() {
+        if is_extended(name) && !limit_by_name.contains_key(name) {
+            let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
+            cx.error("invalid-value", &f.path, pos, format!("the extended resource {name} needs a limit equal to its request"), Some(format!("add `limits: {{{name}: ...}}`")));
+        }
+    }
+    let mut req = Resources::ZERO;
+    for (resource, v) in effective.values() {
+        req.set(*resource, req.get(*resource).saturating_add(*v));
+    }
+    (req, common::to_resources(&limits))
+}
+
+fn is_extended(name: &str) -> bool {
+    match name.split_once('/') {
+        Some((domain, _)) => !(domain == "kubernetes.io" || domain.ends_with(".kubernetes.io")),
+        None => false,
+    }
+}
+
+/// Host ports already taken in the pod: (protocol, host IP, port).
+type PortSet = std::collections::BTreeSet<(&'static str, String, u16)>;
+
+fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> Vec<HostPort> {
+    let mut out = Vec::new();
+    for item in cx.seq(f) {
+        let mut p = Fields::of(cx, &item);
+        let container_port = p.req(cx, "containerPort").and_then(|c| cx.int(&c, 1, 65535));
+        let host_port = p.get("hostPort").and_then(|h| cx.int(&h, 0, 65535));
+        let protocol = p
+            .get("protocol")
+            .and_then(|pr| cx.choice(&pr, &["TCP", "UDP", "SCTP"], "protocol"))
+            .unwrap_or("TCP");
+        let host_ip = p.get("hostIP").and_then(|h| cx.str(&h)).unwrap_or_default();
+        p.ignore(&["name"]);
+        p.finish(cx);
+        // With hostNetwork the API server defaults hostPort to containerPort.
+        let port = match host_port {
+            Some(h) if h > 0 => Some(h),
+            _ if host_network => container_port,
+            _ => None,
+        };
+        if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
+            if !seen.insert((protocol, host_ip.clone(), port)) {
+                cx.error("invalid-value", &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), None);
+            }
+            out.push(HostPort { protocol: protocol.to_string(), host_ip, port });
+        }
+    }
+    out
+}
+
+fn affinity(cx: &mut Cx, f: &Field<'_>, spec: &mut PodSpec) {
+    let mut a = Fields::of(cx, f);
+    if let Some(na) = a.get("nodeAffinity") {
+        spec.node_affinity = node_affinity(cx, &na);
+    }
+    if let Some(pa) = a.get("podAffinity") {
+        let (req, pref) = pod_affinity(cx, &pa);
+        spec.pod_affinity = req;
+        spec.preferred_pod_affinity = pref;
+    }
+    if let Some(pa) = a.get("podAntiAffinity") {
+        let (req, pref) = pod_affinity(cx, &pa);
+        spec.pod_anti_affinity = req;
+        spec.preferred_pod_anti_affinity = pref;
+    }
+    a.finish(cx);
+}
+
+fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
+    let mut n = Fields::of(cx, f);
+    let mut out = NodeAffinity::default();
+    if let Some(req) = n.get("requiredDuringSchedulingIgnoredDuringExecution") {
+        let mut r = Fields::of(cx, &req);
+        match r.req(cx, "nodeSelectorTerms") {
+            Some(terms) => {
+                let items = cx.seq(&terms);
+                if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
+                    cx.error("invalid-value", &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
+                }
+                for term in items {
+                    if let Some(t) = common::node_selector_term(cx, &term) {
+                        out.required.push(t);
+                    }
+                }
+            }
+            None => {}
+        }
+        r.finish(cx);
+    }
+    if let Some(pref) = n.get("preferredDuringSchedulingIgnoredDuringExecution") {
+        for item in cx.seq(&pref) {
+            let mut p = Fields::of(cx, &item);
+            let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
+            let term = p.req(cx, "preference").and_then(|t| common::node_selector_term(cx, &t));
+            p.finish(cx);
+            if let (Some(weight), Some(requirements)) = (weight, term) {
+                out.preferred.push(WeightedNodeSelectorTerm { weight: weight as i32, requirements });
+            }
+        }
+    }
+    n.finish(cx);
+    out
+}
+
+fn pod_affinity(cx: &mut Cx, f: &Field<'_>) -> (Vec<PodAffinityTerm>, Vec<WeightedPodAffinityTerm>) {
+    let mut a = Fields::of(cx, f);
+    let mut required = Vec::new();
+    let mut preferred = Vec::new();
+    if let Some(req) = a.get("requiredDuringSchedulingIgnoredDuringExecution") {
+        for item in cx.seq(&req) {
+            if let Some(t) = pod_affinity_term(cx, &item) {
+                required.push(t);
+            }
+        }
+    }
+    if let Some(pref) = a.get("preferredDuringSchedulingIgnoredDuringExecution") {
+        for item in cx.seq(&pref) {
+            let mut p = Fields::of(cx, &item);
+            let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
+            let term = p.req(cx, "podAffinityTerm").and_then(|t| pod_affinity_term(cx, &t));
+            p.finish(cx);
+            if let (Some(weight), Some(term)) = (weight, term) {
+                preferred.push(WeightedPodAffinityTerm { weight: weight as i32, term });
+            }
+        }
+    }
+    a.finish(cx);
+    (required, preferred)
+}
+
+fn label_keys(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in cx.seq(f) {
+        if let Some(k) = cx.str(&item) {
+            if common::check_label_key(cx, &item.path, item.pos(), &k) {
+                out.push(k);
+            }
+        }
+    }
+    out
+}
+
+fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
+    let errors = cx.error_count();
+    let mut t = Fields::of(cx, f);
+    let label_selector = t.get("labelSelector").map(|s| common::label_selector(cx, &s));
+    let namespaces = match t.get("namespaces") {
+        Some(ns) => {
+            let mut out = Vec::new();
+            for item in cx.seq(&ns) {
+                if let Some(n) = cx.str(&item) {
+                    if let Err(e) = ext::dns1123_label(&n) {
+                        cx.error("invalid-value", &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), None);
+                    }
+                    out.push(n);
+                }
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    let namespace_selector = t.get("namespaceSelector").map(|s| common::label_selector(cx, &s));
+    let topology_key = t
+        .req_help(cx, "topologyKey", "e.g. `topologyKey: kubernetes.io/hostname` or `topology.kubernetes.io/zone`")
+        .and_then(|k| {
+            let s = cx.nonempty_str(&k)?;
+            if common::check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+        });
+    let match_label_keys = t.get("matchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
+    let mismatch_label_keys = t.get("mismatchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
+    t.finish(cx);
+    if cx.error_count() > errors {
+        return None;
+    }
+    Some(PodAffinityTerm {
+        label_selector,
+        namespaces,
+        namespace_selector,
+        topology_key: topology_key?,
+        match_label_keys,
+        mismatch_label_keys,
+    })
+}
+
+const TOLERATION_OPERATORS: &[&str] = &["Equal", "Exists"];
+
+fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
+    let mut out = Vec::new();
+    for item in cx.seq(f) {
+        let errors = cx.error_count();
+        let mut t = Fields::of(cx, &item);
+        let key_field = t.get("key");
+        let key = match &key_field {
+            Some(k) => cx.str(k).unwrap_or_default(),
+            None => String::new(),
+        };
+        if let Some(k) = &key_field {
+            if !key.is_empty() {
+                common::check_label_key(cx, &k.path, k.pos(), &key);
+            }
+        }
+        let op_field = t.get("operator");
+        let operator = match &op_field {
+            Some(o) => match cx.choice(o, TOLERATION_OPERATORS, "toleration operator") {
+                Some("Exists") => TolerationOperator::Exists,
+                _ => TolerationOperator::Equal,
+            },
+            None => TolerationOperator::Equal,
+        };
+        let value_field = t.get("value");
+        let value = value_field.as_ref().and_then(|v| cx.str(v)).unwrap_or_default();
+        if let Some(v) = &value_field {
+            if !value.is_empty() {
+                common::check_label_value(cx, &v.path, v.pos(), &value);
+            }
+        }
+        let effect = t
+            .get("effect")
+            .and_then(|e| cx.choice(&e, common::TAINT_EFFECTS, "taint effect"))
+            .and_then(TaintEffect::parse);
+        t.get("tolerationSeconds").and_then(|s| cx.int(&s, i64::MIN, i64::MAX));
+        t.finish(cx);
+        if key.is_empty() && operator != TolerationOperator::Exists {
+            let pos = op_field.as_ref().map(|o| o.pos()).unwrap_or(item.pos());
+            cx.error("invalid-value", &join(&item.path, "operator"), pos, "a toleration without a key must use operator Exists", Some("add `operator: Exists` (tolerates every taint), or set `key`".into()));
+        }
+        if operator == TolerationOperator::Exists && !value.is_empty() {
+            let pos = value_field.as_ref().map(|v| v.pos()).unwrap_or(item.pos());
+            cx.error("invalid-value", &join(&item.path, "value"), pos, "a toleration with operator Exists takes no value", Some("remove `value`, or use operator Equal".into()));
+        }
+        if cx.error_count() == errors {
+            out.push(Toleration { key, operator, value, effect });
+        }
+    }
+    out
+}
+
+fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstraint> {
+    let mut out: Vec<TopologySpreadConstraint> = Vec::new();
+    for item in cx.seq(f) {
+        let errors = cx.error_count();
+        let mut t = Fields::of(cx, &item);
+        let max_skew = t.req(cx, "maxSkew").and_then(|m| cx.int(&m, 1, i64::from(i32::MAX)));
+        let topology_key = t.req(cx, "topologyKey").and_then(|k| {
+            let s = cx.nonempty_str(&k)?;
+            if common::check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+        });
+        let when = t
+            .req(cx, "whenUnsatisfiable")
+            .and_then(|w| cx.choice(&w, &["DoNotSchedule", "ScheduleAnyway"], "whenUnsatisfiable value"))
+            .map(|w| if w == "DoNotSchedule" { WhenUnsatisfiable::DoNotSchedule } else { WhenUnsatisfiable::ScheduleAnyway });
+        let label_selector = t.get("labelSelector").map(|s| common::label_selector(cx, &s));
+        let min_domains_field = t.get("minDomains");
+        let min_domains = min_domains_field.as_ref().and_then(|m| cx.int(m, 1, i64::from(i32::MAX))).map(|m| m as i32);
+        let match_label_keys = t.get("matchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
+        let node_affinity_honor = t
+            .get("nodeAffinityPolicy")
+            .and_then(|p| cx.choice(&p, &["Honor", "Ignore"], "nodeAffinityPolicy"))
+            .is_none_or(|p| p == "Honor");
+        let node_taints_honor = t
+            .get("nodeTaintsPolicy")
+            .and_then(|p| cx.choice(&p, &["Honor", "Ignore"], "nodeTaintsPolicy"))
+            .is_some_and(|p| p == "Honor");
+        t.finish(cx);
+        if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) = (min_domains, when, &min_domains_field) {
+            cx.error("invalid-value", &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", None);
+        }
+        if let (Some(key), Some(when)) = (&topology_key, when) {
+            if out.iter().any(|c| &c.topology_key == key && c.when_unsatisfiable == when) {
+                cx.error("invalid-value", &item.path, item.pos(), format!("a second constraint with topologyKey {key} and the same whenUnsatisfiable"), Some("merge the two constraints".into()));
+            }
+        }
+        if cx.error_count() > errors {
+            continue;
+        }
+        if let (Some(max_skew), Some(topology_key), Some(when_unsatisfiable)) = (max_skew, topology_key, when) {
+            out.push(TopologySpreadConstraint {
+                max_skew: max_skew as i32,
+                topology_key,
+                when_unsatisfiable,
+                label_selector,
+                min_domains,
+                match_label_keys,
+                node_affinity_honor,
+                node_taints_honor,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,224 @@
+//! Pods and the controllers that create them, PodDisruptionBudgets and Namespaces.
+
+use kpg_core::labels::LabelSelector;
+use kpg_core::model::{IntOrPercent, Namespace, PodDisruptionBudget, PodTemplate, Workload, WorkloadKind};
+
+use super::common::{self, Meta, NameRule};
+use super::pod::{self, Owner};
+use crate::reader::{Cx, Field, Fields};
+
+const MAX_REPLICAS: i64 = i32::MAX as i64;
+
+/// A bare `v1` Pod: a workload of one.
+pub(crate) fn pod(cx: &mut Cx, root: &Field<'_>) -> (Meta, Workload) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
+    let spec = match r.req(cx, "spec") {
+        Some(s) => pod::pod_spec(cx, &s, Owner::Pod),
+        None => Default::default(),
+    };
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    let workload = Workload {
+        kind: WorkloadKind::Pod,
+        name: meta.name.clone(),
+        namespace: meta.namespace.clone(),
+        labels: meta.labels.clone(),
+        replicas: 1,
+        completions: None,
+        selector: None,
+        template: PodTemplate { labels: meta.labels.clone(), annotations: meta.annotations.clone(), spec },
+        document: cx.doc,
+    };
+    (meta, workload)
+}
+
+/// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job.
+pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (Meta, Workload) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
+    let mut workload = Workload {
+        kind,
+        name: meta.name.clone(),
+        namespace: meta.namespace.clone(),
+        labels: meta.labels.clone(),
+        replicas: 1,
+        completions: None,
+        selector: None,
+        template: PodTemplate::default(),
+        document: cx.doc,
+    };
+    if let Some(sf) = r.req(cx, "spec") {
+        let mut s = Fields::of(cx, &sf);
+        let owner = if kind == WorkloadKind::Job { Owner::Job } else { Owner::Controller };
+        if let Some(t) = s.req(cx, "template") {
+            workload.template = pod::pod_template(cx, &t, owner);
+        }
+        match kind {
+            WorkloadKind::Job => {
+                let parallelism = s.get("parallelism").and_then(|p| cx.int(&p, 0, MAX_REPLICAS));
+                let completions = s.get("completions").and_then(|c| cx.int(&c, 0, MAX_REPLICAS));
+                // batch/v1 defaulting: both unset means one pod, run once; an unset
+                // parallelism is 1; an unset completions alone stays unset (a work queue).
+                workload.replicas = parallelism.unwrap_or(1) as u32;
+                workload.completions = match (parallelism, completions) {
+                    (None, None) => Some(1),
+                    (_, c) => c.map(|c| c as u32),
+                };
+                s.ignore(&[
+                    "activeDeadlineSeconds",
+                    "backoffLimit",
+                    "backoffLimitPerIndex",
+                    "completionMode",
+                    "manualSelector",
+                    "managedBy",
+                    "maxFailedIndexes",
+                    "podFailurePolicy",
+                    "podReplacementPolicy",
+                    "selector",
+                    "successPolicy",
+                    "suspend",
+                    "ttlSecondsAfterFinished",
+                ]);
+            }
+            _ => {
+                if kind == WorkloadKind::DaemonSet {
+                    // One pod per eligible node: the engine decides how many.
+                    workload.replicas = 0;
+                } else {
+                    workload.replicas = s.get("replicas").and_then(|n| cx.int(&n, 0, MAX_REPLICAS)).unwrap_or(1) as u32;
+                }
+                let selector_field = s.req_help(cx, "selector", "add `selector: {matchLabels: ...}` matching the template's labels");
+                if let Some(sel) = &selector_field {
+                    let selector = common::label_selector(cx, sel);
+                    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
+                        cx.error("invalid-value", &sel.path, sel.pos(), "an empty selector is not allowed here", Some("select the template's labels, e.g. `matchLabels: {app: web}`".into()));
+                    } else if cx.error_count() == 0 && !selects(&selector, &workload.template.labels) {
+                        cx.error(
+                            "invalid-value",
+                            &sel.path,
+                            sel.pos(),
+                            "the selector does not match the template's labels",
+                            Some("make `spec.template.metadata.labels` carry every label the selector asks for".into()),
+                        );
+                    }
+                    workload.selector = Some(selector);
+                }
+                s.ignore(&["minReadySeconds", "revisionHistoryLimit"]);
+                match kind {
+                    WorkloadKind::Deployment => s.ignore(&["strategy", "paused", "progressDeadlineSeconds"]),
+                    WorkloadKind::StatefulSet => s.ignore(&[
+                        "serviceName",
+                        "volumeClaimTemplates",
+                        "podManagementPolicy",
+                        "updateStrategy",
+                        "persistentVolumeClaimRetentionPolicy",
+                        "ordinals",
+                    ]),
+                    WorkloadKind::DaemonSet => s.ignore(&["updateStrategy"]),
+                    _ => {}
+                }
+            }
+        }
+        s.finish(cx);
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, workload)
+}
+
+/// Whether `selector` selects `labels`, as the apps/v1 validation checks a controller's
+/// selector against its template.
+fn selects(selector: &LabelSelector, labels: &kpg_core::model::StringMap) -> bool {
+    use kpg_core::labels::SelectorOperator;
+    selector.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+        && selector.match_expressions.iter().all(|e| {
+            let value = labels.get(&e.key);
+            match e.operator {
+                SelectorOperator::In => value.is_some_and(|v| e.values.contains(v)),
+                SelectorOperator::NotIn => value.is_none_or(|v| !e.values.contains(v)),
+                SelectorOperator::Exists => value.is_some(),
+                SelectorOperator::DoesNotExist => value.is_none(),
+            }
+        })
+}
+
+/// `policy/v1` PodDisruptionBudget. `None` when it selects nothing (no selector).
+pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionBudget>) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
+    let mut out = None;
+    if let Some(sf) = r.req(cx, "spec") {
+        let mut s = Fields::of(cx, &sf);
+        let selector = s.get("selector").map(|sel| common::label_selector(cx, &sel));
+        let min_field = s.get("minAvailable");
+        let max_field = s.get("maxUnavailable");
+        let min_available = min_field.as_ref().and_then(|f| int_or_percent(cx, f));
+        let max_unavailable = max_field.as_ref().and_then(|f| int_or_percent(cx, f));
+        if let (Some(_), Some(m)) = (&min_field, &max_field) {
+            cx.error("invalid-value", &m.path, m.pos(), "minAvailable and maxUnavailable cannot both be set", Some("keep one of them".into()));
+        }
+        s.ignore(&["unhealthyPodEvictionPolicy"]);
+        s.finish(cx);
+        match selector {
+            Some(selector) => {
+                out = Some(PodDisruptionBudget {
+                    name: meta.name.clone(),
+                    namespace: meta.namespace.clone(),
+                    selector,
+                    min_available,
+                    max_unavailable,
+                })
+            }
+            None => cx.warn(
+                "invalid-value",
+                &s_path(&sf, "selector"),
+                sf.key_pos,
+                "a PodDisruptionBudget without a selector selects no pods; it has no effect",
+                Some("add `selector: {matchLabels: ...}`".into()),
+            ),
+        }
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, out)
+}
+
+fn s_path(f: &Field<'_>, key: &str) -> String {
+    crate::reader::join(&f.path, key)
+}
+
+fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
+    match &f.node.value {
+        crate::yaml::Value::Int(_) => cx.int(f, 0, MAX_REPLICAS).map(|v| IntOrPercent::Int(v as i32)),
+        crate::yaml::Value::Str(s) => {
+            let pct = s.strip_suffix('%').and_then(|n| n.parse::<i32>().ok()).filter(|n| (0..=100).contains(n));
+            match pct {
+                Some(p) => Some(IntOrPercent::Percent(p)),
+                None => {
+                    let help = if s.parse::<i64>().is_ok() {
+                        format!("write a count without quotes ({s}) or a percentage (\"{s}%\")")
+                    } else {
+                        "use a count such as 1 or a percentage such as \"50%\"".into()
+                    };
+                    cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` is neither a count nor a percentage between 0% and 100%"), Some(help));
+                    None
+                }
+            }
+        }
+        _ => {
+            cx.error("invalid-type", &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), None);
+            None
+        }
+    }
+}
+
+/// `v1` Namespace.
+pub(crate) fn namespace(cx: &mut Cx, root: &Field<'_>) -> (Meta, Namespace) {
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Label);
+    r.ignore(&["apiVersion", "kind", "spec", "status"]);
+    r.finish(cx);
+    let ns = Namespace { name: meta.name.clone(), labels: meta.labels.clone() };
+    (meta, ns)
+}

@@ -1,0 +1,104 @@
+//! What the reader tells the user: one [`Diagnostic`] per problem, with the document, the
+//! object, the field path and the line and column, so the CLI can print it and the web page
+//! can underline it.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The document cannot be used: it is left out of the scenario.
+    Error,
+    /// The document is used, but something in it is ignored, converted or suspicious.
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem found while reading a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable kebab-case code (`yaml-syntax`, `unknown-field`, `invalid-quantity`, ...), for
+    /// tests, filtering and documentation links.
+    pub code: &'static str,
+    /// 0-based index of the document in the stream, counting only non-empty documents.
+    pub document: usize,
+    /// `Kind/name` for cluster-scoped objects, `Kind/namespace/name` otherwise, when known.
+    pub object: Option<String>,
+    /// Field path inside the document, e.g. `spec.template.spec.requirements[1].operator`;
+    /// empty when the problem is the document as a whole.
+    pub path: String,
+    /// 1-based line in the whole input.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    pub message: String,
+    /// How to fix it, when there is something specific to say.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `document 3 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: ...`
+    /// followed by `\n  help: ...` when there is help. The file name is the caller's to add.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "document {}", self.document)?;
+        if let Some(object) = &self.object {
+            write!(f, " ({object})")?;
+        }
+        if !self.path.is_empty() {
+            write!(f, " {}", self.path)?;
+        }
+        write!(
+            f,
+            " at {}:{}: {}[{}]: {}",
+            self.line,
+            self.column,
+            self.severity.as_str(),
+            self.code,
+            self.message
+        )?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_document_object_path_and_position() {
+        let d = Diagnostic {
+            severity: Severity::Error,
+            code: "invalid-quantity",
+            document: 3,
+            object: Some("NodePool/platform".into()),
+            path: "spec.limits.cpu".into(),
+            line: 12,
+            column: 14,
+            message: "cannot parse `12Gib`".into(),
+            help: Some("use a quantity such as 500m or 2".into()),
+        };
+        assert_eq!(
+            d.to_string(),
+            "document 3 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
+        );
+        let bare = Diagnostic { object: None, path: String::new(), help: None, ..d };
+        assert_eq!(bare.to_string(), "document 3 at 12:14: error[invalid-quantity]: cannot parse `12Gib`");
+    }
+}

@@ -1,0 +1,545 @@
+//! Walking a positioned YAML tree with diagnostics: the small toolkit every converter uses.
+//!
+//! Converters never stop at the first problem. Each typed read reports what is wrong (with the
+//! field path and the node's position) and returns `None`; the converter substitutes a default
+//! and carries on, so one pass finds every problem of a document. Whether the document is used
+//! is decided afterwards from [`Cx::error_count`].
+//!
+//! Unknown fields are found by bookkeeping: a [`Fields`] remembers which keys a converter asked
+//! for (or declared as known but ignored) and warns about the rest when it is finished.
+
+
+use kpg_core::resources::ResourceName;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::ext;
+use crate::yaml::{Node, Pos, Value};
+
+/// A reference from one object to another, checked once every document is read.
+#[derive(Clone, Debug)]
+pub(crate) struct Ref {
+    /// The kind referred to (`EC2NodeClass`, `NodePool`, `Deployment`, `InstanceType`, ...).
+    pub kind: String,
+    /// Empty for cluster-scoped kinds.
+    pub namespace: String,
+    pub name: String,
+    pub path: String,
+    pub pos: Pos,
+}
+
+/// The diagnostics of one document (or one `List` item) being converted.
+pub(crate) struct Cx {
+    pub doc: usize,
+    pub object: Option<String>,
+    pub diags: Vec<Diagnostic>,
+    /// References to other objects, for the cross-document checks.
+    pub refs: Vec<Ref>,
+    errors: usize,
+}
+
+impl Cx {
+    pub fn new(doc: usize, object: Option<String>) -> Cx {
+        Cx { doc, object, diags: Vec::new(), refs: Vec::new(), errors: 0 }
+    }
+
+    pub fn refer(&mut self, kind: &str, namespace: &str, name: &str, f: &Field<'_>) {
+        self.refs.push(Ref { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string(), path: f.path.clone(), pos: f.pos() });
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    pub fn report(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        path: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
+        if severity == Severity::Error {
+            self.errors += 1;
+        }
+        self.diags.push(Diagnostic {
+            severity,
+            code,
+            document: self.doc,
+            object: self.object.clone(),
+            path: path.to_string(),
+            line: pos.line.max(1),
+            column: pos.col.max(1),
+            message: message.into(),
+            help,
+        });
+    }
+
+    pub fn error(&mut self, code: &'static str, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+        self.report(Severity::Error, code, path, pos, message, help);
+    }
+
+    pub fn warn(&mut self, code: &'static str, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+        self.report(Severity::Warning, code, path, pos, message, help);
+    }
+
+    fn wrong_type(&mut self, f: &Field<'_>, expected: &str) {
+        let help = match (&f.node.value, expected) {
+            (Value::Int(_) | Value::Float(_) | Value::Bool(_), "a string") => f
+                .node
+                .scalar_text()
+                .map(|t| format!("quote the value: \"{t}\"")),
+            (Value::Str(s), "an integer") if s.trim().parse::<i64>().is_ok() => {
+                Some(format!("remove the quotes: {}", s.trim()))
+            }
+            (Value::Str(s), "a boolean") if matches!(s.as_str(), "true" | "false") => {
+                Some(format!("remove the quotes: {s}"))
+            }
+            _ => None,
+        };
+        let found = match f.node.scalar_text() {
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", f.node.type_name()),
+            Some(t) => format!("{} (\"{}\")", f.node.type_name(), truncate(&t, 40)),
+            None => f.node.type_name().to_string(),
+        };
+        self.error("invalid-type", &f.path, f.pos(), format!("expected {expected}, found {found}"), help);
+    }
+
+    /// A string scalar. Numbers and booleans are rejected as Kubernetes' decoder does
+    /// (`name: 123` is a type error), with a hint to quote them.
+    pub fn str(&mut self, f: &Field<'_>) -> Option<String> {
+        match &f.node.value {
+            Value::Str(s) => Some(s.clone()),
+            _ => {
+                self.wrong_type(f, "a string");
+                None
+            }
+        }
+    }
+
+    /// A non-empty string.
+    pub fn nonempty_str(&mut self, f: &Field<'_>) -> Option<String> {
+        let s = self.str(f)?;
+        if s.is_empty() {
+            self.error("invalid-value", &f.path, f.pos(), "must not be empty", None);
+            return None;
+        }
+        Some(s)
+    }
+
+    /// An integer within `[min, max]`.
+    pub fn int(&mut self, f: &Field<'_>, min: i64, max: i64) -> Option<i64> {
+        let v = match &f.node.value {
+            Value::Int(i) => *i,
+            Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 && f.node.raw.as_deref().is_some_and(|r| !r.contains(['.', 'e', 'E'])) => {
+                // An integer too large for i64 arrives as a float; it is out of range anyway.
+                *x as i64
+            }
+            _ => {
+                self.wrong_type(f, "an integer");
+                return None;
+            }
+        };
+        if v < min || v > max {
+            let message = if max == i64::MAX {
+                format!("must be at least {min}, found {v}")
+            } else {
+                format!("must be between {min} and {max}, found {v}")
+            };
+            self.error("invalid-value", &f.path, f.pos(), message, None);
+            return None;
+        }
+        Some(v)
+    }
+
+    pub fn bool(&mut self, f: &Field<'_>) -> Option<bool> {
+        match &f.node.value {
+            Value::Bool(b) => Some(*b),
+            _ => {
+                self.wrong_type(f, "a boolean");
+                None
+            }
+        }
+    }
+
+    /// The items of a list, each with its own path (`path[i]`).
+    pub fn seq<'n>(&mut self, f: &Field<'n>) -> Vec<Field<'n>> {
+        match &f.node.value {
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, node)| Field { node, path: format!("{}[{i}]", f.path), key_pos: node.pos })
+                .collect(),
+            _ => {
+                self.wrong_type(f, "a list");
+                Vec::new()
+            }
+        }
+    }
+
+    pub fn string_list(&mut self, f: &Field<'_>) -> Vec<String> {
+        self.seq(f).iter().filter_map(|item| self.str(item)).collect()
+    }
+
+    /// The entries of a map whose keys are free-form (labels, resource lists), each with the
+    /// key's text and a field for the value.
+    pub fn entries<'n>(&mut self, f: &Field<'n>) -> Vec<(String, Pos, Field<'n>)> {
+        match &f.node.value {
+            Value::Map(entries) => entries
+                .iter()
+                .map(|(k, v)| {
+                    let key = k.key_text();
+                    let mut path = f.path.clone();
+                    push_key(&mut path, &key);
+                    (key, k.pos, Field { node: v, path, key_pos: k.pos })
+                })
+                .collect(),
+            _ => {
+                self.wrong_type(f, "a map");
+                Vec::new()
+            }
+        }
+    }
+
+    /// One of a fixed set of spellings; the help lists them all.
+    pub fn choice(&mut self, f: &Field<'_>, valid: &[&'static str], what: &str) -> Option<&'static str> {
+        let s = self.str(f)?;
+        if let Some(v) = valid.iter().find(|v| **v == s) {
+            return Some(v);
+        }
+        let mut message = format!("`{s}` is not a valid {what}");
+        if let Some(guess) = suggest(&s, valid.iter().copied()) {
+            message.push_str(&format!(" (did you mean `{guess}`?)"));
+        }
+        self.error("invalid-value", &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
+        None
+    }
+
+    /// A Kubernetes quantity for `resource`, as a string or a YAML number (`cpu: 2`,
+    /// `cpu: 0.5`, `memory: 1e3`), in the engine's units (millicores, bytes, counts).
+    pub fn quantity(&mut self, f: &Field<'_>, resource: ResourceName) -> Option<i64> {
+        let text = match &f.node.value {
+            Value::Str(s) => s.clone(),
+            Value::Int(_) | Value::Float(_) => f.node.scalar_text().unwrap_or_default(),
+            _ => {
+                self.wrong_type(f, "a quantity (a string or a number)");
+                return None;
+            }
+        };
+        match ext::quantity(resource, &text) {
+            Ok(v) if v < 0 => {
+                self.error("invalid-quantity", &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
+                None
+            }
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error(
+                    "invalid-quantity",
+                    &f.path,
+                    f.pos(),
+                    e,
+                    Some(quantity_help(resource)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A Go duration (`30s`, `1h30m`); with `never`, also `Never` (returned as `None`).
+    pub fn duration(&mut self, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
+        let s = match &f.node.value {
+            Value::Str(s) => s.clone(),
+            Value::Int(_) | Value::Float(_) => {
+                let t = f.node.scalar_text().unwrap_or_default();
+                self.error(
+                    "invalid-type",
+                    &f.path,
+                    f.pos(),
+                    format!("expected a duration string, found the number {t}"),
+                    Some(format!("add a unit: \"{t}s\"")),
+                );
+                return None;
+            }
+            _ => {
+                self.wrong_type(f, "a duration string");
+                return None;
+            }
+        };
+        let parsed = if never { ext::duration_or_never(&s) } else { ext::duration(&s).map(Some) };
+        match parsed {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let help = if never {
+                    "use a duration such as 30s, 5m or 720h, or Never"
+                } else {
+                    "use a duration such as 30s, 5m or 720h"
+                };
+                self.error("invalid-value", &f.path, f.pos(), e, Some(help.into()));
+                None
+            }
+        }
+    }
+}
+
+fn quantity_help(resource: ResourceName) -> String {
+    match resource {
+        ResourceName::Cpu => "use cores or millicores, e.g. 2, 0.5 or 500m".into(),
+        ResourceName::Memory | ResourceName::EphemeralStorage => {
+            "use bytes with a suffix, e.g. 512Mi, 4Gi or 1G (binary suffixes are Ki, Mi, Gi, Ti)".into()
+        }
+        _ => "use a whole number, e.g. 1".into(),
+    }
+}
+
+pub(crate) fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// Appends a map key to a field path: `a.b` for plain keys, `a["karpenter.sh/x"]` otherwise.
+pub(crate) fn push_key(path: &mut String, key: &str) {
+    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if plain {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(key);
+    } else {
+        path.push_str("[\"");
+        for c in key.chars() {
+            if c == '"' || c == '\\' {
+                path.push('\\');
+            }
+            path.push(c);
+        }
+        path.push_str("\"]");
+    }
+}
+
+pub(crate) fn join(path: &str, key: &str) -> String {
+    let mut p = path.to_string();
+    push_key(&mut p, key);
+    p
+}
+
+/// The closest candidate within a small edit distance, for "did you mean" hints.
+pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let w = word.to_ascii_lowercase();
+    let limit = (w.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&w, &c.to_ascii_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// A value found under some path.
+#[derive(Clone, Debug)]
+pub(crate) struct Field<'n> {
+    pub node: &'n Node,
+    pub path: String,
+    /// Where the key that holds this value is (for values without a position of their own).
+    pub key_pos: Pos,
+}
+
+impl<'n> Field<'n> {
+    pub fn root(node: &'n Node, path: &str) -> Field<'n> {
+        Field { node, path: path.to_string(), key_pos: node.pos }
+    }
+
+    pub fn pos(&self) -> Pos {
+        if self.node.pos.line > 0 { self.node.pos } else { self.key_pos }
+    }
+}
+
+/// The fields of one object, with bookkeeping for unknown-field warnings.
+pub(crate) struct Fields<'n> {
+    entries: &'n [(Node, Node)],
+    used: Vec<bool>,
+    known: Vec<&'static str>,
+    path: String,
+    /// Where to point "missing field" errors: the key that names this object.
+    anchor: Pos,
+    /// False when the value was not a map: missing fields are then not reported again.
+    valid: bool,
+}
+
+impl<'n> Fields<'n> {
+    /// The fields of `f`, which must be a map (null counts as empty).
+    pub fn of(cx: &mut Cx, f: &Field<'n>) -> Fields<'n> {
+        let (entries, valid): (&'n [(Node, Node)], bool) = match &f.node.value {
+            Value::Map(entries) => (entries.as_slice(), true),
+            Value::Null => (&[], true),
+            _ => {
+                cx.wrong_type(f, "a map");
+                (&[], false)
+            }
+        };
+        Fields {
+            entries,
+            used: vec![false; entries.len()],
+            known: Vec::new(),
+            path: f.path.clone(),
+            anchor: f.key_pos,
+            valid,
+        }
+    }
+
+    pub fn anchor(&self) -> Pos {
+        self.anchor
+    }
+
+    pub fn child_path(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    fn find(&mut self, key: &'static str) -> Option<usize> {
+        if !self.known.contains(&key) {
+            self.known.push(key);
+        }
+        let i = self.entries.iter().position(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))?;
+        self.used[i] = true;
+        Some(i)
+    }
+
+    /// The value of `key`; `None` when absent or null (Kubernetes treats `null` as unset).
+    pub fn get(&mut self, key: &'static str) -> Option<Field<'n>> {
+        let i = self.find(key)?;
+        let (k, v) = &self.entries[i];
+        if v.is_null() {
+            return None;
+        }
+        Some(Field { node: v, path: self.child_path(key), key_pos: k.pos })
+    }
+
+    /// Whether `key` is written at all (even as null).
+    pub fn has(&mut self, key: &'static str) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// The position of `key` itself, if present.
+    pub fn key_pos(&mut self, key: &'static str) -> Option<Pos> {
+        let i = self.find(key)?;
+        Some(self.entries[i].0.pos)
+    }
+
+    /// Like [`Fields::get`], reporting a missing-field error when absent.
+    pub fn req(&mut self, cx: &mut Cx, key: &'static str) -> Option<Field<'n>> {
+        let f = self.get(key);
+        if f.is_none() && self.valid {
+            cx.error(
+                "missing-field",
+                &self.child_path(key),
+                self.anchor,
+                format!("missing required field `{key}`"),
+                None,
+            );
+        }
+        f
+    }
+
+    /// Like [`Fields::req`] with a specific help text.
+    pub fn req_help(&mut self, cx: &mut Cx, key: &'static str, help: &str) -> Option<Field<'n>> {
+        let f = self.get(key);
+        if f.is_none() && self.valid {
+            cx.error(
+                "missing-field",
+                &self.child_path(key),
+                self.anchor,
+                format!("missing required field `{key}`"),
+                Some(help.to_string()),
+            );
+        }
+        f
+    }
+
+    /// Declares fields that exist in the real API but do not change the simulation.
+    pub fn ignore(&mut self, keys: &[&'static str]) {
+        for key in keys {
+            self.find(key);
+        }
+    }
+
+    /// Declares fields that exist in the real API and would change behaviour, but that the
+    /// playground does not simulate: a warning each, so nobody is misled.
+    pub fn unsupported(&mut self, cx: &mut Cx, keys: &[&'static str], why: &str) {
+        for key in keys {
+            if let Some(i) = self.find(key) {
+                let (k, v) = &self.entries[i];
+                if !v.is_null() {
+                    cx.warn(
+                        "unsupported-field",
+                        &self.child_path(key),
+                        k.pos,
+                        format!("`{key}` is not simulated and is ignored{why}"),
+                        None,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Warns about every key nobody asked for.
+    pub fn finish(self, cx: &mut Cx) {
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            if self.used[i] {
+                continue;
+            }
+            let key = k.key_text();
+            let help = suggest(&key, self.known.iter().copied()).map(|s| format!("did you mean `{s}`?"));
+            let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
+            cx.warn(
+                "unknown-field",
+                &join(&self.path, &key),
+                k.pos,
+                format!("unknown field `{}` in {within}; it is ignored", truncate(&key, 60)),
+                help,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_quote_keys_with_dots_and_slashes() {
+        let mut p = String::from("metadata");
+        push_key(&mut p, "labels");
+        push_key(&mut p, "karpenter.sh/discovery");
+        assert_eq!(p, "metadata.labels[\"karpenter.sh/discovery\"]");
+        assert_eq!(join("", "spec"), "spec");
+    }
+
+    #[test]
+    fn suggestions_are_close_matches_only() {
+        let ops = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+        assert_eq!(suggest("Inn", ops), Some("In"));
+        assert_eq!(suggest("exist", ops), Some("Exists"));
+        assert_eq!(suggest("requirments", ["requirements", "taints"]), Some("requirements"));
+        assert_eq!(suggest("banana", ops), None);
+    }
+}
