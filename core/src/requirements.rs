@@ -286,6 +286,23 @@ impl Requirement {
         None
     }
 
+    /// Whether every value this requirement allows is also allowed by `other` (so adding
+    /// `other` would change nothing). Conservative: may answer false for some subsets.
+    pub fn is_subset_of(&self, other: &Requirement) -> bool {
+        if self.key != other.key || other.min_values.is_some_and(|m| self.min_values.is_none_or(|s| s < m)) {
+            return false;
+        }
+        match (self.complement, other.complement) {
+            (false, _) => self.values.iter().all(|v| other.has(v)),
+            (true, true) => {
+                other.values.iter().all(|v| self.values.binary_search(v).is_ok() || !self.within_bounds(v))
+                    && other.gte.is_none_or(|g| self.gte.is_some_and(|s| s >= g))
+                    && other.lte.is_none_or(|l| self.lte.is_some_and(|s| s <= l))
+            }
+            (true, false) => false,
+        }
+    }
+
     /// The single allowed value, when the requirement is `In [v]`.
     pub fn single_value(&self) -> Option<&str> {
         if !self.complement && self.values.len() == 1 { Some(&self.values[0]) } else { None }
@@ -497,6 +514,11 @@ impl Requirements {
         Ok(())
     }
 
+    /// Whether adding `other` would leave these requirements unchanged.
+    pub fn covers(&self, other: &Requirements) -> bool {
+        other.items.iter().all(|o| self.get(&o.key).is_some_and(|mine| mine.is_subset_of(o)))
+    }
+
     /// Cheap boolean form of [`Requirements::intersects`] for hot loops.
     pub fn intersects_ok(&self, other: &Requirements) -> bool {
         let (mut i, mut j) = (0, 0);
@@ -705,6 +727,16 @@ mod tests {
         #[test]
         fn intersects_agrees_with_intersection(a in arb_req(), b in arb_req()) {
             prop_assert_eq!(a.intersects(&b), !a.intersection(&b).is_empty());
+        }
+
+        /// `is_subset_of` never claims a subset that is not one.
+        #[test]
+        fn subset_is_sound(a in arb_req(), b in arb_req()) {
+            if a.is_subset_of(&b) {
+                for v in PROBES {
+                    if a.has(v) { prop_assert!(b.has(v), "value {}", v); }
+                }
+            }
         }
 
         /// Adding to a Requirements map narrows: a value allowed after adding was allowed before.

@@ -148,6 +148,19 @@ impl Resources {
             .filter(move |r| self.get(*r) > 0 && self.get(*r) > capacity.get(*r))
     }
 
+    /// Whether any extended resource (GPU, ENI, ...) is requested.
+    #[inline]
+    pub fn has_extended(&self) -> bool {
+        self.0[4..].iter().any(|v| *v > 0)
+    }
+
+    /// [`Resources::fits_in`] for requests known to ask only for cpu, memory, ephemeral
+    /// storage and pods.
+    #[inline]
+    pub fn fits_in_core(&self, capacity: &Resources) -> bool {
+        self.0[0] <= capacity.0[0] && self.0[1] <= capacity.0[1] && self.0[3] <= capacity.0[3] && self.0[2] <= capacity.0[2]
+    }
+
     /// Element-wise maximum (for init containers and daemon overhead groups).
     pub fn max(&self, other: &Resources) -> Resources {
         let mut out = *self;

@@ -1,8 +1,27 @@
+//! Prints the diagnostics and the typed scenario of a file: `cargo run -p kpg-manifests
+//! --example dump -- FILE` (add `--case` to skip a conformance case's header document).
+
 fn main() {
-    let path = std::env::args().nth(1).expect("file");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let body = if std::env::args().nth(2).is_some() { text.split_once("\n---\n").map(|x| x.1.to_string()).unwrap_or_default() } else { text };
-    let l = kpg_manifests::load(&body);
-    for d in &l.diagnostics { println!("{d}"); }
-    println!("{:#?}", l.scenario);
+    let mut args = std::env::args().skip(1);
+    let Some(path) = args.next() else {
+        eprintln!("usage: dump FILE [--case]");
+        std::process::exit(2);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(2);
+        }
+    };
+    let body = if args.next().as_deref() == Some("--case") {
+        text.split_once("\n---\n").map(|(_, rest)| rest.to_string()).unwrap_or_default()
+    } else {
+        text
+    };
+    let loaded = kpg_manifests::load(&body);
+    for d in &loaded.diagnostics {
+        println!("{path}: {d}");
+    }
+    println!("{:#?}", loaded.scenario);
 }

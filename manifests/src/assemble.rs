@@ -225,12 +225,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
-            if r.kind == "InstanceType" {
-                if !custom_types.is_empty() && !custom_types.contains(&r.name) {
-                    let help = crate::reader::suggest(&r.name, custom_types.iter().map(String::as_str))
-                        .map(|g| format!("did you mean `{g}`?"))
-                        .unwrap_or_else(|| "with InstanceType documents the built-in catalog is not used: name one of them".into());
-                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, format!("instance type `{}` is not defined by any InstanceType document", r.name), Some(help)));
+            if matches!(r.kind.as_str(), "InstanceType" | "Region" | "Zone") {
+                if let Some((message, help)) = catalog_problem(r, &custom_types) {
+                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, message, Some(help)));
                     drop = true;
                 }
                 continue;
@@ -266,6 +263,48 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         }
         if drop {
             a.dropped = true;
+        }
+    }
+}
+
+/// What is wrong with a reference to an instance type, a region or a zone: custom
+/// `InstanceType` documents replace the built-in catalog (and make zone names free); without
+/// them the built-in catalog must know the name, or the simulation cannot start.
+fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, String)> {
+    use kpg_core::catalog::aws;
+    match r.kind.as_str() {
+        "InstanceType" if !custom_types.is_empty() => {
+            if custom_types.contains(&r.name) {
+                return None;
+            }
+            let help = crate::reader::suggest(&r.name, custom_types.iter().map(String::as_str))
+                .map(|g| format!("did you mean `{g}`?"))
+                .unwrap_or_else(|| "with InstanceType documents the built-in catalog is not used: name one of them".into());
+            Some((format!("instance type `{}` is not defined by any InstanceType document", r.name), help))
+        }
+        "InstanceType" => {
+            if aws::lookup(&r.name).is_some() {
+                return None;
+            }
+            let help = crate::reader::suggest(&r.name, aws::entries().iter().map(|e| e.name))
+                .map(|g| format!("did you mean `{g}`?"))
+                .unwrap_or_else(|| "use an EC2 instance type such as m5.large, or define it with an InstanceType document".into());
+            Some((format!("`{}` is not an instance type of the built-in catalog", r.name), help))
+        }
+        _ if !custom_types.is_empty() => None,
+        "Region" => {
+            if aws::region_index(&r.name).is_some() {
+                return None;
+            }
+            Some((format!("region `{}` is not in the built-in catalog", r.name), format!("use one of {}", aws::REGIONS.join(", "))))
+        }
+        _ => {
+            // `namespace` carries the region the zone belongs to.
+            let zones = aws::region_zones(&r.namespace)?;
+            if zones.contains(&r.name) {
+                return None;
+            }
+            Some((format!("zone `{}` is not a zone of {}", r.name, r.namespace), format!("use {}", zones.join(", "))))
         }
     }
 }

@@ -1013,3 +1013,24 @@ spec:
     let spec = &l.scenario.workloads[0].template.spec;
     assert_eq!(spec.containers[1].requests.get(ResourceName::Cpu), 1000);
 }
+
+#[test]
+fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
+    let cluster = |spec: &str| format!("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\nspec:\n{spec}");
+    let l = load(&cluster("  region: ap-northeast-2\n  zones: [ap-northeast-2a]\n  nodeGroups: [{name: g, instanceType: t3.medium, count: 2}]\n"));
+    assert_clean(&l);
+    assert_eq!(l.scenario.cluster.node_groups[0].count, 2);
+
+    let l = load(&cluster("  region: eu-mars-1\n"));
+    let d = only(&l, "unknown-reference");
+    assert_eq!(d.path, "spec.region");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("us-east-1")));
+
+    let l = load(&cluster("  region: ap-northeast-2\n  zones: [ap-northeast-2a, us-east-1a]\n"));
+    assert_eq!(only(&l, "unknown-reference").path, "spec.zones[1]");
+
+    let l = load(&cluster("  nodeGroups: [{name: g, instanceType: m5.larg}]\n"));
+    let d = only(&l, "unknown-reference");
+    assert_eq!(d.path, "spec.nodeGroups[0].instanceType");
+    assert_eq!(d.help.as_deref(), Some("did you mean `m5.large`?"));
+}

@@ -73,7 +73,10 @@ pub struct NewClaim {
     pub requirements: Requirements,
     pub pods: Vec<usize>,
     pub requests: Resources,
-    /// Surviving instance types (indices into the template's list).
+    /// Instance types still allowed by the requirements (indices into the template's list),
+    /// largest CPU headroom first. Resource fit is applied lazily: requests only grow during
+    /// a pass, so an option that no longer fits never fits again, and [`Solver::solve`]
+    /// drops them before returning.
     pub options: Vec<u32>,
     pub hostname: String,
     host_ports: Vec<HostPort>,
@@ -104,7 +107,8 @@ pub enum FitError {
     Resources,
     Requirements(crate::requirements::Incompatibility),
     Topology(String),
-    InstanceTypes { head: &'static str, typo: bool, requirements: Requirements, requests: Resources },
+    /// `requirements` is only kept when the error will be reported (a new NodeClaim).
+    InstanceTypes { head: &'static str, typo: bool, requirements: Option<Requirements>, requests: Resources },
     MinValues { keys: Vec<String>, requirements: Requirements, requests: Resources },
 }
 
@@ -118,7 +122,10 @@ impl core::fmt::Display for FitError {
             FitError::Topology(m) => f.write_str(m),
             FitError::InstanceTypes { head, typo, requirements, requests } => {
                 let typo = if *typo { " (CPU request >= 1 Million, m vs M typo?)" } else { "" };
-                write!(f, "{head}{typo}, requirements={requirements}, resources={requests}")
+                match requirements {
+                    Some(r) => write!(f, "{head}{typo}, requirements={r}, resources={requests}"),
+                    None => write!(f, "{head}{typo}, resources={requests}"),
+                }
             }
             FitError::MinValues { keys, requirements, requests } => write!(
                 f,
@@ -197,11 +204,17 @@ impl Preferences {
 
 /// Per-attempt view of a pod's constraints.
 struct Attempt {
-    strict: Requirements,
-    reqs: Requirements,
+    requirements: Rc<crate::pod::PodRequirements>,
     groups: Vec<usize>,
-    tolerations: Vec<Toleration>,
+    /// Set only when relaxation added a PreferNoSchedule toleration; else the pod's own.
+    tolerations: Option<Vec<Toleration>>,
     host_ports: Vec<HostPort>,
+}
+
+impl Attempt {
+    fn tolerations<'p>(&'p self, pod: &'p Pod) -> &'p [Toleration] {
+        self.tolerations.as_deref().unwrap_or(&pod.spec.tolerations)
+    }
 }
 
 /// One scheduling pass over the pending pods.
@@ -216,7 +229,7 @@ pub struct Solver<'a> {
     placeholder: u32,
     prefer_no_schedule_pool: bool,
     /// Requirements of unrelaxed pods, per shared pod spec.
-    requirement_cache: BTreeMap<usize, crate::pod::PodRequirements>,
+    requirement_cache: BTreeMap<usize, Rc<crate::pod::PodRequirements>>,
 }
 
 fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
@@ -340,6 +353,12 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        // Apply the lazily deferred resource fit.
+        for claim in self.claims.iter_mut() {
+            let tpl = &self.templates[claim.template];
+            let requests = claim.requests;
+            claim.options.retain(|&i| requests.fits_in(&tpl.headroom[i as usize]));
+        }
         out.claims = self.claims;
         out
     }
@@ -369,7 +388,7 @@ impl<'a> Solver<'a> {
         let pr = match (unrelaxed, self.requirement_cache.get(&key)) {
             (true, Some(pr)) => pr.clone(),
             _ => {
-                let pr = pod_requirements(&spec, prefs.term_index, &prefs.preferred_node);
+                let pr = Rc::new(pod_requirements(&spec, prefs.term_index, &prefs.preferred_node));
                 if unrelaxed {
                     self.requirement_cache.insert(key, pr.clone());
                 }
@@ -401,16 +420,20 @@ impl<'a> Solver<'a> {
                 false,
             ));
         }
-        let mut tolerations = spec.tolerations.clone();
-        if prefs.tolerate_prefer_no_schedule {
-            tolerations.push(Toleration::all_prefer_no_schedule());
-        }
-        Attempt { strict: pr.strict, reqs: pr.preferred, groups, tolerations, host_ports: pod_host_ports(pod) }
+        let tolerations = if prefs.tolerate_prefer_no_schedule {
+            let mut t = spec.tolerations.clone();
+            t.push(Toleration::all_prefer_no_schedule());
+            Some(t)
+        } else {
+            None
+        };
+        Attempt { requirements: pr, groups, tolerations, host_ports: pod_host_ports(pod) }
     }
 
     fn add(&mut self, p: usize, prefs: &Preferences) -> Result<Placement, String> {
         let a = self.attempt(p, prefs);
-        let pod = &self.pods[p];
+        let pods = self.pods;
+        let pod = &pods[p];
         let owned = self.inverse.get(&p).cloned().unwrap_or_default();
 
         // 1. Existing and in-flight nodes, in order.
@@ -434,12 +457,15 @@ impl<'a> Solver<'a> {
                 if let Some(r) = reqs {
                     claim.requirements = r;
                 }
-                let reqs = claim.requirements.clone();
-                claim.options = options;
+                if let Some(options) = options {
+                    claim.options = options;
+                }
                 claim.requests += pod.requests;
                 claim.pods.push(p);
                 claim.host_ports.extend(a.host_ports.iter().cloned());
-                self.topology.record(pod, &reqs, &owned);
+                if !self.topology.groups.is_empty() {
+                    self.topology.record(pod, &self.claims[c].requirements, &owned);
+                }
                 return Ok(Placement::Claim(c));
             }
         }
@@ -455,8 +481,9 @@ impl<'a> Solver<'a> {
                 errors.push(format!("node limits have been exhausted for nodepool (NodePool={})", tpl.name));
                 continue;
             }
-            let options: Vec<u32> =
+            let mut options: Vec<u32> =
                 tpl.candidates.iter().copied().filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize])).collect();
+            options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
             if options.is_empty() {
                 errors.push(format!("all available instance types exceed limits for nodepool (NodePool={})", tpl.name));
                 continue;
@@ -477,6 +504,7 @@ impl<'a> Solver<'a> {
             };
             match self.claim_can_add(&claim, pod, &a, &owned) {
                 Ok((reqs, options)) => {
+                    let options = options.unwrap_or_else(|| claim.options.clone());
                     let tpl = &mut self.templates[t];
                     // Reserve the largest option's capacity against the limits (subtractMax).
                     let mut max = Resources::ZERO;
@@ -522,7 +550,7 @@ impl<'a> Solver<'a> {
 
     fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, FitError> {
         let node = &self.nodes[n];
-        if let Err(t) = karpenter_tolerates(&node.taints, &a.tolerations) {
+        if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
             return Err(FitError::Taint(t));
         }
         if ports_conflict(&node.host_ports, &a.host_ports) {
@@ -531,51 +559,94 @@ impl<'a> Solver<'a> {
         if !pod.requests.fits_in(&node.remaining) {
             return Err(FitError::Resources);
         }
-        node.requirements.compatible(&a.reqs, Undefined::Deny).map_err(FitError::Requirements)?;
+        node.requirements.compatible(&a.requirements.preferred, Undefined::Deny).map_err(FitError::Requirements)?;
         let mut reqs = node.requirements.clone();
-        reqs.add_all(&a.reqs);
+        reqs.add_all(&a.requirements.preferred);
         if !a.groups.is_empty() || self.topology.has_inverse() {
-            let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| FitError::Topology(e.message))?;
+            let topo = self
+                .topology
+                .add_requirements(pod, &a.groups, &a.requirements.strict, &reqs, owned, false)
+                .map_err(|e| FitError::Topology(e.message))?;
             reqs.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
             reqs.add_all(&topo);
         }
         Ok(reqs)
     }
 
-    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Option<Requirements>, Vec<u32>), FitError> {
+    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
         let tpl = &self.templates[claim.template];
-        if let Err(t) = karpenter_tolerates(&tpl.taints, &a.tolerations) {
+        if let Err(t) = karpenter_tolerates(&tpl.taints, a.tolerations(pod)) {
             return Err(FitError::Taint(t));
         }
         if ports_conflict(&claim.host_ports, &a.host_ports) {
             return Err(FitError::HostPorts);
         }
-        claim.requirements.compatible(&a.reqs, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+        claim.requirements.compatible(&a.requirements.preferred, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
         // Most pods add nothing to a NodeClaim's requirements; only clone when they might.
-        let constrained = !a.reqs.is_empty() || !a.groups.is_empty() || self.topology.has_inverse();
-        let mut new_reqs: Option<Requirements> = None;
-        if constrained {
-            let mut reqs = claim.requirements.clone();
-            reqs.add_all(&a.reqs);
-            if !a.groups.is_empty() || self.topology.has_inverse() {
-                let topo = self.topology.add_requirements(pod, &a.groups, &a.strict, &reqs, owned).map_err(|e| FitError::Topology(e.message))?;
-                reqs.compatible(&topo, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
-                reqs.add_all(&topo);
+        let topology = !a.groups.is_empty() || self.topology.has_inverse();
+        // Clone the NodeClaim's requirements only when the pod narrows them.
+        let mut new_reqs: Option<Requirements> = if claim.requirements.covers(&a.requirements.preferred) {
+            None
+        } else {
+            let mut r = claim.requirements.clone();
+            r.add_all(&a.requirements.preferred);
+            Some(r)
+        };
+        if topology {
+            let base = new_reqs.as_ref().unwrap_or(&claim.requirements);
+            let detail = claim.pods.is_empty();
+            let topo = self
+                .topology
+                .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, detail)
+                .map_err(|e| FitError::Topology(e.message))?;
+            base.compatible(&topo, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+            if !base.covers(&topo) {
+                let mut r = new_reqs.take().unwrap_or_else(|| claim.requirements.clone());
+                r.add_all(&topo);
+                new_reqs = Some(r);
             }
-            if reqs != claim.requirements {
-                new_reqs = Some(reqs);
-            }
+        }
+        if new_reqs.as_ref() == Some(&claim.requirements) {
+            new_reqs = None;
         }
         let changed = new_reqs.is_some();
         let reqs = new_reqs.as_ref().unwrap_or(&claim.requirements);
 
         let requests = claim.requests + pod.requests;
+        let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
+        if !changed && !has_min_values {
+            // Some option must still fit; the largest (first) usually does.
+            for &i in &claim.options {
+                let h = &tpl.headroom[i as usize];
+                if requests.cpu() > h.cpu() {
+                    break;
+                }
+                if requests.fits_in(h) {
+                    return Ok((None, None));
+                }
+            }
+            if !claim.pods.is_empty() {
+                return Err(FitError::Resources);
+            }
+        }
+        let extended = requests.has_extended();
         let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
         let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
         let mut survivors = Vec::with_capacity(claim.options.len());
+        // The error taxonomy is only reported for a NodeClaim's first pod; otherwise options
+        // that cannot fit need no requirement checks, and (largest CPU first) none after the
+        // first that lacks CPU can fit.
+        let detail = claim.pods.is_empty();
         for &i in &claim.options {
             let it = &tpl.instance_types[i as usize];
-            let fit_ok = requests.fits_in(&tpl.headroom[i as usize]);
+            let headroom = &tpl.headroom[i as usize];
+            if !detail && requests.cpu() > headroom.cpu() {
+                break;
+            }
+            let fit_ok = if extended { requests.fits_in(headroom) } else { requests.fits_in_core(headroom) };
+            if !detail && !fit_ok {
+                continue;
+            }
             let (req_ok, off_ok) = if changed {
                 (it.requirements.intersects_ok(reqs), has_compatible_offering(it, reqs))
             } else {
@@ -616,7 +687,8 @@ impl<'a> Solver<'a> {
                 "no instance type met the requirements/resources/offering tuple"
             };
             let typo = !any_fit && pod.requests.cpu() >= 1_000_000_000;
-            return Err(FitError::InstanceTypes { head, typo, requirements: reqs.clone(), requests });
+            let requirements = if claim.pods.is_empty() { Some(reqs.clone()) } else { None };
+            return Err(FitError::InstanceTypes { head, typo, requirements, requests });
         }
         // minValues (Strict): the surviving types must still offer enough distinct values.
         let mut unmet: Vec<String> = Vec::new();
@@ -639,7 +711,7 @@ impl<'a> Solver<'a> {
         if !unmet.is_empty() {
             return Err(FitError::MinValues { keys: unmet, requirements: reqs.clone(), requests });
         }
-        Ok((new_reqs, survivors))
+        Ok((new_reqs, Some(survivors)))
     }
 }
 

@@ -420,6 +420,7 @@ impl Topology {
         pod_strict: &Requirements,
         node_reqs: &Requirements,
         owned_inverse: &[usize],
+        detail: bool,
     ) -> Result<Requirements, TopologyError> {
         let mut out = Requirements::new();
         let inverse = self
@@ -436,6 +437,9 @@ impl Topology {
             let self_selecting = g.selects(&pod.namespace, &pod.labels);
             let domains = g.next_domains(self_selecting, pod_domains, node_domains);
             if domains.is_empty() {
+                if !detail {
+                    return Err(TopologyError { message: String::from(g.kind.phrase()) });
+                }
                 let counts: Vec<String> = g.domains.iter().map(|(d, c)| alloc::format!("{d}:{c}")).collect();
                 return Err(TopologyError {
                     message: alloc::format!(

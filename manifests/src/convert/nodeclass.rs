@@ -117,14 +117,8 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         }
     }
 
-    match s.req_help(cx, "subnetSelectorTerms", "add `subnetSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") {
-        Some(t) => selector_terms(cx, &t, &["tags", "id"], &["id"], "subnet-"),
-        None => {}
-    }
-    match s.req_help(cx, "securityGroupSelectorTerms", "add `securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") {
-        Some(t) => selector_terms(cx, &t, &["tags", "id", "name"], &["id", "name"], "sg-"),
-        None => {}
-    }
+    if let Some(t) = s.req_help(cx, "subnetSelectorTerms", "add `subnetSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") { selector_terms(cx, &t, &["tags", "id"], &["id"], "subnet-") }
+    if let Some(t) = s.req_help(cx, "securityGroupSelectorTerms", "add `securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: my-cluster}}]`") { selector_terms(cx, &t, &["tags", "id", "name"], &["id", "name"], "sg-") }
     let role = s.get("role").and_then(|r| cx.nonempty_str(&r));
     let profile = s.get("instanceProfile").and_then(|p| cx.nonempty_str(&p));
     match (&role, &profile) {

@@ -38,7 +38,8 @@ fn karpenter_duration_ok(s: &str) -> bool {
 fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
     let v = cx.duration(f, never)?;
     if let crate::yaml::Value::Str(s) = &f.node.value {
-        if !(never && s == "Never") && !karpenter_duration_ok(s) {
+        let allowed = karpenter_duration_ok(s) || (never && s == "Never");
+        if !allowed {
             let help = if never { "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never" } else { "use whole s, m or h units, e.g. 90s, 30m or 48h" };
             cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
             return None;
@@ -83,10 +84,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
         return (meta, np);
     };
     let mut s = Fields::of(cx, &sf);
-    match s.req(cx, "template") {
-        Some(t) => template(cx, &t, v1beta1, &mut np),
-        None => {}
-    }
+    if let Some(t) = s.req(cx, "template") { template(cx, &t, v1beta1, &mut np) }
     let mut disruption_expire: Option<(Option<u64>, Field<'_>)> = None;
     let disruption = s.get("disruption");
     let mut consolidate_after_seen = false;
@@ -238,22 +236,16 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
         return;
     };
     let mut s = Fields::of(cx, &sf);
-    match s.req(cx, "nodeClassRef") {
-        Some(r) => np.node_class_ref = node_class_ref(cx, &r, v1beta1),
-        None => {}
-    }
-    match s.req_help(cx, "requirements", "add `requirements: []` (or requirements such as karpenter.sh/capacity-type In [spot])") {
-        Some(rf) => {
-            for item in cx.seq(&rf) {
-                if let Some(req) = common::requirement(cx, &item, ReqSite::NodePool) {
-                    np.requirements.push(req);
-                }
-            }
-            if np.requirements.len() > 100 {
-                cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
+    if let Some(r) = s.req(cx, "nodeClassRef") { np.node_class_ref = node_class_ref(cx, &r, v1beta1) }
+    if let Some(rf) = s.req_help(cx, "requirements", "add `requirements: []` (or requirements such as karpenter.sh/capacity-type In [spot])") {
+        for item in cx.seq(&rf) {
+            if let Some(req) = common::requirement(cx, &item, ReqSite::NodePool) {
+                np.requirements.push(req);
             }
         }
-        None => {}
+        if np.requirements.len() > 100 {
+            cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
+        }
     }
     let mut all_taints: Vec<(Taint, Pos)> = Vec::new();
     if let Some(tf) = s.get("taints") {

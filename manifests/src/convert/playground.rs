@@ -26,11 +26,15 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
     let mut out = Cluster { name: meta.name.clone(), ..Cluster::default() };
     if let Some(sf) = r.get("spec") {
         let mut s = Fields::of(cx, &sf);
-        if let Some(region) = s.get("region").and_then(|f| cx.nonempty_str(&f)) {
-            out.region = region;
+        if let Some(rf) = s.get("region") {
+            if let Some(region) = cx.nonempty_str(&rf) {
+                cx.refer("Region", "", &region, &rf);
+                out.region = region;
+            }
         }
         if let Some(z) = s.get("zones") {
             out.zones = zones(cx, &z);
+            refer_zones(cx, &z, &out.region, &out.zones);
         }
         if let Some(seed) = s.get("seed").and_then(|f| cx.int(&f, 0, i64::MAX)) {
             out.seed = seed as u64;
@@ -71,7 +75,16 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     );
                     total = i64::MIN / 2; // report once
                 }
-                let group_zones = g.get("zones").map(|z| zones(cx, &z)).unwrap_or_default();
+                let group_zones = match g.get("zones") {
+                    Some(z) => {
+                        let list = zones(cx, &z);
+                        if out.zones.is_empty() {
+                            refer_zones(cx, &z, &out.region, &list);
+                        }
+                        list
+                    }
+                    None => Vec::new(),
+                };
                 if !out.zones.is_empty() {
                     if let Some(zf) = g.get("zones") {
                         for z in &group_zones {
@@ -105,6 +118,23 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
     r.ignore(&["apiVersion", "kind", "status"]);
     r.finish(cx);
     (meta, out)
+}
+
+/// Zones are checked against the built-in catalog once it is known whether custom instance
+/// types replace it (with them, zone names are free).
+fn refer_zones(cx: &mut Cx, f: &Field<'_>, region: &str, zones: &[String]) {
+    let items = match &f.node.value {
+        Value::Seq(items) => items,
+        _ => return,
+    };
+    for (i, node) in items.iter().enumerate() {
+        if let Value::Str(z) = &node.value {
+            if zones.contains(z) {
+                let item = Field { node, path: format!("{}[{i}]", f.path), key_pos: node.pos };
+                cx.refer("Zone", region, z, &item);
+            }
+        }
+    }
 }
 
 fn zones(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
@@ -157,18 +187,15 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
             let list = common::resource_list(cx, &o, ListSite::Node);
             out.overhead = Some(common::to_resources(&list));
         }
-        match s.get("offerings") {
-            Some(of) => {
-                for item in cx.seq(&of) {
-                    if let Some(o) = offering(cx, &item) {
-                        if out.offerings.iter().any(|x: &OfferingSpec| x.zone == o.zone && x.capacity_type == o.capacity_type) {
-                            cx.error("duplicate-object", &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
-                        }
-                        out.offerings.push(o);
+        if let Some(of) = s.get("offerings") {
+            for item in cx.seq(&of) {
+                if let Some(o) = offering(cx, &item) {
+                    if out.offerings.iter().any(|x: &OfferingSpec| x.zone == o.zone && x.capacity_type == o.capacity_type) {
+                        cx.error("duplicate-object", &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
                     }
+                    out.offerings.push(o);
                 }
             }
-            None => {}
         }
         if out.offerings.is_empty() && cx.error_count() == 0 {
             cx.warn("invalid-value", &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));

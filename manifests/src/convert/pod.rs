@@ -212,21 +212,18 @@ fn container(
 ) -> Option<Container> {
     let mut c = Fields::of(cx, f);
     let mut out = Container::default();
-    match c.req(cx, "name") {
-        Some(n) => {
-            if let Some(name) = cx.nonempty_str(&n) {
-                if let Err(e) = ext::dns1123_label(&name) {
-                    cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), None);
-                }
-                if let Some(first) = names.get(&name) {
-                    cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
-                } else {
-                    names.insert(name.clone(), n.path.clone());
-                }
-                out.name = name;
+    if let Some(n) = c.req(cx, "name") {
+        if let Some(name) = cx.nonempty_str(&n) {
+            if let Err(e) = ext::dns1123_label(&name) {
+                cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), None);
             }
+            if let Some(first) = names.get(&name) {
+                cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
+            } else {
+                names.insert(name.clone(), n.path.clone());
+            }
+            out.name = name;
         }
-        None => {}
     }
     if let Some(cmd) = c.get("command") {
         out.command = cx.string_list(&cmd);
@@ -370,19 +367,16 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
     let mut out = NodeAffinity::default();
     if let Some(req) = n.get("requiredDuringSchedulingIgnoredDuringExecution") {
         let mut r = Fields::of(cx, &req);
-        match r.req(cx, "nodeSelectorTerms") {
-            Some(terms) => {
-                let items = cx.seq(&terms);
-                if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
-                    cx.error("invalid-value", &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
-                }
-                for term in items {
-                    if let Some(t) = common::node_selector_term(cx, &term) {
-                        out.required.push(t);
-                    }
+        if let Some(terms) = r.req(cx, "nodeSelectorTerms") {
+            let items = cx.seq(&terms);
+            if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
+                cx.error("invalid-value", &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
+            }
+            for term in items {
+                if let Some(t) = common::node_selector_term(cx, &term) {
+                    out.required.push(t);
                 }
             }
-            None => {}
         }
         r.finish(cx);
     }
