@@ -1,14 +1,31 @@
-//! (helper binary for profiling)
+//! Quick timings for profiling (the criterion benches are the reference figures):
+//! `kpg-bench [PODS] [builtin]` times one provisioning pass; `kpg-bench lab` times the
+//! seed002 scale-out lab over 15 simulated minutes with a warm catalog.
 fn main() {
-    let pods: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(5000);
+    let arg = std::env::args().nth(1).unwrap_or_default();
+    if arg == "lab" {
+        let text = include_str!("../../tests/labs/seed002-scale-out.yaml");
+        let loaded = kpg_manifests::load(text);
+        let mut cache = kpg_core::catalog::CatalogCache::new();
+        for round in 0..5 {
+            let t = std::time::Instant::now();
+            let mut sim = kpg_core::sim::Simulation::with_cache(loaded.scenario.clone(), &mut cache).unwrap();
+            let built = t.elapsed();
+            sim.run_until(15 * 60_000);
+            eprintln!("lab round {round}: new {built:?}, total {:?}", t.elapsed());
+        }
+        return;
+    }
+    let pods: u32 = arg.parse().unwrap_or(5000);
     let builtin = std::env::args().nth(2).as_deref() == Some("builtin");
     let types = if builtin { vec![] } else { kpg_bench::synthetic_types(400) };
-    let zones: &[&str] = if builtin { &["us-east-1a", "us-east-1b", "us-east-1c"] } else { &["test-zone-1", "test-zone-2", "test-zone-3"] };
+    let zones: &[&str] =
+        if builtin { &["us-east-1a", "us-east-1b", "us-east-1c"] } else { &["test-zone-1", "test-zone-2", "test-zone-3"] };
     let mut sim = kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, types, "us-east-1", zones)).unwrap();
     let t = std::time::Instant::now();
     sim.run_until(1_500);
     let elapsed = t.elapsed();
     let r = sim.report();
-    eprintln!("{pods} pods: {elapsed:?}, {} nodeclaims, {} pending", r.nodeclaims.len(), r.pods.iter().filter(|p| p.phase == "Pending" && p.nominated.is_none()).count());
-    let _ = t;
+    let pending = r.pods.iter().filter(|p| p.phase == "Pending" && p.nominated.is_none()).count();
+    eprintln!("{pods} pods: {elapsed:?}, {} nodeclaims, {pending} pending", r.nodeclaims.len());
 }

@@ -155,6 +155,9 @@ pub struct Simulation {
     timeline: Vec<TimelineStep>,
     custom_types: Vec<catalog::InstanceTypeSpec>,
     catalogs: BTreeMap<String, Rc<Vec<InstanceType>>>,
+    /// Instance types each NodePool's own requirements allow, per pool spec and catalog; the
+    /// filter over 1,363 types is the costliest part of a small pass and rarely changes.
+    candidate_cache: BTreeMap<String, (NodePool, Rc<Vec<InstanceType>>, Vec<u32>, bool)>,
     pods: Vec<Pod>,
     nodes: Vec<Node>,
     events: Vec<Event>,
@@ -177,6 +180,11 @@ fn object_of_pod(p: &Pod) -> String {
 impl Simulation {
     /// Builds the cluster at time 0: objects applied, fixed nodes Ready, pods pending.
     pub fn new(scenario: Scenario) -> Result<Simulation, SimError> {
+        Self::with_cache(scenario, &mut catalog::CatalogCache::new())
+    }
+
+    /// [`Simulation::new`], reusing instance types resolved by earlier simulations.
+    pub fn with_cache(scenario: Scenario, cache: &mut catalog::CatalogCache) -> Result<Simulation, SimError> {
         let seed = scenario.cluster.seed;
         let region = scenario.cluster.region.clone();
         let zones = if !scenario.cluster.zones.is_empty() {
@@ -204,6 +212,7 @@ impl Simulation {
             timeline: scenario.timeline.clone(),
             custom_types: scenario.instance_types.clone(),
             catalogs: BTreeMap::new(),
+            candidate_cache: BTreeMap::new(),
             pods: Vec::new(),
             nodes: Vec::new(),
             events: Vec::new(),
@@ -229,8 +238,8 @@ impl Simulation {
             return Err(SimError::TooLarge(format!("{pods} pods; the playground simulates at most {MAX_PODS}")));
         }
         for nc in scenario.node_classes.iter() {
-            let types = catalog::resolve(&sim.region, &sim.zones, nc, &sim.custom_types).map_err(catalog_error)?;
-            sim.catalogs.insert(nc.name.clone(), Rc::new(types));
+            let types = cache.resolve(&sim.region, &sim.zones, nc, &sim.custom_types).map_err(catalog_error)?;
+            sim.catalogs.insert(nc.name.clone(), types);
         }
         for group in &scenario.cluster.node_groups {
             sim.add_node_group(group)?;
@@ -736,30 +745,44 @@ impl Simulation {
                 continue;
             };
             let reqs = self.template_requirements(&np);
-            let mut candidates: Vec<u32> = Vec::new();
-            for (i, it) in types.iter().enumerate() {
-                if it.requirements.intersects_ok(&reqs) && scheduling::has_compatible_offering(it, &reqs) {
-                    candidates.push(i as u32);
+            let cached = self
+                .candidate_cache
+                .get(&np.name)
+                .filter(|(spec, cat, _, _)| *spec == np && Rc::ptr_eq(cat, &types))
+                .map(|(_, _, c, ok)| (c.clone(), *ok));
+            let (candidates, min_values_ok) = match cached {
+                Some(hit) => hit,
+                None => {
+                    let mut candidates: Vec<u32> = Vec::new();
+                    for (i, it) in types.iter().enumerate() {
+                        if it.requirements.intersects_ok(&reqs) && scheduling::has_compatible_offering(it, &reqs) {
+                            candidates.push(i as u32);
+                        }
+                    }
+                    // minValues on the pool itself.
+                    let min_values_ok = reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
+                        let mut values: Vec<&str> = candidates
+                            .iter()
+                            .filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v)))
+                            .collect();
+                        values.sort_unstable();
+                        values.dedup();
+                        values.len() >= r.min_values.unwrap_or(0) as usize
+                    });
+                    if candidates.is_empty() || !min_values_ok {
+                        let why = if min_values_ok { "" } else { " due to minValues incompatibility" };
+                        self.event(
+                            true,
+                            "NoCompatibleInstanceTypes",
+                            format!("NodePool/{}", np.name),
+                            format!("NodePool requirements filtered out all compatible available instance types{why}"),
+                        );
+                    }
+                    self.candidate_cache.insert(np.name.clone(), (np.clone(), types.clone(), candidates.clone(), min_values_ok));
+                    (candidates, min_values_ok)
                 }
-            }
-            // minValues on the pool itself.
-            let min_values_ok = reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
-                let mut values: Vec<&str> = candidates
-                    .iter()
-                    .filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v)))
-                    .collect();
-                values.sort_unstable();
-                values.dedup();
-                values.len() >= r.min_values.unwrap_or(0) as usize
-            });
+            };
             if candidates.is_empty() || !min_values_ok {
-                let why = if min_values_ok { "" } else { " due to minValues incompatibility" };
-                self.event(
-                    true,
-                    "NoCompatibleInstanceTypes",
-                    format!("NodePool/{}", np.name),
-                    format!("NodePool requirements filtered out all compatible available instance types{why}"),
-                );
                 continue;
             }
             let mut daemon_overhead = alloc::vec![Resources::ZERO; types.len()];

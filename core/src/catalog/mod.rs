@@ -123,6 +123,54 @@ pub enum CatalogError {
     UnknownZone { region: String, zone: String },
 }
 
+/// Resolved instance types, kept across simulations by the caller.
+///
+/// Resolving the built-in catalog for a node class costs a few milliseconds (1,363 types
+/// with their labels and requirements); the page re-simulates on every edit, so it keeps one
+/// cache and only node classes whose shape changed are resolved again. The cache is an input
+/// like the catalog itself: the engine holds no global state.
+#[derive(Default, Clone)]
+pub struct CatalogCache {
+    entries: alloc::vec::Vec<(CacheKey, alloc::rc::Rc<Vec<InstanceType>>)>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct CacheKey {
+    region: String,
+    zones: Vec<String>,
+    shape: NodeClass,
+    custom: Vec<InstanceTypeSpec>,
+}
+
+impl CatalogCache {
+    pub fn new() -> CatalogCache {
+        CatalogCache::default()
+    }
+
+    /// [`resolve`], remembering the answer. At most 16 entries are kept.
+    pub fn resolve(
+        &mut self,
+        region: &str,
+        zones: &[String],
+        node_class: &NodeClass,
+        custom: &[InstanceTypeSpec],
+    ) -> Result<alloc::rc::Rc<Vec<InstanceType>>, CatalogError> {
+        // The name does not change what a node class can launch.
+        let mut shape = node_class.clone();
+        shape.name = String::new();
+        let key = CacheKey { region: region.into(), zones: zones.to_vec(), shape, custom: custom.to_vec() };
+        if let Some((_, types)) = self.entries.iter().find(|(k, _)| *k == key) {
+            return Ok(types.clone());
+        }
+        let types = alloc::rc::Rc::new(resolve(region, zones, node_class, custom)?);
+        if self.entries.len() >= 16 {
+            self.entries.remove(0);
+        }
+        self.entries.push((key, types.clone()));
+        Ok(types)
+    }
+}
+
 /// The instance types one node class can launch in the given zones.
 ///
 /// With `custom` non-empty the built-in catalog is not used at all.

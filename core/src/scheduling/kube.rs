@@ -263,6 +263,9 @@ impl Cluster<'_> {
 
     /// `0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {..}.`
     pub fn summary(&self, rejections: &[Rejection]) -> String {
+        if rejections.is_empty() {
+            return String::from("no nodes available to schedule pods");
+        }
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for r in rejections {
             for p in r.phrases() {
