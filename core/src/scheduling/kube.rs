@@ -285,3 +285,132 @@ impl Cluster<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labels::LabelSelector;
+    use crate::model::{PodSpec, WorkloadKind};
+    use crate::pod::Phase;
+    use alloc::rc::Rc;
+    use alloc::vec;
+
+    fn pod(name: &str, app: &str, cpu: i64, spec: PodSpec) -> Pod {
+        Pod {
+            name: name.into(),
+            namespace: "default".into(),
+            owner: Some((WorkloadKind::Deployment, app.into())),
+            workload: 0,
+            labels: [("app".to_string(), app.to_string())].into_iter().collect(),
+            annotations: Default::default(),
+            spec: Rc::new(spec),
+            requests: Resources::ZERO.with(ResourceName::Cpu, cpu).with(ResourceName::Pods, 1),
+            created_at: 0,
+            seq: 0,
+            node: None,
+            phase: Phase::Pending,
+            runtime: None,
+            nominated: None,
+            karpenter_message: None,
+            scheduler_message: None,
+            deleted: false,
+        }
+    }
+
+    fn node(id: usize, zone: &str, cpu: i64, taints: Vec<Taint>) -> KubeNode {
+        KubeNode {
+            id,
+            name: alloc::format!("node-{id}"),
+            labels: [("topology.kubernetes.io/zone".to_string(), zone.to_string())].into_iter().collect(),
+            taints,
+            unschedulable: false,
+            allocatable: Resources::ZERO.with(ResourceName::Cpu, cpu).with(ResourceName::Pods, 110),
+            requested: Resources::ZERO,
+            host_ports: vec![],
+        }
+    }
+
+    fn app_selector(app: &str) -> LabelSelector {
+        LabelSelector { match_labels: [("app".to_string(), app.to_string())].into_iter().collect(), match_expressions: vec![] }
+    }
+
+    #[test]
+    fn filters_name_the_first_failing_reason_and_summarise_like_kube_scheduler() {
+        let nodes = vec![
+            node(0, "a", 500, vec![]),
+            node(1, "b", 4000, vec![Taint::new("node", "service", TaintEffect::NoSchedule)]),
+            node(2, "c", 4000, vec![Taint::new("soft", "", TaintEffect::PreferNoSchedule)]),
+        ];
+        let pods = vec![pod("p", "web", 1000, PodSpec::default())];
+        let bound = vec![vec![], vec![], vec![]];
+        let namespaces = BTreeMap::new();
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        assert_eq!(cluster.filter(&pods[0], 0), Err(Rejection::Insufficient(vec!["cpu"])));
+        assert_eq!(cluster.filter(&pods[0], 1), Err(Rejection::Taint("{node: service}".into())));
+        assert_eq!(cluster.filter(&pods[0], 2), Ok(()), "PreferNoSchedule only lowers the score");
+        let summary = cluster.summary(&[Rejection::Insufficient(vec!["cpu"]), Rejection::Taint("{node: service}".into())]);
+        assert!(summary.starts_with("0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node: service}."), "{summary}");
+    }
+
+    #[test]
+    fn anti_affinity_and_spread_filters_count_bound_pods() {
+        let nodes = vec![node(0, "a", 8000, vec![]), node(1, "b", 8000, vec![])];
+        let anti = PodAffinityTerm {
+            label_selector: Some(app_selector("web")),
+            namespaces: vec![],
+            namespace_selector: None,
+            topology_key: "topology.kubernetes.io/zone".into(),
+            match_label_keys: vec![],
+            mismatch_label_keys: vec![],
+        };
+        let spec = PodSpec { pod_anti_affinity: vec![anti], ..Default::default() };
+        let pods = vec![pod("running", "web", 100, PodSpec::default()), pod("new", "web", 100, spec)];
+        let bound = vec![vec![0], vec![]];
+        let namespaces = BTreeMap::new();
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        assert_eq!(cluster.filter(&pods[1], 0), Err(Rejection::AntiAffinity));
+        assert_eq!(cluster.filter(&pods[1], 1), Ok(()));
+
+        let spread = crate::model::TopologySpreadConstraint {
+            max_skew: 1,
+            topology_key: "topology.kubernetes.io/zone".into(),
+            when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
+            label_selector: Some(app_selector("web")),
+            min_domains: None,
+            match_label_keys: vec![],
+            node_affinity_honor: true,
+            node_taints_honor: false,
+        };
+        let spec = PodSpec { topology_spread: vec![spread], ..Default::default() };
+        let pods = vec![pod("a1", "web", 100, PodSpec::default()), pod("a2", "web", 100, PodSpec::default()), pod("new", "web", 100, spec)];
+        let bound = vec![vec![0, 1], vec![]];
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        assert_eq!(cluster.filter(&pods[2], 0), Err(Rejection::Spread), "zone a would reach skew 3");
+        assert_eq!(cluster.filter(&pods[2], 1), Ok(()));
+    }
+
+    #[test]
+    fn scoring_prefers_preferred_affinity_then_least_allocated() {
+        let mut busy = node(0, "a", 4000, vec![]);
+        busy.requested = Resources::ZERO.with(ResourceName::Cpu, 3000);
+        let nodes = vec![busy, node(1, "a", 4000, vec![]), node(2, "b", 4000, vec![])];
+        let pods = vec![pod("p", "web", 100, PodSpec::default())];
+        let bound = vec![vec![], vec![], vec![]];
+        let namespaces = BTreeMap::new();
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        assert_eq!(cluster.choose(&pods[0], &[0, 1]), Some(1), "least allocated wins");
+        let mut spec = PodSpec::default();
+        spec.node_affinity.preferred.push(crate::model::WeightedNodeSelectorTerm {
+            weight: 50,
+            requirements: vec![crate::model::NodeSelectorRequirement {
+                key: "topology.kubernetes.io/zone".into(),
+                operator: crate::requirements::Operator::In,
+                values: vec!["b".into()],
+                min_values: None,
+            }],
+        });
+        let pods = vec![pod("p", "web", 100, spec)];
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        assert_eq!(cluster.choose(&pods[0], &[0, 1, 2]), Some(2));
+    }
+}

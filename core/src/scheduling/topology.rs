@@ -457,3 +457,55 @@ impl Topology {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn group(kind: GroupKind, key: &str, counts: &[(&str, i32)], max_skew: i32, min_domains: Option<i32>) -> TopologyGroup {
+        TopologyGroup {
+            kind,
+            key: key.into(),
+            namespaces: vec!["default".into()],
+            selector: Some(LabelSelector::default()),
+            max_skew,
+            min_domains,
+            node_filter: None,
+            domains: counts.iter().map(|(d, c)| (String::from(*d), *c)).collect(),
+            inverse: false,
+        }
+    }
+
+    const ZONE: &str = "topology.kubernetes.io/zone";
+
+    #[test]
+    fn spread_picks_the_least_populated_allowed_domain() {
+        let g = group(GroupKind::Spread, ZONE, &[("a", 2), ("b", 1), ("c", 1)], 1, None);
+        let any = Requirement::exists(ZONE);
+        assert_eq!(g.next_domains(true, &any, &any).values(), ["b"]);
+        // Only zone a on the node: 2 + 1 − 1 > 1, so nothing is allowed.
+        let only_a = Requirement::in_values(ZONE, ["a"]);
+        assert!(g.next_domains(true, &any, &only_a).is_empty());
+    }
+
+    #[test]
+    fn min_domains_above_the_domain_count_makes_the_minimum_zero() {
+        let g = group(GroupKind::Spread, ZONE, &[("a", 1), ("b", 1)], 1, Some(3));
+        let any = Requirement::exists(ZONE);
+        assert!(g.next_domains(true, &any, &any).is_empty(), "1 + 1 − 0 > 1 in every zone");
+    }
+
+    #[test]
+    fn anti_affinity_allows_only_empty_domains_and_affinity_only_populated_ones() {
+        let any = Requirement::exists(ZONE);
+        let anti = group(GroupKind::AntiAffinity, ZONE, &[("a", 1), ("b", 0)], 0, None);
+        assert_eq!(anti.next_domains(true, &any, &any).values(), ["b"]);
+        let aff = group(GroupKind::Affinity, ZONE, &[("a", 0), ("b", 2)], 0, None);
+        assert_eq!(aff.next_domains(false, &any, &any).values(), ["b"]);
+        // With no matching pod anywhere, a self-selecting pod may start in the node's domain.
+        let empty = group(GroupKind::Affinity, ZONE, &[("a", 0), ("b", 0)], 0, None);
+        assert_eq!(empty.next_domains(true, &any, &Requirement::in_values(ZONE, ["b"])).values(), ["b"]);
+        assert!(empty.next_domains(false, &any, &any).is_empty());
+    }
+}
