@@ -43,6 +43,10 @@ pub struct NodeReport {
     pub capacity: BTreeMap<String, String>,
     pub requested: BTreeMap<String, String>,
     pub price_per_hour: f64,
+    /// Where the price comes from: `regional`, `us-east-1-fallback` (the region has no list
+    /// price in the built-in catalog), `spot-advisor`, `spot-default` (approximations) or
+    /// `custom` (an InstanceType document).
+    pub price_source: String,
     pub created_at: String,
     /// `namespace/name` of the pods bound to the node, sorted.
     pub pods: Vec<String>,

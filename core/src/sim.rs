@@ -1378,6 +1378,7 @@ impl Simulation {
                 capacity: fmt_res(&node.capacity, &capacity_names),
                 requested: fmt_res(&self.requested(n), &shown),
                 price_per_hour: to_dollars(node.price),
+                price_source: node.price_source.as_str().into(),
                 created_at: duration::format(node.created_at),
                 pods,
             });

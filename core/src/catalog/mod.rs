@@ -82,6 +82,18 @@ pub enum PriceSource {
     Custom,
 }
 
+impl PriceSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PriceSource::Regional => "regional",
+            PriceSource::UsEast1Fallback => "us-east-1-fallback",
+            PriceSource::SpotAdvisor => "spot-advisor",
+            PriceSource::SpotDefault => "spot-default",
+            PriceSource::Custom => "custom",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Offering {
     pub zone: String,
