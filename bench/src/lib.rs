@@ -61,7 +61,7 @@ pub fn synthetic_types(n: usize) -> Vec<InstanceTypeSpec> {
                 name: format!("fake-it-{i}"),
                 capacity: Resources::ZERO
                     .with(ResourceName::Cpu, cpu * 1000)
-                    .with(ResourceName::Memory, 2 * cpu << 30)
+                    .with(ResourceName::Memory, (2 * cpu) << 30)
                     .with(ResourceName::Pods, 10 * cpu),
                 arch: "amd64".into(),
                 os: "linux".into(),

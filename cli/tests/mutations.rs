@@ -45,7 +45,7 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
         let i = rng.below(lines.len());
         match rng.below(9) {
             // Replace a value with a wrong one.
-            0 | 1 | 2 => {
+            0..=2 => {
                 if let Some(colon) = lines[i].find(": ") {
                     let v = REPLACEMENTS[rng.below(REPLACEMENTS.len())];
                     lines[i] = format!("{}: {v}", &lines[i][..colon]);

@@ -6,7 +6,6 @@
 //! `Gte`/`Lte` are a complement with bounds. [`Requirements`] is one requirement per key;
 //! adding a requirement for a key already present intersects the two.
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -423,13 +422,6 @@ impl Requirements {
         Requirements { items: Vec::new() }
     }
 
-    pub fn from_iter<I: IntoIterator<Item = Requirement>>(reqs: I) -> Requirements {
-        let mut r = Requirements::new();
-        for req in reqs {
-            r.add(req);
-        }
-        r
-    }
 
     /// Labels as `In [value]` requirements.
     pub fn from_labels<'a, I: IntoIterator<Item = (&'a String, &'a String)>>(labels: I) -> Requirements {
@@ -499,7 +491,8 @@ impl Requirements {
                 Ordering::Less => i += 1,
                 Ordering::Greater => j += 1,
                 Ordering::Equal => {
-                    if !a.intersects(b) && !(b.operator().is_negative() && a.operator().is_negative()) {
+                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
+                    if !(a.intersects(b) || both_negative) {
                         return Err(Incompatibility::Disjoint {
                             key: a.key.clone(),
                             incoming: b.to_string(),
@@ -528,7 +521,8 @@ impl Requirements {
                 Ordering::Less => i += 1,
                 Ordering::Greater => j += 1,
                 Ordering::Equal => {
-                    if !a.intersects(b) && !(b.operator().is_negative() && a.operator().is_negative()) {
+                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
+                    if !(a.intersects(b) || both_negative) {
                         return false;
                     }
                     i += 1;
@@ -574,6 +568,17 @@ impl Requirements {
     }
 }
 
+impl FromIterator<Requirement> for Requirements {
+    /// Adds each requirement in turn (same keys intersect).
+    fn from_iter<I: IntoIterator<Item = Requirement>>(reqs: I) -> Requirements {
+        let mut r = Requirements::new();
+        for req in reqs {
+            r.add(req);
+        }
+        r
+    }
+}
+
 impl fmt::Display for Requirements {
     /// Sorted, comma-joined requirement strings, hostname omitted, as Karpenter prints them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -594,7 +599,7 @@ impl fmt::Display for Requirements {
 
 impl fmt::Debug for Requirements {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Requirements[{}]", format!("{self}"))
+        write!(f, "Requirements[{self}]")
     }
 }
 

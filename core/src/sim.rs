@@ -113,6 +113,9 @@ impl Node {
     }
 }
 
+/// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met).
+type CandidateEntry = (NodePool, Rc<Vec<InstanceType>>, Vec<u32>, bool);
+
 /// One line of the event stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
@@ -157,7 +160,7 @@ pub struct Simulation {
     catalogs: BTreeMap<String, Rc<Vec<InstanceType>>>,
     /// Instance types each NodePool's own requirements allow, per pool spec and catalog; the
     /// filter over 1,363 types is the costliest part of a small pass and rarely changes.
-    candidate_cache: BTreeMap<String, (NodePool, Rc<Vec<InstanceType>>, Vec<u32>, bool)>,
+    candidate_cache: BTreeMap<String, CandidateEntry>,
     pods: Vec<Pod>,
     nodes: Vec<Node>,
     events: Vec<Event>,
@@ -520,12 +523,11 @@ impl Simulation {
     /// Processes everything due now.
     fn step(&mut self) {
         let now = self.now;
-        loop {
-            let Some((&(t, s), _)) = self.queue.iter().next() else { break };
-            if t > now {
+        while let Some(entry) = self.queue.first_entry() {
+            if entry.key().0 > now {
                 break;
             }
-            let action = self.queue.remove(&(t, s)).expect("key just read");
+            let action = entry.remove();
             self.apply(action);
             self.settle();
         }
@@ -805,10 +807,8 @@ impl Simulation {
                 }
             }
             let (used, count) = self.pool_usage(pool);
-            let mut remaining = [None; RESOURCE_COUNT];
-            for i in 0..RESOURCE_COUNT {
-                remaining[i] = np.limits.resources[i].map(|l| l - used.0[i]);
-            }
+            let remaining: [Option<i64>; RESOURCE_COUNT] =
+                core::array::from_fn(|i| np.limits.resources[i].map(|l| l - used.0[i]));
             let headroom = types.iter().zip(daemon_overhead.iter()).map(|(it, o)| it.allocatable - *o).collect();
             out.push(Template {
                 headroom,
@@ -1537,6 +1537,3 @@ fn dollars(micros: MicroDollars) -> String {
     }
     s
 }
-
-#[allow(dead_code)]
-fn _unused(_: Undefined) {}

@@ -46,7 +46,7 @@ fn it(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {
         name: name.into(),
         capacity: Resources::ZERO
             .with(ResourceName::Cpu, cpu * 1000)
-            .with(ResourceName::Memory, cpu * 4 << 30)
+            .with(ResourceName::Memory, (cpu * 4) << 30)
             .with(ResourceName::Pods, 110),
         arch: "amd64".into(),
         os: "linux".into(),

@@ -94,7 +94,7 @@ fn term_namespaces(cluster: &Cluster<'_>, pod_ns: &str, term: &PodAffinityTerm) 
 
 fn term_selects(cluster: &Cluster<'_>, owner: &Pod, term: &PodAffinityTerm, pod: &Pod) -> bool {
     let Some(sel) = &term.label_selector else { return false };
-    if !term_namespaces(cluster, &owner.namespace, term).iter().any(|n| *n == pod.namespace) {
+    if !term_namespaces(cluster, &owner.namespace, term).contains(&pod.namespace) {
         return false;
     }
     if !sel.matches(&pod.labels) {

@@ -11,14 +11,14 @@ pub mod topology;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
 use alloc::rc::Rc;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::catalog::{CapacityType, InstanceType};
 use crate::model::{HostPort, StringMap, WhenUnsatisfiable};
 use crate::pod::{Pod, pod_requirements};
 use crate::requirements::{Requirement, Requirements, Undefined};
-use crate::resources::{RESOURCE_COUNT, ResourceName, Resources};
+use crate::resources::{RESOURCE_COUNT, Resources};
 use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates};
 use crate::wellknown::{CAPACITY_TYPE, HOSTNAME, ZONE};
 use topology::{GroupKind, Topology};
@@ -548,6 +548,7 @@ impl<'a> Solver<'a> {
         Err(errors.join("; "))
     }
 
+    #[allow(clippy::result_large_err)] // the error is built only on the failure path
     fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, FitError> {
         let node = &self.nodes[n];
         if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
@@ -573,6 +574,7 @@ impl<'a> Solver<'a> {
         Ok(reqs)
     }
 
+    #[allow(clippy::result_large_err)] // the error is built only on the failure path
     fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
         let tpl = &self.templates[claim.template];
         if let Err(t) = karpenter_tolerates(&tpl.taints, a.tolerations(pod)) {
@@ -748,11 +750,3 @@ pub fn cheapest_offering<'i>(
 pub fn has_prefer_no_schedule(taints: &[Taint]) -> bool {
     taints.iter().any(|t| t.effect == TaintEffect::PreferNoSchedule)
 }
-
-/// Shortcut used by the requests' Display in error strings.
-pub fn resource_json(r: &Resources) -> String {
-    r.to_string()
-}
-
-#[allow(dead_code)]
-fn _assert_names(_: ResourceName) {}
