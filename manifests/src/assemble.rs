@@ -162,7 +162,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     a,
                     "metadata.name",
                     c.name_pos,
-                    format!("a scenario has at most one Cluster; Cluster/{name} is already defined in document {doc} (line {})", pos.line),
+                    format!("a scenario has at most one Cluster; Cluster/{name} is already defined in document {} (line {})", doc + 1, pos.line),
                     Some("merge the two Cluster documents".into()),
                 ));
                 a.dropped = true;
@@ -179,7 +179,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 a,
                 "metadata.name",
                 c.name_pos,
-                format!("{} is already defined in document {doc} (line {})", a.label, pos.line),
+                format!("{} is already defined in document {} (line {})", a.label, doc + 1, pos.line),
                 Some("rename one of them or delete the duplicate".into()),
             ));
             a.dropped = true;

@@ -51,10 +51,12 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
-    /// `document 3 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: ...`
+    /// `document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: ...`
+    /// (documents counted from 1)
     /// followed by `\n  help: ...` when there is help. The file name is the caller's to add.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "document {}", self.document)?;
+        // People count documents from 1; the `document` field stays a 0-based index.
+        write!(f, "document {}", self.document + 1)?;
         if let Some(object) = &self.object {
             write!(f, " ({object})")?;
         }
@@ -96,9 +98,9 @@ mod tests {
         };
         assert_eq!(
             d.to_string(),
-            "document 3 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
+            "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
         );
         let bare = Diagnostic { object: None, path: String::new(), help: None, ..d };
-        assert_eq!(bare.to_string(), "document 3 at 12:14: error[invalid-quantity]: cannot parse `12Gib`");
+        assert_eq!(bare.to_string(), "document 4 at 12:14: error[invalid-quantity]: cannot parse `12Gib`");
     }
 }

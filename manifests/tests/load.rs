@@ -71,7 +71,7 @@ spec:
     assert!(l.scenario.node_pools.is_empty(), "a document with errors is left out");
     assert_eq!(
         d.to_string(),
-        "document 0 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-value]: \
+        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-value]: \
          `Inn` is not a valid operator (did you mean `In`?)\n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
     );
 }
@@ -670,7 +670,7 @@ fn duplicate_objects_point_at_the_first() {
     let d = only(&l, "duplicate-object");
     assert_eq!(d.document, 1);
     assert_eq!((d.line, d.column), (8, 9));
-    assert!(d.message.contains("document 0") && d.message.contains("line 3"), "{}", d.message);
+    assert!(d.message.contains("document 1") && d.message.contains("line 3"), "{}", d.message);
     assert_eq!(l.scenario.namespaces.len(), 1);
     // Same name, different namespace or kind: fine.
     let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: kube-system}\nspec: {containers: [{name: c}]}\n";
