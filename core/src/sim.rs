@@ -241,7 +241,8 @@ impl Simulation {
             return Err(SimError::TooLarge(format!("{pods} pods; the playground simulates at most {MAX_PODS}")));
         }
         for nc in scenario.node_classes.iter() {
-            let types = cache.resolve(&sim.region, &sim.zones, nc, &sim.custom_types).map_err(catalog_error)?;
+            let prefilter = catalog::Prefilter::for_pools(sim.pools_using(&nc.name));
+            let types = cache.resolve(&sim.region, &sim.zones, nc, &sim.custom_types, &prefilter).map_err(catalog_error)?;
             sim.catalogs.insert(nc.name.clone(), types);
         }
         for group in &scenario.cluster.node_groups {
@@ -256,6 +257,19 @@ impl Simulation {
         sim.note_prices();
         sim.settle();
         Ok(sim)
+    }
+
+    /// The NodePools that launch with a node class, including ones a Timeline step applies
+    /// later (their instance types must be resolved too).
+    fn pools_using<'a>(&'a self, node_class: &'a str) -> impl Iterator<Item = &'a NodePool> + 'a {
+        let applied = self.timeline.iter().filter_map(|s| match &s.action {
+            TimelineAction::Apply(obj) => match &**obj {
+                AppliedObject::NodePool(np) => Some(np),
+                _ => None,
+            },
+            _ => None,
+        });
+        self.node_pools.iter().chain(applied).filter(move |np| np.node_class_ref.name == node_class)
     }
 
     fn note_prices(&mut self) {
@@ -1278,7 +1292,13 @@ impl Simulation {
                     self.version += 1;
                 }
                 AppliedObject::NodeClass(nc) => {
-                    if let Ok(types) = catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types) {
+                    let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
+                    let types = if self.custom_types.is_empty() {
+                        catalog::aws::instance_types_where(&self.region, &self.zones, &nc, &prefilter)
+                    } else {
+                        catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types)
+                    };
+                    if let Ok(types) = types {
                         self.catalogs.insert(nc.name.clone(), Rc::new(types));
                     }
                     self.node_classes.insert(nc.name.clone(), nc);

@@ -324,9 +324,20 @@ pub fn instance_types(
     zones: &[String],
     node_class: &NodeClass,
 ) -> Result<Vec<InstanceType>, CatalogError> {
+    instance_types_where(region, zones, node_class, &super::Prefilter::all())
+}
+
+/// [`instance_types`] for the types the prefilter admits only: resolving a type costs far
+/// more than testing its raw facts, and most NodePools name a handful of families or types.
+pub fn instance_types_where(
+    region: &str,
+    zones: &[String],
+    node_class: &NodeClass,
+    keep: &super::Prefilter,
+) -> Result<Vec<InstanceType>, CatalogError> {
     let ctx = Context::new(region, zones, node_class)?;
     let mut builder = LabelBuilder::default();
-    Ok(table::ENTRIES.iter().map(|e| ctx.resolve(e, &mut builder)).collect())
+    Ok(table::ENTRIES.iter().filter(|e| keep.admits(e)).map(|e| ctx.resolve(e, &mut builder)).collect())
 }
 
 /// One catalog type, resolved as in [`instance_types`] (for fixed node groups).

@@ -135,6 +135,63 @@ pub enum CatalogError {
     UnknownZone { region: String, zone: String },
 }
 
+/// A cheap test on an instance type's raw facts (name, family, category, architecture),
+/// built from the `In`/`NotIn` requirements of the NodePools that use a node class: a type
+/// none of them could launch need not be resolved. An empty list of pools admits nothing;
+/// a pool without such requirements admits everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Prefilter {
+    /// One entry per NodePool: the requirements on prefilterable keys (ANDed); pools are ORed.
+    pools: Vec<Vec<crate::requirements::Requirement>>,
+}
+
+/// Keys whose values the raw catalog knows without resolving a type.
+const PREFILTER_KEYS: [&str; 4] = [
+    crate::wellknown::INSTANCE_TYPE,
+    crate::wellknown::INSTANCE_FAMILY,
+    crate::wellknown::INSTANCE_CATEGORY,
+    crate::wellknown::ARCH,
+];
+
+impl Prefilter {
+    /// Admits every type.
+    pub fn all() -> Prefilter {
+        Prefilter { pools: alloc::vec![Vec::new()] }
+    }
+
+    /// The prefilter for the node pools using one node class.
+    pub fn for_pools<'a>(pools: impl IntoIterator<Item = &'a crate::model::NodePool>) -> Prefilter {
+        use crate::requirements::{Operator, Requirement};
+        let pools = pools
+            .into_iter()
+            .map(|np| {
+                np.requirements
+                    .iter()
+                    .filter(|r| matches!(r.operator, Operator::In | Operator::NotIn))
+                    .map(|r| Requirement::new(&r.key, r.operator, r.values.iter().cloned()))
+                    .chain(np.template_labels.iter().map(|(k, v)| Requirement::in_values(k, [v.clone()])))
+                    .filter(|r| PREFILTER_KEYS.contains(&r.key.as_str()))
+                    .collect()
+            })
+            .collect();
+        Prefilter { pools }
+    }
+
+    pub fn admits(&self, e: &aws::CatalogEntry) -> bool {
+        self.pools.iter().any(|reqs| {
+            reqs.iter().all(|r| {
+                let value = match r.key.as_str() {
+                    crate::wellknown::INSTANCE_TYPE => e.name,
+                    crate::wellknown::INSTANCE_FAMILY => e.family,
+                    crate::wellknown::INSTANCE_CATEGORY => e.category,
+                    _ => e.arch.as_str(),
+                };
+                r.has(value)
+            })
+        })
+    }
+}
+
 /// Resolved instance types, kept across simulations by the caller.
 ///
 /// Resolving the built-in catalog for a node class costs a few milliseconds (1,363 types
@@ -152,6 +209,7 @@ struct CacheKey {
     zones: Vec<String>,
     shape: NodeClass,
     custom: Vec<InstanceTypeSpec>,
+    prefilter: Prefilter,
 }
 
 impl CatalogCache {
@@ -159,22 +217,30 @@ impl CatalogCache {
         CatalogCache::default()
     }
 
-    /// [`resolve`], remembering the answer. At most 16 entries are kept.
+    /// [`resolve`] limited to what the prefilter admits (built-in catalog only), remembering
+    /// the answer. At most 16 entries are kept.
     pub fn resolve(
         &mut self,
         region: &str,
         zones: &[String],
         node_class: &NodeClass,
         custom: &[InstanceTypeSpec],
+        prefilter: &Prefilter,
     ) -> Result<alloc::rc::Rc<Vec<InstanceType>>, CatalogError> {
         // The name does not change what a node class can launch.
         let mut shape = node_class.clone();
         shape.name = String::new();
-        let key = CacheKey { region: region.into(), zones: zones.to_vec(), shape, custom: custom.to_vec() };
+        let key =
+            CacheKey { region: region.into(), zones: zones.to_vec(), shape, custom: custom.to_vec(), prefilter: prefilter.clone() };
         if let Some((_, types)) = self.entries.iter().find(|(k, _)| *k == key) {
             return Ok(types.clone());
         }
-        let types = alloc::rc::Rc::new(resolve(region, zones, node_class, custom)?);
+        let types = if custom.is_empty() {
+            aws::instance_types_where(region, zones, node_class, prefilter)?
+        } else {
+            resolve(region, zones, node_class, custom)?
+        };
+        let types = alloc::rc::Rc::new(types);
         if self.entries.len() >= 16 {
             self.entries.remove(0);
         }
@@ -196,5 +262,79 @@ pub fn resolve(
         aws::instance_types(region, zones, node_class)
     } else {
         Ok(custom.iter().map(|spec| aws::custom_instance_type(spec, zones, node_class)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+    use crate::requirements::{Operator, Requirements};
+
+    fn pool(reqs: &[(&str, Operator, &[&str])]) -> NodePool {
+        NodePool {
+            name: "p".into(),
+            template_labels: Default::default(),
+            template_annotations: Default::default(),
+            node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
+            requirements: reqs
+                .iter()
+                .map(|(k, op, v)| NodeSelectorRequirement {
+                    key: (*k).into(),
+                    operator: *op,
+                    values: v.iter().map(|s| String::from(*s)).collect(),
+                    min_values: None,
+                })
+                .collect(),
+            taints: Vec::new(),
+            startup_taints: Vec::new(),
+            expire_after: None,
+            termination_grace_period: None,
+            consolidation_policy: ConsolidationPolicy::WhenEmpty,
+            consolidate_after: None,
+            budgets: Vec::new(),
+            limits: Limits::default(),
+            weight: 0,
+        }
+    }
+
+    /// The prefilter only skips types the pools could never launch: every resolved type that
+    /// satisfies a pool's requirements was admitted.
+    #[test]
+    fn prefilter_never_drops_a_type_a_pool_could_use() {
+        let nc = NodeClass {
+            name: "default".into(),
+            ami_family: AmiFamily::Al2023,
+            ami_alias: None,
+            kubelet: KubeletConfig::default(),
+            root_volume_bytes: None,
+            subnet_zones: Vec::new(),
+        };
+        let pools = [
+            pool(&[("node.kubernetes.io/instance-type", Operator::In, &["t3.small", "m7i-flex.large"])]),
+            pool(&[
+                ("karpenter.k8s.aws/instance-category", Operator::In, &["c", "m"]),
+                ("kubernetes.io/arch", Operator::NotIn, &["arm64"]),
+                ("karpenter.k8s.aws/instance-generation", Operator::Gt, &["6"]),
+            ]),
+        ];
+        let prefilter = Prefilter::for_pools(pools.iter());
+        let all = aws::instance_types("us-east-1", &[], &nc).unwrap();
+        let admitted = aws::instance_types_where("us-east-1", &[], &nc, &prefilter).unwrap();
+        assert!(admitted.len() < all.len() / 2, "the prefilter skips most of the catalog");
+        for it in &all {
+            let usable = pools.iter().any(|np| {
+                let reqs: Requirements = np
+                    .requirements
+                    .iter()
+                    .map(|r| crate::requirements::Requirement::new(&r.key, r.operator, r.values.iter().cloned()))
+                    .collect();
+                it.requirements.intersects_ok(&reqs)
+            });
+            if usable {
+                assert!(admitted.iter().any(|a| a.name == it.name), "{} was dropped", it.name);
+            }
+        }
+        assert!(Prefilter::for_pools([].iter()).pools.is_empty());
     }
 }
