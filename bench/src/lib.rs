@@ -5,42 +5,12 @@ use kpg_core::model::*;
 use kpg_core::requirements::Operator;
 use kpg_core::resources::{ResourceName, Resources};
 
-fn node_class() -> NodeClass {
-    NodeClass {
-        name: "default".into(),
-        ami_family: AmiFamily::Al2023,
-        ami_alias: Some("al2023@latest".into()),
-        kubelet: KubeletConfig::default(),
-        root_volume_bytes: None,
-        subnet_zones: vec![],
-    }
-}
-
 /// One broad NodePool: everything allowed, effectively unlimited.
 fn broad_pool() -> NodePool {
-    let mut limits = Limits::default();
-    limits.resources[ResourceName::Cpu as usize] = Some(10_000_000_000);
-    NodePool {
-        name: "default".into(),
-        template_labels: Default::default(),
-        template_annotations: Default::default(),
-        node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
-        requirements: vec![NodeSelectorRequirement {
-            key: "karpenter.sh/capacity-type".into(),
-            operator: Operator::In,
-            values: vec!["on-demand".into(), "spot".into()],
-            min_values: None,
-        }],
-        taints: vec![],
-        startup_taints: vec![],
-        expire_after: Some(720 * 3_600_000),
-        termination_grace_period: None,
-        consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
-        consolidate_after: Some(0),
-        budgets: vec![],
-        limits,
-        weight: 0,
-    }
+    let mut np = NodePool::new("default", "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand", "spot"]);
+    np.limits.resources[ResourceName::Cpu as usize] = Some(10_000_000_000);
+    np.consolidate_after = Some(0);
+    np
 }
 
 /// Karpenter's fake catalog: type i has i+1 vCPU, 2(i+1) GiB, 10(i+1) pods; spot in two zones,
@@ -142,7 +112,7 @@ pub fn scenario(pods: u32, types: Vec<InstanceTypeSpec>, region: &str, zones: &[
     Scenario {
         cluster: Cluster { region: region.into(), zones: zones.iter().map(|z| z.to_string()).collect(), ..Default::default() },
         node_pools: vec![broad_pool()],
-        node_classes: vec![node_class()],
+        node_classes: vec![NodeClass::al2023("default")],
         workloads: deployments(pods, zones),
         instance_types: types,
         ..Default::default()

@@ -97,6 +97,45 @@ pub struct NodePool {
     pub weight: i32,
 }
 
+impl NodePool {
+    /// A NodePool with the v1 CRD's defaults (expireAfter 720h, WhenEmptyOrUnderutilized,
+    /// budgets `nodes: 10%`, weight 0), no requirements and consolidation off
+    /// (`consolidateAfter: Never`, which the CRD requires to be set explicitly).
+    pub fn new(name: &str, node_class: &str) -> NodePool {
+        NodePool {
+            name: name.into(),
+            template_labels: StringMap::new(),
+            template_annotations: StringMap::new(),
+            node_class_ref: NodeClassRef {
+                group: "karpenter.k8s.aws".into(),
+                kind: "EC2NodeClass".into(),
+                name: node_class.into(),
+            },
+            requirements: Vec::new(),
+            taints: Vec::new(),
+            startup_taints: Vec::new(),
+            expire_after: Some(720 * 3_600_000),
+            termination_grace_period: None,
+            consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
+            consolidate_after: None,
+            budgets: alloc::vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
+            limits: Limits::default(),
+            weight: 0,
+        }
+    }
+
+    /// Adds a requirement (builder style).
+    pub fn require(mut self, key: &str, operator: Operator, values: &[&str]) -> NodePool {
+        self.requirements.push(NodeSelectorRequirement {
+            key: key.into(),
+            operator,
+            values: values.iter().map(|v| String::from(*v)).collect(),
+            min_values: None,
+        });
+        self
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Per-resource upper bounds, `None` where no limit is set.
@@ -151,6 +190,21 @@ pub struct NodeClass {
     pub root_volume_bytes: Option<i64>,
     /// Subnet zones, when `subnetSelectorTerms` pin zones; empty means the cluster's zones.
     pub subnet_zones: Vec<String>,
+}
+
+impl NodeClass {
+    /// An EC2NodeClass on `al2023@latest` with default kubelet settings and root volume: the
+    /// shape the instance-type documentation's allocatable figures assume.
+    pub fn al2023(name: &str) -> NodeClass {
+        NodeClass {
+            name: name.into(),
+            ami_family: AmiFamily::Al2023,
+            ami_alias: Some("al2023@latest".into()),
+            kubelet: KubeletConfig::default(),
+            root_volume_bytes: None,
+            subnet_zones: Vec::new(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -481,9 +481,9 @@ impl Requirements {
         self.items.is_empty()
     }
 
-    /// Karpenter's `Requirements.Intersects`: every key present on both sides must share a
-    /// value, except that two purely negative requirements (NotIn/DoesNotExist) always agree.
-    pub fn intersects(&self, other: &Requirements) -> Result<(), Incompatibility> {
+    /// The first shared key whose requirements have no value in common, unless both are
+    /// purely negative (NotIn/DoesNotExist), which always agree.
+    fn first_conflict<'a>(&'a self, other: &'a Requirements) -> Option<(&'a Requirement, &'a Requirement)> {
         let (mut i, mut j) = (0, 0);
         while i < self.items.len() && j < other.items.len() {
             let (a, b) = (&self.items[i], &other.items[j]);
@@ -493,44 +493,37 @@ impl Requirements {
                 Ordering::Equal => {
                     let both_negative = b.operator().is_negative() && a.operator().is_negative();
                     if !(a.intersects(b) || both_negative) {
-                        return Err(Incompatibility::Disjoint {
-                            key: a.key.clone(),
-                            incoming: b.to_string(),
-                            existing: a.to_string(),
-                        });
+                        return Some((a, b));
                     }
                     i += 1;
                     j += 1;
                 }
             }
         }
-        Ok(())
+        None
+    }
+
+    /// Karpenter's `Requirements.Intersects`: every key present on both sides must share a
+    /// value, except that two purely negative requirements always agree.
+    pub fn intersects(&self, other: &Requirements) -> Result<(), Incompatibility> {
+        match self.first_conflict(other) {
+            Some((existing, incoming)) => Err(Incompatibility::Disjoint {
+                key: existing.key.clone(),
+                incoming: incoming.to_string(),
+                existing: existing.to_string(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Boolean form of [`Requirements::intersects`] for hot loops (no message is built).
+    pub fn intersects_ok(&self, other: &Requirements) -> bool {
+        self.first_conflict(other).is_none()
     }
 
     /// Whether adding `other` would leave these requirements unchanged.
     pub fn covers(&self, other: &Requirements) -> bool {
         other.items.iter().all(|o| self.get(&o.key).is_some_and(|mine| mine.is_subset_of(o)))
-    }
-
-    /// Cheap boolean form of [`Requirements::intersects`] for hot loops.
-    pub fn intersects_ok(&self, other: &Requirements) -> bool {
-        let (mut i, mut j) = (0, 0);
-        while i < self.items.len() && j < other.items.len() {
-            let (a, b) = (&self.items[i], &other.items[j]);
-            match a.key.cmp(&b.key) {
-                Ordering::Less => i += 1,
-                Ordering::Greater => j += 1,
-                Ordering::Equal => {
-                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
-                    if !(a.intersects(b) || both_negative) {
-                        return false;
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        true
     }
 
     /// Karpenter's `Requirements.Compatible`: keys of `incoming` that `self` does not define

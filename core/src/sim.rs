@@ -306,15 +306,11 @@ impl Simulation {
         self.events.push(Event { time: self.now, warning, reason: reason.into(), object, message });
     }
 
+    /// Managed node groups run the EKS-optimized AL2023 AMI with default kubelet settings.
     fn default_node_class() -> NodeClass {
-        NodeClass {
-            name: String::new(),
-            ami_family: AmiFamily::Al2023,
-            ami_alias: None,
-            kubelet: KubeletConfig::default(),
-            root_volume_bytes: None,
-            subnet_zones: Vec::new(),
-        }
+        let mut nc = NodeClass::al2023("");
+        nc.ami_alias = None;
+        nc
     }
 
     fn add_node_group(&mut self, group: &NodeGroup) -> Result<(), SimError> {

@@ -15,40 +15,13 @@ use kpg_core::sim::Simulation;
 use proptest::prelude::*;
 
 fn node_class() -> NodeClass {
-    NodeClass {
-        name: "default".into(),
-        ami_family: AmiFamily::Al2023,
-        ami_alias: None,
-        kubelet: KubeletConfig::default(),
-        root_volume_bytes: None,
-        subnet_zones: vec![],
-    }
+    NodeClass::al2023("default")
 }
 
 fn pool(cpu_limit: Option<i64>) -> NodePool {
-    let mut limits = Limits::default();
-    limits.resources[ResourceName::Cpu as usize] = cpu_limit;
-    NodePool {
-        name: "default".into(),
-        template_labels: Default::default(),
-        template_annotations: Default::default(),
-        node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
-        requirements: vec![NodeSelectorRequirement {
-            key: "karpenter.sh/capacity-type".into(),
-            operator: Operator::In,
-            values: vec!["on-demand".into(), "spot".into()],
-            min_values: None,
-        }],
-        taints: vec![],
-        startup_taints: vec![],
-        expire_after: None,
-        termination_grace_period: None,
-        consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
-        consolidate_after: None,
-        budgets: vec![],
-        limits,
-        weight: 0,
-    }
+    let mut np = NodePool::new("default", "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand", "spot"]);
+    np.limits.resources[ResourceName::Cpu as usize] = cpu_limit;
+    np
 }
 
 prop_compose! {

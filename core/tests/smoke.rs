@@ -7,38 +7,11 @@ use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::sim::Simulation;
 
 fn node_class() -> NodeClass {
-    NodeClass {
-        name: "default".into(),
-        ami_family: AmiFamily::Al2023,
-        ami_alias: Some("al2023@latest".into()),
-        kubelet: KubeletConfig::default(),
-        root_volume_bytes: None,
-        subnet_zones: vec![],
-    }
+    NodeClass::al2023("default")
 }
 
 pub fn node_pool(name: &str) -> NodePool {
-    NodePool {
-        name: name.into(),
-        template_labels: Default::default(),
-        template_annotations: Default::default(),
-        node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
-        requirements: vec![NodeSelectorRequirement {
-            key: "karpenter.sh/capacity-type".into(),
-            operator: Operator::In,
-            values: vec!["on-demand".into()],
-            min_values: None,
-        }],
-        taints: vec![],
-        startup_taints: vec![],
-        expire_after: None,
-        termination_grace_period: None,
-        consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
-        consolidate_after: None,
-        budgets: vec![],
-        limits: Limits::default(),
-        weight: 0,
-    }
+    NodePool::new(name, "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand"])
 }
 
 fn it(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {

@@ -272,44 +272,14 @@ mod tests {
     use crate::requirements::{Operator, Requirements};
 
     fn pool(reqs: &[(&str, Operator, &[&str])]) -> NodePool {
-        NodePool {
-            name: "p".into(),
-            template_labels: Default::default(),
-            template_annotations: Default::default(),
-            node_class_ref: NodeClassRef { group: "karpenter.k8s.aws".into(), kind: "EC2NodeClass".into(), name: "default".into() },
-            requirements: reqs
-                .iter()
-                .map(|(k, op, v)| NodeSelectorRequirement {
-                    key: (*k).into(),
-                    operator: *op,
-                    values: v.iter().map(|s| String::from(*s)).collect(),
-                    min_values: None,
-                })
-                .collect(),
-            taints: Vec::new(),
-            startup_taints: Vec::new(),
-            expire_after: None,
-            termination_grace_period: None,
-            consolidation_policy: ConsolidationPolicy::WhenEmpty,
-            consolidate_after: None,
-            budgets: Vec::new(),
-            limits: Limits::default(),
-            weight: 0,
-        }
+        reqs.iter().fold(NodePool::new("p", "default"), |np, (k, op, v)| np.require(k, *op, v))
     }
 
     /// The prefilter only skips types the pools could never launch: every resolved type that
     /// satisfies a pool's requirements was admitted.
     #[test]
     fn prefilter_never_drops_a_type_a_pool_could_use() {
-        let nc = NodeClass {
-            name: "default".into(),
-            ami_family: AmiFamily::Al2023,
-            ami_alias: None,
-            kubelet: KubeletConfig::default(),
-            root_volume_bytes: None,
-            subnet_zones: Vec::new(),
-        };
+        let nc = NodeClass::al2023("default");
         let pools = [
             pool(&[("node.kubernetes.io/instance-type", Operator::In, &["t3.small", "m7i-flex.large"])]),
             pool(&[
