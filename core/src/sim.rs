@@ -173,6 +173,8 @@ pub struct Simulation {
     solved_version: Option<u64>,
     rng: Rng,
     namer: PodNamer,
+    /// Karpenter rate-limits `Nominated` events (5/s, burst 10): (tokens, last refill).
+    nominated_tokens: (u64, Millis),
     notes: Vec<String>,
 }
 
@@ -226,6 +228,7 @@ impl Simulation {
             solved_version: None,
             rng: Rng::new(seed),
             namer: PodNamer::new(seed),
+            nominated_tokens: (10, 0),
             notes: Vec::new(),
         };
         sim.namespaces.entry("default".into()).or_default();
@@ -943,22 +946,19 @@ impl Simulation {
             claim_names.push(self.nodes[n].name.clone());
         }
         for (&p, placement) in &outcome.placements {
-            let (target, msg) = match placement {
+            let (target, claim) = match placement {
                 Placement::Existing(v) => {
                     let node = &self.nodes[node_view_ids[*v]];
-                    let claim = node.nodeclaim.clone();
-                    let m = match claim {
-                        Some(c) => format!("Pod should schedule on: nodeclaim/{c}, node/{}", node.name),
-                        None => format!("Pod should schedule on: node/{}", node.name),
-                    };
-                    (node.name.clone(), m)
+                    (node.name.clone(), node.nodeclaim.clone())
                 }
-                Placement::Claim(c) => {
-                    let name = claim_names[*c].clone();
-                    (name.clone(), format!("Pod should schedule on: nodeclaim/{name}"))
-                }
+                Placement::Claim(c) => (claim_names[*c].clone(), None),
             };
-            if self.pods[p].nominated.as_deref() != Some(&target) {
+            if self.pods[p].nominated.as_deref() != Some(&target) && self.take_nominated_token() {
+                let msg = match (placement, claim) {
+                    (Placement::Claim(_), _) => format!("Pod should schedule on: nodeclaim/{target}"),
+                    (_, Some(c)) => format!("Pod should schedule on: nodeclaim/{c}, node/{target}"),
+                    (_, None) => format!("Pod should schedule on: node/{target}"),
+                };
                 let obj = object_of_pod(&self.pods[p]);
                 self.event(false, "Nominated", obj, msg);
             }
@@ -1028,6 +1028,19 @@ impl Simulation {
             universe.insert(key.clone(), values);
         }
         Topology::new(universe, self.namespaces.clone())
+    }
+
+    /// One token of the `Nominated` event rate limit (5 per second, bursts of 10).
+    fn take_nominated_token(&mut self) -> bool {
+        let (tokens, at) = self.nominated_tokens;
+        let refilled = (tokens + (self.now - at) * 5 / 1_000).min(10);
+        let at = if refilled > tokens { self.now } else { at };
+        if refilled == 0 {
+            self.nominated_tokens = (0, at);
+            return false;
+        }
+        self.nominated_tokens = (refilled - 1, at);
+        true
     }
 
     /// Turns a simulated NodeClaim into an instance: Karpenter's ordering and truncation,
