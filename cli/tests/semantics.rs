@@ -238,3 +238,43 @@ fn the_report_is_byte_for_byte_deterministic() {
     let b = serde_json::to_string(&run(&parts)).unwrap();
     assert_eq!(a, b);
 }
+
+#[test]
+fn timeline_steps_scale_delete_and_apply() {
+    let deployment = r#"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
+"#;
+    let timeline = r#"
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata: {name: t}
+spec:
+  steps:
+  - {at: 2m, scale: {kind: Deployment, name: web, replicas: 4}}
+  - {at: 3m, delete: {kind: NodePool, name: default}}
+  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 12}}
+"#;
+    let text = format!("{CATALOG}{}{deployment}{timeline}", pool("default", ""));
+    let at = |until: u64| kpg::simulate(&text, Some(until)).expect("runs").report;
+    let web = |r: &Report, phase: &str| r.pods.iter().filter(|p| p.owner.as_deref() == Some("Deployment/web") && p.phase == phase).count();
+    let r = at(60_000);
+    assert_eq!((web(&r, "Running"), r.nodes.len()), (1, 1));
+    let r = at(170_000);
+    assert_eq!(web(&r, "Running"), 4, "scaled at 2m, new capacity is Ready within a minute");
+    let r = at(6 * 60_000);
+    assert_eq!(web(&r, "Running") + web(&r, "Pending"), 12);
+    let pending = r.pods.iter().find(|p| p.phase == "Pending").expect("the pool is gone, so what does not fit waits");
+    assert!(pending.message.as_deref().is_some_and(|m| m.contains("no nodepools found")), "{pending:?}");
+    assert!(r.events.iter().any(|e| e.reason == "Deleted" && e.object == "NodePool/default"));
+}

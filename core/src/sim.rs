@@ -149,6 +149,8 @@ pub struct Simulation {
     region: String,
     zones: Vec<String>,
     node_pools: Vec<NodePool>,
+    /// Deleted by a Timeline step (indices stay stable: nodes refer to pools by index).
+    pool_deleted: Vec<bool>,
     node_classes: BTreeMap<String, NodeClass>,
     workloads: Vec<Workload>,
     workload_state: Vec<WorkloadState>,
@@ -209,6 +211,7 @@ impl Simulation {
             region,
             zones,
             node_pools: scenario.node_pools.clone(),
+            pool_deleted: alloc::vec![false; scenario.node_pools.len()],
             node_classes: scenario.node_classes.iter().map(|c| (c.name.clone(), c.clone())).collect(),
             workloads: scenario.workloads.clone(),
             workload_state: alloc::vec![WorkloadState::default(); scenario.workloads.len()],
@@ -710,8 +713,9 @@ impl Simulation {
 
     // ----- provisioning -----
 
+    /// Live NodePools in Karpenter's order: weight descending, then name descending.
     fn ordered_pools(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.node_pools.len()).collect();
+        let mut order: Vec<usize> = (0..self.node_pools.len()).filter(|&p| !self.pool_deleted[p]).collect();
         order.sort_by(|&a, &b| {
             let (pa, pb) = (&self.node_pools[a], &self.node_pools[b]);
             pb.weight.cmp(&pa.weight).then(pb.name.cmp(&pa.name))
@@ -1275,10 +1279,12 @@ impl Simulation {
             }
             TimelineAction::Delete { kind, name, namespace } => {
                 if kind == "NodePool" {
+                    // The pool stops provisioning; terminating its nodes is the disruption
+                    // engine's cascade.
                     if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
-                        self.node_pools[np].name = format!("{name}\u{0}deleted");
-                        self.node_pools[np].limits.nodes = Some(-1);
+                        self.pool_deleted[np] = true;
                         self.version += 1;
+                        self.event(false, "Deleted", format!("NodePool/{name}"), "deleted".into());
                     }
                     return;
                 }
@@ -1295,8 +1301,14 @@ impl Simulation {
             TimelineAction::Apply(obj) => match *obj {
                 AppliedObject::NodePool(np) => {
                     match self.node_pools.iter().position(|p| p.name == np.name) {
-                        Some(i) => self.node_pools[i] = np,
-                        None => self.node_pools.push(np),
+                        Some(i) => {
+                            self.node_pools[i] = np;
+                            self.pool_deleted[i] = false;
+                        }
+                        None => {
+                            self.node_pools.push(np);
+                            self.pool_deleted.push(false);
+                        }
                     }
                     self.version += 1;
                 }
@@ -1459,7 +1471,6 @@ impl Simulation {
         let nodepools = self
             .ordered_pools()
             .into_iter()
-            .filter(|&p| !self.node_pools[p].name.contains('\u{0}'))
             .map(|p| {
                 let np = &self.node_pools[p];
                 let (used, count) = self.pool_usage(p);
