@@ -1124,7 +1124,7 @@ impl Simulation {
         labels.insert(wk::HOSTNAME.into(), name.clone());
         // Custom requirement keys get a concrete value (Requirement.Any).
         for r in reqs.iter() {
-            if labels.contains_key(&r.key) || wk::is_well_known(&r.key) || wk::is_restricted_node_label(&r.key) {
+            if labels.contains_key(&r.key) || wk::is_restricted_node_label(&r.key) {
                 continue;
             }
             if let Some(v) = r.any(&mut rng) {

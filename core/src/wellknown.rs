@@ -96,15 +96,11 @@ pub fn is_restricted_label(key: &str) -> bool {
     matches!(domain(key), Some(d) if d == "karpenter.sh" || d.ends_with(".karpenter.sh") || d == "karpenter.k8s.aws" || d.ends_with(".karpenter.k8s.aws"))
 }
 
-/// Labels that never become node labels from requirements (Karpenter's `IsRestrictedNodeLabel`).
+/// Labels Karpenter never copies from a NodeClaim's requirements onto the node
+/// (`IsRestrictedNodeLabel`): well-known ones, which the cloud provider sets from the
+/// instance type and offering, and the restricted ones.
 pub fn is_restricted_node_label(key: &str) -> bool {
-    if key == HOSTNAME {
-        return true;
-    }
-    if is_well_known(key) {
-        return false;
-    }
-    is_restricted_label(key)
+    is_well_known(key) || key == HOSTNAME || is_restricted_label(key)
 }
 
 /// A well-known key that is one edit away from `key`, for `(typo of "...")` hints.

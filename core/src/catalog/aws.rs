@@ -62,6 +62,8 @@ pub mod keys {
     pub const ACCELERATOR_NAME: &str = "karpenter.k8s.aws/instance-accelerator-name";
     pub const ACCELERATOR_MANUFACTURER: &str = "karpenter.k8s.aws/instance-accelerator-manufacturer";
     pub const ACCELERATOR_COUNT: &str = "karpenter.k8s.aws/instance-accelerator-count";
+    pub const CPU_MANUFACTURER: &str = "karpenter.k8s.aws/instance-cpu-manufacturer";
+    pub const TENANCY: &str = "karpenter.k8s.aws/instance-tenancy";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,6 +219,17 @@ mod table {
 }
 
 impl CatalogEntry {
+    /// `aws` for Graviton (arm64), `amd` for families with an `a` attribute (m5a, c7a, t3a),
+    /// else `intel`: the data has no processor column, and AWS's family names encode it.
+    pub fn cpu_manufacturer(&self) -> &'static str {
+        if self.arch == Arch::Arm64 {
+            return "aws";
+        }
+        let attributes = self.family.trim_start_matches(|c: char| c.is_ascii_lowercase()).trim_start_matches(|c: char| c.is_ascii_digit());
+        let attributes = attributes.split('-').next().unwrap_or("");
+        if attributes.contains('a') { "amd" } else { "intel" }
+    }
+
     pub fn has_gpu(&self) -> bool {
         !self.gpu_name.is_empty()
     }
@@ -458,16 +471,18 @@ impl<'a> Context<'a> {
         }
 
         // Labels and requirements, pushed in key order (see `LabelBuilder::finish`).
-        // The data has no accelerator facts. Inferentia/Trainium/DL types do have accelerators,
-        // so their keys stay unconstrained; every other type has none.
-        if !matches!(e.category, "inf" | "trn" | "dl") {
-            for key in [keys::ACCELERATOR_COUNT, keys::ACCELERATOR_MANUFACTURER, keys::ACCELERATOR_NAME] {
-                b.absent(key);
-            }
+        // The data has no accelerator facts. Every well-known key must be either a value or
+        // `DoesNotExist` on a type: a key a type leaves unconstrained would let a pod that
+        // selects it onto a node that lacks the label, which kube-scheduler then refuses.
+        // So Inferentia/Trainium/DL types, whose accelerators the data does not describe,
+        // say they have none: selecting them is refused with a reason, not launched wrongly.
+        for key in [keys::ACCELERATOR_COUNT, keys::ACCELERATOR_MANUFACTURER, keys::ACCELERATOR_NAME] {
+            b.absent(key);
         }
         b.known(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
         b.known(wellknown::INSTANCE_CATEGORY, e.category);
         b.known_num(wellknown::INSTANCE_CPU, e.vcpu.into());
+        b.known(keys::CPU_MANUFACTURER, e.cpu_manufacturer());
         b.known(wellknown::INSTANCE_FAMILY, e.family);
         b.known_num(wellknown::INSTANCE_GENERATION, e.generation.into());
         if e.has_gpu() {
@@ -510,9 +525,23 @@ impl<'a> Context<'a> {
         }
         b.known(wellknown::REGION, self.region);
         b.zones(&offerings);
-        let (labels, requirements) = b.finish();
+        let (mut labels, mut requirements) = b.finish();
+        // Shared (default) tenancy: the node's label, as Karpenter sets it.
+        labels.insert(keys::TENANCY.into(), "default".into());
+        requirements.add(Requirement::in_values(keys::TENANCY, ["default"]));
+        absent_aws_keys(&labels, &mut requirements);
 
         InstanceType { name: e.name.to_string(), requirements, labels, capacity, overhead, allocatable, offerings }
+    }
+}
+
+/// `DoesNotExist` for every AWS well-known key a type has neither as a label nor as a
+/// requirement, so no pod selecting such a key is launched onto a node that lacks it.
+fn absent_aws_keys(labels: &StringMap, requirements: &mut Requirements) {
+    for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/") || k.starts_with("topology.k8s.aws/")) {
+        if *key != wellknown::NODECLASS && !labels.contains_key(*key) && !requirements.has_key(key) {
+            requirements.add(Requirement::does_not_exist(key));
+        }
     }
 }
 
@@ -659,11 +688,7 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
     let (labels, mut requirements) = b.finish();
     // Like the built-in types, a custom type lacks the AWS attributes it does not declare:
     // `instance-local-nvme Exists` must not match a type without local NVMe.
-    for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/instance-")) {
-        if !labels.contains_key(*key) {
-            requirements.add(Requirement::does_not_exist(key));
-        }
-    }
+    absent_aws_keys(&labels, &mut requirements);
     InstanceType { name: spec.name.clone(), requirements, labels, capacity, overhead, allocatable, offerings }
 }
 

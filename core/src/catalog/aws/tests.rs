@@ -406,9 +406,22 @@ fn labels_and_requirements() {
     assert!(!metal.labels.contains_key(keys::HYPERVISOR));
     assert_eq!(metal.requirements.get(keys::HYPERVISOR).unwrap().operator(), Operator::DoesNotExist);
 
-    // Accelerator facts are not in the data: left unconstrained on Inferentia.
+    // Accelerator facts are not in the data: no type claims one, so a pod selecting an
+    // accelerator is refused with a reason instead of launched onto a node without the label.
     let inf2 = named(&its, "inf2.xlarge");
-    assert!(inf2.requirements.get(keys::ACCELERATOR_NAME).is_none());
+    assert_eq!(inf2.requirements.get(keys::ACCELERATOR_NAME).unwrap().operator(), Operator::DoesNotExist);
+
+    // The processor maker comes from the family name; tenancy is the shared default.
+    assert_eq!(named(&its, "m7i-flex.large").labels[keys::CPU_MANUFACTURER], "intel");
+    assert_eq!(named(&its, "m5a.large").labels[keys::CPU_MANUFACTURER], "amd");
+    assert_eq!(named(&its, "c6g.large").labels[keys::CPU_MANUFACTURER], "aws");
+    assert_eq!(named(&its, "t3.small").labels[keys::TENANCY], "default");
+    // Every AWS well-known key is decided on every type: a value or DoesNotExist.
+    for it in &its {
+        for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/instance-")) {
+            assert!(it.labels.contains_key(*key) || it.requirements.has_key(key), "{} leaves {key} open", it.name);
+        }
+    }
 
     let a1 = named(&its, "a1.large");
     assert_eq!(a1.labels[wellknown::ARCH], "arm64");
