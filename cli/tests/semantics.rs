@@ -278,3 +278,10 @@ spec:
     assert!(pending.message.as_deref().is_some_and(|m| m.contains("no nodepools found")), "{pending:?}");
     assert!(r.events.iter().any(|e| e.reason == "Deleted" && e.object == "NodePool/default"));
 }
+
+#[test]
+fn pods_that_name_their_node_are_left_to_that_node() {
+    let r = run(&[pool("default", ""), pod("pinned", "1", "  nodeName: ghost")]);
+    assert!(r.nodes.is_empty(), "Karpenter does not provision for a pod with spec.nodeName");
+    assert!(message(&r, "pinned").contains("spec.nodeName is \"ghost\""), "{}", message(&r, "pinned"));
+}

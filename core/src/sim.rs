@@ -590,7 +590,10 @@ impl Simulation {
 
     /// Binds pending pods to Ready nodes; returns the pods that fit nowhere.
     fn kube_schedule(&mut self) -> Vec<usize> {
-        let mut pending: Vec<usize> = (0..self.pods.len()).filter(|&p| self.pods[p].is_pending() && !self.pods[p].is_daemon()).collect();
+        self.bind_named_pods();
+        let mut pending: Vec<usize> = (0..self.pods.len())
+            .filter(|&p| self.pods[p].is_pending() && !self.pods[p].is_daemon() && self.pods[p].spec.node_name.is_none())
+            .collect();
         if pending.is_empty() {
             return pending;
         }
@@ -664,6 +667,25 @@ impl Simulation {
             }
         }
         unschedulable
+    }
+
+    /// Pods that name their node (`spec.nodeName`) skip both schedulers: the kubelet of that
+    /// node runs them once it exists; until then they wait, and Karpenter ignores them.
+    fn bind_named_pods(&mut self) {
+        for p in 0..self.pods.len() {
+            let Some(name) = self.pods[p].spec.node_name.clone() else { continue };
+            if !self.pods[p].is_pending() {
+                continue;
+            }
+            let node = self.nodes.iter().position(|n| n.exists() && n.state >= NodeState::Registered && n.name == name);
+            match node {
+                Some(n) => self.bind(p, n),
+                None => {
+                    self.pods[p].scheduler_message =
+                        Some(format!("spec.nodeName is \"{name}\" and no such node is ready; the pod waits for it"));
+                }
+            }
+        }
     }
 
     fn bind(&mut self, p: usize, n: usize) {
@@ -870,7 +892,7 @@ impl Simulation {
         let mut pending = Vec::new();
         for p in 0..self.pods.len() {
             let pod = &self.pods[p];
-            if !pod.is_pending() || pod.is_daemon() {
+            if !pod.is_pending() || pod.is_daemon() || pod.spec.node_name.is_some() {
                 continue;
             }
             match self.provisioner_ignores(pod) {
