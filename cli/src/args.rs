@@ -92,8 +92,8 @@ Usage:
 Commands:
   simulate   Run a scenario (Kubernetes and Karpenter v1 manifests) on a simulated clock and
              print the cluster: `kubectl get nodes` and `kubectl get pods -A -o wide`, plus
-             the cost per hour. `--output json` prints the report described in
-             docs/scenario-format.md.
+             the cost per hour. `--output json` prints the whole report: time, costPerHour,
+             nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims.
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests (not implemented yet).
 
