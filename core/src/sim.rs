@@ -643,8 +643,9 @@ impl Simulation {
                 let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
                 let mut feasible = Vec::new();
                 let mut rejections = Vec::new();
+                let pre = cluster.prefilter(&self.pods[p]);
                 for i in 0..knodes.len() {
-                    match cluster.filter(&self.pods[p], i) {
+                    match cluster.filter_with(&self.pods[p], i, &pre) {
                         Ok(()) => feasible.push(i),
                         Err(r) => rejections.push(r),
                     }

@@ -103,9 +103,107 @@ fn term_selects(cluster: &Cluster<'_>, owner: &Pod, term: &PodAffinityTerm, pod:
     term.match_label_keys.iter().all(|k| owner.labels.get(k) == pod.labels.get(k))
 }
 
+/// What kube-scheduler's PreFilter phase computes once per pod, so that filtering each node
+/// does not walk every pod of the cluster again.
+#[derive(Clone, Debug, Default)]
+pub struct PreFiltered {
+    /// Per DoNotSchedule spread constraint: matching pods per domain, the global minimum,
+    /// and whether the pod counts itself.
+    spread: Vec<(BTreeMap<String, i32>, i32, i32)>,
+    /// Per required affinity term: the domains holding a matching pod, and whether the pod
+    /// may start the group itself (no pod matches anywhere and the term selects the pod).
+    affinity: Vec<(Vec<String>, bool)>,
+    /// Per required anti-affinity term: the domains holding a matching pod.
+    anti_affinity: Vec<Vec<String>>,
+    /// (topology key, domain) pairs where an existing pod's anti-affinity rejects this pod.
+    existing_anti: Vec<(String, String)>,
+    host_ports: Vec<HostPort>,
+}
+
 impl Cluster<'_> {
+    /// kube-scheduler's PreFilter: the per-pod state the filters need.
+    pub fn prefilter(&self, pod: &Pod) -> PreFiltered {
+        let mut pre = PreFiltered {
+            host_ports: pod
+                .spec
+                .containers
+                .iter()
+                .chain(pod.spec.init_containers.iter())
+                .flat_map(|c| c.host_ports.iter().cloned())
+                .collect(),
+            ..Default::default()
+        };
+        for tsc in pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule) {
+            let mut counts: BTreeMap<String, i32> = BTreeMap::new();
+            for (i, node) in self.nodes.iter().enumerate() {
+                if tsc.node_affinity_honor && !node_matches_pod_affinity(&pod.spec, &node.labels) {
+                    continue;
+                }
+                if tsc.node_taints_honor && scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_err() {
+                    continue;
+                }
+                let Some(d) = node.domain(&tsc.topology_key) else { continue };
+                let matching = self.bound[i]
+                    .iter()
+                    .map(|&q| &self.pods[q])
+                    .filter(|other| {
+                        other.namespace == pod.namespace
+                            && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
+                            && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
+                    })
+                    .count() as i32;
+                *counts.entry(String::from(d)).or_insert(0) += matching;
+            }
+            let mut min = counts.values().copied().min().unwrap_or(0);
+            if tsc.min_domains.is_some_and(|m| (counts.len() as i32) < m) {
+                min = 0;
+            }
+            let self_match = i32::from(tsc.label_selector.as_ref().is_some_and(|s| s.matches(&pod.labels)));
+            pre.spread.push((counts, min, self_match));
+        }
+        let domains_with = |term: &PodAffinityTerm| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for (i, node) in self.nodes.iter().enumerate() {
+                if let Some(d) = node.domain(&term.topology_key) {
+                    if self.bound[i].iter().any(|&q| term_selects(self, pod, term, &self.pods[q])) {
+                        out.push(String::from(d));
+                    }
+                }
+            }
+            out.sort();
+            out.dedup();
+            out
+        };
+        for term in &pod.spec.pod_affinity {
+            let domains = domains_with(term);
+            let may_start = domains.is_empty() && term_selects(self, pod, term, pod);
+            pre.affinity.push((domains, may_start));
+        }
+        for term in &pod.spec.pod_anti_affinity {
+            pre.anti_affinity.push(domains_with(term));
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            for &q in &self.bound[i] {
+                let other = &self.pods[q];
+                for term in &other.spec.pod_anti_affinity {
+                    if term_selects(self, other, term, pod) {
+                        if let Some(d) = node.domain(&term.topology_key) {
+                            pre.existing_anti.push((term.topology_key.clone(), String::from(d)));
+                        }
+                    }
+                }
+            }
+        }
+        pre
+    }
+
     /// Runs the filters in kube-scheduler's order; the first failure rejects the node.
     pub fn filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
+        self.filter_with(pod, n, &self.prefilter(pod))
+    }
+
+    /// [`Cluster::filter`] with the pod's PreFilter state computed once for all nodes.
+    pub fn filter_with(&self, pod: &Pod, n: usize, pre: &PreFiltered) -> Result<(), Rejection> {
         let node = &self.nodes[n];
         if node.unschedulable {
             return Err(Rejection::Unschedulable);
@@ -116,9 +214,7 @@ impl Cluster<'_> {
         if !node_matches_pod_affinity(&pod.spec, &node.labels) {
             return Err(Rejection::NodeAffinity);
         }
-        let ports: Vec<HostPort> =
-            pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).flat_map(|c| c.host_ports.iter().cloned()).collect();
-        if super::ports_conflict(&node.host_ports, &ports) {
+        if super::ports_conflict(&node.host_ports, &pre.host_ports) {
             return Err(Rejection::Ports);
         }
         let free = node.allocatable - node.requested;
@@ -126,88 +222,27 @@ impl Cluster<'_> {
         if !short.is_empty() {
             return Err(Rejection::Insufficient(short));
         }
-        self.spread_filter(pod, n)?;
-        self.affinity_filter(pod, n)?;
-        Ok(())
-    }
-
-    fn spread_filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
-        for tsc in pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule) {
-            let Some(here) = self.nodes[n].domain(&tsc.topology_key) else { return Err(Rejection::Spread) };
-            let mut counts: BTreeMap<&str, i32> = BTreeMap::new();
-            for (i, node) in self.nodes.iter().enumerate() {
-                if tsc.node_affinity_honor && !node_matches_pod_affinity(&pod.spec, &node.labels) {
-                    continue;
-                }
-                if tsc.node_taints_honor && scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_err() {
-                    continue;
-                }
-                let Some(d) = node.domain(&tsc.topology_key) else { continue };
-                let c = counts.entry(d).or_insert(0);
-                for &q in &self.bound[i] {
-                    let other = &self.pods[q];
-                    if other.namespace == pod.namespace
-                        && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
-                        && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
-                    {
-                        *c += 1;
-                    }
-                }
-            }
-            let mut min = counts.values().copied().min().unwrap_or(0);
-            if tsc.min_domains.is_some_and(|m| (counts.len() as i32) < m) {
-                min = 0;
-            }
-            let self_match = i32::from(tsc.label_selector.as_ref().is_some_and(|s| s.matches(&pod.labels)));
+        let spreads = pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
+        for (tsc, (counts, min, self_match)) in spreads.zip(pre.spread.iter()) {
+            let Some(here) = node.domain(&tsc.topology_key) else { return Err(Rejection::Spread) };
             let here_count = counts.get(here).copied().unwrap_or(0);
             if here_count + self_match - min > tsc.max_skew {
                 return Err(Rejection::Spread);
             }
         }
-        Ok(())
-    }
-
-    fn pods_in_domain<'b>(&'b self, key: &'b str, domain: &'b str) -> impl Iterator<Item = &'b Pod> + 'b {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(move |(_, node)| node.domain(key) == Some(domain))
-            .flat_map(move |(i, _)| self.bound[i].iter().map(move |&q| &self.pods[q]))
-    }
-
-    fn affinity_filter(&self, pod: &Pod, n: usize) -> Result<(), Rejection> {
-        let node = &self.nodes[n];
-        for term in &pod.spec.pod_affinity {
+        for (term, (domains, may_start)) in pod.spec.pod_affinity.iter().zip(pre.affinity.iter()) {
             let Some(here) = node.domain(&term.topology_key) else { return Err(Rejection::Affinity) };
-            let satisfied = self.pods_in_domain(&term.topology_key, here).any(|q| term_selects(self, pod, term, q));
-            if !satisfied {
-                // A pod whose term selects itself may start the group when no pod matches yet.
-                let any_match = self.bound.iter().flatten().any(|&q| term_selects(self, pod, term, &self.pods[q]));
-                if any_match || !term_selects(self, pod, term, pod) {
-                    return Err(Rejection::Affinity);
-                }
+            if !*may_start && !domains.iter().any(|d| d == here) {
+                return Err(Rejection::Affinity);
             }
         }
-        for term in &pod.spec.pod_anti_affinity {
-            let Some(here) = node.domain(&term.topology_key) else { continue };
-            if self.pods_in_domain(&term.topology_key, here).any(|q| term_selects(self, pod, term, q)) {
+        for (term, domains) in pod.spec.pod_anti_affinity.iter().zip(pre.anti_affinity.iter()) {
+            if node.domain(&term.topology_key).is_some_and(|here| domains.iter().any(|d| d == here)) {
                 return Err(Rejection::AntiAffinity);
             }
         }
-        for (i, other_node) in self.nodes.iter().enumerate() {
-            for &q in &self.bound[i] {
-                let other = &self.pods[q];
-                for term in &other.spec.pod_anti_affinity {
-                    if !term_selects(self, other, term, pod) {
-                        continue;
-                    }
-                    if let (Some(a), Some(b)) = (other_node.domain(&term.topology_key), node.domain(&term.topology_key)) {
-                        if a == b {
-                            return Err(Rejection::ExistingAntiAffinity);
-                        }
-                    }
-                }
-            }
+        if pre.existing_anti.iter().any(|(key, d)| node.domain(key) == Some(d.as_str())) {
+            return Err(Rejection::ExistingAntiAffinity);
         }
         Ok(())
     }
