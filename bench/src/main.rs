@@ -16,6 +16,18 @@ fn main() {
         }
         return;
     }
+    if arg == "rest" {
+        // A whole run to rest: provisioning, launches, kube-scheduler binding as nodes come up.
+        let pods: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+        let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
+        let mut sim = kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones)).unwrap();
+        let t = std::time::Instant::now();
+        let until = sim.run_to_rest(3_600_000);
+        let r = sim.report();
+        let running = r.pods.iter().filter(|p| p.phase == "Running").count();
+        eprintln!("{pods} pods to rest at {until} ms: {:?}, {} nodes, {running} running", t.elapsed(), r.nodes.len());
+        return;
+    }
     let pods: u32 = arg.parse().unwrap_or(5000);
     let builtin = std::env::args().nth(2).as_deref() == Some("builtin");
     let types = if builtin { vec![] } else { kpg_bench::synthetic_types(400) };

@@ -638,7 +638,20 @@ impl Simulation {
             }
         }
         let mut unschedulable = Vec::new();
+        // Equivalence classes: a pod identical to one that just fitted nowhere (same shared
+        // spec, labels and requests) fits nowhere either while no pod has been bound since.
+        let mut last_failed: Option<(usize, Option<String>)> = None;
+        let same = |a: &Pod, b: &Pod| {
+            Rc::ptr_eq(&a.spec, &b.spec) && a.namespace == b.namespace && a.requests == b.requests && a.labels == b.labels
+        };
         for p in pending {
+            if let Some((q, summary)) = &last_failed {
+                if same(&self.pods[*q], &self.pods[p]) {
+                    self.pods[p].scheduler_message = summary.clone();
+                    unschedulable.push(p);
+                    continue;
+                }
+            }
             let (choice, summary) = {
                 let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
                 let mut feasible = Vec::new();
@@ -660,10 +673,12 @@ impl Simulation {
                     knodes[i].host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
                     bound[i].push(p);
                     self.bind(p, n);
+                    last_failed = None;
                 }
                 None => {
-                    self.pods[p].scheduler_message = summary;
+                    self.pods[p].scheduler_message = summary.clone();
                     unschedulable.push(p);
+                    last_failed = Some((p, summary));
                 }
             }
         }

@@ -183,8 +183,8 @@ impl Cluster<'_> {
             pre.anti_affinity.push(domains_with(term));
         }
         for (i, node) in self.nodes.iter().enumerate() {
-            for &q in &self.bound[i] {
-                let other = &self.pods[q];
+            // Most pods carry no anti-affinity; skip them without looking at their terms.
+            for other in self.bound[i].iter().map(|&q| &self.pods[q]).filter(|o| !o.spec.pod_anti_affinity.is_empty()) {
                 for term in &other.spec.pod_anti_affinity {
                     if term_selects(self, other, term, pod) {
                         if let Some(d) = node.domain(&term.topology_key) {

@@ -442,8 +442,12 @@ impl<'a> Solver<'a> {
                 let node = &mut self.nodes[n];
                 node.remaining = node.remaining - pod.requests;
                 node.host_ports.extend(a.host_ports.iter().cloned());
-                node.requirements = reqs.clone();
-                self.topology.record(pod, &reqs, &owned);
+                if let Some(r) = reqs {
+                    node.requirements = r;
+                }
+                if !self.topology.groups.is_empty() {
+                    self.topology.record(pod, &self.nodes[n].requirements, &owned);
+                }
                 return Ok(Placement::Existing(n));
             }
         }
@@ -549,7 +553,7 @@ impl<'a> Solver<'a> {
     }
 
     #[allow(clippy::result_large_err)] // the error is built only on the failure path
-    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Requirements, FitError> {
+    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Option<Requirements>, FitError> {
         let node = &self.nodes[n];
         if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
             return Err(FitError::Taint(t));
@@ -561,17 +565,28 @@ impl<'a> Solver<'a> {
             return Err(FitError::Resources);
         }
         node.requirements.compatible(&a.requirements.preferred, Undefined::Deny).map_err(FitError::Requirements)?;
-        let mut reqs = node.requirements.clone();
-        reqs.add_all(&a.requirements.preferred);
+        // A node's requirements are its labels; clone them only when the pod narrows them.
+        let mut new_reqs = if node.requirements.covers(&a.requirements.preferred) {
+            None
+        } else {
+            let mut r = node.requirements.clone();
+            r.add_all(&a.requirements.preferred);
+            Some(r)
+        };
         if !a.groups.is_empty() || self.topology.has_inverse() {
+            let base = new_reqs.as_ref().unwrap_or(&node.requirements);
             let topo = self
                 .topology
-                .add_requirements(pod, &a.groups, &a.requirements.strict, &reqs, owned, false)
+                .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
                 .map_err(|e| FitError::Topology(e.message))?;
-            reqs.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
-            reqs.add_all(&topo);
+            base.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
+            if !base.covers(&topo) {
+                let mut r = new_reqs.take().unwrap_or_else(|| node.requirements.clone());
+                r.add_all(&topo);
+                new_reqs = Some(r);
+            }
         }
-        Ok(reqs)
+        Ok(new_reqs)
     }
 
     #[allow(clippy::result_large_err)] // the error is built only on the failure path
