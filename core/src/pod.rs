@@ -58,6 +58,8 @@ pub struct Pod {
     pub karpenter_message: Option<String>,
     /// kube-scheduler's last filter summary for the pod.
     pub scheduler_message: Option<String>,
+    /// Whether the pod has triggered Karpenter's batcher since it became provisionable.
+    pub triggered: bool,
     pub deleted: bool,
 }
 

@@ -170,6 +170,8 @@ pub struct Simulation {
     seq: u64,
     /// Open batch window: (first trigger, last trigger).
     batch: Option<(Millis, Millis)>,
+    /// A 10 s re-trigger for still-provisionable pods is scheduled.
+    retrigger_pending: bool,
     /// Bumped on every change a provisioning pass could react to.
     version: u64,
     solved_version: Option<u64>,
@@ -227,6 +229,7 @@ impl Simulation {
             queue: BTreeMap::new(),
             seq: 0,
             batch: None,
+            retrigger_pending: false,
             version: 0,
             solved_version: None,
             rng: Rng::new(seed),
@@ -400,6 +403,7 @@ impl Simulation {
             nominated: None,
             karpenter_message: None,
             scheduler_message: None,
+            triggered: false,
             deleted: false,
         };
         self.pods.push(pod);
@@ -556,10 +560,25 @@ impl Simulation {
 
     /// kube-scheduler binds what fits; what does not becomes provisionable and opens or
     /// extends the batch window.
+    ///
+    /// Like Karpenter's pod controller: a pod that newly becomes provisionable triggers the
+    /// batcher at once; pods that stay provisionable re-trigger every 10 s, and only when the
+    /// cluster changed since the last pass (otherwise the pass would decide the same).
     fn settle(&mut self) {
         let unschedulable = self.kube_schedule();
-        if !unschedulable.is_empty() && self.solved_version != Some(self.version) {
+        let mut fresh = false;
+        for &p in &unschedulable {
+            if !self.pods[p].triggered {
+                self.pods[p].triggered = true;
+                fresh = true;
+            }
+        }
+        if fresh {
             self.trigger();
+        } else if !unschedulable.is_empty() && self.solved_version != Some(self.version) && !self.retrigger_pending {
+            self.retrigger_pending = true;
+            let at = self.now + RETRIGGER;
+            self.schedule(at, Action::Retrigger);
         }
     }
 
@@ -579,6 +598,7 @@ impl Simulation {
             Action::PodFinish(p) => self.finish_pod(p),
             Action::Timeline(i) => self.timeline_step(i),
             Action::Retrigger => {
+                self.retrigger_pending = false;
                 if self.solved_version != Some(self.version) && self.pods.iter().any(|p| p.is_pending() && !p.is_daemon()) {
                     self.trigger();
                 }
@@ -1016,7 +1036,8 @@ impl Simulation {
                 self.pods[p].karpenter_message = Some(full);
             }
         }
-        if !outcome.errors.is_empty() {
+        if !self.retrigger_pending {
+            self.retrigger_pending = true;
             let at = self.now + RETRIGGER;
             self.schedule(at, Action::Retrigger);
         }

@@ -348,6 +348,7 @@ mod tests {
             nominated: None,
             karpenter_message: None,
             scheduler_message: None,
+            triggered: false,
             deleted: false,
         }
     }
