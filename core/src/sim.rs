@@ -661,6 +661,7 @@ impl Simulation {
         // Equivalence classes: a pod identical to one that just fitted nowhere (same shared
         // spec, labels and requests) fits nowhere either while no pod has been bound since.
         let mut last_failed: Option<(usize, Option<String>)> = None;
+        let mut spread_cache = kube::SpreadCache::default();
         let same = |a: &Pod, b: &Pod| {
             Rc::ptr_eq(&a.spec, &b.spec) && a.namespace == b.namespace && a.requests == b.requests && a.labels == b.labels
         };
@@ -676,7 +677,7 @@ impl Simulation {
                 let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
                 let mut feasible = Vec::new();
                 let mut rejections = Vec::new();
-                let pre = cluster.prefilter(&self.pods[p]);
+                let pre = cluster.prefilter_cached(&self.pods[p], &mut spread_cache);
                 for i in 0..knodes.len() {
                     match cluster.filter_with(&self.pods[p], i, &pre) {
                         Ok(()) => feasible.push(i),
@@ -692,6 +693,7 @@ impl Simulation {
                     knodes[i].requested += self.pods[p].requests;
                     knodes[i].host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
                     bound[i].push(p);
+                    spread_cache.record(&self.pods[p], &knodes[i]);
                     self.bind(p, n);
                     last_failed = None;
                 }

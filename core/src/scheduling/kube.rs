@@ -103,6 +103,58 @@ fn term_selects(cluster: &Cluster<'_>, owner: &Pod, term: &PodAffinityTerm, pod:
     term.match_label_keys.iter().all(|k| owner.labels.get(k) == pod.labels.get(k))
 }
 
+/// Whether a node's pods count for a pod's spread constraint (nodeAffinityPolicy and
+/// nodeTaintsPolicy).
+fn spread_counts_node(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, node: &KubeNode) -> bool {
+    (!tsc.node_affinity_honor || node_matches_pod_affinity(&pod.spec, &node.labels))
+        && (!tsc.node_taints_honor || scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok())
+}
+
+/// Whether a spread constraint of `pod` counts `other`.
+fn spread_selects(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, other: &Pod) -> bool {
+    other.namespace == pod.namespace
+        && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
+        && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
+}
+
+/// Spread counts computed during one kube-scheduler pass, shared by pods with the same spec
+/// and labels (a workload's replicas) and updated as pods bind, so that binding N replicas
+/// costs N updates rather than N scans of the cluster.
+#[derive(Default)]
+pub struct SpreadCache {
+    entries: Vec<SpreadEntry>,
+}
+
+struct SpreadEntry {
+    /// A representative pod: its spec, namespace and labels define the counts.
+    pod: Pod,
+    index: usize,
+    counts: BTreeMap<String, i32>,
+}
+
+impl SpreadCache {
+    fn find(&self, pod: &Pod, index: usize) -> Option<&BTreeMap<String, i32>> {
+        self.entries
+            .iter()
+            .find(|e| {
+                e.index == index && alloc::rc::Rc::ptr_eq(&e.pod.spec, &pod.spec) && e.pod.namespace == pod.namespace && e.pod.labels == pod.labels
+            })
+            .map(|e| &e.counts)
+    }
+
+    /// A pod was bound to `node`: count it wherever a cached constraint selects it.
+    pub fn record(&mut self, bound: &Pod, node: &KubeNode) {
+        for e in &mut self.entries {
+            let tsc = &e.pod.spec.topology_spread[e.index];
+            if spread_counts_node(&e.pod, tsc, node) && spread_selects(&e.pod, tsc, bound) {
+                if let Some(d) = node.domain(&tsc.topology_key) {
+                    *e.counts.entry(String::from(d)).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+}
+
 /// What kube-scheduler's PreFilter phase computes once per pod, so that filtering each node
 /// does not walk every pod of the cluster again.
 #[derive(Clone, Debug, Default)]
@@ -123,6 +175,27 @@ pub struct PreFiltered {
 impl Cluster<'_> {
     /// kube-scheduler's PreFilter: the per-pod state the filters need.
     pub fn prefilter(&self, pod: &Pod) -> PreFiltered {
+        self.prefilter_cached(pod, &mut SpreadCache::default())
+    }
+
+    /// Spread counts for one constraint of `pod`, over the nodes it counts on.
+    fn spread_counts(&self, pod: &Pod, tsc: &crate::model::TopologySpreadConstraint) -> BTreeMap<String, i32> {
+        let mut counts: BTreeMap<String, i32> = BTreeMap::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            if !spread_counts_node(pod, tsc, node) {
+                continue;
+            }
+            let Some(d) = node.domain(&tsc.topology_key) else { continue };
+            let matching =
+                self.bound[i].iter().filter(|&&q| spread_selects(pod, tsc, &self.pods[q])).count() as i32;
+            *counts.entry(String::from(d)).or_insert(0) += matching;
+        }
+        counts
+    }
+
+    /// [`Cluster::prefilter`], sharing spread counts between the pods of one workload; the
+    /// caller keeps the cache current with [`SpreadCache::record`] as pods bind.
+    pub fn prefilter_cached(&self, pod: &Pod, cache: &mut SpreadCache) -> PreFiltered {
         let mut pre = PreFiltered {
             host_ports: pod
                 .spec
@@ -133,27 +206,16 @@ impl Cluster<'_> {
                 .collect(),
             ..Default::default()
         };
-        for tsc in pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule) {
-            let mut counts: BTreeMap<String, i32> = BTreeMap::new();
-            for (i, node) in self.nodes.iter().enumerate() {
-                if tsc.node_affinity_honor && !node_matches_pod_affinity(&pod.spec, &node.labels) {
-                    continue;
+        let spreads = pod.spec.topology_spread.iter().enumerate().filter(|(_, t)| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
+        for (index, tsc) in spreads {
+            let counts = match cache.find(pod, index) {
+                Some(counts) => counts.clone(),
+                None => {
+                    let counts = self.spread_counts(pod, tsc);
+                    cache.entries.push(SpreadEntry { pod: pod.clone(), index, counts: counts.clone() });
+                    counts
                 }
-                if tsc.node_taints_honor && scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_err() {
-                    continue;
-                }
-                let Some(d) = node.domain(&tsc.topology_key) else { continue };
-                let matching = self.bound[i]
-                    .iter()
-                    .map(|&q| &self.pods[q])
-                    .filter(|other| {
-                        other.namespace == pod.namespace
-                            && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
-                            && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
-                    })
-                    .count() as i32;
-                *counts.entry(String::from(d)).or_insert(0) += matching;
-            }
+            };
             let mut min = counts.values().copied().min().unwrap_or(0);
             if tsc.min_domains.is_some_and(|m| (counts.len() as i32) < m) {
                 min = 0;
@@ -423,6 +485,40 @@ mod tests {
         let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
         assert_eq!(cluster.filter(&pods[2], 0), Err(Rejection::Spread), "zone a would reach skew 3");
         assert_eq!(cluster.filter(&pods[2], 1), Ok(()));
+    }
+
+    #[test]
+    fn cached_spread_counts_follow_bindings() {
+        let spread = crate::model::TopologySpreadConstraint {
+            max_skew: 1,
+            topology_key: "topology.kubernetes.io/zone".into(),
+            when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
+            label_selector: Some(app_selector("web")),
+            min_domains: None,
+            match_label_keys: vec![],
+            node_affinity_honor: true,
+            node_taints_honor: false,
+        };
+        let replica = pod("r1", "web", 100, PodSpec { topology_spread: vec![spread], ..Default::default() });
+        let mut sibling = replica.clone();
+        sibling.name = "r2".into();
+        let nodes = vec![node(0, "a", 8000, vec![]), node(1, "b", 8000, vec![])];
+        let pods = vec![replica, sibling];
+        let namespaces = BTreeMap::new();
+        let mut cache = SpreadCache::default();
+        // r1 binds to zone a; the cache learns it and r2 is then kept out of zone a.
+        let empty = vec![vec![], vec![]];
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &empty, namespaces: &namespaces };
+        let pre = cluster.prefilter_cached(&pods[0], &mut cache);
+        assert_eq!(cluster.filter_with(&pods[0], 0, &pre), Ok(()));
+        cache.record(&pods[0], &nodes[0]);
+        let after = vec![vec![0], vec![]];
+        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &after, namespaces: &namespaces };
+        let cached = cluster.prefilter_cached(&pods[1], &mut cache);
+        let fresh = cluster.prefilter(&pods[1]);
+        assert_eq!(cached.spread, fresh.spread, "the cache agrees with a fresh count");
+        assert_eq!(cluster.filter_with(&pods[1], 0, &cached), Err(Rejection::Spread), "zone a would have skew 2");
+        assert_eq!(cluster.filter_with(&pods[1], 1, &cached), Ok(()));
     }
 
     #[test]
