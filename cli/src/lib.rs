@@ -259,6 +259,17 @@ fn emit(stdout: &mut dyn Write, stderr: &mut dyn Write, text: &str) -> i32 {
     }
 }
 
+/// Reads the scenario, or says on stderr why it cannot be read.
+fn read_or_report(input: &Input, stdin: &mut dyn Read, stderr: &mut dyn Write) -> Option<String> {
+    match read_input(input, stdin) {
+        Ok(t) => Some(t),
+        Err(m) => {
+            let _ = writeln!(stderr, "kpg: {m}");
+            None
+        }
+    }
+}
+
 fn run_validate(
     input: &Input,
     output: ValidateOutput,
@@ -267,13 +278,7 @@ fn run_validate(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let text = match read_input(input, stdin) {
-        Ok(t) => t,
-        Err(m) => {
-            let _ = writeln!(stderr, "kpg: {m}");
-            return EXIT_FAILURE;
-        }
-    };
+    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
     let diagnostics = validate(&text);
     let rendered = match output {
         ValidateOutput::Text => {
@@ -308,13 +313,7 @@ fn run_simulate(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let text = match read_input(input, stdin) {
-        Ok(t) => t,
-        Err(m) => {
-            let _ = writeln!(stderr, "kpg: {m}");
-            return EXIT_FAILURE;
-        }
-    };
+    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
     let print_diagnostics = |stderr: &mut dyn Write, ds: &[Diagnostic]| {
         for d in ds {
             let _ = writeln!(stderr, "{file}: {d}");
