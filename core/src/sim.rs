@@ -477,14 +477,19 @@ impl Simulation {
         }
     }
 
-    fn requested(&self, n: usize) -> Resources {
-        let mut r = Resources::ZERO;
-        for p in &self.pods {
-            if p.node == Some(n) && p.is_active() {
-                r += p.requests;
+    /// Active pods per node (indexed like `nodes`), in one sweep over the pods.
+    fn active_pods_by_node(&self) -> Vec<Vec<usize>> {
+        let mut by_node = alloc::vec![Vec::new(); self.nodes.len()];
+        for (p, pod) in self.pods.iter().enumerate() {
+            if let Some(n) = pod.node.filter(|_| pod.is_active()) {
+                by_node[n].push(p);
             }
         }
-        r
+        by_node
+    }
+
+    fn requests_of(&self, pods: &[usize]) -> Resources {
+        pods.iter().fold(Resources::ZERO, |sum, &p| sum + self.pods[p].requests)
     }
 
     fn pods_on(&self, n: usize) -> Vec<usize> {
@@ -957,21 +962,19 @@ impl Simulation {
             let (na, nb) = (&self.nodes[a], &self.nodes[b]);
             (na.state != NodeState::Ready).cmp(&(nb.state != NodeState::Ready)).then(na.name.cmp(&nb.name))
         });
+        let by_node = self.active_pods_by_node();
         let mut views = Vec::new();
         for &n in &node_ids {
             let node = &self.nodes[n];
             let initialized = node.state == NodeState::Ready;
             let mut requirements = Requirements::from_labels(node.labels.iter());
             requirements.add(Requirement::in_values(wk::HOSTNAME, [node.name.clone()]));
-            let mut remaining = node.allocatable - self.requested(n);
-            // DaemonSet pods that will land on the node but are not there yet.
-            let mut host_ports = Vec::new();
-            for p in self.pods_on(n) {
-                if self.pods[p].is_active() {
-                    host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
-                }
-            }
-            remaining.set(ResourceName::Other, 0);
+            // DaemonSet pods are bound when the NodeClaim is created, so they are counted here.
+            let remaining = node.allocatable - self.requests_of(&by_node[n]);
+            let host_ports = by_node[n]
+                .iter()
+                .flat_map(|&p| self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()))
+                .collect();
             views.push(NodeView {
                 id: n,
                 name: node.name.clone(),
@@ -1442,12 +1445,13 @@ impl Simulation {
         let shown = [ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods];
         let mut node_order: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists()).collect();
         node_order.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+        let by_node = self.active_pods_by_node();
         let mut nodes = Vec::new();
         let mut cost: MicroDollars = 0;
         for &n in &node_order {
             let node = &self.nodes[n];
             cost += node.price;
-            let mut pods: Vec<String> = self.pods_on(n).iter().filter(|&&p| self.pods[p].is_active()).map(|&p| self.pods[p].key()).collect();
+            let mut pods: Vec<String> = by_node[n].iter().map(|&p| self.pods[p].key()).collect();
             pods.sort();
             let mut taints: Vec<TaintReport> = node
                 .taints
@@ -1478,7 +1482,7 @@ impl Simulation {
                 taints,
                 allocatable: fmt_res(&node.allocatable, &capacity_names),
                 capacity: fmt_res(&node.capacity, &capacity_names),
-                requested: fmt_res(&self.requested(n), &shown),
+                requested: fmt_res(&self.requests_of(&by_node[n]), &shown),
                 price_per_hour: to_dollars(node.price),
                 price_source: node.price_source.as_str().into(),
                 created_at: duration::format(node.created_at),

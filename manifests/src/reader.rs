@@ -447,30 +447,18 @@ impl<'n> Fields<'n> {
 
     /// Like [`Fields::get`], reporting a missing-field error when absent.
     pub fn req(&mut self, cx: &mut Cx, key: &'static str) -> Option<Field<'n>> {
-        let f = self.get(key);
-        if f.is_none() && self.valid {
-            cx.error(
-                "missing-field",
-                &self.child_path(key),
-                self.anchor,
-                format!("missing required field `{key}`"),
-                None,
-            );
-        }
-        f
+        self.require(cx, key, None)
     }
 
     /// Like [`Fields::req`] with a specific help text.
     pub fn req_help(&mut self, cx: &mut Cx, key: &'static str, help: &str) -> Option<Field<'n>> {
+        self.require(cx, key, Some(help.to_string()))
+    }
+
+    fn require(&mut self, cx: &mut Cx, key: &'static str, help: Option<String>) -> Option<Field<'n>> {
         let f = self.get(key);
         if f.is_none() && self.valid {
-            cx.error(
-                "missing-field",
-                &self.child_path(key),
-                self.anchor,
-                format!("missing required field `{key}`"),
-                Some(help.to_string()),
-            );
+            cx.error("missing-field", &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
         }
         f
     }

@@ -114,33 +114,29 @@ fn name_help(rule: NameRule) -> String {
 
 /// Checks a label key; reports an `invalid-label` error at `pos`.
 pub(crate) fn check_label_key(cx: &mut Cx, path: &str, pos: Pos, key: &str) -> bool {
-    match ext::qualified_name(key) {
-        Ok(()) => true,
-        Err(e) => {
-            cx.error(
-                "invalid-label",
-                path,
-                pos,
-                format!("invalid label key `{}`: {e}", truncate(key, 80)),
-                Some("a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit".into()),
-            );
-            false
-        }
-    }
+    label_check(cx, path, pos, "key", key, ext::qualified_name(key),
+        "a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
 }
 
 /// Checks a label value; reports an `invalid-label` error at `pos`.
 pub(crate) fn check_label_value(cx: &mut Cx, path: &str, pos: Pos, value: &str) -> bool {
-    match ext::label_value(value) {
+    label_check(cx, path, pos, "value", value, ext::label_value(value),
+        "a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
+}
+
+fn label_check<E: core::fmt::Display>(
+    cx: &mut Cx,
+    path: &str,
+    pos: Pos,
+    what: &str,
+    text: &str,
+    result: Result<(), E>,
+    help: &str,
+) -> bool {
+    match result {
         Ok(()) => true,
         Err(e) => {
-            cx.error(
-                "invalid-label",
-                path,
-                pos,
-                format!("invalid label value `{}`: {e}", truncate(value, 80)),
-                Some("a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit".into()),
-            );
+            cx.error("invalid-label", path, pos, format!("invalid label {what} `{}`: {e}", truncate(text, 80)), Some(help.into()));
             false
         }
     }
