@@ -180,6 +180,7 @@ pub struct Simulation {
     /// Karpenter rate-limits `Nominated` events (5/s, burst 10): (tokens, last refill).
     nominated_tokens: (u64, Millis),
     notes: Vec<String>,
+    revision: u64,
 }
 
 fn object_of_pod(p: &Pod) -> String {
@@ -236,6 +237,7 @@ impl Simulation {
             namer: PodNamer::new(seed),
             nominated_tokens: (10, 0),
             notes: Vec::new(),
+            revision: 0,
         };
         sim.namespaces.entry("default".into()).or_default();
         for w in &sim.workloads {
@@ -304,6 +306,29 @@ impl Simulation {
 
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
+    }
+
+    /// The NodePools in the order the scenario gave them (indices match [`Node::nodepool`]),
+    /// each with whether a Timeline step has deleted it.
+    pub fn node_pools(&self) -> impl Iterator<Item = (&NodePool, bool)> + '_ {
+        self.node_pools.iter().zip(self.pool_deleted.iter().copied())
+    }
+
+    /// Where the numbers are approximations (spot prices, fallback regional prices).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// When something will next happen (an action falls due or a batch window closes), or
+    /// `None` when the cluster is at rest. Lets a viewer step from event to event.
+    pub fn next_event_time(&self) -> Option<Millis> {
+        self.next_time()
+    }
+
+    /// Counts the instants at which the simulation processed something; a viewer re-reads
+    /// the cluster only when it changed.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     fn schedule(&mut self, at: Millis, action: Action) {
@@ -547,6 +572,7 @@ impl Simulation {
 
     /// Processes everything due now.
     fn step(&mut self) {
+        self.revision += 1;
         let now = self.now;
         while let Some(entry) = self.queue.first_entry() {
             if entry.key().0 > now {

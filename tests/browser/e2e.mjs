@@ -1,0 +1,160 @@
+// End-to-end tests of the built page (dist/) in real headless Chromium, driven by
+// playwright-core (which never downloads a browser: it drives Debian's /usr/bin/chromium).
+//
+//   node tests/browser/e2e.mjs [dist] [artifacts]
+//
+// Screenshots of each state go to the artifacts folder (default target/browser-artifacts).
+// Prints "N passed, M failed" and exits non-zero on any failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { serve } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const dist = path.resolve(process.argv[2] || 'dist');
+const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
+
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+const { server, url } = await serve(dist, '/some/sub/path/');
+const browser = await chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+const page = await context.newPage();
+const errors = [];
+page.on('pageerror', (e) => errors.push(String(e)));
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+
+await test('the page loads from a sub-path and renders the cluster', async () => {
+  await page.goto(url);
+  await page.waitForSelector('.summary', { timeout: 20000 });
+  await page.waitForSelector('[data-lane="fixed"] .node', { timeout: 10000 });
+  assert(await page.locator('h1').innerText() === 'Karpenter Playground', 'English title by default for en-US');
+  await shot('01-loaded');
+});
+
+await test('the seed 002 lesson plays: t3.small nodes in the platform pool, the pending tray empties', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  await page.waitForSelector('.tray:not(.empty)');
+  const pendingAtStart = await page.locator('.tray .pod').count();
+  assert(pendingAtStart === 4, `4 busybox pods pending before play, saw ${pendingAtStart}`);
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/platform"] .node.launching', { timeout: 15000 });
+  await shot('02a-launching');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready[data-instance-type="t3.small"]').length === 2
+    && document.querySelector('.tray.empty') !== null, null, { timeout: 30000 });
+  await page.click('button.play'); // pause
+  const service = await page.locator('[data-lane="pool/service"] .node').count();
+  assert(service === 0, 'the service pool launches nothing for pods that do not tolerate its taint');
+  const onPlatform = await page.locator('[data-lane="pool/platform"] .pod').count();
+  assert(onPlatform === 2, `two busybox pods run on the platform nodes, saw ${onPlatform}`);
+  await shot('02b-played');
+});
+
+let badLine = 0;
+await test('a YAML error is named by line in Problems while the cluster view stays', async () => {
+  await page.click('.doc-tab:has-text("busybox")');
+  const ta = page.locator('textarea.input');
+  const text = await ta.inputValue();
+  badLine = text.split('\n').findIndex((l) => l.includes('replicas: 4')) + 1;
+  assert(badLine > 0, 'the Deployment has a replicas line');
+  await ta.fill(text.replace('replicas: 4', 'replicas: [4'));
+  await page.waitForSelector('.problem.error');
+  const where = await page.locator('.problem.error .where').first().innerText();
+  assert(/line \d+/.test(where), `the problem names a line: ${where}`);
+  const line = Number(where.match(/line (\d+)/)[1]);
+  assert(line >= badLine && line <= badLine + 2, `the error is at the broken line ${badLine}, reported ${line}`);
+  assert(await page.locator('.keep-last').isVisible(), 'the panel says the last good cluster stays');
+  const nodes = await page.locator('[data-lane="pool/platform"] .node[data-instance-type="t3.small"]').count();
+  assert(nodes === 2, 'the cluster view keeps the last good simulation');
+  assert(await page.locator('.gutter .g-err').count() >= 1, 'the gutter marks the line');
+  assert(await page.locator('.hl .u-err').count() >= 1, 'the editor underlines the error');
+  await page.click('.problem.error');
+  await shot('03-error');
+});
+
+await test('a reload brings the edit back', async () => {
+  await page.reload();
+  await page.waitForSelector('.summary');
+  const value = await page.locator('textarea.input').inputValue();
+  assert(value.includes('replicas: [4'), 'the broken line survives the reload in the open tab');
+  await page.waitForSelector('.problem.error');
+  await shot('04-reloaded');
+});
+
+await test('switching to Korean relabels the page', async () => {
+  await page.click('.langs button[lang="ko"]');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  const title = await page.locator('h1').innerText();
+  assert(title.includes('플레이그라운드'), `Korean title: ${title}`);
+  const play = await page.locator('button.play .label').innerText();
+  assert(play === '재생', `Korean play button: ${play}`);
+  const problems = await page.locator('#problems-title').innerText();
+  assert(problems.startsWith('문제'), `Korean Problems panel: ${problems}`);
+  const lessonBody = await page.locator('.lesson-body').innerText();
+  assert(/[가-힣]/.test(lessonBody), 'the lesson text is Korean');
+  await shot('05-korean');
+  await page.click('.langs button[lang="en"]');
+});
+
+await test('a corrupt saved session opens the default lesson with a notice', async () => {
+  await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
+  await page.reload();
+  await page.waitForSelector('.notice');
+  assert(await page.locator('.doc-tab').count() > 3, 'the default lesson is open');
+  assert(await page.locator('.problem.error').count() === 0, 'with its own valid manifests');
+  await shot('06-corrupt-notice');
+});
+
+await test('works on a phone, stacked, and in dark mode', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
+  const p = await phone.newPage();
+  await p.goto(url);
+  await p.waitForSelector('.summary');
+  assert(await p.evaluate(() => document.documentElement.lang) === 'ko', 'a Korean browser gets Korean by default');
+  const [editor, cluster] = await Promise.all([p.locator('.pane.manifests').boundingBox(), p.locator('.pane.cluster').boundingBox()]);
+  assert(cluster.y >= editor.y + editor.height - 1, 'the panes stack on a phone');
+  assert(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scrolling on a phone');
+  await p.screenshot({ path: path.join(artifacts, '07-phone-dark.png'), fullPage: true });
+  await phone.close();
+});
+
+await test('keyboard: the controls are reachable and show focus', async () => {
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement && document.activeElement.tagName);
+  assert(focused && focused !== 'BODY', 'Tab moves focus into the page');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert(outline !== 'none', 'the focused control shows a focus ring');
+});
+
+await test('no errors in the console', async () => {
+  assert(errors.length === 0, errors.join('\n'));
+});
+
+await browser.close();
+server.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,366 @@
+//! The right pane: the open lesson's step, the cluster drawn the way eks-node-viewer draws
+//! it (NodePools as lanes, node cards, pods as chips), the pending tray, and the events.
+//!
+//! Lists are keyed by name and each item selects its own data from the snapshot through a
+//! `Memo`, so a frame that changes one node re-renders that node only, and a card keeps its
+//! DOM element (and its CSS transitions) from Launching to Ready.
+
+use leptos::prelude::*;
+
+use crate::app::Playground;
+use crate::i18n::T;
+use crate::lessons;
+use crate::snapshot::{self, CardState, Lane, LaneKind, NodeCard, PodChip};
+use kpg_core::catalog::CapacityType;
+
+#[component]
+pub fn ClusterPane() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let tab = RwSignal::new(0u8);
+    view! {
+        <section class="pane cluster" aria-labelledby="cluster-title">
+            <LessonCard/>
+            <h2 id="cluster-title" class="visually-hidden">{move || pg.t(T::Cluster)}</h2>
+            <Summary/>
+            <Lanes/>
+            <PendingTray/>
+            <div class="bottom">
+                <div class="bottom-tabs" role="tablist">
+                    <button role="tab" aria-selected=move || (tab.get() == 0).to_string() on:click=move |_| tab.set(0)>
+                        {move || pg.t(T::Events)}
+                        <span class="count">{move || pg.snapshot.with(|s| s.events.len())}</span>
+                    </button>
+                </div>
+                <Events/>
+            </div>
+        </section>
+    }
+}
+
+/// Renders `code` spans of lesson text.
+fn rich(text: &str) -> impl IntoView + use<> {
+    text.split("\n\n")
+        .map(|para| {
+            let parts: Vec<_> = para
+                .split('`')
+                .enumerate()
+                .map(|(i, s)| if i % 2 == 1 { view! { <code>{s.to_string()}</code> }.into_any() } else { s.to_string().into_any() })
+                .collect();
+            view! { <p>{parts}</p> }
+        })
+        .collect_view()
+}
+
+#[component]
+fn LessonCard() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let lesson = move || lessons::find(&pg.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
+    let step = move || {
+        let l = lesson();
+        &l.steps[pg.step.get().min(l.steps.len() - 1)]
+    };
+    let open = RwSignal::new(true);
+    view! {
+        <article class="lesson" aria-labelledby="lesson-title">
+            <header>
+                <button class="ghost collapse" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)
+                    aria-controls="lesson-body">
+                    <span aria-hidden="true">{move || if open.get() { "▾" } else { "▸" }}</span>
+                </button>
+                <div class="lesson-head">
+                    <span class="eyebrow">
+                        {move || pg.t(T::Lesson)}" · "{move || lesson().title.get(pg.lang.get())}
+                    </span>
+                    <h2 id="lesson-title">{move || step().title.get(pg.lang.get())}</h2>
+                </div>
+                <span class="step-count">{move || format!("{} {} {}", pg.step.get() + 1, pg.t(T::StepOf), lesson().steps.len())}</span>
+            </header>
+            <Show when=move || open.get()>
+                <div id="lesson-body" class="lesson-body">{move || rich(step().body.get(pg.lang.get()))}</div>
+                <Show when=move || pg.lab.get() != step().lab>
+                    <button class="secondary" on:click=move |_| pg.open_lab(step().lab)>
+                        {move || pg.t(T::OpenLab)}": "{move || step().lab.name(pg.lang.get())}
+                    </button>
+                </Show>
+                <nav class="lesson-nav">
+                    <button disabled=move || pg.step.get() == 0 on:click=move |_| pg.go_to_step(pg.step.get_untracked().saturating_sub(1))>
+                        "← "{move || pg.t(T::Previous)}
+                    </button>
+                    <button class="primary" disabled=move || pg.step.get() + 1 >= lesson().steps.len()
+                        on:click=move |_| pg.go_to_step(pg.step.get_untracked() + 1)>
+                        {move || pg.t(T::Next)}" →"
+                    </button>
+                </nav>
+            </Show>
+        </article>
+    }
+}
+
+#[component]
+fn Bar(#[prop(into)] label: Signal<String>, #[prop(into)] used: Signal<i64>, #[prop(into)] total: Signal<i64>, #[prop(into)] text: Signal<String>) -> impl IntoView {
+    let pct = move || snapshot::percent(used.get(), total.get());
+    view! {
+        <div class="bar" role="meter" aria-label=move || label.get() aria-valuemin="0" aria-valuemax="100"
+            aria-valuenow=move || format!("{:.0}", pct()) aria-valuetext=move || text.get()>
+            <span class="bar-label">{move || label.get()}</span>
+            <span class="track"><span class="fill" class:hot=move || { pct() >= 90.0 } style:width=move || format!("{:.1}%", pct())></span></span>
+            <span class="bar-text">{move || text.get()}</span>
+        </div>
+    }
+}
+
+#[component]
+fn Summary() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let s = Memo::new(move |_| pg.snapshot.with(|s| s.summary.clone()));
+    view! {
+        <div class="summary" aria-live="polite">
+            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || pg.t(T::Nodes)}</span>
+            <Bar label=Signal::derive(move || pg.t(T::Cpu).to_string())
+                used=Signal::derive(move || s.get().cpu_requested_milli) total=Signal::derive(move || s.get().cpu_allocatable_milli)
+                text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::cores(s.cpu_requested_milli), snapshot::cores(s.cpu_allocatable_milli), snapshot::percent(s.cpu_requested_milli, s.cpu_allocatable_milli)) })/>
+            <Bar label=Signal::derive(move || pg.t(T::Memory).to_string())
+                used=Signal::derive(move || s.get().memory_requested) total=Signal::derive(move || s.get().memory_allocatable)
+                text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::bytes(s.memory_requested), snapshot::bytes(s.memory_allocatable), snapshot::percent(s.memory_requested, s.memory_allocatable)) })/>
+            <span class="stat pods-stat">
+                <span class="pending-count" class:some=move || { s.get().pods_pending > 0 }><strong>{move || s.get().pods_pending}</strong>" "{move || pg.t(T::Pending)}</span>
+                " · "
+                <span><strong>{move || s.get().pods_running}</strong>" "{move || pg.t(T::Running)}</span>
+            </span>
+        </div>
+    }
+}
+
+#[component]
+fn Lanes() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let keys = Memo::new(move |_| pg.snapshot.with(|s| s.lanes.iter().map(Lane::key).collect::<Vec<_>>()));
+    view! {
+        <Show when=move || !keys.get().is_empty() fallback=move || view! { <p class="empty">{move || pg.t(T::EmptyScenario)}</p> }>
+            <div class="lanes">
+                <For each=move || keys.get() key=|k| k.clone() let:key>
+                    <LaneView key=key/>
+                </For>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn LaneView(key: String) -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let lane_key = key.clone();
+    let lane = Memo::new(move |_| pg.snapshot.with(|s| s.lanes.iter().find(|l| l.key() == lane_key).map(|l| l.kind.clone())));
+    let node_key = key.clone();
+    let nodes = Memo::new(move |_| {
+        pg.snapshot.with(|s| {
+            s.lanes.iter().find(|l| l.key() == node_key).map(|l| l.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()).unwrap_or_default()
+        })
+    });
+    let header = move || match lane.get() {
+        Some(LaneKind::Fixed) => view! {
+            <div class="lane-head">
+                <h3><span class="lane-kind">{move || pg.t(T::FixedNodes)}</span></h3>
+                <p class="lane-note">{move || pg.t(T::FixedNodesHelp)}</p>
+            </div>
+        }
+        .into_any(),
+        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted }) => view! {
+            <div class="lane-head">
+                <h3>
+                    <span class="lane-kind">{move || pg.t(T::NodePool)}</span>" "
+                    <span class="lane-name">{name.clone()}</span>
+                    {(weight != 0).then(|| view! { <span class="weight">{move || pg.t(T::Weight)}" "{weight}</span> })}
+                    {deleted.then(|| view! { <span class="weight">{move || pg.t(T::PoolDeleted)}</span> })}
+                </h3>
+                <div class="chips">
+                    {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || pg.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}
+                    {if taints.is_empty() {
+                        view! { <span class="muted">{move || pg.t(T::NoTaints)}</span> }.into_any()
+                    } else {
+                        taints.iter().map(|t| view! { <span class="taint-chip" title=move || pg.t(T::Taints)>{t.clone()}</span> }).collect_view().into_any()
+                    }}
+                </div>
+                <details class="reqs">
+                    <summary>{move || pg.t(T::Requirements)}" ("{requirements.len()}")"</summary>
+                    <ul>{requirements.iter().map(|r| view! { <li><code>{r.clone()}</code></li> }).collect_view()}</ul>
+                </details>
+                <div class="limits">
+                    {if limits.is_empty() {
+                        view! { <span class="muted">{move || pg.t(T::NoLimits)}</span> }.into_any()
+                    } else {
+                        limits.into_iter().map(|g| {
+                            let label = format!("{} {}", pg.t(T::Limits), g.resource);
+                            let text = format!("{} / {}", g.used_text, g.limit_text);
+                            view! { <Bar label=label used=g.used total=g.limit text=text/> }
+                        }).collect_view().into_any()
+                    }}
+                </div>
+            </div>
+        }
+        .into_any(),
+        None => ().into_any(),
+    };
+    let lane_class = move || match lane.get() {
+        Some(LaneKind::Fixed) => "lane fixed",
+        _ => "lane pool",
+    };
+    view! {
+        <section class=lane_class data-lane=key.clone()>
+            {header}
+            <div class="nodes">
+                <Show when=move || !nodes.get().is_empty() fallback=move || view! { <p class="muted no-nodes">{move || pg.t(T::NoNodes)}</p> }>
+                    <For each=move || nodes.get() key=|n| n.clone() let:name>
+                        <NodeCardView name=name/>
+                    </For>
+                </Show>
+            </div>
+        </section>
+    }
+}
+
+fn find_node<'a>(s: &'a snapshot::Snapshot, name: &str) -> Option<&'a NodeCard> {
+    s.lanes.iter().flat_map(|l| &l.nodes).find(|n| n.name == name)
+}
+
+#[component]
+fn NodeCardView(name: String) -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let key = name.clone();
+    let card = Memo::new(move |_| pg.snapshot.with(|s| find_node(s, &key).cloned()));
+    let state = move || card.with(|c| c.as_ref().map_or(CardState::Ready, |c| c.state));
+    let state_class = move || match state() {
+        CardState::Launching => "node launching",
+        CardState::Registering => "node launching registering",
+        CardState::Ready => "node ready",
+        CardState::Cordoned => "node cordoned",
+        CardState::Deleting => "node deleting",
+    };
+    let state_text = move || {
+        let c = card.get()?;
+        let age = snapshot::clock(pg.clock.get() - c.created_at_ms);
+        Some(match c.state {
+            CardState::Launching => format!("{} {age}", pg.t(T::Launching)),
+            CardState::Registering => format!("{} {age}", pg.t(T::Registering)),
+            CardState::Ready => format!("{} · {age}", pg.t(T::Ready)),
+            CardState::Cordoned => pg.t(T::Cordoned).to_string(),
+            CardState::Deleting => pg.t(T::Deleting).to_string(),
+        })
+    };
+    let chips = Memo::new(move |_| card.with(|c| c.as_ref().map(|c| c.pods.clone()).unwrap_or_default()));
+    let c = move || card.get();
+    view! {
+        <article class=state_class data-node=name.clone() data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
+            tabindex="0" aria-label=move || c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name)).unwrap_or_default()>
+            <header>
+                <span class="itype">{move || c().map(|c| c.instance_type)}</span>
+                {move || c().map(|c| {
+                    let (class, label) = match c.capacity_type {
+                        CapacityType::Spot => ("badge spot", pg.t(T::Spot)),
+                        CapacityType::OnDemand => ("badge od", pg.t(T::OnDemand)),
+                        CapacityType::Reserved => ("badge reserved", pg.t(T::Reserved)),
+                    };
+                    view! { <span class=class>{label}</span> }
+                })}
+            </header>
+            <div class="meta">
+                <span>{move || c().map(|c| c.zone)}</span>
+                <span>{move || c().map(|c| c.arch)}</span>
+                <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), pg.t(T::PerHour)))}</span>
+            </div>
+            <div class="state-line">{state_text}</div>
+            <Bar label=Signal::derive(move || pg.t(T::Cpu).to_string())
+                used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli)) total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
+                text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::cores(c.cpu_requested_milli), snapshot::cores(c.cpu_allocatable_milli))).unwrap_or_default())/>
+            <Bar label=Signal::derive(move || pg.t(T::Memory).to_string())
+                used=Signal::derive(move || c().map_or(0, |c| c.memory_requested)) total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
+                text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::bytes(c.memory_requested), snapshot::bytes(c.memory_allocatable))).unwrap_or_default())/>
+            <div class="podcount">{move || c().map(|c| format!("{} / {} {}", c.pods.len(), c.max_pods, pg.t(T::MaxPods)))}</div>
+            <div class="pods">
+                <For each=move || chips.get() key=|p| p.key.clone() let:pod>
+                    <Chip pod=pod/>
+                </For>
+            </div>
+        </article>
+    }
+}
+
+#[component]
+fn Chip(pod: PodChip) -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let tip_id = format!("tip-{}", pod.key.replace(['/', '.'], "-"));
+    let has_tip = pod.reason.is_some() || pod.nominated.is_some();
+    let tip = {
+        let pod = pod.clone();
+        move || {
+            let mut lines = vec![pod.key.clone()];
+            if let Some(owner) = &pod.owner {
+                lines.push(owner.clone());
+            }
+            lines.push(format!("cpu {} · memory {}", snapshot::cores(pod.cpu_milli), snapshot::bytes(pod.memory)));
+            if let Some(n) = &pod.nominated {
+                lines.push(format!("{} {n}", pg.t(T::Nominated)));
+            }
+            if let Some(r) = &pod.reason {
+                lines.push(r.clone());
+            }
+            lines.join("\n")
+        }
+    };
+    let class = format!("pod w{}{}{}", pod.colour, if pod.daemon { " daemon" } else { "" }, if pod.nominated.is_some() { " nominated" } else { "" });
+    view! {
+        <span class="pod-wrap">
+            <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone() aria-label=pod.name.clone()>
+                <span class="pod-name">{short_name(&pod.name)}</span>
+            </button>
+            <span class="tip" role="tooltip" id=tip_id class:has-reason=has_tip>{tip}</span>
+        </span>
+    }
+}
+
+/// `busybox-7d9c-x2k4p` → `busybox-x2k4p`: the workload and the pod's own suffix.
+fn short_name(name: &str) -> String {
+    let parts: Vec<&str> = name.split('-').collect();
+    if parts.len() >= 3 { format!("{}-{}", parts[..parts.len() - 2].join("-"), parts[parts.len() - 1]) } else { name.to_string() }
+}
+
+#[component]
+fn PendingTray() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let pending = Memo::new(move |_| pg.snapshot.with(|s| s.pending.clone()));
+    view! {
+        <section class="tray" aria-labelledby="tray-title" class:empty=move || pending.with(Vec::is_empty)>
+            <h3 id="tray-title">{move || pg.t(T::PendingPods)}<span class="count">{move || pending.with(Vec::len)}</span></h3>
+            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! { <p class="muted">{move || pg.t(T::NoPendingPods)}</p> }>
+                <div class="pods">
+                    <For each=move || pending.get() key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
+                        <Chip pod=pod/>
+                    </For>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+#[component]
+fn Events() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let count = Memo::new(move |_| pg.snapshot.with(|s| s.events.len()));
+    view! {
+        <div class="events" role="log" aria-live="off">
+            <Show when=move || { count.get() > 0 } fallback=move || view! { <p class="muted">{move || pg.t(T::NoEvents)}</p> }>
+                <ol>
+                    {move || pg.snapshot.with(|s| s.events.iter().rev().take(300).map(|e| view! {
+                        <li class:warning=e.warning>
+                            <time>{snapshot::clock(e.time_ms)}</time>
+                            <span class="etype">{if e.warning { "Warning" } else { "Normal" }}</span>
+                            <span class="reason">{e.reason.clone()}</span>
+                            <span class="object">{e.object.clone()}</span>
+                            <span class="emsg">{e.message.clone()}</span>
+                        </li>
+                    }).collect_view())}
+                </ol>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,447 @@
+//! Every string the page shows, in English and Korean.
+//!
+//! One enum, one `match` per language: adding a string without its translation does not
+//! compile. Korean follows the register Korean engineering blogs use (합니다체 for prose,
+//! noun phrases for labels), and keeps Kubernetes' own terms (NodePool, Pending, spot) in
+//! English where Korean engineers write them in English.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    #[serde(rename = "en")]
+    En,
+    #[serde(rename = "ko")]
+    Ko,
+}
+
+impl Lang {
+    /// The language the browser asks for: Korean when its first preference is Korean.
+    pub fn from_browser(tag: Option<&str>) -> Lang {
+        match tag {
+            Some(t) if {
+                let t = t.to_ascii_lowercase();
+                t == "ko" || t.starts_with("ko-") || t.starts_with("ko_")
+            } =>
+            {
+                Lang::Ko
+            }
+            _ => Lang::En,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+
+    pub fn pick<'a>(self, en: &'a str, ko: &'a str) -> &'a str {
+        match self {
+            Lang::En => en,
+            Lang::Ko => ko,
+        }
+    }
+}
+
+/// A UI string. Lesson prose lives in `lessons.rs`, in the same two languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum T {
+    AppTitle,
+    Tagline,
+    Lesson,
+    Lessons,
+    LessonPickerHelp,
+    Play,
+    Pause,
+    Step,
+    StepHelp,
+    Restart,
+    Speed,
+    Clock,
+    PerHour,
+    PerMonth,
+    Language,
+    Manifests,
+    AddDocument,
+    DeleteDocument,
+    MoveLeft,
+    MoveRight,
+    Problems,
+    NoProblems,
+    ProblemsKeepLast,
+    Line,
+    Column,
+    Help,
+    Cluster,
+    Nodes,
+    Pods,
+    Cpu,
+    Memory,
+    Requested,
+    Pending,
+    Running,
+    PendingPods,
+    NoPendingPods,
+    FixedNodes,
+    FixedNodesHelp,
+    NodePool,
+    Weight,
+    Labels,
+    Taints,
+    NoTaints,
+    Requirements,
+    Limits,
+    NoLimits,
+    NoNodes,
+    Launching,
+    Registering,
+    Ready,
+    Cordoned,
+    Deleting,
+    Spot,
+    OnDemand,
+    Reserved,
+    MaxPods,
+    Events,
+    NoEvents,
+    Time,
+    Type,
+    Reason,
+    Object,
+    Message,
+    Previous,
+    Next,
+    OpenLab,
+    LabLoaded,
+    Close,
+    RestoredNotice,
+    CorruptNotice,
+    Dismiss,
+    EngineError,
+    ApproxNote,
+    EmptyScenario,
+    Editor,
+    EditorHelp,
+    Deleted,
+    Undo,
+    Blank,
+    BlankSummary,
+    StepOf,
+    Ago,
+    Waiting,
+    Nominated,
+    PoolDeleted,
+    PoolNotReady,
+}
+
+impl T {
+    pub fn en(self) -> &'static str {
+        use T::*;
+        match self {
+            AppTitle => "Karpenter Playground",
+            Tagline => "Karpenter, simulated in your browser",
+            Lesson => "Lesson",
+            Lessons => "Lessons",
+            LessonPickerHelp => "Open a lesson or start from a blank scenario",
+            Play => "Play",
+            Pause => "Pause",
+            Step => "Step",
+            StepHelp => "Jump to the next thing that happens",
+            Restart => "Restart",
+            Speed => "Speed",
+            Clock => "Simulated time",
+            PerHour => "/hour",
+            PerMonth => "/month",
+            Language => "Language",
+            Manifests => "Manifests",
+            AddDocument => "Add",
+            DeleteDocument => "Delete this document",
+            MoveLeft => "Move left",
+            MoveRight => "Move right",
+            Problems => "Problems",
+            NoProblems => "No problems: the simulation follows your manifests.",
+            ProblemsKeepLast => "The cluster shows the last valid manifests until these errors are fixed.",
+            Line => "line",
+            Column => "column",
+            Help => "help",
+            Cluster => "Cluster",
+            Nodes => "nodes",
+            Pods => "pods",
+            Cpu => "CPU",
+            Memory => "Memory",
+            Requested => "requested",
+            Pending => "pending",
+            Running => "running",
+            PendingPods => "Pending pods",
+            NoPendingPods => "No pending pods",
+            FixedNodes => "Fixed nodes",
+            FixedNodesHelp => "A managed node group: Karpenter does not launch or remove these.",
+            NodePool => "NodePool",
+            Weight => "weight",
+            Labels => "labels",
+            Taints => "taints",
+            NoTaints => "no taints",
+            Requirements => "requirements",
+            Limits => "limits",
+            NoLimits => "no limits",
+            NoNodes => "No nodes yet",
+            Launching => "Launching",
+            Registering => "Registering",
+            Ready => "Ready",
+            Cordoned => "Cordoned",
+            Deleting => "Deleting",
+            Spot => "spot",
+            OnDemand => "on-demand",
+            Reserved => "reserved",
+            MaxPods => "pods",
+            Events => "Events",
+            NoEvents => "Nothing has happened yet. Press play.",
+            Time => "time",
+            Type => "type",
+            Reason => "reason",
+            Object => "object",
+            Message => "message",
+            Previous => "Back",
+            Next => "Next",
+            OpenLab => "Open this lab",
+            LabLoaded => "This lab is loaded",
+            Close => "Close",
+            RestoredNotice => "Restored your last session.",
+            CorruptNotice => "Your saved session could not be read, so the default lesson was opened instead.",
+            Dismiss => "Dismiss",
+            EngineError => "The simulation cannot start",
+            ApproxNote => "Spot prices are approximations",
+            EmptyScenario => "Add a NodePool, an EC2NodeClass and a workload to see Karpenter act.",
+            Editor => "YAML editor",
+            EditorHelp => "Tab indents; press Escape, then Tab, to leave the editor.",
+            Deleted => "Document deleted.",
+            Undo => "Undo",
+            Blank => "Blank scenario",
+            BlankSummary => "An EC2NodeClass, one NodePool and nothing else: build your own.",
+            StepOf => "of",
+            Ago => "",
+            Waiting => "waiting for",
+            Nominated => "nominated for",
+            PoolDeleted => "deleted",
+            PoolNotReady => "not ready",
+        }
+    }
+
+    pub fn ko(self) -> &'static str {
+        use T::*;
+        match self {
+            AppTitle => "Karpenter 플레이그라운드",
+            Tagline => "브라우저에서 돌려 보는 Karpenter",
+            Lesson => "레슨",
+            Lessons => "레슨",
+            LessonPickerHelp => "레슨을 열거나 빈 시나리오에서 시작하세요",
+            Play => "재생",
+            Pause => "일시정지",
+            Step => "한 단계",
+            StepHelp => "다음 사건이 일어나는 시점으로 이동합니다",
+            Restart => "처음부터",
+            Speed => "속도",
+            Clock => "시뮬레이션 시각",
+            PerHour => "/시간",
+            PerMonth => "/월",
+            Language => "언어",
+            Manifests => "매니페스트",
+            AddDocument => "추가",
+            DeleteDocument => "이 문서 삭제",
+            MoveLeft => "왼쪽으로 이동",
+            MoveRight => "오른쪽으로 이동",
+            Problems => "문제",
+            NoProblems => "문제 없음: 시뮬레이션이 지금 매니페스트를 그대로 따릅니다.",
+            ProblemsKeepLast => "오류를 고칠 때까지 클러스터 화면은 마지막으로 유효했던 매니페스트 기준으로 유지됩니다.",
+            Line => "줄",
+            Column => "열",
+            Help => "해결 방법",
+            Cluster => "클러스터",
+            Nodes => "노드",
+            Pods => "파드",
+            Cpu => "CPU",
+            Memory => "메모리",
+            Requested => "요청",
+            Pending => "대기",
+            Running => "실행 중",
+            PendingPods => "Pending 파드",
+            NoPendingPods => "Pending 파드 없음",
+            FixedNodes => "고정 노드",
+            FixedNodesHelp => "관리형 노드 그룹입니다. Karpenter가 띄우거나 지우지 않습니다.",
+            NodePool => "NodePool",
+            Weight => "가중치",
+            Labels => "레이블",
+            Taints => "테인트",
+            NoTaints => "테인트 없음",
+            Requirements => "요구 조건",
+            Limits => "한도",
+            NoLimits => "한도 없음",
+            NoNodes => "아직 노드가 없습니다",
+            Launching => "시작 중",
+            Registering => "등록 중",
+            Ready => "Ready",
+            Cordoned => "Cordon됨",
+            Deleting => "삭제 중",
+            Spot => "스팟",
+            OnDemand => "온디맨드",
+            Reserved => "예약",
+            MaxPods => "파드",
+            Events => "이벤트",
+            NoEvents => "아직 아무 일도 일어나지 않았습니다. 재생을 눌러 보세요.",
+            Time => "시각",
+            Type => "유형",
+            Reason => "사유",
+            Object => "대상",
+            Message => "메시지",
+            Previous => "이전",
+            Next => "다음",
+            OpenLab => "이 실습 열기",
+            LabLoaded => "이 실습이 열려 있습니다",
+            Close => "닫기",
+            RestoredNotice => "지난 작업을 복원했습니다.",
+            CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
+            Dismiss => "닫기",
+            EngineError => "시뮬레이션을 시작할 수 없습니다",
+            ApproxNote => "스팟 가격은 근삿값입니다",
+            EmptyScenario => "NodePool, EC2NodeClass, 워크로드를 추가하면 Karpenter가 움직이기 시작합니다.",
+            Editor => "YAML 편집기",
+            EditorHelp => "Tab은 들여쓰기입니다. 편집기를 벗어나려면 Esc를 누른 뒤 Tab을 누르세요.",
+            Deleted => "문서를 삭제했습니다.",
+            Undo => "되돌리기",
+            Blank => "빈 시나리오",
+            BlankSummary => "EC2NodeClass와 NodePool 하나만 있는 상태에서 직접 만들어 봅니다.",
+            StepOf => "/",
+            Ago => "",
+            Waiting => "대기 대상",
+            Nominated => "배정 예정",
+            PoolDeleted => "삭제됨",
+            PoolNotReady => "준비 안 됨",
+        }
+    }
+
+    pub fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en(),
+            Lang::Ko => self.ko(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: &[T] = &[
+        T::AppTitle,
+        T::Tagline,
+        T::Lesson,
+        T::Lessons,
+        T::LessonPickerHelp,
+        T::Play,
+        T::Pause,
+        T::Step,
+        T::StepHelp,
+        T::Restart,
+        T::Speed,
+        T::Clock,
+        T::PerHour,
+        T::PerMonth,
+        T::Language,
+        T::Manifests,
+        T::AddDocument,
+        T::DeleteDocument,
+        T::MoveLeft,
+        T::MoveRight,
+        T::Problems,
+        T::NoProblems,
+        T::ProblemsKeepLast,
+        T::Line,
+        T::Column,
+        T::Help,
+        T::Cluster,
+        T::Nodes,
+        T::Pods,
+        T::Cpu,
+        T::Memory,
+        T::Requested,
+        T::Pending,
+        T::Running,
+        T::PendingPods,
+        T::NoPendingPods,
+        T::FixedNodes,
+        T::FixedNodesHelp,
+        T::NodePool,
+        T::Weight,
+        T::Labels,
+        T::Taints,
+        T::NoTaints,
+        T::Requirements,
+        T::Limits,
+        T::NoLimits,
+        T::NoNodes,
+        T::Launching,
+        T::Registering,
+        T::Ready,
+        T::Cordoned,
+        T::Deleting,
+        T::Spot,
+        T::OnDemand,
+        T::Reserved,
+        T::MaxPods,
+        T::Events,
+        T::NoEvents,
+        T::Time,
+        T::Type,
+        T::Reason,
+        T::Object,
+        T::Message,
+        T::Previous,
+        T::Next,
+        T::OpenLab,
+        T::LabLoaded,
+        T::Close,
+        T::RestoredNotice,
+        T::CorruptNotice,
+        T::Dismiss,
+        T::EngineError,
+        T::ApproxNote,
+        T::EmptyScenario,
+        T::Editor,
+        T::EditorHelp,
+        T::Deleted,
+        T::Undo,
+        T::Blank,
+        T::BlankSummary,
+        T::StepOf,
+        T::Ago,
+        T::Waiting,
+        T::Nominated,
+        T::PoolDeleted,
+        T::PoolNotReady,
+    ];
+
+    #[test]
+    fn browser_language_picks_korean_only_for_korean() {
+        assert_eq!(Lang::from_browser(Some("ko-KR")), Lang::Ko);
+        assert_eq!(Lang::from_browser(Some("ko")), Lang::Ko);
+        assert_eq!(Lang::from_browser(Some("en-US")), Lang::En);
+        assert_eq!(Lang::from_browser(Some("kok")), Lang::En, "Konkani is not Korean");
+        assert_eq!(Lang::from_browser(None), Lang::En);
+    }
+
+    #[test]
+    fn every_label_is_translated() {
+        // A Korean string identical to the English one is a forgotten translation, except
+        // for the Kubernetes terms Korean engineers write in English.
+        let same_on_purpose = [T::Cpu, T::NodePool, T::Ready, T::StepOf, T::Ago];
+        for &t in ALL {
+            if same_on_purpose.contains(&t) {
+                continue;
+            }
+            assert_ne!(t.en(), t.ko(), "{t:?} is not translated");
+            assert!(t.ko().chars().any(|c| ('가'..='힣').contains(&c)), "{t:?}: {:?} has no Hangul", t.ko());
+        }
+    }
+}

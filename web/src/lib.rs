@@ -1,0 +1,26 @@
+//! Karpenter Playground's page: a Leptos (client-side rendered) front end over the engine.
+//!
+//! The page holds no simulation logic: it edits documents, hands valid manifests to
+//! `kpg-core` through [`player::Player`], and draws [`snapshot::Snapshot`]s. The modules
+//! without browser types (`workspace`, `highlight`, `snapshot`, `player`, `persist`,
+//! `lessons`, `i18n`) are tested natively with `cargo test`.
+
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod browser;
+pub mod cluster_view;
+pub mod highlight;
+pub mod i18n;
+pub mod lessons;
+pub mod manifests_pane;
+pub mod persist;
+pub mod player;
+pub mod snapshot;
+pub mod workspace;
+
+/// Mounts the page on `<body>`.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    kpg_web::start();
+}

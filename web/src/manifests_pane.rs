@@ -1,0 +1,309 @@
+//! The left pane: one tab per document, the YAML editor, and the Problems panel.
+
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::app::Playground;
+use crate::highlight::{self, Mark};
+use crate::i18n::T;
+use crate::workspace::{Template, Workspace, title};
+
+/// Line height of the editor in pixels; `style.css` uses the same figure.
+const LINE_PX: f64 = 20.0;
+
+#[component]
+pub fn ManifestsPane() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    view! {
+        <section class="pane manifests" aria-labelledby="manifests-title">
+            <h2 id="manifests-title" class="visually-hidden">{move || pg.t(T::Manifests)}</h2>
+            <DocTabs/>
+            <Editor/>
+            <Problems/>
+        </section>
+    }
+}
+
+#[component]
+fn DocTabs() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let tabs = Memo::new(move |_| {
+        pg.ws.with(|w| {
+            w.docs
+                .iter()
+                .map(|d| {
+                    let errors = pg.analysis.with(|a| a.problems.iter().filter(|p| p.doc_id == d.id && p.error).count());
+                    (d.id, title(&d.text), errors)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let add_open = RwSignal::new(false);
+    let add = move |t: Template| {
+        let mut id = 0;
+        pg.ws.update(|w: &mut Workspace| {
+            let text = t.text(w);
+            id = w.push(text);
+        });
+        pg.active_doc.set(id);
+        add_open.set(false);
+    };
+    let remove = move |_| {
+        let active = pg.active_doc.get_untracked();
+        pg.ws.update(|w| {
+            if let Some(i) = w.index_of(active) {
+                w.docs.remove(i);
+                let next = w.docs.get(i).or_else(|| w.docs.last()).map_or(0, |d| d.id);
+                pg.active_doc.set(next);
+            }
+        });
+    };
+    let shift = move |delta: isize| {
+        let active = pg.active_doc.get_untracked();
+        pg.ws.update(|w| {
+            w.shift(active, delta);
+        });
+    };
+    view! {
+        <div class="doc-bar">
+            <div class="doc-tabs" role="tablist" aria-label=move || pg.t(T::Manifests)>
+                <For each=move || tabs.get() key=|t| t.clone() let:tab>
+                    {
+                        let (id, name, errors) = tab;
+                        let selected = move || pg.active_doc.get() == id;
+                        view! {
+                            <button role="tab" class="doc-tab" class:has-errors={errors > 0}
+                                aria-selected=move || selected().to_string()
+                                tabindex=move || if selected() { "0" } else { "-1" }
+                                data-doc=id.to_string()
+                                on:click=move |_| pg.active_doc.set(id)
+                                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                    let delta = match ev.key().as_str() { "ArrowRight" => 1, "ArrowLeft" => -1, _ => 0 };
+                                    if delta != 0 {
+                                        ev.prevent_default();
+                                        let docs = tabs.get_untracked();
+                                        if let Some(i) = docs.iter().position(|t| t.0 == id) {
+                                            let j = (i as isize + delta).rem_euclid(docs.len() as isize) as usize;
+                                            pg.active_doc.set(docs[j].0);
+                                            focus_tab(docs[j].0);
+                                        }
+                                    }
+                                }>
+                                <span class="kind">{name.split('/').next().unwrap_or_default().to_string()}</span>
+                                <span class="name">{name.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()}</span>
+                                {(errors > 0).then(|| view! { <span class="err-count" aria-label="errors">{errors}</span> })}
+                            </button>
+                        }
+                    }
+                </For>
+            </div>
+            <div class="doc-actions">
+                <button class="icon" title=move || pg.t(T::MoveLeft) aria-label=move || pg.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
+                <button class="icon" title=move || pg.t(T::MoveRight) aria-label=move || pg.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
+                <button class="icon danger" title=move || pg.t(T::DeleteDocument) aria-label=move || pg.t(T::DeleteDocument)
+                    disabled=move || pg.ws.with(|w| w.docs.len() <= 1) on:click=remove>"✕"</button>
+                <div class="add">
+                    <button class="add-btn" aria-haspopup="menu" aria-expanded=move || add_open.get().to_string()
+                        on:click=move |_| add_open.update(|o| *o = !*o)>
+                        "+ " {move || pg.t(T::AddDocument)}
+                    </button>
+                    <Show when=move || add_open.get()>
+                        <div class="menu" role="menu" on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { add_open.set(false) }>
+                            {Template::ALL
+                                .into_iter()
+                                .map(|t| view! { <button role="menuitem" on:click=move |_| add(t)>{t.kind()}</button> })
+                                .collect_view()}
+                        </div>
+                    </Show>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+fn focus_tab(id: u32) {
+    if let Some(el) = document().query_selector(&format!("[data-doc=\"{id}\"]")).ok().flatten()
+        && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
+    {
+        let _ = el.focus();
+    }
+}
+
+/// A `<textarea>` over a coloured `<pre>` of the same text, with a gutter of line numbers.
+/// Both share one scroll box, so they cannot drift apart.
+#[component]
+fn Editor() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let textarea: NodeRef<html::Textarea> = NodeRef::new();
+    let scroller: NodeRef<html::Div> = NodeRef::new();
+    let text = Memo::new(move |_| {
+        let id = pg.active_doc.get();
+        pg.ws.with(|w| w.docs.iter().find(|d| d.id == id).map(|d| d.text.clone()).unwrap_or_default())
+    });
+    let marks = Memo::new(move |_| {
+        let id = pg.active_doc.get();
+        pg.analysis.with(|a| {
+            a.problems
+                .iter()
+                .filter(|p| p.doc_id == id)
+                .map(|p| Mark { line: p.line, column: p.column, error: p.error })
+                .collect::<Vec<_>>()
+        })
+    });
+    let html_text = Memo::new(move |_| text.with(|t| highlight::to_html(t, &marks.get())));
+    let lines = Memo::new(move |_| text.with(|t| t.split('\n').count().max(1)));
+    let longest = Memo::new(move |_| text.with(|t| t.split('\n').map(|l| l.chars().count()).max().unwrap_or(0)));
+    let gutter = move || {
+        let marks = marks.get();
+        let mut out = String::new();
+        for i in 1..=lines.get() {
+            match marks.iter().find(|m| m.line == i) {
+                Some(m) => out.push_str(&format!("<span class=\"{}\">{i}</span>\n", if m.error { "g-err" } else { "g-warn" })),
+                None => out.push_str(&format!("{i}\n")),
+            }
+        }
+        out
+    };
+    let set_text = move |value: String| {
+        let id = pg.active_doc.get_untracked();
+        pg.ws.update(|w| {
+            if let Some(d) = w.docs.iter_mut().find(|d| d.id == id) {
+                d.text = value;
+            }
+        });
+    };
+    // Escape, then Tab, leaves the editor; Tab alone indents.
+    let escaped = StoredValue::new(false);
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        if key == "Escape" {
+            escaped.set_value(true);
+            return;
+        }
+        if key == "Tab" && !ev.shift_key() && !ev.ctrl_key() && !ev.alt_key() && !escaped.get_value() {
+            if let Some(ta) = textarea.get_untracked() {
+                ev.prevent_default();
+                let value = ta.value();
+                let start = ta.selection_start().ok().flatten().unwrap_or(0) as usize;
+                let end = ta.selection_end().ok().flatten().unwrap_or(0) as usize;
+                let units: Vec<u16> = value.encode_utf16().collect();
+                let (start, end) = (start.min(units.len()), end.min(units.len()).max(start.min(units.len())));
+                let mut next = String::from_utf16_lossy(&units[..start]);
+                next.push_str("  ");
+                next.push_str(&String::from_utf16_lossy(&units[end..]));
+                ta.set_value(&next);
+                let caret = (start + 2) as u32;
+                let _ = ta.set_selection_range(caret, caret);
+                set_text(next);
+            }
+        }
+        escaped.set_value(false);
+    };
+    // A click in the Problems panel puts the caret on the problem.
+    Effect::new(move |_| {
+        let Some((doc, line, column, _)) = pg.jump.get() else { return };
+        if doc != pg.active_doc.get_untracked() {
+            return;
+        }
+        let Some(ta) = textarea.get() else { return };
+        let value = ta.value();
+        let offset = utf16_offset(&value, line, column);
+        let _ = ta.focus();
+        let _ = ta.set_selection_range(offset, offset);
+        if let Some(sc) = scroller.get_untracked() {
+            let top = (line as f64 - 4.0).max(0.0) * LINE_PX;
+            sc.set_scroll_top(top as i32);
+        }
+    });
+    view! {
+        <div class="editor" node_ref=scroller>
+            <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
+            <div class="code" style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
+                <pre class="hl" aria-hidden="true" inner_html=move || html_text.get()></pre>
+                <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off" autocomplete="off"
+                    wrap="off" aria-label=move || pg.t(T::Editor) aria-describedby="editor-help"
+                    style:height=move || format!("{}px", lines.get() as f64 * LINE_PX + 16.0)
+                    prop:value=move || text.get()
+                    on:input=move |ev| set_text(event_target_value(&ev))
+                    on:keydown=on_keydown></textarea>
+            </div>
+        </div>
+        <p id="editor-help" class="visually-hidden">{move || pg.t(T::EditorHelp)}</p>
+    }
+}
+
+/// The textarea offset (UTF-16 code units) of a 1-based line and character column.
+fn utf16_offset(text: &str, line: usize, column: usize) -> u32 {
+    let mut offset = 0usize;
+    for (i, l) in text.split('\n').enumerate() {
+        if i + 1 == line {
+            let col: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf16).sum();
+            return (offset + col) as u32;
+        }
+        offset += l.encode_utf16().count() + 1;
+    }
+    offset.saturating_sub(1) as u32
+}
+
+#[component]
+fn Problems() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let counter = StoredValue::new(0u64);
+    let count = move || pg.analysis.with(|a| a.problems.len());
+    view! {
+        <section class="problems" aria-labelledby="problems-title">
+            <h3 id="problems-title">
+                {move || pg.t(T::Problems)}
+                <span class="count" class:bad=move || pg.analysis.with(|a| a.has_errors)>{count}</span>
+            </h3>
+            <Show when=move || pg.analysis.with(|a| a.has_errors)>
+                <p class="keep-last">{move || pg.t(T::ProblemsKeepLast)}</p>
+            </Show>
+            <Show when=move || pg.engine_error.get().is_some()>
+                <p class="engine-error" role="alert"><strong>{move || pg.t(T::EngineError)}": "</strong>{move || pg.engine_error.get()}</p>
+            </Show>
+            <Show when=move || count() == 0 fallback=move || view! {
+                <ul class="problem-list">
+                    {move || pg.analysis.with(|a| a.problems.iter().cloned().map(|p| {
+                        let (doc, line, column) = (p.doc_id, p.line, p.column);
+                        let jump = move |_| {
+                            pg.active_doc.set(doc);
+                            counter.update_value(|c| *c += 1);
+                            pg.jump.set(Some((doc, line, column, counter.get_value())));
+                        };
+                        view! {
+                            <li>
+                                <button class="problem" class:error=p.error class:warning=!p.error on:click=jump>
+                                    <span class="sev">{if p.error { "✖" } else { "▲" }}</span>
+                                    <span class="where">
+                                        {p.doc_title.clone()}" · "{move || pg.t(T::Line)}" "{line}", "{move || pg.t(T::Column)}" "{column}
+                                        {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
+                                    </span>
+                                    <span class="msg">{p.message.clone()}</span>
+                                    {p.help.clone().map(|h| view! { <span class="help">{move || pg.t(T::Help)}": "{h.clone()}</span> })}
+                                </button>
+                            </li>
+                        }
+                    }).collect_view())}
+                </ul>
+            }>
+                <p class="all-good">{move || pg.t(T::NoProblems)}</p>
+            </Show>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf16_offset;
+
+    #[test]
+    fn caret_offsets_count_utf16_units() {
+        let text = "a: 1\n한글: 값\nb: 2";
+        assert_eq!(utf16_offset(text, 1, 1), 0);
+        assert_eq!(utf16_offset(text, 2, 4), 5 + 3);
+        assert_eq!(utf16_offset(text, 3, 2), 5 + 6 + 1);
+        let emoji = "😀: x\ny";
+        assert_eq!(utf16_offset(emoji, 1, 2), 2, "an emoji is two UTF-16 units");
+    }
+}

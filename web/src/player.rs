@@ -1,0 +1,177 @@
+//! Drives the engine for the page: the last valid scenario, the simulation built from it, and
+//! the position on the simulated clock.
+//!
+//! Pure Rust (no browser types), so its rules are tested natively:
+//! - an invalid edit never replaces the running simulation;
+//! - a valid edit rebuilds the simulation and replays it to the same instant, which is exact
+//!   because the engine is deterministic;
+//! - the catalog cache survives rebuilds, so an edit costs a scheduling pass, not a catalog
+//!   resolution.
+
+use kpg_core::catalog::CatalogCache;
+use kpg_core::sim::Simulation;
+
+use crate::snapshot::{self, Snapshot};
+
+/// How far the page lets the clock run: past this nothing in a lesson changes.
+pub const MAX_TIME_MS: i64 = 24 * 3_600_000;
+
+pub struct Player {
+    /// The stream the simulation was built from.
+    applied: Option<String>,
+    sim: Option<Simulation>,
+    cache: CatalogCache,
+    /// The engine's revision when the last snapshot was taken.
+    seen_revision: Option<u64>,
+}
+
+/// What a rebuild did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rebuild {
+    /// The text is what is already running.
+    Unchanged,
+    Rebuilt,
+    /// The manifests read cleanly but the engine refused them (e.g. an unknown region).
+    Refused(String),
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player::new()
+    }
+}
+
+impl Player {
+    pub fn new() -> Player {
+        Player { applied: None, sim: None, cache: CatalogCache::new(), seen_revision: None }
+    }
+
+    /// Builds the simulation for `text` (already known to read without errors) and runs it
+    /// to `at`.
+    pub fn rebuild(&mut self, text: &str, at: i64) -> Rebuild {
+        if self.applied.as_deref() == Some(text) {
+            return Rebuild::Unchanged;
+        }
+        let loaded = kpg_manifests::load(text);
+        if loaded.has_errors() {
+            return Rebuild::Refused("the manifests have errors".into());
+        }
+        match Simulation::with_cache(loaded.scenario, &mut self.cache) {
+            Ok(mut sim) => {
+                sim.run_until(at.clamp(0, MAX_TIME_MS) as u64);
+                self.sim = Some(sim);
+                self.applied = Some(text.to_string());
+                self.seen_revision = None;
+                Rebuild::Rebuilt
+            }
+            Err(e) => Rebuild::Refused(e.to_string()),
+        }
+    }
+
+    /// Starts the running scenario again from time 0.
+    pub fn restart(&mut self) {
+        if let Some(text) = self.applied.take() {
+            self.rebuild(&text, 0);
+        }
+    }
+
+    /// Runs the clock forward to `to` (never backwards: rewinding is a restart and a replay).
+    pub fn advance(&mut self, to: i64) {
+        let to = to.clamp(0, MAX_TIME_MS);
+        match &mut self.sim {
+            Some(sim) if to as u64 >= sim.now() => sim.run_until(to as u64),
+            Some(_) => {
+                if let Some(text) = self.applied.take() {
+                    self.rebuild(&text, to);
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The time of the next thing that will happen, if anything will.
+    pub fn next_event(&self) -> Option<i64> {
+        self.sim.as_ref().and_then(Simulation::next_event_time).map(|t| t as i64)
+    }
+
+    pub fn now(&self) -> i64 {
+        self.sim.as_ref().map_or(0, |s| s.now() as i64)
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.sim.is_some()
+    }
+
+    /// A snapshot if the cluster changed since the last one was taken.
+    pub fn fresh_snapshot(&mut self) -> Option<Snapshot> {
+        let sim = self.sim.as_ref()?;
+        if self.seen_revision == Some(sim.revision()) {
+            return None;
+        }
+        self.seen_revision = Some(sim.revision());
+        Some(snapshot::take(sim))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lessons::Lab;
+
+    #[test]
+    fn an_edit_replays_to_the_same_instant() {
+        let mut p = Player::new();
+        assert_eq!(p.rebuild(Lab::ScaleOut.text(), 0), Rebuild::Rebuilt);
+        p.advance(120_000);
+        let before = p.fresh_snapshot().unwrap();
+        assert!(p.fresh_snapshot().is_none(), "nothing changed since");
+        let edited = format!("{}# an edited comment\n", Lab::ScaleOut.text());
+        assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Rebuilt);
+        assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Unchanged);
+        let after = p.fresh_snapshot().unwrap();
+        assert_eq!(before, after, "a comment edit changes nothing in the cluster");
+    }
+
+    #[test]
+    fn invalid_text_keeps_the_running_simulation() {
+        let mut p = Player::new();
+        p.rebuild(Lab::Limits.text(), 0);
+        p.advance(200_000);
+        let good = p.fresh_snapshot().unwrap();
+        assert!(matches!(p.rebuild("kind: NodePool\nspec: [", 200_000), Rebuild::Refused(_)));
+        p.advance(200_000);
+        assert_eq!(p.now(), 200_000);
+        assert!(p.fresh_snapshot().is_none());
+        assert_eq!(good.summary.nodes, 6);
+    }
+
+    #[test]
+    fn stepping_visits_each_event_and_rewinding_replays() {
+        let mut p = Player::new();
+        p.rebuild(Lab::HelloWorld.text(), 0);
+        let first = p.next_event().expect("the pending pod triggers a provisioning pass");
+        assert!(first > 0 && first <= 10_000, "batching waits about a second: {first}");
+        p.advance(first);
+        let mut t = first;
+        for _ in 0..6 {
+            let Some(next) = p.next_event() else { break };
+            assert!(next > t);
+            t = next;
+            p.advance(t);
+        }
+        let later = p.fresh_snapshot().unwrap();
+        p.advance(1_000);
+        assert_eq!(p.now(), 1_000, "going back replays from the start");
+        p.advance(t);
+        assert_eq!(p.fresh_snapshot().unwrap(), later);
+    }
+
+    #[test]
+    fn an_engine_refusal_is_a_message() {
+        let mut p = Player::new();
+        let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: x}\nspec: {region: mars-east-1}\n";
+        let r = p.rebuild(text, 0);
+        assert!(matches!(&r, Rebuild::Refused(m) if m.contains("mars-east-1")) || matches!(r, Rebuild::Refused(_)), "{r:?}");
+        assert!(!p.is_running());
+    }
+}

@@ -1,0 +1,422 @@
+//! What the cluster view draws, read from the engine at one instant.
+//!
+//! A plain-data view model (rust-analyzer's `ide` boundary): the components never reach into
+//! the [`Simulation`]; they render a [`Snapshot`]. Taking one is cheap for lesson-sized
+//! scenarios and happens only when the engine's revision changes, not every frame.
+
+use std::collections::BTreeMap;
+
+use kpg_core::catalog::CapacityType;
+use kpg_core::model::NodeSelectorRequirement;
+use kpg_core::resources::ResourceName;
+use kpg_core::sim::{NodeState, Simulation};
+
+/// Okabe–Ito colours are distinguishable with every common colour-vision deficiency; the
+/// workload's index in the scenario picks one (see `style.css`, `.w0` to `.w7`).
+pub const WORKLOAD_COLOURS: usize = 8;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    pub time_ms: i64,
+    pub summary: Summary,
+    pub lanes: Vec<Lane>,
+    pub pending: Vec<PodChip>,
+    pub events: Vec<EventLine>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub nodes: usize,
+    pub cpu_requested_milli: i64,
+    pub cpu_allocatable_milli: i64,
+    pub memory_requested: i64,
+    pub memory_allocatable: i64,
+    /// Micro-dollars per hour of every existing node.
+    pub cost_per_hour: i64,
+    pub pods_pending: usize,
+    pub pods_running: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneKind {
+    NodePool {
+        name: String,
+        weight: i32,
+        labels: Vec<(String, String)>,
+        taints: Vec<String>,
+        requirements: Vec<String>,
+        /// (resource, in use, limit) for each limited resource, as Karpenter counts it:
+        /// the capacity of the pool's nodes, launching ones included.
+        limits: Vec<LimitGauge>,
+        deleted: bool,
+    },
+    /// Nodes no NodePool manages (the Cluster document's node groups).
+    Fixed,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LimitGauge {
+    pub resource: String,
+    pub used: i64,
+    pub limit: i64,
+    pub used_text: String,
+    pub limit_text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub kind: LaneKind,
+    pub nodes: Vec<NodeCard>,
+}
+
+impl Lane {
+    pub fn key(&self) -> String {
+        match &self.kind {
+            LaneKind::NodePool { name, .. } => format!("pool/{name}"),
+            LaneKind::Fixed => "fixed".into(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardState {
+    Launching,
+    Registering,
+    Ready,
+    Cordoned,
+    Deleting,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeCard {
+    pub name: String,
+    pub nodeclaim: Option<String>,
+    pub instance_type: String,
+    pub zone: String,
+    pub capacity_type: CapacityType,
+    pub arch: String,
+    pub price_per_hour: i64,
+    pub cpu_requested_milli: i64,
+    pub cpu_allocatable_milli: i64,
+    pub memory_requested: i64,
+    pub memory_allocatable: i64,
+    pub max_pods: i64,
+    pub state: CardState,
+    pub created_at_ms: i64,
+    pub pods: Vec<PodChip>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodChip {
+    /// `namespace/name`: stable, the key for animation.
+    pub key: String,
+    pub name: String,
+    /// `Deployment/web`, when a controller owns the pod.
+    pub owner: Option<String>,
+    pub colour: usize,
+    pub daemon: bool,
+    pub cpu_milli: i64,
+    pub memory: i64,
+    /// Why the pod is pending (kube-scheduler's and Karpenter's words).
+    pub reason: Option<String>,
+    pub nominated: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventLine {
+    pub time_ms: i64,
+    pub warning: bool,
+    pub reason: String,
+    pub object: String,
+    pub message: String,
+}
+
+/// Reads the engine's state into a snapshot.
+pub fn take(sim: &Simulation) -> Snapshot {
+    let now = sim.now() as i64;
+    let mut pending = Vec::new();
+    let mut per_node: BTreeMap<usize, Vec<PodChip>> = BTreeMap::new();
+    let mut requested: BTreeMap<usize, (i64, i64)> = BTreeMap::new();
+    let (mut running, mut pods_pending) = (0, 0);
+    for pod in sim.pods().iter().filter(|p| p.is_active()) {
+        let chip = PodChip {
+            key: pod.key(),
+            name: pod.name.clone(),
+            owner: pod.owner_string(),
+            colour: pod.workload % WORKLOAD_COLOURS,
+            daemon: pod.is_daemon(),
+            cpu_milli: pod.requests.cpu(),
+            memory: pod.requests.memory(),
+            reason: pod.scheduler_message.clone().or_else(|| pod.karpenter_message.clone()).map(|s| {
+                match (&pod.scheduler_message, &pod.karpenter_message) {
+                    (Some(k), Some(c)) if k != c => format!("{k}\n{c}"),
+                    _ => s,
+                }
+            }),
+            nominated: pod.nominated.clone(),
+        };
+        match pod.node {
+            Some(n) => {
+                running += 1;
+                let r = requested.entry(n).or_default();
+                r.0 += pod.requests.cpu();
+                r.1 += pod.requests.memory();
+                per_node.entry(n).or_default().push(chip);
+            }
+            None => {
+                pods_pending += 1;
+                pending.push(chip);
+            }
+        }
+    }
+
+    let pools: Vec<_> = sim.node_pools().collect();
+    let mut lanes: Vec<Lane> = pools
+        .iter()
+        .map(|(np, deleted)| Lane {
+            kind: LaneKind::NodePool {
+                name: np.name.clone(),
+                weight: np.weight,
+                labels: np.template_labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                taints: np.taints.iter().map(|t| format!("{}={}:{}", t.key, t.value, t.effect.as_str())).collect(),
+                requirements: np.requirements.iter().map(requirement_text).collect(),
+                limits: Vec::new(),
+                deleted: *deleted,
+            },
+            nodes: Vec::new(),
+        })
+        .collect();
+    let mut fixed = Lane { kind: LaneKind::Fixed, nodes: Vec::new() };
+    let mut pool_usage = vec![(kpg_core::resources::Resources::ZERO, 0i64); pools.len()];
+    let mut summary = Summary { pods_pending, pods_running: running, ..Summary::default() };
+
+    for (i, node) in sim.nodes().iter().enumerate() {
+        if node.deleted {
+            continue;
+        }
+        let (cpu_req, mem_req) = requested.get(&i).copied().unwrap_or_default();
+        summary.nodes += 1;
+        summary.cpu_requested_milli += cpu_req;
+        summary.memory_requested += mem_req;
+        summary.cpu_allocatable_milli += node.allocatable.cpu();
+        summary.memory_allocatable += node.allocatable.memory();
+        summary.cost_per_hour += node.price;
+        let cordoned = node.taints.iter().any(|t| {
+            t.key == "node.kubernetes.io/unschedulable" || t.key == "karpenter.sh/disrupted"
+        });
+        let state = match node.state {
+            NodeState::Launching | NodeState::Launched => CardState::Launching,
+            NodeState::Registered => CardState::Registering,
+            NodeState::Ready if cordoned => CardState::Cordoned,
+            NodeState::Ready => CardState::Ready,
+            NodeState::Deleting => CardState::Deleting,
+        };
+        let mut pods = per_node.remove(&i).unwrap_or_default();
+        // Daemons first, then by workload, so a node's chips read in a stable order.
+        pods.sort_by(|a, b| (!a.daemon, a.colour, &a.key).cmp(&(!b.daemon, b.colour, &b.key)));
+        let card = NodeCard {
+            name: node.name.clone(),
+            nodeclaim: node.nodeclaim.clone(),
+            instance_type: node.instance_type.clone(),
+            zone: node.zone.clone(),
+            capacity_type: node.capacity_type,
+            arch: node.arch.clone(),
+            price_per_hour: node.price,
+            cpu_requested_milli: cpu_req,
+            cpu_allocatable_milli: node.allocatable.cpu(),
+            memory_requested: mem_req,
+            memory_allocatable: node.allocatable.memory(),
+            max_pods: node.allocatable.pods(),
+            state,
+            created_at_ms: node.created_at as i64,
+            pods,
+        };
+        match node.nodepool {
+            Some(p) if p < lanes.len() => {
+                let usage = &mut pool_usage[p];
+                for (name, v) in node.capacity.iter() {
+                    let mut r = usage.0;
+                    r.set(name, r.get(name) + v);
+                    usage.0 = r;
+                }
+                usage.1 += 1;
+                lanes[p].nodes.push(card);
+            }
+            _ => fixed.nodes.push(card),
+        }
+    }
+    for (lane, ((np, _), usage)) in lanes.iter_mut().zip(pools.iter().zip(&pool_usage)) {
+        if let LaneKind::NodePool { limits, .. } = &mut lane.kind {
+            for name in ResourceName::ALL {
+                if let Some(limit) = np.limits.resources[name as usize] {
+                    let used = usage.0.get(name);
+                    limits.push(LimitGauge {
+                        resource: name.as_str().into(),
+                        used,
+                        limit,
+                        used_text: kpg_core::resources::Resources::format_amount(name, used),
+                        limit_text: kpg_core::resources::Resources::format_amount(name, limit),
+                    });
+                }
+            }
+            if let Some(limit) = np.limits.nodes {
+                limits.push(LimitGauge {
+                    resource: "nodes".into(),
+                    used: usage.1,
+                    limit,
+                    used_text: usage.1.to_string(),
+                    limit_text: limit.to_string(),
+                });
+            }
+        }
+    }
+    // A deleted pool with no nodes left has nothing to show.
+    lanes.retain(|l| !matches!(l.kind, LaneKind::NodePool { deleted: true, .. }) || !l.nodes.is_empty());
+    if !fixed.nodes.is_empty() {
+        lanes.insert(0, fixed);
+    }
+    Snapshot {
+        time_ms: now,
+        summary,
+        lanes,
+        pending,
+        events: sim
+            .events()
+            .iter()
+            .map(|e| EventLine {
+                time_ms: e.time as i64,
+                warning: e.warning,
+                reason: e.reason.clone(),
+                object: e.object.clone(),
+                message: e.message.clone(),
+            })
+            .collect(),
+        notes: sim.notes().to_vec(),
+    }
+}
+
+/// `instance-type In m7i-flex.large, t3.small` (well-known prefixes dropped: a lane is narrow).
+pub fn requirement_text(r: &NodeSelectorRequirement) -> String {
+    let key = r
+        .key
+        .rsplit_once('/')
+        .filter(|(domain, _)| {
+            matches!(*domain, "karpenter.sh" | "karpenter.k8s.aws" | "kubernetes.io" | "node.kubernetes.io" | "topology.kubernetes.io")
+        })
+        .map_or(r.key.as_str(), |(_, k)| k);
+    let mut s = format!("{key} {}", r.operator.as_str());
+    if !r.values.is_empty() {
+        s.push(' ');
+        s.push_str(&r.values.join(", "));
+    }
+    if let Some(m) = r.min_values {
+        s.push_str(&format!(" (minValues {m})"));
+    }
+    s
+}
+
+/// `$0.0123` with enough digits to tell small spot prices apart.
+pub fn dollars(micro: i64) -> String {
+    let d = micro as f64 / 1e6;
+    if d.abs() >= 100.0 { format!("${d:.2}") } else { format!("${d:.4}") }
+}
+
+/// `$1,234.56`: a month (730 hours, as AWS's calculator and eks-node-viewer count it).
+pub fn dollars_per_month(micro_per_hour: i64) -> String {
+    let cents = (micro_per_hour as i128 * 730 + 5_000) / 10_000;
+    let (whole, frac) = (cents / 100, cents % 100);
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{frac:02}")
+}
+
+/// `0:23`, `12:05`, `1:02:03`.
+pub fn clock(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
+}
+
+/// `1.5`, `0.4` vCPU.
+pub fn cores(milli: i64) -> String {
+    let v = milli as f64 / 1000.0;
+    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.1}") }
+}
+
+/// `6.5Gi`, `512Mi`.
+pub fn bytes(b: i64) -> String {
+    const GI: f64 = 1024.0 * 1024.0 * 1024.0;
+    const MI: f64 = 1024.0 * 1024.0;
+    let v = b as f64;
+    if v >= GI { format!("{:.1}Gi", v / GI) } else { format!("{:.0}Mi", v / MI) }
+}
+
+/// Percentage for a bar, clamped to 0..=100.
+pub fn percent(part: i64, whole: i64) -> f64 {
+    if whole <= 0 { 0.0 } else { (part as f64 * 100.0 / whole as f64).clamp(0.0, 100.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab(name: &str) -> Simulation {
+        let text = std::fs::read_to_string(format!("{}/../tests/labs/{name}.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let loaded = kpg_manifests::load(&text);
+        assert!(!loaded.has_errors());
+        Simulation::new(loaded.scenario).unwrap()
+    }
+
+    #[test]
+    fn limits_lab_fills_the_platform_lane_up_to_its_limit() {
+        let mut sim = lab("seed002-limits");
+        let start = take(&sim);
+        assert_eq!(start.lanes.len(), 3, "fixed, service, platform");
+        assert_eq!(start.lanes[0].kind, LaneKind::Fixed);
+        assert_eq!(start.summary.pods_pending, 6, "kube-scheduler binds two replicas to the fixed nodes at once");
+        sim.run_to_rest(600_000);
+        let end = take(&sim);
+        let platform = end.lanes.iter().find(|l| l.key() == "pool/platform").unwrap();
+        assert_eq!(platform.nodes.len(), 4);
+        assert!(platform.nodes.iter().all(|n| n.instance_type == "t3.small" && n.state == CardState::Ready));
+        let LaneKind::NodePool { limits, taints, .. } = &platform.kind else { panic!() };
+        assert_eq!((limits[0].resource.as_str(), limits[0].used, limits[0].limit), ("cpu", 8000, 8000));
+        assert!(taints.is_empty());
+        assert_eq!(end.pending.len(), 2);
+        assert!(end.pending.iter().all(|p| p.reason.as_deref().is_some_and(|r| r.contains("limit"))));
+        assert_eq!(end.summary.nodes, 6);
+        assert_eq!(end.summary.cost_per_hour, end.lanes.iter().flat_map(|l| &l.nodes).map(|n| n.price_per_hour).sum::<i64>());
+    }
+
+    #[test]
+    fn launching_nodes_show_as_launching_with_their_pods_nominated() {
+        let mut sim = lab("seed002-scale-out");
+        sim.run_until(15_000);
+        let s = take(&sim);
+        let platform = s.lanes.iter().find(|l| l.key() == "pool/platform").unwrap();
+        assert!(!platform.nodes.is_empty());
+        assert!(platform.nodes.iter().all(|n| n.state == CardState::Launching));
+        assert!(s.pending.iter().any(|p| p.nominated.is_some()));
+    }
+
+    #[test]
+    fn money_and_time_read_like_eks_node_viewer() {
+        assert_eq!(dollars(20_800), "$0.0208");
+        assert_eq!(dollars_per_month(1_000_000), "$730.00");
+        assert_eq!(dollars_per_month(25_082_000), "$18,309.86");
+        assert_eq!(clock(83_000), "1:23");
+        assert_eq!(clock(3_723_000), "1:02:03");
+        assert_eq!(cores(1500), "1.5");
+        assert_eq!(cores(2000), "2");
+        assert_eq!(bytes(6 * 1024 * 1024 * 1024), "6.0Gi");
+        assert_eq!(percent(5, 0), 0.0);
+        assert_eq!(percent(150, 100), 100.0);
+    }
+}
