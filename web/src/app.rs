@@ -112,8 +112,19 @@ impl Playground {
         if let Some(s) = self.player.try_update_value(|p| p.fresh_snapshot()).flatten() {
             if !browser::reduced_motion() {
                 self.flip.set_value(browser::measure_chips());
+                if !self.looping.get_value() {
+                    // No frame loop to play the move (a step, an edit): play it on the next frame.
+                    let pg = *self;
+                    request_animation_frame(move || pg.play_moves());
+                }
             }
             self.snapshot.set(s);
+        }
+    }
+
+    fn play_moves(&self) {
+        if let Some(before) = self.flip.try_update_value(Option::take).flatten() {
+            browser::play_chip_moves(&before);
         }
     }
 
@@ -129,9 +140,7 @@ impl Playground {
     /// One animation frame: finish the last move animation, advance the clock by the
     /// elapsed real time times the speed, and show what changed.
     fn frame(self, last: f64) {
-        if let Some(before) = self.flip.try_update_value(Option::take).flatten() {
-            browser::play_chip_moves(&before);
-        }
+        self.play_moves();
         if !self.playing.get_untracked() {
             self.looping.set_value(false);
             return;
@@ -271,7 +280,7 @@ fn Header() -> impl IntoView {
                     <span class="label">{move || if pg.playing.get() { pg.t(T::Pause) } else { pg.t(T::Play) }}</span>
                 </button>
                 <button on:click=move |_| pg.step_once() title=move || pg.t(T::StepHelp)>
-                    <span aria-hidden="true">"⏭"</span>
+                    <span aria-hidden="true">"⇥"</span>
                     <span class="label">{move || pg.t(T::Step)}</span>
                 </button>
                 <button on:click=move |_| pg.restart() title=move || pg.t(T::Restart)>
@@ -293,10 +302,9 @@ fn Header() -> impl IntoView {
                     {move || snapshot::clock(pg.clock.get())}
                 </output>
             </div>
-            <div class="cost" aria-live="off">
+            <div class="cost" title=move || pg.t(T::ApproxNote)>
                 <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
                 <span class="unit">{move || pg.t(T::PerHour)}</span>
-                <span class="per-month">{move || snapshot::dollars_per_month(cost())}<span class="unit">{move || pg.t(T::PerMonth)}</span></span>
             </div>
             <div class="langs" role="group" aria-label=move || pg.t(T::Language)>
                 <button lang="en" aria-pressed=move || (pg.lang.get() == Lang::En).to_string() on:click=move |_| pg.lang.set(Lang::En)>"EN"</button>
@@ -311,7 +319,7 @@ fn LessonPicker() -> impl IntoView {
     let pg = expect_context::<Playground>();
     view! {
         <label class="lesson-picker">
-            <span class="label">{move || pg.t(T::Lessons)}</span>
+            <span class="label visually-hidden">{move || pg.t(T::Lessons)}</span>
             <select title=move || pg.t(T::LessonPickerHelp)
                 on:change=move |ev| pg.open_lesson(&event_target_value(&ev))
                 prop:value=move || pg.lesson.get()>

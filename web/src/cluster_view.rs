@@ -22,8 +22,8 @@ pub fn ClusterPane() -> impl IntoView {
             <LessonCard/>
             <h2 id="cluster-title" class="visually-hidden">{move || pg.t(T::Cluster)}</h2>
             <Summary/>
-            <Lanes/>
             <PendingTray/>
+            <Lanes/>
             <div class="bottom">
                 <div class="bottom-tabs" role="tablist">
                     <button role="tab" aria-selected=move || (tab.get() == 0).to_string() on:click=move |_| tab.set(0)>
@@ -86,7 +86,7 @@ fn LessonCard() -> impl IntoView {
                     <button disabled=move || pg.step.get() == 0 on:click=move |_| pg.go_to_step(pg.step.get_untracked().saturating_sub(1))>
                         "← "{move || pg.t(T::Previous)}
                     </button>
-                    <button class="primary" disabled=move || pg.step.get() + 1 >= lesson().steps.len()
+                    <button class="primary" disabled=move || { pg.step.get() + 1 >= lesson().steps.len() }
                         on:click=move |_| pg.go_to_step(pg.step.get_untracked() + 1)>
                         {move || pg.t(T::Next)}" →"
                     </button>
@@ -122,6 +122,10 @@ fn Summary() -> impl IntoView {
             <Bar label=Signal::derive(move || pg.t(T::Memory).to_string())
                 used=Signal::derive(move || s.get().memory_requested) total=Signal::derive(move || s.get().memory_allocatable)
                 text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::bytes(s.memory_requested), snapshot::bytes(s.memory_allocatable), snapshot::percent(s.memory_requested, s.memory_allocatable)) })/>
+            <span class="stat cost-stat">
+                <strong>{move || snapshot::dollars(s.get().cost_per_hour)}</strong>{move || pg.t(T::PerHour)}
+                " · "{move || snapshot::dollars_per_month(s.get().cost_per_hour)}{move || pg.t(T::PerMonth)}
+            </span>
             <span class="stat pods-stat">
                 <span class="pending-count" class:some=move || { s.get().pods_pending > 0 }><strong>{move || s.get().pods_pending}</strong>" "{move || pg.t(T::Pending)}</span>
                 " · "

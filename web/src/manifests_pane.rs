@@ -101,7 +101,7 @@ fn DocTabs() -> impl IntoView {
                 <button class="icon" title=move || pg.t(T::MoveLeft) aria-label=move || pg.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
                 <button class="icon" title=move || pg.t(T::MoveRight) aria-label=move || pg.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
                 <button class="icon danger" title=move || pg.t(T::DeleteDocument) aria-label=move || pg.t(T::DeleteDocument)
-                    disabled=move || pg.ws.with(|w| w.docs.len() <= 1) on:click=remove>"✕"</button>
+                    disabled=move || { pg.ws.with(|w| w.docs.len() <= 1) } on:click=remove>"✕"</button>
                 <div class="add">
                     <button class="add-btn" aria-haspopup="menu" aria-expanded=move || add_open.get().to_string()
                         on:click=move |_| add_open.update(|o| *o = !*o)>
