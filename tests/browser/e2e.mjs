@@ -101,6 +101,9 @@ await test('a reload brings the edit back', async () => {
   const value = await page.locator('textarea.input').inputValue();
   assert(value.includes('replicas: [4'), 'the broken line survives the reload in the open tab');
   await page.waitForSelector('.problem.error');
+  await page.waitForSelector('[data-lane="pool/platform"] .node[data-instance-type="t3.small"]');
+  const nodes = await page.locator('[data-lane="pool/platform"] .node[data-instance-type="t3.small"]').count();
+  assert(nodes === 2, `after the reload the cluster still shows the last good simulation, saw ${nodes} platform nodes`);
   await shot('04-reloaded');
 });
 

@@ -34,6 +34,8 @@ pub struct Playground {
     /// The cluster as the engine last showed it (kept while the manifests are invalid).
     pub snapshot: RwSignal<Snapshot>,
     pub engine_error: RwSignal<Option<String>>,
+    /// The manifests the simulation on screen was built from.
+    pub last_good: RwSignal<Option<String>>,
     pub notice: RwSignal<Option<T>>,
     /// A request to put the editor's caret at (document id, line, column); the counter
     /// makes a second click on the same problem a new request.
@@ -186,6 +188,7 @@ pub fn App() -> impl IntoView {
         speed: RwSignal::new(session.speed),
         snapshot: RwSignal::new(Snapshot::default()),
         engine_error: RwSignal::new(None),
+        last_good: RwSignal::new(session.last_good.clone()),
         notice: RwSignal::new(notice),
         jump: RwSignal::new(None),
         analysis,
@@ -197,16 +200,26 @@ pub fn App() -> impl IntoView {
 
     // Valid manifests go to the engine, replayed to the current instant. Invalid ones do
     // not: the last good simulation stays on screen and the Problems panel says why.
+    // After a reload with a broken edit, that means the last good manifests saved with the
+    // session.
     Effect::new(move |_| {
         let a = analysis.get();
-        if a.has_errors {
-            return;
-        }
         let at = pg.clock.get_untracked();
-        match pg.player.try_update_value(|p| p.rebuild(&a.text, at)) {
+        let text = if !a.has_errors {
+            a.text
+        } else if !pg.player.with_value(Player::is_running) {
+            match pg.last_good.get_untracked() {
+                Some(text) => text,
+                None => return,
+            }
+        } else {
+            return;
+        };
+        match pg.player.try_update_value(|p| p.rebuild(&text, at)) {
             Some(Rebuild::Refused(message)) => pg.engine_error.set(Some(message)),
             Some(Rebuild::Rebuilt) => {
                 pg.engine_error.set(None);
+                pg.last_good.set(Some(text));
                 pg.refresh();
             }
             _ => {}
@@ -226,10 +239,30 @@ pub fn App() -> impl IntoView {
             lab: pg.lab.get(),
             clock_ms: saved_second.get() * 1000,
             speed: pg.speed.get(),
+            last_good: pg.last_good.get(),
         };
         browser::save(STORAGE_KEY, &session.encode());
     });
     Effect::new(move |_| browser::set_document_lang(pg.lang.get().code()));
+
+    // Space plays or pauses and `.` steps, unless focus is in something that takes keys.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = document().active_element().is_some_and(|el| {
+            matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY")
+        });
+        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        match ev.key().as_str() {
+            " " => {
+                ev.prevent_default();
+                pg.toggle_play();
+            }
+            "." => pg.step_once(),
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
 
     request_animation_frame(|| browser::mark("kpg-first-render"));
 

@@ -26,6 +26,10 @@ pub struct Session {
     pub lab: Lab,
     pub clock_ms: i64,
     pub speed: u32,
+    /// The last manifests that read without errors: after a reload with a broken edit, the
+    /// cluster view shows these, as it did before the reload.
+    #[serde(default)]
+    pub last_good: Option<String>,
 }
 
 impl Session {
@@ -44,6 +48,7 @@ impl Session {
             lab,
             clock_ms: 0,
             speed: 1,
+            last_good: None,
         }
     }
 

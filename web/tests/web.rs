@@ -14,8 +14,10 @@ fn doc() -> web_sys::Document {
     document()
 }
 
+/// Queries inside the app under test only (the runner writes its own report into the body).
 fn all(selector: &str) -> Vec<web_sys::HtmlElement> {
-    let list = doc().query_selector_all(selector).unwrap();
+    let root = doc().get_element_by_id("app-under-test").expect("mounted");
+    let list = root.query_selector_all(selector).unwrap();
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
 }
 
@@ -29,10 +31,17 @@ async fn settle() {
     }
 }
 
+/// Mounts a fresh app (empty local storage: the default lesson) in its own element.
 fn mount() {
     window().local_storage().unwrap().unwrap().clear().unwrap();
-    doc().body().unwrap().set_inner_html("");
-    leptos::mount::mount_to_body(kpg_web::app::App);
+    if let Some(old) = doc().get_element_by_id("app-under-test") {
+        old.remove();
+    }
+    let root: web_sys::HtmlElement = doc().create_element("div").unwrap().dyn_into().unwrap();
+    root.set_id("app-under-test");
+    doc().body().unwrap().append_child(&root).unwrap();
+    // The previous test's app stays alive but detached; it is not queried again.
+    leptos::mount::mount_to(root, kpg_web::app::App).forget();
 }
 
 #[wasm_bindgen_test]
