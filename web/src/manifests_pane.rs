@@ -38,6 +38,15 @@ fn DocTabs() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // Keep the open tab in view when it changes (a click in Problems, a new template).
+    Effect::new(move |_| {
+        let id = pg.active_doc.get();
+        request_animation_frame(move || {
+            if let Some(el) = document().query_selector(&format!("[data-doc=\"{id}\"]")).ok().flatten() {
+                crate::browser::reveal(&el);
+            }
+        });
+    });
     let add_open = RwSignal::new(false);
     let add = move |t: Template| {
         let mut id = 0;
