@@ -92,6 +92,11 @@ await test('a YAML error is named by line in Problems while the cluster view sta
   assert(await page.locator('.gutter .g-err').count() >= 1, 'the gutter marks the line');
   assert(await page.locator('.hl .u-err').count() >= 1, 'the editor underlines the error');
   await page.click('.problem.error');
+  const caret = await page.evaluate(() => {
+    const ta = document.activeElement;
+    return ta && ta.tagName === 'TEXTAREA' ? ta.value.slice(0, ta.selectionStart).split('\n').length : 0;
+  });
+  assert(caret === line, `a click on the problem puts the caret on line ${line}, found ${caret}`);
   await shot('03-error');
 });
 
@@ -122,13 +127,32 @@ await test('switching to Korean relabels the page', async () => {
   await page.click('.langs button[lang="en"]');
 });
 
+await test('the limits lab leaves two pods pending, and each says why on focus', async () => {
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 4; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
+  await page.click('button.play');
+  const gauge = await page.locator('[data-lane="pool/platform"] .limits .bar-text').innerText();
+  assert(gauge.replace(/\s/g, '') === '8/8', `the platform pool's cpu limit is used up: ${gauge}`);
+  assert(await page.locator('.tray .pod').count() === 2, 'two replicas stay pending');
+  await page.locator('.tray .pod').first().focus();
+  const tip = page.locator('.tray .pod:focus + .tip');
+  assert(await tip.isVisible(), 'focus shows the reason');
+  const text = await tip.innerText();
+  assert(text.includes('exceed limits') && text.includes('node=service'), `the reason names the limit and the taint: ${text}`);
+  await shot('06a-limits-reason');
+});
+
 await test('a corrupt saved session opens the default lesson with a notice', async () => {
   await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
   await page.reload();
   await page.waitForSelector('.notice');
   assert(await page.locator('.doc-tab').count() > 3, 'the default lesson is open');
   assert(await page.locator('.problem.error').count() === 0, 'with its own valid manifests');
-  await shot('06-corrupt-notice');
+  await shot('06b-corrupt-notice');
 });
 
 await test('works on a phone, stacked, and in dark mode', async () => {
