@@ -319,6 +319,12 @@ impl Simulation {
         &self.notes
     }
 
+    /// Whether a NodePool can launch: its EC2NodeClass exists (Karpenter marks it not Ready
+    /// otherwise and skips it).
+    pub fn node_pool_ready(&self, pool: usize) -> bool {
+        self.node_pools.get(pool).is_some_and(|np| self.catalogs.contains_key(&np.node_class_ref.name))
+    }
+
     /// When something will next happen (an action falls due or a batch window closes), or
     /// `None` when the cluster is at rest. Lets a viewer step from event to event.
     pub fn next_event_time(&self) -> Option<Millis> {
@@ -1565,7 +1571,7 @@ impl Simulation {
             .map(|p| {
                 let np = &self.node_pools[p];
                 let (used, count) = self.pool_usage(p);
-                let ready = self.catalogs.contains_key(&np.node_class_ref.name);
+                let ready = self.node_pool_ready(p);
                 let mut limits = BTreeMap::new();
                 for r in ResourceName::ALL {
                     if let Some(l) = np.limits.resources[r as usize] {

@@ -83,6 +83,9 @@ fn LessonCard() -> impl IntoView {
                     </button>
                 </Show>
                 <nav class="lesson-nav">
+                    <button class="ghost reset" title=move || pg.t(T::ResetLabHelp) on:click=move |_| pg.open_lab(step().lab)>
+                        {move || pg.t(T::ResetLab)}
+                    </button>
                     <button disabled=move || pg.step.get() == 0 on:click=move |_| pg.go_to_step(pg.step.get_untracked().saturating_sub(1))>
                         "← "{move || pg.t(T::Previous)}
                     </button>
@@ -169,7 +172,7 @@ fn LaneView(key: String) -> impl IntoView {
             </div>
         }
         .into_any(),
-        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted }) => view! {
+        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted, missing_node_class }) => view! {
             <div class="lane-head">
                 <h3>
                     <span class="lane-kind">{move || pg.t(T::NodePool)}</span>" "
@@ -177,6 +180,9 @@ fn LaneView(key: String) -> impl IntoView {
                     {(weight != 0).then(|| view! { <span class="weight">{move || pg.t(T::Weight)}" "{weight}</span> })}
                     {deleted.then(|| view! { <span class="weight">{move || pg.t(T::PoolDeleted)}</span> })}
                 </h3>
+                {missing_node_class.map(|nc| view! {
+                    <p class="not-ready" role="note">{move || pg.t(T::PoolNotReady)}" "<code>{nc.clone()}</code></p>
+                })}
                 <div class="chips">
                     {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || pg.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}
                     {if taints.is_empty() {

@@ -50,6 +50,8 @@ pub enum LaneKind {
         /// the capacity of the pool's nodes, launching ones included.
         limits: Vec<LimitGauge>,
         deleted: bool,
+        /// The EC2NodeClass the pool names when it does not exist (the pool is not Ready).
+        missing_node_class: Option<String>,
     },
     /// Nodes no NodePool manages (the Cluster document's node groups).
     Fixed,
@@ -174,7 +176,8 @@ pub fn take(sim: &Simulation) -> Snapshot {
     let pools: Vec<_> = sim.node_pools().collect();
     let mut lanes: Vec<Lane> = pools
         .iter()
-        .map(|(np, deleted)| Lane {
+        .enumerate()
+        .map(|(i, (np, deleted))| Lane {
             kind: LaneKind::NodePool {
                 name: np.name.clone(),
                 weight: np.weight,
@@ -183,6 +186,7 @@ pub fn take(sim: &Simulation) -> Snapshot {
                 requirements: np.requirements.iter().map(requirement_text).collect(),
                 limits: Vec::new(),
                 deleted: *deleted,
+                missing_node_class: (!sim.node_pool_ready(i)).then(|| np.node_class_ref.name.clone()),
             },
             nodes: Vec::new(),
         })
@@ -389,10 +393,21 @@ mod tests {
         let LaneKind::NodePool { limits, taints, .. } = &platform.kind else { panic!() };
         assert_eq!((limits[0].resource.as_str(), limits[0].used, limits[0].limit), ("cpu", 8000, 8000));
         assert!(taints.is_empty());
+        assert!(matches!(&platform.kind, LaneKind::NodePool { missing_node_class: None, .. }));
         assert_eq!(end.pending.len(), 2);
         assert!(end.pending.iter().all(|p| p.reason.as_deref().is_some_and(|r| r.contains("limit"))));
         assert_eq!(end.summary.nodes, 6);
         assert_eq!(end.summary.cost_per_hour, end.lanes.iter().flat_map(|l| &l.nodes).map(|n| n.price_per_hour).sum::<i64>());
+    }
+
+    #[test]
+    fn a_pool_without_its_node_class_says_so() {
+        let text = crate::lessons::Lab::HelloWorld.text().replace("name: default\nspec:\n  amiSelectorTerms", "name: other\nspec:\n  amiSelectorTerms");
+        let loaded = kpg_manifests::load(&text);
+        let sim = Simulation::new(loaded.scenario).unwrap();
+        let s = take(&sim);
+        let LaneKind::NodePool { missing_node_class, .. } = &s.lanes[0].kind else { panic!("{:?}", s.lanes) };
+        assert_eq!(missing_node_class.as_deref(), Some("default"));
     }
 
     #[test]
