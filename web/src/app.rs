@@ -63,7 +63,9 @@ impl Playground {
     }
 
     pub fn open_lesson(&self, id: &str) {
-        let Some(lesson) = lessons::find(id) else { return };
+        let Some(lesson) = lessons::find(id) else {
+            return;
+        };
         self.lesson.set(lesson.id.into());
         self.step.set(0);
         self.open_lab(lesson.first_lab());
@@ -71,8 +73,12 @@ impl Playground {
 
     /// Goes to a step of the open lesson, opening its lab if another one is loaded.
     pub fn go_to_step(&self, step: usize) {
-        let Some(lesson) = lessons::find(&self.lesson.get_untracked()) else { return };
-        let Some(s) = lesson.steps.get(step) else { return };
+        let Some(lesson) = lessons::find(&self.lesson.get_untracked()) else {
+            return;
+        };
+        let Some(s) = lesson.steps.get(step) else {
+            return;
+        };
         self.step.set(step);
         if self.lab.get_untracked() != s.lab {
             self.open_lab(s.lab);
@@ -111,7 +117,11 @@ impl Playground {
     /// Shows the engine's state if it changed, remembering where the pods were so the
     /// next frame can slide them to their new places.
     fn refresh(&self) {
-        if let Some(s) = self.player.try_update_value(|p| p.fresh_snapshot()).flatten() {
+        if let Some(s) = self
+            .player
+            .try_update_value(|p| p.fresh_snapshot())
+            .flatten()
+        {
             if !browser::reduced_motion() {
                 self.flip.set_value(browser::measure_chips());
                 if !self.looping.get_value() {
@@ -163,10 +173,16 @@ impl Playground {
 fn initial_session() -> (Session, Option<T>) {
     let browser_lang = Lang::from_browser(browser::language().as_deref());
     match browser::load(STORAGE_KEY) {
-        None => (Session::for_lesson(lessons::LESSONS[1].id, browser_lang), None),
+        None => (
+            Session::for_lesson(lessons::LESSONS[1].id, browser_lang),
+            None,
+        ),
         Some(text) => match Session::decode(&text) {
             Ok(s) => (s, None),
-            Err(_) => (Session::for_lesson(lessons::LESSONS[1].id, browser_lang), Some(T::CorruptNotice)),
+            Err(_) => (
+                Session::for_lesson(lessons::LESSONS[1].id, browser_lang),
+                Some(T::CorruptNotice),
+            ),
         },
     }
 }
@@ -248,7 +264,10 @@ pub fn App() -> impl IntoView {
     // Space plays or pauses and `.` steps, unless focus is in something that takes keys.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         let typing = document().active_element().is_some_and(|el| {
-            matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY")
+            matches!(
+                el.tag_name().as_str(),
+                "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY"
+            )
         });
         if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;

@@ -8,7 +8,13 @@ use leptos::prelude::window;
 use wasm_bindgen::JsCast;
 
 pub fn load(key: &str) -> Option<String> {
-    window().local_storage().ok().flatten()?.get_item(key).ok().flatten()
+    window()
+        .local_storage()
+        .ok()
+        .flatten()?
+        .get_item(key)
+        .ok()
+        .flatten()
 }
 
 pub fn save(key: &str, value: &str) {
@@ -22,7 +28,11 @@ pub fn language() -> Option<String> {
 }
 
 pub fn reduced_motion() -> bool {
-    window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches())
+    window()
+        .match_media("(prefers-reduced-motion: reduce)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
 }
 
 /// Milliseconds since the page started (monotonic).
@@ -57,8 +67,15 @@ pub fn measure_chips() -> Option<ChipPositions> {
     }
     let mut out = HashMap::new();
     for i in 0..list.length() {
-        let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
-        let Some(key) = el.get_attribute("data-pod") else { continue };
+        let Some(el) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            continue;
+        };
+        let Some(key) = el.get_attribute("data-pod") else {
+            continue;
+        };
         let r = el.get_bounding_client_rect();
         out.insert(key, (r.left(), r.top()));
     }
@@ -67,12 +84,25 @@ pub fn measure_chips() -> Option<ChipPositions> {
 
 /// Slides each chip that moved from where it was to where it is ("Last, Invert, Play").
 pub fn play_chip_moves(before: &ChipPositions) {
-    let Some(doc) = window().document() else { return };
-    let Ok(list) = doc.query_selector_all("[data-pod]") else { return };
+    let Some(doc) = window().document() else {
+        return;
+    };
+    let Ok(list) = doc.query_selector_all("[data-pod]") else {
+        return;
+    };
     for i in 0..list.length() {
-        let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
-        let Some(key) = el.get_attribute("data-pod") else { continue };
-        let Some(&(x0, y0)) = before.get(&key) else { continue };
+        let Some(el) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            continue;
+        };
+        let Some(key) = el.get_attribute("data-pod") else {
+            continue;
+        };
+        let Some(&(x0, y0)) = before.get(&key) else {
+            continue;
+        };
         let r = el.get_bounding_client_rect();
         let (dx, dy) = (x0 - r.left(), y0 - r.top());
         if dx.abs() < 2.0 && dy.abs() < 2.0 {

@@ -44,7 +44,13 @@ fn rich(text: &str) -> impl IntoView + use<> {
             let parts: Vec<_> = para
                 .split('`')
                 .enumerate()
-                .map(|(i, s)| if i % 2 == 1 { view! { <code>{s.to_string()}</code> }.into_any() } else { s.to_string().into_any() })
+                .map(|(i, s)| {
+                    if i % 2 == 1 {
+                        view! { <code>{s.to_string()}</code> }.into_any()
+                    } else {
+                        s.to_string().into_any()
+                    }
+                })
                 .collect();
             view! { <p>{parts}</p> }
         })
@@ -100,7 +106,12 @@ fn LessonCard() -> impl IntoView {
 }
 
 #[component]
-fn Bar(#[prop(into)] label: Signal<String>, #[prop(into)] used: Signal<i64>, #[prop(into)] total: Signal<i64>, #[prop(into)] text: Signal<String>) -> impl IntoView {
+fn Bar(
+    #[prop(into)] label: Signal<String>,
+    #[prop(into)] used: Signal<i64>,
+    #[prop(into)] total: Signal<i64>,
+    #[prop(into)] text: Signal<String>,
+) -> impl IntoView {
     let pct = move || snapshot::percent(used.get(), total.get());
     view! {
         <div class="bar" role="meter" aria-label=move || label.get() aria-valuemin="0" aria-valuemax="100"
@@ -141,7 +152,10 @@ fn Summary() -> impl IntoView {
 #[component]
 fn Lanes() -> impl IntoView {
     let pg = expect_context::<Playground>();
-    let keys = Memo::new(move |_| pg.snapshot.with(|s| s.lanes.iter().map(Lane::key).collect::<Vec<_>>()));
+    let keys = Memo::new(move |_| {
+        pg.snapshot
+            .with(|s| s.lanes.iter().map(Lane::key).collect::<Vec<_>>())
+    });
     view! {
         <Show when=move || !keys.get().is_empty() fallback=move || view! { <p class="empty">{move || pg.t(T::EmptyScenario)}</p> }>
             <div class="lanes">
@@ -157,14 +171,26 @@ fn Lanes() -> impl IntoView {
 fn LaneView(key: String) -> impl IntoView {
     let pg = expect_context::<Playground>();
     let lane_key = key.clone();
-    let lane = Memo::new(move |_| pg.snapshot.with(|s| s.lanes.iter().find(|l| l.key() == lane_key).map(|l| l.kind.clone())));
+    let lane = Memo::new(move |_| {
+        pg.snapshot.with(|s| {
+            s.lanes
+                .iter()
+                .find(|l| l.key() == lane_key)
+                .map(|l| l.kind.clone())
+        })
+    });
     let node_key = key.clone();
     let nodes = Memo::new(move |_| {
         pg.snapshot.with(|s| {
-            s.lanes.iter().find(|l| l.key() == node_key).map(|l| l.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>()).unwrap_or_default()
+            s.lanes
+                .iter()
+                .find(|l| l.key() == node_key)
+                .map(|l| l.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
         })
     });
-    let header = move || match lane.get() {
+    let header = move || {
+        match lane.get() {
         Some(LaneKind::Fixed) => view! {
             <div class="lane-head">
                 <h3><span class="lane-kind">{move || pg.t(T::FixedNodes)}</span></h3>
@@ -210,6 +236,7 @@ fn LaneView(key: String) -> impl IntoView {
         }
         .into_any(),
         None => ().into_any(),
+    }
     };
     let lane_class = move || match lane.get() {
         Some(LaneKind::Fixed) => "lane fixed",
@@ -230,7 +257,10 @@ fn LaneView(key: String) -> impl IntoView {
 }
 
 fn find_node<'a>(s: &'a snapshot::Snapshot, name: &str) -> Option<&'a NodeCard> {
-    s.lanes.iter().flat_map(|l| &l.nodes).find(|n| n.name == name)
+    s.lanes
+        .iter()
+        .flat_map(|l| &l.nodes)
+        .find(|n| n.name == name)
 }
 
 #[component]
@@ -257,7 +287,8 @@ fn NodeCardView(name: String) -> impl IntoView {
             CardState::Deleting => pg.t(T::Deleting).to_string(),
         })
     };
-    let chips = Memo::new(move |_| card.with(|c| c.as_ref().map(|c| c.pods.clone()).unwrap_or_default()));
+    let chips =
+        Memo::new(move |_| card.with(|c| c.as_ref().map(|c| c.pods.clone()).unwrap_or_default()));
     let c = move || card.get();
     view! {
         <article class=state_class data-node=name.clone() data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
@@ -307,7 +338,13 @@ fn Chip(pod: PodChip) -> impl IntoView {
             if let Some(owner) = &pod.owner {
                 lines.push(owner.clone());
             }
-            lines.push(format!("cpu {} · memory {}", snapshot::cores(pod.cpu_milli), snapshot::bytes(pod.memory)));
+            lines.push(format!(
+                "{} {} · {} {}",
+                pg.t(T::Cpu),
+                snapshot::cores(pod.cpu_milli),
+                pg.t(T::Memory),
+                snapshot::bytes(pod.memory)
+            ));
             if let Some(n) = &pod.nominated {
                 lines.push(format!("{} {n}", pg.t(T::Nominated)));
             }
@@ -317,7 +354,16 @@ fn Chip(pod: PodChip) -> impl IntoView {
             lines.join("\n")
         }
     };
-    let class = format!("pod w{}{}{}", pod.colour, if pod.daemon { " daemon" } else { "" }, if pod.nominated.is_some() { " nominated" } else { "" });
+    let class = format!(
+        "pod w{}{}{}",
+        pod.colour,
+        if pod.daemon { " daemon" } else { "" },
+        if pod.nominated.is_some() {
+            " nominated"
+        } else {
+            ""
+        }
+    );
     view! {
         <span class="pod-wrap">
             <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone() aria-label=pod.name.clone()>
@@ -331,7 +377,15 @@ fn Chip(pod: PodChip) -> impl IntoView {
 /// `busybox-7d9c-x2k4p` → `busybox-x2k4p`: the workload and the pod's own suffix.
 fn short_name(name: &str) -> String {
     let parts: Vec<&str> = name.split('-').collect();
-    if parts.len() >= 3 { format!("{}-{}", parts[..parts.len() - 2].join("-"), parts[parts.len() - 1]) } else { name.to_string() }
+    if parts.len() >= 3 {
+        format!(
+            "{}-{}",
+            parts[..parts.len() - 2].join("-"),
+            parts[parts.len() - 1]
+        )
+    } else {
+        name.to_string()
+    }
 }
 
 #[component]

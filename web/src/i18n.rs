@@ -19,10 +19,11 @@ impl Lang {
     /// The language the browser asks for: Korean when its first preference is Korean.
     pub fn from_browser(tag: Option<&str>) -> Lang {
         match tag {
-            Some(t) if {
-                let t = t.to_ascii_lowercase();
-                t == "ko" || t.starts_with("ko-") || t.starts_with("ko_")
-            } =>
+            Some(t)
+                if {
+                    let t = t.to_ascii_lowercase();
+                    t == "ko" || t.starts_with("ko-") || t.starts_with("ko_")
+                } =>
             {
                 Lang::Ko
             }
@@ -120,6 +121,7 @@ pub enum T {
     ResetLab,
     ResetLabHelp,
     PoolNotReady,
+    Untitled,
 }
 
 impl T {
@@ -148,7 +150,9 @@ impl T {
             MoveRight => "Move right",
             Problems => "Problems",
             NoProblems => "No problems: the simulation follows your manifests.",
-            ProblemsKeepLast => "The cluster shows the last valid manifests until these errors are fixed.",
+            ProblemsKeepLast => {
+                "The cluster shows the last valid manifests until these errors are fixed."
+            }
             Line => "line",
             Column => "column",
             Help => "help",
@@ -185,7 +189,9 @@ impl T {
             Previous => "Back",
             Next => "Next",
             OpenLab => "Open this lab",
-            CorruptNotice => "Your saved session could not be read, so the default lesson was opened instead.",
+            CorruptNotice => {
+                "Your saved session could not be read, so the default lesson was opened instead."
+            }
             Dismiss => "Dismiss",
             EngineError => "The simulation cannot start",
             ApproxNote => "Spot prices are approximations",
@@ -197,6 +203,7 @@ impl T {
             PoolDeleted => "deleted",
             ResetLab => "Reset the manifests",
             ResetLabHelp => "Put back this lab's manifests as the lesson wrote them",
+            Untitled => "untitled",
             PoolNotReady => "Not ready, so Karpenter skips it: there is no EC2NodeClass named",
         }
     }
@@ -226,7 +233,9 @@ impl T {
             MoveRight => "오른쪽으로 이동",
             Problems => "문제",
             NoProblems => "문제 없음: 시뮬레이션이 지금 매니페스트를 그대로 따릅니다.",
-            ProblemsKeepLast => "오류를 고칠 때까지 클러스터 화면은 마지막으로 유효했던 매니페스트 기준으로 유지됩니다.",
+            ProblemsKeepLast => {
+                "오류를 고칠 때까지 클러스터 화면은 마지막으로 유효했던 매니페스트 기준으로 유지됩니다."
+            }
             Line => "줄",
             Column => "열",
             Help => "해결 방법",
@@ -267,7 +276,9 @@ impl T {
             Dismiss => "닫기",
             EngineError => "시뮬레이션을 시작할 수 없습니다",
             ApproxNote => "스팟 가격은 근삿값입니다",
-            EmptyScenario => "NodePool, EC2NodeClass, 워크로드를 추가하면 Karpenter가 움직이기 시작합니다.",
+            EmptyScenario => {
+                "NodePool, EC2NodeClass, 워크로드를 추가하면 Karpenter가 움직이기 시작합니다."
+            }
             Editor => "YAML 편집기",
             EditorHelp => "Tab은 들여쓰기입니다. 편집기를 벗어나려면 Esc를 누른 뒤 Tab을 누르세요.",
             StepOf => "/",
@@ -275,7 +286,10 @@ impl T {
             PoolDeleted => "삭제됨",
             ResetLab => "매니페스트 되돌리기",
             ResetLabHelp => "이 실습의 매니페스트를 레슨 원본으로 되돌립니다",
-            PoolNotReady => "Ready 상태가 아니라서 Karpenter가 건너뜁니다. 다음 이름의 EC2NodeClass가 없습니다:",
+            Untitled => "제목 없음",
+            PoolNotReady => {
+                "Ready 상태가 아니라서 Karpenter가 건너뜁니다. 다음 이름의 EC2NodeClass가 없습니다:"
+            }
         }
     }
 
@@ -364,6 +378,7 @@ mod tests {
         T::ResetLab,
         T::ResetLabHelp,
         T::PoolNotReady,
+        T::Untitled,
     ];
 
     #[test]
@@ -371,7 +386,11 @@ mod tests {
         assert_eq!(Lang::from_browser(Some("ko-KR")), Lang::Ko);
         assert_eq!(Lang::from_browser(Some("ko")), Lang::Ko);
         assert_eq!(Lang::from_browser(Some("en-US")), Lang::En);
-        assert_eq!(Lang::from_browser(Some("kok")), Lang::En, "Konkani is not Korean");
+        assert_eq!(
+            Lang::from_browser(Some("kok")),
+            Lang::En,
+            "Konkani is not Korean"
+        );
         assert_eq!(Lang::from_browser(None), Lang::En);
     }
 
@@ -385,7 +404,11 @@ mod tests {
                 continue;
             }
             assert_ne!(t.en(), t.ko(), "{t:?} is not translated");
-            assert!(t.ko().chars().any(|c| ('가'..='힣').contains(&c)), "{t:?}: {:?} has no Hangul", t.ko());
+            assert!(
+                t.ko().chars().any(|c| ('가'..='힣').contains(&c)),
+                "{t:?}: {:?} has no Hangul",
+                t.ko()
+            );
         }
     }
 }

@@ -102,7 +102,10 @@ pub fn find(id: &str) -> Option<&'static Lesson> {
 pub static LESSONS: &[Lesson] = &[
     Lesson {
         id: "hello",
-        title: Text { en: "Hello, Karpenter", ko: "Hello, Karpenter" },
+        title: Text {
+            en: "Hello, Karpenter",
+            ko: "Hello, Karpenter",
+        },
         summary: Text {
             en: "An EC2NodeClass, a NodePool and one pod: where the first node comes from.",
             ko: "EC2NodeClass, NodePool, 파드 하나로 첫 노드가 어디서 오는지 봅니다.",
@@ -110,7 +113,10 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::HelloWorld,
-                title: Text { en: "Two objects, two jobs", ko: "두 오브젝트, 두 가지 역할" },
+                title: Text {
+                    en: "Two objects, two jobs",
+                    ko: "두 오브젝트, 두 가지 역할",
+                },
                 body: Text {
                     en: "Look at the tabs on the left. The `EC2NodeClass` describes how a node is built on AWS: its AMI (`al2023@latest`), IAM role, subnets and security groups. The `NodePool` is the policy: which nodes Karpenter may launch (here on-demand, amd64, the `t` family), the labels they carry, and when they may be removed.\n\nNeither object starts anything. Karpenter only acts when a pod cannot be placed.",
                     ko: "왼쪽 탭을 보세요. `EC2NodeClass`는 AWS에서 노드를 어떻게 만들지 정합니다. AMI(`al2023@latest`), IAM 역할, 서브넷, 보안 그룹이 여기에 들어갑니다. `NodePool`은 정책입니다. Karpenter가 어떤 노드를 띄워도 되는지(여기서는 온디맨드, amd64, `t` 계열), 노드에 어떤 레이블을 붙일지, 언제 노드를 정리할지를 정합니다.\n\n두 오브젝트만으로는 아무것도 생기지 않습니다. Karpenter는 배치될 곳이 없는 파드가 생겼을 때만 움직입니다.",
@@ -118,7 +124,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
-                title: Text { en: "A pod with nowhere to go", ko: "갈 곳 없는 파드" },
+                title: Text {
+                    en: "A pod with nowhere to go",
+                    ko: "갈 곳 없는 파드",
+                },
                 body: Text {
                     en: "The `nginx` pod is what `kubectl run nginx --image=nginx` creates. The cluster has no node, so it waits in the Pending tray.\n\nPress Play. Karpenter collects pending pods for a moment (it waits until no new pod has arrived for 1 second), then picks the cheapest instance type the NodePool allows that fits them, and creates a NodeClaim.",
                     ko: "`nginx` 파드는 `kubectl run nginx --image=nginx`가 만드는 파드와 같습니다. 클러스터에 노드가 하나도 없으니 Pending 트레이에서 기다립니다.\n\n재생을 눌러 보세요. Karpenter는 Pending 파드를 잠시 모았다가(1초 동안 새 파드가 없을 때까지), NodePool이 허용하는 인스턴스 유형 중 파드가 들어가는 가장 싼 것을 골라 NodeClaim을 만듭니다.",
@@ -126,7 +135,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
-                title: Text { en: "Watch the node come up", ko: "노드가 뜨는 과정" },
+                title: Text {
+                    en: "Watch the node come up",
+                    ko: "노드가 뜨는 과정",
+                },
                 body: Text {
                     en: "The new node is drawn dashed while EC2 launches it and the kubelet registers, about 40 to 55 seconds in all. It turns solid when Ready, and only then does the pod move onto it.\n\nThe node carries the NodePool's template label `app=hello-world`: every node a pool launches gets the pool's labels, which is how workloads can ask for a pool by name.",
                     ko: "EC2가 인스턴스를 띄우고 kubelet이 등록을 마칠 때까지(모두 합쳐 40~55초 정도) 새 노드는 점선으로 그려집니다. Ready가 되면 실선으로 바뀌고, 그제야 파드가 노드로 옮겨 갑니다.\n\n노드에는 NodePool 템플릿의 레이블 `app=hello-world`가 붙습니다. NodePool이 띄운 노드에는 모두 그 풀의 레이블이 붙기 때문에, 워크로드는 이 레이블로 원하는 풀을 지정할 수 있습니다.",
@@ -134,7 +146,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
-                title: Text { en: "Change one line", ko: "한 줄만 바꿔 보기" },
+                title: Text {
+                    en: "Change one line",
+                    ko: "한 줄만 바꿔 보기",
+                },
                 body: Text {
                     en: "Give the pod a request: under the container add `resources: {requests: {cpu: \"3\", memory: 4Gi}}`. The simulation restarts from your edit: a larger `t` instance appears, because the cheapest type must now fit 3 vCPU.\n\nThen try `spot` in the NodePool's `capacity-type` values and compare the price on the node card.",
                     ko: "파드에 요청량을 줘 보세요. 컨테이너 아래에 `resources: {requests: {cpu: \"3\", memory: 4Gi}}`를 추가하면 시뮬레이션이 수정한 내용으로 다시 돌아갑니다. 이제 3 vCPU가 들어가야 하므로 더 큰 `t` 인스턴스가 뜹니다.\n\n이어서 NodePool의 `capacity-type` 값에 `spot`을 넣어 보고 노드 카드의 가격을 비교해 보세요.",
@@ -144,7 +159,10 @@ pub static LESSONS: &[Lesson] = &[
     },
     Lesson {
         id: "labels-taints",
-        title: Text { en: "Labels vs taints: service and platform pools", ko: "레이블과 테인트: service 풀과 platform 풀" },
+        title: Text {
+            en: "Labels vs taints: service and platform pools",
+            ko: "레이블과 테인트: service 풀과 platform 풀",
+        },
         summary: Text {
             en: "Two NodePools that differ by one taint, in four labs: scale out, requests pick the type, scale in, limits.",
             ko: "테인트 하나만 다른 NodePool 두 개로 네 가지 실습을 합니다. 스케일 아웃, 요청량에 따른 유형 선택, 스케일 인, 한도.",
@@ -152,7 +170,10 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::ScaleOut,
-                title: Text { en: "Two pools, one taint apart", ko: "테인트 하나 차이인 두 풀" },
+                title: Text {
+                    en: "Two pools, one taint apart",
+                    ko: "테인트 하나 차이인 두 풀",
+                },
                 body: Text {
                     en: "This cluster already has two fixed `m7i-flex.large` nodes from a managed node group; Karpenter does not manage them. It adds two NodePools with the same requirements (three 2-vCPU types, spot only):\n\n`service` has the label `node=service` and the taint `node=service:NoSchedule`. `platform` has the label `node=platform` and no taint.\n\nA label attracts: a pod may ask for it. A taint repels: only pods that tolerate it may land. So every pod that asks for nothing ends up in `platform`, the cluster's de facto default pool.",
                     ko: "이 클러스터에는 관리형 노드 그룹의 고정 노드 `m7i-flex.large` 두 대가 이미 있습니다. 이 노드들은 Karpenter가 관리하지 않습니다. 여기에 요구 조건이 같은(2 vCPU 유형 세 가지, 스팟만) NodePool 두 개를 더합니다.\n\n`service`에는 레이블 `node=service`와 테인트 `node=service:NoSchedule`이 있고, `platform`에는 레이블 `node=platform`만 있고 테인트는 없습니다.\n\n레이블은 끌어당깁니다. 파드가 그 레이블을 요구할 수 있습니다. 테인트는 밀어냅니다. 테인트를 용인(toleration)하는 파드만 들어올 수 있습니다. 그래서 아무것도 요구하지 않는 파드는 모두 `platform`으로 가고, 이 풀이 사실상 클러스터의 기본 풀이 됩니다.",
@@ -160,7 +181,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::ScaleOut,
-                title: Text { en: "Scale out", ko: "스케일 아웃" },
+                title: Text {
+                    en: "Scale out",
+                    ko: "스케일 아웃",
+                },
                 body: Text {
                     en: "The `busybox` Deployment has four replicas (400m CPU, 512Mi each) with a required anti-affinity on the hostname: no two on one node.\n\nPress Play. Two replicas fit on the fixed nodes. The other two do not tolerate the service taint, so Karpenter launches two nodes in `platform`, and because the requests are small, the cheapest allowed type wins: `t3.small`. The pending tray empties once both nodes are Ready.",
                     ko: "`busybox` Deployment은 레플리카 4개(각각 CPU 400m, 메모리 512Mi)이고, 호스트 이름 기준의 필수 anti-affinity가 있어서 한 노드에 두 개가 함께 올라갈 수 없습니다.\n\n재생을 눌러 보세요. 레플리카 두 개는 고정 노드에 들어갑니다. 나머지 두 개는 service 테인트를 용인하지 않으므로 Karpenter가 `platform`에 노드 두 대를 띄웁니다. 요청량이 작아서 허용된 유형 중 가장 싼 `t3.small`이 선택됩니다. 두 노드가 Ready가 되면 Pending 트레이가 비워집니다.",
@@ -168,7 +192,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::Service6Gi,
-                title: Text { en: "Requests pick the instance type", ko: "요청량이 인스턴스 유형을 고른다" },
+                title: Text {
+                    en: "Requests pick the instance type",
+                    ko: "요청량이 인스턴스 유형을 고른다",
+                },
                 body: Text {
                     en: "To run in the service pool, the `httpd` app needs both halves: a toleration for `node=service:NoSchedule` (permission to land there) and a required node affinity on `node=service` (the obligation to).\n\nEach replica requests 6Gi of memory. After the kubelet's reservations, a `t3.small` or `c7i-flex.large` has well under 6Gi allocatable; only `m7i-flex.large` (8 GiB) fits, so the same pool that launched `t3.small` now launches `m7i-flex.large`.",
                     ko: "`httpd` 앱이 service 풀에서 돌려면 두 가지가 모두 필요합니다. `node=service:NoSchedule`에 대한 toleration(들어가도 된다는 허락)과 `node=service`에 대한 필수 node affinity(반드시 그곳으로 가라는 조건)입니다.\n\n레플리카마다 메모리 6Gi를 요청합니다. kubelet 예약분을 빼고 나면 `t3.small`이나 `c7i-flex.large`의 할당 가능 메모리는 6Gi에 한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐이어서, 아까 `t3.small`을 띄웠던 것과 같은 조건의 풀이 이번에는 `m7i-flex.large`를 띄웁니다.",
@@ -176,7 +203,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::ScaleIn,
-                title: Text { en: "Scale in", ko: "스케일 인" },
+                title: Text {
+                    en: "Scale in",
+                    ko: "스케일 인",
+                },
                 body: Text {
                     en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Karpenter removes an empty node once the pool's `consolidateAfter` (1 minute here) has passed; the fixed nodes stay, because no NodePool owns them.\n\nThis version of the playground does not simulate consolidation yet: the empty nodes stay on screen, and on the bill. Consolidation, drift and expiry are the engine's next milestone.",
                     ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. Karpenter는 풀의 `consolidateAfter`(여기서는 1분)가 지나면 빈 노드를 정리합니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n현재 버전의 플레이그라운드는 아직 통합(consolidation)을 시뮬레이션하지 않습니다. 빈 노드가 화면에도, 비용에도 그대로 남습니다. 통합, 드리프트, 만료는 엔진의 다음 마일스톤입니다.",
@@ -184,7 +214,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::Limits,
-                title: Text { en: "Limits as a cost guard", ko: "비용 안전장치로서의 한도" },
+                title: Text {
+                    en: "Limits as a cost guard",
+                    ko: "비용 안전장치로서의 한도",
+                },
                 body: Text {
                     en: "Now eight anti-affine replicas, one node each. The fixed nodes take two. The `platform` pool has `limits: {cpu: \"8\"}`, counted as the capacity of its nodes: four 2-vCPU nodes and the limit is reached (watch the gauge in its lane).\n\nKarpenter refuses to launch a fifth node, so two replicas stay Pending. Hover over or focus a pending pod to read why: the service pool's taint, and the platform pool's limit.",
                     ko: "이번에는 anti-affinity가 걸린 레플리카 8개로, 노드 하나에 하나씩 올라갑니다. 고정 노드가 두 개를 받습니다. `platform` 풀에는 `limits: {cpu: \"8\"}`가 있고, 한도는 풀에 속한 노드의 용량으로 계산합니다. 2 vCPU 노드 네 대면 한도에 닿습니다(레인의 게이지를 보세요).\n\nKarpenter는 다섯 번째 노드를 띄우지 않으므로 레플리카 두 개는 Pending으로 남습니다. Pending 파드에 마우스를 올리거나 포커스를 주면 이유가 나옵니다. service 풀의 테인트와 platform 풀의 한도입니다.",
@@ -194,7 +227,10 @@ pub static LESSONS: &[Lesson] = &[
     },
     Lesson {
         id: "multiarch-batch",
-        title: Text { en: "A multi-arch general pool and a spot batch pool", ko: "멀티 아키텍처 범용 풀과 스팟 배치 풀" },
+        title: Text {
+            en: "A multi-arch general pool and a spot batch pool",
+            ko: "멀티 아키텍처 범용 풀과 스팟 배치 풀",
+        },
         summary: Text {
             en: "Where a batch Job lands when it only tolerates its pool's taint, and the one line that fixes it.",
             ko: "배치 Job이 풀의 테인트만 용인할 때 어디에 배치되는지, 그리고 이를 고치는 한 줄을 봅니다.",
@@ -202,7 +238,10 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::BatchJob,
-                title: Text { en: "Two pools for two kinds of work", ko: "두 종류의 작업, 두 개의 풀" },
+                title: Text {
+                    en: "Two pools for two kinds of work",
+                    ko: "두 종류의 작업, 두 개의 풀",
+                },
                 body: Text {
                     en: "`general-multiarch` allows amd64 and arm64, on-demand and spot, in the `t`, `m` and `c` families, with no taint: anything may land there.\n\n`batch-spot` is spot only, labelled `workload=batch`, and tainted `workload=batch:NoSchedule` so that ordinary pods stay out.",
                     ko: "`general-multiarch`는 amd64와 arm64, 온디맨드와 스팟, `t`·`m`·`c` 계열을 허용하고 테인트가 없습니다. 어떤 파드든 들어올 수 있습니다.\n\n`batch-spot`은 스팟 전용이고 레이블 `workload=batch`가 있으며, 일반 파드가 들어오지 못하도록 `workload=batch:NoSchedule` 테인트가 걸려 있습니다.",
@@ -210,7 +249,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJob,
-                title: Text { en: "The Job as written", ko: "원문 그대로의 Job" },
+                title: Text {
+                    en: "The Job as written",
+                    ko: "원문 그대로의 Job",
+                },
                 body: Text {
                     en: "The Job tolerates the batch taint but selects nothing. Press Play and see where it lands: in `general-multiarch`, not in `batch-spot`.\n\nA toleration is permission, not a destination. Karpenter tries NodePools by weight, highest first, and breaks ties by name in reverse alphabetical order. Both weights are 0, `general-multiarch` sorts after `batch-spot`, so it is tried first, and it accepts the pod.",
                     ko: "이 Job은 배치 테인트를 용인하지만 아무 풀도 지정하지 않습니다. 재생을 눌러 어디에 배치되는지 보세요. `batch-spot`이 아니라 `general-multiarch`로 갑니다.\n\ntoleration은 허락일 뿐 목적지가 아닙니다. Karpenter는 가중치가 높은 NodePool부터 시도하고, 가중치가 같으면 이름의 역순(알파벳 내림차순)으로 시도합니다. 두 풀의 가중치가 모두 0이고 `general-multiarch`가 `batch-spot`보다 뒤에 정렬되므로 먼저 시도되고, 이 풀이 파드를 받아들입니다.",
@@ -218,7 +260,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJobFixed,
-                title: Text { en: "The fix: select the pool too", ko: "해결: 풀도 지정하기" },
+                title: Text {
+                    en: "The fix: select the pool too",
+                    ko: "해결: 풀도 지정하기",
+                },
                 body: Text {
                     en: "This version adds `nodeSelector: {workload: batch}` to the Job's pod template. `general-multiarch` does not have that label, so only `batch-spot` is eligible: the Job gets a spot node, labelled and tainted for batch.\n\nTo pin a workload to a dedicated pool, give it both: the toleration to get in, and a selector so nothing else qualifies.",
                     ko: "이 버전은 Job의 파드 템플릿에 `nodeSelector: {workload: batch}`를 추가했습니다. `general-multiarch`에는 이 레이블이 없으므로 `batch-spot`만 남고, Job은 배치용 레이블과 테인트가 붙은 스팟 노드를 받습니다.\n\n워크로드를 전용 풀에 고정하려면 둘 다 필요합니다. 들어가기 위한 toleration과, 다른 풀이 후보가 되지 않도록 하는 selector입니다.",
@@ -226,7 +271,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJobFixed,
-                title: Text { en: "Jobs finish", ko: "Job은 끝난다" },
+                title: Text {
+                    en: "Jobs finish",
+                    ko: "Job은 끝난다",
+                },
                 body: Text {
                     en: "The Job's pod runs for 60 seconds and completes, and its node is left empty. With consolidation, Karpenter would remove it 30 seconds later (the pool's `consolidateAfter`); the playground's engine simulates that in its next milestone.\n\nTry raising the Job's `parallelism` and `completions` to 5 and play again: how many nodes, and which types?",
                     ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 통합이 동작한다면 Karpenter는 30초 뒤(풀의 `consolidateAfter`)에 이 노드를 정리합니다. 플레이그라운드 엔진은 다음 마일스톤에서 이를 시뮬레이션합니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
@@ -236,14 +284,20 @@ pub static LESSONS: &[Lesson] = &[
     },
     Lesson {
         id: "blank",
-        title: Text { en: "Blank scenario", ko: "빈 시나리오" },
+        title: Text {
+            en: "Blank scenario",
+            ko: "빈 시나리오",
+        },
         summary: Text {
             en: "An EC2NodeClass and one NodePool: add workloads from the templates and build your own.",
             ko: "EC2NodeClass와 NodePool 하나로 시작합니다. 템플릿에서 워크로드를 추가해 직접 만들어 보세요.",
         },
         steps: &[Step {
             lab: Lab::Blank,
-            title: Text { en: "Your own cluster", ko: "나만의 클러스터" },
+            title: Text {
+                en: "Your own cluster",
+                ko: "나만의 클러스터",
+            },
             body: Text {
                 en: "Use Add to insert a Deployment, a Job, a DaemonSet or a PodDisruptionBudget, edit it, and press Play. A `Cluster` document (`apiVersion: playground.karpenter.dev/v1alpha1`) sets the region, zones and fixed nodes; without one the cluster is in us-east-1 with no fixed nodes.",
                 ko: "추가 버튼으로 Deployment, Job, DaemonSet, PodDisruptionBudget을 넣고 고친 다음 재생을 눌러 보세요. `Cluster` 문서(`apiVersion: playground.karpenter.dev/v1alpha1`)로 리전, 가용 영역, 고정 노드를 정할 수 있습니다. 이 문서가 없으면 고정 노드 없이 us-east-1 리전으로 시작합니다.",
@@ -269,7 +323,10 @@ mod tests {
             Lab::Blank,
         ] {
             let text = lab.text();
-            assert!(text.starts_with("apiVersion"), "{lab:?} should start at its first document");
+            assert!(
+                text.starts_with("apiVersion"),
+                "{lab:?} should start at its first document"
+            );
             let loaded = kpg_manifests::load(text);
             let errors: Vec<String> = loaded.errors().map(|d| d.to_string()).collect();
             assert!(errors.is_empty(), "{lab:?}: {errors:#?}");
@@ -285,7 +342,11 @@ mod tests {
                     assert!(!text.en.is_empty());
                     // Titles may be product names ("Hello, Karpenter"); bodies never are.
                     if std::ptr::eq(text, &step.body) {
-                        assert!(text.ko.chars().any(|c| ('가'..='힣').contains(&c)), "{}: untranslated body", lesson.id);
+                        assert!(
+                            text.ko.chars().any(|c| ('가'..='힣').contains(&c)),
+                            "{}: untranslated body",
+                            lesson.id
+                        );
                     }
                     // Code spans stay code in both languages.
                     assert_eq!(text.en.matches('`').count() % 2, 0);

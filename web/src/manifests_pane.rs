@@ -32,7 +32,12 @@ fn DocTabs() -> impl IntoView {
             w.docs
                 .iter()
                 .map(|d| {
-                    let errors = pg.analysis.with(|a| a.problems.iter().filter(|p| p.doc_id == d.id && p.error).count());
+                    let errors = pg.analysis.with(|a| {
+                        a.problems
+                            .iter()
+                            .filter(|p| p.doc_id == d.id && p.error)
+                            .count()
+                    });
                     (d.id, title(&d.text), errors)
                 })
                 .collect::<Vec<_>>()
@@ -42,7 +47,11 @@ fn DocTabs() -> impl IntoView {
     Effect::new(move |_| {
         let id = pg.active_doc.get();
         request_animation_frame(move || {
-            if let Some(el) = document().query_selector(&format!("[data-doc=\"{id}\"]")).ok().flatten() {
+            if let Some(el) = document()
+                .query_selector(&format!("[data-doc=\"{id}\"]"))
+                .ok()
+                .flatten()
+            {
                 crate::browser::reveal(&el);
             }
         });
@@ -98,9 +107,10 @@ fn DocTabs() -> impl IntoView {
                                         }
                                     }
                                 }>
-                                <span class="kind">{name.split('/').next().unwrap_or_default().to_string()}</span>
+                                <span class="kind">{if name.is_empty() { None } else { Some(name.split('/').next().unwrap_or_default().to_string()) }}</span>
+                                {name.is_empty().then(|| view! { <span class="name">{move || pg.t(T::Untitled)}</span> })}
                                 <span class="name">{name.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()}</span>
-                                {(errors > 0).then(|| view! { <span class="err-count" aria-label="errors">{errors}</span> })}
+                                {(errors > 0).then(|| view! { <span class="err-count" aria-label=move || pg.t(T::Problems)>{errors}</span> })}
                             </button>
                         }
                     }
@@ -131,7 +141,10 @@ fn DocTabs() -> impl IntoView {
 }
 
 fn focus_tab(id: u32) {
-    if let Some(el) = document().query_selector(&format!("[data-doc=\"{id}\"]")).ok().flatten()
+    if let Some(el) = document()
+        .query_selector(&format!("[data-doc=\"{id}\"]"))
+        .ok()
+        .flatten()
         && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
     {
         let _ = el.focus();
@@ -147,7 +160,13 @@ fn Editor() -> impl IntoView {
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let text = Memo::new(move |_| {
         let id = pg.active_doc.get();
-        pg.ws.with(|w| w.docs.iter().find(|d| d.id == id).map(|d| d.text.clone()).unwrap_or_default())
+        pg.ws.with(|w| {
+            w.docs
+                .iter()
+                .find(|d| d.id == id)
+                .map(|d| d.text.clone())
+                .unwrap_or_default()
+        })
     });
     let marks = Memo::new(move |_| {
         let id = pg.active_doc.get();
@@ -155,19 +174,28 @@ fn Editor() -> impl IntoView {
             a.problems
                 .iter()
                 .filter(|p| p.doc_id == id)
-                .map(|p| Mark { line: p.line, column: p.column, error: p.error })
+                .map(|p| Mark {
+                    line: p.line,
+                    column: p.column,
+                    error: p.error,
+                })
                 .collect::<Vec<_>>()
         })
     });
     let html_text = Memo::new(move |_| text.with(|t| highlight::to_html(t, &marks.get())));
     let lines = Memo::new(move |_| text.with(|t| t.split('\n').count().max(1)));
-    let longest = Memo::new(move |_| text.with(|t| t.split('\n').map(|l| l.chars().count()).max().unwrap_or(0)));
+    let longest = Memo::new(move |_| {
+        text.with(|t| t.split('\n').map(|l| l.chars().count()).max().unwrap_or(0))
+    });
     let gutter = move || {
         let marks = marks.get();
         let mut out = String::new();
         for i in 1..=lines.get() {
             match marks.iter().find(|m| m.line == i) {
-                Some(m) => out.push_str(&format!("<span class=\"{}\">{i}</span>\n", if m.error { "g-err" } else { "g-warn" })),
+                Some(m) => out.push_str(&format!(
+                    "<span class=\"{}\">{i}</span>\n",
+                    if m.error { "g-err" } else { "g-warn" }
+                )),
                 None => out.push_str(&format!("{i}\n")),
             }
         }
@@ -189,28 +217,37 @@ fn Editor() -> impl IntoView {
             escaped.set_value(true);
             return;
         }
-        if key == "Tab" && !ev.shift_key() && !ev.ctrl_key() && !ev.alt_key() && !escaped.get_value() {
-            if let Some(ta) = textarea.get_untracked() {
-                ev.prevent_default();
-                let value = ta.value();
-                let start = ta.selection_start().ok().flatten().unwrap_or(0) as usize;
-                let end = ta.selection_end().ok().flatten().unwrap_or(0) as usize;
-                let units: Vec<u16> = value.encode_utf16().collect();
-                let (start, end) = (start.min(units.len()), end.min(units.len()).max(start.min(units.len())));
-                let mut next = String::from_utf16_lossy(&units[..start]);
-                next.push_str("  ");
-                next.push_str(&String::from_utf16_lossy(&units[end..]));
-                ta.set_value(&next);
-                let caret = (start + 2) as u32;
-                let _ = ta.set_selection_range(caret, caret);
-                set_text(next);
-            }
+        if key == "Tab"
+            && !ev.shift_key()
+            && !ev.ctrl_key()
+            && !ev.alt_key()
+            && !escaped.get_value()
+            && let Some(ta) = textarea.get_untracked()
+        {
+            ev.prevent_default();
+            let value = ta.value();
+            let start = ta.selection_start().ok().flatten().unwrap_or(0) as usize;
+            let end = ta.selection_end().ok().flatten().unwrap_or(0) as usize;
+            let units: Vec<u16> = value.encode_utf16().collect();
+            let (start, end) = (
+                start.min(units.len()),
+                end.min(units.len()).max(start.min(units.len())),
+            );
+            let mut next = String::from_utf16_lossy(&units[..start]);
+            next.push_str("  ");
+            next.push_str(&String::from_utf16_lossy(&units[end..]));
+            ta.set_value(&next);
+            let caret = (start + 2) as u32;
+            let _ = ta.set_selection_range(caret, caret);
+            set_text(next);
         }
         escaped.set_value(false);
     };
     // A click in the Problems panel puts the caret on the problem.
     Effect::new(move |_| {
-        let Some((doc, line, column, _)) = pg.jump.get() else { return };
+        let Some((doc, line, column, _)) = pg.jump.get() else {
+            return;
+        };
         if doc != pg.active_doc.get_untracked() {
             return;
         }
@@ -246,7 +283,11 @@ fn utf16_offset(text: &str, line: usize, column: usize) -> u32 {
     let mut offset = 0usize;
     for (i, l) in text.split('\n').enumerate() {
         if i + 1 == line {
-            let col: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf16).sum();
+            let col: usize = l
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf16)
+                .sum();
             return (offset + col) as u32;
         }
         offset += l.encode_utf16().count() + 1;
@@ -273,7 +314,7 @@ fn Problems() -> impl IntoView {
             </Show>
             <Show when=move || count() == 0 fallback=move || view! {
                 <ul class="problem-list">
-                    {move || pg.analysis.with(|a| a.problems.iter().cloned().map(|p| {
+                    {move || pg.analysis.with(|a| a.problems.iter().map(|p| {
                         let (doc, line, column) = (p.doc_id, p.line, p.column);
                         let jump = move |_| {
                             pg.active_doc.set(doc);
@@ -285,7 +326,7 @@ fn Problems() -> impl IntoView {
                                 <button class="problem" class:error=p.error class:warning=!p.error on:click=jump>
                                     <span class="sev">{if p.error { "✖" } else { "▲" }}</span>
                                     <span class="where">
-                                        {p.doc_title.clone()}" · "{move || pg.t(T::Line)}" "{line}", "{move || pg.t(T::Column)}" "{column}
+                                        {if p.doc_title.is_empty() { pg.t(T::Untitled).to_string() } else { p.doc_title.clone() }}" · "{move || pg.t(T::Line)}" "{line}", "{move || pg.t(T::Column)}" "{column}
                                         {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
                                     </span>
                                     <span class="msg">{p.message.clone()}</span>

@@ -113,6 +113,9 @@ mod tests {
 
     #[test]
     fn unknown_lessons_fall_back_to_the_first() {
-        assert_eq!(Session::for_lesson("nope", Lang::En).lesson, lessons::LESSONS[0].id);
+        assert_eq!(
+            Session::for_lesson("nope", Lang::En).lesson,
+            lessons::LESSONS[0].id
+        );
     }
 }

@@ -43,7 +43,12 @@ impl Default for Player {
 
 impl Player {
     pub fn new() -> Player {
-        Player { applied: None, sim: None, cache: CatalogCache::new(), seen_revision: None }
+        Player {
+            applied: None,
+            sim: None,
+            cache: CatalogCache::new(),
+            seen_revision: None,
+        }
     }
 
     /// Builds the simulation for `text` (already known to read without errors) and runs it
@@ -91,7 +96,10 @@ impl Player {
 
     /// The time of the next thing that will happen, if anything will.
     pub fn next_event(&self) -> Option<i64> {
-        self.sim.as_ref().and_then(Simulation::next_event_time).map(|t| t as i64)
+        self.sim
+            .as_ref()
+            .and_then(Simulation::next_event_time)
+            .map(|t| t as i64)
     }
 
     pub fn now(&self) -> i64 {
@@ -129,7 +137,10 @@ mod tests {
         assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Rebuilt);
         assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Unchanged);
         let after = p.fresh_snapshot().unwrap();
-        assert_eq!(before, after, "a comment edit changes nothing in the cluster");
+        assert_eq!(
+            before, after,
+            "a comment edit changes nothing in the cluster"
+        );
     }
 
     #[test]
@@ -138,7 +149,10 @@ mod tests {
         p.rebuild(Lab::Limits.text(), 0);
         p.advance(200_000);
         let good = p.fresh_snapshot().unwrap();
-        assert!(matches!(p.rebuild("kind: NodePool\nspec: [", 200_000), Rebuild::Refused(_)));
+        assert!(matches!(
+            p.rebuild("kind: NodePool\nspec: [", 200_000),
+            Rebuild::Refused(_)
+        ));
         p.advance(200_000);
         assert_eq!(p.now(), 200_000);
         assert!(p.fresh_snapshot().is_none());
@@ -149,8 +163,13 @@ mod tests {
     fn stepping_visits_each_event_and_rewinding_replays() {
         let mut p = Player::new();
         p.rebuild(Lab::HelloWorld.text(), 0);
-        let first = p.next_event().expect("the pending pod triggers a provisioning pass");
-        assert!(first > 0 && first <= 10_000, "batching waits about a second: {first}");
+        let first = p
+            .next_event()
+            .expect("the pending pod triggers a provisioning pass");
+        assert!(
+            first > 0 && first <= 10_000,
+            "batching waits about a second: {first}"
+        );
         p.advance(first);
         let mut t = first;
         for _ in 0..6 {
@@ -171,7 +190,11 @@ mod tests {
         let mut p = Player::new();
         let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: x}\nspec: {region: mars-east-1}\n";
         let r = p.rebuild(text, 0);
-        assert!(matches!(&r, Rebuild::Refused(m) if m.contains("mars-east-1")) || matches!(r, Rebuild::Refused(_)), "{r:?}");
+        assert!(
+            matches!(&r, Rebuild::Refused(m) if m.contains("mars-east-1"))
+                || matches!(r, Rebuild::Refused(_)),
+            "{r:?}"
+        );
         assert!(!p.is_running());
     }
 }

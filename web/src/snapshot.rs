@@ -150,12 +150,14 @@ pub fn take(sim: &Simulation) -> Snapshot {
             daemon: pod.is_daemon(),
             cpu_milli: pod.requests.cpu(),
             memory: pod.requests.memory(),
-            reason: pod.scheduler_message.clone().or_else(|| pod.karpenter_message.clone()).map(|s| {
-                match (&pod.scheduler_message, &pod.karpenter_message) {
+            reason: pod
+                .scheduler_message
+                .clone()
+                .or_else(|| pod.karpenter_message.clone())
+                .map(|s| match (&pod.scheduler_message, &pod.karpenter_message) {
                     (Some(k), Some(c)) if k != c => format!("{k}\n{c}"),
                     _ => s,
-                }
-            }),
+                }),
             nominated: pod.nominated.clone(),
         };
         match pod.node {
@@ -181,19 +183,35 @@ pub fn take(sim: &Simulation) -> Snapshot {
             kind: LaneKind::NodePool {
                 name: np.name.clone(),
                 weight: np.weight,
-                labels: np.template_labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                taints: np.taints.iter().map(|t| format!("{}={}:{}", t.key, t.value, t.effect.as_str())).collect(),
+                labels: np
+                    .template_labels
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                taints: np
+                    .taints
+                    .iter()
+                    .map(|t| format!("{}={}:{}", t.key, t.value, t.effect.as_str()))
+                    .collect(),
                 requirements: np.requirements.iter().map(requirement_text).collect(),
                 limits: Vec::new(),
                 deleted: *deleted,
-                missing_node_class: (!sim.node_pool_ready(i)).then(|| np.node_class_ref.name.clone()),
+                missing_node_class: (!sim.node_pool_ready(i))
+                    .then(|| np.node_class_ref.name.clone()),
             },
             nodes: Vec::new(),
         })
         .collect();
-    let mut fixed = Lane { kind: LaneKind::Fixed, nodes: Vec::new() };
+    let mut fixed = Lane {
+        kind: LaneKind::Fixed,
+        nodes: Vec::new(),
+    };
     let mut pool_usage = vec![(kpg_core::resources::Resources::ZERO, 0i64); pools.len()];
-    let mut summary = Summary { pods_pending, pods_running: running, ..Summary::default() };
+    let mut summary = Summary {
+        pods_pending,
+        pods_running: running,
+        ..Summary::default()
+    };
 
     for (i, node) in sim.nodes().iter().enumerate() {
         if node.deleted {
@@ -276,7 +294,9 @@ pub fn take(sim: &Simulation) -> Snapshot {
         }
     }
     // A deleted pool with no nodes left has nothing to show.
-    lanes.retain(|l| !matches!(l.kind, LaneKind::NodePool { deleted: true, .. }) || !l.nodes.is_empty());
+    lanes.retain(|l| {
+        !matches!(l.kind, LaneKind::NodePool { deleted: true, .. }) || !l.nodes.is_empty()
+    });
     if !fixed.nodes.is_empty() {
         lanes.insert(0, fixed);
     }
@@ -306,7 +326,14 @@ pub fn requirement_text(r: &NodeSelectorRequirement) -> String {
         .key
         .rsplit_once('/')
         .filter(|(domain, _)| {
-            matches!(*domain, "karpenter.sh" | "karpenter.k8s.aws" | "kubernetes.io" | "node.kubernetes.io" | "topology.kubernetes.io")
+            matches!(
+                *domain,
+                "karpenter.sh"
+                    | "karpenter.k8s.aws"
+                    | "kubernetes.io"
+                    | "node.kubernetes.io"
+                    | "topology.kubernetes.io"
+            )
         })
         .map_or(r.key.as_str(), |(_, k)| k);
     let mut s = format!("{key} {}", r.operator.as_str());
@@ -323,7 +350,11 @@ pub fn requirement_text(r: &NodeSelectorRequirement) -> String {
 /// `$0.0123` with enough digits to tell small spot prices apart.
 pub fn dollars(micro: i64) -> String {
     let d = micro as f64 / 1e6;
-    if d.abs() >= 100.0 { format!("${d:.2}") } else { format!("${d:.4}") }
+    if d.abs() >= 100.0 {
+        format!("${d:.2}")
+    } else {
+        format!("${d:.4}")
+    }
 }
 
 /// `$1,234.56`: a month (730 hours, as AWS's calculator and eks-node-viewer count it).
@@ -345,13 +376,21 @@ pub fn dollars_per_month(micro_per_hour: i64) -> String {
 pub fn clock(ms: i64) -> String {
     let s = ms.max(0) / 1000;
     let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
-    if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
 }
 
 /// `1.5`, `0.4` vCPU.
 pub fn cores(milli: i64) -> String {
     let v = milli as f64 / 1000.0;
-    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.1}") }
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// `6.5Gi`, `512Mi`.
@@ -359,12 +398,20 @@ pub fn bytes(b: i64) -> String {
     const GI: f64 = 1024.0 * 1024.0 * 1024.0;
     const MI: f64 = 1024.0 * 1024.0;
     let v = b as f64;
-    if v >= GI { format!("{:.1}Gi", v / GI) } else { format!("{:.0}Mi", v / MI) }
+    if v >= GI {
+        format!("{:.1}Gi", v / GI)
+    } else {
+        format!("{:.0}Mi", v / MI)
+    }
 }
 
 /// Percentage for a bar, clamped to 0..=100.
 pub fn percent(part: i64, whole: i64) -> f64 {
-    if whole <= 0 { 0.0 } else { (part as f64 * 100.0 / whole as f64).clamp(0.0, 100.0) }
+    if whole <= 0 {
+        0.0
+    } else {
+        (part as f64 * 100.0 / whole as f64).clamp(0.0, 100.0)
+    }
 }
 
 #[cfg(test)]
@@ -372,7 +419,11 @@ mod tests {
     use super::*;
 
     fn lab(name: &str) -> Simulation {
-        let text = std::fs::read_to_string(format!("{}/../tests/labs/{name}.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let text = std::fs::read_to_string(format!(
+            "{}/../tests/labs/{name}.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
         let loaded = kpg_manifests::load(&text);
         assert!(!loaded.has_errors());
         Simulation::new(loaded.scenario).unwrap()
@@ -384,29 +435,71 @@ mod tests {
         let start = take(&sim);
         assert_eq!(start.lanes.len(), 3, "fixed, service, platform");
         assert_eq!(start.lanes[0].kind, LaneKind::Fixed);
-        assert_eq!(start.summary.pods_pending, 6, "kube-scheduler binds two replicas to the fixed nodes at once");
+        assert_eq!(
+            start.summary.pods_pending, 6,
+            "kube-scheduler binds two replicas to the fixed nodes at once"
+        );
         sim.run_to_rest(600_000);
         let end = take(&sim);
-        let platform = end.lanes.iter().find(|l| l.key() == "pool/platform").unwrap();
+        let platform = end
+            .lanes
+            .iter()
+            .find(|l| l.key() == "pool/platform")
+            .unwrap();
         assert_eq!(platform.nodes.len(), 4);
-        assert!(platform.nodes.iter().all(|n| n.instance_type == "t3.small" && n.state == CardState::Ready));
-        let LaneKind::NodePool { limits, taints, .. } = &platform.kind else { panic!() };
-        assert_eq!((limits[0].resource.as_str(), limits[0].used, limits[0].limit), ("cpu", 8000, 8000));
+        assert!(
+            platform
+                .nodes
+                .iter()
+                .all(|n| n.instance_type == "t3.small" && n.state == CardState::Ready)
+        );
+        let LaneKind::NodePool { limits, taints, .. } = &platform.kind else {
+            panic!()
+        };
+        assert_eq!(
+            (limits[0].resource.as_str(), limits[0].used, limits[0].limit),
+            ("cpu", 8000, 8000)
+        );
         assert!(taints.is_empty());
-        assert!(matches!(&platform.kind, LaneKind::NodePool { missing_node_class: None, .. }));
+        assert!(matches!(
+            &platform.kind,
+            LaneKind::NodePool {
+                missing_node_class: None,
+                ..
+            }
+        ));
         assert_eq!(end.pending.len(), 2);
-        assert!(end.pending.iter().all(|p| p.reason.as_deref().is_some_and(|r| r.contains("limit"))));
+        assert!(
+            end.pending
+                .iter()
+                .all(|p| p.reason.as_deref().is_some_and(|r| r.contains("limit")))
+        );
         assert_eq!(end.summary.nodes, 6);
-        assert_eq!(end.summary.cost_per_hour, end.lanes.iter().flat_map(|l| &l.nodes).map(|n| n.price_per_hour).sum::<i64>());
+        assert_eq!(
+            end.summary.cost_per_hour,
+            end.lanes
+                .iter()
+                .flat_map(|l| &l.nodes)
+                .map(|n| n.price_per_hour)
+                .sum::<i64>()
+        );
     }
 
     #[test]
     fn a_pool_without_its_node_class_says_so() {
-        let text = crate::lessons::Lab::HelloWorld.text().replace("name: default\nspec:\n  amiSelectorTerms", "name: other\nspec:\n  amiSelectorTerms");
+        let text = crate::lessons::Lab::HelloWorld.text().replace(
+            "name: default\nspec:\n  amiSelectorTerms",
+            "name: other\nspec:\n  amiSelectorTerms",
+        );
         let loaded = kpg_manifests::load(&text);
         let sim = Simulation::new(loaded.scenario).unwrap();
         let s = take(&sim);
-        let LaneKind::NodePool { missing_node_class, .. } = &s.lanes[0].kind else { panic!("{:?}", s.lanes) };
+        let LaneKind::NodePool {
+            missing_node_class, ..
+        } = &s.lanes[0].kind
+        else {
+            panic!("{:?}", s.lanes)
+        };
         assert_eq!(missing_node_class.as_deref(), Some("default"));
     }
 
@@ -417,7 +510,12 @@ mod tests {
         let s = take(&sim);
         let platform = s.lanes.iter().find(|l| l.key() == "pool/platform").unwrap();
         assert!(!platform.nodes.is_empty());
-        assert!(platform.nodes.iter().all(|n| n.state == CardState::Launching));
+        assert!(
+            platform
+                .nodes
+                .iter()
+                .all(|n| n.state == CardState::Launching)
+        );
         assert!(s.pending.iter().any(|p| p.nominated.is_some()));
     }
 

@@ -77,7 +77,10 @@ impl Workspace {
             }
             let body = doc.text.strip_suffix('\n').unwrap_or(&doc.text);
             let lines = body.split('\n').count();
-            ranges.push(DocRange { first_line: line, lines });
+            ranges.push(DocRange {
+                first_line: line,
+                lines,
+            });
             out.push_str(body);
             out.push('\n');
             line += lines;
@@ -87,7 +90,9 @@ impl Workspace {
 
     /// Moves a document one place left (`-1`) or right (`+1`); false at the ends.
     pub fn shift(&mut self, id: u32, delta: isize) -> bool {
-        let Some(i) = self.index_of(id) else { return false };
+        let Some(i) = self.index_of(id) else {
+            return false;
+        };
         let j = i as isize + delta;
         if j < 0 || j as usize >= self.docs.len() {
             return false;
@@ -116,20 +121,21 @@ pub fn locate(ranges: &[DocRange], line: usize) -> Option<(usize, usize)> {
     ranges.last().map(|r| (ranges.len() - 1, r.lines))
 }
 
-/// A tab's title: `Kind/name` as the reader sees it, or the first words of the text.
+/// A tab's title: `Kind/name` as the reader sees it, or empty when the document has no kind
+/// yet (the page shows "untitled" in the reader's language).
 pub fn title(text: &str) -> String {
     let spans = kpg_manifests::document_spans(text);
     if let Some(label) = spans.first().and_then(|(_, _, l)| l.clone()) {
         // Namespaced objects read `Kind/ns/name`; a tab only needs kind and name.
         let mut parts = label.split('/');
         let kind = parts.next().unwrap_or_default();
-        let name = parts.last();
+        let name = parts.next_back();
         return match name {
             Some(n) => format!("{kind}/{n}"),
             None => kind.to_string(),
         };
     }
-    "(untitled)".into()
+    String::new()
 }
 
 /// One diagnostic, placed on a tab.
@@ -181,7 +187,11 @@ pub fn analyse(ws: &Workspace) -> Analysis {
             })
         })
         .collect();
-    Analysis { has_errors: loaded.has_errors(), text, problems }
+    Analysis {
+        has_errors: loaded.has_errors(),
+        text,
+        problems,
+    }
 }
 
 /// The document templates offered by "Add".
@@ -230,7 +240,11 @@ impl Template {
             Template::DaemonSet => "log-agent",
             Template::PodDisruptionBudget => "inflate",
         };
-        let taken = |name: &str| ws.docs.iter().any(|d| title(&d.text) == format!("{}/{name}", self.kind()));
+        let taken = |name: &str| {
+            ws.docs
+                .iter()
+                .any(|d| title(&d.text) == format!("{}/{name}", self.kind()))
+        };
         let mut name = base.to_string();
         let mut n = 2;
         while taken(&name) {
@@ -259,19 +273,40 @@ mod tests {
 
     #[test]
     fn splits_a_stream_into_tabs_and_joins_it_back() {
-        let ws = Workspace::from_stream("# lead\na: 1\n---\n\n---\nkind: Pod\nmetadata: {name: x}\n--- # c\nb: 2\n");
+        let ws = Workspace::from_stream(
+            "# lead\na: 1\n---\n\n---\nkind: Pod\nmetadata: {name: x}\n--- # c\nb: 2\n",
+        );
         assert_eq!(ws.docs.len(), 3);
         assert_eq!(ws.docs[0].text, "# lead\na: 1\n");
         let (text, ranges) = ws.joined();
-        assert_eq!(text, "# lead\na: 1\n---\nkind: Pod\nmetadata: {name: x}\n---\nb: 2\n");
-        assert_eq!(ranges, vec![
-            DocRange { first_line: 1, lines: 2 },
-            DocRange { first_line: 4, lines: 2 },
-            DocRange { first_line: 7, lines: 1 },
-        ]);
+        assert_eq!(
+            text,
+            "# lead\na: 1\n---\nkind: Pod\nmetadata: {name: x}\n---\nb: 2\n"
+        );
+        assert_eq!(
+            ranges,
+            vec![
+                DocRange {
+                    first_line: 1,
+                    lines: 2
+                },
+                DocRange {
+                    first_line: 4,
+                    lines: 2
+                },
+                DocRange {
+                    first_line: 7,
+                    lines: 1
+                },
+            ]
+        );
         assert_eq!(locate(&ranges, 5), Some((1, 2)));
         assert_eq!(locate(&ranges, 7), Some((2, 1)));
-        assert_eq!(locate(&ranges, 3), Some((1, 1)), "a separator line belongs to the next document");
+        assert_eq!(
+            locate(&ranges, 3),
+            Some((1, 1)),
+            "a separator line belongs to the next document"
+        );
     }
 
     #[test]
@@ -281,7 +316,10 @@ mod tests {
         ws.push("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: x\n    resources:\n      requests: {cpu: 1x}\n".into());
         let (text, ranges) = ws.joined();
         let loaded = kpg_manifests::load(&text);
-        let err = loaded.errors().next().expect("the bad quantity is an error");
+        let err = loaded
+            .errors()
+            .next()
+            .expect("the bad quantity is an error");
         assert_eq!(locate(&ranges, err.line), Some((1, 10)));
     }
 
@@ -290,14 +328,25 @@ mod tests {
         let mut ws = Workspace::from_stream(crate::lessons::Lab::ScaleOut.text());
         let target = ws.docs.len() - 1;
         let id = ws.docs[target].id;
-        ws.docs[target].text = ws.docs[target].text.replacen("replicas: 4", "replicas: [4", 1);
+        ws.docs[target].text = ws.docs[target]
+            .text
+            .replacen("replicas: 4", "replicas: [4", 1);
         let a = analyse(&ws);
         assert!(a.has_errors);
         let p = a.problems.iter().find(|p| p.error).unwrap();
         assert_eq!(p.doc_id, id);
         assert_eq!(p.doc_title, "Deployment/busybox");
-        let expected = ws.docs[target].text.lines().position(|l| l.contains("replicas: [4")).unwrap() + 1;
-        assert!(p.line >= expected, "error at {} for a bad line {expected}", p.line);
+        let expected = ws.docs[target]
+            .text
+            .lines()
+            .position(|l| l.contains("replicas: [4"))
+            .unwrap()
+            + 1;
+        assert!(
+            p.line >= expected,
+            "error at {} for a bad line {expected}",
+            p.line
+        );
     }
 
     #[test]
@@ -313,10 +362,16 @@ mod tests {
         let (text, _) = ws.joined();
         let loaded = kpg_manifests::load(&text);
         let problems: Vec<String> = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
-        assert!(problems.is_empty(), "templates should read cleanly: {problems:#?}");
+        assert!(
+            problems.is_empty(),
+            "templates should read cleanly: {problems:#?}"
+        );
         let mut sim = kpg_core::sim::Simulation::new(loaded.scenario).unwrap();
         sim.run_to_rest(600_000);
-        assert!(sim.pods().iter().any(|p| p.node.is_some()), "the templates' workloads get nodes");
+        assert!(
+            sim.pods().iter().any(|p| p.node.is_some()),
+            "the templates' workloads get nodes"
+        );
     }
 
     #[test]

@@ -18,11 +18,16 @@ fn doc() -> web_sys::Document {
 fn all(selector: &str) -> Vec<web_sys::HtmlElement> {
     let root = doc().get_element_by_id("app-under-test").expect("mounted");
     let list = root.query_selector_all(selector).unwrap();
-    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into().ok())
+        .collect()
 }
 
 fn one(selector: &str) -> web_sys::HtmlElement {
-    all(selector).into_iter().next().unwrap_or_else(|| panic!("no {selector}"))
+    all(selector)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no {selector}"))
 }
 
 async fn settle() {
@@ -51,7 +56,10 @@ async fn the_overlay_shows_exactly_what_the_textarea_holds() {
     let ta: web_sys::HtmlTextAreaElement = one("textarea.input").dyn_into().unwrap();
     let overlay = one("pre.hl").text_content().unwrap();
     // The overlay ends with one extra space so a trailing newline keeps its height.
-    assert_eq!(overlay.trim_end_matches(' '), ta.value().trim_end_matches(' '));
+    assert_eq!(
+        overlay.trim_end_matches(' '),
+        ta.value().trim_end_matches(' ')
+    );
     let gutter_lines = one("pre.gutter").text_content().unwrap().lines().count();
     assert_eq!(gutter_lines, ta.value().split('\n').count());
 }
@@ -63,13 +71,21 @@ async fn typing_an_error_fills_problems_and_fixing_it_clears_them() {
     let ta: web_sys::HtmlTextAreaElement = one("textarea.input").dyn_into().unwrap();
     let good = ta.value();
     ta.set_value(&format!("{good}\nspec: [unclosed\n"));
-    ta.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    ta.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
     settle().await;
-    assert!(!all(".problem.error").is_empty(), "a syntax error is listed");
+    assert!(
+        !all(".problem.error").is_empty(),
+        "a syntax error is listed"
+    );
     assert!(!all(".hl .u-err").is_empty(), "and underlined");
-    assert!(!all(".doc-tab.has-errors").is_empty(), "and its tab is marked");
+    assert!(
+        !all(".doc-tab.has-errors").is_empty(),
+        "and its tab is marked"
+    );
     ta.set_value(&good);
-    ta.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    ta.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
     settle().await;
     assert!(all(".problem.error").is_empty());
     assert!(all(".doc-tab.has-errors").is_empty());
@@ -82,12 +98,20 @@ async fn adding_a_template_opens_it_in_a_new_tab() {
     let before = all(".doc-tab").len();
     one(".add-btn").click();
     settle().await;
-    let job = all(".menu button").into_iter().find(|b| b.text_content().as_deref() == Some("Job")).expect("a Job template");
+    let job = all(".menu button")
+        .into_iter()
+        .find(|b| b.text_content().as_deref() == Some("Job"))
+        .expect("a Job template");
     job.click();
     settle().await;
     let tabs = all(".doc-tab");
     assert_eq!(tabs.len(), before + 1);
-    let selected = one(".doc-tab[aria-selected=\"true\"]").text_content().unwrap();
-    assert!(selected.contains("batch"), "the new Job is the open tab: {selected}");
+    let selected = one(".doc-tab[aria-selected=\"true\"]")
+        .text_content()
+        .unwrap();
+    assert!(
+        selected.contains("batch"),
+        "the new Job is the open tab: {selected}"
+    );
     assert!(all(".problem.error").is_empty(), "the template is valid");
 }
