@@ -47,8 +47,10 @@ const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png
 await test('the page loads from a sub-path and renders the cluster', async () => {
   await page.goto(url);
   await page.waitForSelector('.summary', { timeout: 20000 });
-  await page.waitForSelector('[data-lane="fixed"] .node', { timeout: 10000 });
+  await page.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
   assert(await page.locator('h1').innerText() === 'Karpenter Playground', 'English title by default for en-US');
+  assert(await page.locator('.lesson-picker select').inputValue() === 'hello', 'a first visit opens Hello, Karpenter');
+  assert(await page.locator('.tray .pod').count() === 1, 'its nginx pod waits in the pending tray');
   await shot('01-loaded');
 });
 
@@ -150,7 +152,8 @@ await test('a corrupt saved session opens the default lesson with a notice', asy
   await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
   await page.reload();
   await page.waitForSelector('.notice');
-  assert(await page.locator('.doc-tab').count() > 3, 'the default lesson is open');
+  assert(await page.locator('.lesson-picker select').inputValue() === 'hello', 'the default lesson is open');
+  assert(await page.locator('.doc-tab').count() === 3, 'with its three documents');
   assert(await page.locator('.problem.error').count() === 0, 'with its own valid manifests');
   await shot('06b-corrupt-notice');
 });

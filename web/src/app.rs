@@ -174,13 +174,13 @@ fn initial_session() -> (Session, Option<T>) {
     let browser_lang = Lang::from_browser(browser::language().as_deref());
     match browser::load(STORAGE_KEY) {
         None => (
-            Session::for_lesson(lessons::LESSONS[1].id, browser_lang),
+            Session::for_lesson(lessons::LESSONS[0].id, browser_lang),
             None,
         ),
         Some(text) => match Session::decode(&text) {
             Ok(s) => (s, None),
             Err(_) => (
-                Session::for_lesson(lessons::LESSONS[1].id, browser_lang),
+                Session::for_lesson(lessons::LESSONS[0].id, browser_lang),
                 Some(T::CorruptNotice),
             ),
         },
