@@ -241,7 +241,6 @@ fn seed002_scale_in_before_the_delete() {
 }
 
 #[test]
-#[ignore = "needs disruption (emptiness consolidation), a later issue"]
 fn seed002_scale_in_removes_empty_nodes() {
     let r = report("seed002-scale-in.yaml", &[]);
     assert!(
@@ -351,14 +350,19 @@ fn seed003_fixed_job_lands_on_batch_spot() {
 
 #[test]
 fn seed003_job_completes() {
-    // `sleep 60` in the command: the pod finishes a minute after it starts.
+    // `sleep 60` in the command: the pod finishes a minute after it starts (about 1m46s).
     for lab in ["seed003-batch-job.yaml", "seed003-batch-job-fixed.yaml"] {
-        let r = report(lab, &[]);
+        let r = report(lab, &["--until", "2m"]);
         assert_eq!(
             str_of(batch_pod(&r), "phase"),
             Some("Succeeded"),
             "{lab}\n{}",
             summary(&r)
         );
+        assert_eq!(nodes(&r).len(), 1, "the emptied node waits out consolidateAfter (30s)\n{}", summary(&r));
+        // At rest the empty node has been consolidated away, and nothing costs money.
+        let rest = report(lab, &[]);
+        assert!(nodes(&rest).is_empty(), "{lab}: the empty node is removed\n{}", summary(&rest));
+        assert_eq!(rest["costPerHour"].as_f64(), Some(0.0));
     }
 }

@@ -13,6 +13,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::catalog::{self, CapacityType, InstanceType, MicroDollars, PriceSource};
+use crate::disruption;
 use crate::duration;
 use crate::model::*;
 use crate::pod::{self, Phase, Pod, PodNamer, effective_requests};
@@ -105,6 +106,11 @@ pub struct Node {
     pub requirements: Requirements,
     pub options: Vec<String>,
     pub deleted: bool,
+    /// When the node became Ready and initialized (fixed nodes: 0).
+    pub initialized_at: Option<Millis>,
+    /// The last time a non-DaemonSet pod was bound to the node, finished or was deleted
+    /// (Karpenter's `lastPodEventTime`): `consolidateAfter` counts from here.
+    pub last_pod_event: Option<Millis>,
 }
 
 impl Node {
@@ -134,6 +140,19 @@ enum Action {
     PodFinish(usize),
     Timeline(usize),
     Retrigger,
+    /// The disruption controller looks for work.
+    DisruptionPoll,
+    /// A computed command's 15 s are up: validate it and execute it.
+    DisruptionValidate,
+    /// A deleting node's instance is gone: the Node and NodeClaim disappear.
+    TerminationDone(usize),
+}
+
+/// A disruption command waiting out its validation delay.
+#[derive(Clone, Debug)]
+struct PendingCommand {
+    reason: crate::disruption::Reason,
+    candidates: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -181,6 +200,11 @@ pub struct Simulation {
     nominated_tokens: (u64, Millis),
     notes: Vec<String>,
     revision: u64,
+    /// The next scheduled disruption poll, so that only one is queued.
+    disruption_poll_at: Option<Millis>,
+    /// When the disruption controller last looked (it never looks twice at one instant).
+    last_poll: Option<Millis>,
+    pending_command: Option<PendingCommand>,
 }
 
 fn object_of_pod(p: &Pod) -> String {
@@ -238,6 +262,9 @@ impl Simulation {
             nominated_tokens: (10, 0),
             notes: Vec::new(),
             revision: 0,
+            disruption_poll_at: None,
+            last_poll: None,
+            pending_command: None,
         };
         sim.namespaces.entry("default".into()).or_default();
         for w in &sim.workloads {
@@ -400,6 +427,8 @@ impl Simulation {
                 created_at: 0,
                 options: alloc::vec![it.name.clone()],
                 deleted: false,
+                initialized_at: Some(0),
+                last_pod_event: None,
             };
             self.nodes.push(node);
             let n = self.nodes.len() - 1;
@@ -593,6 +622,7 @@ impl Simulation {
             self.provision();
             self.settle();
         }
+        self.plan_disruption();
     }
 
     /// kube-scheduler binds what fits; what does not becomes provisionable and opens or
@@ -640,6 +670,14 @@ impl Simulation {
                     self.trigger();
                 }
             }
+            Action::DisruptionPoll => {
+                if self.disruption_poll_at == Some(self.now) {
+                    self.disruption_poll_at = None;
+                    self.disruption_poll();
+                }
+            }
+            Action::DisruptionValidate => self.disruption_validate(),
+            Action::TerminationDone(n) => self.termination_done(n),
         }
     }
 
@@ -667,9 +705,6 @@ impl Simulation {
                 taints.extend(node.startup_taints.iter().cloned());
                 if node.state == NodeState::Registered {
                     taints.push(Taint::new("node.kubernetes.io/not-ready", "", TaintEffect::NoSchedule));
-                }
-                if node.state == NodeState::Deleting {
-                    taints.push(Taint::new("karpenter.sh/disrupted", "", TaintEffect::NoSchedule));
                 }
                 KubeNode {
                     id: n,
@@ -764,6 +799,9 @@ impl Simulation {
     }
 
     fn bind(&mut self, p: usize, n: usize) {
+        if !self.pods[p].is_daemon() {
+            self.nodes[n].last_pod_event = Some(self.now);
+        }
         let node_name = self.nodes[n].name.clone();
         let pod = &mut self.pods[p];
         pod.node = Some(n);
@@ -787,6 +825,7 @@ impl Simulation {
             return;
         }
         self.pods[p].phase = Phase::Succeeded;
+        self.note_pod_event(p);
         let obj = object_of_pod(&self.pods[p]);
         self.event(false, "Completed", obj, "Pod ran to completion".into());
         self.version += 1;
@@ -1257,6 +1296,8 @@ impl Simulation {
             created_at: self.now,
             options: option_names.clone(),
             deleted: false,
+            initialized_at: None,
+            last_pod_event: None,
         };
         self.nodes.push(node);
         let n = self.nodes.len() - 1;
@@ -1325,6 +1366,7 @@ impl Simulation {
         }
         let node = &mut self.nodes[n];
         node.state = NodeState::Ready;
+        node.initialized_at = Some(self.now);
         node.startup_taints.clear();
         node.labels.insert(wk::INITIALIZED.into(), "true".into());
         self.version += 1;
@@ -1337,6 +1379,206 @@ impl Simulation {
         self.event(false, "Initialized", obj, format!("initialized nodeclaim, Node={}", self.nodes[n].name));
     }
 
+    // ----- disruption -----
+
+    fn is_managed(&self, n: usize) -> bool {
+        let node = &self.nodes[n];
+        node.exists() && node.nodeclaim.is_some() && node.nodepool.is_some_and(|p| p < self.node_pools.len())
+    }
+
+    /// Non-DaemonSet pods that would have to move if the node went away.
+    fn has_reschedulable_pods(&self, n: usize) -> bool {
+        self.pods.iter().any(|p| p.node == Some(n) && p.is_active() && !p.is_daemon())
+    }
+
+    /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
+    fn is_nominated(&self, n: usize) -> bool {
+        let Some(claim) = &self.nodes[n].nodeclaim else { return false };
+        self.pods.iter().any(|p| p.is_pending() && p.nominated.as_deref() == Some(claim.as_str()))
+    }
+
+    /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
+    /// already being disrupted.
+    fn budget_counts(&self, pool: usize) -> (u32, u32) {
+        let (mut nodes, mut disrupting) = (0, 0);
+        for n in 0..self.nodes.len() {
+            if self.is_managed(n) && self.nodes[n].nodepool == Some(pool) && self.nodes[n].initialized_at.is_some() {
+                nodes += 1;
+                if self.nodes[n].state == NodeState::Deleting {
+                    disrupting += 1;
+                }
+            }
+        }
+        (nodes, disrupting)
+    }
+
+    fn budget_remaining(&self, pool: usize, reason: disruption::Reason) -> u32 {
+        let (nodes, disrupting) = self.budget_counts(pool);
+        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting)
+    }
+
+    /// Empty nodes that could be removed, ignoring the clock: managed, initialized, not
+    /// deleting, in a live pool that consolidates, without `karpenter.sh/do-not-disrupt`,
+    /// and with no pod that would have to move. Returns (node, when it is consolidatable).
+    fn empty_nodes(&self) -> Vec<(usize, Millis)> {
+        (0..self.nodes.len())
+            .filter(|&n| self.is_managed(n) && self.nodes[n].state == NodeState::Ready)
+            .filter_map(|n| {
+                let node = &self.nodes[n];
+                let pool = node.nodepool?;
+                let np = &self.node_pools[pool];
+                if self.pool_deleted[pool] || np.template_annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v == "true") {
+                    return None;
+                }
+                let at = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)?;
+                (!self.has_reschedulable_pods(n)).then_some((n, at))
+            })
+            .collect()
+    }
+
+    /// Emptiness: the empty, consolidatable, un-nominated nodes each pool's `Empty` budget
+    /// admits, oldest first.
+    fn emptiness_command(&self) -> Vec<usize> {
+        let mut budgets: BTreeMap<usize, u32> = BTreeMap::new();
+        let mut chosen = Vec::new();
+        for (n, at) in self.empty_nodes() {
+            if at > self.now || self.is_nominated(n) {
+                continue;
+            }
+            let pool = self.nodes[n].nodepool.unwrap_or_default();
+            let left = budgets.entry(pool).or_insert_with(|| self.budget_remaining(pool, disruption::Reason::Empty));
+            if *left > 0 {
+                *left -= 1;
+                chosen.push(n);
+            }
+        }
+        chosen
+    }
+
+    /// Keeps one disruption poll queued while an empty node could become removable: at the
+    /// first 10 s tick after it becomes consolidatable. Nodes held back for good (a budget of
+    /// 0 with nothing disrupting) do not keep the clock running, so the cluster can come to rest.
+    fn plan_disruption(&mut self) {
+        if self.pending_command.is_some() {
+            return;
+        }
+        let earliest = self
+            .empty_nodes()
+            .into_iter()
+            .filter(|&(n, _)| {
+                let pool = self.nodes[n].nodepool.unwrap_or_default();
+                self.budget_remaining(pool, disruption::Reason::Empty) > 0
+            })
+            .map(|(_, at)| at.max(self.now))
+            .min();
+        let Some(at) = earliest else { return };
+        let mut tick = disruption::next_poll(at);
+        if let Some(last) = self.last_poll
+            && tick <= last
+        {
+            tick = last + disruption::POLL;
+        }
+        if self.disruption_poll_at.is_none_or(|queued| queued > tick) {
+            self.disruption_poll_at = Some(tick);
+            self.schedule(tick, Action::DisruptionPoll);
+        }
+    }
+
+    fn disruption_poll(&mut self) {
+        self.last_poll = Some(self.now);
+        if self.pending_command.is_some() {
+            return;
+        }
+        let candidates = self.emptiness_command();
+        if candidates.is_empty() {
+            return;
+        }
+        self.pending_command = Some(PendingCommand { reason: disruption::Reason::Empty, candidates });
+        let at = self.now + disruption::VALIDATION_DELAY;
+        self.schedule(at, Action::DisruptionValidate);
+    }
+
+    /// After the validation delay: the candidates that are still removable (emptiness
+    /// tolerates losing some) are deleted, and the controller looks again at once.
+    fn disruption_validate(&mut self) {
+        let Some(cmd) = self.pending_command.take() else { return };
+        let still = self.emptiness_command();
+        let valid: Vec<usize> = cmd.candidates.iter().copied().filter(|n| still.contains(n)).collect();
+        for &n in &valid {
+            let price = dollars(self.nodes[n].price);
+            let pool = self.nodes[n].nodepool.map(|p| self.node_pools[p].name.clone()).unwrap_or_default();
+            let obj = format!("NodeClaim/{}", self.nodes[n].name);
+            self.event(
+                false,
+                "DisruptionTerminating",
+                obj,
+                format!("Disrupting NodeClaim: {}/Delete, nodepool={pool}, savings ${price}/h", cmd.reason.as_str()),
+            );
+            self.terminate(n, cmd.reason.as_str());
+        }
+        self.disruption_poll();
+    }
+
+    /// Deletes a NodeClaim: the node is tainted `karpenter.sh/disrupted:NoSchedule` and
+    /// drained (evicted pods go back to their controllers, which create replacements that
+    /// Karpenter provisions for), then the instance terminates.
+    fn terminate(&mut self, n: usize, why: &str) {
+        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
+            return;
+        }
+        self.nodes[n].state = NodeState::Deleting;
+        self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Terminating", obj, format!("deleting nodeclaim ({why}); draining node"));
+        let mut grace: Millis = 0;
+        for p in self.pods_on(n) {
+            if !self.pods[p].is_active() || self.pods[p].is_daemon() {
+                continue;
+            }
+            let seconds = self.pods[p].spec.termination_grace_seconds.unwrap_or(30).max(0) as u64;
+            grace = grace.max(seconds * 1000);
+            let w = self.pods[p].workload;
+            self.delete_pod(p);
+            let obj = object_of_pod(&self.pods[p]);
+            self.event(false, "Evicted", obj, format!("Evicted pod: draining node {}", self.nodes[n].name));
+            if self.workload_state[w].deleted {
+                continue;
+            }
+            match self.workloads[w].kind {
+                WorkloadKind::Pod | WorkloadKind::DaemonSet => {}
+                WorkloadKind::Job => {
+                    let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
+                    let done = self.workload_state[w].succeeded;
+                    if self.workloads[w].completions.is_none_or(|c| done + active < c) {
+                        self.add_replica(w);
+                    }
+                }
+                _ => {
+                    self.add_replica(w);
+                }
+            }
+        }
+        // Draining waits for the evicted pods' grace period; then EC2 terminates the
+        // instance and Karpenter, polling every 5 s, sees it gone.
+        let mut rng = self.rng.fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
+        let at = self.now + grace + 5_000 + rng.below(10_000);
+        self.schedule(at, Action::TerminationDone(n));
+    }
+
+    fn termination_done(&mut self, n: usize) {
+        if !self.nodes[n].exists() {
+            return;
+        }
+        for p in self.pods_on(n) {
+            self.pods[p].deleted = true;
+        }
+        self.nodes[n].deleted = true;
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Deleted", obj, format!("deleted node {} and its nodeclaim", self.nodes[n].name));
+    }
+
     // ----- timeline -----
 
     fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
@@ -1347,8 +1589,21 @@ impl Simulation {
         if self.pods[p].deleted {
             return;
         }
+        if self.pods[p].is_active() {
+            self.note_pod_event(p);
+        }
         self.pods[p].deleted = true;
         self.version += 1;
+    }
+
+    /// A non-DaemonSet pod on a node finished or started terminating: the node's
+    /// `consolidateAfter` clock starts again.
+    fn note_pod_event(&mut self, p: usize) {
+        if let Some(n) = self.pods[p].node
+            && !self.pods[p].is_daemon()
+        {
+            self.nodes[n].last_pod_event = Some(self.now);
+        }
     }
 
     fn timeline_step(&mut self, i: usize) {
@@ -1375,12 +1630,18 @@ impl Simulation {
             }
             TimelineAction::Delete { kind, name, namespace } => {
                 if kind == "NodePool" {
-                    // The pool stops provisioning; terminating its nodes is the disruption
-                    // engine's cascade.
+                    // The pool stops provisioning, and its NodeClaims are deleted with it
+                    // (they are owned by the pool): every node drains and terminates, no
+                    // budget applies.
                     if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
                         self.pool_deleted[np] = true;
                         self.version += 1;
                         self.event(false, "Deleted", format!("NodePool/{name}"), "deleted".into());
+                        for n in 0..self.nodes.len() {
+                            if self.nodes[n].exists() && self.nodes[n].nodepool == Some(np) && self.nodes[n].state != NodeState::Deleting {
+                                self.terminate(n, "NodePool deleted");
+                            }
+                        }
                     }
                     return;
                 }

@@ -14,6 +14,8 @@ pub const NODECLASS: &str = "karpenter.k8s.aws/ec2nodeclass";
 pub const REGISTERED: &str = "karpenter.sh/registered";
 pub const INITIALIZED: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
+/// Karpenter taints a node it is disrupting, so nothing new lands on it.
+pub const DISRUPTED_TAINT: &str = "karpenter.sh/disrupted";
 
 pub const INSTANCE_CATEGORY: &str = "karpenter.k8s.aws/instance-category";
 pub const INSTANCE_FAMILY: &str = "karpenter.k8s.aws/instance-family";

@@ -130,6 +130,7 @@ await test('switching to Korean relabels the page', async () => {
 });
 
 await test('the limits lab leaves two pods pending, and each says why on focus', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
   await page.selectOption('.lesson-picker select', 'labels-taints');
   for (let i = 0; i < 4; i++) await page.click('.lesson-nav button.primary');
   await page.click('.speed >> text=60×');
@@ -148,7 +149,27 @@ await test('the limits lab leaves two pods pending, and each says why on focus',
   await shot('06a-limits-reason');
 });
 
+await test('the scale-in lab empties the platform pool and the cost falls back to the fixed nodes', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 3; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/platform"] .node.ready', { timeout: 30000 });
+  const busy = await page.locator('.topbar .per-hour').innerText();
+  // A node is Deleting for a few simulated seconds: a fraction of a second at 60×.
+  await page.waitForFunction(() => document.querySelector('[data-lane="pool/platform"] .node.deleting') !== null, null, { timeout: 30000, polling: 'raf' });
+  await shot('06c-scale-in-deleting');
+  await page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/platform"] .node').length === 0, null, { timeout: 30000 });
+  await page.click('button.play');
+  const idle = await page.locator('.topbar .per-hour').innerText();
+  assert(idle === '$0.2354', `only the two fixed m7i-flex.large nodes cost money at the end: ${busy} -> ${idle}`);
+  assert(await page.locator('[data-lane="fixed"] .node').count() === 2, 'the fixed nodes stay');
+});
+
 await test('a corrupt saved session opens the default lesson with a notice', async () => {
+  // Paused, so that autosave cannot overwrite the broken value before the reload.
+  if (await page.locator('button.play[aria-pressed="true"]').count()) await page.click('button.play');
   await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
   await page.reload();
   await page.waitForSelector('.notice');

@@ -208,8 +208,8 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "스케일 인",
                 },
                 body: Text {
-                    en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Karpenter removes an empty node once the pool's `consolidateAfter` (1 minute here) has passed; the fixed nodes stay, because no NodePool owns them.\n\nThis version of the playground does not simulate consolidation yet: the empty nodes stay on screen, and on the bill. Consolidation, drift and expiry are the engine's next milestone.",
-                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. Karpenter는 풀의 `consolidateAfter`(여기서는 1분)가 지나면 빈 노드를 정리합니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n현재 버전의 플레이그라운드는 아직 통합(consolidation)을 시뮬레이션하지 않습니다. 빈 노드가 화면에도, 비용에도 그대로 남습니다. 통합, 드리프트, 만료는 엔진의 다음 마일스톤입니다.",
+                    en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Play at 60× and watch the cost line.\n\nAn empty node becomes a candidate once the pool's `consolidateAfter` (1 minute here) has passed since its last pod left. Karpenter looks every 10 seconds, waits 15 seconds to confirm, then taints the node, drains it and terminates it. The pool's default budget (`nodes: 10%`, rounded up) lets one node go at a time, so the second follows the first. The fixed nodes stay: no NodePool owns them.\n\nThe article's other variant, dropping the anti-affinity so pods can share a node, needs consolidation of underutilized nodes, which the playground does not simulate yet.",
+                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. 60× 속도로 재생하면서 비용 줄을 지켜보세요.\n\n빈 노드는 마지막 파드가 떠난 뒤 풀의 `consolidateAfter`(여기서는 1분)가 지나면 정리 후보가 됩니다. Karpenter는 10초마다 후보를 살피고, 15초 동안 다시 확인한 다음 노드에 테인트를 걸고 드레인한 뒤 종료합니다. 풀의 기본 예산(`nodes: 10%`, 올림)은 한 번에 한 대만 허용하므로 두 번째 노드는 첫 번째가 사라진 뒤에 정리됩니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n원문의 또 다른 방법, 즉 anti-affinity를 빼서 파드가 한 노드에 모이게 하는 실습은 사용률이 낮은 노드의 통합(underutilized consolidation)이 필요한데, 플레이그라운드는 아직 이를 시뮬레이션하지 않습니다.",
                 },
             },
             Step {
@@ -276,8 +276,8 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "Job은 끝난다",
                 },
                 body: Text {
-                    en: "The Job's pod runs for 60 seconds and completes, and its node is left empty. With consolidation, Karpenter would remove it 30 seconds later (the pool's `consolidateAfter`); the playground's engine simulates that in its next milestone.\n\nTry raising the Job's `parallelism` and `completions` to 5 and play again: how many nodes, and which types?",
-                    ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 통합이 동작한다면 Karpenter는 30초 뒤(풀의 `consolidateAfter`)에 이 노드를 정리합니다. 플레이그라운드 엔진은 다음 마일스톤에서 이를 시뮬레이션합니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
+                    en: "The Job's pod runs for 60 seconds and completes, and its node is left empty. Once the pool's `consolidateAfter` (30 seconds) has passed, Karpenter removes it, and the cost goes back to zero.\n\nTry raising the Job's `parallelism` and `completions` to 5 and play again: how many nodes, and which types?",
+                    ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 풀의 `consolidateAfter`(30초)가 지나면 Karpenter가 이 노드를 정리하고, 비용은 다시 0이 됩니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
                 },
             },
         ],
