@@ -1386,11 +1386,6 @@ impl Simulation {
         node.exists() && node.nodeclaim.is_some() && node.nodepool.is_some_and(|p| p < self.node_pools.len())
     }
 
-    /// Non-DaemonSet pods that would have to move if the node went away.
-    fn has_reschedulable_pods(&self, n: usize) -> bool {
-        self.pods.iter().any(|p| p.node == Some(n) && p.is_active() && !p.is_daemon())
-    }
-
     /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
     fn is_nominated(&self, n: usize) -> bool {
         let Some(claim) = &self.nodes[n].nodeclaim else { return false };
@@ -1421,6 +1416,16 @@ impl Simulation {
     /// deleting, in a live pool that consolidates, without `karpenter.sh/do-not-disrupt`,
     /// and with no pod that would have to move. Returns (node, when it is consolidatable).
     fn empty_nodes(&self) -> Vec<(usize, Millis)> {
+        // One sweep over the pods, not one per node: this runs after every step.
+        let mut busy = alloc::vec![false; self.nodes.len()];
+        for pod in &self.pods {
+            if let Some(n) = pod.node
+                && pod.is_active()
+                && !pod.is_daemon()
+            {
+                busy[n] = true;
+            }
+        }
         (0..self.nodes.len())
             .filter(|&n| self.is_managed(n) && self.nodes[n].state == NodeState::Ready)
             .filter_map(|n| {
@@ -1431,7 +1436,7 @@ impl Simulation {
                     return None;
                 }
                 let at = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)?;
-                (!self.has_reschedulable_pods(n)).then_some((n, at))
+                (!busy[n]).then_some((n, at))
             })
             .collect()
     }
