@@ -35,23 +35,34 @@ pub const VALIDATION_DELAY: Millis = 15_000;
 /// How many nodes of a pool a budget lets be disrupting at once for `reason`, before the
 /// nodes already disrupting are subtracted. `None` means no active budget limits it.
 ///
-/// A budget applies when its `reasons` is empty or names `reason`. A percentage is of the
-/// pool's initialized nodes, rounded up. Budgets with a `schedule` are treated as always
-/// active for now: that errs on the side of disrupting less until cron windows land.
-pub fn allowed(budgets: &[Budget], reason: Reason, nodes: u32) -> Option<u32> {
+/// A budget applies when its `reasons` is empty or names `reason`, and, when it has a
+/// `schedule`, while the window the schedule opens (for `duration`) is open at `now` (see
+/// [`crate::cron`]). A schedule that does not parse allows nothing, as in Karpenter (fail
+/// closed). A percentage is of the pool's initialized nodes, rounded up.
+pub fn allowed(budgets: &[Budget], reason: Reason, nodes: u32, now: Millis) -> Option<u32> {
     budgets
         .iter()
         .filter(|b| b.reasons.is_empty() || b.reasons.iter().any(|r| r == reason.as_str()))
-        .map(|b| match b.nodes {
-            BudgetNodes::Count(n) => n,
-            BudgetNodes::Percent(p) => (u64::from(p) * u64::from(nodes)).div_ceil(100) as u32,
+        .filter_map(|b| {
+            let limit = match b.nodes {
+                BudgetNodes::Count(n) => n,
+                BudgetNodes::Percent(p) => (u64::from(p) * u64::from(nodes)).div_ceil(100) as u32,
+            };
+            match (&b.schedule, b.duration) {
+                (None, _) => Some(limit),
+                (Some(spec), Some(duration)) => match crate::cron::parse(spec) {
+                    Ok(schedule) => schedule.is_active(duration, now).then_some(limit),
+                    Err(_) => Some(0),
+                },
+                (Some(_), None) => Some(0),
+            }
         })
         .min()
 }
 
 /// Nodes a pool may start disrupting now: `allowed − disrupting`, never negative.
-pub fn remaining(budgets: &[Budget], reason: Reason, nodes: u32, disrupting: u32) -> u32 {
-    allowed(budgets, reason, nodes).map_or(u32::MAX, |a| a.saturating_sub(disrupting))
+pub fn remaining(budgets: &[Budget], reason: Reason, nodes: u32, disrupting: u32, now: Millis) -> u32 {
+    allowed(budgets, reason, nodes, now).map_or(u32::MAX, |a| a.saturating_sub(disrupting))
 }
 
 /// When a node becomes `Consolidatable`: `consolidateAfter` after the later of its
@@ -81,23 +92,42 @@ mod tests {
     #[test]
     fn percentages_round_up_and_the_smallest_budget_wins() {
         let b = vec![budget(BudgetNodes::Percent(10), &[])];
-        assert_eq!(allowed(&b, Reason::Empty, 5), Some(1), "10 % of 5 nodes rounds up to 1");
-        assert_eq!(allowed(&b, Reason::Empty, 0), Some(0));
-        assert_eq!(allowed(&b, Reason::Empty, 11), Some(2));
+        assert_eq!(allowed(&b, Reason::Empty, 5, 0), Some(1), "10 % of 5 nodes rounds up to 1");
+        assert_eq!(allowed(&b, Reason::Empty, 0, 0), Some(0));
+        assert_eq!(allowed(&b, Reason::Empty, 11, 0), Some(2));
         let two = vec![budget(BudgetNodes::Percent(50), &[]), budget(BudgetNodes::Count(1), &["Empty"])];
-        assert_eq!(allowed(&two, Reason::Empty, 10), Some(1));
-        assert_eq!(allowed(&two, Reason::Drifted, 10), Some(5), "a budget for other reasons does not apply");
-        assert_eq!(allowed(&[], Reason::Empty, 10), None);
+        assert_eq!(allowed(&two, Reason::Empty, 10, 0), Some(1));
+        assert_eq!(allowed(&two, Reason::Drifted, 10, 0), Some(5), "a budget for other reasons does not apply");
+        assert_eq!(allowed(&[], Reason::Empty, 10, 0), None);
     }
 
     #[test]
     fn nodes_already_disrupting_use_the_budget() {
         let b = vec![budget(BudgetNodes::Count(2), &[])];
-        assert_eq!(remaining(&b, Reason::Empty, 10, 1), 1);
-        assert_eq!(remaining(&b, Reason::Empty, 10, 3), 0);
-        assert_eq!(remaining(&[], Reason::Empty, 10, 3), u32::MAX);
+        assert_eq!(remaining(&b, Reason::Empty, 10, 1, 0), 1);
+        assert_eq!(remaining(&b, Reason::Empty, 10, 3, 0), 0);
+        assert_eq!(remaining(&[], Reason::Empty, 10, 3, 0), u32::MAX);
         let zero = vec![budget(BudgetNodes::Percent(0), &[])];
-        assert_eq!(remaining(&zero, Reason::Empty, 10, 0), 0, "nodes: 0% blocks every disruption");
+        assert_eq!(remaining(&zero, Reason::Empty, 10, 0, 0), 0, "nodes: 0% blocks every disruption");
+    }
+
+    #[test]
+    fn scheduled_budgets_apply_only_inside_their_window() {
+        const HOUR: Millis = 3_600_000;
+        // No disruption during business hours (from 09:00 for 8 h, Monday to Friday); day 4
+        // of the simulated clock (1970-01-05) is a Monday.
+        let freeze = Budget {
+            nodes: BudgetNodes::Count(0),
+            schedule: Some("0 9 * * mon-fri".into()),
+            duration: Some(8 * HOUR),
+            reasons: vec![],
+        };
+        let b = vec![budget(BudgetNodes::Percent(100), &[]), freeze];
+        let monday = 4 * 24 * HOUR;
+        assert_eq!(remaining(&b, Reason::Empty, 4, 0, monday + 10 * HOUR), 0, "inside the window");
+        assert_eq!(remaining(&b, Reason::Empty, 4, 0, monday + 18 * HOUR), 4, "after it");
+        let broken = vec![Budget { nodes: BudgetNodes::Count(5), schedule: Some("not cron".into()), duration: Some(HOUR), reasons: vec![] }];
+        assert_eq!(remaining(&broken, Reason::Empty, 4, 0, 0), 0, "a schedule that does not parse fails closed");
     }
 
     #[test]

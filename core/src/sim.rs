@@ -1409,7 +1409,7 @@ impl Simulation {
 
     fn budget_remaining(&self, pool: usize, reason: disruption::Reason) -> u32 {
         let (nodes, disrupting) = self.budget_counts(pool);
-        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting)
+        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting, self.now)
     }
 
     /// Empty nodes that could be removed, ignoring the clock: managed, initialized, not
@@ -1462,7 +1462,8 @@ impl Simulation {
 
     /// Keeps one disruption poll queued while an empty node could become removable: at the
     /// first 10 s tick after it becomes consolidatable. Nodes held back for good (a budget of
-    /// 0 with nothing disrupting) do not keep the clock running, so the cluster can come to rest.
+    /// 0 without a schedule, with nothing disrupting) do not keep the clock running, so the
+    /// cluster can come to rest.
     fn plan_disruption(&mut self) {
         if self.pending_command.is_some() {
             return;
@@ -1471,8 +1472,11 @@ impl Simulation {
             .empty_nodes()
             .into_iter()
             .filter(|&(n, _)| {
+                // A budget that blocks now may be a scheduled window that closes later:
+                // keep looking every 10 s while it is open.
                 let pool = self.nodes[n].nodepool.unwrap_or_default();
                 self.budget_remaining(pool, disruption::Reason::Empty) > 0
+                    || self.node_pools[pool].budgets.iter().any(|b| b.schedule.is_some())
             })
             .map(|(_, at)| at.max(self.now))
             .min();

@@ -139,6 +139,21 @@ fn a_zero_budget_or_do_not_disrupt_keeps_nodes_without_keeping_the_clock_busy() 
 }
 
 #[test]
+fn a_scheduled_freeze_holds_empty_nodes_until_its_window_closes() {
+    // Nodes go empty at 3:00; a budget of 0 from 00:00 for 1 hour (the simulated clock starts
+    // at midnight UTC) holds them until 1:00:00, when the next poll removes them.
+    let mut np = pool("default", Some(30_000), BudgetNodes::Percent(100));
+    np.budgets.push(Budget { nodes: BudgetNodes::Count(0), schedule: Some("0 0 * * *".into()), duration: Some(60 * MIN), reasons: vec![] });
+    let mut sim = Simulation::new(scenario(vec![np], 2, vec![scale_to_zero_at(3 * MIN)])).unwrap();
+    sim.run_until(59 * MIN);
+    assert_eq!(live_nodes(&sim), 2, "frozen inside the window");
+    sim.run_to_rest(3 * 60 * MIN);
+    assert_eq!(live_nodes(&sim), 0);
+    let first = sim.events().iter().find(|e| e.reason == "DisruptionTerminating").map(|e| e.time);
+    assert_eq!(first, Some(60 * MIN + 15_000), "polled at 1:00:00, validated 15 s later");
+}
+
+#[test]
 fn a_busy_node_is_not_empty() {
     let s = scenario(vec![pool("default", Some(30_000), BudgetNodes::Percent(100))], 2, vec![]);
     let mut sim = Simulation::new(s).unwrap();

@@ -275,6 +275,33 @@ spec:
 }
 
 #[test]
+fn a_schedule_the_crd_accepts_but_karpenter_cannot_parse_is_a_warning() {
+    let text = "\
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: frozen
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
+  disruption:
+    consolidateAfter: 1m
+    budgets:
+    - nodes: '5'
+      schedule: '61 25 * * *'
+      duration: 1h
+";
+    let l = load(text);
+    let w = l.warnings().find(|d| d.code == "unparsable-schedule").expect("a warning about the schedule");
+    assert_eq!(w.path, "spec.disruption.budgets[0].schedule");
+    assert_eq!((w.line, w.column), (14, 17));
+    assert!(w.message.contains("blocks every disruption"), "{}", w.message);
+    assert!(!l.has_errors(), "the API server would accept it");
+}
+
+#[test]
 fn nodepool_rules_the_crd_enforces() {
     let text = "\
 apiVersion: karpenter.sh/v1

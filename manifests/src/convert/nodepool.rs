@@ -398,6 +398,16 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
                 if let Some(sf) = &schedule_field {
                     cx.error("invalid-value", &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
                 }
+            } else if let (Err(why), Some(sf)) = (kpg_core::cron::parse(s), &schedule_field) {
+                // The API server's pattern accepts it, but Karpenter cannot parse it and
+                // fails closed: the budget then allows no disruption at all.
+                cx.warn(
+                    "unparsable-schedule",
+                    &sf.path,
+                    sf.pos(),
+                    format!("Karpenter cannot parse `{s}` ({why}), so this budget blocks every disruption"),
+                    Some("fix the schedule, e.g. \"0 9 * * mon-fri\"".into()),
+                );
             }
             ok
         });
