@@ -58,48 +58,37 @@ pub type ChipPositions = HashMap<String, (f64, f64)>;
 /// More chips than this and the move animation is skipped: it would cost more than it shows.
 const MAX_ANIMATED_CHIPS: u32 = 400;
 
-/// Where every pod chip is now ("First" of a FLIP animation).
-pub fn measure_chips() -> Option<ChipPositions> {
-    let doc = window().document()?;
-    let list = doc.query_selector_all("[data-pod]").ok()?;
+/// Every pod chip on the page with its key, or `None` when there are too many to animate.
+fn chips() -> Option<Vec<(String, web_sys::HtmlElement)>> {
+    let list = window().document()?.query_selector_all("[data-pod]").ok()?;
     if list.length() > MAX_ANIMATED_CHIPS {
         return None;
     }
-    let mut out = HashMap::new();
-    for i in 0..list.length() {
-        let Some(el) = list
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        else {
-            continue;
-        };
-        let Some(key) = el.get_attribute("data-pod") else {
-            continue;
-        };
-        let r = el.get_bounding_client_rect();
-        out.insert(key, (r.left(), r.top()));
-    }
-    Some(out)
+    Some(
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<web_sys::HtmlElement>().ok())
+            .filter_map(|el| Some((el.get_attribute("data-pod")?, el)))
+            .collect(),
+    )
+}
+
+/// Where every pod chip is now ("First" of a FLIP animation).
+pub fn measure_chips() -> Option<ChipPositions> {
+    let chips = chips()?;
+    Some(
+        chips
+            .into_iter()
+            .map(|(key, el)| {
+                let r = el.get_bounding_client_rect();
+                (key, (r.left(), r.top()))
+            })
+            .collect(),
+    )
 }
 
 /// Slides each chip that moved from where it was to where it is ("Last, Invert, Play").
 pub fn play_chip_moves(before: &ChipPositions) {
-    let Some(doc) = window().document() else {
-        return;
-    };
-    let Ok(list) = doc.query_selector_all("[data-pod]") else {
-        return;
-    };
-    for i in 0..list.length() {
-        let Some(el) = list
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        else {
-            continue;
-        };
-        let Some(key) = el.get_attribute("data-pod") else {
-            continue;
-        };
+    for (key, el) in chips().unwrap_or_default() {
         let Some(&(x0, y0)) = before.get(&key) else {
             continue;
         };
