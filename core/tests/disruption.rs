@@ -1,11 +1,12 @@
 //! Disruption on the simulated clock: emptiness, consolidateAfter, budgets, do-not-disrupt,
 //! termination and the NodePool deletion cascade. Scenarios are built in code (no YAML).
 
-use kpg_core::catalog::{CapacityType, InstanceTypeSpec, OfferingSpec};
 use kpg_core::model::*;
 use kpg_core::requirements::Operator;
 use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::sim::{NodeState, Simulation};
+mod common;
+use common::instance_type;
 
 const MIN: u64 = 60_000;
 
@@ -15,21 +16,6 @@ fn pool(name: &str, consolidate_after: Option<u64>, budget: BudgetNodes) -> Node
     np.consolidate_after = consolidate_after;
     np.budgets = vec![Budget { nodes: budget, schedule: None, duration: None, reasons: vec![] }];
     np
-}
-
-fn instance_type(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {
-    InstanceTypeSpec {
-        name: name.into(),
-        capacity: Resources::ZERO
-            .with(ResourceName::Cpu, cpu * 1000)
-            .with(ResourceName::Memory, (cpu * 4) << 30)
-            .with(ResourceName::Pods, 110),
-        arch: "amd64".into(),
-        os: "linux".into(),
-        labels: Default::default(),
-        overhead: None,
-        offerings: vec![OfferingSpec { zone: "z1".into(), capacity_type: CapacityType::OnDemand, price, available: true }],
-    }
 }
 
 /// `replicas` pods of 3 CPUs: one 4-CPU node each.

@@ -1,10 +1,11 @@
 //! End-to-end runs of the engine on scenarios built in code (no YAML).
 
-use kpg_core::catalog::{CapacityType, InstanceTypeSpec, OfferingSpec};
 use kpg_core::model::*;
 use kpg_core::requirements::Operator;
 use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::sim::Simulation;
+mod common;
+use common::instance_type as it;
 
 fn node_class() -> NodeClass {
     NodeClass::al2023("default")
@@ -12,21 +13,6 @@ fn node_class() -> NodeClass {
 
 pub fn node_pool(name: &str) -> NodePool {
     NodePool::new(name, "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand"])
-}
-
-fn it(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {
-    InstanceTypeSpec {
-        name: name.into(),
-        capacity: Resources::ZERO
-            .with(ResourceName::Cpu, cpu * 1000)
-            .with(ResourceName::Memory, (cpu * 4) << 30)
-            .with(ResourceName::Pods, 110),
-        arch: "amd64".into(),
-        os: "linux".into(),
-        labels: Default::default(),
-        overhead: None,
-        offerings: vec![OfferingSpec { zone: "z1".into(), capacity_type: CapacityType::OnDemand, price, available: true }],
-    }
 }
 
 fn deployment(name: &str, replicas: u32, cpu_m: i64) -> Workload {
