@@ -1468,18 +1468,22 @@ impl Simulation {
         if self.pending_command.is_some() {
             return;
         }
-        let earliest = self
-            .empty_nodes()
-            .into_iter()
-            .filter(|&(n, _)| {
-                // A budget that blocks now may be a scheduled window that closes later:
-                // keep looking every 10 s while it is open.
-                let pool = self.nodes[n].nodepool.unwrap_or_default();
+        // Whether each pool could still disrupt, computed once per pool (this runs after
+        // every step). A budget that blocks now may be a scheduled window that closes
+        // later: keep looking every 10 s while it is open.
+        let mut pool_open: BTreeMap<usize, bool> = BTreeMap::new();
+        let mut earliest: Option<Millis> = None;
+        for (n, at) in self.empty_nodes() {
+            let pool = self.nodes[n].nodepool.unwrap_or_default();
+            let open = *pool_open.entry(pool).or_insert_with(|| {
                 self.budget_remaining(pool, disruption::Reason::Empty) > 0
                     || self.node_pools[pool].budgets.iter().any(|b| b.schedule.is_some())
-            })
-            .map(|(_, at)| at.max(self.now))
-            .min();
+            });
+            if open {
+                let at = at.max(self.now);
+                earliest = Some(earliest.map_or(at, |e| e.min(at)));
+            }
+        }
         let Some(at) = earliest else { return };
         let mut tick = disruption::next_poll(at);
         if let Some(last) = self.last_poll
