@@ -6,8 +6,14 @@
 //! `pkg/controllers/nodeclaim/disruption/consolidation.go`, as summarised in
 //! `karpenter-semantics.md` §1.1 and §5.
 
-use crate::model::Millis;
-use crate::model::{Budget, BudgetNodes};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::catalog::{CapacityType, InstanceType, MicroDollars};
+use crate::model::{Budget, BudgetNodes, IntOrPercent, Millis, NodeClass, NodePool, NodeSelectorRequirement, PodDisruptionBudget, StringMap};
+use crate::requirements::{Requirement, Requirements};
+use crate::wellknown as wk;
 
 /// Why Karpenter disrupts a node; budgets may name these in `reasons`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,6 +83,163 @@ pub fn consolidatable_at(initialized_at: Option<Millis>, last_pod_event: Option<
 /// The disruption controller's next look at or after `t`: it polls every 10 s.
 pub fn next_poll(t: Millis) -> Millis {
     t.div_ceil(POLL) * POLL
+}
+
+/// How much evicting a pod costs, in Karpenter's units (`GetPodEvictionCost`): 1, plus
+/// `controller.kubernetes.io/pod-deletion-cost` / 2^27, plus priority / 2^25, clamped to
+/// [−10, 10]. A deletion cost that does not parse is ignored, as upstream logs and ignores it.
+pub fn eviction_cost(deletion_cost: Option<&str>, priority: i32) -> f64 {
+    let mut cost = 1.0;
+    if let Some(c) = deletion_cost.and_then(|c| c.trim().parse::<i32>().ok()) {
+        cost += f64::from(c) / 134_217_728.0;
+    }
+    cost += f64::from(priority) / 33_554_432.0;
+    cost.clamp(-10.0, 10.0)
+}
+
+/// What `karpenter.sh/do-not-disrupt` on a pod means at `now`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DoNotDisrupt {
+    /// Not set, `"false"`, an elapsed duration, or a value that is neither (Karpenter
+    /// ignores invalid values with an event).
+    No,
+    /// `"true"`: blocks until removed.
+    Always,
+    /// A duration since the pod started: blocks until then.
+    Until(Millis),
+}
+
+pub fn do_not_disrupt(value: Option<&str>, started_at: Option<Millis>, now: Millis) -> DoNotDisrupt {
+    match value {
+        None => DoNotDisrupt::No,
+        Some("true") => DoNotDisrupt::Always,
+        Some(v) => match (crate::duration::parse(v), started_at) {
+            (Ok(d), Some(start)) if start + d > now => DoNotDisrupt::Until(start + d),
+            (Ok(_), None) => DoNotDisrupt::Always,
+            _ => DoNotDisrupt::No,
+        },
+    }
+}
+
+/// `status.disruptionsAllowed` of a PodDisruptionBudget, as the Kubernetes disruption
+/// controller computes it: `healthy − desiredHealthy`, never negative.
+///
+/// `healthy` counts the matched pods that are running, `expected` the replicas their
+/// controllers want (`scale`). An integer `minAvailable` is the number of healthy pods to
+/// keep; a percentage, and `maxUnavailable`, are taken of the controllers' scale, rounded up
+/// (`GetScaledValueFromIntOrPercent(.., roundUp=true)`).
+pub fn pdb_disruptions_allowed(pdb: &PodDisruptionBudget, healthy: u32, expected: u32) -> u32 {
+    let scaled = |v: IntOrPercent, of: u32| -> i64 {
+        match v {
+            IntOrPercent::Int(i) => i64::from(i),
+            IntOrPercent::Percent(p) => (i64::from(p) * i64::from(of) + 99).div_euclid(100),
+        }
+    };
+    let desired = match (pdb.min_available, pdb.max_unavailable) {
+        (Some(IntOrPercent::Int(i)), _) => i64::from(i),
+        (Some(p @ IntOrPercent::Percent(_)), _) => scaled(p, expected),
+        (None, Some(m)) => i64::from(expected) - scaled(m, expected),
+        // Neither set: nothing has to stay up.
+        (None, None) => 0,
+    };
+    (i64::from(healthy) - desired).max(0) as u32
+}
+
+/// The price Karpenter assumes a replacement of this instance type launches at
+/// (`worstLaunchPrice`): the most expensive available offering in an allowed zone, of spot
+/// when the requirements allow spot and it is offered, else of on-demand. `None` when nothing
+/// could launch (upstream: +Inf, so the type never counts as cheaper).
+pub fn worst_launch_price(it: &InstanceType, reqs: &Requirements) -> Option<MicroDollars> {
+    let zone = reqs.get(wk::ZONE);
+    let capacity = reqs.get(wk::CAPACITY_TYPE);
+    [CapacityType::Spot, CapacityType::OnDemand].into_iter().find_map(|ct| {
+        if !capacity.is_none_or(|r| r.has(ct.as_str())) {
+            return None;
+        }
+        it.offerings
+            .iter()
+            .filter(|o| o.available && o.capacity_type == ct && zone.is_none_or(|z| z.has(&o.zone)))
+            .map(|o| o.price)
+            .max()
+    })
+}
+
+/// The NodePool's `karpenter.sh/nodepool-hash`: a hash of the parts of the template whose
+/// change drifts existing nodes (labels, annotations, taints, startup taints, the node class
+/// reference, `expireAfter`, `terminationGracePeriod`). Requirements are checked separately and
+/// behavioural fields (weight, limits, disruption) never drift.
+pub fn pool_hash(np: &NodePool) -> u64 {
+    let mut parts: Vec<String> = Vec::new();
+    for (k, v) in &np.template_labels {
+        parts.push(format!("label {k}={v}"));
+    }
+    for (k, v) in &np.template_annotations {
+        parts.push(format!("annotation {k}={v}"));
+    }
+    // Taints are compared as sets: their order in the manifest does not drift a node.
+    let mut taints: Vec<String> = np.taints.iter().map(|t| format!("taint {}={}:{}", t.key, t.value, t.effect.as_str())).collect();
+    taints.sort();
+    let mut startup: Vec<String> =
+        np.startup_taints.iter().map(|t| format!("startup {}={}:{}", t.key, t.value, t.effect.as_str())).collect();
+    startup.sort();
+    parts.extend(taints);
+    parts.extend(startup);
+    let r = &np.node_class_ref;
+    parts.push(format!("class {}/{}/{}", r.group, r.kind, r.name));
+    parts.push(format!("expire {:?}", np.expire_after));
+    parts.push(format!("grace {:?}", np.termination_grace_period));
+    let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+    crate::pod::stable_hash(&refs)
+}
+
+/// The EC2NodeClass hash (`karpenter.k8s.aws/ec2nodeclass-hash`): the fields that change how
+/// an instance is launched. AMI and subnet selection are not in it; they drift through the
+/// resolved AMI and subnets instead.
+pub fn node_class_hash(nc: &NodeClass) -> u64 {
+    let k = &nc.kubelet;
+    let text = format!(
+        "family {:?} maxPods {:?} podsPerCore {:?} kubeReserved {:?} systemReserved {:?} evictionHard {:?} root {:?}",
+        nc.ami_family, k.max_pods, k.pods_per_core, k.kube_reserved, k.system_reserved, k.eviction_hard, nc.root_volume_bytes
+    );
+    crate::pod::stable_hash(&[&text])
+}
+
+/// Why Karpenter would say a node drifted, the first that applies, in its order
+/// (`NodePoolDrifted`, `RequirementsDrifted`, then the AWS provider's `NodeClassDrift`,
+/// `AMIDrift`, `SubnetDrift`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriftReason {
+    NodePoolDrifted,
+    RequirementsDrifted,
+    NodeClassDrift,
+    AmiDrift,
+    SubnetDrift,
+}
+
+impl DriftReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftReason::NodePoolDrifted => "NodePoolDrifted",
+            DriftReason::RequirementsDrifted => "RequirementsDrifted",
+            DriftReason::NodeClassDrift => "NodeClassDrift",
+            DriftReason::AmiDrift => "AMIDrift",
+            DriftReason::SubnetDrift => "SubnetDrift",
+        }
+    }
+}
+
+/// Whether a node's labels still satisfy every requirement of its NodePool
+/// (`StrictlyCompatible`: a requirement on a key the node does not carry is only met by
+/// `NotIn` and `DoesNotExist`). Widening a requirement never drifts.
+pub fn requirements_drifted(pool_requirements: &[NodeSelectorRequirement], labels: &StringMap) -> bool {
+    pool_requirements.iter().any(|r| {
+        let value = labels.get(&r.key);
+        let req = Requirement::new(&r.key, r.operator, r.values.iter().cloned());
+        match value {
+            Some(v) => !req.has(v),
+            None => !r.operator.is_negative(),
+        }
+    })
 }
 
 #[cfg(test)]

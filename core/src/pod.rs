@@ -61,6 +61,8 @@ pub struct Pod {
     /// Whether the pod has triggered Karpenter's batcher since it became provisionable.
     pub triggered: bool,
     pub deleted: bool,
+    /// When the pod was bound and started running.
+    pub started_at: Option<Millis>,
 }
 
 impl Pod {

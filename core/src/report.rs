@@ -121,4 +121,13 @@ pub struct NodeClaimReport {
     /// The instance types the NodeClaim allowed, cheapest first (at most 60 shown).
     pub instance_type_options: Vec<String>,
     pub price_per_hour: f64,
+    /// Why the NodeClaim has drifted (`NodePoolDrifted`, `RequirementsDrifted`,
+    /// `NodeClassDrift`, `AMIDrift`, `SubnetDrift`), when it has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drifted: Option<String>,
+    /// The disruption a command holds the NodeClaim for (`Empty`, `Underutilized`, `Drifted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disruption_reason: Option<String>,
+    /// The AMI the instance runs.
+    pub image_id: String,
 }

@@ -412,6 +412,7 @@ mod tests {
             scheduler_message: None,
             triggered: false,
             deleted: false,
+            started_at: None,
         }
     }
 

@@ -27,6 +27,9 @@ use crate::scheduling::{self, NodeView, Placement, Solver, Template};
 use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
+mod disrupt;
+mod termination;
+
 /// Hard caps that keep a page responsive; the reader reports them with line numbers first.
 pub const MAX_PODS: usize = 50_000;
 pub const MAX_NODES: usize = 5_000;
@@ -111,6 +114,26 @@ pub struct Node {
     /// The last time a non-DaemonSet pod was bound to the node, finished or was deleted
     /// (Karpenter's `lastPodEventTime`): `consolidateAfter` counts from here.
     pub last_pod_event: Option<Millis>,
+    /// The NodeClaim's annotations: the NodePool template's at launch.
+    pub annotations: StringMap,
+    /// Set while a disruption command holds the node (tainted `karpenter.sh/disrupted`,
+    /// counted against budgets, waiting for its replacements to initialize).
+    pub disruption: Option<disruption::Reason>,
+    /// Since when, and why, the node has drifted from its NodePool or EC2NodeClass.
+    pub drifted: Option<(Millis, disruption::DriftReason)>,
+    /// The NodePool and EC2NodeClass hashes the node was launched with.
+    pub pool_hash: u64,
+    pub node_class_hash: u64,
+    /// The AMI the instance runs (`status.imageID`).
+    pub image_id: String,
+    /// `expireAfter` after creation, as the NodeClaim was created.
+    pub expire_at: Option<Millis>,
+    /// The NodeClaim's `terminationGracePeriod`: how long draining may take at most.
+    pub termination_grace: Option<Millis>,
+    /// When the NodeClaim's deletion began.
+    pub deleting_since: Option<Millis>,
+    /// A spot interruption warning arrived: EC2 reclaims the instance at this time.
+    pub reclaim_at: Option<Millis>,
 }
 
 impl Node {
@@ -144,15 +167,12 @@ enum Action {
     DisruptionPoll,
     /// A computed command's 15 s are up: validate it and execute it.
     DisruptionValidate,
+    /// The NodeClaim's `expireAfter` has passed.
+    Expire(usize),
+    /// The termination controller drains a deleting node (again).
+    Drain(usize),
     /// A deleting node's instance is gone: the Node and NodeClaim disappear.
     TerminationDone(usize),
-}
-
-/// A disruption command waiting out its validation delay.
-#[derive(Clone, Debug)]
-struct PendingCommand {
-    reason: crate::disruption::Reason,
-    candidates: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -204,7 +224,28 @@ pub struct Simulation {
     disruption_poll_at: Option<Millis>,
     /// When the disruption controller last looked (it never looks twice at one instant).
     last_poll: Option<Millis>,
-    pending_command: Option<PendingCommand>,
+    /// A command waiting out its validation delay.
+    pending_command: Option<disrupt::Plan>,
+    /// Commands executing: their replacements are launching.
+    commands: Vec<disrupt::Command>,
+    /// What the cluster looked like when a disruption pass last found nothing to do; the
+    /// controller does not look again until it changes (Karpenter's "consolidated" memo).
+    memo: Option<disrupt::Fingerprint>,
+    /// The last `Unconsolidatable` / `DisruptionBlocked` / `FailedDraining` message per
+    /// object, so a repeated verdict is not repeated as an event.
+    verdicts: BTreeMap<String, String>,
+    /// The last disruption pass left a candidate out because a budget was used up.
+    budget_blocked: bool,
+    /// Draining nodes: when the last evicted pod's grace period ends.
+    drain_grace: BTreeMap<usize, Millis>,
+    /// Nodes whose drain has finished, and when.
+    drained: BTreeMap<usize, Millis>,
+    /// EC2NodeClasses deleted while NodeClaims still use them: they go when those do.
+    node_classes_deleting: alloc::collections::BTreeSet<String>,
+    pdbs: Vec<PodDisruptionBudget>,
+    /// AMIs released by Timeline steps, per alias family (`al2023`): `@latest` resolves to
+    /// the newest.
+    ami_releases: BTreeMap<String, u32>,
 }
 
 fn object_of_pod(p: &Pod) -> String {
@@ -265,6 +306,15 @@ impl Simulation {
             disruption_poll_at: None,
             last_poll: None,
             pending_command: None,
+            commands: Vec::new(),
+            memo: None,
+            verdicts: BTreeMap::new(),
+            budget_blocked: false,
+            drain_grace: BTreeMap::new(),
+            drained: BTreeMap::new(),
+            node_classes_deleting: alloc::collections::BTreeSet::new(),
+            pdbs: scenario.pdbs.clone(),
+            ami_releases: BTreeMap::new(),
         };
         sim.namespaces.entry("default".into()).or_default();
         for w in &sim.workloads {
@@ -349,7 +399,9 @@ impl Simulation {
     /// Whether a NodePool can launch: its EC2NodeClass exists (Karpenter marks it not Ready
     /// otherwise and skips it).
     pub fn node_pool_ready(&self, pool: usize) -> bool {
-        self.node_pools.get(pool).is_some_and(|np| self.catalogs.contains_key(&np.node_class_ref.name))
+        self.node_pools
+            .get(pool)
+            .is_some_and(|np| self.catalogs.contains_key(&np.node_class_ref.name) && !self.node_classes_deleting.contains(&np.node_class_ref.name))
     }
 
     /// When something will next happen (an action falls due or a batch window closes), or
@@ -429,6 +481,16 @@ impl Simulation {
                 deleted: false,
                 initialized_at: Some(0),
                 last_pod_event: None,
+                annotations: StringMap::new(),
+                disruption: None,
+                drifted: None,
+                pool_hash: 0,
+                node_class_hash: 0,
+                image_id: image_id("eks-nodegroup", 0),
+                expire_at: None,
+                termination_grace: None,
+                deleting_since: None,
+                reclaim_at: None,
             };
             self.nodes.push(node);
             let n = self.nodes.len() - 1;
@@ -465,6 +527,7 @@ impl Simulation {
             scheduler_message: None,
             triggered: false,
             deleted: false,
+            started_at: None,
         };
         self.pods.push(pod);
         self.version += 1;
@@ -588,10 +651,16 @@ impl Simulation {
     }
 
     /// Runs until nothing more would change, or `limit`; returns the time reached.
+    ///
+    /// NodeClaim expirations are scheduled far ahead (`expireAfter` defaults to 30 days):
+    /// a cluster whose only future is an expiry after `limit` is at rest now.
     pub fn run_to_rest(&mut self, limit: Millis) -> Millis {
         let mut guard = 0u64;
         while let Some(t) = self.next_time() {
             if t > limit {
+                if self.only_expirations_ahead() {
+                    return self.now;
+                }
                 self.now = limit;
                 return limit;
             }
@@ -603,6 +672,10 @@ impl Simulation {
             self.step();
         }
         self.now
+    }
+
+    fn only_expirations_ahead(&self) -> bool {
+        self.batch.is_none() && self.queue.values().all(|a| matches!(a, Action::Expire(_)))
     }
 
     /// Processes everything due now.
@@ -677,6 +750,8 @@ impl Simulation {
                 }
             }
             Action::DisruptionValidate => self.disruption_validate(),
+            Action::Expire(n) => self.expire(n),
+            Action::Drain(n) => self.drain(n),
             Action::TerminationDone(n) => self.termination_done(n),
         }
     }
@@ -806,6 +881,7 @@ impl Simulation {
         let pod = &mut self.pods[p];
         pod.node = Some(n);
         pod.phase = Phase::Running;
+        pod.started_at = Some(self.now);
         pod.nominated = None;
         pod.karpenter_message = None;
         pod.scheduler_message = None;
@@ -826,6 +902,9 @@ impl Simulation {
         }
         self.pods[p].phase = Phase::Succeeded;
         self.note_pod_event(p);
+        if let Some(n) = self.pods[p].node {
+            self.pod_left_node(n);
+        }
         let obj = object_of_pod(&self.pods[p]);
         self.event(false, "Completed", obj, "Pod ran to completion".into());
         self.version += 1;
@@ -896,6 +975,9 @@ impl Simulation {
             .collect();
         for pool in self.ordered_pools() {
             let np = self.node_pools[pool].clone();
+            if self.node_classes_deleting.contains(&np.node_class_ref.name) {
+                continue;
+            }
             let Some(types) = self.catalogs.get(&np.node_class_ref.name).cloned() else {
                 continue;
             };
@@ -1026,44 +1108,10 @@ impl Simulation {
             return;
         }
         let templates = self.build_templates();
-        // Existing nodes: initialized first, then by name.
-        let mut node_ids: Vec<usize> =
-            (0..self.nodes.len()).filter(|&n| self.nodes[n].exists() && self.nodes[n].state != NodeState::Deleting).collect();
-        node_ids.sort_by(|&a, &b| {
-            let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-            (na.state != NodeState::Ready).cmp(&(nb.state != NodeState::Ready)).then(na.name.cmp(&nb.name))
-        });
         let by_node = self.active_pods_by_node();
-        let mut views = Vec::new();
-        for &n in &node_ids {
-            let node = &self.nodes[n];
-            let initialized = node.state == NodeState::Ready;
-            let mut requirements = Requirements::from_labels(node.labels.iter());
-            requirements.add(Requirement::in_values(wk::HOSTNAME, [node.name.clone()]));
-            // DaemonSet pods are bound when the NodeClaim is created, so they are counted here.
-            let remaining = node.allocatable - self.requests_of(&by_node[n]);
-            let host_ports = by_node[n]
-                .iter()
-                .flat_map(|&p| self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()))
-                .collect();
-            views.push(NodeView {
-                id: n,
-                name: node.name.clone(),
-                labels: node.labels.clone(),
-                requirements,
-                taints: node.taints.clone(),
-                remaining,
-                host_ports,
-                initialized,
-            });
-        }
+        let views = self.node_views(&[], &by_node);
         let topology = self.topology_universe(&templates, &pending);
-        let bound: Vec<(usize, usize)> = (0..self.pods.len())
-            .filter(|&p| self.pods[p].is_active())
-            .filter_map(|p| self.pods[p].node.filter(|n| self.nodes[*n].exists()).map(|n| (p, n)))
-            .collect();
-        let node_labels: BTreeMap<usize, (String, StringMap)> =
-            node_ids.iter().map(|&n| (n, (self.nodes[n].name.clone(), self.nodes[n].labels.clone()))).collect();
+        let (bound, node_labels) = self.bound_pods(&views, &[]);
         let solver = Solver::new(&self.pods, &pending, views, templates.clone(), topology, &bound, &node_labels);
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
         let outcome = solver.solve(pending.clone());
@@ -1117,6 +1165,59 @@ impl Simulation {
             let at = self.now + RETRIGGER;
             self.schedule(at, Action::Retrigger);
         }
+    }
+
+    /// Nodes the schedulers may place pods on, as the solver sees them: existing, neither
+    /// deleting nor held by a disruption command, not in `excluded` (sorted); initialized first, then
+    /// by name (Karpenter's order).
+    fn node_views(&self, excluded: &[usize], by_node: &[Vec<usize>]) -> Vec<NodeView> {
+        let mut node_ids: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| {
+                let node = &self.nodes[n];
+                node.exists() && node.state != NodeState::Deleting && node.disruption.is_none() && excluded.binary_search(&n).is_err()
+            })
+            .collect();
+        node_ids.sort_by(|&a, &b| {
+            let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+            (na.state != NodeState::Ready).cmp(&(nb.state != NodeState::Ready)).then(na.name.cmp(&nb.name))
+        });
+        node_ids
+            .into_iter()
+            .map(|n| {
+                let node = &self.nodes[n];
+                let mut requirements = Requirements::from_labels(node.labels.iter());
+                requirements.add(Requirement::in_values(wk::HOSTNAME, [node.name.clone()]));
+                // DaemonSet pods are bound when the NodeClaim is created, so they are counted here.
+                let remaining = node.allocatable - self.requests_of(&by_node[n]);
+                let host_ports = by_node[n]
+                    .iter()
+                    .flat_map(|&p| self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()))
+                    .collect();
+                NodeView {
+                    id: n,
+                    name: node.name.clone(),
+                    labels: node.labels.clone(),
+                    requirements,
+                    taints: node.taints.clone(),
+                    remaining,
+                    host_ports,
+                    initialized: node.state == NodeState::Ready,
+                }
+            })
+            .collect()
+    }
+
+    /// The pods bound to the given nodes (they count for topology), except `moving` ones
+    /// (sorted), and those nodes' names and labels.
+    #[allow(clippy::type_complexity)]
+    fn bound_pods(&self, views: &[NodeView], moving: &[usize]) -> (Vec<(usize, usize)>, BTreeMap<usize, (String, StringMap)>) {
+        let node_labels: BTreeMap<usize, (String, StringMap)> =
+            views.iter().map(|v| (v.id, (self.nodes[v.id].name.clone(), self.nodes[v.id].labels.clone()))).collect();
+        let bound = (0..self.pods.len())
+            .filter(|&p| self.pods[p].is_active() && moving.binary_search(&p).is_err())
+            .filter_map(|p| self.pods[p].node.filter(|n| node_labels.contains_key(n)).map(|n| (p, n)))
+            .collect();
+        (bound, node_labels)
     }
 
     /// The domain universe of every topology key in use.
@@ -1298,6 +1399,16 @@ impl Simulation {
             deleted: false,
             initialized_at: None,
             last_pod_event: None,
+            annotations: np.template_annotations.clone(),
+            disruption: None,
+            drifted: None,
+            pool_hash: disruption::pool_hash(np),
+            node_class_hash: self.node_classes.get(&np.node_class_ref.name).map_or(0, disruption::node_class_hash),
+            image_id: self.node_classes.get(&np.node_class_ref.name).map(|nc| self.current_image(nc)).unwrap_or_default(),
+            expire_at: np.expire_after.map(|e| self.now + e),
+            termination_grace: np.termination_grace_period,
+            deleting_since: None,
+            reclaim_at: None,
         };
         self.nodes.push(node);
         let n = self.nodes.len() - 1;
@@ -1317,6 +1428,9 @@ impl Simulation {
             ),
         );
         self.create_daemon_pods(n);
+        if let Some(at) = self.nodes[n].expire_at {
+            self.schedule(at, Action::Expire(n));
+        }
         let delay = 1_000 + rng.below(1_500);
         let at = self.now + delay;
         self.schedule(at, Action::Launch(n));
@@ -1339,6 +1453,8 @@ impl Simulation {
         );
         let obj = format!("NodeClaim/{}", node.name);
         self.event(false, "Launched", obj, msg);
+        // The pool or its node class may have changed while the NodeClaim was created.
+        self.update_drift(n);
         let mut rng = self.rng.fork(pod::stable_hash(&["register", &self.nodes[n].name]));
         let at = self.now + 28_000 + rng.below(10_000);
         self.schedule(at, Action::Register(n));
@@ -1377,219 +1493,7 @@ impl Simulation {
         }
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
         self.event(false, "Initialized", obj, format!("initialized nodeclaim, Node={}", self.nodes[n].name));
-    }
-
-    // ----- disruption -----
-
-    fn is_managed(&self, n: usize) -> bool {
-        let node = &self.nodes[n];
-        node.exists() && node.nodeclaim.is_some() && node.nodepool.is_some_and(|p| p < self.node_pools.len())
-    }
-
-    /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
-    fn is_nominated(&self, n: usize) -> bool {
-        let Some(claim) = &self.nodes[n].nodeclaim else { return false };
-        self.pods.iter().any(|p| p.is_pending() && p.nominated.as_deref() == Some(claim.as_str()))
-    }
-
-    /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
-    /// already being disrupted.
-    fn budget_counts(&self, pool: usize) -> (u32, u32) {
-        let (mut nodes, mut disrupting) = (0, 0);
-        for n in 0..self.nodes.len() {
-            if self.is_managed(n) && self.nodes[n].nodepool == Some(pool) && self.nodes[n].initialized_at.is_some() {
-                nodes += 1;
-                if self.nodes[n].state == NodeState::Deleting {
-                    disrupting += 1;
-                }
-            }
-        }
-        (nodes, disrupting)
-    }
-
-    fn budget_remaining(&self, pool: usize, reason: disruption::Reason) -> u32 {
-        let (nodes, disrupting) = self.budget_counts(pool);
-        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting, self.now)
-    }
-
-    /// Empty nodes that could be removed, ignoring the clock: managed, initialized, not
-    /// deleting, in a live pool that consolidates, without `karpenter.sh/do-not-disrupt`,
-    /// and with no pod that would have to move. Returns (node, when it is consolidatable).
-    fn empty_nodes(&self) -> Vec<(usize, Millis)> {
-        // One sweep over the pods, not one per node: this runs after every step.
-        let mut busy = alloc::vec![false; self.nodes.len()];
-        for pod in &self.pods {
-            if let Some(n) = pod.node
-                && pod.is_active()
-                && !pod.is_daemon()
-            {
-                busy[n] = true;
-            }
-        }
-        (0..self.nodes.len())
-            .filter(|&n| self.is_managed(n) && self.nodes[n].state == NodeState::Ready)
-            .filter_map(|n| {
-                let node = &self.nodes[n];
-                let pool = node.nodepool?;
-                let np = &self.node_pools[pool];
-                if self.pool_deleted[pool] || np.template_annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v == "true") {
-                    return None;
-                }
-                let at = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)?;
-                (!busy[n]).then_some((n, at))
-            })
-            .collect()
-    }
-
-    /// Emptiness: the empty, consolidatable, un-nominated nodes each pool's `Empty` budget
-    /// admits, oldest first.
-    fn emptiness_command(&self) -> Vec<usize> {
-        let mut budgets: BTreeMap<usize, u32> = BTreeMap::new();
-        let mut chosen = Vec::new();
-        for (n, at) in self.empty_nodes() {
-            if at > self.now || self.is_nominated(n) {
-                continue;
-            }
-            let pool = self.nodes[n].nodepool.unwrap_or_default();
-            let left = budgets.entry(pool).or_insert_with(|| self.budget_remaining(pool, disruption::Reason::Empty));
-            if *left > 0 {
-                *left -= 1;
-                chosen.push(n);
-            }
-        }
-        chosen
-    }
-
-    /// Keeps one disruption poll queued while an empty node could become removable: at the
-    /// first 10 s tick after it becomes consolidatable. Nodes held back for good (a budget of
-    /// 0 without a schedule, with nothing disrupting) do not keep the clock running, so the
-    /// cluster can come to rest.
-    fn plan_disruption(&mut self) {
-        if self.pending_command.is_some() {
-            return;
-        }
-        // Whether each pool could still disrupt, computed once per pool (this runs after
-        // every step). A budget that blocks now may be a scheduled window that closes
-        // later: keep looking every 10 s while it is open.
-        let mut pool_open: BTreeMap<usize, bool> = BTreeMap::new();
-        let mut earliest: Option<Millis> = None;
-        for (n, at) in self.empty_nodes() {
-            let pool = self.nodes[n].nodepool.unwrap_or_default();
-            let open = *pool_open.entry(pool).or_insert_with(|| {
-                self.budget_remaining(pool, disruption::Reason::Empty) > 0
-                    || self.node_pools[pool].budgets.iter().any(|b| b.schedule.is_some())
-            });
-            if open {
-                let at = at.max(self.now);
-                earliest = Some(earliest.map_or(at, |e| e.min(at)));
-            }
-        }
-        let Some(at) = earliest else { return };
-        let mut tick = disruption::next_poll(at);
-        if let Some(last) = self.last_poll
-            && tick <= last
-        {
-            tick = last + disruption::POLL;
-        }
-        if self.disruption_poll_at.is_none_or(|queued| queued > tick) {
-            self.disruption_poll_at = Some(tick);
-            self.schedule(tick, Action::DisruptionPoll);
-        }
-    }
-
-    fn disruption_poll(&mut self) {
-        self.last_poll = Some(self.now);
-        if self.pending_command.is_some() {
-            return;
-        }
-        let candidates = self.emptiness_command();
-        if candidates.is_empty() {
-            return;
-        }
-        self.pending_command = Some(PendingCommand { reason: disruption::Reason::Empty, candidates });
-        let at = self.now + disruption::VALIDATION_DELAY;
-        self.schedule(at, Action::DisruptionValidate);
-    }
-
-    /// After the validation delay: the candidates that are still removable (emptiness
-    /// tolerates losing some) are deleted, and the controller looks again at once.
-    fn disruption_validate(&mut self) {
-        let Some(cmd) = self.pending_command.take() else { return };
-        let still = self.emptiness_command();
-        let valid: Vec<usize> = cmd.candidates.iter().copied().filter(|n| still.contains(n)).collect();
-        for &n in &valid {
-            let price = dollars(self.nodes[n].price);
-            let pool = self.nodes[n].nodepool.map(|p| self.node_pools[p].name.clone()).unwrap_or_default();
-            let obj = format!("NodeClaim/{}", self.nodes[n].name);
-            self.event(
-                false,
-                "DisruptionTerminating",
-                obj,
-                format!("Disrupting NodeClaim: {}/Delete, nodepool={pool}, savings ${price}/h", cmd.reason.as_str()),
-            );
-            self.terminate(n, cmd.reason.as_str());
-        }
-        self.disruption_poll();
-    }
-
-    /// Deletes a NodeClaim: the node is tainted `karpenter.sh/disrupted:NoSchedule` and
-    /// drained (evicted pods go back to their controllers, which create replacements that
-    /// Karpenter provisions for), then the instance terminates.
-    fn terminate(&mut self, n: usize, why: &str) {
-        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
-            return;
-        }
-        self.nodes[n].state = NodeState::Deleting;
-        self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
-        self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Terminating", obj, format!("deleting nodeclaim ({why}); draining node"));
-        let mut grace: Millis = 0;
-        for p in self.pods_on(n) {
-            if !self.pods[p].is_active() || self.pods[p].is_daemon() {
-                continue;
-            }
-            let seconds = self.pods[p].spec.termination_grace_seconds.unwrap_or(30).max(0) as u64;
-            grace = grace.max(seconds * 1000);
-            let w = self.pods[p].workload;
-            self.delete_pod(p);
-            let obj = object_of_pod(&self.pods[p]);
-            self.event(false, "Evicted", obj, format!("Evicted pod: draining node {}", self.nodes[n].name));
-            if self.workload_state[w].deleted {
-                continue;
-            }
-            match self.workloads[w].kind {
-                WorkloadKind::Pod | WorkloadKind::DaemonSet => {}
-                WorkloadKind::Job => {
-                    let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
-                    let done = self.workload_state[w].succeeded;
-                    if self.workloads[w].completions.is_none_or(|c| done + active < c) {
-                        self.add_replica(w);
-                    }
-                }
-                _ => {
-                    self.add_replica(w);
-                }
-            }
-        }
-        // Draining waits for the evicted pods' grace period; then EC2 terminates the
-        // instance and Karpenter, polling every 5 s, sees it gone.
-        let mut rng = self.rng.fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
-        let at = self.now + grace + 5_000 + rng.below(10_000);
-        self.schedule(at, Action::TerminationDone(n));
-    }
-
-    fn termination_done(&mut self, n: usize) {
-        if !self.nodes[n].exists() {
-            return;
-        }
-        for p in self.pods_on(n) {
-            self.pods[p].deleted = true;
-        }
-        self.nodes[n].deleted = true;
-        self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Deleted", obj, format!("deleted node {} and its nodeclaim", self.nodes[n].name));
+        self.advance_commands();
     }
 
     // ----- timeline -----
@@ -1607,6 +1511,16 @@ impl Simulation {
         }
         self.pods[p].deleted = true;
         self.version += 1;
+    }
+
+    /// A pod deleted by hand (a scale-down, a deleted workload): a drain waiting for it may
+    /// go on.
+    fn remove_pod(&mut self, p: usize) {
+        let node = self.pods[p].node.filter(|_| self.pods[p].is_active());
+        self.delete_pod(p);
+        if let Some(n) = node {
+            self.pod_left_node(n);
+        }
     }
 
     /// A non-DaemonSet pod on a node finished or started terminating: the node's
@@ -1637,7 +1551,7 @@ impl Simulation {
                 live.sort_by_key(|&p| (self.pods[p].node.is_some(), core::cmp::Reverse(self.pods[p].seq)));
                 while (live.len() as u32) > replicas {
                     let p = live.remove(0);
-                    self.delete_pod(p);
+                    self.remove_pod(p);
                 }
                 self.event(false, "ScalingReplicaSet", format!("{}/{namespace}/{name}", kind.as_str()), format!("Scaled to {replicas}"));
             }
@@ -1658,11 +1572,23 @@ impl Simulation {
                     }
                     return;
                 }
+                if kind == "EC2NodeClass" {
+                    self.delete_node_class(&name);
+                    return;
+                }
+                if kind == "PodDisruptionBudget" {
+                    if let Some(i) = self.pdbs.iter().position(|p| p.name == name && p.namespace == namespace) {
+                        self.pdbs.remove(i);
+                        self.version += 1;
+                        self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                    }
+                    return;
+                }
                 if let Some(w) = self.find_workload(&kind, &name, &namespace) {
                     self.workload_state[w].deleted = true;
                     for p in 0..self.pods.len() {
                         if self.pods[p].workload == w {
-                            self.delete_pod(p);
+                            self.remove_pod(p);
                         }
                     }
                     self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
@@ -1681,6 +1607,7 @@ impl Simulation {
                         }
                     }
                     self.version += 1;
+                    self.detect_drift();
                 }
                 AppliedObject::NodeClass(nc) => {
                     let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
@@ -1692,8 +1619,10 @@ impl Simulation {
                     if let Ok(types) = types {
                         self.catalogs.insert(nc.name.clone(), Rc::new(types));
                     }
+                    self.node_classes_deleting.remove(&nc.name);
                     self.node_classes.insert(nc.name.clone(), nc);
                     self.version += 1;
+                    self.detect_drift();
                 }
                 AppliedObject::Workload(wl) => {
                     let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
@@ -1711,7 +1640,7 @@ impl Simulation {
                         Some(w) => {
                             for p in 0..self.pods.len() {
                                 if self.pods[p].workload == w {
-                                    self.delete_pod(p);
+                                    self.remove_pod(p);
                                 }
                             }
                             self.specs[w] = Rc::new(wl.template.spec.clone());
@@ -1728,17 +1657,53 @@ impl Simulation {
                         }
                     }
                 }
-                AppliedObject::Pdb(_) => {}
+                AppliedObject::Pdb(pdb) => {
+                    match self.pdbs.iter().position(|p| p.name == pdb.name && p.namespace == pdb.namespace) {
+                        Some(i) => self.pdbs[i] = pdb,
+                        None => self.pdbs.push(pdb),
+                    }
+                    self.version += 1;
+                }
             },
-            TimelineAction::Interrupt { .. } | TimelineAction::ReleaseAmi { .. } => {
-                self.event(
-                    true,
-                    "NotSimulated",
-                    "Timeline/steps".into(),
-                    "spot interruptions and AMI releases arrive with the disruption engine".into(),
-                );
+            TimelineAction::Interrupt { nodepool, node } => self.interrupt(nodepool.as_deref(), node.as_deref()),
+            TimelineAction::ReleaseAmi { alias } => {
+                let family = alias.split('@').next().unwrap_or_default().to_string();
+                let release = {
+                    let r = self.ami_releases.entry(family.clone()).or_insert(0);
+                    *r += 1;
+                    *r
+                };
+                let image = image_id(&family, release);
+                self.event(false, "AMIReleased", format!("AMI/{family}"), format!("a new {family} AMI ({image}) is the latest: EC2NodeClasses using {family}@latest resolve to it"));
+                self.version += 1;
+                self.detect_drift();
             }
         }
+    }
+
+    /// Deleting an EC2NodeClass: its NodePools can no longer launch, and the object stays
+    /// (finalizer) until no NodeClaim uses it.
+    fn delete_node_class(&mut self, name: &str) {
+        if !self.node_classes.contains_key(name) {
+            return;
+        }
+        self.node_classes_deleting.insert(name.into());
+        self.version += 1;
+        let users: Vec<String> = self
+            .nodes
+            .iter()
+            .filter(|n| n.exists() && n.nodeclaim.is_some() && n.nodepool.is_some_and(|p| self.node_pools[p].node_class_ref.name == name))
+            .map(|n| n.name.clone())
+            .collect();
+        if !users.is_empty() {
+            self.event(
+                false,
+                "Waiting",
+                format!("EC2NodeClass/{name}"),
+                format!("waiting on NodeClaim termination for {}", users.join(", ")),
+            );
+        }
+        self.finish_node_class_deletions();
     }
 
     // ----- the report -----
@@ -1759,15 +1724,12 @@ impl Simulation {
             cost += node.price;
             let mut pods: Vec<String> = by_node[n].iter().map(|&p| self.pods[p].key()).collect();
             pods.sort();
-            let mut taints: Vec<TaintReport> = node
+            let taints: Vec<TaintReport> = node
                 .taints
                 .iter()
                 .chain(node.startup_taints.iter())
                 .map(|t| TaintReport { key: t.key.clone(), value: t.value.clone(), effect: t.effect.as_str().into() })
                 .collect();
-            if node.state == NodeState::Deleting {
-                taints.push(TaintReport { key: "karpenter.sh/disrupted".into(), value: String::new(), effect: "NoSchedule".into() });
-            }
             let mut capacity_names: Vec<ResourceName> = shown.to_vec();
             for (r, _) in node.capacity.iter() {
                 if !capacity_names.contains(&r) {
@@ -1893,6 +1855,9 @@ impl Simulation {
                     created_at: duration::format(node.created_at),
                     instance_type_options: node.options.iter().take(MAX_LAUNCH_TYPES).cloned().collect(),
                     price_per_hour: to_dollars(node.price),
+                    drifted: node.drifted.map(|d| d.1.as_str().into()),
+                    disruption_reason: node.disruption.map(|r| r.as_str().into()),
+                    image_id: node.image_id.clone(),
                 }
             })
             .collect();
@@ -1914,6 +1879,12 @@ impl Simulation {
             notes,
         }
     }
+}
+
+/// A plausible AMI ID, stable for an image name and release.
+fn image_id(name: &str, release: u32) -> String {
+    let h = pod::stable_hash(&[name, &release.to_string()]);
+    format!("ami-0{:016x}", h)
 }
 
 fn is_exotic(it: &InstanceType) -> bool {

@@ -1,0 +1,872 @@
+//! Karpenter's disruption controller on the simulated clock: which nodes are candidates, the
+//! methods in their order (emptiness, drift, multi-node and single-node consolidation), the
+//! scheduling simulation each decision rests on, the 15 s validation, and the execution of a
+//! command (replacements first, then the candidates are deleted).
+//!
+//! Sources: `K@1.14.1:pkg/controllers/disruption/` (controller.go, types.go, helpers.go,
+//! emptiness.go, drift.go, multinodeconsolidation.go, singlenodeconsolidation.go,
+//! consolidation.go, validation.go, queue.go), as summarised in `karpenter-semantics.md` §5.
+//! The rules that need no cluster (budgets, prices, hashes) are in [`crate::disruption`].
+
+use super::*;
+use crate::disruption::{DoNotDisrupt, Reason};
+
+/// Multi-node consolidation looks at no more than this many candidates at once.
+const MAX_MULTI_NODE: usize = 100;
+
+/// What a disruption pass saw. When a pass finds nothing, the controller does not look again
+/// until this changes: Karpenter's "consolidated" memo. (Upstream also looks again after 5
+/// minutes; the simulation is deterministic, so an unchanged cluster gives the same answer
+/// and the clock can rest.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Fingerprint {
+    version: u64,
+    consolidatable: usize,
+    drifted: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Method {
+    Emptiness,
+    Drift,
+    MultiNode,
+    SingleNode,
+}
+
+/// A replacement NodeClaim a command will launch.
+#[derive(Clone, Debug)]
+pub(super) struct Replacement {
+    template: Template,
+    claim: scheduling::NewClaim,
+}
+
+/// A command the controller decided on.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    method: Method,
+    reason: Reason,
+    candidates: Vec<usize>,
+    replacements: Vec<Replacement>,
+    /// $/h saved: the candidates' prices minus the replacement's cheapest offering.
+    savings: i64,
+}
+
+/// A command being executed: its replacements launch, then its candidates are deleted.
+#[derive(Clone, Debug)]
+pub(super) struct Command {
+    reason: Reason,
+    candidates: Vec<usize>,
+    replacements: Vec<usize>,
+}
+
+/// A node the controller may disrupt, with what it knows of it.
+#[derive(Clone, Debug)]
+struct Candidate {
+    node: usize,
+    pool: usize,
+    /// Pods that would have to move: active, not DaemonSet pods.
+    pods: Vec<usize>,
+    price: MicroDollars,
+    consolidatable: bool,
+    /// v1.14's sort key: price / (1 + the pods' positive eviction costs).
+    score: f64,
+}
+
+impl Candidate {
+    fn empty(&self) -> bool {
+        self.pods.is_empty()
+    }
+}
+
+/// What the scheduling simulation of a command concluded.
+struct Simulated {
+    templates: Vec<Template>,
+    claims: Vec<scheduling::NewClaim>,
+    /// Pods of the candidates that would not schedule, with why.
+    failures: Vec<(usize, String)>,
+}
+
+/// PodDisruptionBudgets with the disruptions each allows now.
+struct PdbState {
+    allowed: Vec<u32>,
+}
+
+impl Simulation {
+    pub(super) fn is_managed(&self, n: usize) -> bool {
+        let node = &self.nodes[n];
+        node.exists() && node.nodeclaim.is_some() && node.nodepool.is_some_and(|p| p < self.node_pools.len())
+    }
+
+    /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
+    fn nominated_nodes(&self) -> Vec<bool> {
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if let Some(claim) = &node.nodeclaim {
+                names.insert(claim.as_str(), n);
+            }
+        }
+        let mut out = alloc::vec![false; self.nodes.len()];
+        for p in self.pods.iter().filter(|p| p.is_pending()) {
+            if let Some(&n) = p.nominated.as_deref().and_then(|c| names.get(c)) {
+                out[n] = true;
+            }
+        }
+        out
+    }
+
+    /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
+    /// already being disrupted (deleting, or held by a command).
+    fn budget_counts(&self, pool: usize) -> (u32, u32) {
+        let (mut nodes, mut disrupting) = (0, 0);
+        for n in 0..self.nodes.len() {
+            if self.is_managed(n) && self.nodes[n].nodepool == Some(pool) && self.nodes[n].initialized_at.is_some() {
+                nodes += 1;
+                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some() {
+                    disrupting += 1;
+                }
+            }
+        }
+        (nodes, disrupting)
+    }
+
+    fn budget_remaining(&self, pool: usize, reason: Reason) -> u32 {
+        let (nodes, disrupting) = self.budget_counts(pool);
+        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting, self.now)
+    }
+
+    fn pdb_state(&self) -> PdbState {
+        PdbState { allowed: self.pdb_allowances() }
+    }
+
+    /// Why a pod keeps its node from being disrupted gracefully, if it does:
+    /// `karpenter.sh/do-not-disrupt`, or a PodDisruptionBudget that allows no eviction (or
+    /// more than one budget selecting it, which the Eviction API refuses).
+    fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<String> {
+        let pod = &self.pods[p];
+        let value = pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str);
+        if disruption::do_not_disrupt(value, pod.started_at, self.now) != DoNotDisrupt::No {
+            return Some(format!("Pod has \"{}\" annotation (Pod={}/{})", wk::DO_NOT_DISRUPT, pod.namespace, pod.name));
+        }
+        let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
+        if matching.len() > 1 {
+            let names: Vec<String> = matching.iter().map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name)).collect();
+            return Some(format!("Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])", names.join(", ")));
+        }
+        if let Some(&i) = matching.first()
+            && pdbs.allowed[i] == 0
+        {
+            return Some(format!("Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])", self.pdbs[i].namespace, self.pdbs[i].name));
+        }
+        None
+    }
+
+    /// The nodes the controller may disrupt, and the blocked ones with why
+    /// (`DisruptionBlocked`). `eventual` is drift's class: a NodeClaim with a
+    /// `terminationGracePeriod` ignores its pods' blockers there.
+    fn candidates(&self, eventual: bool, by_node: &[Vec<usize>], pdbs: &PdbState) -> (Vec<Candidate>, Vec<(usize, String)>) {
+        let nominated = self.nominated_nodes();
+        let mut out = Vec::new();
+        let mut blocked = Vec::new();
+        for n in 0..self.nodes.len() {
+            if !self.is_managed(n) {
+                continue;
+            }
+            let node = &self.nodes[n];
+            let Some(pool) = node.nodepool else { continue };
+            if node.state != NodeState::Ready || node.disruption.is_some() || self.pool_deleted[pool] {
+                continue;
+            }
+            if nominated[n] {
+                blocked.push((n, "Node is nominated for a pending pod".into()));
+                continue;
+            }
+            if node.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v == "true") {
+                blocked.push((n, format!("Disruption is blocked through the \"{}\" annotation", wk::DO_NOT_DISRUPT)));
+                continue;
+            }
+            if !(eventual && node.termination_grace.is_some())
+                && let Some(why) = by_node[n].iter().find_map(|&p| self.pod_blocker(p, pdbs))
+            {
+                blocked.push((n, why));
+                continue;
+            }
+            let pods: Vec<usize> = by_node[n].iter().copied().filter(|&p| !self.pods[p].is_daemon()).collect();
+            let np = &self.node_pools[pool];
+            let consolidatable = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
+                .is_some_and(|at| at <= self.now);
+            let costs: f64 = pods
+                .iter()
+                .map(|&p| {
+                    let pod = &self.pods[p];
+                    disruption::eviction_cost(pod.annotations.get("controller.kubernetes.io/pod-deletion-cost").map(String::as_str), pod.spec.priority)
+                })
+                .filter(|c| *c > 0.0)
+                .sum();
+            let score = node.price as f64 / (1.0 + costs);
+            out.push(Candidate { node: n, pool, pods, price: node.price, consolidatable, score });
+        }
+        // Most dollars saved per unit of disruption first (v1.14), then by name.
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| self.nodes[a.node].name.cmp(&self.nodes[b.node].name)));
+        (out, blocked)
+    }
+
+    /// Emits an event about an object once per distinct message (Karpenter's recorder also
+    /// de-duplicates identical events).
+    pub(super) fn verdict(&mut self, object: String, warning: bool, reason: &str, message: String) {
+        let key = format!("{reason}: {message}");
+        if self.verdicts.get(&object) == Some(&key) {
+            return;
+        }
+        self.verdicts.insert(object.clone(), key);
+        self.event(warning, reason, object, message);
+    }
+
+    /// [`Simulation::verdict`] about a node's NodeClaim.
+    fn node_verdict(&mut self, n: usize, warning: bool, reason: &str, message: String) {
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.verdict(obj, warning, reason, message);
+    }
+
+    // ----- when to look -----
+
+    fn fingerprint(&self) -> Fingerprint {
+        let mut consolidatable = 0;
+        let mut drifted = 0;
+        for n in 0..self.nodes.len() {
+            if !self.is_managed(n) || self.nodes[n].state != NodeState::Ready {
+                continue;
+            }
+            let node = &self.nodes[n];
+            let np = &self.node_pools[node.nodepool.unwrap_or_default()];
+            if disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after).is_some_and(|at| at <= self.now) {
+                consolidatable += 1;
+            }
+            if node.drifted.is_some() {
+                drifted += 1;
+            }
+        }
+        Fingerprint { version: self.version, consolidatable, drifted }
+    }
+
+    /// Keeps one disruption poll queued (on the 10 s ticks) while a look could find
+    /// something new: the cluster changed since the last pass, a node's `consolidateAfter`
+    /// runs out, a pod's `do-not-disrupt` duration ends, or a scheduled budget that blocked
+    /// the last pass may have closed its window.
+    pub(super) fn plan_disruption(&mut self) {
+        if self.pending_command.is_some() {
+            return;
+        }
+        let mut earliest: Option<Millis> = None;
+        let mut at = |t: Millis| earliest = Some(earliest.map_or(t, |e: Millis| e.min(t)));
+        let mut any = false;
+        let mut scheduled_budgets = false;
+        for n in 0..self.nodes.len() {
+            if !self.is_managed(n) || self.nodes[n].state != NodeState::Ready || self.nodes[n].disruption.is_some() {
+                continue;
+            }
+            let node = &self.nodes[n];
+            let pool = node.nodepool.unwrap_or_default();
+            if self.pool_deleted[pool] {
+                continue;
+            }
+            any = true;
+            let np = &self.node_pools[pool];
+            scheduled_budgets |= np.budgets.iter().any(|b| b.schedule.is_some());
+            if let Some(t) = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
+                && t > self.now
+            {
+                at(t);
+            }
+        }
+        if !any {
+            return;
+        }
+        for pod in self.pods.iter().filter(|p| p.is_active() && p.node.is_some()) {
+            if let DoNotDisrupt::Until(t) = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now) {
+                at(t);
+            }
+        }
+        if self.memo != Some(self.fingerprint()) {
+            at(self.now);
+        } else if scheduled_budgets && self.budget_blocked {
+            at(self.now + disruption::POLL);
+        }
+        let Some(t) = earliest else { return };
+        let mut tick = disruption::next_poll(t);
+        if let Some(last) = self.last_poll
+            && tick <= last
+        {
+            tick = last + disruption::POLL;
+        }
+        if self.disruption_poll_at.is_none_or(|queued| queued > tick) {
+            self.disruption_poll_at = Some(tick);
+            self.schedule(tick, Action::DisruptionPoll);
+        }
+    }
+
+    // ----- one pass -----
+
+    /// One reconcile of the disruption controller: the methods in Karpenter's order (v1.5 and
+    /// later), stopping at the first that decides on a command.
+    pub(super) fn disruption_poll(&mut self) {
+        self.last_poll = Some(self.now);
+        if self.pending_command.is_some() {
+            return;
+        }
+        self.budget_blocked = false;
+        let fingerprint = self.fingerprint();
+        let plan = self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node());
+        let Some(plan) = plan else {
+            self.memo = Some(fingerprint);
+            return;
+        };
+        self.memo = None;
+        match plan.method {
+            // Drift acts at once; emptiness and consolidation wait 15 s and look again.
+            Method::Drift => {
+                self.execute(plan);
+                self.disruption_poll();
+            }
+            _ => {
+                self.pending_command = Some(plan);
+                let at = self.now + disruption::VALIDATION_DELAY;
+                self.schedule(at, Action::DisruptionValidate);
+            }
+        }
+    }
+
+    fn gather(&mut self, eventual: bool) -> Vec<Candidate> {
+        let by_node = self.active_pods_by_node();
+        let pdbs = self.pdb_state();
+        let (candidates, blocked) = self.candidates(eventual, &by_node, &pdbs);
+        for (n, why) in blocked {
+            self.node_verdict(n, false, "DisruptionBlocked", why);
+        }
+        candidates
+    }
+
+    /// Takes candidates in order while their pool's budget for `reason` lasts.
+    fn within_budgets(&mut self, candidates: Vec<Candidate>, reason: Reason, cap: usize) -> Vec<Candidate> {
+        let mut left: BTreeMap<usize, u32> = BTreeMap::new();
+        let mut out = Vec::new();
+        for c in candidates {
+            let budget = *left.entry(c.pool).or_insert_with(|| self.budget_remaining(c.pool, reason));
+            if budget == 0 {
+                self.budget_blocked = true;
+                continue;
+            }
+            left.insert(c.pool, budget - 1);
+            out.push(c);
+            if out.len() == cap {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Emptiness: every empty, consolidatable candidate its pool's `Empty` budget admits, in
+    /// one command that launches nothing.
+    fn emptiness(&mut self) -> Option<Plan> {
+        let candidates: Vec<Candidate> = self.gather(false).into_iter().filter(|c| c.empty() && c.consolidatable).collect();
+        let chosen = self.within_budgets(candidates, Reason::Empty, usize::MAX);
+        if chosen.is_empty() {
+            return None;
+        }
+        let savings = chosen.iter().map(|c| c.price as i64).sum();
+        Some(Plan { method: Method::Emptiness, reason: Reason::Empty, candidates: chosen.iter().map(|c| c.node).collect(), replacements: Vec::new(), savings })
+    }
+
+    /// Drift: the first drifted candidate (empty ones first, then the longest drifted) within
+    /// its pool's `Drifted` budget whose pods all fit somewhere, with however many
+    /// replacements that takes.
+    fn drift(&mut self) -> Option<Plan> {
+        let mut candidates: Vec<Candidate> = self.gather(true).into_iter().filter(|c| self.nodes[c.node].drifted.is_some()).collect();
+        candidates.sort_by_key(|c| (!c.empty(), self.nodes[c.node].drifted.map(|d| d.0), self.nodes[c.node].name.clone()));
+        for c in candidates {
+            if self.budget_remaining(c.pool, Reason::Drifted) == 0 {
+                self.budget_blocked = true;
+                continue;
+            }
+            let sim = self.simulate(&[c.node]);
+            if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
+                self.node_verdict(c.node, false, "DisruptionBlocked", why);
+                continue;
+            }
+            let replacements: Vec<Replacement> = sim
+                .claims
+                .into_iter()
+                .map(|claim| Replacement { template: sim.templates[claim.template].clone(), claim })
+                .collect();
+            return Some(Plan { method: Method::Drift, reason: Reason::Drifted, candidates: alloc::vec![c.node], replacements, savings: 0 });
+        }
+        None
+    }
+
+    /// Candidates for consolidation of non-empty nodes (`ShouldDisrupt`), with the verdicts
+    /// Karpenter publishes for the ones its pool keeps out.
+    fn consolidation_candidates(&mut self) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        for c in self.gather(false) {
+            if c.empty() {
+                continue;
+            }
+            let np = &self.node_pools[c.pool];
+            let name = np.name.clone();
+            if np.consolidate_after.is_none() {
+                self.node_verdict(c.node, false, "Unconsolidatable", format!("NodePool \"{name}\" has consolidation disabled"));
+            } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
+                self.node_verdict(c.node, false, "Unconsolidatable", format!("NodePool \"{name}\" has non-empty consolidation disabled"));
+            } else if c.consolidatable {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Multi-node consolidation: the largest prefix (2 to 100 candidates, within budgets)
+    /// that can be deleted, or replaced by one cheaper node, found by binary search.
+    fn multi_node(&mut self) -> Option<Plan> {
+        let candidates = self.consolidation_candidates();
+        let candidates = self.within_budgets(candidates, Reason::Underutilized, MAX_MULTI_NODE);
+        if candidates.len() < 2 {
+            return None;
+        }
+        let (mut lo, mut hi) = (2, candidates.len());
+        let mut best = None;
+        while lo <= hi {
+            let mid = (lo + hi) / 2;
+            let prefix: Vec<usize> = candidates[..mid].iter().map(|c| c.node).collect();
+            match self.compute_consolidation(&prefix, Method::MultiNode) {
+                Ok(plan) => {
+                    best = Some(plan);
+                    lo = mid + 1;
+                }
+                Err(_) => hi = mid - 1,
+            }
+        }
+        best
+    }
+
+    /// Single-node consolidation: candidates taken in turn from each NodePool; the first
+    /// that can be deleted or replaced by a cheaper node.
+    fn single_node(&mut self) -> Option<Plan> {
+        let candidates = self.consolidation_candidates();
+        // Round-robin over the pools, in the order they first appear.
+        let mut pools: Vec<usize> = Vec::new();
+        let mut queues: BTreeMap<usize, Vec<Candidate>> = BTreeMap::new();
+        for c in candidates {
+            if !pools.contains(&c.pool) {
+                pools.push(c.pool);
+            }
+            queues.entry(c.pool).or_default().push(c);
+        }
+        let mut ordered = Vec::new();
+        let mut round = 0;
+        loop {
+            let mut took = false;
+            for pool in &pools {
+                if let Some(c) = queues.get(pool).and_then(|q| q.get(round)) {
+                    ordered.push(c.clone());
+                    took = true;
+                }
+            }
+            if !took {
+                break;
+            }
+            round += 1;
+        }
+        for c in ordered {
+            if self.budget_remaining(c.pool, Reason::Underutilized) == 0 {
+                self.budget_blocked = true;
+                continue;
+            }
+            match self.compute_consolidation(&[c.node], Method::SingleNode) {
+                Ok(plan) => return Some(plan),
+                Err(why) => self.node_verdict(c.node, false, "Unconsolidatable", why),
+            }
+        }
+        None
+    }
+
+    // ----- the decision rule -----
+
+    /// Karpenter's `computeConsolidation`: simulate scheduling without the candidates; a
+    /// command is valid when every pod that has to move fits and at most one new node,
+    /// strictly cheaper at its worst launch price, is needed.
+    fn compute_consolidation(&mut self, candidates: &[usize], method: Method) -> Result<Plan, String> {
+        let sim = self.simulate(candidates);
+        if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
+            return Err(why);
+        }
+        let price: MicroDollars = candidates.iter().map(|&n| self.nodes[n].price).sum();
+        let mut claims = sim.claims;
+        if claims.is_empty() {
+            return Ok(Plan {
+                method,
+                reason: Reason::Underutilized,
+                candidates: candidates.to_vec(),
+                replacements: Vec::new(),
+                savings: price as i64,
+            });
+        }
+        if claims.len() > 1 {
+            return Err(format!("Can't remove without creating {} candidates", claims.len()));
+        }
+        let mut claim = claims.remove(0);
+        let template = sim.templates[claim.template].clone();
+        let types = template.instance_types.clone();
+        let spot_allowed = claim.requirements.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(CapacityType::Spot.as_str()));
+        let od_allowed = claim.requirements.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(CapacityType::OnDemand.as_str()));
+        if candidates.iter().all(|&n| self.nodes[n].capacity_type == CapacityType::Spot) && spot_allowed {
+            // The SpotToSpotConsolidation feature gate is off by default.
+            return Err("SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node".into());
+        }
+        let reqs = claim.requirements.clone();
+        let mut ceiling = price;
+        if method == Method::MultiNode {
+            // Replacing several nodes with one of their own types is a deletion in disguise:
+            // it must beat the cheapest candidate of that type (`filterOutSameType`).
+            for &i in &claim.options {
+                let name = &types[i as usize].name;
+                for &n in candidates {
+                    if &self.nodes[n].instance_type == name {
+                        ceiling = ceiling.min(self.nodes[n].price);
+                    }
+                }
+            }
+        }
+        claim.options.retain(|&i| disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling));
+        if !min_values_hold(&types, &claim.options, &reqs) {
+            return Err("Can't replace with a cheaper node (minValues would not hold)".into());
+        }
+        if claim.options.is_empty() {
+            return Err("Can't replace with a cheaper node".into());
+        }
+        if spot_allowed && od_allowed {
+            // Priced as spot, so launched as spot: if spot is short the launch fails rather
+            // than buying a pricier on-demand node.
+            claim.requirements.add(Requirement::in_values(wk::CAPACITY_TYPE, [String::from(CapacityType::Spot.as_str())]));
+        }
+        let cheapest = claim
+            .options
+            .iter()
+            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &claim.requirements, None).map(|o| o.price))
+            .min();
+        let savings = price as i64 - cheapest.map_or(0, |c| c as i64);
+        Ok(Plan {
+            method,
+            reason: Reason::Underutilized,
+            candidates: candidates.to_vec(),
+            replacements: alloc::vec![Replacement { template, claim }],
+            savings,
+        })
+    }
+
+    /// Karpenter's `SimulateScheduling`: the pending pods and the candidates' pods, scheduled
+    /// over every other node (fixed ones included) and new NodeClaims. A pod placed on a node
+    /// that is not initialized yet counts as a failure: consolidation waits for capacity in
+    /// flight.
+    fn simulate(&mut self, candidates: &[usize]) -> Simulated {
+        let mut excluded = candidates.to_vec();
+        excluded.sort_unstable();
+        let by_node = self.active_pods_by_node();
+        let mut moving: Vec<usize> = candidates.iter().flat_map(|&n| by_node[n].iter().copied()).filter(|&p| !self.pods[p].is_daemon()).collect();
+        moving.sort_unstable();
+        let pending: Vec<usize> = (0..self.pods.len())
+            .filter(|&p| {
+                let pod = &self.pods[p];
+                pod.is_pending() && !pod.is_daemon() && pod.spec.node_name.is_none() && self.provisioner_ignores(pod).is_none()
+            })
+            .collect();
+        let mut pods = pending;
+        pods.extend(moving.iter().copied());
+        let templates = self.build_templates();
+        let views = self.node_views(&excluded, &by_node);
+        let topology = self.topology_universe(&templates, &pods);
+        let (bound, node_labels) = self.bound_pods(&views, &moving);
+        let solver = Solver::new(&self.pods, &pods, views, templates.clone(), topology, &bound, &node_labels);
+        let initialized: Vec<(usize, bool)> = solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
+        let outcome = solver.solve(pods);
+        let mut failures: Vec<(usize, String)> = Vec::new();
+        for &p in &moving {
+            if let Some(err) = outcome.errors.get(&p) {
+                failures.push((p, err.clone()));
+            } else if let Some(Placement::Existing(v)) = outcome.placements.get(&p)
+                && !initialized[*v].1
+            {
+                let name = &self.nodes[initialized[*v].0].name;
+                failures.push((p, format!("would schedule against uninitialized nodeclaim/{name}, node/{name}")));
+            }
+        }
+        Simulated { templates, claims: outcome.claims, failures }
+    }
+
+    // ----- validation and execution -----
+
+    /// After the validation delay: the command still holds (its candidates are still
+    /// candidates within budget and, for consolidation, a fresh simulation decides the same
+    /// with the same or more replacement options) and is executed; then the controller looks
+    /// again at once.
+    pub(super) fn disruption_validate(&mut self) {
+        let Some(plan) = self.pending_command.take() else { return };
+        let plan = match plan.method {
+            Method::Emptiness => {
+                // Emptiness tolerates losing some candidates.
+                let still = self.emptiness().map(|p| p.candidates).unwrap_or_default();
+                let kept: Vec<usize> = plan.candidates.iter().copied().filter(|n| still.contains(n)).collect();
+                let savings = kept.iter().map(|&n| self.nodes[n].price as i64).sum();
+                (!kept.is_empty()).then_some(Plan { candidates: kept, savings, ..plan })
+            }
+            _ => self.revalidate(plan),
+        };
+        if let Some(plan) = plan {
+            self.execute(plan);
+        }
+        self.disruption_poll();
+    }
+
+    fn revalidate(&mut self, plan: Plan) -> Option<Plan> {
+        let by_node = self.active_pods_by_node();
+        let pdbs = self.pdb_state();
+        let (current, _) = self.candidates(false, &by_node, &pdbs);
+        let all_still = plan.candidates.iter().all(|n| current.iter().any(|c| c.node == *n && c.consolidatable && !c.empty()));
+        let mut spent: BTreeMap<usize, u32> = BTreeMap::new();
+        for &n in &plan.candidates {
+            *spent.entry(self.nodes[n].nodepool.unwrap_or_default()).or_default() += 1;
+        }
+        let within = spent.iter().all(|(&pool, &k)| self.budget_remaining(pool, Reason::Underutilized) >= k);
+        let why = if !all_still {
+            Some("a candidate is no longer a candidate")
+        } else if !within {
+            Some("the disruption budget no longer allows it")
+        } else {
+            match self.compute_consolidation(&plan.candidates, plan.method) {
+                Err(_) => Some("the scheduling simulation no longer agrees"),
+                Ok(fresh) => {
+                    let same_shape = fresh.replacements.len() == plan.replacements.len();
+                    let subset = plan.replacements.iter().zip(fresh.replacements.iter()).all(|(old, new)| {
+                        old.claim.options.iter().all(|o| new.claim.options.contains(o))
+                    });
+                    if same_shape && subset { None } else { Some("the scheduling simulation no longer agrees") }
+                }
+            }
+        };
+        match why {
+            None => Some(plan),
+            Some(why) => {
+                for &n in &plan.candidates {
+                    let obj = format!("NodeClaim/{}", self.nodes[n].name);
+                    self.event(false, "ConsolidationRejected", obj, format!("Consolidation was rejected: {why}"));
+                }
+                None
+            }
+        }
+    }
+
+    /// Starts a command: logs it, launches its replacements, taints and holds its
+    /// candidates; without replacements they are deleted at once.
+    fn execute(&mut self, plan: Plan) {
+        let decision = if plan.replacements.is_empty() { "delete" } else { "replace" };
+        let pods: usize = plan.candidates.iter().map(|&n| self.pods_on(n).iter().filter(|&&p| !self.pods[p].is_daemon()).count()).sum();
+        let nodes: Vec<String> = plan
+            .candidates
+            .iter()
+            .map(|&n| {
+                let node = &self.nodes[n];
+                format!("{}/{}/{}", node.name, node.instance_type, node.capacity_type.as_str())
+            })
+            .collect();
+        let mut pools: Vec<String> = plan.candidates.iter().filter_map(|&n| self.nodes[n].nodepool).map(|p| self.node_pools[p].name.clone()).collect();
+        pools.sort();
+        pools.dedup();
+        let mut message = format!(
+            "disrupting nodeclaim(s) via {decision} ({}), terminating {} nodes ({pods} pods) {}",
+            plan.reason.as_str(),
+            plan.candidates.len(),
+            nodes.join(", ")
+        );
+        for r in &plan.replacements {
+            let types = &r.template.instance_types;
+            let mut names: Vec<(MicroDollars, &str)> = r
+                .claim
+                .options
+                .iter()
+                .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &r.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
+                .collect();
+            names.sort();
+            let shown: Vec<&str> = names.iter().take(3).map(|n| n.1).collect();
+            let more = if names.len() > 3 { format!(" and {} other(s)", names.len() - 3) } else { String::new() };
+            let ct = match r.claim.requirements.get(wk::CAPACITY_TYPE) {
+                Some(req) if req.has("spot") && !req.has("on-demand") => "spot",
+                Some(req) if !req.has("spot") => "on-demand",
+                _ => "spot or on-demand",
+            };
+            message.push_str(&format!(" and replacing with {ct} node from types {}{more}", shown.join(", ")));
+        }
+        if plan.method != Method::Drift {
+            message.push_str(&format!(", savings ${}/h", dollars(plan.savings.max(0) as MicroDollars)));
+        }
+        self.event(false, "Disrupting", format!("NodePool/{}", pools.join(",")), message);
+
+        let mut replacements = Vec::new();
+        for r in &plan.replacements {
+            let launchable = r.claim.options.iter().any(|&i| scheduling::has_compatible_offering(&r.template.instance_types[i as usize], &r.claim.requirements));
+            if !launchable {
+                // The launch fails (insufficient capacity of the pinned capacity type) and the
+                // command is dropped: the candidates stay as they are.
+                for &n in &replacements {
+                    self.terminate(n, "replacement launch failed");
+                }
+                let obj = format!("NodePool/{}", r.template.name);
+                self.event(true, "InsufficientCapacityError", obj, "failed launching the replacement: no instance type offers the capacity type it was pinned to; the command is dropped".into());
+                return;
+            }
+            let n = self.create_nodeclaim(&r.template, &r.claim);
+            let obj = format!("NodeClaim/{}", self.nodes[n].name);
+            self.event(false, "DisruptionLaunching", obj, format!("Launching NodeClaim: {}", plan.reason.as_str()));
+            replacements.push(n);
+        }
+        for &n in &plan.candidates {
+            self.nodes[n].disruption = Some(plan.reason);
+            if !self.nodes[n].taints.iter().any(|t| t.key == wk::DISRUPTED_TAINT) {
+                self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+            }
+            if !replacements.is_empty() {
+                let obj = format!("NodeClaim/{}", self.nodes[n].name);
+                self.event(false, "DisruptionWaitingReadiness", obj, "Waiting on readiness to continue disruption".into());
+            }
+        }
+        self.version += 1;
+        let command = Command { reason: plan.reason, candidates: plan.candidates, replacements };
+        if command.replacements.is_empty() {
+            self.finish_command(&command);
+        } else {
+            self.commands.push(command);
+        }
+    }
+
+    fn finish_command(&mut self, command: &Command) {
+        let how = if command.replacements.is_empty() { "Delete" } else { "Replace" };
+        for &n in &command.candidates {
+            let obj = format!("NodeClaim/{}", self.nodes[n].name);
+            self.event(false, "DisruptionTerminating", obj, format!("Disrupting NodeClaim: {}/{how}", command.reason.as_str()));
+            self.terminate(n, command.reason.as_str());
+        }
+    }
+
+    /// Moves executing commands on: once every replacement is initialized the candidates are
+    /// deleted; a replacement that disappeared fails the command and frees its candidates.
+    pub(super) fn advance_commands(&mut self) {
+        let mut i = 0;
+        while i < self.commands.len() {
+            let cmd = self.commands[i].clone();
+            let failed = cmd.replacements.iter().any(|&r| !self.nodes[r].exists() || self.nodes[r].state == NodeState::Deleting);
+            let ready = cmd.replacements.iter().all(|&r| self.nodes[r].state == NodeState::Ready);
+            if failed {
+                self.commands.remove(i);
+                for &n in &cmd.candidates {
+                    self.nodes[n].disruption = None;
+                    self.nodes[n].taints.retain(|t| t.key != wk::DISRUPTED_TAINT);
+                    let obj = format!("NodeClaim/{}", self.nodes[n].name);
+                    self.event(true, "DisruptionFailed", obj, "failed terminating nodes while executing a disruption command: a replacement was lost".into());
+                }
+                self.version += 1;
+            } else if ready {
+                self.commands.remove(i);
+                self.finish_command(&cmd);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    // ----- drift -----
+
+    /// Why a node has drifted from its NodePool or EC2NodeClass now, if it has.
+    fn drift_of(&self, n: usize) -> Option<disruption::DriftReason> {
+        use disruption::DriftReason;
+        let node = &self.nodes[n];
+        if !self.is_managed(n) || node.state == NodeState::Launching {
+            return None;
+        }
+        let pool = node.nodepool?;
+        let np = &self.node_pools[pool];
+        if disruption::pool_hash(np) != node.pool_hash {
+            return Some(DriftReason::NodePoolDrifted);
+        }
+        if disruption::requirements_drifted(&np.requirements, &node.labels) {
+            return Some(DriftReason::RequirementsDrifted);
+        }
+        let nc = self.node_classes.get(&np.node_class_ref.name)?;
+        if disruption::node_class_hash(nc) != node.node_class_hash {
+            return Some(DriftReason::NodeClassDrift);
+        }
+        if self.current_image(nc) != node.image_id {
+            return Some(DriftReason::AmiDrift);
+        }
+        if !nc.subnet_zones.is_empty() && !nc.subnet_zones.contains(&node.zone) {
+            return Some(DriftReason::SubnetDrift);
+        }
+        None
+    }
+
+    /// Re-checks drift on every node (after a NodePool, EC2NodeClass or AMI change).
+    pub(super) fn detect_drift(&mut self) {
+        for n in 0..self.nodes.len() {
+            self.update_drift(n);
+        }
+    }
+
+    pub(super) fn update_drift(&mut self, n: usize) {
+        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
+            return;
+        }
+        let now = self.drift_of(n);
+        let was = self.nodes[n].drifted.map(|d| d.1);
+        if now == was {
+            return;
+        }
+        self.nodes[n].drifted = now.map(|r| (self.now, r));
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        match now {
+            Some(r) => self.event(false, "Drifted", obj, format!("NodeClaim drifted: {}", r.as_str())),
+            None => self.event(false, "DriftResolved", obj, "NodeClaim no longer drifted".into()),
+        }
+    }
+
+    /// The AMI an EC2NodeClass resolves to now: an `@latest` alias follows the releases of
+    /// its family, a pinned alias or a custom selection stays put.
+    pub(super) fn current_image(&self, nc: &NodeClass) -> String {
+        match nc.ami_alias.as_deref() {
+            Some(alias) => {
+                let (family, version) = alias.split_once('@').unwrap_or((alias, "latest"));
+                if version == "latest" {
+                    image_id(family, self.ami_releases.get(family).copied().unwrap_or(0))
+                } else {
+                    image_id(alias, 0)
+                }
+            }
+            None => image_id(&format!("custom/{}", nc.name), 0),
+        }
+    }
+}
+
+/// `Not all pods would schedule, ns/pod => why` for the first pod that would not, if any.
+fn not_all_pods_would_schedule(pods: &[Pod], failures: &[(usize, String)]) -> Option<String> {
+    let (p, err) = failures.first()?;
+    let more = if failures.len() > 1 { format!(" (and {} other pod(s))", failures.len() - 1) } else { String::new() };
+    Some(format!("Not all pods would schedule, {}/{} => {err}{more}", pods[*p].namespace, pods[*p].name))
+}
+
+/// Whether the remaining options still give every `minValues` requirement enough distinct
+/// values.
+fn min_values_hold(types: &[InstanceType], options: &[u32], reqs: &Requirements) -> bool {
+    reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
+        let mut values: Vec<&str> =
+            options.iter().filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v))).collect();
+        values.sort_unstable();
+        values.dedup();
+        values.len() >= r.min_values.unwrap_or(0) as usize
+    })
+}

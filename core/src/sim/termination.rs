@@ -1,0 +1,292 @@
+//! How a node goes away: the termination controller (taint, drain in priority waves with
+//! PodDisruptionBudgets and `do-not-disrupt` respected, `terminationGracePeriod`, instance
+//! termination), and the forceful methods that start it: expiration, spot interruption and
+//! deletion by hand.
+//!
+//! Sources: `K@1.14.1:pkg/controllers/node/termination/` (controller.go,
+//! terminator/terminator.go), `pkg/controllers/nodeclaim/expiration/controller.go`, and the
+//! AWS provider's interruption controller, as summarised in `karpenter-semantics.md` §5.1 and
+//! §5.11.
+
+use super::*;
+use crate::disruption::DoNotDisrupt;
+
+/// The termination controller drains again this often while pods remain.
+const DRAIN_RETRY: Millis = 1_000;
+/// A spot interruption warning comes this long before EC2 reclaims the instance.
+pub const SPOT_NOTICE: Millis = 120_000;
+
+impl Simulation {
+    /// Deletes a NodeClaim: the node is tainted `karpenter.sh/disrupted:NoSchedule` and
+    /// drained; once drained the instance terminates and the Node and NodeClaim disappear.
+    pub(super) fn terminate(&mut self, n: usize, why: &str) {
+        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
+            return;
+        }
+        self.nodes[n].state = NodeState::Deleting;
+        self.nodes[n].deleting_since = Some(self.now);
+        if !self.nodes[n].taints.iter().any(|t| t.key == wk::DISRUPTED_TAINT) {
+            self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+        }
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Terminating", obj, format!("deleting nodeclaim ({why}); draining node"));
+        if let Some(grace) = self.nodes[n].termination_grace {
+            let at = self.now + grace;
+            self.schedule(at, Action::Drain(n));
+        }
+        self.drain(n);
+    }
+
+    /// One drain attempt (Karpenter's terminator): evicts the first non-empty wave of
+    /// non-critical pods, non-critical DaemonSet pods, critical pods, critical DaemonSet
+    /// pods. The Eviction API refuses pods a PodDisruptionBudget protects, and Karpenter does
+    /// not evict `do-not-disrupt` pods; both wait, unless the NodeClaim's
+    /// `terminationGracePeriod` runs out, which deletes whatever is left.
+    pub(super) fn drain(&mut self, n: usize) {
+        if !self.nodes[n].exists() || self.nodes[n].state != NodeState::Deleting || self.drained.contains_key(&n) {
+            return;
+        }
+        let deadline = self.nodes[n].termination_grace.zip(self.nodes[n].deleting_since).map(|(g, s)| s + g);
+        let forced = deadline.is_some_and(|d| self.now >= d);
+        let mut waves: [Vec<usize>; 4] = Default::default();
+        for p in self.pods_on(n) {
+            if !self.pods[p].is_active() {
+                continue;
+            }
+            let pod = &self.pods[p];
+            let critical = matches!(pod.spec.priority_class_name.as_deref(), Some("system-cluster-critical" | "system-node-critical"));
+            waves[usize::from(critical) * 2 + usize::from(pod.is_daemon())].push(p);
+        }
+        let Some(wave) = waves.iter().find(|w| !w.is_empty()).cloned() else {
+            self.drain_complete(n);
+            return;
+        };
+        let mut pdbs = self.pdb_allowances();
+        let mut waiting = false;
+        for p in wave {
+            let pod = &self.pods[p];
+            let dnd = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now);
+            if !forced && dnd != DoNotDisrupt::No {
+                waiting = true;
+                continue;
+            }
+            if !forced {
+                let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
+                if matching.len() > 1 || matching.iter().any(|&i| pdbs[i] == 0) {
+                    waiting = true;
+                    let obj = object_of_pod(&self.pods[p]);
+                    let msg = format!("Cannot evict pod as it would violate the pod's disruption budget; draining node {}", self.nodes[n].name);
+                    self.verdict(obj, true, "FailedDraining", msg);
+                    continue;
+                }
+                for &i in &matching {
+                    pdbs[i] -= 1;
+                }
+            }
+            self.evict(p, n, forced);
+        }
+        // PodDisruptionBudgets free up as replacements start elsewhere; the next wave starts
+        // once this one is gone. `do-not-disrupt` pods alone only move when they change (a
+        // pod deleted on a deleting node drains again) or the grace period runs out.
+        let blocked_only_by_annotation = waiting && self.pods_on(n).iter().all(|&p| {
+            let pod = &self.pods[p];
+            !pod.is_active() || disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now) != DoNotDisrupt::No
+        });
+        if !blocked_only_by_annotation {
+            let at = self.now + DRAIN_RETRY;
+            self.schedule(at, Action::Drain(n));
+        }
+    }
+
+    /// The disruptions each PodDisruptionBudget allows now.
+    pub(super) fn pdb_allowances(&self) -> Vec<u32> {
+        (0..self.pdbs.len())
+            .map(|i| {
+                let pdb = &self.pdbs[i];
+                let mut healthy = 0;
+                let mut workloads: Vec<usize> = Vec::new();
+                let mut bare = 0;
+                for p in 0..self.pods.len() {
+                    if !self.pods[p].is_active() || !self.pdb_selects(i, p) {
+                        continue;
+                    }
+                    if self.pods[p].phase == Phase::Running && self.pods[p].node.is_some_and(|n| self.nodes[n].state == NodeState::Ready) {
+                        healthy += 1;
+                    }
+                    match self.workloads[self.pods[p].workload].kind {
+                        WorkloadKind::Pod => bare += 1,
+                        _ => workloads.push(self.pods[p].workload),
+                    }
+                }
+                workloads.sort_unstable();
+                workloads.dedup();
+                let expected = bare + workloads.iter().map(|&w| self.workloads[w].replicas).sum::<u32>();
+                disruption::pdb_disruptions_allowed(pdb, healthy, expected)
+            })
+            .collect()
+    }
+
+    pub(super) fn pdb_selects(&self, i: usize, p: usize) -> bool {
+        let (pdb, pod) = (&self.pdbs[i], &self.pods[p]);
+        pod.namespace == pdb.namespace && pdb.selector.matches(&pod.labels)
+    }
+
+    /// Evicts (or, past the grace period, deletes) a pod of a draining node; its controller
+    /// creates a replacement, which the schedulers place elsewhere.
+    fn evict(&mut self, p: usize, n: usize, forced: bool) {
+        let seconds = self.pods[p].spec.termination_grace_seconds.unwrap_or(30).max(0) as u64;
+        let gone = self.now + seconds * 1000;
+        let until = self.drain_grace.entry(n).or_insert(gone);
+        *until = (*until).max(gone);
+        let w = self.pods[p].workload;
+        self.delete_pod(p);
+        let obj = object_of_pod(&self.pods[p]);
+        let how = if forced { "Deleted pod: terminationGracePeriod of" } else { "Evicted pod: draining" };
+        self.event(false, "Evicted", obj, format!("{how} node {}", self.nodes[n].name));
+        self.replace_pod(w);
+    }
+
+    /// A controller replaces a pod that went away before finishing: Deployments and
+    /// StatefulSets always, Jobs until their completions are met, bare Pods and DaemonSets
+    /// never (a DaemonSet's pod belongs to its node).
+    pub(super) fn replace_pod(&mut self, w: usize) {
+        if self.workload_state[w].deleted {
+            return;
+        }
+        match self.workloads[w].kind {
+            WorkloadKind::Pod | WorkloadKind::DaemonSet => {}
+            WorkloadKind::Job => {
+                let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
+                let done = self.workload_state[w].succeeded;
+                if self.workloads[w].completions.is_none_or(|c| done + active < c) {
+                    self.add_replica(w);
+                }
+            }
+            _ => {
+                self.add_replica(w);
+            }
+        }
+    }
+
+    /// Every pod is gone: after the evicted pods' grace period EC2 terminates the instance,
+    /// and Karpenter, polling every 5 s, sees it gone.
+    fn drain_complete(&mut self, n: usize) {
+        let grace_end = self.drain_grace.get(&n).copied().unwrap_or(self.now).max(self.now);
+        self.drained.insert(n, self.now);
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Drained", obj, format!("drained node {}", self.nodes[n].name));
+        let mut rng = self.rng.fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
+        let mut at = grace_end + 5_000 + rng.below(10_000);
+        if let Some(reclaim) = self.nodes[n].reclaim_at {
+            at = at.min(reclaim.max(self.now));
+        }
+        self.schedule(at, Action::TerminationDone(n));
+    }
+
+    pub(super) fn termination_done(&mut self, n: usize) {
+        if !self.nodes[n].exists() {
+            return;
+        }
+        // An instance EC2 reclaimed before the drain finished takes its pods with it.
+        for p in self.pods_on(n) {
+            if self.pods[p].is_active() && !self.pods[p].is_daemon() {
+                let w = self.pods[p].workload;
+                self.delete_pod(p);
+                self.replace_pod(w);
+            }
+            self.pods[p].deleted = true;
+        }
+        self.nodes[n].deleted = true;
+        self.drain_grace.remove(&n);
+        self.drained.remove(&n);
+        self.version += 1;
+        let obj = format!("NodeClaim/{}", self.nodes[n].name);
+        self.event(false, "Deleted", obj, format!("deleted node {} and its nodeclaim", self.nodes[n].name));
+        self.advance_commands();
+        self.finish_node_class_deletions();
+    }
+
+    /// `expireAfter` has passed since the NodeClaim was created: it is deleted, whatever the
+    /// budgets say and without a replacement launched first; its pods go back to pending and
+    /// are provisioned for like any others.
+    pub(super) fn expire(&mut self, n: usize) {
+        let node = &self.nodes[n];
+        if !node.exists() || node.state == NodeState::Deleting || node.expire_at != Some(self.now) {
+            return;
+        }
+        let obj = format!("NodeClaim/{}", node.name);
+        self.event(false, "Expired", obj, "NodeClaim expired (expireAfter elapsed); deleting it".into());
+        self.terminate(n, "expired");
+    }
+
+    /// A spot interruption warning for one node: Karpenter deletes the NodeClaim at once
+    /// (taint, drain); its pods go pending and a new node is provisioned for them while EC2
+    /// counts down its two minutes.
+    pub(super) fn interrupt(&mut self, nodepool: Option<&str>, node: Option<&str>) {
+        let target = match (node, nodepool) {
+            (Some(name), _) => self.nodes.iter().position(|n| n.exists() && n.name == name),
+            (None, Some(pool)) => {
+                let mut spot: Vec<usize> = (0..self.nodes.len())
+                    .filter(|&n| {
+                        let nd = &self.nodes[n];
+                        nd.exists()
+                            && nd.state != NodeState::Deleting
+                            && nd.capacity_type == CapacityType::Spot
+                            && nd.nodepool.is_some_and(|p| self.node_pools[p].name == pool)
+                    })
+                    .collect();
+                // The oldest spot node of the pool.
+                spot.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+                spot.first().copied()
+            }
+            (None, None) => None,
+        };
+        let what = node.map(|n| format!("node {n}")).or_else(|| nodepool.map(|p| format!("a spot node of NodePool {p}"))).unwrap_or_default();
+        let Some(n) = target else {
+            self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), format!("no {what} to interrupt"));
+            return;
+        };
+        if self.nodes[n].capacity_type != CapacityType::Spot || self.nodes[n].state == NodeState::Deleting {
+            let msg = format!("node {} is not a running spot instance; only spot instances get interruption warnings", self.nodes[n].name);
+            self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), msg);
+            return;
+        }
+        let reclaim = self.now + SPOT_NOTICE;
+        self.nodes[n].reclaim_at = Some(reclaim);
+        let obj = format!("Node/{}", self.nodes[n].name);
+        self.event(
+            true,
+            "SpotInterrupted",
+            obj,
+            format!("Spot interruption warning: EC2 reclaims the instance at {}", duration::format(reclaim)),
+        );
+        self.schedule(reclaim, Action::TerminationDone(n));
+        self.terminate(n, "spot interruption");
+    }
+
+    /// A pod on a deleting node went away: the drain may be able to go on.
+    pub(super) fn pod_left_node(&mut self, n: usize) {
+        if self.nodes[n].state == NodeState::Deleting && !self.drained.contains_key(&n) {
+            let at = self.now;
+            self.schedule(at, Action::Drain(n));
+        }
+    }
+
+    /// EC2NodeClasses whose deletion waited for their NodeClaims, now gone.
+    pub(super) fn finish_node_class_deletions(&mut self) {
+        let waiting: Vec<String> = self.node_classes_deleting.iter().cloned().collect();
+        for name in waiting {
+            let in_use = self.nodes.iter().any(|n| {
+                n.exists() && n.nodepool.is_some_and(|p| self.node_pools[p].node_class_ref.name == name) && n.nodeclaim.is_some()
+            });
+            if !in_use {
+                self.node_classes_deleting.remove(&name);
+                self.node_classes.remove(&name);
+                self.catalogs.remove(&name);
+                self.version += 1;
+                self.event(false, "Deleted", format!("EC2NodeClass/{name}"), "deleted".into());
+            }
+        }
+    }
+}
