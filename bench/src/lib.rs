@@ -118,3 +118,60 @@ pub fn scenario(pods: u32, types: Vec<InstanceTypeSpec>, region: &str, zones: &[
         ..Default::default()
     }
 }
+
+/// A cluster for the disruption benchmark: one NodePool of `m5.xlarge` on-demand nodes
+/// consolidating `WhenEmptyOrUnderutilized`, and `pods` pods from 20 Deployments (a quarter
+/// of them spread across zones) at 380m CPU and 1 GiB each, so that exactly ten fit a node:
+/// 5,000 pods make 500 full nodes.
+pub fn disruption_scenario(pods: u32) -> Scenario {
+    let mut np = NodePool::new("default", "default")
+        .require("karpenter.sh/capacity-type", Operator::In, &["on-demand"])
+        .require("node.kubernetes.io/instance-type", Operator::In, &["m5.xlarge"]);
+    np.consolidation_policy = ConsolidationPolicy::WhenEmptyOrUnderutilized;
+    np.consolidate_after = Some(30_000);
+    let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
+    let workloads = (0..20)
+        .map(|d| {
+            let mut t = PodTemplate::default();
+            t.labels.insert("app".into(), format!("app-{d}"));
+            t.spec.containers.push(Container {
+                name: "app".into(),
+                requests: Resources::ZERO.with(ResourceName::Cpu, 380).with(ResourceName::Memory, 1 << 30),
+                ..Default::default()
+            });
+            if d % 4 == 1 {
+                t.spec.topology_spread.push(TopologySpreadConstraint {
+                    max_skew: 1,
+                    topology_key: "topology.kubernetes.io/zone".into(),
+                    when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
+                    label_selector: Some(kpg_core::labels::LabelSelector {
+                        match_labels: [("app".to_string(), format!("app-{d}"))].into_iter().collect(),
+                        match_expressions: vec![],
+                    }),
+                    min_domains: None,
+                    match_label_keys: vec![],
+                    node_affinity_honor: true,
+                    node_taints_honor: false,
+                });
+            }
+            Workload {
+                kind: WorkloadKind::Deployment,
+                name: format!("app-{d}"),
+                namespace: "default".into(),
+                labels: Default::default(),
+                replicas: pods / 20,
+                completions: None,
+                selector: None,
+                template: t,
+                document: 0,
+            }
+        })
+        .collect();
+    Scenario {
+        cluster: Cluster { region: "us-east-1".into(), zones: zones.iter().map(|z| z.to_string()).collect(), ..Default::default() },
+        node_pools: vec![np],
+        node_classes: vec![NodeClass::al2023("default")],
+        workloads,
+        ..Default::default()
+    }
+}

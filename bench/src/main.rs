@@ -16,6 +16,21 @@ fn main() {
         }
         return;
     }
+    if arg == "disruption" {
+        // One disruption pass over a cluster at rest (see benches/disruption.rs).
+        let pods: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+        let mut sim = kpg_core::sim::Simulation::new(kpg_bench::disruption_scenario(pods)).unwrap();
+        let t = std::time::Instant::now();
+        let until = sim.run_to_rest(3_600_000);
+        eprintln!("built in {:?}, at rest at {until} ms, {} nodes", t.elapsed(), sim.nodes().iter().filter(|n| !n.deleted).count());
+        for round in 0..5 {
+            let mut s = sim.clone();
+            let t = std::time::Instant::now();
+            let d = s.disruption_decision();
+            eprintln!("pass {round}: {:?} -> {d:?}", t.elapsed());
+        }
+        return;
+    }
     if arg == "rest" {
         // A whole run to rest: provisioning, launches, kube-scheduler binding as nodes come up.
         let pods: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(5000);

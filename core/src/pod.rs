@@ -198,6 +198,7 @@ pub fn stable_hash(parts: &[&str]) -> u64 {
 }
 
 /// Names pods the way their controllers do, deterministically from the seed.
+#[derive(Clone)]
 pub struct PodNamer {
     rng: Rng,
 }

@@ -29,8 +29,9 @@ pub struct NodeView {
     /// The simulation's node index.
     pub id: usize,
     pub name: String,
-    pub labels: StringMap,
-    pub requirements: Requirements,
+    /// Shared: consolidation simulates hundreds of passes over the same nodes.
+    pub labels: Rc<StringMap>,
+    pub requirements: Rc<Requirements>,
     /// Taints that count for scheduling (startup and ephemeral taints excluded while the node
     /// initialises).
     pub taints: Vec<Taint>,
@@ -217,6 +218,28 @@ impl Attempt {
     }
 }
 
+/// Topology groups with the running pods counted: the part of a pass that depends on the
+/// whole cluster.
+#[derive(Clone, Debug)]
+pub struct PreparedTopology {
+    pub topology: Topology,
+    /// Inverse anti-affinity groups owned by each pod.
+    inverse: BTreeMap<usize, Vec<usize>>,
+}
+
+impl PreparedTopology {
+    /// Takes a node's running pods out of the counts, as if the node were gone.
+    pub fn forget_node(&mut self, pods: &[Pod], on_node: &[usize], name: &str, labels: &StringMap) {
+        if self.topology.groups.is_empty() {
+            return;
+        }
+        for &p in on_node {
+            let owned = self.inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+            self.topology.forget_existing(&pods[p], name, labels, owned);
+        }
+    }
+}
+
 /// One scheduling pass over the pending pods.
 pub struct Solver<'a> {
     pub pods: &'a [Pod],
@@ -260,12 +283,26 @@ impl<'a> Solver<'a> {
         pending: &[usize],
         nodes: Vec<NodeView>,
         templates: Vec<Template>,
-        mut topology: Topology,
+        topology: Topology,
         bound: &[(usize, usize)],
         node_labels: &BTreeMap<usize, (String, StringMap)>,
     ) -> Solver<'a> {
-        // Groups for every constraint of every pod to schedule, preferred ones included.
-        for &p in pending {
+        let prepared = Self::prepare(pods, pending, topology, bound, node_labels);
+        Self::with_prepared(pods, nodes, templates, prepared)
+    }
+
+    /// The topology half of [`Solver::new`]: groups for every constraint of the pods that may
+    /// be scheduled (preferred ones included) and the running pods counted. Consolidation
+    /// prepares once for all the pods that could move and then takes each candidate's pods
+    /// out ([`PreparedTopology::forget_node`]) instead of recounting the cluster per candidate.
+    pub fn prepare(
+        pods: &[Pod],
+        schedulable: &[usize],
+        mut topology: Topology,
+        bound: &[(usize, usize)],
+        node_labels: &BTreeMap<usize, (String, StringMap)>,
+    ) -> PreparedTopology {
+        for &p in schedulable {
             let pod = &pods[p];
             let spec = pod.spec.clone();
             for (i, tsc) in spec.topology_spread.iter().enumerate() {
@@ -290,25 +327,32 @@ impl<'a> Solver<'a> {
                 inverse.insert(p, topology.inverse_groups(&pods[p]));
             }
         }
-        for &p in pending {
+        for &p in schedulable {
             if !pods[p].spec.pod_anti_affinity.is_empty() {
                 inverse.insert(p, topology.inverse_groups(&pods[p]));
             }
         }
-        for &(p, n) in bound {
-            if let Some((name, labels)) = node_labels.get(&n) {
-                let owned = inverse.get(&p).cloned().unwrap_or_default();
-                topology.count_existing(&pods[p], name, labels, &owned);
+        if !topology.groups.is_empty() {
+            for &(p, n) in bound {
+                if let Some((name, labels)) = node_labels.get(&n) {
+                    let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+                    topology.count_existing(&pods[p], name, labels, owned);
+                }
             }
         }
+        PreparedTopology { topology, inverse }
+    }
+
+    /// The solve half of [`Solver::new`].
+    pub fn with_prepared(pods: &'a [Pod], nodes: Vec<NodeView>, templates: Vec<Template>, prepared: PreparedTopology) -> Solver<'a> {
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
         Solver {
             pods,
             nodes,
             templates,
-            topology,
+            topology: prepared.topology,
             claims: Vec::new(),
-            inverse,
+            inverse: prepared.inverse,
             placeholder: 0,
             prefer_no_schedule_pool,
             requirement_cache: BTreeMap::new(),
@@ -443,7 +487,7 @@ impl<'a> Solver<'a> {
                 node.remaining = node.remaining - pod.requests;
                 node.host_ports.extend(a.host_ports.iter().cloned());
                 if let Some(r) = reqs {
-                    node.requirements = r;
+                    node.requirements = Rc::new(r);
                 }
                 if !self.topology.groups.is_empty() {
                     self.topology.record(pod, &self.nodes[n].requirements, &owned);
@@ -569,19 +613,19 @@ impl<'a> Solver<'a> {
         let mut new_reqs = if node.requirements.covers(&a.requirements.preferred) {
             None
         } else {
-            let mut r = node.requirements.clone();
+            let mut r = Requirements::clone(&node.requirements);
             r.add_all(&a.requirements.preferred);
             Some(r)
         };
         if !a.groups.is_empty() || self.topology.has_inverse() {
-            let base = new_reqs.as_ref().unwrap_or(&node.requirements);
+            let base = new_reqs.as_ref().unwrap_or(&*node.requirements);
             let topo = self
                 .topology
                 .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
                 .map_err(|e| FitError::Topology(e.message))?;
             base.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
             if !base.covers(&topo) {
-                let mut r = new_reqs.take().unwrap_or_else(|| node.requirements.clone());
+                let mut r = new_reqs.take().unwrap_or_else(|| Requirements::clone(&node.requirements));
                 r.add_all(&topo);
                 new_reqs = Some(r);
             }

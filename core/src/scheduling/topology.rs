@@ -78,7 +78,16 @@ impl TopologyGroup {
     }
 
     pub fn record(&mut self, domain: &str) {
-        *self.domains.entry(domain.into()).or_insert(0) += 1;
+        self.add(domain, 1);
+    }
+
+    fn add(&mut self, domain: &str, delta: i32) {
+        match self.domains.get_mut(domain) {
+            Some(c) => *c += delta,
+            None => {
+                self.domains.insert(domain.into(), delta);
+            }
+        }
     }
 
     pub fn register(&mut self, domain: &str) {
@@ -357,6 +366,15 @@ impl Topology {
     /// Counts an already-running pod on a node with these labels (hostname falls back to
     /// the node name).
     pub fn count_existing(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize]) {
+        self.count_existing_by(pod, node_name, labels, owned_inverse, 1);
+    }
+
+    /// Takes back [`Topology::count_existing`]: the pod's node is going away.
+    pub fn forget_existing(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize]) {
+        self.count_existing_by(pod, node_name, labels, owned_inverse, -1);
+    }
+
+    fn count_existing_by(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize], delta: i32) {
         for g in self.groups.iter_mut() {
             let domain = match labels.get(&g.key) {
                 Some(d) => d.as_str(),
@@ -369,14 +387,23 @@ impl Topology {
                 g.selects(&pod.namespace, &pod.labels) && g.node_counts(labels)
             };
             if counts {
-                g.record(domain);
+                g.add(domain, delta);
             }
         }
         for gi in owned_inverse {
             let g = &mut self.groups[*gi];
             let domain = labels.get(&g.key).map(String::as_str).unwrap_or(node_name);
-            let d = String::from(domain);
-            g.record(&d);
+            g.add(domain, delta);
+        }
+    }
+
+    /// Removes a domain that no longer exists (the only node in it is going away).
+    pub fn remove_domain(&mut self, key: &str, domain: &str) {
+        if let Some(list) = self.universe.get_mut(key) {
+            list.retain(|d| d != domain);
+        }
+        for g in self.groups.iter_mut().filter(|g| g.key == key) {
+            g.domains.remove(domain);
         }
     }
 

@@ -59,6 +59,21 @@ pub(super) struct Command {
     replacements: Vec<usize>,
 }
 
+/// What the disruption controller would do now (see [`Simulation::disruption_decision`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisruptionDecision {
+    /// `Emptiness`, `Drift`, `MultiNodeConsolidation` or `SingleNodeConsolidation`.
+    pub method: &'static str,
+    /// `Empty`, `Underutilized` or `Drifted`.
+    pub reason: &'static str,
+    /// The nodes it would disrupt.
+    pub candidates: Vec<String>,
+    /// How many NodeClaims it would launch first.
+    pub replacements: usize,
+    /// Micro-dollars per hour saved (consolidation).
+    pub savings: i64,
+}
+
 /// A node the controller may disrupt, with what it knows of it.
 #[derive(Clone, Debug)]
 struct Candidate {
@@ -84,6 +99,27 @@ struct Simulated {
     claims: Vec<scheduling::NewClaim>,
     /// Pods of the candidates that would not schedule, with why.
     failures: Vec<(usize, String)>,
+}
+
+/// The inputs every scheduling simulation of one disruption pass shares.
+#[derive(Debug)]
+pub(super) struct SimBase {
+    /// The cluster version it was built at.
+    version: u64,
+    by_node: Vec<Vec<usize>>,
+    /// Pods Karpenter would provision for now.
+    pending: Vec<usize>,
+    templates: Vec<Template>,
+    /// Every node pods could go to, before the candidates are taken out.
+    views: Vec<NodeView>,
+    node_labels: BTreeMap<usize, (String, StringMap)>,
+    /// Topology keys in use and the NodePools' domains for each.
+    keys: Vec<String>,
+    domains: BTreeMap<String, Vec<String>>,
+    /// Topology groups of every pod that could move, with every running pod counted.
+    prepared: scheduling::PreparedTopology,
+    /// How many existing nodes give each (key, value) domain.
+    node_domains: BTreeMap<(String, String), u32>,
 }
 
 /// PodDisruptionBudgets with the disruptions each allows now.
@@ -306,6 +342,26 @@ impl Simulation {
 
     // ----- one pass -----
 
+    /// One pass of the disruption controller at the current instant, without acting on it:
+    /// the command it would start (before validation), if any. Verdicts it reaches on the way
+    /// (`Unconsolidatable`, `DisruptionBlocked`) are recorded as events, as a real pass does.
+    pub fn disruption_decision(&mut self) -> Option<DisruptionDecision> {
+        self.sim_base = None;
+        let plan = self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node())?;
+        Some(DisruptionDecision {
+            method: match plan.method {
+                Method::Emptiness => "Emptiness",
+                Method::Drift => "Drift",
+                Method::MultiNode => "MultiNodeConsolidation",
+                Method::SingleNode => "SingleNodeConsolidation",
+            },
+            reason: plan.reason.as_str(),
+            candidates: plan.candidates.iter().map(|&n| self.nodes[n].name.clone()).collect(),
+            replacements: plan.replacements.len(),
+            savings: plan.savings,
+        })
+    }
+
     /// One reconcile of the disruption controller: the methods in Karpenter's order (v1.5 and
     /// later), stopping at the first that decides on a command.
     pub(super) fn disruption_poll(&mut self) {
@@ -314,6 +370,7 @@ impl Simulation {
             return;
         }
         self.budget_blocked = false;
+        self.sim_base = None;
         let fingerprint = self.fingerprint();
         let plan = self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node());
         let Some(plan) = plan else {
@@ -562,29 +619,86 @@ impl Simulation {
         })
     }
 
-    /// Karpenter's `SimulateScheduling`: the pending pods and the candidates' pods, scheduled
-    /// over every other node (fixed ones included) and new NodeClaims. A pod placed on a node
-    /// that is not initialized yet counts as a failure: consolidation waits for capacity in
-    /// flight.
-    fn simulate(&mut self, candidates: &[usize]) -> Simulated {
-        let mut excluded = candidates.to_vec();
-        excluded.sort_unstable();
+    /// What every scheduling simulation of a disruption pass shares, built once per
+    /// cluster state: a pass may simulate hundreds of candidates.
+    fn sim_base(&mut self) -> Rc<SimBase> {
+        if let Some(base) = self.sim_base.as_ref().filter(|b| b.version == self.version) {
+            return base.clone();
+        }
         let by_node = self.active_pods_by_node();
-        let mut moving: Vec<usize> = candidates.iter().flat_map(|&n| by_node[n].iter().copied()).filter(|&p| !self.pods[p].is_daemon()).collect();
-        moving.sort_unstable();
         let pending: Vec<usize> = (0..self.pods.len())
             .filter(|&p| {
                 let pod = &self.pods[p];
                 pod.is_pending() && !pod.is_daemon() && pod.spec.node_name.is_none() && self.provisioner_ignores(pod).is_none()
             })
             .collect();
-        let mut pods = pending;
-        pods.extend(moving.iter().copied());
         let templates = self.build_templates();
-        let views = self.node_views(&excluded, &by_node);
-        let topology = self.topology_universe(&templates, &pods);
-        let (bound, node_labels) = self.bound_pods(&views, &moving);
-        let solver = Solver::new(&self.pods, &pods, views, templates.clone(), topology, &bound, &node_labels);
+        let views = self.node_views(&[], &by_node);
+        let (bound, node_labels) = self.bound_pods(&views, &[]);
+        let keys = self.topology_keys(&pending);
+        let domains = self.template_domains(&templates, &keys);
+        // Every pod that could move: the running pods of every node in view.
+        let mut schedulable = pending.clone();
+        schedulable.extend(bound.iter().map(|&(p, _)| p).filter(|&p| !self.pods[p].is_daemon()));
+        let topology = self.topology_for(&keys, &domains, &[]);
+        let prepared = Solver::prepare(&self.pods, &schedulable, topology, &bound, &node_labels);
+        // How many nodes give each (key, value) domain, so that taking a node out can tell
+        // whether its domains go with it.
+        let mut node_domains: BTreeMap<(String, String), u32> = BTreeMap::new();
+        for key in &keys {
+            for n in self.nodes.iter().filter(|n| n.exists()) {
+                let value = match n.labels.get(key) {
+                    Some(v) => v.clone(),
+                    None if key == wk::HOSTNAME => n.name.clone(),
+                    None => continue,
+                };
+                *node_domains.entry((key.clone(), value)).or_default() += 1;
+            }
+        }
+        let base = Rc::new(SimBase { version: self.version, by_node, pending, templates, views, node_labels, keys, domains, prepared, node_domains });
+        self.sim_base = Some(base.clone());
+        base
+    }
+
+    /// Karpenter's `SimulateScheduling`: the pending pods and the candidates' pods, scheduled
+    /// over every other node (fixed ones included) and new NodeClaims. A pod placed on a node
+    /// that is not initialized yet counts as a failure: consolidation waits for capacity in
+    /// flight.
+    fn simulate(&mut self, candidates: &[usize]) -> Simulated {
+        let base = self.sim_base();
+        let mut excluded = candidates.to_vec();
+        excluded.sort_unstable();
+        let mut moving: Vec<usize> =
+            candidates.iter().flat_map(|&n| base.by_node[n].iter().copied()).filter(|&p| !self.pods[p].is_daemon()).collect();
+        moving.sort_unstable();
+        let mut pods = base.pending.clone();
+        pods.extend(moving.iter().copied());
+        let views: Vec<NodeView> = base.views.iter().filter(|v| excluded.binary_search(&v.id).is_err()).cloned().collect();
+        // The candidates' pods (DaemonSet ones included) leave with them, and so do domains
+        // only they gave.
+        let mut prepared = base.prepared.clone();
+        for &c in &excluded {
+            if let Some((name, labels)) = base.node_labels.get(&c) {
+                prepared.forget_node(&self.pods, &base.by_node[c], name, labels);
+            }
+        }
+        for key in &base.keys {
+            for &c in &excluded {
+                let node = &self.nodes[c];
+                let value = match node.labels.get(key) {
+                    Some(v) => v.clone(),
+                    None if key == wk::HOSTNAME => node.name.clone(),
+                    None => continue,
+                };
+                let from_pools = base.domains.get(key).is_some_and(|d| d.binary_search(&value).is_ok());
+                let others = base.node_domains.get(&(key.clone(), value.clone())).copied().unwrap_or(0)
+                    - excluded.iter().filter(|&&e| self.nodes[e].labels.get(key).map_or(key == wk::HOSTNAME && self.nodes[e].name == value, |v| *v == value)).count() as u32;
+                if !from_pools && others == 0 {
+                    prepared.topology.remove_domain(key, &value);
+                }
+            }
+        }
+        let solver = Solver::with_prepared(&self.pods, views, base.templates.clone(), prepared);
         let initialized: Vec<(usize, bool)> = solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
         let outcome = solver.solve(pods);
         let mut failures: Vec<(usize, String)> = Vec::new();
@@ -598,7 +712,7 @@ impl Simulation {
                 failures.push((p, format!("would schedule against uninitialized nodeclaim/{name}, node/{name}")));
             }
         }
-        Simulated { templates, claims: outcome.claims, failures }
+        Simulated { templates: base.templates.clone(), claims: outcome.claims, failures }
     }
 
     // ----- validation and execution -----

@@ -30,6 +30,9 @@ use crate::wellknown as wk;
 mod disrupt;
 mod termination;
 
+pub use disrupt::DisruptionDecision;
+pub use termination::SPOT_NOTICE;
+
 /// Hard caps that keep a page responsive; the reader reports them with line numbers first.
 pub const MAX_PODS: usize = 50_000;
 pub const MAX_NODES: usize = 5_000;
@@ -183,6 +186,7 @@ struct WorkloadState {
     deleted: bool,
 }
 
+#[derive(Clone)]
 pub struct Simulation {
     now: Millis,
     region: String,
@@ -243,6 +247,8 @@ pub struct Simulation {
     /// EC2NodeClasses deleted while NodeClaims still use them: they go when those do.
     node_classes_deleting: alloc::collections::BTreeSet<String>,
     pdbs: Vec<PodDisruptionBudget>,
+    /// What the scheduling simulations of the current disruption pass share.
+    sim_base: Option<Rc<disrupt::SimBase>>,
     /// AMIs released by Timeline steps, per alias family (`al2023`): `@latest` resolves to
     /// the newest.
     ami_releases: BTreeMap<String, u32>,
@@ -314,6 +320,7 @@ impl Simulation {
             drained: BTreeMap::new(),
             node_classes_deleting: alloc::collections::BTreeSet::new(),
             pdbs: scenario.pdbs.clone(),
+            sim_base: None,
             ami_releases: BTreeMap::new(),
         };
         sim.namespaces.entry("default".into()).or_default();
@@ -1196,8 +1203,8 @@ impl Simulation {
                 NodeView {
                     id: n,
                     name: node.name.clone(),
-                    labels: node.labels.clone(),
-                    requirements,
+                    labels: Rc::new(node.labels.clone()),
+                    requirements: Rc::new(requirements),
                     taints: node.taints.clone(),
                     remaining,
                     host_ports,
@@ -1222,6 +1229,13 @@ impl Simulation {
 
     /// The domain universe of every topology key in use.
     fn topology_universe(&self, templates: &[Template], pending: &[usize]) -> Topology {
+        let keys = self.topology_keys(pending);
+        let domains = self.template_domains(templates, &keys);
+        self.topology_for(&keys, &domains, &[])
+    }
+
+    /// Every topology key the given pods or the running pods use.
+    fn topology_keys(&self, pending: &[usize]) -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
         for p in pending.iter().copied().chain((0..self.pods.len()).filter(|&p| self.pods[p].is_active() && self.pods[p].node.is_some())) {
             let s = &self.pods[p].spec;
@@ -1233,30 +1247,50 @@ impl Simulation {
         }
         keys.sort();
         keys.dedup();
-        let mut universe: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for key in &keys {
+        keys
+    }
+
+    /// The domains NodePools could launch into, per key: their requirements crossed with
+    /// their instance types' labels (hostnames excluded: every new node has its own).
+    fn template_domains(&self, templates: &[Template], keys: &[String]) -> BTreeMap<String, Vec<String>> {
+        let mut out = BTreeMap::new();
+        for key in keys.iter().filter(|k| *k != wk::HOSTNAME) {
             let mut values: Vec<String> = Vec::new();
-            if key != wk::HOSTNAME {
-                for t in templates {
-                    let base = t.requirements.get(key).cloned();
-                    if let Some(b) = &base {
-                        if b.operator() == Operator::In {
-                            values.extend(b.values().iter().cloned());
-                        }
+            for t in templates {
+                let base = t.requirements.get(key).cloned();
+                if let Some(b) = &base {
+                    if b.operator() == Operator::In {
+                        values.extend(b.values().iter().cloned());
                     }
-                    for it in t.instance_types.iter() {
-                        let Some(r) = it.requirements.get(key) else { continue };
-                        let r = match &base {
-                            Some(b) => b.intersection(r),
-                            None => r.clone(),
-                        };
-                        if r.operator() == Operator::In {
-                            values.extend(r.values().iter().cloned());
-                        }
+                }
+                for it in t.instance_types.iter() {
+                    let Some(r) = it.requirements.get(key) else { continue };
+                    let r = match &base {
+                        Some(b) => b.intersection(r),
+                        None => r.clone(),
+                    };
+                    if r.operator() == Operator::In {
+                        values.extend(r.values().iter().cloned());
                     }
                 }
             }
-            for n in self.nodes.iter().filter(|n| n.exists()) {
+            values.sort();
+            values.dedup();
+            out.insert(key.clone(), values);
+        }
+        out
+    }
+
+    /// The universe: the NodePools' domains and the existing nodes' (except `excluded`,
+    /// sorted).
+    fn topology_for(&self, keys: &[String], template_domains: &BTreeMap<String, Vec<String>>, excluded: &[usize]) -> Topology {
+        let mut universe: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for key in keys {
+            let mut values: Vec<String> = template_domains.get(key).cloned().unwrap_or_default();
+            for (i, n) in self.nodes.iter().enumerate() {
+                if !n.exists() || excluded.binary_search(&i).is_ok() {
+                    continue;
+                }
                 match n.labels.get(key) {
                     Some(v) => values.push(v.clone()),
                     None if key == wk::HOSTNAME => values.push(n.name.clone()),
