@@ -245,7 +245,7 @@ pub fn requirements_drifted(pool_requirements: &[NodeSelectorRequirement], label
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::String;
+    use alloc::string::{String, ToString};
     use alloc::vec;
 
     fn budget(nodes: BudgetNodes, reasons: &[&str]) -> Budget {
@@ -300,6 +300,112 @@ mod tests {
         assert_eq!(consolidatable_at(Some(50_000), Some(10_000), Some(30_000)), Some(80_000), "events before initialization do not count");
         assert_eq!(consolidatable_at(None, None, Some(30_000)), None, "not initialized");
         assert_eq!(consolidatable_at(Some(50_000), None, None), None, "consolidateAfter: Never");
+    }
+
+    fn pdb(min: Option<IntOrPercent>, max: Option<IntOrPercent>) -> PodDisruptionBudget {
+        PodDisruptionBudget { name: "p".into(), namespace: "default".into(), selector: Default::default(), min_available: min, max_unavailable: max }
+    }
+
+    #[test]
+    fn pod_disruption_budget_arithmetic() {
+        use IntOrPercent::{Int, Percent};
+        // minAvailable as a count: healthy − min.
+        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(2)), None), 3, 3), 1);
+        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(2)), None), 2, 3), 0, "one is already down");
+        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(5)), None), 3, 3), 0, "never negative");
+        // minAvailable 50 % of 3 rounds up to 2.
+        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Percent(50)), None), 3, 3), 1);
+        // maxUnavailable 1 of 3: 2 must stay.
+        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(1))), 3, 3), 1);
+        // maxUnavailable 0 blocks every eviction.
+        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(0))), 3, 3), 0);
+        // maxUnavailable 50 % of 3 rounds up to 2 unavailable: 1 must stay.
+        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Percent(50))), 3, 3), 2);
+        // Counted against the controllers' scale, not the pods that happen to exist.
+        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(1))), 2, 3), 0, "a replica is missing already");
+    }
+
+    #[test]
+    fn eviction_cost_follows_deletion_cost_and_priority() {
+        assert_eq!(eviction_cost(None, 0), 1.0);
+        assert_eq!(eviction_cost(Some("134217728"), 0), 2.0, "2^27 adds one");
+        assert_eq!(eviction_cost(None, 33_554_432), 2.0, "priority 2^25 adds one");
+        assert_eq!(eviction_cost(None, 2_000_000_000), 10.0, "clamped");
+        assert_eq!(eviction_cost(Some("not a number"), 0), 1.0);
+    }
+
+    #[test]
+    fn do_not_disrupt_values() {
+        assert_eq!(do_not_disrupt(None, Some(0), 0), DoNotDisrupt::No);
+        assert_eq!(do_not_disrupt(Some("true"), Some(0), 0), DoNotDisrupt::Always);
+        assert_eq!(do_not_disrupt(Some("false"), Some(0), 0), DoNotDisrupt::No);
+        assert_eq!(do_not_disrupt(Some("30m"), Some(60_000), 120_000), DoNotDisrupt::Until(60_000 + 1_800_000));
+        assert_eq!(do_not_disrupt(Some("30m"), Some(0), 1_800_000), DoNotDisrupt::No, "elapsed");
+    }
+
+    #[test]
+    fn worst_launch_price_takes_the_priciest_allowed_offering_of_the_launch_capacity_type() {
+        use crate::catalog::{InstanceTypeSpec, OfferingSpec};
+        use crate::requirements::Operator;
+        let spec = InstanceTypeSpec {
+            name: "t".into(),
+            capacity: crate::resources::Resources::ZERO.with(crate::resources::ResourceName::Cpu, 2000),
+            arch: "amd64".into(),
+            os: "linux".into(),
+            labels: Default::default(),
+            overhead: None,
+            offerings: vec![
+                OfferingSpec { zone: "a".into(), capacity_type: CapacityType::Spot, price: 200_000, available: true },
+                OfferingSpec { zone: "b".into(), capacity_type: CapacityType::Spot, price: 1_000_000, available: true },
+                OfferingSpec { zone: "a".into(), capacity_type: CapacityType::OnDemand, price: 500_000, available: true },
+            ],
+        };
+        let it = crate::catalog::aws::custom_instance_type(&spec, &["a".into(), "b".into()], &NodeClass::al2023("d"));
+        let any = Requirements::new();
+        assert_eq!(worst_launch_price(&it, &any), Some(1_000_000), "spot is what launches; its worst zone counts");
+        let mut zone_a = Requirements::new();
+        zone_a.add(Requirement::new(wk::ZONE, Operator::In, ["a".to_string()]));
+        assert_eq!(worst_launch_price(&it, &zone_a), Some(200_000));
+        let mut od = Requirements::new();
+        od.add(Requirement::new(wk::CAPACITY_TYPE, Operator::In, ["on-demand".to_string()]));
+        assert_eq!(worst_launch_price(&it, &od), Some(500_000));
+    }
+
+    #[test]
+    fn the_pool_hash_covers_the_template_only() {
+        use crate::requirements::Operator;
+        let base = NodePool::new("p", "default");
+        let h = pool_hash(&base);
+        let mut labelled = base.clone();
+        labelled.template_labels.insert("team".into(), "a".into());
+        assert_ne!(pool_hash(&labelled), h, "labels drift");
+        let mut expiring = base.clone();
+        expiring.expire_after = Some(3_600_000);
+        assert_ne!(pool_hash(&expiring), h, "expireAfter drifts");
+        let mut behaviour = base.clone();
+        behaviour.weight = 10;
+        behaviour.consolidate_after = Some(1);
+        behaviour.limits.nodes = Some(3);
+        behaviour.budgets.push(Budget { nodes: BudgetNodes::Count(1), schedule: None, duration: None, reasons: vec![] });
+        assert_eq!(pool_hash(&behaviour), h, "weight, limits and disruption settings never drift");
+        let widened = base.clone().require("karpenter.sh/capacity-type", Operator::In, &["spot"]);
+        assert_eq!(pool_hash(&widened), h, "requirements are checked on their own");
+    }
+
+    #[test]
+    fn requirements_drift_only_when_a_node_label_falls_outside() {
+        use crate::requirements::Operator;
+        let labels: StringMap = [("arch".to_string(), "amd64".to_string())].into_iter().collect();
+        let req = |key: &str, op: Operator, values: &[&str]| NodeSelectorRequirement {
+            key: key.into(),
+            operator: op,
+            values: values.iter().map(|v| v.to_string()).collect(),
+            min_values: None,
+        };
+        assert!(!requirements_drifted(&[req("arch", Operator::In, &["amd64", "arm64"])], &labels), "widened");
+        assert!(requirements_drifted(&[req("arch", Operator::In, &["arm64"])], &labels), "narrowed");
+        assert!(requirements_drifted(&[req("team", Operator::In, &["a"])], &labels), "a key the node lacks");
+        assert!(!requirements_drifted(&[req("team", Operator::DoesNotExist, &[])], &labels));
     }
 
     #[test]

@@ -111,7 +111,8 @@ impl Simulation {
                     if !self.pods[p].is_active() || !self.pdb_selects(i, p) {
                         continue;
                     }
-                    if self.pods[p].phase == Phase::Running && self.pods[p].node.is_some_and(|n| self.nodes[n].state == NodeState::Ready) {
+                    // A pod on a draining node is still up until it is evicted.
+                    if self.pods[p].phase == Phase::Running {
                         healthy += 1;
                     }
                     match self.workloads[self.pods[p].workload].kind {

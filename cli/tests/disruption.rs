@@ -1,0 +1,363 @@
+//! Disruption, one mechanism per test, through the whole pipeline (YAML → reader → engine →
+//! report): consolidation (delete, replace, multi-node), what blocks it (spot-to-spot,
+//! WhenEmpty, PodDisruptionBudgets, do-not-disrupt, budgets by reason), drift and what does
+//! not drift, AMI releases, expiration, spot interruption, drain order and the EC2NodeClass
+//! deletion that waits. Small custom catalogs keep every price visible.
+
+use kpg_core::report::{EventReport, Report};
+
+const CATALOG: &str = r#"
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: InstanceType
+metadata: {name: small}
+spec:
+  cpu: "2"
+  memory: 8Gi
+  offerings:
+  - {zone: z1, capacityType: on-demand, price: 0.10}
+  - {zone: z1, capacityType: spot, price: 0.03}
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: InstanceType
+metadata: {name: large}
+spec:
+  cpu: "8"
+  memory: 32Gi
+  offerings:
+  - {zone: z1, capacityType: on-demand, price: 0.40}
+  - {zone: z1, capacityType: spot, price: 0.12}
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: r
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+"#;
+
+/// A NodePool; `capacity` is its capacity-type list, `types` its instance types.
+fn pool(capacity: &str, types: &str, policy: &str, extra_spec: &str, extra_pool: &str) -> String {
+    format!(
+        r#"
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {{name: default}}
+spec:
+  template:
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements:
+      - {{key: karpenter.sh/capacity-type, operator: In, values: [{capacity}]}}
+      - {{key: node.kubernetes.io/instance-type, operator: In, values: [{types}]}}
+{extra_spec}
+  disruption:
+    consolidationPolicy: {policy}
+    consolidateAfter: 0s
+{extra_pool}
+"#
+    )
+}
+
+fn deployment(name: &str, replicas: u32, cpu: &str, template_extra: &str) -> String {
+    format!(
+        r#"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+{template_extra}
+    spec:
+      terminationGracePeriodSeconds: 0
+      containers:
+      - name: c
+        image: pause
+        resources: {{requests: {{cpu: "{cpu}"}}}}
+"#
+    )
+}
+
+fn timeline(steps: &str) -> String {
+    format!("\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}\n")
+}
+
+fn scale(at: &str, name: &str, replicas: u32) -> String {
+    format!("  - {{at: {at}, scale: {{kind: Deployment, name: {name}, replicas: {replicas}}}}}\n")
+}
+
+fn run(parts: &[String], until_minutes: u64) -> Report {
+    let text = format!("{CATALOG}{}", parts.concat());
+    match kpg::simulate(&text, Some(until_minutes * 60_000)) {
+        Ok(s) => s.report,
+        Err(e) => panic!("scenario failed: {e:?}\n{text}"),
+    }
+}
+
+fn types_of(r: &Report) -> Vec<String> {
+    let mut t: Vec<String> = r.nodes.iter().map(|n| format!("{}/{}", n.instance_type, n.capacity_type)).collect();
+    t.sort();
+    t
+}
+
+fn events<'r>(r: &'r Report, reason: &str) -> Vec<&'r EventReport> {
+    r.events.iter().filter(|e| e.reason == reason).collect()
+}
+
+fn running(r: &Report) -> usize {
+    r.pods.iter().filter(|p| p.phase == "Running").count()
+}
+
+fn seconds(t: &str) -> f64 {
+    let (m, s) = t.split_once('m').unwrap();
+    m.parse::<f64>().unwrap() * 60.0 + s.trim_end_matches('s').parse::<f64>().unwrap()
+}
+
+// ----- consolidation -----
+
+#[test]
+fn an_underutilized_node_is_replaced_by_a_cheaper_one_launched_first() {
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["small/on-demand"], "the 8-CPU node gave way to a 2-CPU one");
+    assert_eq!(running(&r), 1);
+    let log = events(&r, "Disrupting");
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert!(log[0].message.contains("via replace (Underutilized)"), "{}", log[0].message);
+    assert!(log[0].message.ends_with("savings $0.3/h"), "0.40 − 0.10: {}", log[0].message);
+    // The replacement is Ready before the old node starts draining.
+    let initialized = events(&r, "Initialized").last().map(|e| seconds(&e.time)).unwrap();
+    let terminating = events(&r, "DisruptionTerminating")[0];
+    assert!(seconds(&terminating.time) >= initialized, "{} < {initialized}", terminating.time);
+    assert_eq!(r.cost_per_hour, 0.1);
+}
+
+#[test]
+fn a_node_whose_pods_fit_elsewhere_is_deleted() {
+    // Pods of 1.5, 0.7 and 0.7 CPU on 2-CPU nodes take two nodes; once the 1.5-CPU one is
+    // gone the two 0.7-CPU pods fit one node, and the other node is deleted.
+    let od = pool("on-demand", "small", "WhenEmptyOrUnderutilized", "", "");
+    let r = run(&[od, deployment("a", 1, "700m", ""), deployment("b", 1, "1500m", ""), deployment("c", 1, "700m", ""), timeline(&scale("3m", "b", 0))], 10);
+    assert_eq!(types_of(&r), ["small/on-demand"], "{:?}", r.events.iter().map(|e| &e.message).collect::<Vec<_>>());
+    assert_eq!(running(&r), 2, "a and c share the remaining node");
+    assert!(events(&r, "Disrupting").iter().any(|e| e.message.contains("via delete")));
+}
+
+#[test]
+fn spot_nodes_are_not_replaced_by_spot_nodes() {
+    let spot = pool("spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let r = run(&[spot, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["large/spot"], "the spot node stays");
+    let why = events(&r, "Unconsolidatable");
+    assert!(why.iter().any(|e| e.message == "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"), "{why:?}");
+}
+
+#[test]
+fn an_on_demand_node_is_replaced_only_by_spot_when_the_pool_allows_both() {
+    let both = pool("on-demand, spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    // Launched on-demand (spot is cheaper, but only on-demand is allowed at first)...
+    let od = both.replace("values: [on-demand, spot]", "values: [on-demand]");
+    let apply = format!(
+        "  - at: 3m\n    apply:\n{}",
+        both.lines().skip(2).map(|l| format!("      {l}\n")).collect::<String>()
+    );
+    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&format!("{}{apply}", scale("3m", "web", 1)))], 10);
+    assert_eq!(types_of(&r), ["small/spot"], "priced as spot, so launched as spot");
+}
+
+#[test]
+fn when_empty_never_touches_a_busy_node() {
+    let od = pool("on-demand", "small, large", "WhenEmpty", "", "");
+    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["large/on-demand"]);
+    assert!(events(&r, "Unconsolidatable").iter().any(|e| e.message == "NodePool \"default\" has non-empty consolidation disabled"));
+}
+
+#[test]
+fn several_nodes_merge_into_one_cheaper_node() {
+    // Four 2-CPU nodes with one 1.5-CPU pod each; once the pods are re-created at 0.4 CPU
+    // the four fit one node, and consolidation leaves exactly one.
+    let od = pool("on-demand", "small", "WhenEmptyOrUnderutilized", "", "");
+    let mut parts = vec![od];
+    for name in ["a", "b", "c", "d"] {
+        parts.push(deployment(name, 1, "1500m", ""));
+    }
+    let mut steps = String::new();
+    for name in ["a", "b", "c", "d"] {
+        steps.push_str(&format!(
+            "  - at: 3m\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {{name: {name}}}\n      spec:\n        replicas: 1\n        selector: {{matchLabels: {{app: {name}}}}}\n        template:\n          metadata: {{labels: {{app: {name}}}}}\n          spec:\n            terminationGracePeriodSeconds: 0\n            containers: [{{name: c, image: pause, resources: {{requests: {{cpu: 400m}}}}}}]\n"
+        ));
+    }
+    parts.push(timeline(&steps));
+    let r = run(&parts, 15);
+    assert_eq!(types_of(&r), ["small/on-demand"], "{:?}", events(&r, "Disrupting"));
+    assert_eq!(running(&r), 4);
+}
+
+// ----- what blocks it -----
+
+fn pdb(spec: &str) -> String {
+    format!("\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  {spec}\n")
+}
+
+#[test]
+fn a_pod_disruption_budget_that_allows_nothing_blocks_consolidation() {
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let r = run(&[od.clone(), deployment("web", 3, "1", ""), pdb("minAvailable: 1"), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["large/on-demand"], "the one replica must stay up");
+    let blocked = events(&r, "DisruptionBlocked");
+    assert!(blocked.iter().any(|e| e.message == "Pdb prevents pod evictions (PodDisruptionBudget=[default/web])"), "{blocked:?}");
+
+    // maxUnavailable: 1 allows the eviction.
+    let r = run(&[od, deployment("web", 3, "1", ""), pdb("maxUnavailable: 1"), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["small/on-demand"]);
+}
+
+#[test]
+fn do_not_disrupt_pods_block_consolidation_but_not_expiration() {
+    let dnd = "      annotations: {karpenter.sh/do-not-disrupt: \"true\"}";
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let r = run(&[od, deployment("web", 3, "1", dnd), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["large/on-demand"]);
+    assert!(events(&r, "DisruptionBlocked").iter().any(|e| e.message.starts_with("Pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=default/web-")));
+
+    // Expiration deletes the NodeClaim anyway; the drain waits for the pod until the
+    // NodeClaim's terminationGracePeriod (2m) runs out, then deletes it.
+    let expiring = pool("on-demand", "small, large", "WhenEmpty", "      expireAfter: 5m\n      terminationGracePeriod: 2m", "");
+    let r = run(&[expiring, deployment("web", 1, "1", dnd)], 9);
+    let expired = events(&r, "Expired");
+    assert_eq!(expired.len(), 1, "{:?}", r.events);
+    let evicted = r.events.iter().find(|e| e.reason == "Evicted").expect("the pod goes in the end");
+    assert!(evicted.message.starts_with("Deleted pod: terminationGracePeriod"), "{}", evicted.message);
+    assert!(seconds(&evicted.time) - seconds(&expired[0].time) >= 120.0, "{} vs {}", evicted.time, expired[0].time);
+    assert_eq!(running(&r), 1, "re-provisioned");
+}
+
+#[test]
+fn a_budget_for_one_reason_leaves_the_others_alone() {
+    let budgets = "    budgets:\n    - {nodes: \"0\", reasons: [Underutilized]}";
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", budgets);
+    // Underutilized is blocked: the large node stays after the scale-down...
+    let r = run(&[od.clone(), deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    assert_eq!(types_of(&r), ["large/on-demand"]);
+    // ... but an empty node still goes (reason Empty).
+    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 0))], 10);
+    assert!(r.nodes.is_empty(), "{:?}", types_of(&r));
+}
+
+// ----- drift -----
+
+fn apply_pool(at: &str, pool_yaml: &str) -> String {
+    let body: String = pool_yaml.lines().skip(2).map(|l| format!("      {l}\n")).collect();
+    format!("  - at: {at}\n    apply:\n{body}")
+}
+
+#[test]
+fn drift_replaces_nodes_for_template_changes_and_narrowed_requirements() {
+    let base = pool("on-demand", "small, large", "WhenEmpty", "", "");
+    let labelled = pool("on-demand", "small, large", "WhenEmpty", "", "").replace(
+        "    spec:\n      nodeClassRef",
+        "    metadata: {labels: {team: a}}\n    spec:\n      nodeClassRef",
+    );
+    let r = run(&[base.clone(), deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &labelled))], 10);
+    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: NodePoolDrifted"), "{:?}", r.events);
+    assert_eq!(r.nodes.len(), 1);
+    assert_eq!(r.nodes[0].labels.get("team").map(String::as_str), Some("a"), "the replacement carries the new label");
+    assert!(events(&r, "Disrupting").iter().any(|e| e.message.contains("via replace (Drifted)")));
+
+    let narrowed = pool("on-demand", "large", "WhenEmpty", "", "");
+    let r = run(&[base, deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &narrowed))], 10);
+    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: RequirementsDrifted"));
+    assert_eq!(types_of(&r), ["large/on-demand"]);
+}
+
+#[test]
+fn limits_weight_budgets_and_widened_requirements_do_not_drift() {
+    let base = pool("on-demand", "small", "WhenEmpty", "", "");
+    let changed = pool("on-demand", "small, large", "WhenEmpty", "", "  limits: {cpu: \"100\"}\n  weight: 50")
+        .replace("    consolidateAfter: 0s", "    consolidateAfter: 0s\n    budgets: [{nodes: \"1\"}]");
+    let r = run(&[base, deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &changed))], 10);
+    assert!(events(&r, "Drifted").is_empty(), "{:?}", events(&r, "Drifted"));
+    assert_eq!(types_of(&r), ["small/on-demand"]);
+    assert!(r.nodeclaims.iter().all(|c| c.drifted.is_none()));
+}
+
+#[test]
+fn a_new_ami_behind_latest_drifts_nodes() {
+    let base = pool("on-demand", "small", "WhenEmpty", "", "");
+    let r = run(&[base.clone(), deployment("web", 1, "1", "")], 3);
+    let before = r.nodeclaims[0].image_id.clone();
+    let r = run(&[base, deployment("web", 1, "1", ""), timeline("  - {at: 3m, releaseAmi: {alias: al2023}}")], 10);
+    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: AMIDrift"));
+    assert_eq!(r.nodeclaims.len(), 1);
+    assert_ne!(r.nodeclaims[0].image_id, before, "the replacement runs the new AMI");
+    assert_eq!(running(&r), 1);
+}
+
+// ----- expiration, interruption, deletion -----
+
+#[test]
+fn expired_nodes_go_and_their_pods_are_provisioned_again() {
+    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 10m", "");
+    let r = run(&[expiring, deployment("web", 1, "1", "")], 15);
+    assert_eq!(events(&r, "Expired").len(), 1);
+    assert_eq!(r.nodes.len(), 1, "a new node for the evicted pod");
+    assert!(seconds(&r.nodes[0].created_at) >= 600.0);
+    assert_eq!(running(&r), 1);
+}
+
+#[test]
+fn a_spot_interruption_gives_two_minutes_and_a_new_node() {
+    let spot = pool("spot", "small", "WhenEmpty", "", "");
+    let r = run(&[spot, deployment("web", 1, "1", ""), timeline("  - {at: 3m, interrupt: {nodepool: default}}")], 6);
+    let warning = events(&r, "SpotInterrupted");
+    assert_eq!(warning.len(), 1);
+    assert!(warning[0].message.contains("at 5m0s"), "{}", warning[0].message);
+    assert_eq!(r.nodes.len(), 1, "the interrupted node is gone");
+    assert!(seconds(&r.nodes[0].created_at) >= 180.0);
+    assert_eq!(running(&r), 1);
+
+    let od = pool("on-demand", "small", "WhenEmpty", "", "");
+    let r = run(&[od, deployment("web", 1, "1", ""), timeline("  - {at: 3m, interrupt: {nodepool: default}}")], 6);
+    assert!(events(&r, "TimelineSkipped").iter().any(|e| e.message.contains("spot")), "on-demand nodes get no spot warning");
+}
+
+#[test]
+fn critical_pods_are_drained_after_the_others() {
+    let critical = deployment("dns", 1, "100m", "").replace("    spec:\n      terminationGracePeriodSeconds: 0", "    spec:\n      priorityClassName: system-cluster-critical\n      terminationGracePeriodSeconds: 0");
+    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
+    let r = run(&[expiring, deployment("web", 1, "100m", ""), critical], 6);
+    let order: Vec<&str> = events(&r, "Evicted").iter().map(|e| e.object.as_str()).collect();
+    assert_eq!(order.len(), 2, "{order:?}");
+    assert!(order[0].starts_with("Pod/default/web-") && order[1].starts_with("Pod/default/dns-"), "{order:?}");
+}
+
+#[test]
+fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
+    let od = pool("on-demand", "small", "WhenEmpty", "", "");
+    let steps = "  - {at: 3m, delete: {kind: EC2NodeClass, name: default}}\n  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 2}}\n  - {at: 6m, delete: {kind: NodePool, name: default}}\n";
+    let r = run(&[od.clone(), deployment("web", 1, "1", ""), timeline(steps)], 5);
+    assert_eq!(r.nodes.len(), 1, "the node stays");
+    assert!(events(&r, "Waiting").iter().any(|e| e.object == "EC2NodeClass/default"));
+    assert!(!r.nodepools[0].ready, "its NodePool can no longer launch");
+    assert_eq!(running(&r), 1, "the new replica has nowhere to go");
+    let r = run(&[od, deployment("web", 1, "1", ""), timeline(steps)], 8);
+    assert!(r.nodes.is_empty());
+    assert!(r.events.iter().any(|e| e.reason == "Deleted" && e.object == "EC2NodeClass/default"), "deleted once its NodeClaims are gone");
+}
+
+#[test]
+fn disruption_reports_are_byte_identical_across_runs() {
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let parts = [od, deployment("web", 5, "1", ""), timeline(&format!("{}  - {{at: 5m, releaseAmi: {{alias: al2023}}}}\n", scale("3m", "web", 2)))];
+    let a = serde_json::to_string(&run(&parts, 15)).unwrap();
+    let b = serde_json::to_string(&run(&parts, 15)).unwrap();
+    assert_eq!(a, b);
+}
