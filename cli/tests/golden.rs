@@ -97,6 +97,7 @@ golden_tests! {
     seed002_service_6gi => "seed002-service-6gi",
     seed002_limits => "seed002-limits",
     seed002_scale_in => "seed002-scale-in",
+    seed002_consolidation => "seed002-consolidation",
     seed003_batch_job => "seed003-batch-job",
     seed003_batch_job_fixed => "seed003-batch-job-fixed",
 }

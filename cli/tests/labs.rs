@@ -266,6 +266,28 @@ fn seed002_scale_in_removes_empty_nodes() {
     );
 }
 
+#[test]
+fn seed002_consolidation_packs_the_pods_onto_fewer_nodes() {
+    let before = report("seed002-consolidation.yaml", &["--until", "2m59s"]);
+    assert_small_spot_nodes(&before, "platform", 4);
+    let busybox = pods_labelled(&before, "app", "busybox");
+    assert_eq!(in_phase(&busybox, "Pending").len(), 2, "the limits lab first\n{}", summary(&before));
+
+    let r = report("seed002-consolidation.yaml", &[]);
+    let busybox = pods_labelled(&r, "app", "busybox");
+    assert_eq!(in_phase(&busybox, "Running").len(), 8, "without the anti-affinity every replica runs\n{}", summary(&r));
+    let platform = nodes(&r).into_iter().filter(|n| str_of(n, "nodepool") == Some("platform")).count();
+    assert!(platform < 4, "consolidation removed platform nodes\n{}", summary(&r));
+    let cost = |v: &Value| v["costPerHour"].as_f64().unwrap_or(0.0);
+    assert!(cost(&r) < cost(&before), "{} -> {}", cost(&before), cost(&r));
+    let disrupting: Vec<&Value> = r["events"].as_array().unwrap().iter().filter(|e| str_of(e, "reason") == Some("Disrupting")).collect();
+    assert!(
+        disrupting.iter().any(|e| str_of(e, "message").is_some_and(|m| m.contains("(Underutilized)"))),
+        "underutilized nodes, not just empty ones\n{}",
+        summary(&r)
+    );
+}
+
 /// The batch Job's one pod.
 fn batch_pod(r: &Value) -> &Value {
     let pods: Vec<&Value> = pods(r)

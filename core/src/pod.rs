@@ -208,20 +208,26 @@ impl PodNamer {
         PodNamer { rng: Rng::new(seed) }
     }
 
-    /// The ReplicaSet name a Deployment gets: `web-5d8f7c9b4` (a pod-template hash).
-    pub fn replicaset_name(&self, workload: &Workload) -> String {
-        let mut r = self.rng.fork(stable_hash(&["rs", &workload.namespace, &workload.name]));
+    /// The ReplicaSet name a Deployment gets: `web-5d8f7c9b4` (a pod-template hash). Each
+    /// change of the pod template (`revision`) makes a new ReplicaSet.
+    pub fn replicaset_name(&self, workload: &Workload, revision: u32) -> String {
+        let salt = if revision == 0 {
+            stable_hash(&["rs", &workload.namespace, &workload.name])
+        } else {
+            stable_hash(&["rs", &workload.namespace, &workload.name, &revision.to_string()])
+        };
+        let mut r = self.rng.fork(salt);
         alloc::format!("{}-{}", workload.name, r.k8s_suffix(10))
     }
 
-    /// The name of the `ordinal`th pod a workload creates.
-    pub fn pod_name(&self, workload: &Workload, ordinal: u32) -> String {
+    /// The name of the `ordinal`th pod a workload creates, at a template revision.
+    pub fn pod_name(&self, workload: &Workload, ordinal: u32, revision: u32) -> String {
         let salt = stable_hash(&["pod", workload.kind.as_str(), &workload.namespace, &workload.name, &ordinal.to_string()]);
         let mut r = self.rng.fork(salt);
         match workload.kind {
             WorkloadKind::Pod => workload.name.clone(),
             WorkloadKind::StatefulSet => alloc::format!("{}-{}", workload.name, ordinal),
-            WorkloadKind::Deployment => alloc::format!("{}-{}", self.replicaset_name(workload), r.k8s_suffix(5)),
+            WorkloadKind::Deployment => alloc::format!("{}-{}", self.replicaset_name(workload, revision), r.k8s_suffix(5)),
             _ => alloc::format!("{}-{}", workload.name, r.k8s_suffix(5)),
         }
     }

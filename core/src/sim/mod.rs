@@ -184,6 +184,8 @@ struct WorkloadState {
     next_ordinal: u32,
     succeeded: u32,
     deleted: bool,
+    /// Pod-template changes applied so far (a Deployment's new ReplicaSet each time).
+    revision: u32,
 }
 
 #[derive(Clone)]
@@ -574,7 +576,7 @@ impl Simulation {
     fn add_replica(&mut self, w: usize) -> usize {
         let ordinal = self.workload_state[w].next_ordinal;
         self.workload_state[w].next_ordinal += 1;
-        let name = self.namer.pod_name(&self.workloads[w], ordinal);
+        let name = self.namer.pod_name(&self.workloads[w], ordinal, self.workload_state[w].revision);
         self.new_pod(w, name, None)
     }
 
@@ -1679,6 +1681,7 @@ impl Simulation {
                             }
                             self.specs[w] = Rc::new(wl.template.spec.clone());
                             self.workloads[w] = wl;
+                            self.workload_state[w].revision += 1;
                             self.workload_state[w].deleted = false;
                             self.start_workload(w);
                         }
