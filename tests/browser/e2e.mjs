@@ -132,7 +132,7 @@ await test('switching to Korean relabels the page', async () => {
 await test('the limits lab leaves two pods pending, and each says why on focus', async () => {
   await page.selectOption('.lesson-picker select', 'hello');
   await page.selectOption('.lesson-picker select', 'labels-taints');
-  for (let i = 0; i < 4; i++) await page.click('.lesson-nav button.primary');
+  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
   await page.click('.speed >> text=60×');
   await page.click('button.play');
   await page.waitForFunction(() =>
@@ -165,6 +165,30 @@ await test('the scale-in lab empties the platform pool and the cost falls back t
   const idle = await page.locator('.topbar .per-hour').innerText();
   assert(idle === '$0.2354', `only the two fixed m7i-flex.large nodes cost money at the end: ${busy} -> ${idle}`);
   assert(await page.locator('[data-lane="fixed"] .node').count() === 2, 'the fixed nodes stay');
+});
+
+await test('the consolidation lab removes underutilized nodes and says why in a Karpenter log line', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 4; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
+  const full = await page.locator('.topbar .per-hour').innerText();
+  // Karpenter's decision line appears when it disrupts a node, and the node is held, then
+  // drained.
+  await page.waitForSelector('.summary .decision', { timeout: 30000 });
+  const line = await page.locator('.summary .decision').innerText();
+  assert(/disrupting nodeclaim\(s\) via (delete|replace) \(Underutilized\)/.test(line), `a consolidation decision: ${line}`);
+  assert(/savings \$[0-9.]+\/h/.test(line), `it names the saving: ${line}`);
+  await shot('06d-consolidation-decision');
+  await page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/platform"] .node').length <= 1, null, { timeout: 40000 });
+  await page.click('button.play');
+  const after = await page.locator('.topbar .per-hour').innerText();
+  const dollars = (t) => Number(t.replace(/[^0-9.]/g, ''));
+  assert(dollars(after) < dollars(full), `the cost falls: ${full} -> ${after}`);
+  assert(await page.locator('.tray .pod').count() === 0, 'every replica runs without the anti-affinity');
 });
 
 await test('a corrupt saved session opens the default lesson with a notice', async () => {

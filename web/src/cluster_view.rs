@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::app::Playground;
 use crate::i18n::T;
 use crate::lessons;
-use crate::snapshot::{self, CardState, Lane, LaneKind, NodeCard, PodChip};
+use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
 use kpg_core::catalog::CapacityType;
 
 #[component]
@@ -145,6 +145,10 @@ fn Summary() -> impl IntoView {
                 " · "
                 <span><strong>{move || s.get().pods_running}</strong>" "{move || pg.t(T::Running)}</span>
             </span>
+            {move || s.get().decision.map(|line| {
+                let title = line.clone();
+                view! { <p class="decision" title=title><span class="who">"karpenter"</span>" "{line}</p> }
+            })}
         </div>
     }
 }
@@ -310,6 +314,15 @@ fn NodeCardView(name: String) -> impl IntoView {
                 <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), pg.t(T::PerHour)))}</span>
             </div>
             <div class="state-line">{state_text}</div>
+            {move || c().and_then(|c| c.fate).map(|fate| {
+                let (class, text) = match fate {
+                    Fate::Drifted(why) => ("fate drifted", format!("{}: {why}", pg.t(T::Drifted))),
+                    Fate::Disrupting(why) => ("fate disrupting", format!("{}: {why}", pg.t(T::Disrupting))),
+                    Fate::SpotInterrupted => ("fate interrupted", pg.t(T::SpotInterrupted).to_string()),
+                    Fate::Expired => ("fate expired", pg.t(T::Expired).to_string()),
+                };
+                view! { <div class=class>{text}</div> }
+            })}
             <Bar label=Signal::derive(move || pg.t(T::Cpu).to_string())
                 used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli)) total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
                 text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::cores(c.cpu_requested_milli), snapshot::cores(c.cpu_allocatable_milli))).unwrap_or_default())/>

@@ -12,6 +12,7 @@ pub enum Lab {
     ScaleOut,
     Service6Gi,
     ScaleIn,
+    Consolidation,
     Limits,
     BatchJob,
     BatchJobFixed,
@@ -27,6 +28,7 @@ impl Lab {
             Lab::ScaleOut => include_str!("../../tests/labs/seed002-scale-out.yaml"),
             Lab::Service6Gi => include_str!("../../tests/labs/seed002-service-6gi.yaml"),
             Lab::ScaleIn => include_str!("../../tests/labs/seed002-scale-in.yaml"),
+            Lab::Consolidation => include_str!("../../tests/labs/seed002-consolidation.yaml"),
             Lab::Limits => include_str!("../../tests/labs/seed002-limits.yaml"),
             Lab::BatchJob => include_str!("../../tests/labs/seed003-batch-job.yaml"),
             Lab::BatchJobFixed => include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
@@ -41,6 +43,7 @@ impl Lab {
             Lab::ScaleOut => lang.pick("Scale out", "스케일 아웃"),
             Lab::Service6Gi => lang.pick("A 6Gi service", "6Gi 서비스"),
             Lab::ScaleIn => lang.pick("Scale in", "스케일 인"),
+            Lab::Consolidation => lang.pick("Consolidation", "통합(Consolidation)"),
             Lab::Limits => lang.pick("Limits", "한도"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
@@ -208,8 +211,19 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "스케일 인",
                 },
                 body: Text {
-                    en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Play at 60× and watch the cost line.\n\nAn empty node becomes a candidate once the pool's `consolidateAfter` (1 minute here) has passed since its last pod left. Karpenter looks every 10 seconds, waits 15 seconds to confirm, then taints the node, drains it and terminates it. The pool's default budget (`nodes: 10%`, rounded up) lets one node go at a time, so the second follows the first. The fixed nodes stay: no NodePool owns them.\n\nThe article's other variant, dropping the anti-affinity so pods can share a node, needs consolidation of underutilized nodes, which the playground does not simulate yet.",
-                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. 60× 속도로 재생하면서 비용 줄을 지켜보세요.\n\n빈 노드는 마지막 파드가 떠난 뒤 풀의 `consolidateAfter`(여기서는 1분)가 지나면 정리 후보가 됩니다. Karpenter는 10초마다 후보를 살피고, 15초 동안 다시 확인한 다음 노드에 테인트를 걸고 드레인한 뒤 종료합니다. 풀의 기본 예산(`nodes: 10%`, 올림)은 한 번에 한 대만 허용하므로 두 번째 노드는 첫 번째가 사라진 뒤에 정리됩니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n원문의 또 다른 방법, 즉 anti-affinity를 빼서 파드가 한 노드에 모이게 하는 실습은 사용률이 낮은 노드의 통합(underutilized consolidation)이 필요한데, 플레이그라운드는 아직 이를 시뮬레이션하지 않습니다.",
+                    en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Play at 60× and watch the cost line.\n\nAn empty node becomes a candidate once the pool's `consolidateAfter` (1 minute here) has passed since its last pod left. Karpenter looks every 10 seconds, waits 15 seconds to confirm, then taints the node, drains it and terminates it. The pool's default budget (`nodes: 10%`, rounded up) lets one node go at a time, so the second follows the first. The fixed nodes stay: no NodePool owns them.\n\nThe next step is the article's other way to scale in.",
+                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. 60× 속도로 재생하면서 비용 줄을 지켜보세요.\n\n빈 노드는 마지막 파드가 떠난 뒤 풀의 `consolidateAfter`(여기서는 1분)가 지나면 정리 후보가 됩니다. Karpenter는 10초마다 후보를 살피고, 15초 동안 다시 확인한 다음 노드에 테인트를 걸고 드레인한 뒤 종료합니다. 풀의 기본 예산(`nodes: 10%`, 올림)은 한 번에 한 대만 허용하므로 두 번째 노드는 첫 번째가 사라진 뒤에 정리됩니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n다음 단계는 원문이 보여 주는 또 다른 스케일 인 방법입니다.",
+                },
+            },
+            Step {
+                lab: Lab::Consolidation,
+                title: Text {
+                    en: "Consolidating underutilized nodes",
+                    ko: "사용률이 낮은 노드 통합",
+                },
+                body: Text {
+                    en: "The lecture's way to watch consolidation: eight anti-affine replicas fill the `platform` pool up to its limit, then at 3:00 the Deployment is applied again without its `podAntiAffinity`. Its pods are replaced, and without the anti-affinity several of them fit on one node.\n\nThe pool consolidates `WhenEmptyOrUnderutilized`. A minute after a node's pods last changed, Karpenter simulates scheduling its pods on the other nodes (the fixed ones included). When they all fit, it deletes the node, and when one cheaper node would hold them, it replaces it. Read its decision line above the lanes: the method, the nodes and the saving per hour. The budget (`nodes: 10%` of four nodes, rounded up to one) makes the nodes go one by one.",
+                    ko: "강의에서 통합을 보여 주는 방법입니다. anti-affinity가 걸린 레플리카 8개가 `platform` 풀을 한도까지 채운 뒤, 3:00에 `podAntiAffinity`를 뺀 Deployment를 다시 적용합니다. 파드가 새로 바뀌고, anti-affinity가 없으니 한 노드에 여러 개가 들어갈 수 있습니다.\n\n이 풀은 `WhenEmptyOrUnderutilized`로 통합합니다. 노드의 파드가 마지막으로 바뀐 뒤 1분이 지나면, Karpenter는 그 노드의 파드를 다른 노드(고정 노드 포함)에 올리는 스케줄링을 시뮬레이션합니다. 모두 들어가면 노드를 삭제하고, 더 싼 노드 하나로 충분하면 그 노드로 교체합니다. 레인 위의 결정 줄에서 방식, 대상 노드, 시간당 절감액을 읽어 보세요. 예산(노드 네 대의 `nodes: 10%`, 올림하면 한 대) 때문에 노드는 한 대씩 사라집니다.",
                 },
             },
             Step {
@@ -317,6 +331,7 @@ mod tests {
             Lab::ScaleOut,
             Lab::Service6Gi,
             Lab::ScaleIn,
+            Lab::Consolidation,
             Lab::Limits,
             Lab::BatchJob,
             Lab::BatchJobFixed,

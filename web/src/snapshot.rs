@@ -36,6 +36,8 @@ pub struct Summary {
     pub cost_per_hour: i64,
     pub pods_pending: usize,
     pub pods_running: usize,
+    /// Karpenter's latest disruption decision, while it is recent (its log line).
+    pub decision: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +109,20 @@ pub struct NodeCard {
     pub state: CardState,
     pub created_at_ms: i64,
     pub pods: Vec<PodChip>,
+    /// Why the node is on its way out, or could be (drift), if it is.
+    pub fate: Option<Fate>,
+    /// The nodes this one was launched to replace.
+    pub replaces: Vec<String>,
+}
+
+/// What disruption has in store for a node. The details are Karpenter's own identifiers
+/// (`AMIDrift`, `Underutilized`), shown as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    Drifted(String),
+    Disrupting(String),
+    SpotInterrupted,
+    Expired,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -133,6 +149,9 @@ pub struct EventLine {
     pub object: String,
     pub message: String,
 }
+
+/// How long Karpenter's latest disruption decision stays on show (simulated time).
+const DECISION_SHOWN_MS: i64 = 90_000;
 
 /// Reads the engine's state into a snapshot.
 pub fn take(sim: &Simulation) -> Snapshot {
@@ -253,6 +272,16 @@ pub fn take(sim: &Simulation) -> Snapshot {
             state,
             created_at_ms: node.created_at as i64,
             pods,
+            fate: if node.reclaim_at.is_some() {
+                Some(Fate::SpotInterrupted)
+            } else if let Some(reason) = node.disruption {
+                Some(Fate::Disrupting(reason.as_str().into()))
+            } else if node.state == NodeState::Deleting && node.expire_at.is_some_and(|t| t as i64 <= now) {
+                Some(Fate::Expired)
+            } else {
+                node.drifted.map(|(_, reason)| Fate::Drifted(reason.as_str().into()))
+            },
+            replaces: node.replaces.clone(),
         };
         match node.nodepool {
             Some(p) if p < lanes.len() => {
@@ -293,6 +322,25 @@ pub fn take(sim: &Simulation) -> Snapshot {
             }
         }
     }
+    // A replacement goes right after the node it replaces, so the swap reads side by side.
+    for lane in lanes.iter_mut() {
+        let mut i = 0;
+        while i < lane.nodes.len() {
+            let target = lane.nodes[i].replaces.first().and_then(|old| lane.nodes.iter().position(|c| &c.name == old));
+            match target {
+                Some(t) if t + 1 != i && t != i => {
+                    let card = lane.nodes.remove(i);
+                    let at = if t < i { t + 1 } else { t };
+                    lane.nodes.insert(at, card);
+                    if at > i {
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
     // A deleted pool with no nodes left has nothing to show.
     lanes.retain(|l| {
         !matches!(l.kind, LaneKind::NodePool { deleted: true, .. }) || !l.nodes.is_empty()
@@ -300,6 +348,13 @@ pub fn take(sim: &Simulation) -> Snapshot {
     if !fixed.nodes.is_empty() {
         lanes.insert(0, fixed);
     }
+    summary.decision = sim
+        .events()
+        .iter()
+        .rev()
+        .take_while(|e| now - e.time as i64 <= DECISION_SHOWN_MS)
+        .find(|e| e.reason == "Disrupting")
+        .map(|e| e.message.clone());
     Snapshot {
         time_ms: now,
         summary,

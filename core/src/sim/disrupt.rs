@@ -836,6 +836,7 @@ impl Simulation {
                 return;
             }
             let n = self.create_nodeclaim(&r.template, &r.claim);
+            self.nodes[n].replaces = plan.candidates.iter().map(|&c| self.nodes[c].name.clone()).collect();
             let obj = format!("NodeClaim/{}", self.nodes[n].name);
             self.event(false, "DisruptionLaunching", obj, format!("Launching NodeClaim: {}", plan.reason.as_str()));
             replacements.push(n);

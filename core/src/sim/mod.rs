@@ -137,6 +137,8 @@ pub struct Node {
     pub deleting_since: Option<Millis>,
     /// A spot interruption warning arrived: EC2 reclaims the instance at this time.
     pub reclaim_at: Option<Millis>,
+    /// The nodes a disruption command launched this one to replace.
+    pub replaces: Vec<String>,
 }
 
 impl Node {
@@ -500,6 +502,7 @@ impl Simulation {
                 termination_grace: None,
                 deleting_since: None,
                 reclaim_at: None,
+                replaces: Vec::new(),
             };
             self.nodes.push(node);
             let n = self.nodes.len() - 1;
@@ -1445,6 +1448,7 @@ impl Simulation {
             termination_grace: np.termination_grace_period,
             deleting_since: None,
             reclaim_at: None,
+            replaces: Vec::new(),
         };
         self.nodes.push(node);
         let n = self.nodes.len() - 1;
