@@ -43,6 +43,23 @@ pub fn synthetic_types(n: usize) -> Vec<InstanceTypeSpec> {
         .collect()
 }
 
+/// Zonal topology spread (maxSkew 1, DoNotSchedule) over the pods labelled `app=<app>`.
+fn zone_spread(app: &str) -> TopologySpreadConstraint {
+    TopologySpreadConstraint {
+        max_skew: 1,
+        topology_key: "topology.kubernetes.io/zone".into(),
+        when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
+        label_selector: Some(kpg_core::labels::LabelSelector {
+            match_labels: [("app".to_string(), app.to_string())].into_iter().collect(),
+            match_expressions: vec![],
+        }),
+        min_domains: None,
+        match_label_keys: vec![],
+        node_affinity_honor: true,
+        node_taints_honor: false,
+    }
+}
+
 const CPU: [i64; 5] = [100, 250, 500, 1000, 1500];
 const MEM_MI: [i64; 6] = [100, 256, 512, 1024, 2048, 4096];
 
@@ -62,19 +79,7 @@ pub fn deployments(pods: u32, zones: &[&str]) -> Vec<Workload> {
                 ..Default::default()
             });
             match d % 5 {
-                1 => t.spec.topology_spread.push(TopologySpreadConstraint {
-                    max_skew: 1,
-                    topology_key: "topology.kubernetes.io/zone".into(),
-                    when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
-                    label_selector: Some(kpg_core::labels::LabelSelector {
-                        match_labels: [("app".to_string(), format!("app-{d}"))].into_iter().collect(),
-                        match_expressions: vec![],
-                    }),
-                    min_domains: None,
-                    match_label_keys: vec![],
-                    node_affinity_honor: true,
-                    node_taints_honor: false,
-                }),
+                1 => t.spec.topology_spread.push(zone_spread(&format!("app-{d}"))),
                 2 => {
                     t.spec.node_selector.insert("kubernetes.io/arch".into(), "amd64".into());
                 }
@@ -140,19 +145,7 @@ pub fn disruption_scenario(pods: u32) -> Scenario {
                 ..Default::default()
             });
             if d % 4 == 1 {
-                t.spec.topology_spread.push(TopologySpreadConstraint {
-                    max_skew: 1,
-                    topology_key: "topology.kubernetes.io/zone".into(),
-                    when_unsatisfiable: WhenUnsatisfiable::DoNotSchedule,
-                    label_selector: Some(kpg_core::labels::LabelSelector {
-                        match_labels: [("app".to_string(), format!("app-{d}"))].into_iter().collect(),
-                        match_expressions: vec![],
-                    }),
-                    min_domains: None,
-                    match_label_keys: vec![],
-                    node_affinity_honor: true,
-                    node_taints_honor: false,
-                });
+                t.spec.topology_spread.push(zone_spread(&format!("app-{d}")));
             }
             Workload {
                 kind: WorkloadKind::Deployment,

@@ -647,12 +647,9 @@ impl Simulation {
         let mut node_domains: BTreeMap<(String, String), u32> = BTreeMap::new();
         for key in &keys {
             for n in self.nodes.iter().filter(|n| n.exists()) {
-                let value = match n.labels.get(key) {
-                    Some(v) => v.clone(),
-                    None if key == wk::HOSTNAME => n.name.clone(),
-                    None => continue,
-                };
-                *node_domains.entry((key.clone(), value)).or_default() += 1;
+                if let Some(value) = n.domain(key) {
+                    *node_domains.entry((key.clone(), value.into())).or_default() += 1;
+                }
             }
         }
         let base = Rc::new(SimBase { version: self.version, by_node, pending, templates, views, node_labels, keys, domains, prepared, node_domains });
@@ -684,16 +681,12 @@ impl Simulation {
         }
         for key in &base.keys {
             for &c in &excluded {
-                let node = &self.nodes[c];
-                let value = match node.labels.get(key) {
-                    Some(v) => v.clone(),
-                    None if key == wk::HOSTNAME => node.name.clone(),
-                    None => continue,
-                };
-                let from_pools = base.domains.get(key).is_some_and(|d| d.binary_search(&value).is_ok());
-                let others = base.node_domains.get(&(key.clone(), value.clone())).copied().unwrap_or(0)
-                    - excluded.iter().filter(|&&e| self.nodes[e].labels.get(key).map_or(key == wk::HOSTNAME && self.nodes[e].name == value, |v| *v == value)).count() as u32;
-                if !from_pools && others == 0 {
+                let Some(value) = self.nodes[c].domain(key) else { continue };
+                let from_pools = base.domains.get(key).is_some_and(|d| d.binary_search_by(|v| v.as_str().cmp(value)).is_ok());
+                let leaving = excluded.iter().filter(|&&e| self.nodes[e].domain(key) == Some(value)).count() as u32;
+                let giving = base.node_domains.get(&(key.clone(), value.to_string())).copied().unwrap_or(0);
+                if !from_pools && giving <= leaving {
+                    let value = value.to_string();
                     prepared.topology.remove_domain(key, &value);
                 }
             }

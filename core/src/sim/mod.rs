@@ -145,6 +145,15 @@ impl Node {
     fn exists(&self) -> bool {
         !self.deleted
     }
+
+    /// The node's topology domain for a key: its label, or its name for the hostname.
+    fn domain(&self, key: &str) -> Option<&str> {
+        match self.labels.get(key) {
+            Some(v) => Some(v),
+            None if key == wk::HOSTNAME => Some(&self.name),
+            None => None,
+        }
+    }
 }
 
 /// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met).
@@ -1293,13 +1302,8 @@ impl Simulation {
         for key in keys {
             let mut values: Vec<String> = template_domains.get(key).cloned().unwrap_or_default();
             for (i, n) in self.nodes.iter().enumerate() {
-                if !n.exists() || excluded.binary_search(&i).is_ok() {
-                    continue;
-                }
-                match n.labels.get(key) {
-                    Some(v) => values.push(v.clone()),
-                    None if key == wk::HOSTNAME => values.push(n.name.clone()),
-                    None => {}
+                if n.exists() && excluded.binary_search(&i).is_err() {
+                    values.extend(n.domain(key).map(String::from));
                 }
             }
             values.sort();
