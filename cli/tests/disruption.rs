@@ -241,6 +241,37 @@ fn do_not_disrupt_pods_block_consolidation_but_not_expiration() {
 }
 
 #[test]
+fn a_drain_blocked_by_a_pod_disruption_budget_waits_without_keeping_the_clock_busy() {
+    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
+    let text = format!("{CATALOG}{expiring}{}{}", deployment("web", 1, "1", ""), pdb("minAvailable: 1"));
+    let s = kpg::simulate(&text, None).expect("scenario runs");
+    assert!(s.now < 10 * 60_000, "at rest soon after the expiry, not at the one-hour limit: {} ms", s.now);
+    let r = &s.report;
+    assert_eq!(r.nodes.len(), 1);
+    assert_eq!(r.nodes[0].state, "Deleting", "the node waits for its pod");
+    assert!(events(r, "FailedDraining").iter().any(|e| e.message.starts_with("Cannot evict pod as it would violate the pod's disruption budget")));
+    assert_eq!(running(r), 1, "the protected pod keeps running");
+}
+
+#[test]
+fn a_replacement_that_could_only_launch_as_unoffered_spot_is_not_attempted() {
+    // Nothing is offered as spot. A pool allowing both capacity types prices `small` at its
+    // on-demand price (cheaper than the node) but would pin the replacement to spot, which
+    // cannot launch: Karpenter leaves the node.
+    let catalog_od_only = CATALOG
+        .replace("  - {zone: z1, capacityType: spot, price: 0.03}\n", "")
+        .replace("  - {zone: z1, capacityType: spot, price: 0.12}\n", "");
+    let both = pool("on-demand, spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let od = both.replace("values: [on-demand, spot]", "values: [on-demand]");
+    let apply = apply_pool("3m", &both);
+    let text = format!("{catalog_od_only}{od}{}{}", deployment("web", 3, "1", ""), timeline(&format!("{}{apply}", scale("3m", "web", 1))));
+    let s = kpg::simulate(&text, None).expect("scenario runs");
+    assert!(s.now < 10 * 60_000, "no endless retries: {} ms", s.now);
+    assert_eq!(types_of(&s.report), ["large/on-demand"]);
+    assert!(events(&s.report, "Unconsolidatable").iter().any(|e| e.message.contains("no cheaper option offers spot")), "{:?}", events(&s.report, "Unconsolidatable"));
+}
+
+#[test]
 fn a_budget_for_one_reason_leaves_the_others_alone() {
     let budgets = "    budgets:\n    - {nodes: \"0\", reasons: [Underutilized]}";
     let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", budgets);

@@ -317,7 +317,9 @@ impl Simulation {
         if !any {
             return;
         }
-        for pod in self.pods.iter().filter(|p| p.is_active() && p.node.is_some()) {
+        // Only workloads with a duration-valued `do-not-disrupt` need the per-pod look.
+        let timed = self.workloads.iter().any(|w| w.template.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v != "true"));
+        for pod in self.pods.iter().filter(|p| timed && p.is_active() && p.node.is_some()) {
             if let DoNotDisrupt::Until(t) = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now) {
                 at(t);
             }
@@ -603,6 +605,11 @@ impl Simulation {
             // Priced as spot, so launched as spot: if spot is short the launch fails rather
             // than buying a pricier on-demand node.
             claim.requirements.add(Requirement::in_values(wk::CAPACITY_TYPE, [String::from(CapacityType::Spot.as_str())]));
+            if !claim.options.iter().any(|&i| scheduling::has_compatible_offering(&types[i as usize], &claim.requirements)) {
+                // Upstream launches and fails with insufficient capacity, then caches the
+                // offerings as unavailable and ends here on its next pass.
+                return Err("Can't replace with a cheaper node: the replacement would launch as spot, and no cheaper option offers spot".into());
+            }
         }
         let cheapest = claim
             .options

@@ -257,6 +257,9 @@ pub struct Simulation {
     drain_grace: BTreeMap<usize, Millis>,
     /// Nodes whose drain has finished, and when.
     drained: BTreeMap<usize, Millis>,
+    /// Drains waiting on PodDisruptionBudgets or `do-not-disrupt`, with the cluster version
+    /// they last tried at.
+    drain_parked: BTreeMap<usize, u64>,
     /// EC2NodeClasses deleted while NodeClaims still use them: they go when those do.
     node_classes_deleting: alloc::collections::BTreeSet<String>,
     pdbs: Vec<PodDisruptionBudget>,
@@ -331,6 +334,7 @@ impl Simulation {
             budget_blocked: false,
             drain_grace: BTreeMap::new(),
             drained: BTreeMap::new(),
+            drain_parked: BTreeMap::new(),
             node_classes_deleting: alloc::collections::BTreeSet::new(),
             pdbs: scenario.pdbs.clone(),
             sim_base: None,
@@ -717,6 +721,7 @@ impl Simulation {
             self.settle();
         }
         self.plan_disruption();
+        self.unpark_drains();
     }
 
     /// kube-scheduler binds what fits; what does not becomes provisionable and opens or
@@ -923,9 +928,6 @@ impl Simulation {
         }
         self.pods[p].phase = Phase::Succeeded;
         self.note_pod_event(p);
-        if let Some(n) = self.pods[p].node {
-            self.pod_left_node(n);
-        }
         let obj = object_of_pod(&self.pods[p]);
         self.event(false, "Completed", obj, "Pod ran to completion".into());
         self.version += 1;
@@ -1557,16 +1559,6 @@ impl Simulation {
         self.version += 1;
     }
 
-    /// A pod deleted by hand (a scale-down, a deleted workload): a drain waiting for it may
-    /// go on.
-    fn remove_pod(&mut self, p: usize) {
-        let node = self.pods[p].node.filter(|_| self.pods[p].is_active());
-        self.delete_pod(p);
-        if let Some(n) = node {
-            self.pod_left_node(n);
-        }
-    }
-
     /// A non-DaemonSet pod on a node finished or started terminating: the node's
     /// `consolidateAfter` clock starts again.
     fn note_pod_event(&mut self, p: usize) {
@@ -1595,7 +1587,7 @@ impl Simulation {
                 live.sort_by_key(|&p| (self.pods[p].node.is_some(), core::cmp::Reverse(self.pods[p].seq)));
                 while (live.len() as u32) > replicas {
                     let p = live.remove(0);
-                    self.remove_pod(p);
+                    self.delete_pod(p);
                 }
                 self.event(false, "ScalingReplicaSet", format!("{}/{namespace}/{name}", kind.as_str()), format!("Scaled to {replicas}"));
             }
@@ -1632,7 +1624,7 @@ impl Simulation {
                     self.workload_state[w].deleted = true;
                     for p in 0..self.pods.len() {
                         if self.pods[p].workload == w {
-                            self.remove_pod(p);
+                            self.delete_pod(p);
                         }
                     }
                     self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
@@ -1684,7 +1676,7 @@ impl Simulation {
                         Some(w) => {
                             for p in 0..self.pods.len() {
                                 if self.pods[p].workload == w {
-                                    self.remove_pod(p);
+                                    self.delete_pod(p);
                                 }
                             }
                             self.specs[w] = Rc::new(wl.template.spec.clone());

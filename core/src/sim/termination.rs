@@ -47,6 +47,7 @@ impl Simulation {
         if !self.nodes[n].exists() || self.nodes[n].state != NodeState::Deleting || self.drained.contains_key(&n) {
             return;
         }
+        self.drain_parked.remove(&n);
         let deadline = self.nodes[n].termination_grace.zip(self.nodes[n].deleting_since).map(|(g, s)| s + g);
         let forced = deadline.is_some_and(|d| self.now >= d);
         let mut waves: [Vec<usize>; 4] = Default::default();
@@ -63,18 +64,21 @@ impl Simulation {
             return;
         };
         let mut pdbs = self.pdb_allowances();
-        let mut waiting = false;
+        let mut evicted = false;
+        // When a waiting `do-not-disrupt` duration runs out.
+        let mut expires: Option<Millis> = None;
         for p in wave {
             let pod = &self.pods[p];
             let dnd = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now);
             if !forced && dnd != DoNotDisrupt::No {
-                waiting = true;
+                if let DoNotDisrupt::Until(t) = dnd {
+                    expires = Some(expires.map_or(t, |e: Millis| e.min(t)));
+                }
                 continue;
             }
             if !forced {
                 let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
                 if matching.len() > 1 || matching.iter().any(|&i| pdbs[i] == 0) {
-                    waiting = true;
                     let obj = object_of_pod(&self.pods[p]);
                     let msg = format!("Cannot evict pod as it would violate the pod's disruption budget; draining node {}", self.nodes[n].name);
                     self.verdict(obj, true, "FailedDraining", msg);
@@ -85,15 +89,30 @@ impl Simulation {
                 }
             }
             self.evict(p, n, forced);
+            evicted = true;
         }
-        // PodDisruptionBudgets free up as replacements start elsewhere; the next wave starts
-        // once this one is gone. `do-not-disrupt` pods alone only move when they change (a
-        // pod deleted on a deleting node drains again) or the grace period runs out.
-        let blocked_only_by_annotation = waiting && self.pods_on(n).iter().all(|&p| {
-            let pod = &self.pods[p];
-            !pod.is_active() || disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now) != DoNotDisrupt::No
-        });
-        if !blocked_only_by_annotation {
+        if evicted {
+            // The next wave, or what is left of this one, a second later.
+            let at = self.now + DRAIN_RETRY;
+            self.schedule(at, Action::Drain(n));
+        } else {
+            // Everything left is waiting for a PodDisruptionBudget or `do-not-disrupt`: try
+            // again when the cluster changes (see `unpark_drains`), when a `do-not-disrupt`
+            // duration ends, or when the grace period runs out (queued by `terminate`).
+            self.drain_parked.insert(n, self.version);
+            if let Some(t) = expires {
+                self.schedule(t, Action::Drain(n));
+            }
+        }
+    }
+
+    /// Parked drains try again once anything in the cluster changed: a replacement pod
+    /// starting elsewhere frees a PodDisruptionBudget, a deleted pod frees the node. Karpenter
+    /// retries on a timer; retrying on change decides the same and lets the clock rest.
+    pub(super) fn unpark_drains(&mut self) {
+        let changed: Vec<usize> = self.drain_parked.iter().filter(|&(_, &v)| v != self.version).map(|(&n, _)| n).collect();
+        for n in changed {
+            self.drain_parked.remove(&n);
             let at = self.now + DRAIN_RETRY;
             self.schedule(at, Action::Drain(n));
         }
@@ -201,6 +220,7 @@ impl Simulation {
         self.nodes[n].deleted = true;
         self.drain_grace.remove(&n);
         self.drained.remove(&n);
+        self.drain_parked.remove(&n);
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
         self.event(false, "Deleted", obj, format!("deleted node {} and its nodeclaim", self.nodes[n].name));
@@ -264,14 +284,6 @@ impl Simulation {
         );
         self.schedule(reclaim, Action::TerminationDone(n));
         self.terminate(n, "spot interruption");
-    }
-
-    /// A pod on a deleting node went away: the drain may be able to go on.
-    pub(super) fn pod_left_node(&mut self, n: usize) {
-        if self.nodes[n].state == NodeState::Deleting && !self.drained.contains_key(&n) {
-            let at = self.now;
-            self.schedule(at, Action::Drain(n));
-        }
     }
 
     /// EC2NodeClasses whose deletion waited for their NodeClaims, now gone.
