@@ -1,0 +1,178 @@
+//! Renders the simulation at the current instant as the contract's report
+//! ([`crate::report`]).
+
+use super::*;
+
+impl Simulation {
+    /// The cluster at the current time.
+    pub fn report(&self) -> Report {
+        let fmt_res = |r: &Resources, names: &[ResourceName]| -> BTreeMap<String, String> {
+            names.iter().map(|n| (String::from(n.as_str()), Resources::format_amount(*n, r.get(*n)))).collect()
+        };
+        let shown = [ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods];
+        let mut node_order: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists()).collect();
+        node_order.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+        let by_node = self.active_pods_by_node();
+        let mut nodes = Vec::new();
+        let mut cost: MicroDollars = 0;
+        for &n in &node_order {
+            let node = &self.nodes[n];
+            cost += node.price;
+            let mut pods: Vec<String> = by_node[n].iter().map(|&p| self.pods[p].key()).collect();
+            pods.sort();
+            let taints: Vec<TaintReport> = node
+                .taints
+                .iter()
+                .chain(node.startup_taints.iter())
+                .map(|t| TaintReport { key: t.key.clone(), value: t.value.clone(), effect: t.effect.as_str().into() })
+                .collect();
+            let mut capacity_names: Vec<ResourceName> = shown.to_vec();
+            for (r, _) in node.capacity.iter() {
+                if !capacity_names.contains(&r) {
+                    capacity_names.push(r);
+                }
+            }
+            nodes.push(NodeReport {
+                name: node.name.clone(),
+                nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()),
+                node_group: node.node_group.clone(),
+                nodeclaim: node.nodeclaim.clone(),
+                instance_type: node.instance_type.clone(),
+                zone: node.zone.clone(),
+                capacity_type: node.capacity_type.as_str().into(),
+                arch: node.arch.clone(),
+                state: node.state.report_state().into(),
+                labels: node.labels.clone(),
+                taints,
+                allocatable: fmt_res(&node.allocatable, &capacity_names),
+                capacity: fmt_res(&node.capacity, &capacity_names),
+                requested: fmt_res(&self.requests_of(&by_node[n]), &shown),
+                price_per_hour: to_dollars(node.price),
+                price_source: node.price_source.as_str().into(),
+                created_at: duration::format(node.created_at),
+                pods,
+            });
+        }
+        let mut pod_order: Vec<usize> = (0..self.pods.len()).filter(|&p| !self.pods[p].deleted).collect();
+        pod_order.sort_by(|&a, &b| (&self.pods[a].namespace, &self.pods[a].name).cmp(&(&self.pods[b].namespace, &self.pods[b].name)));
+        let pods = pod_order
+            .iter()
+            .map(|&p| {
+                let pod = &self.pods[p];
+                let pending = pod.phase == Phase::Pending && pod.node.is_none();
+                let (reason, message) = if pending {
+                    let message = match (&pod.karpenter_message, &pod.nominated, &pod.scheduler_message) {
+                        (Some(k), _, _) => Some(k.clone()),
+                        (None, Some(n), _) => Some(format!("Pod should schedule on: nodeclaim/{n}")),
+                        (None, None, s) => s.clone(),
+                    };
+                    (Some(String::from("Unschedulable")), message)
+                } else {
+                    (None, None)
+                };
+                PodReport {
+                    name: pod.name.clone(),
+                    namespace: pod.namespace.clone(),
+                    owner: pod.owner_string(),
+                    labels: pod.labels.clone(),
+                    node: pod.node.map(|n| self.nodes[n].name.clone()),
+                    phase: pod.phase.as_str().into(),
+                    reason,
+                    message,
+                    nominated: if pending { pod.nominated.clone() } else { None },
+                    scheduler_message: if pending { pod.scheduler_message.clone() } else { None },
+                    requests: fmt_res(&pod.requests, &shown),
+                    created_at: duration::format(pod.created_at),
+                }
+            })
+            .collect();
+        let events = self
+            .events
+            .iter()
+            .map(|e| EventReport {
+                time: duration::format(e.time),
+                kind: if e.warning { "Warning".into() } else { "Normal".into() },
+                reason: e.reason.clone(),
+                object: e.object.clone(),
+                message: e.message.clone(),
+            })
+            .collect();
+        let nodepools = self
+            .ordered_pools()
+            .into_iter()
+            .map(|p| {
+                let np = &self.node_pools[p];
+                let (used, count) = self.pool_usage(p);
+                let ready = self.node_pool_ready(p);
+                let mut limits = BTreeMap::new();
+                for r in ResourceName::ALL {
+                    if let Some(l) = np.limits.resources[r as usize] {
+                        limits.insert(String::from(r.as_str()), Resources::format_amount(r, l));
+                    }
+                }
+                if let Some(n) = np.limits.nodes {
+                    limits.insert("nodes".into(), n.to_string());
+                }
+                NodePoolReport {
+                    name: np.name.clone(),
+                    weight: np.weight,
+                    nodes: count as usize,
+                    resources: fmt_res(&used, &[ResourceName::Cpu, ResourceName::Memory]),
+                    limits,
+                    ready,
+                    message: if ready {
+                        None
+                    } else {
+                        Some(format!("EC2NodeClass \"{}\" not found", np.node_class_ref.name))
+                    },
+                }
+            })
+            .collect();
+        let nodeclaims = node_order
+            .iter()
+            .filter(|&&n| self.nodes[n].nodeclaim.is_some())
+            .map(|&n| {
+                let node = &self.nodes[n];
+                NodeClaimReport {
+                    name: node.nodeclaim.clone().unwrap_or_default(),
+                    nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()).unwrap_or_default(),
+                    instance_type: node.instance_type.clone(),
+                    zone: node.zone.clone(),
+                    capacity_type: node.capacity_type.as_str().into(),
+                    node: if node.state >= NodeState::Registered { Some(node.name.clone()) } else { None },
+                    state: match node.state {
+                        NodeState::Launching => "Launching",
+                        NodeState::Launched => "Launched",
+                        NodeState::Registered => "Registered",
+                        NodeState::Ready => "Ready",
+                        NodeState::Deleting => "Deleting",
+                    }
+                    .into(),
+                    created_at: duration::format(node.created_at),
+                    instance_type_options: node.options.iter().take(MAX_LAUNCH_TYPES).cloned().collect(),
+                    price_per_hour: to_dollars(node.price),
+                    drifted: node.drifted.map(|d| d.1.as_str().into()),
+                    disruption_reason: node.disruption.map(|r| r.as_str().into()),
+                    image_id: node.image_id.clone(),
+                }
+            })
+            .collect();
+        let mut notes = self.notes.clone();
+        if self.nodes.iter().any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback) {
+            notes.push(format!(
+                "Some on-demand prices for {} are us-east-1's: the built-in catalog has no regional price for those types, and Karpenter itself uses us-east-1's table until its pricing API answers.",
+                self.region
+            ));
+        }
+        Report {
+            time: duration::format(self.now),
+            cost_per_hour: to_dollars(cost),
+            nodes,
+            pods,
+            events,
+            nodepools,
+            nodeclaims,
+            notes,
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The scenario's Timeline: scaling, deleting and applying objects, spot interruptions and
+//! AMI releases at given simulated times (`docs/scenario-format.md` §1.3).
+
+use super::*;
+
+impl Simulation {
+    fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
+        self.workloads.iter().position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
+    }
+
+    pub(super) fn timeline_step(&mut self, i: usize) {
+        let step = self.timeline[i].clone();
+        match step.action {
+            TimelineAction::Scale { kind, name, namespace, replicas } => {
+                let Some(w) = self.find_workload(kind.as_str(), &name, &namespace) else {
+                    self.event(true, "TimelineSkipped", format!("{}/{namespace}/{name}", kind.as_str()), "no such workload to scale".into());
+                    return;
+                };
+                self.workloads[w].replicas = replicas;
+                let mut live: Vec<usize> = (0..self.pods.len()).filter(|&p| self.pods[p].workload == w && self.pods[p].is_active()).collect();
+                while (live.len() as u32) < replicas {
+                    let p = self.add_replica(w);
+                    live.push(p);
+                }
+                // Scale-down removes pending pods first, then the newest.
+                live.sort_by_key(|&p| (self.pods[p].node.is_some(), core::cmp::Reverse(self.pods[p].seq)));
+                while (live.len() as u32) > replicas {
+                    let p = live.remove(0);
+                    self.delete_pod(p);
+                }
+                self.event(false, "ScalingReplicaSet", format!("{}/{namespace}/{name}", kind.as_str()), format!("Scaled to {replicas}"));
+            }
+            TimelineAction::Delete { kind, name, namespace } => {
+                if kind == "NodePool" {
+                    // The pool stops provisioning, and its NodeClaims are deleted with it
+                    // (they are owned by the pool): every node drains and terminates, no
+                    // budget applies.
+                    if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
+                        self.pool_deleted[np] = true;
+                        self.version += 1;
+                        self.event(false, "Deleted", format!("NodePool/{name}"), "deleted".into());
+                        for n in 0..self.nodes.len() {
+                            if self.nodes[n].exists() && self.nodes[n].nodepool == Some(np) && self.nodes[n].state != NodeState::Deleting {
+                                self.terminate(n, "NodePool deleted");
+                            }
+                        }
+                    }
+                    return;
+                }
+                if kind == "EC2NodeClass" {
+                    self.delete_node_class(&name);
+                    return;
+                }
+                if kind == "PodDisruptionBudget" {
+                    if let Some(i) = self.pdbs.iter().position(|p| p.name == name && p.namespace == namespace) {
+                        self.pdbs.remove(i);
+                        self.version += 1;
+                        self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                    }
+                    return;
+                }
+                if let Some(w) = self.find_workload(&kind, &name, &namespace) {
+                    self.workload_state[w].deleted = true;
+                    for p in 0..self.pods.len() {
+                        if self.pods[p].workload == w {
+                            self.delete_pod(p);
+                        }
+                    }
+                    self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                }
+            }
+            TimelineAction::Apply(obj) => match *obj {
+                AppliedObject::NodePool(np) => {
+                    match self.node_pools.iter().position(|p| p.name == np.name) {
+                        Some(i) => {
+                            self.node_pools[i] = np;
+                            self.pool_deleted[i] = false;
+                        }
+                        None => {
+                            self.node_pools.push(np);
+                            self.pool_deleted.push(false);
+                        }
+                    }
+                    self.version += 1;
+                    self.detect_drift();
+                }
+                AppliedObject::NodeClass(nc) => {
+                    let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
+                    let types = if self.custom_types.is_empty() {
+                        catalog::aws::instance_types_where(&self.region, &self.zones, &nc, &prefilter)
+                    } else {
+                        catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types)
+                    };
+                    if let Ok(types) = types {
+                        self.catalogs.insert(nc.name.clone(), Rc::new(types));
+                    }
+                    self.node_classes_deleting.remove(&nc.name);
+                    self.node_classes.insert(nc.name.clone(), nc);
+                    self.version += 1;
+                    self.detect_drift();
+                }
+                AppliedObject::Workload(wl) => {
+                    let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
+                    match existing {
+                        Some(w) if self.workloads[w].template == wl.template && wl.kind != WorkloadKind::Pod => {
+                            self.workloads[w] = wl.clone();
+                            let replicas = wl.replicas;
+                            self.timeline.push(TimelineStep {
+                                at: self.now,
+                                action: TimelineAction::Scale { kind: wl.kind, name: wl.name, namespace: wl.namespace, replicas },
+                            });
+                            let idx = self.timeline.len() - 1;
+                            self.timeline_step(idx);
+                        }
+                        Some(w) => {
+                            for p in 0..self.pods.len() {
+                                if self.pods[p].workload == w {
+                                    self.delete_pod(p);
+                                }
+                            }
+                            self.specs[w] = Rc::new(wl.template.spec.clone());
+                            self.workloads[w] = wl;
+                            self.workload_state[w].revision += 1;
+                            self.workload_state[w].deleted = false;
+                            self.start_workload(w);
+                        }
+                        None => {
+                            self.specs.push(Rc::new(wl.template.spec.clone()));
+                            self.workloads.push(wl);
+                            self.workload_state.push(WorkloadState::default());
+                            let w = self.workloads.len() - 1;
+                            self.start_workload(w);
+                        }
+                    }
+                }
+                AppliedObject::Pdb(pdb) => {
+                    match self.pdbs.iter().position(|p| p.name == pdb.name && p.namespace == pdb.namespace) {
+                        Some(i) => self.pdbs[i] = pdb,
+                        None => self.pdbs.push(pdb),
+                    }
+                    self.version += 1;
+                }
+            },
+            TimelineAction::Interrupt { nodepool, node } => self.interrupt(nodepool.as_deref(), node.as_deref()),
+            TimelineAction::ReleaseAmi { alias } => {
+                let family = alias.split('@').next().unwrap_or_default().to_string();
+                let release = {
+                    let r = self.ami_releases.entry(family.clone()).or_insert(0);
+                    *r += 1;
+                    *r
+                };
+                let image = image_id(&family, release);
+                self.event(false, "AMIReleased", format!("AMI/{family}"), format!("a new {family} AMI ({image}) is the latest: EC2NodeClasses using {family}@latest resolve to it"));
+                self.version += 1;
+                self.detect_drift();
+            }
+        }
+    }
+
+    /// Deleting an EC2NodeClass: its NodePools can no longer launch, and the object stays
+    /// (finalizer) until no NodeClaim uses it.
+    fn delete_node_class(&mut self, name: &str) {
+        if !self.node_classes.contains_key(name) {
+            return;
+        }
+        self.node_classes_deleting.insert(name.into());
+        self.version += 1;
+        let users: Vec<String> = self
+            .nodes
+            .iter()
+            .filter(|n| n.exists() && n.nodeclaim.is_some() && n.nodepool.is_some_and(|p| self.node_pools[p].node_class_ref.name == name))
+            .map(|n| n.name.clone())
+            .collect();
+        if !users.is_empty() {
+            self.event(
+                false,
+                "Waiting",
+                format!("EC2NodeClass/{name}"),
+                format!("waiting on NodeClaim termination for {}", users.join(", ")),
+            );
+        }
+        self.finish_node_class_deletions();
+    }
+}
