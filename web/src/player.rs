@@ -95,11 +95,14 @@ impl Player {
     }
 
     /// The time of the next thing that will happen, if anything will.
+    /// When something next happens, within the page's horizon: an expiry 30 days out (the
+    /// default `expireAfter`) is not a step.
     pub fn next_event(&self) -> Option<i64> {
         self.sim
             .as_ref()
             .and_then(Simulation::next_event_time)
             .map(|t| t as i64)
+            .filter(|&t| t <= MAX_TIME_MS)
     }
 
     pub fn now(&self) -> i64 {

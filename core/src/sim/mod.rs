@@ -2,8 +2,8 @@
 //!
 //! Sans-I/O like smoltcp: the caller says how far to advance ([`Simulation::run_until`]);
 //! the simulation processes every action due by then (NodeClaim lifecycle steps, Job pods
-//! finishing, Timeline steps, the provisioner's batch window closing), running kube-scheduler
-//! after each change. Everything it does is appended to an event stream, and
+//! finishing, Timeline steps, the provisioner's batch window closing, the disruption
+//! controller's polls, drains and expirations), running kube-scheduler after each change. Everything it does is appended to an event stream, and
 //! [`Simulation::report`] renders the state at the current instant.
 
 use alloc::collections::BTreeMap;
