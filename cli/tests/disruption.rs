@@ -371,6 +371,39 @@ fn critical_pods_are_drained_after_the_others() {
 }
 
 #[test]
+fn daemon_set_pods_that_tolerate_everything_are_not_drained() {
+    let daemons = r#"
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      tolerations: [{operator: Exists}]
+      containers: [{name: c, image: pause, resources: {requests: {cpu: 50m}}}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: logs}
+spec:
+  selector: {matchLabels: {app: logs}}
+  template:
+    metadata: {labels: {app: logs}}
+    spec:
+      containers: [{name: c, image: pause, resources: {requests: {cpu: 50m}}}]
+"#;
+    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
+    let r = run(&[expiring, deployment("web", 1, "100m", ""), daemons.to_string()], 6);
+    let evicted: Vec<&str> = events(&r, "Evicted").iter().map(|e| e.object.as_str()).collect();
+    assert!(evicted.iter().any(|o| o.starts_with("Pod/default/web-")), "{evicted:?}");
+    assert!(evicted.iter().any(|o| o.starts_with("Pod/default/logs-")), "a DaemonSet pod without the toleration is drained: {evicted:?}");
+    assert!(!evicted.iter().any(|o| o.starts_with("Pod/default/agent-")), "one that tolerates the disrupted taint stays: {evicted:?}");
+}
+
+#[test]
 fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
     let od = pool("on-demand", "small", "WhenEmpty", "", "");
     let steps = "  - {at: 3m, delete: {kind: EC2NodeClass, name: default}}\n  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 2}}\n  - {at: 6m, delete: {kind: NodePool, name: default}}\n";

@@ -183,6 +183,9 @@ impl Simulation {
         if disruption::do_not_disrupt(value, pod.started_at, self.now) != DoNotDisrupt::No {
             return Some(format!("Pod has \"{}\" annotation (Pod={}/{})", wk::DO_NOT_DISRUPT, pod.namespace, pod.name));
         }
+        if self.tolerates_disruption(p) {
+            return None;
+        }
         let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
         if matching.len() > 1 {
             let names: Vec<String> = matching.iter().map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name)).collect();

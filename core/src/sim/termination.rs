@@ -52,7 +52,9 @@ impl Simulation {
         let forced = deadline.is_some_and(|d| self.now >= d);
         let mut waves: [Vec<usize>; 4] = Default::default();
         for p in self.pods_on(n) {
-            if !self.pods[p].is_active() {
+            // A pod that tolerates the disrupted taint would only come back: it stays and goes
+            // with the node.
+            if !self.pods[p].is_active() || self.tolerates_disruption(p) {
                 continue;
             }
             let pod = &self.pods[p];
@@ -116,6 +118,13 @@ impl Simulation {
             let at = self.now + DRAIN_RETRY;
             self.schedule(at, Action::Drain(n));
         }
+    }
+
+    /// Whether a pod tolerates `karpenter.sh/disrupted:NoSchedule` (a blanket toleration, as
+    /// many DaemonSets carry): Karpenter neither drains it nor weighs its budgets.
+    pub(super) fn tolerates_disruption(&self, p: usize) -> bool {
+        let taint = [Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule)];
+        crate::taints::scheduler_tolerates(&taint, &self.pods[p].spec.tolerations).is_ok()
     }
 
     /// The disruptions each PodDisruptionBudget allows now.
