@@ -95,7 +95,7 @@ Commands:
              the cost per hour. `--output json` prints the whole report: time, costPerHour,
              nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims.
   validate   Check a scenario without running it: every problem with its file, line and column.
-  migrate    Print the Karpenter v1 equivalent of v1beta1 manifests (not implemented yet).
+  migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
 
 FILE is a path, or - to read standard input.
 
@@ -136,8 +136,11 @@ Exit status: 1 if there is any error, 0 otherwise (warnings alone do not fail).
 pub const MIGRATE: &str = "\
 Usage: kpg migrate FILE
 
-Prints the Karpenter v1 equivalent of the v1beta1 NodePools and EC2NodeClasses in FILE.
-Not implemented yet.
+Prints FILE with its v1beta1 NodePools and EC2NodeClasses rewritten as Karpenter v1, and
+every other byte as it was (comments, order, other documents). What changed, and what
+needs a person, goes to stderr as FILE:LINE lines. FILE may be - for stdin.
+
+Exit status: 0, or 1 if FILE cannot be read.
 ";
 
 pub fn help_text(topic: Topic) -> &'static str {

@@ -228,13 +228,7 @@ where
             stderr,
             &format!("kpg {}\n", env!("CARGO_PKG_VERSION")),
         ),
-        Command::Migrate { .. } => {
-            let _ = writeln!(
-                stderr,
-                "kpg migrate is not implemented yet (it comes with the validation and migration issue)"
-            );
-            EXIT_USAGE
-        }
+        Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -302,6 +296,30 @@ fn run_validate(
     } else {
         EXIT_OK
     }
+}
+
+/// `kpg migrate`: the migrated text on stdout, byte for byte where nothing changed; one line
+/// per change on stderr (`file:line: migrated Kind/name: ...`, or `needs a person` for what
+/// it could not do). Exit 0 unless the file cannot be read.
+fn run_migrate(input: &Input, stdin: &mut dyn Read, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let file = input.display_name();
+    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let migration = kpg_manifests::migrate(&text);
+    let mut notes = String::new();
+    for c in &migration.changes {
+        let what = if c.manual { "needs a person" } else { "migrated" };
+        notes.push_str(&format!("{file}:{}: {what} {}: {}\n", c.line, c.object, c.message));
+    }
+    if migration.changes.is_empty() {
+        notes.push_str(&format!("{file}: nothing to migrate: no karpenter.sh/v1beta1 or karpenter.k8s.aws/v1beta1 objects\n"));
+    }
+    if stderr.write_all(notes.as_bytes()).is_err() {
+        return EXIT_FAILURE;
+    }
+    if stdout.write_all(migration.text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
+        return EXIT_FAILURE;
+    }
+    EXIT_OK
 }
 
 fn run_simulate(

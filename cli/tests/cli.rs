@@ -150,18 +150,6 @@ fn output_bogus_is_checked_before_reading_the_file() {
     );
 }
 
-#[test]
-fn migrate_is_not_there_yet() {
-    let out = kpg(&["migrate", &lab_path("seed000-hello-world.yaml")]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("kpg migrate is not implemented yet"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(stdout(&out).is_empty());
-}
-
 // ---- unreadable and invalid scenarios ----------------------------------------------------
 
 #[test]

@@ -25,11 +25,13 @@ mod convert;
 mod diagnostic;
 mod document;
 mod ext;
+mod migrate;
 mod reader;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::document_spans;
+pub use migrate::{Change, Migration, migrate};
 pub use kpg_core::model::Scenario;
 
 /// Inputs larger than this are refused with one `too-large` error.

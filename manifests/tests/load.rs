@@ -473,7 +473,7 @@ spec:
     assert_clean(&l);
     let nc = &l.scenario.node_classes[0];
     assert_eq!(nc.ami_family, AmiFamily::Al2);
-    assert_eq!(nc.ami_alias, None);
+    assert_eq!(nc.ami_alias.as_deref(), Some("al2@latest"), "without selector terms v1beta1 ran the family's latest AMI");
     assert_eq!(nc.root_volume_bytes, Some(80 << 30));
     assert_eq!(only(&l, "v1beta1-ami-family").path, "spec.amiFamily");
 }

@@ -90,6 +90,11 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
                 }
                 other => family(other).unwrap_or(AmiFamily::Custom),
             };
+            // Without selector terms, v1beta1 ran the family's latest EKS-optimized AMI: what
+            // a v1 `@latest` alias resolves to (and what a `releaseAmi` step moves).
+            if v1beta1 && terms_field.is_none() && !matches!(d, "Custom" | "Ubuntu") {
+                nc.ami_alias = Some(format!("{}@latest", d.to_ascii_lowercase()));
+            }
             if v1beta1 && d != "Ubuntu" {
                 if let Some(f) = &family_field {
                     let help = match d {
@@ -105,6 +110,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
             if v1beta1 {
                 cx.warn("v1beta1-ami-family", &s.child_path("amiFamily"), s.anchor(), "no amiFamily: v1beta1 defaulted to AL2", Some("in v1 write `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
                 nc.ami_family = AmiFamily::Al2;
+                nc.ami_alias = Some("al2@latest".into());
             } else if family_field.is_none() && terms_field.is_some() && cx.error_count() == 0 {
                 cx.error(
                     "missing-field",

@@ -1,0 +1,639 @@
+//! `karpenter.sh/v1beta1` and `karpenter.k8s.aws/v1beta1` to v1, as text edits.
+//!
+//! The migration rewrites only what v1 changed (`K@HEAD:designs/v1-api.md`, the v1 upgrade
+//! guide; `karpenter-semantics.md` §1.4) and leaves every other byte of the input as it was:
+//! comments, key order, quoting and the documents that need no change. It works on lines,
+//! guided by the positions of the parsed tree, so it handles block-style YAML (what
+//! Kubernetes manifests are written in); a part it cannot rewrite in place (a flow-style
+//! `{...}` block that has to gain or lose a key) is left alone and reported as a manual change.
+//!
+//! What changes:
+//! - NodePool: `apiVersion`; `spec.disruption.expireAfter` moves to
+//!   `spec.template.spec.expireAfter`; `WhenUnderutilized` becomes `WhenEmptyOrUnderutilized`;
+//!   `consolidateAfter: 0s` is added where v1beta1 left it out (v1 requires it, and 0s is what
+//!   v1beta1 did); `nodeClassRef` gains `group` (from its `apiVersion`) and `kind`;
+//!   `spec.template.spec.kubelet` moves to the referenced EC2NodeClass;
+//!   `spec.template.spec.resources` (a dead field) goes.
+//! - EC2NodeClass: `apiVersion`; an `amiFamily` without `amiSelectorTerms` becomes an
+//!   `amiSelectorTerms` alias (`AL2023` → `al2023@latest`); it receives the `kubelet` of the
+//!   NodePools that use it.
+
+use std::collections::BTreeMap;
+
+use crate::document;
+use crate::yaml::{self, Node, Value};
+
+/// The result of [`migrate`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Migration {
+    /// The input with every v1beta1 NodePool and EC2NodeClass rewritten as v1.
+    pub text: String,
+    /// What changed, in input order, and what needs a person.
+    pub changes: Vec<Change>,
+}
+
+impl Migration {
+    /// Whether anything was rewritten.
+    pub fn changed(&self) -> bool {
+        self.changes.iter().any(|c| !c.manual)
+    }
+}
+
+/// One change the migration made (or could not make).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// 0-based index of the document among the non-empty documents.
+    pub document: usize,
+    /// `Kind/name` of the object.
+    pub object: String,
+    /// 1-based line of the input the change concerns.
+    pub line: usize,
+    pub message: String,
+    /// The migration could not do it: the message says what to do by hand.
+    pub manual: bool,
+}
+
+/// Line edits over the whole input.
+#[derive(Default)]
+struct LineEdit {
+    replace: Option<String>,
+    delete: bool,
+    before: Vec<String>,
+    after: Vec<String>,
+}
+
+struct Editor<'t> {
+    lines: Vec<&'t str>,
+    edits: BTreeMap<usize, LineEdit>,
+}
+
+impl<'t> Editor<'t> {
+    fn new(text: &'t str) -> Editor<'t> {
+        Editor { lines: text.split_inclusive('\n').collect(), edits: BTreeMap::new() }
+    }
+
+    /// The line's text without its line ending.
+    fn line(&self, i: usize) -> &'t str {
+        self.lines.get(i).map_or("", |l| l.trim_end_matches(['\n', '\r']))
+    }
+
+    fn ending(&self, i: usize) -> &'t str {
+        let l = self.lines.get(i).copied().unwrap_or("");
+        &l[l.trim_end_matches(['\n', '\r']).len()..]
+    }
+
+    fn edit(&mut self, i: usize) -> &mut LineEdit {
+        self.edits.entry(i).or_default()
+    }
+
+    fn current(&self, i: usize) -> String {
+        self.edits.get(&i).and_then(|e| e.replace.clone()).unwrap_or_else(|| self.line(i).to_string())
+    }
+
+    /// Replaces the first `from` at or after character column `col` (1-based) of line `i`.
+    fn replace_in(&mut self, i: usize, col: usize, from: &str, to: &str) -> bool {
+        let text = self.current(i);
+        let start = text.char_indices().nth(col.saturating_sub(1)).map_or(text.len(), |(b, _)| b);
+        let Some(at) = text[start..].find(from) else { return false };
+        let at = start + at;
+        let new = format!("{}{}{}", &text[..at], to, &text[at + from.len()..]);
+        self.edit(i).replace = Some(new);
+        true
+    }
+
+    /// The exclusive end of the block that starts with a key on line `i` indented by
+    /// `indent`: the next line with content at that indentation or less (comment and blank
+    /// lines between stay outside the block).
+    fn block_end(&self, i: usize, indent: usize) -> usize {
+        let mut end = i + 1;
+        let mut j = i + 1;
+        while j < self.lines.len() {
+            let l = self.line(j);
+            let t = l.trim_start();
+            if t.is_empty() || t.starts_with('#') {
+                j += 1;
+                continue;
+            }
+            if t == "---" || t.starts_with("--- ") || t == "..." {
+                break;
+            }
+            if indent_of(l) <= indent {
+                break;
+            }
+            j += 1;
+            end = j;
+        }
+        end
+    }
+
+    fn delete_lines(&mut self, from: usize, to: usize) {
+        for i in from..to {
+            self.edit(i).delete = true;
+        }
+    }
+
+    fn finish(self) -> String {
+        let mut out = String::new();
+        for (i, raw) in self.lines.iter().enumerate() {
+            let ending = match self.ending(i) {
+                "" => "\n",
+                e => e,
+            };
+            let Some(e) = self.edits.get(&i) else {
+                out.push_str(raw);
+                continue;
+            };
+            for l in &e.before {
+                out.push_str(l);
+                out.push_str(ending);
+            }
+            if !e.delete {
+                match &e.replace {
+                    Some(r) => {
+                        out.push_str(r);
+                        out.push_str(self.ending(i));
+                    }
+                    None => out.push_str(raw),
+                }
+            }
+            if !e.after.is_empty() && !raw.ends_with('\n') && !e.delete {
+                out.push_str(ending);
+            }
+            for (k, l) in e.after.iter().enumerate() {
+                out.push_str(l);
+                if k + 1 < e.after.len() || raw.ends_with('\n') {
+                    out.push_str(ending);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// A mapping's entry by key.
+fn entry<'n>(map: &'n Node, key: &str) -> Option<(&'n Node, &'n Node)> {
+    match &map.value {
+        Value::Map(entries) => entries.iter().find(|(k, _)| k.key_text() == key).map(|(k, v)| (k, v)),
+        _ => None,
+    }
+}
+
+fn get<'n>(map: &'n Node, key: &str) -> Option<&'n Node> {
+    entry(map, key).map(|(_, v)| v)
+}
+
+fn text_of(node: &Node) -> Option<String> {
+    node.scalar_text()
+}
+
+/// A value written on its key's line as a flow collection (`{...}` or `[...]`).
+fn is_flow(key: &Node, value: &Node) -> bool {
+    matches!(value.value, Value::Map(_) | Value::Seq(_)) && value.pos.line == key.pos.line
+}
+
+/// The indentation of a block mapping's keys (from its first key), if it is one.
+fn child_indent(map: &Node, key_line_of_parent: usize) -> Option<usize> {
+    match &map.value {
+        Value::Map(entries) => entries.first().filter(|(k, _)| k.pos.line > key_line_of_parent).map(|(k, _)| k.pos.col - 1),
+        _ => None,
+    }
+}
+
+/// The `# comment` at the end of a line, with its leading space, if there is one outside
+/// quotes.
+fn trailing_comment(line: &str) -> &str {
+    let (mut single, mut double) = (false, false);
+    let bytes = line.as_bytes();
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '#' if !single && !double && i > 0 && bytes[i - 1] == b' ' => {
+                let start = line[..i].trim_end().len();
+                return &line[start..];
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// A v1beta1 `amiFamily` as a v1 alias family.
+fn alias_family(family: &str) -> Option<&'static str> {
+    match family {
+        "AL2" => Some("al2"),
+        "AL2023" => Some("al2023"),
+        "Bottlerocket" => Some("bottlerocket"),
+        "Windows2019" => Some("windows2019"),
+        "Windows2022" => Some("windows2022"),
+        _ => None,
+    }
+}
+
+struct Doc {
+    index: usize,
+    root: Node,
+    kind: String,
+    api_version: String,
+    name: String,
+}
+
+impl Doc {
+    fn label(&self) -> String {
+        format!("{}/{}", self.kind, self.name)
+    }
+}
+
+/// Rewrites every v1beta1 NodePool and EC2NodeClass of `text` as v1; see the module
+/// documentation. Documents that do not parse, and every other document, are left as they
+/// are.
+pub fn migrate(text: &str) -> Migration {
+    let mut docs = Vec::new();
+    for piece in document::split(text) {
+        let Ok(parsed) = yaml::parse(&piece.text, piece.line_offset) else { continue };
+        let root = parsed.root;
+        let kind = get(&root, "kind").and_then(text_of).unwrap_or_default();
+        let api_version = get(&root, "apiVersion").and_then(text_of).unwrap_or_default();
+        let name = get(&root, "metadata").and_then(|m| get(m, "name")).and_then(text_of).unwrap_or_default();
+        docs.push(Doc { index: piece.index, root, kind, api_version, name });
+    }
+    let mut ed = Editor::new(text.strip_prefix('\u{FEFF}').unwrap_or(text));
+    let bom = if text.starts_with('\u{FEFF}') { "\u{FEFF}" } else { "" };
+    let mut changes = Vec::new();
+    // EC2NodeClass name -> (kubelet block lines relative to the `kubelet:` key, NodePools).
+    let mut kubelets: BTreeMap<String, Vec<(Vec<String>, String, usize)>> = BTreeMap::new();
+    for doc in docs.iter().filter(|d| d.kind == "NodePool" && d.api_version == "karpenter.sh/v1beta1") {
+        migrate_node_pool(&mut ed, doc, &mut changes, &mut kubelets);
+    }
+    for doc in docs.iter().filter(|d| d.kind == "EC2NodeClass") {
+        let v1beta1 = doc.api_version == "karpenter.k8s.aws/v1beta1";
+        let incoming = kubelets.remove(&doc.name).unwrap_or_default();
+        if v1beta1 || !incoming.is_empty() {
+            migrate_node_class(&mut ed, doc, v1beta1, incoming, &mut changes);
+        }
+    }
+    for (class, sources) in kubelets {
+        for (_, pool, line) in sources {
+            changes.push(Change {
+                document: 0,
+                object: pool.clone(),
+                line,
+                message: format!(
+                    "the kubelet block moved to the EC2NodeClass in v1, and EC2NodeClass \"{class}\" is not in this file: add it to that EC2NodeClass's spec by hand"
+                ),
+                manual: true,
+            });
+        }
+    }
+    changes.sort_by_key(|c| (c.line, c.manual));
+    Migration { text: format!("{bom}{}", ed.finish()), changes }
+}
+
+fn change(changes: &mut Vec<Change>, doc: &Doc, line: usize, message: impl Into<String>) {
+    changes.push(Change { document: doc.index, object: doc.label(), line, message: message.into(), manual: false });
+}
+
+fn manual(changes: &mut Vec<Change>, doc: &Doc, line: usize, message: impl Into<String>) {
+    changes.push(Change { document: doc.index, object: doc.label(), line, message: message.into(), manual: true });
+}
+
+#[allow(clippy::type_complexity)]
+fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, kubelets: &mut BTreeMap<String, Vec<(Vec<String>, String, usize)>>) {
+    let root = &doc.root;
+    if let Some(v) = get(root, "apiVersion") {
+        ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.sh/v1beta1", "karpenter.sh/v1");
+        change(changes, doc, v.pos.line, "apiVersion karpenter.sh/v1beta1 → karpenter.sh/v1");
+    }
+    let Some((spec_key, spec)) = entry(root, "spec") else { return };
+    let template = get(spec, "template");
+    let tspec_entry = template.and_then(|t| entry(t, "spec"));
+    let disruption = entry(spec, "disruption");
+
+    // expireAfter moves from the disruption block into the template.
+    if let Some((dk, d)) = disruption
+        && let Some((ek, ev)) = entry(d, "expireAfter")
+    {
+        let value = ed.line(ev.pos.line - 1).chars().skip(ev.pos.col - 1).collect::<String>();
+        let value = value.trim_end_matches(trailing_comment(&value)).trim().to_string();
+        match tspec_entry {
+            Some((tk, tspec)) if !is_flow(dk, d) && !is_flow(tk, tspec) && ev.pos.line == ek.pos.line => {
+                let indent = child_indent(tspec, tk.pos.line).unwrap_or(tk.pos.col - 1 + 2);
+                let line = ek.pos.line - 1;
+                let end = ed.block_end(line, ek.pos.col - 1);
+                ed.delete_lines(line, end);
+                let tend = ed.block_end(tk.pos.line - 1, tk.pos.col - 1);
+                ed.edit(tend - 1).after.push(format!("{}expireAfter: {value}", " ".repeat(indent)));
+                change(changes, doc, ek.pos.line, format!("spec.disruption.expireAfter moved to spec.template.spec.expireAfter ({value}); in v1 expiry is forceful and changing it drifts nodes"));
+            }
+            _ => manual(changes, doc, ek.pos.line, format!("move spec.disruption.expireAfter ({value}) to spec.template.spec.expireAfter")),
+        }
+    }
+
+    // Policy names, and the consolidateAfter v1 requires.
+    if let Some((dk, d)) = disruption {
+        let policy = entry(d, "consolidationPolicy");
+        if let Some((_, pv)) = policy
+            && text_of(pv).as_deref() == Some("WhenUnderutilized")
+        {
+            ed.replace_in(pv.pos.line - 1, pv.pos.col, "WhenUnderutilized", "WhenEmptyOrUnderutilized");
+            change(changes, doc, pv.pos.line, "consolidationPolicy WhenUnderutilized → WhenEmptyOrUnderutilized");
+        }
+        if get(d, "consolidateAfter").is_none() {
+            match (policy, is_flow(dk, d)) {
+                (Some((pk, _)), false) => {
+                    let line = pk.pos.line - 1;
+                    let end = ed.block_end(line, pk.pos.col - 1);
+                    ed.edit(end - 1).after.push(format!("{}consolidateAfter: 0s", " ".repeat(pk.pos.col - 1)));
+                    change(changes, doc, pk.pos.line, "consolidateAfter: 0s added: v1 requires it, and 0s is what v1beta1 did");
+                }
+                (None, false) => {
+                    let indent = child_indent(d, dk.pos.line).unwrap_or(dk.pos.col - 1 + 2);
+                    ed.edit(dk.pos.line - 1).after.push(format!("{}consolidateAfter: 0s", " ".repeat(indent)));
+                    change(changes, doc, dk.pos.line, "consolidateAfter: 0s added: v1 requires it, and 0s is what v1beta1 did");
+                }
+                (_, true) => manual(changes, doc, dk.pos.line, "add consolidateAfter: 0s to spec.disruption (v1 requires it)"),
+            }
+        }
+    } else if !is_flow(spec_key, spec) {
+        // v1beta1's default disruption was WhenUnderutilized at once; v1 needs consolidateAfter.
+        let indent = child_indent(spec, spec_key.pos.line).unwrap_or(spec_key.pos.col - 1 + 2);
+        let end = ed.block_end(spec_key.pos.line - 1, spec_key.pos.col - 1);
+        let pad = " ".repeat(indent);
+        let e = ed.edit(end - 1);
+        e.after.push(format!("{pad}disruption:"));
+        e.after.push(format!("{pad}  consolidationPolicy: WhenEmptyOrUnderutilized"));
+        e.after.push(format!("{pad}  consolidateAfter: 0s"));
+        change(changes, doc, spec_key.pos.line, "spec.disruption added with v1beta1's defaults (WhenEmptyOrUnderutilized, consolidateAfter: 0s)");
+    }
+
+    let Some((_, tspec)) = tspec_entry else { return };
+    // nodeClassRef: group and kind are required in v1.
+    if let Some((rk, rv)) = entry(tspec, "nodeClassRef") {
+        let class = get(rv, "name").and_then(text_of).unwrap_or_default();
+        let group = get(rv, "apiVersion").and_then(text_of).map(|a| a.split('/').next().unwrap_or_default().to_string());
+        let group = group.filter(|g| !g.is_empty()).unwrap_or_else(|| "karpenter.k8s.aws".into());
+        let kind = get(rv, "kind").and_then(text_of).unwrap_or_else(|| "EC2NodeClass".into());
+        if is_flow(rk, rv) {
+            let line = ed.current(rk.pos.line - 1);
+            let open = line.char_indices().nth(rv.pos.col - 1).map(|(b, _)| b);
+            let close = open.and_then(|o| line[o..].find('}').map(|c| o + c));
+            match (open, close) {
+                (Some(o), Some(c)) if line[o..].starts_with('{') => {
+                    let new = format!("{}{{group: {group}, kind: {kind}, name: {class}}}{}", &line[..o], &line[c + 1..]);
+                    ed.edit(rk.pos.line - 1).replace = Some(new);
+                    change(changes, doc, rk.pos.line, "nodeClassRef gains group and kind (required in v1)");
+                }
+                _ => manual(changes, doc, rk.pos.line, "nodeClassRef needs group: karpenter.k8s.aws and kind: EC2NodeClass in v1"),
+            }
+        } else if let Some(indent) = child_indent(rv, rk.pos.line) {
+            let pad = " ".repeat(indent);
+            let first = match &rv.value {
+                Value::Map(entries) => entries.first().map(|(k, _)| k.pos.line - 1),
+                _ => None,
+            };
+            if let Some((ak, _)) = entry(rv, "apiVersion") {
+                let old = ed.line(ak.pos.line - 1);
+                let comment = trailing_comment(old);
+                ed.edit(ak.pos.line - 1).replace = Some(format!("{pad}group: {group}{comment}"));
+            } else if let Some(first) = first {
+                ed.edit(first).before.push(format!("{pad}group: {group}"));
+            }
+            if get(rv, "kind").is_none()
+                && let Some(first) = first
+            {
+                ed.edit(first).before.push(format!("{pad}kind: {kind}"));
+            }
+            change(changes, doc, rk.pos.line, "nodeClassRef: group and kind added (required in v1), apiVersion dropped");
+        }
+    }
+    // kubelet moves to the EC2NodeClass.
+    if let Some((kk, kv)) = entry(tspec, "kubelet") {
+        let class = get(tspec, "nodeClassRef").and_then(|r| get(r, "name")).and_then(text_of).unwrap_or_default();
+        if is_flow(kk, kv) || kv.pos.line == kk.pos.line {
+            let rest: String = ed.line(kk.pos.line - 1).chars().skip(kk.pos.col - 1).collect();
+            ed.edit(kk.pos.line - 1).delete = true;
+            kubelets.entry(class).or_default().push((vec![rest.trim_end().to_string()], doc.label(), kk.pos.line));
+        } else {
+            let start = kk.pos.line - 1;
+            let end = ed.block_end(start, kk.pos.col - 1);
+            let base = kk.pos.col - 1;
+            // The block with the key's indentation taken off, so it can go at any depth.
+            let block: Vec<String> = (start..end).map(|i| ed.line(i).get(base.min(indent_of(ed.line(i)))..).unwrap_or("").to_string()).collect();
+            ed.delete_lines(start, end);
+            kubelets.entry(class).or_default().push((block, doc.label(), kk.pos.line));
+        }
+        change(changes, doc, kk.pos.line, "spec.template.spec.kubelet moved to the EC2NodeClass (v1 configures the kubelet there)");
+    }
+    if let Some((rk, _)) = entry(tspec, "resources") {
+        let start = rk.pos.line - 1;
+        let end = ed.block_end(start, rk.pos.col - 1);
+        ed.delete_lines(start, end);
+        change(changes, doc, rk.pos.line, "spec.template.spec.resources removed (v1 dropped this unused field)");
+    }
+}
+
+fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: Vec<(Vec<String>, String, usize)>, changes: &mut Vec<Change>) {
+    let root = &doc.root;
+    if v1beta1 && let Some(v) = get(root, "apiVersion") {
+        ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1");
+        change(changes, doc, v.pos.line, "apiVersion karpenter.k8s.aws/v1beta1 → karpenter.k8s.aws/v1");
+    }
+    let Some((sk, spec)) = entry(root, "spec") else { return };
+    if v1beta1
+        && let Some((fk, fv)) = entry(spec, "amiFamily")
+        && get(spec, "amiSelectorTerms").is_none()
+    {
+        let family = text_of(fv).unwrap_or_default();
+        match alias_family(&family) {
+            Some(alias) if fv.pos.line == fk.pos.line => {
+                let pad = " ".repeat(fk.pos.col - 1);
+                let old = ed.line(fk.pos.line - 1);
+                let comment = trailing_comment(old).to_string();
+                let e = ed.edit(fk.pos.line - 1);
+                e.replace = Some(format!("{pad}amiSelectorTerms:{comment}"));
+                e.after.push(format!("{pad}  - alias: {alias}@latest"));
+                change(changes, doc, fk.pos.line, format!("amiFamily: {family} → amiSelectorTerms: [{{alias: {alias}@latest}}] (v1 selects AMIs by alias; pin a version such as {alias}@v20240807 for production)"));
+            }
+            Some(_) => manual(changes, doc, fk.pos.line, "replace amiFamily with amiSelectorTerms: [{alias: <family>@latest}]"),
+            None => manual(
+                changes,
+                doc,
+                fk.pos.line,
+                format!("amiFamily {family} has no v1 alias (Ubuntu was removed in v1; Custom needs amiSelectorTerms): add amiSelectorTerms by id, name or tags"),
+            ),
+        }
+    }
+    if incoming.is_empty() {
+        return;
+    }
+    let distinct: Vec<&Vec<String>> = {
+        let mut d: Vec<&Vec<String>> = incoming.iter().map(|(b, _, _)| b).collect();
+        d.sort();
+        d.dedup();
+        d
+    };
+    let pools: Vec<String> = incoming.iter().map(|(_, p, _)| p.clone()).collect();
+    if distinct.len() > 1 {
+        for (_, pool, line) in &incoming {
+            changes.push(Change {
+                document: doc.index,
+                object: pool.clone(),
+                line: *line,
+                message: format!(
+                    "NodePools {} give EC2NodeClass \"{}\" different kubelet settings: v1 needs one EC2NodeClass per kubelet configuration; make copies of it and point each NodePool at its own",
+                    pools.join(", "),
+                    doc.name
+                ),
+                manual: true,
+            });
+        }
+        return;
+    }
+    if let Some((kk, _)) = entry(spec, "kubelet") {
+        manual(changes, doc, kk.pos.line, format!("{} set kubelet in the NodePool and this EC2NodeClass has its own: merge them here", pools.join(", ")));
+        return;
+    }
+    if is_flow(sk, spec) {
+        manual(changes, doc, sk.pos.line, "add the NodePool's kubelet block to this EC2NodeClass's spec");
+        return;
+    }
+    let indent = child_indent(spec, sk.pos.line).unwrap_or(sk.pos.col - 1 + 2);
+    let end = ed.block_end(sk.pos.line - 1, sk.pos.col - 1);
+    let pad = " ".repeat(indent);
+    let block = distinct[0].clone();
+    let e = ed.edit(end - 1);
+    for l in block {
+        e.after.push(if l.is_empty() { l } else { format!("{pad}{l}") });
+    }
+    change(changes, doc, sk.pos.line, format!("kubelet received from {} (v1 configures the kubelet in the EC2NodeClass)", pools.join(", ")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED_000: &str = r#"apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  # Amazon Linux 2023 AMI
+  amiFamily: AL2023
+
+  role: "KarpenterNodeRole-demo"  # change me
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: "demo"
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: "demo"
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: hello-world
+spec:
+  template:
+    metadata:
+      labels:
+        app: hello-world
+    spec:
+      nodeClassRef:
+        name: default
+      requirements:
+        # amd64 only
+        - key: kubernetes.io/arch
+          operator: In
+          values: ["amd64"]
+  # unused nodes
+  disruption:
+    consolidationPolicy: WhenUnderutilized
+    consolidateAfter: 30s
+"#;
+
+    #[test]
+    fn the_seed_manifests_migrate_line_by_line() {
+        let m = migrate(SEED_000);
+        let expected = r#"apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  # Amazon Linux 2023 AMI
+  amiSelectorTerms:
+    - alias: al2023@latest
+
+  role: "KarpenterNodeRole-demo"  # change me
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: "demo"
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: "demo"
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: hello-world
+spec:
+  template:
+    metadata:
+      labels:
+        app: hello-world
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        # amd64 only
+        - key: kubernetes.io/arch
+          operator: In
+          values: ["amd64"]
+  # unused nodes
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 30s
+"#;
+        assert_eq!(m.text, expected);
+        assert!(m.changed());
+        assert!(m.changes.iter().all(|c| !c.manual), "{:?}", m.changes);
+    }
+
+    #[test]
+    fn expire_after_moves_and_consolidate_after_is_added_and_kubelet_moves_to_the_class() {
+        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        apiVersion: karpenter.k8s.aws/v1beta1\n        kind: EC2NodeClass\n        name: c\n      kubelet:\n        maxPods: 20\n  disruption:\n    consolidationPolicy: WhenUnderutilized\n    expireAfter: 48h\n---\napiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n  amiFamily: Bottlerocket\n  role: r\n";
+        let m = migrate(text);
+        let expected = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      expireAfter: 48h\n  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 0s\n---\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n  amiSelectorTerms:\n    - alias: bottlerocket@latest\n  role: r\n  kubelet:\n    maxPods: 20\n";
+        assert_eq!(m.text, expected, "{:?}", m.changes);
+    }
+
+    #[test]
+    fn everything_else_is_left_byte_for_byte() {
+        let text = "# a comment\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}   # keep\nspec:\n  replicas: 2\r\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: v1}\nspec: {template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: d}}}, disruption: {consolidateAfter: 0s}}\n";
+        let m = migrate(text);
+        assert_eq!(m.text, text);
+        assert!(!m.changed());
+    }
+
+    #[test]
+    fn a_flow_style_reference_is_rewritten_in_place() {
+        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: default}\n  disruption:\n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
+        let m = migrate(text);
+        assert!(m.text.contains("      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"), "{}", m.text);
+        assert!(m.text.contains("consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n"));
+    }
+
+    #[test]
+    fn what_cannot_be_migrated_is_reported() {
+        let text = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: u}\nspec:\n  amiFamily: Ubuntu\n  role: r\n";
+        let m = migrate(text);
+        assert!(m.text.starts_with("apiVersion: karpenter.k8s.aws/v1\n"));
+        assert!(m.text.contains("amiFamily: Ubuntu"), "left for a person");
+        assert!(m.changes.iter().any(|c| c.manual && c.message.contains("Ubuntu was removed")), "{:?}", m.changes);
+    }
+}
