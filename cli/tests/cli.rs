@@ -283,11 +283,12 @@ fn validate_good_lab() {
 #[test]
 fn labs_load_without_warnings() {
     let dir = lab("");
+    // The v1beta1 labs are written to warn: each difference from v1 is a finding.
     let mut names: Vec<String> = fs::read_dir(&dir)
         .expect("tests/labs")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".yaml"))
+        .filter(|n| n.ends_with(".yaml") && !n.ends_with("-v1beta1.yaml"))
         .collect();
     names.sort();
     assert!(!names.is_empty());

@@ -93,6 +93,7 @@ macro_rules! golden_tests {
 
 golden_tests! {
     seed000_hello_world => "seed000-hello-world",
+    seed000_v1beta1 => "seed000-v1beta1",
     seed002_scale_out => "seed002-scale-out",
     seed002_service_6gi => "seed002-service-6gi",
     seed002_limits => "seed002-limits",

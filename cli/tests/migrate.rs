@@ -71,6 +71,21 @@ fn the_v1beta1_manifests_warn_and_the_migrated_ones_validate_clean_and_simulate_
 }
 
 #[test]
+fn the_v1beta1_lab_migrates_to_the_hello_world_lab_and_warns_at_each_difference() {
+    let old = lab_text("seed000-v1beta1.yaml");
+    let out = kpg(&["validate", lab("seed000-v1beta1.yaml").to_str().unwrap()]);
+    let findings = stdout(&out);
+    for code in ["v1beta1-api", "v1beta1-ami-family", "v1beta1-node-class-ref", "v1beta1-consolidation-policy", "v1beta1-consolidate-after"] {
+        assert!(findings.contains(&format!("warning[{code}]")), "{code} in\n{findings}");
+    }
+    let migrated = stdout(&kpg_stdin(&["migrate", "-"], old.as_bytes()));
+    let body = |t: &str| t.lines().skip_while(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    // The article's comment on amiFamily stays, above the alias that replaces it.
+    let v1 = lab_text("seed000-hello-world.yaml").replace("spec:\n  amiSelectorTerms:", "spec:\n  # Amazon Linux 2023 AMI\n  amiSelectorTerms:");
+    assert_eq!(body(&migrated), body(&v1));
+}
+
+#[test]
 fn a_file_without_v1beta1_is_printed_unchanged() {
     let path = lab("seed002-limits.yaml");
     let out = kpg(&["migrate", path.to_str().unwrap()]);
