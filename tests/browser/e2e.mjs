@@ -191,6 +191,31 @@ await test('the consolidation lab removes underutilized nodes and says why in a 
   assert(await page.locator('.tray .pod').count() === 0, 'every replica runs without the anti-affinity');
 });
 
+await test('v1beta1 manifests show their findings, migrate side by side, and the simulation runs', async () => {
+  await page.selectOption('.lesson-picker select', 'v1beta1-to-v1');
+  await page.waitForSelector('.problem.warning');
+  const findings = await page.locator('.problem .msg').allInnerTexts();
+  assert(findings.some((m) => m.includes('WhenUnderutilized is called WhenEmptyOrUnderutilized')), `the policy rename is a finding: ${findings.join(' | ')}`);
+  assert(findings.some((m) => m.includes('amiSelectorTerms')), 'so is amiFamily');
+  await page.click('.migrate-offer button.migrate');
+  await page.waitForSelector('.migration[role="dialog"]');
+  const added = await page.locator('.migration td.added').allInnerTexts();
+  assert(added.some((t) => t.includes('alias: al2023@latest')), `the alias replaces amiFamily: ${added.join(' | ')}`);
+  assert(added.some((t) => t.includes('group: karpenter.k8s.aws')), 'nodeClassRef gains its group');
+  const removed = await page.locator('.migration td.removed').allInnerTexts();
+  assert(removed.some((t) => t.includes('amiFamily: AL2023')), `the old line is on the left: ${removed.join(' | ')}`);
+  await shot('07-migrate-side-by-side');
+  await page.click('.migration button.accept');
+  await page.waitForFunction(() => document.querySelector('.migration') === null);
+  await page.waitForSelector('.problems .all-good');
+  const tab = await page.locator('.doc-tabs [role="tab"]').first().innerText();
+  assert(/EC2NodeClass/i.test(tab), `the tabs stay: ${tab}`);
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/hello-world"] .node.ready', { timeout: 30000 });
+  await page.click('button.play');
+});
+
 await test('a corrupt saved session opens the default lesson with a notice', async () => {
   // Paused, so that autosave cannot overwrite the broken value before the reload.
   if (await page.locator('button.play[aria-pressed="true"]').count()) await page.click('button.play');

@@ -37,24 +37,37 @@ pub fn ClusterPane() -> impl IntoView {
     }
 }
 
-/// Renders `code` spans of lesson text.
+/// Renders lesson text: paragraphs split by blank lines, a paragraph of `- ` lines as a
+/// list, `code` spans and **strong** spans.
 fn rich(text: &str) -> impl IntoView + use<> {
     text.split("\n\n")
         .map(|para| {
-            let parts: Vec<_> = para
-                .split('`')
-                .enumerate()
-                .map(|(i, s)| {
-                    if i % 2 == 1 {
-                        view! { <code>{s.to_string()}</code> }.into_any()
-                    } else {
-                        s.to_string().into_any()
-                    }
-                })
-                .collect();
-            view! { <p>{parts}</p> }
+            if para.lines().all(|l| l.starts_with("- ")) {
+                let items = para.lines().map(|l| view! { <li>{inline(&l[2..])}</li> }).collect_view();
+                view! { <ul>{items}</ul> }.into_any()
+            } else {
+                view! { <p>{inline(para)}</p> }.into_any()
+            }
         })
         .collect_view()
+}
+
+fn inline(text: &str) -> Vec<AnyView> {
+    let mut out = Vec::new();
+    for (i, s) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push(view! { <code>{s.to_string()}</code> }.into_any());
+            continue;
+        }
+        for (j, t) in s.split("**").enumerate() {
+            if j % 2 == 1 {
+                out.push(view! { <strong>{t.to_string()}</strong> }.into_any());
+            } else if !t.is_empty() {
+                out.push(t.to_string().into_any());
+            }
+        }
+    }
+    out
 }
 
 #[component]

@@ -16,6 +16,7 @@ pub enum Lab {
     Limits,
     BatchJob,
     BatchJobFixed,
+    V1beta1,
     Blank,
 }
 
@@ -32,6 +33,7 @@ impl Lab {
             Lab::Limits => include_str!("../../tests/labs/seed002-limits.yaml"),
             Lab::BatchJob => include_str!("../../tests/labs/seed003-batch-job.yaml"),
             Lab::BatchJobFixed => include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
+            Lab::V1beta1 => include_str!("../../tests/labs/seed000-v1beta1.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -47,6 +49,7 @@ impl Lab {
             Lab::Limits => lang.pick("Limits", "한도"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
+            Lab::V1beta1 => lang.pick("Hello, Karpenter in v1beta1", "v1beta1로 쓴 Hello, Karpenter"),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -297,6 +300,41 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "v1beta1-to-v1",
+        title: Text {
+            en: "From v1beta1 to v1",
+            ko: "v1beta1에서 v1으로",
+        },
+        summary: Text {
+            en: "Course manifests written for Karpenter v0.3x: what changed in v1, and how to move them over.",
+            ko: "Karpenter v0.3x 시절에 쓴 강의 매니페스트: v1에서 무엇이 바뀌었고 어떻게 옮기는지 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::V1beta1,
+                title: Text {
+                    en: "Read the findings",
+                    ko: "지적 사항 읽기",
+                },
+                body: Text {
+                    en: "These are the hello-world manifests exactly as the first article wrote them, in `karpenter.sh/v1beta1`. A v1 cluster rejects them; the playground reads them with their v1 meaning, so Play still works, and marks each difference as a warning at its field. Open Problems below the editor.\n\n- Both `apiVersion`s are now `v1`.\n- The EC2NodeClass picks its AMI with `amiSelectorTerms` and an alias such as `al2023@latest` instead of `amiFamily`.\n- `nodeClassRef` needs `group` and `kind` as well as `name`.\n- `WhenUnderutilized` is renamed `WhenEmptyOrUnderutilized`.\n- v1beta1 rejected `consolidateAfter` together with `WhenUnderutilized`, so the article's manifest would not have applied as written. v1 accepts it, and in v1 it is required.",
+                    ko: "첫 번째 글이 쓴 그대로의 hello-world 매니페스트이며 `karpenter.sh/v1beta1`입니다. v1 클러스터는 이를 거부합니다. 플레이그라운드는 v1의 의미로 읽기 때문에 재생은 되지만, 달라진 곳마다 해당 필드에 경고를 붙입니다. 편집기 아래의 Problems를 열어 보세요.\n\n- 두 `apiVersion` 모두 이제 `v1`입니다.\n- EC2NodeClass는 `amiFamily` 대신 `amiSelectorTerms`와 `al2023@latest` 같은 alias로 AMI를 고릅니다.\n- `nodeClassRef`에는 `name`과 함께 `group`과 `kind`가 있어야 합니다.\n- `WhenUnderutilized`의 이름이 `WhenEmptyOrUnderutilized`로 바뀌었습니다.\n- v1beta1은 `consolidateAfter`를 `WhenUnderutilized`와 함께 쓰는 것을 거부했으므로, 글의 매니페스트는 쓰인 그대로는 적용되지 않았을 것입니다. v1은 이를 받아들이며, v1에서는 필수 항목입니다.",
+                },
+            },
+            Step {
+                lab: Lab::V1beta1,
+                title: Text {
+                    en: "Migrate to v1",
+                    ko: "v1으로 옮기기",
+                },
+                body: Text {
+                    en: "Press **Migrate to v1** in Problems. The playground rewrites only what v1 changed, in place: your comments, order and quoting stay. Each changed tab is shown side by side, old on the left and new on the right, with the list of changes. Anything it cannot do for you is marked as needing a person. Accept it, and the warnings are gone and the simulation runs the same cluster as before.\n\nThe same rewrite works on the command line: `kpg migrate manifests.yaml > v1.yaml`. It prints each change with its line to stderr.",
+                    ko: "Problems에서 **v1으로 옮기기**를 누르세요. 플레이그라운드는 v1에서 바뀐 부분만 제자리에서 고쳐 씁니다. 주석, 순서, 따옴표는 그대로 남습니다. 바뀐 탭마다 왼쪽에 이전, 오른쪽에 새 내용을 나란히 보여 주고 변경 목록을 함께 보여 줍니다. 자동으로 할 수 없는 일은 사람이 해야 한다고 표시합니다. 수락하면 경고가 사라지고, 시뮬레이션은 이전과 같은 클러스터를 돌립니다.\n\n명령줄에서도 똑같이 고칠 수 있습니다. `kpg migrate manifests.yaml > v1.yaml`을 실행하면 각 변경을 줄 번호와 함께 stderr로 출력합니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
         id: "blank",
         title: Text {
             en: "Blank scenario",
@@ -335,6 +373,7 @@ mod tests {
             Lab::Limits,
             Lab::BatchJob,
             Lab::BatchJobFixed,
+            Lab::V1beta1,
             Lab::Blank,
         ] {
             let text = lab.text();

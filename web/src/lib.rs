@@ -2,8 +2,8 @@
 //!
 //! The page holds no simulation logic: it edits documents, hands valid manifests to
 //! `kpg-core` through [`player::Player`], and draws [`snapshot::Snapshot`]s. The modules
-//! without browser types (`workspace`, `highlight`, `snapshot`, `player`, `persist`,
-//! `lessons`, `i18n`) are tested natively with `cargo test`.
+//! without browser types (`workspace`, `migration`, `highlight`, `snapshot`, `player`,
+//! `persist`, `lessons`, `i18n`) are tested natively with `cargo test`.
 
 #![forbid(unsafe_code)]
 
@@ -14,6 +14,7 @@ pub mod highlight;
 pub mod i18n;
 pub mod lessons;
 pub mod manifests_pane;
+pub mod migration;
 pub mod persist;
 pub mod player;
 pub mod snapshot;

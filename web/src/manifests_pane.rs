@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::app::Playground;
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
+use crate::migration::{self, Preview};
 use crate::workspace::{Template, Workspace, title};
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
@@ -298,6 +299,9 @@ fn utf16_offset(text: &str, line: usize, column: usize) -> u32 {
 #[component]
 fn Problems() -> impl IntoView {
     let pg = expect_context::<Playground>();
+    // Outer `Some`: the view is open; inner: what migrating would change.
+    let preview = RwSignal::new(None::<Option<Preview>>);
+    let offer = Memo::new(move |_| pg.analysis.with(|a| a.problems.iter().any(|p| p.code.starts_with("v1beta1-"))));
     let counter = StoredValue::new(0u64);
     let count = move || pg.analysis.with(|a| a.problems.len());
     view! {
@@ -339,7 +343,81 @@ fn Problems() -> impl IntoView {
             }>
                 <p class="all-good">{move || pg.t(T::NoProblems)}</p>
             </Show>
+            <Show when=move || offer.get()>
+                <div class="migrate-offer">
+                    <span>{move || pg.t(T::MigrateOffer)}</span>
+                    <button class="primary migrate" on:click=move |_| preview.set(Some(pg.ws.with(migration::preview)))>
+                        {move || pg.t(T::MigrateToV1)}
+                    </button>
+                </div>
+            </Show>
+            <MigrationView preview/>
         </section>
+    }
+}
+
+/// The side-by-side view of what "Migrate to v1" would change, with Accept and Reject.
+#[component]
+fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let close = move || preview.set(None);
+    let accept = move |_| {
+        if let Some(Some(p)) = preview.get_untracked() {
+            pg.ws.update(|w| *w = p.apply(w));
+        }
+        close();
+    };
+    let keys = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            close();
+        }
+    };
+    view! {
+        <Show when=move || preview.with(Option::is_some)>
+            <div class="migration-backdrop">
+                <div class="migration" role="dialog" aria-modal="true" aria-labelledby="migration-title" on:keydown=keys>
+                    <h3 id="migration-title">{move || pg.t(T::MigrateTitle)}</h3>
+                    {move || preview.get().flatten().map(|p| {
+                        let docs = p.docs.iter().map(|d| {
+                            let rows = d.rows.iter().map(|r| {
+                                let changed = r.changed();
+                                let (ol, ot) = r.old.clone().map_or((String::new(), String::new()), |(n, t)| (n.to_string(), t));
+                                let (nl, nt) = r.new.clone().map_or((String::new(), String::new()), |(n, t)| (n.to_string(), t));
+                                let removed = r.old.is_some() && changed;
+                                let added = r.new.is_some() && changed;
+                                view! {
+                                    <tr class:changed=changed>
+                                        <td class="ln">{ol}</td><td class="old" class:removed=removed><code>{ot}</code></td>
+                                        <td class="ln">{nl}</td><td class="new" class:added=added><code>{nt}</code></td>
+                                    </tr>
+                                }
+                            }).collect_view();
+                            view! {
+                                <section class="migration-doc" data-doc=d.doc_id>
+                                    <h4>{d.title.clone()}</h4>
+                                    <table class="diff">
+                                        <thead><tr><th></th><th>{move || pg.t(T::Before)}</th><th></th><th>{move || pg.t(T::After)}</th></tr></thead>
+                                        <tbody>{rows}</tbody>
+                                    </table>
+                                </section>
+                            }
+                        }).collect_view();
+                        let notes = p.notes.iter().map(|n| {
+                            let marker = n.manual.then(|| view! { <strong class="manual">{move || pg.t(T::NeedsPerson)}": "</strong> });
+                            view! { <li class:manual=n.manual>{marker}<code>{n.object.clone()}</code>" · "{move || pg.t(T::Line)}" "{n.line}": "{n.message.clone()}</li> }
+                        }).collect_view();
+                        view! { <div class="migration-body">{docs}<ul class="migration-notes">{notes}</ul></div> }.into_any()
+                    }).unwrap_or_else(|| view! { <p>{move || pg.t(T::MigrateNothing)}</p> }.into_any())}
+                    <div class="migration-actions">
+                        <button class="secondary" on:click=move |_| close()>{move || pg.t(T::MigrateReject)}</button>
+                        <button class="primary accept" autofocus on:click=accept
+                            disabled=move || preview.with(|p| !matches!(p, Some(Some(p)) if !p.docs.is_empty()))>
+                            {move || pg.t(T::MigrateAccept)}
+                        </button>
+                    </div>
+                </div>
+            </div>
+        </Show>
     }
 }
 
