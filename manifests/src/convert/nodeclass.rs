@@ -143,11 +143,15 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     if let Some(b) = s.get("blockDeviceMappings") {
         nc.root_volume_bytes = block_devices(cx, &b, nc.ami_family);
     }
+    if let Some(t) = s.get("tags") {
+        tags(cx, &t);
+    }
+    if let Some(m) = s.get("metadataOptions") {
+        metadata_options(cx, &m);
+    }
     s.unsupported(cx, &["instanceStorePolicy"], ": ephemeral storage comes from the root volume");
     s.ignore(&[
         "userData",
-        "tags",
-        "metadataOptions",
         "associatePublicIPAddress",
         "detailedMonitoring",
         "context",
@@ -467,4 +471,39 @@ mod tests {
         assert!(parse_alias("ubuntu@latest").is_err());
         assert!(parse_alias("al2023").is_err());
     }
+}
+
+/// `spec.tags`: keys Karpenter sets on every instance itself may not be given (CRD CEL).
+fn tags(cx: &mut Cx, f: &Field<'_>) {
+    for (key, pos, value) in cx.entries(f) {
+        let path = format!("{}[\"{key}\"]", f.path);
+        let forbidden = key.is_empty()
+            || key == "eks:eks-cluster-name"
+            || key.starts_with("kubernetes.io/cluster")
+            || matches!(key.as_str(), "karpenter.sh/nodepool" | "karpenter.sh/nodeclaim" | "karpenter.k8s.aws/ec2nodeclass");
+        if forbidden {
+            let why = if key.is_empty() { "empty tag keys are not allowed".to_string() } else { format!("tag `{key}` is restricted: Karpenter sets it on every instance") };
+            cx.error("restricted-tag", &path, pos, why, Some("remove the tag".into()));
+        } else {
+            cx.str(&value);
+        }
+    }
+}
+
+/// `spec.metadataOptions`: the instance metadata service settings.
+fn metadata_options(cx: &mut Cx, f: &Field<'_>) {
+    let mut m = Fields::of(cx, f);
+    if let Some(v) = m.get("httpEndpoint") {
+        cx.choice(&v, &["enabled", "disabled"], "httpEndpoint");
+    }
+    if let Some(v) = m.get("httpProtocolIPv6") {
+        cx.choice(&v, &["enabled", "disabled"], "httpProtocolIPv6");
+    }
+    if let Some(v) = m.get("httpTokens") {
+        cx.choice(&v, &["required", "optional"], "httpTokens");
+    }
+    if let Some(v) = m.get("httpPutResponseHopLimit") {
+        cx.int(&v, 1, 64);
+    }
+    m.finish(cx);
 }

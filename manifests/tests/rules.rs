@@ -1,0 +1,155 @@
+//! The schema and CEL rules of `karpenter-semantics.md` §1.1 (NodePool) and §1.3
+//! (EC2NodeClass), one case each: a manifest that breaks the rule gets an error at the field
+//! that breaks it, and the same manifest without the break loads clean.
+
+use kpg_manifests::{Severity, load};
+
+const CLASS: &str = "apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms:
+    - alias: al2023@latest
+  subnetSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+  securityGroupSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+";
+
+const POOL: &str = "apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: p
+spec:
+  template:
+    metadata:
+      labels:
+        team: a
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: [spot]
+      expireAfter: 720h
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 30s
+    budgets:
+      - nodes: 10%
+  limits:
+    cpu: 100
+  weight: 10
+";
+
+/// One rule: `good` must load clean; replacing `good` by `bad` in the same document must give
+/// an error whose field path contains `path`.
+struct Case {
+    rule: &'static str,
+    base: &'static str,
+    good: &'static str,
+    bad: &'static str,
+    path: &'static str,
+}
+
+fn check(cases: &[Case]) {
+    let mut failures = Vec::new();
+    for c in cases {
+        assert!(c.base.contains(c.good), "{}: the base has `{}`", c.rule, c.good);
+        let good = format!("{CLASS}---\n{}", if c.base == CLASS { POOL } else { c.base });
+        let good = if c.base == CLASS { format!("{}---\n{POOL}", c.base) } else { good };
+        let l = load(&good);
+        let errs: Vec<String> = l.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.to_string()).collect();
+        if !errs.is_empty() {
+            failures.push(format!("{}: the passing manifest has errors: {errs:?}", c.rule));
+            continue;
+        }
+        let bad = good.replacen(c.good, c.bad, 1);
+        let l = load(&bad);
+        let hit = l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(c.path));
+        if !hit {
+            let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
+            failures.push(format!("{}: no error at {} in {got:?}", c.rule, c.path));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+#[test]
+fn node_pool_rules() {
+    let r = |rule, good, bad, path| Case { rule, base: POOL, good, bad, path };
+    check(&[
+        r("template is required", "  template:\n    metadata:\n      labels:\n        team: a\n    spec:", "  templat:\n    metadata:\n      labels:\n        team: a\n    spec:", "spec.template"),
+        r("nodeClassRef is required", "      nodeClassRef:", "      nodeClassRe:", "nodeClassRef"),
+        r("nodeClassRef.group is required", "        group: karpenter.k8s.aws\n", "", "nodeClassRef.group"),
+        r("nodeClassRef.kind is required", "        kind: EC2NodeClass\n", "", "nodeClassRef.kind"),
+        r("nodeClassRef.name is non-empty", "        name: default", "        name: \"\"", "nodeClassRef.name"),
+        r("nodeClassRef.group has no slash", "group: karpenter.k8s.aws", "group: karpenter.k8s.aws/v1", "nodeClassRef.group"),
+        r("requirements is required", "      requirements:\n", "      requirementz:\n", "requirements"),
+        r("requirement key is a qualified name", "key: karpenter.sh/capacity-type", "key: \"bad key!\"", "requirements[0].key"),
+        r("requirement operator enum", "operator: In", "operator: Inn", "requirements[0].operator"),
+        r("In needs a value", "values: [spot]", "values: []", "requirements[0].values"),
+        r("Gt needs one integer", "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]", "requirements[0].values"),
+        r("minValues needs that many values", "values: [spot]", "values: [spot]\n          minValues: 2", "requirements[0]"),
+        r("minValues is 1..50", "values: [spot]", "values: [spot]\n          minValues: 0", "requirements[0].minValues"),
+        r("requirement value is a label value", "values: [spot]", "values: [\"sp ot\"]", "requirements[0].values[0]"),
+        r("label domain karpenter.sh is restricted", "key: karpenter.sh/capacity-type", "key: karpenter.sh/custom", "requirements[0].key"),
+        r("karpenter.sh/nodepool is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]", "requirements[0].key"),
+        r("kubernetes.io/hostname is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: kubernetes.io/hostname\n          operator: In\n          values: [x]", "requirements[0].key"),
+        r("label domain karpenter.k8s.aws is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]", "requirements[0].key"),
+        r("capacity-type In needs a known value", "values: [spot]", "values: [cheap]", "requirements[0].values"),
+        r("label keys are qualified names", "        team: a", "        \"bad key!\": a", "labels"),
+        r("label values are label values", "        team: a", "        team: \"a b\"", "labels.team"),
+        r("labels may not use karpenter.sh/nodepool", "        team: a", "        karpenter.sh/nodepool: a", "labels"),
+        r("labels may not use a restricted domain", "        team: a", "        karpenter.sh/custom: a", "labels"),
+        r("taint effect enum", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: Sometimes}", "taints[0].effect"),
+        r("no duplicate taint key+effect across taints and startupTaints", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}", "taints"),
+        r("expireAfter pattern", "expireAfter: 720h", "expireAfter: 30d", "expireAfter"),
+        r("terminationGracePeriod has no Never", "      expireAfter: 720h", "      expireAfter: 720h\n      terminationGracePeriod: Never", "terminationGracePeriod"),
+        r("consolidationPolicy enum", "consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle", "consolidationPolicy"),
+        r("consolidateAfter is required", "    consolidateAfter: 30s\n", "", "consolidateAfter"),
+        r("consolidateAfter pattern", "consolidateAfter: 30s", "consolidateAfter: 30sec", "consolidateAfter"),
+        r("budget nodes pattern", "nodes: 10%", "nodes: 101%", "budgets[0].nodes"),
+        r("budget schedule needs duration", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"", "budgets[0]"),
+        r("budget duration pattern", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"\n        duration: 10s", "budgets[0].duration"),
+        r("budget reasons enum", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Bored]", "budgets[0].reasons[0]"),
+        r("weight is 1..100", "weight: 10", "weight: 101", "weight"),
+        r("limits are quantities", "cpu: 100", "cpu: lots", "limits.cpu"),
+    ]);
+}
+
+#[test]
+fn ec2_node_class_rules() {
+    let r = |rule, good, bad, path| Case { rule, base: CLASS, good, bad, path };
+    check(&[
+        r("subnetSelectorTerms is required", "  subnetSelectorTerms:", "  subnetSelectorTermz:", "subnetSelectorTerms"),
+        r("securityGroupSelectorTerms is required", "  securityGroupSelectorTerms:", "  securityGroupSelectorTermz:", "securityGroupSelectorTerms"),
+        r("amiSelectorTerms is required", "  amiSelectorTerms:\n    - alias: al2023@latest\n", "", "amiSelectorTerms"),
+        r("exactly one of role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "", "spec"),
+        r("not both role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  instanceProfile: p\n", "spec"),
+        r("alias format", "alias: al2023@latest", "alias: al2023", "amiSelectorTerms[0].alias"),
+        r("alias family", "alias: al2023@latest", "alias: ubuntu@latest", "amiSelectorTerms[0].alias"),
+        r("windows aliases are @latest only", "alias: al2023@latest", "alias: windows2022@v1", "amiSelectorTerms[0].alias"),
+        r("alias is alone", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n    - id: ami-0123\n", "amiSelectorTerms"),
+        r("amiFamily needed without alias", "    - alias: al2023@latest\n", "    - id: ami-0123\n", "amiFamily"),
+        r("amiFamily must match the alias", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  amiFamily: Bottlerocket\n", "amiFamily"),
+        r("subnet id pattern", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - id: net-1\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].id"),
+        r("subnet id is exclusive", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - {id: subnet-1, tags: {a: b}}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0]"),
+        r("security group id pattern", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - id: group-1", "securityGroupSelectorTerms[0].id"),
+        r("tags may not be empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags"),
+        r("kubelet maxPods >= 0", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {maxPods: -1}\n", "kubelet.maxPods"),
+        r("kubelet reserved keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {kubeReserved: {gpu: 1}}\n", "kubelet.kubeReserved"),
+        r("eviction signals", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {evictionHard: {disk.available: 10%}}\n", "kubelet.evictionHard"),
+        r("image GC high > low", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n", "kubelet"),
+        r("one root volume", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n", "blockDeviceMappings"),
+        r("volume type enum", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n", "ebs.volumeType"),
+        r("ebs needs a size or snapshot", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n", "ebs"),
+        r("hop limit 1..64", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  metadataOptions: {httpPutResponseHopLimit: 65}\n", "metadataOptions.httpPutResponseHopLimit"),
+        r("tags forbid cluster keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n", "tags"),
+    ]);
+}
