@@ -123,7 +123,7 @@ pub const VALIDATE: &str = "\
 Usage: kpg validate FILE [--output text|json]
 
 Reads the scenario in FILE (- reads standard input) and lists every problem as
-FILE:LINE:COLUMN: severity[code]: Kind/name field.path: message (and a help line when
+FILE:LINE:COLUMN: severity code: Kind/name field.path: message (and a help line when
 there is advice), then a count. Nothing is simulated.
 
 Options:

@@ -127,7 +127,7 @@ fn container_counts(scenario: &Scenario) -> table::ContainerCounts {
     counts
 }
 
-/// `FILE:LINE:COL: severity[code]: Kind/name field.path: message` (the object and the path
+/// `FILE:LINE:COL: severity code: Kind/name field.path: message` (the object and the path
 /// when known) and, when there is one, `  help: ...` on the next line.
 pub fn format_diagnostic(file: &str, d: &Diagnostic) -> String {
     let mut out = if d.line > 0 {
@@ -135,7 +135,7 @@ pub fn format_diagnostic(file: &str, d: &Diagnostic) -> String {
     } else {
         format!("{file}: ")
     };
-    out.push_str(&format!("{}[{}]: ", severity_word(d), d.code));
+    out.push_str(&format!("{} {}: ", severity_word(d), d.code));
     let mut place = d.object.clone().unwrap_or_default();
     if !d.path.is_empty() {
         if !place.is_empty() {

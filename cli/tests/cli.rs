@@ -205,7 +205,7 @@ fn yaml_syntax_error_names_the_line() {
         text.contains(&format!("{}:4:", f.path())),
         "validate names line 4: {text}"
     );
-    assert!(text.contains(": error["), "{text}");
+    assert!(text.contains(": error "), "{text}");
 }
 
 #[test]
@@ -276,7 +276,7 @@ fn validate_good_lab() {
             text.lines().last().unwrap_or("").starts_with("0 errors, "),
             "{name}: {text}"
         );
-        assert!(!text.contains(": error["), "{name}: {text}");
+        assert!(!text.contains(": error "), "{name}: {text}");
     }
 }
 

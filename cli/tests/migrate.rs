@@ -76,7 +76,7 @@ fn the_v1beta1_lab_migrates_to_the_hello_world_lab_and_warns_at_each_difference(
     let out = kpg(&["validate", lab("seed000-v1beta1.yaml").to_str().unwrap()]);
     let findings = stdout(&out);
     for code in ["v1beta1-api", "v1beta1-ami-family", "v1beta1-node-class-ref", "v1beta1-consolidation-policy", "v1beta1-consolidate-after"] {
-        assert!(findings.contains(&format!("warning[{code}]")), "{code} in\n{findings}");
+        assert!(findings.contains(&format!(": warning {code}: ")), "{code} in\n{findings}");
     }
     let migrated = stdout(&kpg_stdin(&["migrate", "-"], old.as_bytes()));
     let body = |t: &str| t.lines().skip_while(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n");
