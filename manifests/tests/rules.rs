@@ -153,3 +153,24 @@ fn ec2_node_class_rules() {
         r("tags forbid cluster keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n", "tags"),
     ]);
 }
+
+#[test]
+fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
+    // `node-role.kubernetes.io` is the case users hit (kubernetes-sigs/karpenter#2586);
+    // `*.node.kubernetes.io` and `kubernetes.io/arch` were always allowed.
+    let pool = POOL.replace(
+        "        team: a\n",
+        "        team: a\n        node-role.kubernetes.io/web: \"\"\n        example.kubernetes.io/owner: a\n        team.k8s.io/x: \"y\"\n        pool.node.kubernetes.io/x: a\n        kubernetes.io/arch: amd64\n",
+    );
+    let l = load(&format!("{CLASS}---\n{pool}"));
+    assert!(!l.has_errors(), "v1.9 and later accept them: {:#?}", l.diagnostics);
+    let warned: Vec<&str> = l.diagnostics.iter().filter(|d| d.code == "restricted-before-v1-9").map(|d| d.path.as_str()).collect();
+    assert_eq!(
+        warned,
+        [
+            "spec.template.metadata.labels[\"node-role.kubernetes.io/web\"]",
+            "spec.template.metadata.labels[\"example.kubernetes.io/owner\"]",
+            "spec.template.metadata.labels[\"team.k8s.io/x\"]",
+        ]
+    );
+}

@@ -200,6 +200,41 @@ pub(crate) fn restricted_label(key: &str) -> Option<String> {
     None
 }
 
+/// Why Karpenter v1.0 to v1.8 refused a label key that v1.9 and later accept: those versions
+/// also restricted the `kubernetes.io` and `k8s.io` domains (`K@1.0.0` NodePool CRD; lifted by
+/// kubernetes-sigs/karpenter#2586). `requirement` says whether the key is a requirement's
+/// (`node.kubernetes.io/instance-type` was allowed there only).
+pub(crate) fn restricted_before_v1_9(key: &str, requirement: bool) -> Option<String> {
+    let domain = key.split_once('/').map(|(d, _)| d)?;
+    let allowed = matches!(
+        key,
+        "beta.kubernetes.io/instance-type"
+            | "failure-domain.beta.kubernetes.io/region"
+            | "failure-domain.beta.kubernetes.io/zone"
+            | "beta.kubernetes.io/os"
+            | "beta.kubernetes.io/arch"
+            | "topology.kubernetes.io/zone"
+            | "topology.kubernetes.io/region"
+            | "kubernetes.io/arch"
+            | "kubernetes.io/os"
+            | "node.kubernetes.io/windows-build"
+    ) || (requirement && key == "node.kubernetes.io/instance-type")
+        || domain.ends_with("node.kubernetes.io")
+        || domain.ends_with("node-restriction.kubernetes.io")
+        || domain.ends_with("kops.k8s.io");
+    if allowed {
+        return None;
+    }
+    for restricted in ["kubernetes.io", "k8s.io"] {
+        if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
+            return Some(format!(
+                "Karpenter v1.0 to v1.8 rejects the label domain `{restricted}` here (v1.9 and later accept it)"
+            ));
+        }
+    }
+    None
+}
+
 pub(crate) const TAINT_EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 /// A list of node taints (`taints`, `startupTaints`, node group taints).
@@ -253,6 +288,9 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
             if let Some(why) = restricted_label(&s) {
                 cx.error("invalid-label", &k.path, k.pos(), why, Some("use a custom label key such as `example.com/team`, or a well-known label".into()));
                 return None;
+            }
+            if let Some(why) = restricted_before_v1_9(&s, true) {
+                cx.warn("restricted-before-v1-9", &k.path, k.pos(), why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
             }
         }
         Some(s)

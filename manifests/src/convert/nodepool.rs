@@ -221,6 +221,8 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 if labels.contains_key(&key) {
                     if let Some(why) = common::restricted_label(&key) {
                         cx.error("invalid-label", &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
+                    } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
+                        cx.warn("restricted-before-v1-9", &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
                     }
                 }
             }
