@@ -174,3 +174,72 @@ fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
         ]
     );
 }
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: app
+          image: nginx
+          resources:
+            requests: {cpu: 250m, memory: 256Mi}
+      tolerations:
+        - {key: dedicated, operator: Equal, value: web, effect: NoSchedule}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            - labelSelector: {matchLabels: {app: web}}
+              topologyKey: kubernetes.io/hostname
+      topologySpreadConstraints:
+        - maxSkew: 1
+          topologyKey: topology.kubernetes.io/zone
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector: {matchLabels: {app: web}}
+";
+
+#[test]
+fn workload_rules() {
+    let mut failures = Vec::new();
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("names are DNS-1123 subdomains", "  name: web\n", "  name: Web_1\n", "metadata.name"),
+        ("label keys are qualified names", "labels: {app: web}\nspec:\n  replicas", "labels: {\"a b\": web}\nspec:\n  replicas", "metadata.labels"),
+        ("label values are label values", "      labels: {app: web}", "      labels: {app: \"we b\"}", "template.metadata.labels"),
+        ("replicas are not negative", "replicas: 2", "replicas: -1", "replicas"),
+        ("the selector matches the template", "    matchLabels: {app: web}", "    matchLabels: {app: api}", "selector"),
+        ("containers are required", "      containers:\n        - name: app\n          image: nginx\n", "      initContainers:\n        - name: app\n          image: nginx\n", "containers"),
+        ("container names are DNS labels", "        - name: app", "        - name: App_1", "containers[0].name"),
+        ("quantities parse", "cpu: 250m", "cpu: 250mc", "requests.cpu"),
+        ("quantities are not negative", "cpu: 250m", "cpu: -1", "requests.cpu"),
+        ("requests do not exceed limits", "requests: {cpu: 250m, memory: 256Mi}", "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}", "resources"),
+        ("toleration operator enum", "operator: Equal", "operator: Equals", "tolerations[0].operator"),
+        ("Exists takes no value", "{key: dedicated, operator: Equal, value: web, effect: NoSchedule}", "{key: dedicated, operator: Exists, value: web, effect: NoSchedule}", "tolerations[0]"),
+        ("toleration effect enum", "effect: NoSchedule}", "effect: Never}", "tolerations[0].effect"),
+        ("affinity terms need a topologyKey", "              topologyKey: kubernetes.io/hostname", "              topologyKey: \"\"", "topologyKey"),
+        ("maxSkew is positive", "maxSkew: 1", "maxSkew: 0", "maxSkew"),
+        ("whenUnsatisfiable enum", "whenUnsatisfiable: ScheduleAnyway", "whenUnsatisfiable: Sometimes", "whenUnsatisfiable"),
+    ];
+    for (rule, good, bad, path) in cases {
+        assert!(DEPLOYMENT.contains(good), "{rule}: base has `{good}`");
+        let l = load(DEPLOYMENT);
+        if l.has_errors() {
+            failures.push(format!("{rule}: the base has errors: {:?}", l.diagnostics));
+            continue;
+        }
+        let l = load(&DEPLOYMENT.replacen(good, bad, 1));
+        if !l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(path)) {
+            let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
+            failures.push(format!("{rule}: no error at {path} in {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
