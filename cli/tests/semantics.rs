@@ -285,3 +285,17 @@ fn pods_that_name_their_node_are_left_to_that_node() {
     assert!(r.nodes.is_empty(), "Karpenter does not provision for a pod with spec.nodeName");
     assert!(message(&r, "pinned").contains("spec.nodeName is \"ghost\""), "{}", message(&r, "pinned"));
 }
+
+#[test]
+fn a_pool_that_fails_karpenter_validation_is_skipped_and_says_why() {
+    let bad = pool("default", "").replace(
+        "      requirements: []",
+        "      requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [cheap]}]",
+    );
+    let r = run(&[bad, pod("p", "1", "")]);
+    assert!(r.nodes.is_empty(), "no node from a pool that is not Ready");
+    let np = &r.nodepools[0];
+    assert!(!np.ready);
+    assert!(np.message.as_deref().is_some_and(|m| m.starts_with("ValidationSucceeded=False")), "{:?}", np.message);
+    assert_eq!(r.pods[0].phase, "Pending");
+}

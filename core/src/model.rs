@@ -95,6 +95,9 @@ pub struct NodePool {
     /// Resource limits; absent resources are unlimited.
     pub limits: Limits,
     pub weight: i32,
+    /// Why Karpenter's runtime validation fails the NodePool (`ValidationSucceeded=False`):
+    /// the API server accepted it, but it is never Ready and the scheduler skips it.
+    pub invalid: Option<String>,
 }
 
 impl NodePool {
@@ -121,6 +124,7 @@ impl NodePool {
             budgets: alloc::vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
             limits: Limits::default(),
             weight: 0,
+            invalid: None,
         }
     }
 

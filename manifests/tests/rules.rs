@@ -102,7 +102,6 @@ fn node_pool_rules() {
         r("karpenter.sh/nodepool is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]", "requirements[0].key"),
         r("kubernetes.io/hostname is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: kubernetes.io/hostname\n          operator: In\n          values: [x]", "requirements[0].key"),
         r("label domain karpenter.k8s.aws is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]", "requirements[0].key"),
-        r("capacity-type In needs a known value", "values: [spot]", "values: [cheap]", "requirements[0].values"),
         r("label keys are qualified names", "        team: a", "        \"bad key!\": a", "labels"),
         r("label values are label values", "        team: a", "        team: \"a b\"", "labels.team"),
         r("labels may not use karpenter.sh/nodepool", "        team: a", "        karpenter.sh/nodepool: a", "labels"),
@@ -242,4 +241,18 @@ fn workload_rules() {
         }
     }
     assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+#[test]
+fn a_requirement_with_no_valid_capacity_type_loads_but_the_pool_is_never_ready() {
+    // The API server accepts any value; Karpenter's runtime validation fails the NodePool.
+    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [cheap]")));
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    let d = l.diagnostics.iter().find(|d| d.code == "nodepool-not-ready").expect("a warning says so");
+    assert_eq!(d.path, "spec.template.spec.requirements[0].values");
+    let np = &l.scenario.node_pools[0];
+    assert!(np.invalid.as_deref().is_some_and(|w| w.contains("karpenter.sh/capacity-type")), "{:?}", np.invalid);
+    // Some valid values: the invalid ones are ignored, the pool is fine.
+    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]")));
+    assert!(l.scenario.node_pools[0].invalid.is_none());
 }

@@ -215,7 +215,7 @@ fn LaneView(key: String) -> impl IntoView {
             </div>
         }
         .into_any(),
-        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted, missing_node_class }) => view! {
+        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted, not_ready }) => view! {
             <div class="lane-head">
                 <h3>
                     <span class="lane-kind">{move || pg.t(T::NodePool)}</span>" "
@@ -223,8 +223,8 @@ fn LaneView(key: String) -> impl IntoView {
                     {(weight != 0).then(|| view! { <span class="weight">{move || pg.t(T::Weight)}" "{weight}</span> })}
                     {deleted.then(|| view! { <span class="weight">{move || pg.t(T::PoolDeleted)}</span> })}
                 </h3>
-                {missing_node_class.map(|nc| view! {
-                    <p class="not-ready" role="note">{move || pg.t(T::PoolNotReady)}" "<code>{nc.clone()}</code></p>
+                {not_ready.map(|why| view! {
+                    <p class="not-ready" role="note">{move || pg.t(T::PoolNotReady)}" "<code>{why.clone()}</code></p>
                 })}
                 <div class="chips">
                     {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || pg.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}

@@ -230,7 +230,7 @@ impl T {
             ResetLab => "Reset the manifests",
             ResetLabHelp => "Put back this lab's manifests as the lesson wrote them",
             Untitled => "untitled",
-            PoolNotReady => "Not ready, so Karpenter skips it: there is no EC2NodeClass named",
+            PoolNotReady => "Not Ready, so Karpenter skips it:",
         }
     }
 
@@ -326,9 +326,7 @@ impl T {
             ResetLab => "매니페스트 되돌리기",
             ResetLabHelp => "이 실습의 매니페스트를 레슨 원본으로 되돌립니다",
             Untitled => "제목 없음",
-            PoolNotReady => {
-                "Ready 상태가 아니라서 Karpenter가 건너뜁니다. 다음 이름의 EC2NodeClass가 없습니다:"
-            }
+            PoolNotReady => "Ready 상태가 아니라서 Karpenter가 건너뜁니다:",
         }
     }
 

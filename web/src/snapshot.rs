@@ -53,7 +53,8 @@ pub enum LaneKind {
         limits: Vec<LimitGauge>,
         deleted: bool,
         /// The EC2NodeClass the pool names when it does not exist (the pool is not Ready).
-        missing_node_class: Option<String>,
+        /// Why Karpenter skips the pool (not Ready), in the engine's words.
+        not_ready: Option<String>,
     },
     /// Nodes no NodePool manages (the Cluster document's node groups).
     Fixed,
@@ -215,8 +216,7 @@ pub fn take(sim: &Simulation) -> Snapshot {
                 requirements: np.requirements.iter().map(requirement_text).collect(),
                 limits: Vec::new(),
                 deleted: *deleted,
-                missing_node_class: (!sim.node_pool_ready(i))
-                    .then(|| np.node_class_ref.name.clone()),
+                not_ready: sim.node_pool_not_ready(i),
             },
             nodes: Vec::new(),
         })
@@ -519,7 +519,7 @@ mod tests {
         assert!(matches!(
             &platform.kind,
             LaneKind::NodePool {
-                missing_node_class: None,
+                not_ready: None,
                 ..
             }
         ));
@@ -549,13 +549,10 @@ mod tests {
         let loaded = kpg_manifests::load(&text);
         let sim = Simulation::new(loaded.scenario).unwrap();
         let s = take(&sim);
-        let LaneKind::NodePool {
-            missing_node_class, ..
-        } = &s.lanes[0].kind
-        else {
+        let LaneKind::NodePool { not_ready, .. } = &s.lanes[0].kind else {
             panic!("{:?}", s.lanes)
         };
-        assert_eq!(missing_node_class.as_deref(), Some("default"));
+        assert_eq!(not_ready.as_deref(), Some("EC2NodeClass \"default\" not found"));
     }
 
     #[test]

@@ -425,9 +425,23 @@ impl Simulation {
     /// Whether a NodePool can launch: its EC2NodeClass exists (Karpenter marks it not Ready
     /// otherwise and skips it).
     pub fn node_pool_ready(&self, pool: usize) -> bool {
-        self.node_pools
-            .get(pool)
-            .is_some_and(|np| self.catalogs.contains_key(&np.node_class_ref.name) && !self.node_classes_deleting.contains(&np.node_class_ref.name))
+        self.node_pool_not_ready(pool).is_none()
+    }
+
+    /// Why a NodePool is not Ready (Karpenter skips it), if it is not: its validation failed,
+    /// or its EC2NodeClass is missing or being deleted.
+    pub fn node_pool_not_ready(&self, pool: usize) -> Option<String> {
+        let np = self.node_pools.get(pool)?;
+        let class = &np.node_class_ref.name;
+        if let Some(why) = &np.invalid {
+            Some(why.clone())
+        } else if !self.catalogs.contains_key(class) {
+            Some(format!("EC2NodeClass \"{class}\" not found"))
+        } else if self.node_classes_deleting.contains(class) {
+            Some(format!("EC2NodeClass \"{class}\" is being deleted"))
+        } else {
+            None
+        }
     }
 
     /// When something will next happen (an action falls due or a batch window closes), or
@@ -1000,7 +1014,7 @@ impl Simulation {
             .collect();
         for pool in self.ordered_pools() {
             let np = self.node_pools[pool].clone();
-            if self.node_classes_deleting.contains(&np.node_class_ref.name) {
+            if self.node_classes_deleting.contains(&np.node_class_ref.name) || np.invalid.is_some() {
                 continue;
             }
             let Some(types) = self.catalogs.get(&np.node_class_ref.name).cloned() else {

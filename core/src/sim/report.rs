@@ -120,11 +120,7 @@ impl Simulation {
                     resources: fmt_res(&used, &[ResourceName::Cpu, ResourceName::Memory]),
                     limits,
                     ready,
-                    message: if ready {
-                        None
-                    } else {
-                        Some(format!("EC2NodeClass \"{}\" not found", np.node_class_ref.name))
-                    },
+                    message: self.node_pool_not_ready(p),
                 }
             })
             .collect();

@@ -365,7 +365,9 @@ fn r_child(path: &str, key: &str) -> String {
     crate::reader::join(path, key)
 }
 
-/// Karpenter rejects an `In` on a label with a closed set of values when none is valid.
+/// Karpenter's runtime validation (`ValidateRequirement`) fails a NodePool whose `In` on a
+/// label with a closed set of values has no valid value, and ignores the invalid ones
+/// otherwise. [`runtime_invalid`] says the same for the engine.
 fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[String]) {
     let allowed: &[&str] = match key {
         wellknown::CAPACITY_TYPE => &["on-demand", "spot", "reserved"],
@@ -378,10 +380,39 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
     }
     let help = Some(format!("use {}", allowed.join(", ")));
     if bad.len() == values.len() {
-        cx.error("invalid-value", path, pos, format!("no valid value for `{key}`: {}", bad.join(", ")), help);
+        // The API server accepts it; Karpenter's runtime validation fails the NodePool.
+        cx.warn(
+            "nodepool-not-ready",
+            path,
+            pos,
+            format!("no valid value for `{key}` ({}): Karpenter's validation fails this NodePool, so it is never Ready and never launches nodes", bad.join(", ")),
+            help,
+        );
     } else {
         cx.warn("invalid-value", path, pos, format!("`{key}` values {} are not valid and are ignored by Karpenter", bad.join(", ")), help);
     }
+}
+
+/// Why Karpenter's runtime validation fails a NodePool with these requirements, if it does.
+pub(crate) fn runtime_invalid(reqs: &[NodeSelectorRequirement]) -> Option<String> {
+    reqs.iter().find_map(|r| {
+        let allowed: &[&str] = match r.key.as_str() {
+            wellknown::CAPACITY_TYPE => &["on-demand", "spot", "reserved"],
+            "karpenter.k8s.aws/instance-tenancy" => &["default", "dedicated"],
+            _ => return None,
+        };
+        if r.operator != Operator::In {
+            return None;
+        }
+        let valid = r.values.iter().filter(|v| allowed.contains(&v.as_str())).count();
+        if valid == 0 {
+            Some(format!("ValidationSucceeded=False: no valid value for requirement `{}` ({})", r.key, r.values.join(", ")))
+        } else if r.min_values.is_some_and(|m| m as usize > valid) {
+            Some(format!("ValidationSucceeded=False: requirement `{}` has minValues {} but only {valid} valid values", r.key, r.min_values.unwrap_or(0)))
+        } else {
+            None
+        }
+    })
 }
 
 /// A list of node selector terms (`nodeSelectorTerms`, a preference): ANDed requirements.

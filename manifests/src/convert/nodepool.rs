@@ -66,6 +66,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
         budgets: vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
         limits: Limits::default(),
         weight: 0,
+        invalid: None,
     };
     if v1beta1 {
         if let Some(p) = r.key_pos("apiVersion") {
@@ -248,6 +249,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
         if np.requirements.len() > 100 {
             cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
         }
+        np.invalid = common::runtime_invalid(&np.requirements);
     }
     let mut all_taints: Vec<(Taint, Pos)> = Vec::new();
     if let Some(tf) = s.get("taints") {
