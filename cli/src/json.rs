@@ -25,6 +25,14 @@ pub struct DiagnosticJson<'a> {
     pub path: &'a str,
     pub message: &'a str,
     pub help: Option<&'a str>,
+    /// The message and help in Korean, when the reader has them (`null` otherwise).
+    pub ko: Option<KoreanJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct KoreanJson<'a> {
+    pub message: &'a str,
+    pub help: Option<&'a str>,
 }
 
 impl<'a> DiagnosticJson<'a> {
@@ -44,6 +52,7 @@ impl<'a> DiagnosticJson<'a> {
             path: &d.path,
             message: &d.message,
             help: d.help.as_deref(),
+            ko: d.ko.as_ref().map(|k| KoreanJson { message: &k.message, help: k.help.as_deref() }),
         }
     }
 }

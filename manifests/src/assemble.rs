@@ -7,7 +7,7 @@ use kpg_core::model::{AppliedObject, Scenario, TimelineAction, WorkloadKind};
 
 use crate::convert::playground::{self, MAX_PODS, Step};
 use crate::convert::{self, Converted, Object, Site, object_label, peek};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::document::{self, Piece};
 use crate::reader::{Cx, Field, Fields, Ref};
 use crate::yaml::{self, Pos, Value};
@@ -49,6 +49,10 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
                 column: e.pos.col.max(1),
                 message: format!("YAML syntax error: {}", e.message),
                 help: Some("check the indentation and quoting around this line; the rest of the document is skipped".into()),
+                ko: Some(Korean {
+                    message: format!("YAML 문법 오류: {}", e.message),
+                    help: Some("이 줄 주변의 들여쓰기와 따옴표를 확인하세요. 문서의 나머지 부분은 건너뜁니다".into()),
+                }),
             });
             return;
         }
@@ -118,6 +122,7 @@ fn diag(severity: Severity, code: &'static str, a: &Accepted, path: &str, pos: P
         column: pos.col.max(1),
         message,
         help,
+        ko: None,
     }
 }
 

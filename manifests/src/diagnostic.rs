@@ -42,6 +42,17 @@ pub struct Diagnostic {
     pub message: String,
     /// How to fix it, when there is something specific to say.
     pub help: Option<String>,
+    /// The finding in Korean, where the reader has a translation (the page shows it to Korean
+    /// readers; the CLI prints English).
+    pub ko: Option<Korean>,
+}
+
+/// A finding's message and help in Korean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Korean {
+    pub message: String,
+    /// `None` when the English help is specific (a value to type) and serves as it is.
+    pub help: Option<String>,
 }
 
 impl Diagnostic {
@@ -95,12 +106,13 @@ mod tests {
             column: 14,
             message: "cannot parse `12Gib`".into(),
             help: Some("use a quantity such as 500m or 2".into()),
+            ko: None,
         };
         assert_eq!(
             d.to_string(),
             "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
         );
-        let bare = Diagnostic { object: None, path: String::new(), help: None, ..d };
+        let bare = Diagnostic { object: None, path: String::new(), help: None, ko: None, ..d };
         assert_eq!(bare.to_string(), "document 4 at 12:14: error[invalid-quantity]: cannot parse `12Gib`");
     }
 }

@@ -29,7 +29,7 @@ mod migrate;
 mod reader;
 mod yaml;
 
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::document_spans;
 pub use migrate::{Change, Migration, migrate};
 pub use kpg_core::model::Scenario;
@@ -80,6 +80,10 @@ pub fn load(text: &str) -> Loaded {
                     MAX_INPUT_BYTES
                 ),
                 help: Some("remove documents the simulation does not need (Services, ConfigMaps, ...)".into()),
+                ko: Some(diagnostic::Korean {
+                    message: format!("시나리오가 {} 바이트입니다. 플레이그라운드는 최대 {} 바이트까지 읽습니다", text.len(), MAX_INPUT_BYTES),
+                    help: Some("시뮬레이션에 필요 없는 문서(Service, ConfigMap 등)를 지우세요".into()),
+                }),
             }],
         };
     }

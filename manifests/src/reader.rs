@@ -11,7 +11,7 @@
 
 use kpg_core::resources::ResourceName;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::ext;
 use crate::yaml::{Node, Pos, Value};
 
@@ -72,7 +72,16 @@ impl Cx {
             column: pos.col.max(1),
             message: message.into(),
             help,
+            ko: None,
         });
+    }
+
+    /// Gives the finding just reported its Korean message (and help, when the English help is
+    /// not specific enough to serve as it is).
+    pub fn ko(&mut self, message: impl Into<String>, help: Option<String>) {
+        if let Some(d) = self.diags.last_mut() {
+            d.ko = Some(Korean { message: message.into(), help });
+        }
     }
 
     pub fn error(&mut self, code: &'static str, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
@@ -102,7 +111,18 @@ impl Cx {
             Some(t) => format!("{} (\"{}\")", f.node.type_name(), truncate(&t, 40)),
             None => f.node.type_name().to_string(),
         };
-        self.error("invalid-type", &f.path, f.pos(), format!("expected {expected}, found {found}"), help);
+        self.error("invalid-type", &f.path, f.pos(), format!("expected {expected}, found {found}"), help.clone());
+        let found_ko = match f.node.scalar_text() {
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", type_name_ko(f.node.type_name())),
+            Some(t) => format!("{} (\"{}\")", type_name_ko(f.node.type_name()), truncate(&t, 40)),
+            None => type_name_ko(f.node.type_name()).to_string(),
+        };
+        let help_ko = help.map(|h| match h.split_once(": ") {
+            Some(("quote the value", v)) => format!("값을 따옴표로 감싸세요: {v}"),
+            Some(("remove the quotes", v)) => format!("따옴표를 빼세요: {v}"),
+            _ => h,
+        });
+        self.ko(format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)), help_ko);
     }
 
     /// A string scalar. Numbers and booleans are rejected as Kubernetes' decoder does
@@ -122,6 +142,7 @@ impl Cx {
         let s = self.str(f)?;
         if s.is_empty() {
             self.error("invalid-value", &f.path, f.pos(), "must not be empty", None);
+            self.ko("비어 있으면 안 됩니다", None);
             return None;
         }
         Some(s)
@@ -141,12 +162,13 @@ impl Cx {
             }
         };
         if v < min || v > max {
-            let message = if max == i64::MAX {
-                format!("must be at least {min}, found {v}")
+            let (message, ko) = if max == i64::MAX {
+                (format!("must be at least {min}, found {v}"), format!("{min} 이상이어야 하는데 {v}입니다"))
             } else {
-                format!("must be between {min} and {max}, found {v}")
+                (format!("must be between {min} and {max}, found {v}"), format!("{min}에서 {max} 사이여야 하는데 {v}입니다"))
             };
             self.error("invalid-value", &f.path, f.pos(), message, None);
+            self.ko(ko, None);
             return None;
         }
         Some(v)
@@ -208,10 +230,13 @@ impl Cx {
             return Some(v);
         }
         let mut message = format!("`{s}` is not a valid {what}");
+        let mut ko = format!("`{s}`는 {what}로 쓸 수 없습니다");
         if let Some(guess) = suggest(&s, valid.iter().copied()) {
             message.push_str(&format!(" (did you mean `{guess}`?)"));
+            ko.push_str(&format!(" (`{guess}`를 쓰려던 것인가요?)"));
         }
         self.error("invalid-value", &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
+        self.ko(ko, Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))));
         None
     }
 
@@ -229,6 +254,7 @@ impl Cx {
         match ext::quantity(resource, &text) {
             Ok(v) if v < 0 => {
                 self.error("invalid-quantity", &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
+                self.ko(format!("`{text}`는 음수입니다"), Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()));
                 None
             }
             Ok(v) => Some(v),
@@ -240,6 +266,7 @@ impl Cx {
                     e,
                     Some(quantity_help(resource)),
                 );
+                self.ko(format!("`{text}`는 Kubernetes 수량으로 읽을 수 없습니다"), None);
                 None
             }
         }
@@ -258,6 +285,7 @@ impl Cx {
                     format!("expected a duration string, found the number {t}"),
                     Some(format!("add a unit: \"{t}s\"")),
                 );
+                self.ko(format!("기간 문자열이어야 하는데 숫자 {t}입니다"), Some(format!("단위를 붙이세요: \"{t}s\"")));
                 return None;
             }
             _ => {
@@ -275,6 +303,8 @@ impl Cx {
                     "use a duration such as 30s, 5m or 720h"
                 };
                 self.error("invalid-value", &f.path, f.pos(), e, Some(help.into()));
+                let help_ko = if never { "30s, 5m, 720h 같은 기간이나 Never를 쓰세요" } else { "30s, 5m, 720h 같은 기간을 쓰세요" };
+                self.ko(format!("`{s}`는 기간으로 읽을 수 없습니다"), Some(help_ko.into()));
                 None
             }
         }
@@ -459,6 +489,7 @@ impl<'n> Fields<'n> {
         let f = self.get(key);
         if f.is_none() && self.valid {
             cx.error("missing-field", &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
+            cx.ko(format!("필수 필드 `{key}`가 없습니다"), None);
         }
         f
     }
@@ -503,9 +534,26 @@ impl<'n> Fields<'n> {
                 &join(&self.path, &key),
                 k.pos,
                 format!("unknown field `{}` in {within}; it is ignored", truncate(&key, 60)),
-                help,
+                help.clone(),
             );
+            let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
+            let help_ko = suggest(&key, self.known.iter().copied()).map(|s| format!("`{s}`를 쓰려던 것인가요?"));
+            cx.ko(format!("{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다", truncate(&key, 60)), help_ko);
         }
+    }
+}
+
+/// A YAML node kind as [`Node::type_name`] names it, in Korean.
+fn type_name_ko(english: &str) -> &'static str {
+    match english {
+        "a string" => "문자열",
+        "an integer" => "정수",
+        "a number" => "숫자",
+        "a boolean" => "불리언(true/false)",
+        "a list" => "목록",
+        "a map" => "맵",
+        "null" => "null",
+        _ => "다른 형식",
     }
 }
 

@@ -256,3 +256,28 @@ fn a_requirement_with_no_valid_capacity_type_loads_but_the_pool_is_never_ready()
     let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]")));
     assert!(l.scenario.node_pools[0].invalid.is_none());
 }
+
+#[test]
+fn the_shared_checks_speak_korean_too() {
+    // An unknown field, a missing one, a wrong type, a bad choice, a bad duration, a bad
+    // quantity and a number out of range: the checks every document goes through.
+    let pool = POOL
+        .replace("  weight: 10", "  weight: 101\n  colour: red")
+        .replace("consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle")
+        .replace("expireAfter: 720h", "expireAfter: 30d")
+        .replace("cpu: 100", "cpu: lots")
+        .replace("        name: default", "        name: 5");
+    let class = CLASS.replace("  role: KarpenterNodeRole-demo\n", "");
+    let l = load(&format!("{class}---\n{pool}"));
+    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code).collect();
+    for code in ["unknown-field", "missing-field", "invalid-type", "invalid-value", "invalid-quantity"] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+    let untranslated: Vec<String> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.ko.as_ref().is_none_or(|k| !k.message.chars().any(|c| ('가'..='힣').contains(&c))))
+        .map(|d| format!("{} {} {}", d.code, d.path, d.message))
+        .collect();
+    assert!(untranslated.is_empty(), "{untranslated:#?}");
+}

@@ -333,8 +333,13 @@ fn Problems() -> impl IntoView {
                                         {if p.doc_title.is_empty() { pg.t(T::Untitled).to_string() } else { p.doc_title.clone() }}" · "{move || pg.t(T::Line)}" "{line}", "{move || pg.t(T::Column)}" "{column}
                                         {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
                                     </span>
-                                    <span class="msg">{p.message.clone()}</span>
-                                    {p.help.clone().map(|h| view! { <span class="help">{move || pg.t(T::Help)}": "{h.clone()}</span> })}
+                                    {
+                                        let (message, help) = p.text(pg.lang.get());
+                                        view! {
+                                            <span class="msg">{message}</span>
+                                            {help.map(|h| view! { <span class="help">{move || pg.t(T::Help)}": "{h}</span> })}
+                                        }
+                                    }
                                 </button>
                             </li>
                         }

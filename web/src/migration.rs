@@ -176,4 +176,16 @@ mod tests {
         assert!(analysis.problems.is_empty(), "the migrated manifests are clean: {:?}", analysis.problems);
         assert!(preview(&accepted).is_none(), "nothing left to migrate");
     }
+
+    #[test]
+    fn every_finding_of_the_v1beta1_lesson_reads_in_korean() {
+        let ws = Workspace::from_stream(crate::lessons::Lab::V1beta1.text());
+        let analysis = crate::workspace::analyse(&ws);
+        assert!(analysis.problems.len() >= 5, "{:?}", analysis.problems);
+        for p in &analysis.problems {
+            let (message, _) = p.text(crate::i18n::Lang::Ko);
+            assert!(message.chars().any(|c| ('가'..='힣').contains(&c)), "{} has no Korean: {message}", p.code);
+            assert_eq!(p.text(crate::i18n::Lang::En).0, p.message);
+        }
+    }
 }

@@ -153,6 +153,19 @@ pub struct Problem {
     pub path: String,
     pub message: String,
     pub help: Option<String>,
+    /// The message and help in Korean, where the reader has them.
+    pub ko: Option<(String, Option<String>)>,
+}
+
+impl Problem {
+    /// The message and help to show in `lang`: Korean where there is a translation (a help the
+    /// translation leaves out is specific, such as a value to type, and stays as it is).
+    pub fn text(&self, lang: crate::i18n::Lang) -> (String, Option<String>) {
+        match (&self.ko, lang) {
+            (Some((message, help)), crate::i18n::Lang::Ko) => (message.clone(), help.clone().or_else(|| self.help.clone())),
+            _ => (self.message.clone(), self.help.clone()),
+        }
+    }
 }
 
 /// The reader's verdict on the whole workspace.
@@ -184,6 +197,7 @@ pub fn analyse(ws: &Workspace) -> Analysis {
                 path: d.path.clone(),
                 message: d.message.clone(),
                 help: d.help.clone(),
+                ko: d.ko.as_ref().map(|k| (k.message.clone(), k.help.clone())),
             })
         })
         .collect();

@@ -85,6 +85,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
                 "Ubuntu" => {
                     if let Some(f) = &family_field {
                         cx.warn("v1beta1-ami-family", &f.path, f.pos(), "the Ubuntu family was removed in v1; it is simulated as AL2", Some("use `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                        cx.ko("Ubuntu 계열은 v1에서 없어졌습니다. AL2로 시뮬레이션합니다", Some("`amiSelectorTerms: [{alias: al2023@latest}]`를 쓰세요".into()));
                     }
                     AmiFamily::Al2
                 }
@@ -102,6 +103,11 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
                         other => format!("in v1 write `amiSelectorTerms: [{{alias: {}@latest}}]`", other.to_ascii_lowercase()),
                     };
                     cx.warn("v1beta1-ami-family", &f.path, f.pos(), "v1 requires amiSelectorTerms; an alias replaces amiFamily", Some(help));
+                    let help_ko = match d {
+                        "Custom" => "v1에는 AMI를 고르는 amiSelectorTerms가 있어야 합니다".to_string(),
+                        other => format!("v1에서는 `amiSelectorTerms: [{{alias: {}@latest}}]`로 쓰세요", other.to_ascii_lowercase()),
+                    };
+                    cx.ko("v1에서는 amiSelectorTerms가 필수이며, amiFamily 대신 alias를 씁니다", Some(help_ko));
                 }
             }
         }
@@ -109,6 +115,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         (None, None) => {
             if v1beta1 {
                 cx.warn("v1beta1-ami-family", &s.child_path("amiFamily"), s.anchor(), "no amiFamily: v1beta1 defaulted to AL2", Some("in v1 write `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                cx.ko("amiFamily가 없습니다. v1beta1의 기본값은 AL2였습니다", Some("v1에서는 `amiSelectorTerms: [{alias: al2023@latest}]`로 쓰세요".into()));
                 nc.ami_family = AmiFamily::Al2;
                 nc.ami_alias = Some("al2@latest".into());
             } else if family_field.is_none() && terms_field.is_some() && cx.error_count() == 0 {
@@ -131,9 +138,11 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         (Some(_), Some(_)) => {
             let pos = s.key_pos("instanceProfile").unwrap_or(s.anchor());
             cx.error("invalid-value", &s.child_path("instanceProfile"), pos, "must specify exactly one of ['role', 'instanceProfile']", Some("remove one of them".into()));
+            cx.ko("role과 instanceProfile 중 정확히 하나만 써야 합니다", Some("둘 중 하나를 지우세요".into()));
         }
         (None, None) if !s.has("role") && !s.has("instanceProfile") => {
             cx.error("missing-field", &s.child_path("role"), s.anchor(), "must specify exactly one of ['role', 'instanceProfile']", Some("add `role: KarpenterNodeRole-my-cluster`".into()));
+            cx.ko("role과 instanceProfile 중 정확히 하나가 있어야 합니다", Some("`role: KarpenterNodeRole-my-cluster`를 추가하세요".into()));
         }
         _ => {}
     }

@@ -77,6 +77,10 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
                 Some("`kpg migrate` prints the v1 manifest; the warnings below list each difference".into()),
             );
+            cx.ko(
+                "karpenter.sh/v1beta1 NodePool입니다. karpenter.sh/v1의 의미로 읽습니다",
+                Some("`kpg migrate`(페이지에서는 v1으로 옮기기)가 v1 매니페스트를 만들어 줍니다. 아래 경고가 달라진 점을 하나씩 짚습니다".into()),
+            );
         }
     }
     let Some(sf) = r.req(cx, "spec") else {
@@ -111,6 +115,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                         "WhenUnderutilized is called WhenEmptyOrUnderutilized in v1",
                         Some("write `consolidationPolicy: WhenEmptyOrUnderutilized`".into()),
                     );
+                    cx.ko("v1에서는 WhenUnderutilized의 이름이 WhenEmptyOrUnderutilized입니다", Some("`consolidationPolicy: WhenEmptyOrUnderutilized`로 쓰세요".into()));
                 }
                 Some("Balanced") => cx.warn(
                     "unsupported-field",
@@ -137,6 +142,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                     "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it delays consolidation",
                     None,
                 );
+                cx.ko("v1beta1은 WhenUnderutilized와 consolidateAfter를 함께 쓰는 것을 거부합니다. v1의 의미대로, 통합을 그만큼 늦추는 값으로 읽습니다", None);
             }
         }
         if let Some(b) = df.get("budgets") {
@@ -172,6 +178,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 "v1 requires consolidateAfter; 0s is used, as v1beta1 behaved",
                 Some("add `consolidateAfter: 0s` under `spec.disruption`".into()),
             );
+            cx.ko("v1에서는 consolidateAfter가 필수입니다. v1beta1처럼 동작하도록 0s를 씁니다", Some("`spec.disruption` 아래에 `consolidateAfter: 0s`를 추가하세요".into()));
         } else {
             let (path, pos) = match &disruption {
                 Some(d) => (join(&d.path, "consolidateAfter"), d.key_pos),
@@ -194,6 +201,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
             "in v1, expireAfter moved to spec.template.spec.expireAfter (and expiry no longer waits for a replacement)",
             Some("move it under `spec.template.spec`".into()),
         );
+        cx.ko("v1에서 expireAfter는 spec.template.spec.expireAfter로 옮겨졌습니다(만료는 더 이상 대체 노드를 기다리지 않습니다)", Some("`spec.template.spec` 아래로 옮기세요".into()));
         np.expire_after = v;
     }
     if let Some(l) = s.get("limits") {
@@ -306,9 +314,11 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); they are ignored here",
                 Some("move this block to the EC2NodeClass's `spec.kubelet`".into()),
             );
+            cx.ko("v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. 여기서는 무시합니다", Some("이 블록을 EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()));
         }
         if let Some(res) = s.get("resources") {
             cx.warn("v1beta1-resources", &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
+            cx.ko("spec.template.spec.resources는 v1에서 없어졌으므로 무시합니다", Some("지우세요".into()));
         }
     }
     s.finish(cx);
@@ -338,6 +348,10 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             f.pos(),
             "v1 nodeClassRef needs group, kind and name (apiVersion is gone)",
             Some(format!("write `nodeClassRef: {{group: {}, kind: {}, name: {}}}`", out.group, out.kind, out.name)),
+        );
+        cx.ko(
+            "v1의 nodeClassRef에는 group, kind, name이 모두 있어야 합니다(apiVersion은 없어졌습니다)",
+            Some(format!("`nodeClassRef: {{group: {}, kind: {}, name: {}}}`로 쓰세요", out.group, out.kind, out.name)),
         );
     } else {
         let has_api_version = r.has("apiVersion");
