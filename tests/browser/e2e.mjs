@@ -197,6 +197,12 @@ await test('v1beta1 manifests show their findings, migrate side by side, and the
   const findings = await page.locator('.problem .msg').allInnerTexts();
   assert(findings.some((m) => m.includes('WhenUnderutilized is called WhenEmptyOrUnderutilized')), `the policy rename is a finding: ${findings.join(' | ')}`);
   assert(findings.some((m) => m.includes('amiSelectorTerms')), 'so is amiFamily');
+  await page.click('.langs button[lang="ko"]');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  const korean = await page.locator('.problem .msg').allInnerTexts();
+  assert(korean.length === findings.length && korean.every((m) => /[가-힣]/.test(m)), `every finding reads in Korean: ${korean.join(' | ')}`);
+  await shot('07a-findings-korean');
+  await page.click('.langs button[lang="en"]');
   await page.click('.migrate-offer button.migrate');
   await page.waitForSelector('.migration[role="dialog"]');
   const added = await page.locator('.migration td.added').allInnerTexts();
