@@ -42,6 +42,7 @@ fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
         if !allowed {
             let help = if never { "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never" } else { "use whole s, m or h units, e.g. 90s, 30m or 48h" };
             cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
+            cx.ko(format!("`{s}`는 NodePool의 기간 형식(초, 분, 시간 단위의 정수)에 맞지 않습니다"), None);
             return None;
         }
     }
@@ -117,13 +118,16 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                     );
                     cx.ko("v1에서는 WhenUnderutilized의 이름이 WhenEmptyOrUnderutilized입니다", Some("`consolidationPolicy: WhenEmptyOrUnderutilized`로 쓰세요".into()));
                 }
-                Some("Balanced") => cx.warn(
-                    "unsupported-field",
-                    &p.path,
-                    p.pos(),
-                    "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
-                    None,
-                ),
+                Some("Balanced") => {
+                    cx.warn(
+                        "unsupported-field",
+                        &p.path,
+                        p.pos(),
+                        "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
+                        None,
+                    );
+                    cx.ko("Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. WhenEmptyOrUnderutilized로 처리합니다", None);
+                }
                 _ => {}
             }
         } else if v1beta1 {
@@ -161,6 +165,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                     "karpenter.sh/v1 has no spec.disruption.expireAfter; it is ignored (the API server rejects it)",
                     Some("move it to `spec.template.spec.expireAfter`".into()),
                 );
+                cx.ko("karpenter.sh/v1에는 spec.disruption.expireAfter가 없어 무시합니다(API 서버는 거부합니다)", Some("`spec.template.spec.expireAfter`로 옮기세요".into()));
             }
         }
         df.finish(cx);
@@ -191,6 +196,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 "karpenter.sh/v1 requires `spec.disruption.consolidateAfter`",
                 Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never)".into()),
             );
+            cx.ko("karpenter.sh/v1에서는 `spec.disruption.consolidateAfter`가 필수입니다", Some("`consolidateAfter: 0s`(또는 1m 같은 기간이나 Never)를 추가하세요".into()));
         }
     }
     if let Some((v, e)) = disruption_expire {
@@ -230,8 +236,10 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 if labels.contains_key(&key) {
                     if let Some(why) = common::restricted_label(&key) {
                         cx.error("invalid-label", &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
+                        cx.ko(format!("레이블 `{key}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()));
                     } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
                         cx.warn("restricted-before-v1-9", &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
+                        cx.ko("Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)", Some("더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요".into()));
                     }
                 }
             }
@@ -256,6 +264,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
         }
         if np.requirements.len() > 100 {
             cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
+            cx.ko("requirements는 최대 100개까지입니다", None);
         }
         np.invalid = common::runtime_invalid(&np.requirements);
     }
@@ -277,11 +286,13 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 format!("taint {}:{} appears twice (taints and startupTaints together must be unique by key and effect)", t.key, t.effect.as_str()),
                 None,
             );
+            cx.ko(format!("테인트 {}:{}가 두 번 나옵니다(taints와 startupTaints를 합쳐 키와 effect의 조합이 겹치면 안 됩니다)", t.key, t.effect.as_str()), None);
         }
     }
     if let Some(e) = s.get("expireAfter") {
         if v1beta1 {
             cx.warn("unknown-field", &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", None);
+            cx.ko("v1beta1 NodePool에는 spec.template.spec.expireAfter가 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다", None);
         }
         if let Some(v) = np_duration(cx, &e, true) {
             np.expire_after = v;
@@ -303,6 +314,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 "karpenter.sh/v1 NodePools have no kubelet block; it is ignored",
                 Some("move it to the EC2NodeClass's `spec.kubelet`".into()),
             );
+            cx.ko("karpenter.sh/v1 NodePool에는 kubelet 블록이 없어 무시합니다", Some("EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()));
         }
     }
     if v1beta1 {
@@ -364,6 +376,7 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             let s = cx.nonempty_str(&g)?;
             if s.contains('/') {
                 cx.error("invalid-value", &g.path, g.pos(), format!("group `{s}` must not contain '/'"), Some("use `group: karpenter.k8s.aws` (no version)".into()));
+                cx.ko(format!("group `{s}`에는 '/'가 들어가면 안 됩니다"), Some("`group: karpenter.k8s.aws`(버전 없이)로 쓰세요".into()));
                 return None;
             }
             Some(s)
@@ -383,6 +396,7 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             format!("node class {}/{} is not simulated: this NodePool never launches nodes", out.group, out.kind),
             Some(format!("reference an EC2NodeClass: `group: {NODE_CLASS_GROUP}`, `kind: {NODE_CLASS_KIND}`")),
         );
+        cx.ko(format!("노드 클래스 {}/{}는 시뮬레이션하지 않습니다. 이 NodePool은 노드를 띄우지 않습니다", out.group, out.kind), None);
     } else if !out.name.is_empty() {
         let name_field = Field { node: f.node, path: join(&f.path, "name"), key_pos: f.key_pos };
         let pos = name_pos.unwrap_or(f.pos());
@@ -396,6 +410,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
     let items = cx.seq(f);
     if items.len() > 50 {
         cx.error("invalid-value", &f.path, f.pos(), "at most 50 budgets are allowed", None);
+        cx.ko("budgets는 최대 50개까지입니다", None);
     }
     for item in items {
         let mut b = Fields::of(cx, &item);
@@ -404,6 +419,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
                 let parsed = parse_budget_nodes(&s);
                 if parsed.is_none() {
                     cx.error("invalid-value", &n.path, n.pos(), format!("`{s}` is not a node count or a percentage"), Some("use a count such as \"1\" or a percentage such as \"10%\"".into()));
+                    cx.ko(format!("`{s}`는 노드 수나 백분율이 아닙니다"), Some("\"1\" 같은 개수나 \"10%\" 같은 백분율을 쓰세요".into()));
                 }
                 parsed
             }),
@@ -415,6 +431,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             if !ok {
                 if let Some(sf) = &schedule_field {
                     cx.error("invalid-value", &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
+                    cx.ko(format!("`{s}`는 cron 일정이 아닙니다"), Some("다섯 필드(\"0 9 * * mon-fri\")나 @daily 같은 매크로를 쓰세요".into()));
                 }
             } else if let (Err(why), Some(sf)) = (kpg_core::cron::parse(s), &schedule_field) {
                 // The API server's pattern accepts it, but Karpenter cannot parse it and
@@ -426,6 +443,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
                     format!("Karpenter cannot parse `{s}` ({why}), so this budget blocks every disruption"),
                     Some("fix the schedule, e.g. \"0 9 * * mon-fri\"".into()),
                 );
+                cx.ko(format!("Karpenter가 `{s}`를 해석하지 못하므로({why}) 이 예산은 모든 중단을 막습니다"), Some("일정을 고치세요. 예: \"0 9 * * mon-fri\"".into()));
             }
             ok
         });
@@ -435,6 +453,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             if let crate::yaml::Value::Str(s) = &d.node.value {
                 if !valid_budget_duration(s) {
                     cx.error("invalid-value", &d.path, d.pos(), format!("`{s}` does not match the budget duration format"), Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()));
+                    cx.ko(format!("`{s}`는 예산 기간 형식에 맞지 않습니다"), Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()));
                     return None;
                 }
             }
@@ -442,6 +461,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
         });
         if schedule_field.is_some() != duration_field.is_some() {
             cx.error("invalid-value", &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
+            cx.ko("'schedule'은 'duration'과 함께 써야 합니다", Some("`schedule`과 `duration`을 둘 다 쓰거나 둘 다 빼세요".into()));
         }
         let reasons = match b.get("reasons") {
             Some(r) => cx
@@ -525,6 +545,7 @@ fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
                 None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource such as nvidia.com/gpu".into(),
             };
             cx.error("invalid-value", &value.path, key_pos, format!("`{name}` is not a resource name"), Some(help));
+            cx.ko(format!("`{name}`는 리소스 이름이 아닙니다"), None);
             continue;
         }
         if let Some(v) = cx.quantity(&value, resource) {
