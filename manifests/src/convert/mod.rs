@@ -130,6 +130,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             format!("expected a Kubernetes object (a map with apiVersion and kind), found {}", root.node.type_name()),
             None,
         );
+        cx.ko("Kubernetes 오브젝트(apiVersion과 kind가 있는 맵)여야 합니다", None);
         return None;
     }
     let mut tm = Fields::of(cx, root);
@@ -158,6 +159,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             format!("{kind} is read as {}, not {api_version}", info.versions[0]),
             Some(format!("use `apiVersion: {}`", info.versions[0])),
         );
+        cx.ko(format!("{kind}는 {api_version}가 아니라 {}로 읽습니다", info.versions[0]), Some(format!("`apiVersion: {}`를 쓰세요", info.versions[0])));
     }
     let v1beta1 = api_version.ends_with("/v1beta1");
     if site == Site::TimelineApply && matches!(info.kind, "Namespace" | "Cluster" | "InstanceType" | "Timeline") {
@@ -168,6 +170,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             format!("a Timeline cannot apply a {}", info.kind),
             Some("apply NodePools, EC2NodeClasses, workloads or PodDisruptionBudgets; put other objects in their own documents".into()),
         );
+        cx.ko(format!("Timeline은 {}를 적용할 수 없습니다", info.kind), Some("NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget만 적용하세요. 다른 오브젝트는 별도 문서로 두세요".into()));
         return None;
     }
 

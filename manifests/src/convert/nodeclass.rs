@@ -76,6 +76,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
             if d_family != Some(a) && d != "Custom" {
                 if let Some(f) = &family_field {
                     cx.error("invalid-value", &f.path, f.pos(), format!("amiFamily {d} does not match the alias family"), Some("remove amiFamily (the alias sets it) or use Custom".into()));
+                    cx.ko(format!("amiFamily {d}가 alias의 계열과 다릅니다"), Some("amiFamily를 지우거나(alias가 정합니다) Custom을 쓰세요".into()));
                 }
             }
             nc.ami_family = d_family.unwrap_or(a);
@@ -126,6 +127,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
                     "amiFamily is required when amiSelectorTerms has no alias",
                     Some("add `amiFamily: AL2023` (or another family), or use an alias term".into()),
                 );
+                cx.ko("amiSelectorTerms에 alias가 없으면 amiFamily가 필요합니다", Some("`amiFamily: AL2023`(또는 다른 계열)을 추가하거나 alias를 쓰세요".into()));
             }
         }
     }
@@ -183,9 +185,11 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
     let items = cx.seq(f);
     if items.is_empty() && matches!(f.node.value, Value::Seq(_)) && !v1beta1 {
         cx.error("invalid-value", &f.path, f.pos(), "at least one AMI selector term is required", Some("use `- alias: al2023@latest`".into()));
+        cx.ko("AMI 선택 조건이 하나 이상 있어야 합니다", Some("`- alias: al2023@latest`를 쓰세요".into()));
     }
     if items.len() > 30 {
         cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
+        cx.ko("조건은 최대 30개까지입니다", None);
     }
     let count = items.len();
     let mut alias = None;
@@ -203,6 +207,7 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
             if let Some(text) = cx.nonempty_str(&a) {
                 if !others.is_empty() || count > 1 {
                     cx.error("invalid-value", &a.path, a.pos(), "an alias must be the only AMI selector term, alone in its term", Some("remove the other terms".into()));
+                    cx.ko("alias는 유일한 AMI 선택 조건이어야 하며, 한 조건 안에 홀로 있어야 합니다", Some("다른 조건을 지우세요".into()));
                 }
                 match parse_alias(&text) {
                     Ok(fam) => alias = Some((text, fam)),
@@ -211,6 +216,7 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
             }
         } else if others.is_empty() && cx.error_count() == 0 {
             cx.error("invalid-value", &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", None);
+            cx.ko("AMI 선택 조건에는 alias, tags, id, name, ssmParameter 중 하나가 있어야 합니다", None);
         }
         t.finish(cx);
     }
@@ -240,14 +246,17 @@ fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
     let entries = cx.entries(f);
     if entries.is_empty() && matches!(f.node.value, Value::Map(_)) {
         cx.error("invalid-value", &f.path, f.pos(), "tags must not be empty", None);
+        cx.ko("tags가 비어 있으면 안 됩니다", None);
     }
     for (key, key_pos, value) in entries {
         if key.is_empty() {
             cx.error("invalid-value", &value.path, key_pos, "a tag key must not be empty", None);
+            cx.ko("태그 키가 비어 있으면 안 됩니다", None);
         }
         if let Some(v) = cx.str(&value) {
             if v.is_empty() {
                 cx.error("invalid-value", &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", None);
+                cx.ko("태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)", None);
             }
         }
     }
@@ -258,9 +267,11 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
     let items = cx.seq(f);
     if items.is_empty() && matches!(f.node.value, Value::Seq(_)) {
         cx.error("invalid-value", &f.path, f.pos(), "at least one selector term is required", Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
+        cx.ko("선택 조건이 하나 이상 있어야 합니다", Some("예: `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
     }
     if items.len() > 30 {
         cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
+        cx.ko("조건은 최대 30개까지입니다", None);
     }
     for item in items {
         let mut t = Fields::of(cx, &item);
@@ -273,6 +284,7 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
                 let ok = v.strip_prefix(id_prefix).is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
                 if !ok {
                     cx.error("invalid-value", &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), None);
+                    cx.ko(format!("`{}`는 {id_prefix}... 형식의 id가 아닙니다", truncate(&v, 40)), None);
                 }
             }
         }
@@ -281,10 +293,12 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
         }
         if present.is_empty() && t_valid(&item) {
             cx.error("invalid-value", &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), None);
+            cx.ko(format!("선택 조건에는 {} 중 하나가 있어야 합니다", keys.join(", ")), None);
         }
         for ex in exclusive {
             if present.contains(ex) && present.len() > 1 {
                 cx.error("invalid-value", &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), None);
+                cx.ko(format!("'{ex}'는 다른 필드와 함께 쓸 수 없습니다"), None);
             }
         }
         t.finish(cx);
@@ -322,6 +336,7 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
         for (key, key_pos, value) in cx.entries(&g) {
             if !EVICTION_SIGNALS.contains(&key.as_str()) {
                 cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(format!("use one of {}", EVICTION_SIGNALS.join(", "))));
+                cx.ko(format!("`{key}`는 eviction 신호가 아닙니다"), Some(format!("다음 중 하나를 쓰세요: {}", EVICTION_SIGNALS.join(", "))));
             }
             cx.duration(&value, false);
         }
@@ -332,6 +347,7 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field) {
         if l >= h {
             cx.error("invalid-value", &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", None);
+            cx.ko("imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다", None);
         }
     }
     if let Some(c) = k.get("cpuCFSQuota") {
@@ -355,6 +371,7 @@ fn reserved(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, i64> {
                 None => format!("use {}", RESERVED_KEYS.join(", ")),
             };
             cx.error("invalid-value", &value.path, key_pos, format!("`{key}` cannot be reserved"), Some(help));
+            cx.ko(format!("`{key}`는 예약할 수 있는 리소스가 아닙니다"), None);
             continue;
         }
         if let Some(v) = cx.quantity(&value, ResourceName::parse(&key)) {
@@ -373,6 +390,7 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
                 None => format!("use one of {}", EVICTION_SIGNALS.join(", ")),
             };
             cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(help));
+            cx.ko(format!("`{key}`는 eviction 신호가 아닙니다"), None);
             continue;
         }
         let Some(text) = cx.str(&value) else { continue };
@@ -382,6 +400,7 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
         };
         if !ok {
             cx.error("invalid-value", &value.path, value.pos(), format!("`{}` is neither a quantity nor a percentage", truncate(&text, 40)), Some("e.g. \"100Mi\" or \"10%\"".into()));
+            cx.ko(format!("`{}`는 수량도 백분율도 아닙니다", truncate(&text, 40)), Some("예: \"100Mi\" 또는 \"10%\"".into()));
             continue;
         }
         out.insert(key, text);
@@ -396,6 +415,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
     let items = cx.seq(f);
     if items.len() > 50 {
         cx.error("invalid-value", &f.path, f.pos(), "at most 50 block device mappings are allowed", None);
+        cx.ko("블록 디바이스 매핑은 최대 50개까지입니다", None);
     }
     let mut marked = None;
     let mut by_device = Vec::new();
@@ -414,6 +434,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             let has_snapshot = ebs.get("snapshotID").and_then(|s| cx.str(&s)).is_some();
             if size.is_none() && !has_snapshot && cx.error_count() == 0 {
                 cx.error("missing-field", &e.path, e.pos(), "an ebs block needs volumeSize or snapshotID", Some("add `volumeSize: 20Gi`".into()));
+                cx.ko("ebs 블록에는 volumeSize나 snapshotID가 있어야 합니다", Some("`volumeSize: 20Gi`를 추가하세요".into()));
             }
             if let Some(t) = ebs.get("volumeType") {
                 cx.choice(&t, &["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"], "volume type");
@@ -437,6 +458,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             if roots > 1 {
                 if let Some(r) = &root_field {
                     cx.error("invalid-value", &r.path, r.pos(), "at most one block device mapping can be the root volume", None);
+                    cx.ko("루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다", None);
                 }
             }
             marked = marked.or(Some(size));
@@ -456,6 +478,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
 fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     let Value::Str(s) = &f.node.value else {
         cx.error("invalid-type", &f.path, f.pos(), format!("expected a size such as \"20Gi\", found {}", f.node.type_name()), Some("add a unit: Gi, G, Ti or T".into()));
+        cx.ko(format!("\"20Gi\" 같은 크기여야 하는데 {}입니다", f.node.type_name()), Some("단위를 붙이세요: Gi, G, Ti, T".into()));
         return None;
     };
     let digits = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
@@ -463,6 +486,7 @@ fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && matches!(unit, "Gi" | "G" | "Ti" | "T");
     if !ok {
         cx.error("invalid-value", &f.path, f.pos(), format!("`{}` is not a volume size", truncate(s, 40)), Some("use whole Gi, G, Ti or T, e.g. 50Gi".into()));
+        cx.ko(format!("`{}`는 볼륨 크기가 아닙니다", truncate(s, 40)), Some("Gi, G, Ti, T 단위의 정수를 쓰세요. 예: 50Gi".into()));
         return None;
     }
     cx.quantity(f, ResourceName::EphemeralStorage)
@@ -493,6 +517,7 @@ fn tags(cx: &mut Cx, f: &Field<'_>) {
         if forbidden {
             let why = if key.is_empty() { "empty tag keys are not allowed".to_string() } else { format!("tag `{key}` is restricted: Karpenter sets it on every instance") };
             cx.error("restricted-tag", &path, pos, why, Some("remove the tag".into()));
+            cx.ko(format!("태그 `{key}`는 쓸 수 없습니다: Karpenter가 모든 인스턴스에 직접 붙입니다"), Some("태그를 지우세요".into()));
         } else {
             cx.str(&value);
         }

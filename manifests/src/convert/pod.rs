@@ -102,6 +102,7 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
             let items = cx.seq(&c);
             if items.is_empty() && matches!(c.node.value, crate::yaml::Value::Seq(_)) {
                 cx.error("invalid-value", &c.path, c.pos(), "a pod needs at least one container", None);
+                cx.ko("파드에는 컨테이너가 하나 이상 있어야 합니다", None);
             }
             for item in items {
                 if let Some(container) = container(cx, &item, false, host_network, &mut names, &mut seen_ports) {
@@ -117,6 +118,7 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
                 "missing required field `containers`",
                 Some("add `containers:` with at least one `- name: ...` entry".into()),
             );
+            cx.ko("필수 필드 `containers`가 없습니다", Some("`- name: ...` 항목이 하나 이상 있는 `containers:`를 추가하세요".into()));
         }
     }
     if let Some(c) = s.get("initContainers") {
@@ -160,15 +162,18 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
             if let (Some(p), Some(r)) = (policy, &restart) {
                 if p != "Always" {
                     cx.error("invalid-value", &r.path, r.pos(), format!("restartPolicy {p} is not allowed here: a controller's pods always restart"), Some("use `restartPolicy: Always` or remove it".into()));
+                    cx.ko(format!("restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 파드는 항상 다시 시작합니다"), Some("`restartPolicy: Always`를 쓰거나 지우세요".into()));
                 }
             }
         }
         Owner::Job => match (policy, &restart) {
             (Some("Always"), Some(r)) => {
                 cx.error("invalid-value", &r.path, r.pos(), "a Job's pods cannot use restartPolicy Always", Some("use `restartPolicy: Never` or `OnFailure`".into()));
+                cx.ko("Job의 파드는 restartPolicy Always를 쓸 수 없습니다", Some("`restartPolicy: Never`나 `OnFailure`를 쓰세요".into()));
             }
             (None, None) => {
                 cx.error("missing-field", &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
+                cx.ko("Job의 파드 템플릿에는 restartPolicy가 있어야 합니다(기본값 Always는 허용되지 않습니다)", Some("`restartPolicy: Never`(또는 OnFailure)를 추가하세요".into()));
             }
             _ => {}
         },
@@ -216,9 +221,11 @@ fn container(
         if let Some(name) = cx.nonempty_str(&n) {
             if let Err(e) = ext::dns1123_label(&name) {
                 cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), None);
+                cx.ko(format!("컨테이너 이름 `{}`가 올바르지 않습니다: {e}", truncate(&name, 60)), None);
             }
             if let Some(first) = names.get(&name) {
                 cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
+                cx.ko(format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"), Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()));
             } else {
                 names.insert(name.clone(), n.path.clone());
             }
@@ -281,10 +288,12 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
                     format!("the {name} request is larger than its limit"),
                     Some(format!("raise the {name} limit or lower the request")),
                 );
+                cx.ko(format!("{name} 요청량이 한도보다 큽니다"), Some(format!("{name} 한도를 올리거나 요청량을 낮추세요")));
             }
             Some((_, req)) if is_extended(name) && req != v => {
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
                 cx.error("invalid-value", &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), None);
+                cx.ko(format!("{name} 요청량은 한도와 같아야 합니다(확장 리소스는 초과 할당할 수 없습니다)"), None);
             }
             Some(_) => {}
             None => {
@@ -296,6 +305,7 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
         if is_extended(name) && !limit_by_name.contains_key(name) {
             let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
             cx.error("invalid-value", &f.path, pos, format!("the extended resource {name} needs a limit equal to its request"), Some(format!("add `limits: {{{name}: ...}}`")));
+            cx.ko(format!("확장 리소스 {name}에는 요청량과 같은 한도가 있어야 합니다"), None);
         }
     }
     let mut req = Resources::ZERO;
@@ -337,6 +347,7 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
         if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
             if !seen.insert((protocol, host_ip.clone(), port)) {
                 cx.error("invalid-value", &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), None);
+                cx.ko(format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"), None);
             }
             out.push(HostPort { protocol: protocol.to_string(), host_ip, port });
         }
@@ -371,6 +382,7 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
             let items = cx.seq(&terms);
             if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
                 cx.error("invalid-value", &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
+                cx.ko("노드 선택 조건이 하나 이상 있어야 합니다", Some("`- matchExpressions: [...]`를 추가하거나 필수 node affinity를 지우세요".into()));
             }
             for term in items {
                 if let Some(t) = common::node_selector_term(cx, &term) {
@@ -444,6 +456,7 @@ fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
                 if let Some(n) = cx.str(&item) {
                     if let Err(e) = ext::dns1123_label(&n) {
                         cx.error("invalid-value", &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), None);
+                        cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&n, 60)), None);
                     }
                     out.push(n);
                 }
@@ -516,10 +529,12 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
         if key.is_empty() && operator != TolerationOperator::Exists {
             let pos = op_field.as_ref().map(|o| o.pos()).unwrap_or(item.pos());
             cx.error("invalid-value", &join(&item.path, "operator"), pos, "a toleration without a key must use operator Exists", Some("add `operator: Exists` (tolerates every taint), or set `key`".into()));
+            cx.ko("key가 없는 toleration은 operator Exists를 써야 합니다", Some("`operator: Exists`(모든 테인트 허용)를 추가하거나 `key`를 쓰세요".into()));
         }
         if operator == TolerationOperator::Exists && !value.is_empty() {
             let pos = value_field.as_ref().map(|v| v.pos()).unwrap_or(item.pos());
             cx.error("invalid-value", &join(&item.path, "value"), pos, "a toleration with operator Exists takes no value", Some("remove `value`, or use operator Equal".into()));
+            cx.ko("operator가 Exists인 toleration에는 value를 쓰지 않습니다", Some("`value`를 지우거나 operator Equal을 쓰세요".into()));
         }
         if cx.error_count() == errors {
             out.push(Toleration { key, operator, value, effect });
@@ -557,10 +572,12 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
         t.finish(cx);
         if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) = (min_domains, when, &min_domains_field) {
             cx.error("invalid-value", &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", None);
+            cx.ko("minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다", None);
         }
         if let (Some(key), Some(when)) = (&topology_key, when) {
             if out.iter().any(|c| &c.topology_key == key && c.when_unsatisfiable == when) {
                 cx.error("invalid-value", &item.path, item.pos(), format!("a second constraint with topologyKey {key} and the same whenUnsatisfiable"), Some("merge the two constraints".into()));
+                cx.ko(format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"), Some("두 제약을 하나로 합치세요".into()));
             }
         }
         if cx.error_count() > errors {
