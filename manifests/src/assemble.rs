@@ -111,6 +111,17 @@ fn read_list(cx: &mut Cx, root: &yaml::Node, accepted: &mut Vec<Accepted>, diagn
     }
 }
 
+trait WithKorean {
+    fn with_ko(self, message: String, help: Option<String>) -> Diagnostic;
+}
+
+impl WithKorean for Diagnostic {
+    fn with_ko(mut self, message: String, help: Option<String>) -> Diagnostic {
+        self.ko = Some(Korean { message, help });
+        self
+    }
+}
+
 fn diag(severity: Severity, code: &'static str, a: &Accepted, path: &str, pos: Pos, message: String, help: Option<String>) -> Diagnostic {
     Diagnostic {
         severity,
@@ -169,7 +180,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     c.name_pos,
                     format!("a scenario has at most one Cluster; Cluster/{name} is already defined in document {} (line {})", doc + 1, pos.line),
                     Some("merge the two Cluster documents".into()),
-                ));
+                ).with_ko(format!("시나리오에는 Cluster가 하나만 있을 수 있습니다. Cluster/{name}가 이미 {}번째 문서({}번째 줄)에 있습니다", doc + 1, pos.line), Some("두 Cluster 문서를 하나로 합치세요".into())));
                 a.dropped = true;
             } else {
                 cluster = Some((a.doc, c.name_pos, c.name.clone()));
@@ -186,7 +197,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 c.name_pos,
                 format!("{} is already defined in document {} (line {})", a.label, doc + 1, pos.line),
                 Some("rename one of them or delete the duplicate".into()),
-            ));
+            ).with_ko(format!("{}가 이미 {}번째 문서({}번째 줄)에 있습니다", a.label, doc + 1, pos.line), Some("둘 중 하나의 이름을 바꾸거나 중복을 지우세요".into())));
             a.dropped = true;
         } else {
             seen.insert(key, (a.doc, c.name_pos));
@@ -251,7 +262,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     r.pos,
                     format!("{target} is not defined in this scenario{consequence}"),
                     None,
-                ));
+                ).with_ko(format!("{target}가 이 시나리오에 없습니다{}", if r.kind == "EC2NodeClass" { ". 이 NodePool은 노드를 띄우지 않습니다" } else { "" }), None));
             }
         }
         let c = &a.converted;
@@ -264,7 +275,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 c.name_pos,
                 format!("namespace `{}` is not defined in this scenario", c.namespace),
                 Some(format!("add a Namespace document: `apiVersion: v1`, `kind: Namespace`, `metadata: {{name: {}}}`", c.namespace)),
-            ));
+            ).with_ko(format!("네임스페이스 `{}`가 이 시나리오에 없습니다", c.namespace), None));
         }
         if drop {
             a.dropped = true;
