@@ -73,6 +73,7 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
             format!("`{}` is given twice (first at line {})", d.key, d.first.line),
             Some("keep one of them".into()),
         );
+        cx.ko(format!("`{}`가 두 번 나옵니다(처음은 {}번째 줄)", d.key, d.first.line), Some("하나만 남기세요".into()));
     }
     let is_list = matches!(kind, Some("List")) && matches!(&root.value, Value::Map(_));
     if is_list {
@@ -243,7 +244,12 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         for r in &a.refs {
             if matches!(r.kind.as_str(), "InstanceType" | "Region" | "Zone") {
                 if let Some((message, help)) = catalog_problem(r, &custom_types) {
-                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, message, Some(help)));
+                    let ko = match r.kind.as_str() {
+                        "InstanceType" => format!("인스턴스 유형 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
+                        "Region" => format!("리전 `{}`는 내장 카탈로그에 없습니다", r.name),
+                        _ => format!("가용 영역 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
+                    };
+                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, message, Some(help)).with_ko(ko, None));
                     drop = true;
                 }
                 continue;
@@ -337,6 +343,7 @@ fn replicas_of(kind: WorkloadKind, replicas: u32) -> i64 {
 /// Caps the pods a scenario implies: initially, and at every step of its timelines.
 fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     let help = || Some(format!("the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas show the same behaviour)"));
+    let help_ko = || format!("플레이그라운드는 파드를 최대 {MAX_PODS}개까지 시뮬레이션합니다. `replicas`를 줄이세요(레플리카 몇 개로도 같은 동작을 볼 수 있습니다)");
     let mut current: BTreeMap<(WorkloadKind, String, String), i64> = BTreeMap::new();
     let mut total: i64 = 0;
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
@@ -344,7 +351,8 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         let n = replicas_of(w.kind, w.replicas);
         if total + n > MAX_PODS {
             let message = format!("{} brings the scenario to {} pods", a.label, total + n);
-            diagnostics.push(diag(Severity::Error, "too-large", a, "spec.replicas", a.converted.name_pos, message, help()));
+            let ko = format!("{}로 시나리오의 파드가 {}개가 됩니다", a.label, total + n);
+            diagnostics.push(diag(Severity::Error, "too-large", a, "spec.replicas", a.converted.name_pos, message, help()).with_ko(ko, Some(help_ko())));
             a.dropped = true;
             continue;
         }
@@ -381,7 +389,8 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         let a = &mut accepted[i];
         if let Object::Timeline(s) = &a.converted.object {
             if let Some(st) = s.get(j) {
-                let d = diag(Severity::Error, "too-large", a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help());
+                let d = diag(Severity::Error, "too-large", a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help())
+                    .with_ko("이 단계로 시나리오의 파드가 한도를 넘습니다".into(), Some(help_ko()));
                 diagnostics.push(d);
             }
         }

@@ -515,6 +515,7 @@ impl<'n> Fields<'n> {
                         format!("`{key}` is not simulated and is ignored{why}"),
                         None,
                     );
+                    cx.ko(format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"), None);
                 }
             }
         }

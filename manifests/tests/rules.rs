@@ -57,6 +57,10 @@ struct Case {
     path: &'static str,
 }
 
+fn korean(d: &kpg_manifests::Diagnostic) -> bool {
+    d.ko.as_ref().is_some_and(|k| k.message.chars().any(|c| ('가'..='힣').contains(&c)))
+}
+
 fn check(cases: &[Case]) {
     let mut failures = Vec::new();
     for c in cases {
@@ -73,6 +77,10 @@ fn check(cases: &[Case]) {
         if !l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(c.path)) {
             let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
             failures.push(format!("{}: no error at {} in {got:?}", c.rule, c.path));
+        }
+        // Every finding reads in Korean too (the page shows it to Korean readers).
+        for d in l.diagnostics.iter().filter(|d| !korean(d)) {
+            failures.push(format!("{}: no Korean for {} {}: {}", c.rule, d.code, d.path, d.message));
         }
     }
     assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));

@@ -148,6 +148,9 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         }
         let help = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("did you mean `{k}`?"));
         cx.warn("unknown-kind", &kind_field.path, kind_field.pos(), message, help);
+        let what = if site == Site::TimelineApply { "이 단계는" } else { "이 문서는" };
+        let help_ko = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("`{k}`를 쓰려던 것인가요?"));
+        cx.ko(format!("{kind}({api_version})는 시뮬레이션하지 않으므로 {what} 건너뜁니다"), help_ko);
         return None;
     };
     if !info.versions.contains(&api_version.as_str()) {

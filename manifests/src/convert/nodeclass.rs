@@ -211,7 +211,10 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
                 }
                 match parse_alias(&text) {
                     Ok(fam) => alias = Some((text, fam)),
-                    Err(why) => cx.error("invalid-value", &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into())),
+                    Err(why) => {
+                        cx.error("invalid-value", &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into()));
+                        cx.ko(format!("alias `{text}`가 올바르지 않습니다(계열@버전 형식, 계열은 al2, al2023, bottlerocket, windows2019, windows2022, windows2025)"), Some("예: al2023@latest, bottlerocket@v1.20.0".into()));
+                    }
                 }
             }
         } else if others.is_empty() && cx.error_count() == 0 {

@@ -173,13 +173,16 @@ pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionB
                     max_unavailable,
                 })
             }
-            None => cx.warn(
-                "invalid-value",
-                &s_path(&sf, "selector"),
-                sf.key_pos,
-                "a PodDisruptionBudget without a selector selects no pods; it has no effect",
-                Some("add `selector: {matchLabels: ...}`".into()),
-            ),
+            None => {
+                cx.warn(
+                    "invalid-value",
+                    &s_path(&sf, "selector"),
+                    sf.key_pos,
+                    "a PodDisruptionBudget without a selector selects no pods; it has no effect",
+                    Some("add `selector: {matchLabels: ...}`".into()),
+                );
+                cx.ko("selector가 없는 PodDisruptionBudget은 아무 파드도 고르지 않아 효과가 없습니다", Some("`selector: {matchLabels: ...}`를 추가하세요".into()));
+            }
         }
     }
     r.ignore(&["apiVersion", "kind", "status"]);
