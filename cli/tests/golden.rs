@@ -101,6 +101,7 @@ golden_tests! {
     seed002_consolidation => "seed002-consolidation",
     seed003_batch_job => "seed003-batch-job",
     seed003_batch_job_fixed => "seed003-batch-job-fixed",
+    seed003_v1beta1 => "seed003-v1beta1",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

@@ -86,6 +86,13 @@ fn the_v1beta1_lab_migrates_to_the_hello_world_lab_and_warns_at_each_difference(
 }
 
 #[test]
+fn the_seed003_v1beta1_lab_migrates_to_the_batch_job_lab() {
+    let migrated = stdout(&kpg_stdin(&["migrate", "-"], lab_text("seed003-v1beta1.yaml").as_bytes()));
+    let body = |t: &str| t.lines().skip_while(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&migrated), body(&lab_text("seed003-batch-job.yaml")));
+}
+
+#[test]
 fn a_file_without_v1beta1_is_printed_unchanged() {
     let path = lab("seed002-limits.yaml");
     let out = kpg(&["migrate", path.to_str().unwrap()]);

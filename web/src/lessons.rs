@@ -17,6 +17,7 @@ pub enum Lab {
     BatchJob,
     BatchJobFixed,
     V1beta1,
+    V1beta1Batch,
     Blank,
 }
 
@@ -34,6 +35,7 @@ impl Lab {
             Lab::BatchJob => include_str!("../../tests/labs/seed003-batch-job.yaml"),
             Lab::BatchJobFixed => include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
             Lab::V1beta1 => include_str!("../../tests/labs/seed000-v1beta1.yaml"),
+            Lab::V1beta1Batch => include_str!("../../tests/labs/seed003-v1beta1.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -50,6 +52,7 @@ impl Lab {
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
             Lab::V1beta1 => lang.pick("Hello, Karpenter in v1beta1", "v1beta1로 쓴 Hello, Karpenter"),
+            Lab::V1beta1Batch => lang.pick("Batch pools in v1beta1", "v1beta1로 쓴 배치 풀"),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -332,6 +335,17 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "Problems에서 **v1으로 옮기기**를 누르세요. 플레이그라운드는 v1에서 바뀐 부분만 제자리에서 고쳐 씁니다. 주석, 순서, 따옴표는 그대로 남습니다. 바뀐 탭마다 왼쪽에 이전, 오른쪽에 새 내용을 나란히 보여 주고 변경 목록을 함께 보여 줍니다. 자동으로 할 수 없는 일은 사람이 해야 한다고 표시합니다. 수락하면 경고가 사라지고, 시뮬레이션은 이전과 같은 클러스터를 돌립니다.\n\n명령줄에서도 똑같이 고칠 수 있습니다. `kpg migrate manifests.yaml > v1.yaml`을 실행하면 각 변경을 줄 번호와 함께 stderr로 출력합니다.",
                 },
             },
+            Step {
+                lab: Lab::V1beta1Batch,
+                title: Text {
+                    en: "Two pools, one node class",
+                    ko: "풀 두 개, 노드 클래스 하나",
+                },
+                body: Text {
+                    en: "The third article's cluster, also in v1beta1: a multi-arch general pool and a tainted spot pool for batch Jobs, both pointing at one EC2NodeClass, plus the article's Job. Read the nine findings, then migrate. Both `nodeClassRef`s gain their `group` and `kind`, both policies are renamed, and the Job is left exactly as it was.\n\nPlay it after accepting. The Job still lands in the general pool, not in the batch pool: migrating the API version does not change what the manifests mean. The lesson \"A multi-arch general pool and a spot batch pool\" explains why and fixes it.",
+                    ko: "세 번째 글의 클러스터도 v1beta1로 되어 있습니다. 멀티 아키텍처 범용 풀과 배치 Job용 테인트가 걸린 스팟 풀이 EC2NodeClass 하나를 함께 가리키고, 글의 Job이 있습니다. 아홉 가지 지적 사항을 읽은 뒤 옮겨 보세요. 두 `nodeClassRef` 모두 `group`과 `kind`를 얻고, 두 정책 이름이 바뀌며, Job은 그대로 남습니다.\n\n수락한 뒤 재생해 보세요. Job은 여전히 배치 풀이 아니라 범용 풀에 올라갑니다. API 버전을 옮긴다고 매니페스트의 의미가 바뀌지는 않습니다. 이유와 고치는 방법은 \"멀티 아키텍처 범용 풀과 스팟 배치 풀\" 레슨에서 다룹니다.",
+                },
+            },
         ],
     },
     Lesson {
@@ -374,6 +388,7 @@ mod tests {
             Lab::BatchJob,
             Lab::BatchJobFixed,
             Lab::V1beta1,
+            Lab::V1beta1Batch,
             Lab::Blank,
         ] {
             let text = lab.text();
