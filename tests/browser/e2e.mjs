@@ -222,6 +222,45 @@ await test('v1beta1 manifests show their findings, migrate side by side, and the
   await page.click('button.play');
 });
 
+await test('a pasted v1beta1 NodePool is flagged, migrated and simulated', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.click('.doc-tab:has-text("hello-world")');
+  const v1beta1 = [
+    'apiVersion: karpenter.sh/v1beta1',
+    'kind: NodePool',
+    'metadata:',
+    '  name: hello-world',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      nodeClassRef:',
+    '        name: default',
+    '      requirements:',
+    '        - key: karpenter.sh/capacity-type',
+    '          operator: In',
+    '          values: ["on-demand"]',
+    '  disruption:',
+    '    consolidationPolicy: WhenUnderutilized',
+    '    expireAfter: 720h',
+    '',
+  ].join('\n');
+  await page.locator('textarea.input').fill(v1beta1);
+  await page.waitForSelector('.migrate-offer button.migrate');
+  const codes = await page.locator('.problem .msg').allInnerTexts();
+  assert(codes.some((m) => m.includes('expireAfter moved')), `the moved expireAfter is a finding: ${codes.join(' | ')}`);
+  await page.click('.migrate-offer button.migrate');
+  await page.waitForSelector('.migration[role="dialog"]');
+  await page.click('.migration button.accept');
+  await page.waitForSelector('.problems .all-good');
+  const text = await page.locator('textarea.input').inputValue();
+  assert(text.startsWith('apiVersion: karpenter.sh/v1\n'), `the tab is v1 now: ${text.slice(0, 40)}`);
+  assert(/\n {6}expireAfter: 720h\n/.test(text) && text.includes('consolidateAfter: 0s'), `expireAfter moved and consolidateAfter added:\n${text}`);
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/hello-world"] .node.ready', { timeout: 30000 });
+  await page.click('button.play');
+});
+
 await test('a corrupt saved session opens the default lesson with a notice', async () => {
   // Paused, so that autosave cannot overwrite the broken value before the reload.
   if (await page.locator('button.play[aria-pressed="true"]').count()) await page.click('button.play');
