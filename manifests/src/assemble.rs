@@ -267,8 +267,8 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     &r.path,
                     r.pos,
                     format!("{target} is not defined in this scenario{consequence}"),
-                    None,
-                ).with_ko(format!("{target}가 이 시나리오에 없습니다{}", if r.kind == "EC2NodeClass" { ". 이 NodePool은 노드를 띄우지 않습니다" } else { "" }), None));
+                    Some(format!("define {target} in a document of its own, or refer to one that is defined (a document with errors is left out)")),
+                ).with_ko(format!("{target}가 이 시나리오에 없습니다{}", if r.kind == "EC2NodeClass" { ". 이 NodePool은 노드를 띄우지 않습니다" } else { "" }), Some(format!("{target}를 별도 문서로 정의하거나 정의된 오브젝트를 가리키세요(오류가 있는 문서는 빠집니다)"))));
             }
         }
         let c = &a.converted;

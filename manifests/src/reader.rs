@@ -104,7 +104,7 @@ impl Cx {
             (Value::Str(s), "a boolean") if matches!(s.as_str(), "true" | "false") => {
                 Some(format!("remove the quotes: {s}"))
             }
-            _ => None,
+            _ => Some(format!("write {expected} here")),
         };
         let found = match f.node.scalar_text() {
             Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", f.node.type_name()),
@@ -120,7 +120,7 @@ impl Cx {
         let help_ko = help.map(|h| match h.split_once(": ") {
             Some(("quote the value", v)) => format!("값을 따옴표로 감싸세요: {v}"),
             Some(("remove the quotes", v)) => format!("따옴표를 빼세요: {v}"),
-            _ => h,
+            _ => format!("여기에는 {}을(를) 쓰세요", type_name_ko(expected)),
         });
         self.ko(format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)), help_ko);
     }
@@ -141,8 +141,8 @@ impl Cx {
     pub fn nonempty_str(&mut self, f: &Field<'_>) -> Option<String> {
         let s = self.str(f)?;
         if s.is_empty() {
-            self.error("invalid-value", &f.path, f.pos(), "must not be empty", None);
-            self.ko("비어 있으면 안 됩니다", None);
+            self.error("invalid-value", &f.path, f.pos(), "must not be empty", Some("give it a value, or remove the field".into()));
+            self.ko("비어 있으면 안 됩니다", Some("값을 쓰거나 필드를 지우세요".into()));
             return None;
         }
         Some(s)
@@ -167,8 +167,13 @@ impl Cx {
             } else {
                 (format!("must be between {min} and {max}, found {v}"), format!("{min}에서 {max} 사이여야 하는데 {v}입니다"))
             };
-            self.error("invalid-value", &f.path, f.pos(), message, None);
-            self.ko(ko, None);
+            let (help, help_ko) = if max == i64::MAX {
+                (format!("use a whole number of at least {min}"), format!("{min} 이상의 정수를 쓰세요"))
+            } else {
+                (format!("use a whole number from {min} to {max}"), format!("{min}에서 {max} 사이의 정수를 쓰세요"))
+            };
+            self.error("invalid-value", &f.path, f.pos(), message, Some(help));
+            self.ko(ko, Some(help_ko));
             return None;
         }
         Some(v)
@@ -488,8 +493,13 @@ impl<'n> Fields<'n> {
     fn require(&mut self, cx: &mut Cx, key: &'static str, help: Option<String>) -> Option<Field<'n>> {
         let f = self.get(key);
         if f.is_none() && self.valid {
+            // A specific help (a value to type) serves both languages; otherwise say where.
+            let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
+            let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
+            let help_ko = if help.is_some() { None } else { Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요")) };
+            let help = help.or_else(|| Some(format!("add `{key}:` under {within}")));
             cx.error("missing-field", &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
-            cx.ko(format!("필수 필드 `{key}`가 없습니다"), None);
+            cx.ko(format!("필수 필드 `{key}`가 없습니다"), help_ko);
         }
         f
     }
@@ -513,9 +523,9 @@ impl<'n> Fields<'n> {
                         &self.child_path(key),
                         k.pos,
                         format!("`{key}` is not simulated and is ignored{why}"),
-                        None,
+                        Some("remove it, or keep it: it does not change the simulation".into()),
                     );
-                    cx.ko(format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"), None);
+                    cx.ko(format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"), Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
                 }
             }
         }

@@ -78,9 +78,13 @@ fn check(cases: &[Case]) {
             let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
             failures.push(format!("{}: no error at {} in {got:?}", c.rule, c.path));
         }
-        // Every finding reads in Korean too (the page shows it to Korean readers).
+        // Every finding reads in Korean too (the page shows it to Korean readers), and says
+        // how to fix it.
         for d in l.diagnostics.iter().filter(|d| !korean(d)) {
             failures.push(format!("{}: no Korean for {} {}: {}", c.rule, d.code, d.path, d.message));
+        }
+        for d in l.diagnostics.iter().filter(|d| d.help.is_none()) {
+            failures.push(format!("{}: no suggested fix for {} {}: {}", c.rule, d.code, d.path, d.message));
         }
     }
     assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));

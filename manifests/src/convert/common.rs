@@ -167,8 +167,8 @@ pub(crate) fn annotations(cx: &mut Cx, f: &Field<'_>) -> StringMap {
     let mut out = StringMap::new();
     for (key, key_pos, value) in cx.entries(f) {
         if let Err(e) = ext::qualified_name(&key) {
-            cx.error("invalid-value", &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), None);
-            cx.ko(format!("어노테이션 키 `{}`가 올바르지 않습니다: {e}", truncate(&key, 80)), None);
+            cx.error("invalid-value", &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), Some("use a qualified name such as `example.com/owner`".into()));
+            cx.ko(format!("어노테이션 키 `{}`가 올바르지 않습니다: {e}", truncate(&key, 80)), Some("`example.com/owner` 같은 정규화된 이름을 쓰세요".into()));
         }
         let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
         if let Some(v) = v {

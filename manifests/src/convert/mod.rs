@@ -128,9 +128,9 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             &root.path,
             root.pos(),
             format!("expected a Kubernetes object (a map with apiVersion and kind), found {}", root.node.type_name()),
-            None,
+            Some("start the document with `apiVersion:` and `kind:` lines".into()),
         );
-        cx.ko("Kubernetes 오브젝트(apiVersion과 kind가 있는 맵)여야 합니다", None);
+        cx.ko("Kubernetes 오브젝트(apiVersion과 kind가 있는 맵)여야 합니다", Some("문서를 `apiVersion:`과 `kind:` 줄로 시작하세요".into()));
         return None;
     }
     let mut tm = Fields::of(cx, root);

@@ -188,8 +188,8 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
         cx.ko("AMI 선택 조건이 하나 이상 있어야 합니다", Some("`- alias: al2023@latest`를 쓰세요".into()));
     }
     if items.len() > 30 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
-        cx.ko("조건은 최대 30개까지입니다", None);
+        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
+        cx.ko("조건은 최대 30개까지입니다", Some("조건을 합치거나 일부를 지우세요".into()));
     }
     let count = items.len();
     let mut alias = None;
@@ -218,8 +218,8 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
                 }
             }
         } else if others.is_empty() && cx.error_count() == 0 {
-            cx.error("invalid-value", &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", None);
-            cx.ko("AMI 선택 조건에는 alias, tags, id, name, ssmParameter 중 하나가 있어야 합니다", None);
+            cx.error("invalid-value", &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", Some("e.g. `- alias: al2023@latest`".into()));
+            cx.ko("AMI 선택 조건에는 alias, tags, id, name, ssmParameter 중 하나가 있어야 합니다", Some("예: `- alias: al2023@latest`".into()));
         }
         t.finish(cx);
     }
@@ -248,18 +248,18 @@ fn parse_alias(text: &str) -> Result<AmiFamily, String> {
 fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
     let entries = cx.entries(f);
     if entries.is_empty() && matches!(f.node.value, Value::Map(_)) {
-        cx.error("invalid-value", &f.path, f.pos(), "tags must not be empty", None);
-        cx.ko("tags가 비어 있으면 안 됩니다", None);
+        cx.error("invalid-value", &f.path, f.pos(), "tags must not be empty", Some("add a tag such as `karpenter.sh/discovery: my-cluster`, or remove `tags`".into()));
+        cx.ko("tags가 비어 있으면 안 됩니다", Some("`karpenter.sh/discovery: my-cluster` 같은 태그를 넣거나 `tags`를 지우세요".into()));
     }
     for (key, key_pos, value) in entries {
         if key.is_empty() {
-            cx.error("invalid-value", &value.path, key_pos, "a tag key must not be empty", None);
-            cx.ko("태그 키가 비어 있으면 안 됩니다", None);
+            cx.error("invalid-value", &value.path, key_pos, "a tag key must not be empty", Some("name the tag".into()));
+            cx.ko("태그 키가 비어 있으면 안 됩니다", Some("태그 키를 쓰세요".into()));
         }
         if let Some(v) = cx.str(&value) {
             if v.is_empty() {
-                cx.error("invalid-value", &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", None);
-                cx.ko("태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)", None);
+                cx.error("invalid-value", &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", Some("use \"*\" to match any value".into()));
+                cx.ko("태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)", Some("아무 값이나 허용하려면 \"*\"를 쓰세요".into()));
             }
         }
     }
@@ -273,8 +273,8 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
         cx.ko("선택 조건이 하나 이상 있어야 합니다", Some("예: `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
     }
     if items.len() > 30 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", None);
-        cx.ko("조건은 최대 30개까지입니다", None);
+        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
+        cx.ko("조건은 최대 30개까지입니다", Some("조건을 합치거나 일부를 지우세요".into()));
     }
     for item in items {
         let mut t = Fields::of(cx, &item);
@@ -286,8 +286,8 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
             if let Some(v) = cx.str(&id) {
                 let ok = v.strip_prefix(id_prefix).is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
                 if !ok {
-                    cx.error("invalid-value", &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), None);
-                    cx.ko(format!("`{}`는 {id_prefix}... 형식의 id가 아닙니다", truncate(&v, 40)), None);
+                    cx.error("invalid-value", &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), Some("copy the id from the AWS console or CLI".into()));
+                    cx.ko(format!("`{}`는 {id_prefix}... 형식의 id가 아닙니다", truncate(&v, 40)), Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()));
                 }
             }
         }
@@ -295,13 +295,13 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
             cx.nonempty_str(&n);
         }
         if present.is_empty() && t_valid(&item) {
-            cx.error("invalid-value", &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), None);
-            cx.ko(format!("선택 조건에는 {} 중 하나가 있어야 합니다", keys.join(", ")), None);
+            cx.error("invalid-value", &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
+            cx.ko(format!("선택 조건에는 {} 중 하나가 있어야 합니다", keys.join(", ")), Some("예: `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
         }
         for ex in exclusive {
             if present.contains(ex) && present.len() > 1 {
-                cx.error("invalid-value", &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), None);
-                cx.ko(format!("'{ex}'는 다른 필드와 함께 쓸 수 없습니다"), None);
+                cx.error("invalid-value", &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), Some("put it in a term of its own".into()));
+                cx.ko(format!("'{ex}'는 다른 필드와 함께 쓸 수 없습니다"), Some("그 필드만 있는 별도 조건으로 옮기세요".into()));
             }
         }
         t.finish(cx);
@@ -349,8 +349,8 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     let low = low_field.as_ref().and_then(|v| cx.int(v, 0, 100));
     if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field) {
         if l >= h {
-            cx.error("invalid-value", &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", None);
-            cx.ko("imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다", None);
+            cx.error("invalid-value", &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", Some("e.g. imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()));
+            cx.ko("imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다", Some("예: imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()));
         }
     }
     if let Some(c) = k.get("cpuCFSQuota") {
@@ -417,8 +417,8 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
 fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
     let items = cx.seq(f);
     if items.len() > 50 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 50 block device mappings are allowed", None);
-        cx.ko("블록 디바이스 매핑은 최대 50개까지입니다", None);
+        cx.error("invalid-value", &f.path, f.pos(), "at most 50 block device mappings are allowed", Some("remove some mappings".into()));
+        cx.ko("블록 디바이스 매핑은 최대 50개까지입니다", Some("매핑 일부를 지우세요".into()));
     }
     let mut marked = None;
     let mut by_device = Vec::new();
@@ -460,8 +460,8 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             roots += 1;
             if roots > 1 {
                 if let Some(r) = &root_field {
-                    cx.error("invalid-value", &r.path, r.pos(), "at most one block device mapping can be the root volume", None);
-                    cx.ko("루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다", None);
+                    cx.error("invalid-value", &r.path, r.pos(), "at most one block device mapping can be the root volume", Some("set `rootVolume: true` on one mapping only".into()));
+                    cx.ko("루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다", Some("`rootVolume: true`는 매핑 하나에만 두세요".into()));
                 }
             }
             marked = marked.or(Some(size));

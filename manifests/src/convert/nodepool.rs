@@ -124,9 +124,9 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                         &p.path,
                         p.pos(),
                         "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
-                        None,
+                        Some("use WhenEmptyOrUnderutilized to see what is simulated".into()),
                     );
-                    cx.ko("Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. WhenEmptyOrUnderutilized로 처리합니다", None);
+                    cx.ko("Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. WhenEmptyOrUnderutilized로 처리합니다", Some("시뮬레이션되는 동작을 보려면 WhenEmptyOrUnderutilized를 쓰세요".into()));
                 }
                 _ => {}
             }
@@ -144,9 +144,9 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                     &c.path,
                     c.pos(),
                     "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it delays consolidation",
-                    None,
+                    Some("migrate to v1, where both are allowed (`kpg migrate`)".into()),
                 );
-                cx.ko("v1beta1은 WhenUnderutilized와 consolidateAfter를 함께 쓰는 것을 거부합니다. v1의 의미대로, 통합을 그만큼 늦추는 값으로 읽습니다", None);
+                cx.ko("v1beta1은 WhenUnderutilized와 consolidateAfter를 함께 쓰는 것을 거부합니다. v1의 의미대로, 통합을 그만큼 늦추는 값으로 읽습니다", Some("v1으로 옮기세요(`kpg migrate`). v1에서는 둘을 함께 쓸 수 있습니다".into()));
             }
         }
         if let Some(b) = df.get("budgets") {
@@ -263,8 +263,8 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
             }
         }
         if np.requirements.len() > 100 {
-            cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", None);
-            cx.ko("requirements는 최대 100개까지입니다", None);
+            cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", Some("merge requirements on the same key".into()));
+            cx.ko("requirements는 최대 100개까지입니다", Some("같은 키의 요구 조건을 합치세요".into()));
         }
         np.invalid = common::runtime_invalid(&np.requirements);
     }
@@ -284,15 +284,15 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 &s.child_path("taints"),
                 *pos,
                 format!("taint {}:{} appears twice (taints and startupTaints together must be unique by key and effect)", t.key, t.effect.as_str()),
-                None,
+                Some("keep the taint in one of the two lists".into()),
             );
-            cx.ko(format!("테인트 {}:{}가 두 번 나옵니다(taints와 startupTaints를 합쳐 키와 effect의 조합이 겹치면 안 됩니다)", t.key, t.effect.as_str()), None);
+            cx.ko(format!("테인트 {}:{}가 두 번 나옵니다(taints와 startupTaints를 합쳐 키와 effect의 조합이 겹치면 안 됩니다)", t.key, t.effect.as_str()), Some("테인트를 두 목록 중 한 곳에만 두세요".into()));
         }
     }
     if let Some(e) = s.get("expireAfter") {
         if v1beta1 {
-            cx.warn("unknown-field", &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", None);
-            cx.ko("v1beta1 NodePool에는 spec.template.spec.expireAfter가 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다", None);
+            cx.warn("unknown-field", &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", Some("migrate to v1 (`kpg migrate`), where this is the right place".into()));
+            cx.ko("v1beta1 NodePool에는 spec.template.spec.expireAfter가 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다", Some("v1으로 옮기세요(`kpg migrate`). v1에서는 이곳이 맞는 위치입니다".into()));
         }
         if let Some(v) = np_duration(cx, &e, true) {
             np.expire_after = v;
@@ -409,8 +409,8 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
     let mut out = Vec::new();
     let items = cx.seq(f);
     if items.len() > 50 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 50 budgets are allowed", None);
-        cx.ko("budgets는 최대 50개까지입니다", None);
+        cx.error("invalid-value", &f.path, f.pos(), "at most 50 budgets are allowed", Some("merge budgets".into()));
+        cx.ko("budgets는 최대 50개까지입니다", Some("예산을 합치세요".into()));
     }
     for item in items {
         let mut b = Fields::of(cx, &item);

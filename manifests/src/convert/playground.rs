@@ -91,8 +91,8 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     if let Some(zf) = g.get("zones") {
                         for z in &group_zones {
                             if !out.zones.contains(z) {
-                                cx.warn("unknown-reference", &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), None);
-                                cx.ko(format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"), None);
+                                cx.warn("unknown-reference", &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), Some("add the zone to the Cluster's `zones`, or use one of them".into()));
+                                cx.ko(format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"), Some("Cluster의 `zones`에 이 가용 영역을 넣거나 그중 하나를 쓰세요".into()));
                             }
                         }
                     }
@@ -145,8 +145,8 @@ fn zones(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
     for item in cx.seq(f) {
         if let Some(z) = cx.nonempty_str(&item) {
             if out.contains(&z) {
-                cx.warn("invalid-value", &item.path, item.pos(), format!("zone `{z}` is listed twice"), None);
-                cx.ko(format!("가용 영역 `{z}`가 두 번 나옵니다"), None);
+                cx.warn("invalid-value", &item.path, item.pos(), format!("zone `{z}` is listed twice"), Some("remove the second one".into()));
+                cx.ko(format!("가용 영역 `{z}`가 두 번 나옵니다"), Some("두 번째 것을 지우세요".into()));
             } else {
                 out.push(z);
             }
@@ -234,16 +234,16 @@ fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
     let text = match &f.node.value {
         Value::Int(_) | Value::Float(_) | Value::Str(_) => f.node.scalar_text().unwrap_or_default(),
         _ => {
-            cx.error("invalid-type", &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), None);
-            cx.ko(format!("시간당 USD 가격이어야 하는데 {}입니다", f.node.type_name()), None);
+            cx.error("invalid-type", &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), Some("write a decimal such as 0.0416".into()));
+            cx.ko(format!("시간당 USD 가격이어야 하는데 {}입니다", f.node.type_name()), Some("0.0416 같은 소수로 쓰세요".into()));
             return None;
         }
     };
     match micro_dollars(&text) {
         Ok((v, exact)) => {
             if !exact {
-                cx.warn("invalid-value", &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), None);
-                cx.ko(format!("가격 {text}는 소수점 여섯째 자리로 반올림됩니다"), None);
+                cx.warn("invalid-value", &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), Some("the simulation counts micro-dollars; nothing to do unless the digits matter".into()));
+                cx.ko(format!("가격 {text}는 소수점 여섯째 자리로 반올림됩니다"), Some("시뮬레이션은 백만분의 1달러 단위로 셉니다. 그 자릿수가 중요하지 않다면 고칠 것은 없습니다".into()));
             }
             Some(v)
         }

@@ -101,8 +101,8 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         Some(c) => {
             let items = cx.seq(&c);
             if items.is_empty() && matches!(c.node.value, crate::yaml::Value::Seq(_)) {
-                cx.error("invalid-value", &c.path, c.pos(), "a pod needs at least one container", None);
-                cx.ko("파드에는 컨테이너가 하나 이상 있어야 합니다", None);
+                cx.error("invalid-value", &c.path, c.pos(), "a pod needs at least one container", Some("add `- name: app` with an `image:`".into()));
+                cx.ko("파드에는 컨테이너가 하나 이상 있어야 합니다", Some("`image:`가 있는 `- name: app`을 추가하세요".into()));
             }
             for item in items {
                 if let Some(container) = container(cx, &item, false, host_network, &mut names, &mut seen_ports) {
@@ -220,8 +220,8 @@ fn container(
     if let Some(n) = c.req(cx, "name") {
         if let Some(name) = cx.nonempty_str(&n) {
             if let Err(e) = ext::dns1123_label(&name) {
-                cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), None);
-                cx.ko(format!("컨테이너 이름 `{}`가 올바르지 않습니다: {e}", truncate(&name, 60)), None);
+                cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), Some("use lower-case letters, digits and -, e.g. `app`".into()));
+                cx.ko(format!("컨테이너 이름 `{}`가 올바르지 않습니다: {e}", truncate(&name, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()));
             }
             if let Some(first) = names.get(&name) {
                 cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
@@ -292,8 +292,8 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
             }
             Some((_, req)) if is_extended(name) && req != v => {
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
-                cx.error("invalid-value", &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), None);
-                cx.ko(format!("{name} 요청량은 한도와 같아야 합니다(확장 리소스는 초과 할당할 수 없습니다)"), None);
+                cx.error("invalid-value", &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), Some("set the request and the limit to the same value".into()));
+                cx.ko(format!("{name} 요청량은 한도와 같아야 합니다(확장 리소스는 초과 할당할 수 없습니다)"), Some("요청량과 한도를 같은 값으로 두세요".into()));
             }
             Some(_) => {}
             None => {
@@ -346,8 +346,8 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
         };
         if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
             if !seen.insert((protocol, host_ip.clone(), port)) {
-                cx.error("invalid-value", &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), None);
-                cx.ko(format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"), None);
+                cx.error("invalid-value", &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), Some("give each container its own host port".into()));
+                cx.ko(format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"), Some("컨테이너마다 다른 호스트 포트를 쓰세요".into()));
             }
             out.push(HostPort { protocol: protocol.to_string(), host_ip, port });
         }
@@ -455,8 +455,8 @@ fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
             for item in cx.seq(&ns) {
                 if let Some(n) = cx.str(&item) {
                     if let Err(e) = ext::dns1123_label(&n) {
-                        cx.error("invalid-value", &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), None);
-                        cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&n, 60)), None);
+                        cx.error("invalid-value", &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), Some("use lower-case letters, digits and -, e.g. `team-a`".into()));
+                        cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&n, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `team-a`".into()));
                     }
                     out.push(n);
                 }
@@ -571,8 +571,8 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
             .is_some_and(|p| p == "Honor");
         t.finish(cx);
         if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) = (min_domains, when, &min_domains_field) {
-            cx.error("invalid-value", &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", None);
-            cx.ko("minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다", None);
+            cx.error("invalid-value", &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", Some("set `whenUnsatisfiable: DoNotSchedule`, or remove `minDomains`".into()));
+            cx.ko("minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다", Some("`whenUnsatisfiable: DoNotSchedule`로 바꾸거나 `minDomains`를 지우세요".into()));
         }
         if let (Some(key), Some(when)) = (&topology_key, when) {
             if out.iter().any(|c| &c.topology_key == key && c.when_unsatisfiable == when) {

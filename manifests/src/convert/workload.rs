@@ -214,8 +214,8 @@ fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
             }
         }
         _ => {
-            cx.error("invalid-type", &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), None);
-            cx.ko(format!("개수나 백분율이어야 하는데 {}입니다", f.node.type_name()), None);
+            cx.error("invalid-type", &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), Some("e.g. 1 or \"50%\"".into()));
+            cx.ko(format!("개수나 백분율이어야 하는데 {}입니다", f.node.type_name()), Some("예: 1 또는 \"50%\"".into()));
             None
         }
     }
