@@ -538,7 +538,9 @@ impl<'n> Fields<'n> {
                 continue;
             }
             let key = k.key_text();
-            let help = suggest(&key, self.known.iter().copied()).map(|s| format!("did you mean `{s}`?"));
+            let help = suggest(&key, self.known.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .or_else(|| Some(String::from("check its spelling and indentation, or remove it")));
             let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
             cx.warn(
                 "unknown-field",
@@ -548,7 +550,9 @@ impl<'n> Fields<'n> {
                 help.clone(),
             );
             let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
-            let help_ko = suggest(&key, self.known.iter().copied()).map(|s| format!("`{s}`를 쓰려던 것인가요?"));
+            let help_ko = suggest(&key, self.known.iter().copied())
+                .map(|s| format!("`{s}`를 쓰려던 것인가요?"))
+                .or_else(|| Some(String::from("철자와 들여쓰기를 확인하거나 지우세요")));
             cx.ko(format!("{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다", truncate(&key, 60)), help_ko);
         }
     }
