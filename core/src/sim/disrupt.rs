@@ -179,8 +179,7 @@ impl Simulation {
     /// more than one budget selecting it, which the Eviction API refuses).
     fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<String> {
         let pod = &self.pods[p];
-        let value = pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str);
-        if disruption::do_not_disrupt(value, pod.started_at, self.now) != DoNotDisrupt::No {
+        if self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
             return Some(format!("Pod has \"{}\" annotation (Pod={}/{})", wk::DO_NOT_DISRUPT, pod.namespace, pod.name));
         }
         if self.tolerates_disruption(p) {
@@ -230,9 +229,7 @@ impl Simulation {
                 continue;
             }
             let pods: Vec<usize> = by_node[n].iter().copied().filter(|&p| !self.pods[p].is_daemon()).collect();
-            let np = &self.node_pools[pool];
-            let consolidatable = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
-                .is_some_and(|at| at <= self.now);
+            let consolidatable = self.consolidatable_at(n).is_some_and(|at| at <= self.now);
             let costs: f64 = pods
                 .iter()
                 .map(|&p| {
@@ -275,12 +272,10 @@ impl Simulation {
             if !self.is_managed(n) || self.nodes[n].state != NodeState::Ready {
                 continue;
             }
-            let node = &self.nodes[n];
-            let np = &self.node_pools[node.nodepool.unwrap_or_default()];
-            if disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after).is_some_and(|at| at <= self.now) {
+            if self.consolidatable_at(n).is_some_and(|at| at <= self.now) {
                 consolidatable += 1;
             }
-            if node.drifted.is_some() {
+            if self.nodes[n].drifted.is_some() {
                 drifted += 1;
             }
         }
@@ -311,7 +306,7 @@ impl Simulation {
             any = true;
             let np = &self.node_pools[pool];
             scheduled_budgets |= np.budgets.iter().any(|b| b.schedule.is_some());
-            if let Some(t) = disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
+            if let Some(t) = self.consolidatable_at(n)
                 && t > self.now
             {
                 at(t);
@@ -322,8 +317,8 @@ impl Simulation {
         }
         // Only workloads with a duration-valued `do-not-disrupt` need the per-pod look.
         let timed = self.workloads.iter().any(|w| w.template.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v != "true"));
-        for pod in self.pods.iter().filter(|p| timed && p.is_active() && p.node.is_some()) {
-            if let DoNotDisrupt::Until(t) = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now) {
+        for p in (0..self.pods.len()).filter(|&p| timed && self.pods[p].is_active() && self.pods[p].node.is_some()) {
+            if let DoNotDisrupt::Until(t) = self.pod_do_not_disrupt(p) {
                 at(t);
             }
         }
@@ -347,12 +342,30 @@ impl Simulation {
 
     // ----- one pass -----
 
+    /// The methods in Karpenter's order (v1.5 and later): the first that decides wins.
+    fn decide(&mut self) -> Option<Plan> {
+        self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node())
+    }
+
+    /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]).
+    fn consolidatable_at(&self, n: usize) -> Option<Millis> {
+        let node = &self.nodes[n];
+        let np = self.node_pools.get(node.nodepool?)?;
+        disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
+    }
+
+    /// What the pod's `karpenter.sh/do-not-disrupt` annotation means now.
+    pub(super) fn pod_do_not_disrupt(&self, p: usize) -> DoNotDisrupt {
+        let pod = &self.pods[p];
+        disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now)
+    }
+
     /// One pass of the disruption controller at the current instant, without acting on it:
     /// the command it would start (before validation), if any. Verdicts it reaches on the way
     /// (`Unconsolidatable`, `DisruptionBlocked`) are recorded as events, as a real pass does.
     pub fn disruption_decision(&mut self) -> Option<DisruptionDecision> {
         self.sim_base = None;
-        let plan = self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node())?;
+        let plan = self.decide()?;
         Some(DisruptionDecision {
             method: match plan.method {
                 Method::Emptiness => "Emptiness",
@@ -377,7 +390,7 @@ impl Simulation {
         self.budget_blocked = false;
         self.sim_base = None;
         let fingerprint = self.fingerprint();
-        let plan = self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node());
+        let plan = self.decide();
         let Some(plan) = plan else {
             self.memo = Some(fingerprint);
             return;

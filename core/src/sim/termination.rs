@@ -70,8 +70,7 @@ impl Simulation {
         // When a waiting `do-not-disrupt` duration runs out.
         let mut expires: Option<Millis> = None;
         for p in wave {
-            let pod = &self.pods[p];
-            let dnd = disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now);
+            let dnd = self.pod_do_not_disrupt(p);
             if !forced && dnd != DoNotDisrupt::No {
                 if let DoNotDisrupt::Until(t) = dnd {
                     expires = Some(expires.map_or(t, |e: Millis| e.min(t)));

@@ -380,11 +380,7 @@ fn r_child(path: &str, key: &str) -> String {
 /// label with a closed set of values has no valid value, and ignores the invalid ones
 /// otherwise. [`runtime_invalid`] says the same for the engine.
 fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[String]) {
-    let allowed: &[&str] = match key {
-        wellknown::CAPACITY_TYPE => &["on-demand", "spot", "reserved"],
-        "karpenter.k8s.aws/instance-tenancy" => &["default", "dedicated"],
-        _ => return,
-    };
+    let Some(allowed) = closed_values(key) else { return };
     let bad: Vec<&str> = values.iter().map(String::as_str).filter(|v| !allowed.contains(v)).collect();
     if bad.is_empty() {
         return;
@@ -406,14 +402,20 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
     }
 }
 
+/// The labels whose values Karpenter checks at runtime (`ValidateRequirement`), with the
+/// values it knows.
+fn closed_values(key: &str) -> Option<&'static [&'static str]> {
+    match key {
+        wellknown::CAPACITY_TYPE => Some(&["on-demand", "spot", "reserved"]),
+        "karpenter.k8s.aws/instance-tenancy" => Some(&["default", "dedicated"]),
+        _ => None,
+    }
+}
+
 /// Why Karpenter's runtime validation fails a NodePool with these requirements, if it does.
 pub(crate) fn runtime_invalid(reqs: &[NodeSelectorRequirement]) -> Option<String> {
     reqs.iter().find_map(|r| {
-        let allowed: &[&str] = match r.key.as_str() {
-            wellknown::CAPACITY_TYPE => &["on-demand", "spot", "reserved"],
-            "karpenter.k8s.aws/instance-tenancy" => &["default", "dedicated"],
-            _ => return None,
-        };
+        let allowed = closed_values(&r.key)?;
         if r.operator != Operator::In {
             return None;
         }
