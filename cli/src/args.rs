@@ -43,6 +43,7 @@ pub enum Topic {
     Simulate,
     Validate,
     Migrate,
+    Codes,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +61,10 @@ pub enum Command {
     },
     Migrate {
         input: Input,
+    },
+    /// `kpg codes [CODE]`: the table of finding codes, or one code explained.
+    Codes {
+        code: Option<String>,
     },
 }
 
@@ -86,6 +91,7 @@ Usage:
   kpg simulate FILE [--until DURATION] [--output table|json]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
+  kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
 
@@ -96,6 +102,7 @@ Commands:
              nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims.
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
+  codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input.
 
@@ -143,12 +150,25 @@ needs a person, goes to stderr as FILE:LINE lines. FILE may be - for stdin.
 Exit status: 0, or 1 if FILE cannot be read.
 ";
 
+pub const CODES: &str = "\
+Usage: kpg codes [CODE]
+
+Without CODE, lists every code a finding of validate (or simulate) can carry, with its
+origin: api-server (kubectl apply would be rejected), karpenter (accepted, then ignored or
+refused by Karpenter at run time), v1beta1 (read as v1; kpg migrate rewrites it),
+playground (the playground's own kinds and limits) or yaml. With CODE, explains that code
+in English and Korean.
+
+Exit status: 0, or 1 if CODE is not a code.
+";
+
 pub fn help_text(topic: Topic) -> &'static str {
     match topic {
         Topic::Overview => OVERVIEW,
         Topic::Simulate => SIMULATE,
         Topic::Validate => VALIDATE,
         Topic::Migrate => MIGRATE,
+        Topic::Codes => CODES,
     }
 }
 
@@ -157,6 +177,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "simulate" => Some(Topic::Simulate),
         "validate" => Some(Topic::Validate),
         "migrate" => Some(Topic::Migrate),
+        "codes" => Some(Topic::Codes),
         _ => None,
     }
 }
@@ -206,6 +227,23 @@ where
                 ));
             }
             Ok(Command::Version)
+        }
+        "codes" => {
+            let mut code = None;
+            for a in args {
+                let a = a.to_string_lossy().into_owned();
+                if a == "-h" || a == "--help" {
+                    return Ok(Command::Help(Topic::Codes));
+                }
+                if a.starts_with('-') {
+                    return Err(unknown_flag(Topic::Codes, &a));
+                }
+                if code.is_some() {
+                    return Err(UsageError::new(Topic::Codes, format!("unexpected argument {a:?}: give at most one CODE")));
+                }
+                code = Some(a);
+            }
+            Ok(Command::Codes { code })
         }
         "simulate" | "validate" | "migrate" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
@@ -355,7 +393,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             };
             Ok(Command::Validate { input, output })
         }
-        Topic::Migrate | Topic::Overview => {
+        Topic::Migrate | Topic::Overview | Topic::Codes => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
             }

@@ -19,7 +19,10 @@ pub struct DiagnosticJson<'a> {
     pub line: usize,
     pub column: usize,
     pub severity: &'static str,
-    pub code: &'a str,
+    pub code: &'static str,
+    /// Who would refuse it in a real cluster: `api-server`, `karpenter`, `v1beta1`, `playground`
+    /// or `yaml` (`kpg codes` explains each code).
+    pub origin: &'static str,
     pub document: usize,
     pub object: Option<&'a str>,
     pub path: &'a str,
@@ -46,7 +49,8 @@ impl<'a> DiagnosticJson<'a> {
             } else {
                 "warning"
             },
-            code: d.code,
+            code: d.code.as_str(),
+            origin: d.code.origin().as_str(),
             document: d.document,
             object: d.object.as_deref(),
             path: &d.path,

@@ -229,6 +229,7 @@ where
             &format!("kpg {}\n", env!("CARGO_PKG_VERSION")),
         ),
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
+        Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -296,6 +297,33 @@ fn run_validate(
     } else {
         EXIT_OK
     }
+}
+
+/// `kpg codes`: every code with its origin and summary, aligned; `kpg codes CODE`: one code
+/// in both languages.
+fn run_codes(code: Option<&str>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    use kpg_manifests::codes::{ALL, Code};
+    let Some(name) = code else {
+        let width = ALL.iter().map(|i| i.code.as_str().len()).max().unwrap_or(0);
+        let mut out = String::new();
+        for i in ALL {
+            out.push_str(&format!("{:width$}  {:10}  {}\n", i.code.as_str(), i.origin.as_str(), i.summary));
+        }
+        return emit(stdout, stderr, &out);
+    };
+    let Some(c) = Code::parse(name) else {
+        let guess = kpg_manifests::codes::closest(name);
+        let hint = guess.map(|g| format!(" (did you mean {g}?)")).unwrap_or_default();
+        let _ = writeln!(stderr, "kpg: {name:?} is not a finding code{hint}; kpg codes lists them all");
+        return EXIT_FAILURE;
+    };
+    let i = c.info();
+    let (meaning, meaning_ko) = i.origin.meaning();
+    emit(
+        stdout,
+        stderr,
+        &format!("{}\n  origin: {} ({meaning})\n  {}\n\n  출처: {meaning_ko}\n  {}\n", c, i.origin.as_str(), i.summary, i.summary_ko),
+    )
 }
 
 /// `kpg migrate`: the migrated text on stdout, byte for byte where nothing changed; one line

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use kpg_core::model::{AppliedObject, Scenario, TimelineAction, WorkloadKind};
 
+use crate::codes::Code;
 use crate::convert::playground::{self, MAX_PODS, Step};
 use crate::convert::{self, Converted, Object, Site, object_label, peek};
 use crate::diagnostic::{Diagnostic, Korean, Severity};
@@ -41,7 +42,7 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
             let (kind, name, namespace) = document::scan_identity(&piece.text);
             diagnostics.push(Diagnostic {
                 severity: Severity::Error,
-                code: "yaml-syntax",
+                code: Code::YamlSyntax,
                 document: piece.index,
                 object: kind.map(|k| object_label(&k, namespace.as_deref(), name.as_deref())),
                 path: String::new(),
@@ -67,7 +68,7 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
     for d in &parsed.duplicates {
         let path = crate::reader::join(&d.path, &d.key);
         cx.error(
-            "duplicate-field",
+            Code::DuplicateField,
             &path,
             d.pos,
             format!("`{}` is given twice (first at line {})", d.key, d.first.line),
@@ -123,7 +124,7 @@ impl WithKorean for Diagnostic {
     }
 }
 
-fn diag(severity: Severity, code: &'static str, a: &Accepted, path: &str, pos: Pos, message: String, help: Option<String>) -> Diagnostic {
+fn diag(severity: Severity, code: Code, a: &Accepted, path: &str, pos: Pos, message: String, help: Option<String>) -> Diagnostic {
     Diagnostic {
         severity,
         code,
@@ -175,7 +176,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
             if let Some((doc, pos, name)) = &cluster {
                 diagnostics.push(diag(
                     Severity::Error,
-                    "duplicate-object",
+                    Code::DuplicateObject,
                     a,
                     "metadata.name",
                     c.name_pos,
@@ -192,7 +193,7 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         if let Some((doc, pos)) = seen.get(&key) {
             diagnostics.push(diag(
                 Severity::Error,
-                "duplicate-object",
+                Code::DuplicateObject,
                 a,
                 "metadata.name",
                 c.name_pos,
@@ -249,7 +250,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                         "Region" => format!("리전 `{}`는 내장 카탈로그에 없습니다", r.name),
                         _ => format!("가용 영역 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
                     };
-                    diagnostics.push(diag(Severity::Error, "unknown-reference", a, &r.path, r.pos, message, Some(help)).with_ko(ko, None));
+                    diagnostics.push(diag(Severity::Error, Code::UnknownReference, a, &r.path, r.pos, message, Some(help)).with_ko(ko, None));
                     drop = true;
                 }
                 continue;
@@ -262,7 +263,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 };
                 diagnostics.push(diag(
                     Severity::Warning,
-                    "unknown-reference",
+                    Code::UnknownReference,
                     a,
                     &r.path,
                     r.pos,
@@ -275,7 +276,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         if !c.namespace.is_empty() && !namespaces.contains(&c.namespace) {
             diagnostics.push(diag(
                 Severity::Warning,
-                "unknown-reference",
+                Code::UnknownReference,
                 a,
                 "metadata.namespace",
                 c.name_pos,
@@ -352,7 +353,7 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         if total + n > MAX_PODS {
             let message = format!("{} brings the scenario to {} pods", a.label, total + n);
             let ko = format!("{}로 시나리오의 파드가 {}개가 됩니다", a.label, total + n);
-            diagnostics.push(diag(Severity::Error, "too-large", a, "spec.replicas", a.converted.name_pos, message, help()).with_ko(ko, Some(help_ko())));
+            diagnostics.push(diag(Severity::Error, Code::TooLarge, a, "spec.replicas", a.converted.name_pos, message, help()).with_ko(ko, Some(help_ko())));
             a.dropped = true;
             continue;
         }
@@ -389,7 +390,7 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         let a = &mut accepted[i];
         if let Object::Timeline(s) = &a.converted.object {
             if let Some(st) = s.get(j) {
-                let d = diag(Severity::Error, "too-large", a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help())
+                let d = diag(Severity::Error, Code::TooLarge, a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help())
                     .with_ko("이 단계로 시나리오의 파드가 한도를 넘습니다".into(), Some(help_ko()));
                 diagnostics.push(d);
             }

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::codes::Code;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// The document cannot be used: it is left out of the scenario.
@@ -25,9 +27,9 @@ impl Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// Stable kebab-case code (`yaml-syntax`, `unknown-field`, `invalid-quantity`, ...), for
-    /// tests, filtering and documentation links.
-    pub code: &'static str,
+    /// The rule's stable code (`yaml-syntax`, `unknown-field`, `invalid-quantity`, ...), for
+    /// tests, filtering and documentation links; [`crate::codes`] explains each.
+    pub code: Code,
     /// 0-based index of the document in the stream, counting only non-empty documents.
     pub document: usize,
     /// `Kind/name` for cluster-scoped objects, `Kind/namespace/name` otherwise, when known.
@@ -98,7 +100,7 @@ mod tests {
     fn display_names_document_object_path_and_position() {
         let d = Diagnostic {
             severity: Severity::Error,
-            code: "invalid-quantity",
+            code: Code::InvalidQuantity,
             document: 3,
             object: Some("NodePool/platform".into()),
             path: "spec.limits.cpu".into(),

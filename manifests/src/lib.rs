@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod assemble;
+pub mod codes;
 mod convert;
 mod diagnostic;
 mod document;
@@ -29,6 +30,7 @@ mod migrate;
 mod reader;
 mod yaml;
 
+pub use codes::{Code, CodeInfo, Origin};
 pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::document_spans;
 pub use migrate::{Change, Migration, migrate};
@@ -68,7 +70,7 @@ pub fn load(text: &str) -> Loaded {
             scenario: Scenario::default(),
             diagnostics: vec![Diagnostic {
                 severity: Severity::Error,
-                code: "too-large",
+                code: Code::TooLarge,
                 document: 0,
                 object: None,
                 path: String::new(),

@@ -11,6 +11,7 @@
 
 use kpg_core::resources::ResourceName;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::ext;
 use crate::yaml::{Node, Pos, Value};
@@ -53,7 +54,7 @@ impl Cx {
     pub fn report(
         &mut self,
         severity: Severity,
-        code: &'static str,
+        code: Code,
         path: &str,
         pos: Pos,
         message: impl Into<String>,
@@ -84,11 +85,11 @@ impl Cx {
         }
     }
 
-    pub fn error(&mut self, code: &'static str, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn error(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
         self.report(Severity::Error, code, path, pos, message, help);
     }
 
-    pub fn warn(&mut self, code: &'static str, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn warn(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
         self.report(Severity::Warning, code, path, pos, message, help);
     }
 
@@ -111,7 +112,7 @@ impl Cx {
             Some(t) => format!("{} (\"{}\")", f.node.type_name(), truncate(&t, 40)),
             None => f.node.type_name().to_string(),
         };
-        self.error("invalid-type", &f.path, f.pos(), format!("expected {expected}, found {found}"), help.clone());
+        self.error(Code::InvalidType, &f.path, f.pos(), format!("expected {expected}, found {found}"), help.clone());
         let found_ko = match f.node.scalar_text() {
             Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", type_name_ko(f.node.type_name())),
             Some(t) => format!("{} (\"{}\")", type_name_ko(f.node.type_name()), truncate(&t, 40)),
@@ -141,7 +142,7 @@ impl Cx {
     pub fn nonempty_str(&mut self, f: &Field<'_>) -> Option<String> {
         let s = self.str(f)?;
         if s.is_empty() {
-            self.error("invalid-value", &f.path, f.pos(), "must not be empty", Some("give it a value, or remove the field".into()));
+            self.error(Code::EmptyValue, &f.path, f.pos(), "must not be empty", Some("give it a value, or remove the field".into()));
             self.ko("비어 있으면 안 됩니다", Some("값을 쓰거나 필드를 지우세요".into()));
             return None;
         }
@@ -172,7 +173,7 @@ impl Cx {
             } else {
                 (format!("use a whole number from {min} to {max}"), format!("{min}에서 {max} 사이의 정수를 쓰세요"))
             };
-            self.error("invalid-value", &f.path, f.pos(), message, Some(help));
+            self.error(Code::OutOfRange, &f.path, f.pos(), message, Some(help));
             self.ko(ko, Some(help_ko));
             return None;
         }
@@ -240,7 +241,7 @@ impl Cx {
             message.push_str(&format!(" (did you mean `{guess}`?)"));
             ko.push_str(&format!(" (`{guess}`를 쓰려던 것인가요?)"));
         }
-        self.error("invalid-value", &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
+        self.error(Code::InvalidChoice, &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
         self.ko(ko, Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))));
         None
     }
@@ -258,14 +259,14 @@ impl Cx {
         };
         match ext::quantity(resource, &text) {
             Ok(v) if v < 0 => {
-                self.error("invalid-quantity", &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
+                self.error(Code::InvalidQuantity, &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
                 self.ko(format!("`{text}`는 음수입니다"), Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()));
                 None
             }
             Ok(v) => Some(v),
             Err(e) => {
                 self.error(
-                    "invalid-quantity",
+                    Code::InvalidQuantity,
                     &f.path,
                     f.pos(),
                     e,
@@ -284,7 +285,7 @@ impl Cx {
             Value::Int(_) | Value::Float(_) => {
                 let t = f.node.scalar_text().unwrap_or_default();
                 self.error(
-                    "invalid-type",
+                    Code::InvalidType,
                     &f.path,
                     f.pos(),
                     format!("expected a duration string, found the number {t}"),
@@ -307,7 +308,7 @@ impl Cx {
                 } else {
                     "use a duration such as 30s, 5m or 720h"
                 };
-                self.error("invalid-value", &f.path, f.pos(), e, Some(help.into()));
+                self.error(Code::InvalidDuration, &f.path, f.pos(), e, Some(help.into()));
                 let help_ko = if never { "30s, 5m, 720h 같은 기간이나 Never를 쓰세요" } else { "30s, 5m, 720h 같은 기간을 쓰세요" };
                 self.ko(format!("`{s}`는 기간으로 읽을 수 없습니다"), Some(help_ko.into()));
                 None
@@ -498,7 +499,7 @@ impl<'n> Fields<'n> {
             let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
             let help_ko = if help.is_some() { None } else { Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요")) };
             let help = help.or_else(|| Some(format!("add `{key}:` under {within}")));
-            cx.error("missing-field", &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
+            cx.error(Code::MissingField, &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
             cx.ko(format!("필수 필드 `{key}`가 없습니다"), help_ko);
         }
         f
@@ -519,7 +520,7 @@ impl<'n> Fields<'n> {
                 let (k, v) = &self.entries[i];
                 if !v.is_null() {
                     cx.warn(
-                        "unsupported-field",
+                        Code::UnsupportedField,
                         &self.child_path(key),
                         k.pos,
                         format!("`{key}` is not simulated and is ignored{why}"),
@@ -543,7 +544,7 @@ impl<'n> Fields<'n> {
                 .or_else(|| Some(String::from("check its spelling and indentation, or remove it")));
             let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
             cx.warn(
-                "unknown-field",
+                Code::UnknownField,
                 &join(&self.path, &key),
                 k.pos,
                 format!("unknown field `{}` in {within}; it is ignored", truncate(&key, 60)),

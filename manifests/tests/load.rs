@@ -60,7 +60,7 @@ spec:
     consolidateAfter: 0s
 ";
     let l = load(text);
-    let d = only(&l, "invalid-value");
+    let d = only(&l, "invalid-choice");
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.path, "spec.template.spec.requirements[0].operator");
     assert_eq!((d.line, d.column), (14, 21));
@@ -71,7 +71,7 @@ spec:
     assert!(l.scenario.node_pools.is_empty(), "a document with errors is left out");
     assert_eq!(
         d.to_string(),
-        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-value]: \
+        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-choice]: \
          `Inn` is not a valid operator (did you mean `In`?)\n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
     );
 }
@@ -377,7 +377,7 @@ spec:
     assert_eq!(np.expire_after, Some(168 * 3600 * 1000));
     assert_eq!(np.node_class_ref.group, "karpenter.k8s.aws");
     assert_eq!(np.node_class_ref.kind, "EC2NodeClass");
-    let codes: Vec<_> = l.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = l.diagnostics.iter().map(|d| d.code.as_str()).collect();
     for code in [
         "v1beta1-api",
         "v1beta1-node-class-ref",
@@ -452,10 +452,10 @@ spec:
   subnetSelectorTerms: []
 ";
     let l = load(text);
-    let msgs: Vec<_> = errors(&l).iter().map(|d| (d.path.clone(), d.code)).collect();
-    assert!(msgs.contains(&("spec.instanceProfile".into(), "invalid-value")), "{msgs:?}");
-    assert!(msgs.contains(&("spec.amiSelectorTerms[0].alias".into(), "invalid-value")), "{msgs:?}");
-    assert!(msgs.contains(&("spec.subnetSelectorTerms".into(), "invalid-value")), "{msgs:?}");
+    let msgs: Vec<_> = errors(&l).iter().map(|d| (d.path.clone(), d.code.as_str())).collect();
+    assert!(msgs.contains(&("spec.instanceProfile".into(), "role-xor-instance-profile")), "{msgs:?}");
+    assert!(msgs.contains(&("spec.amiSelectorTerms[0].alias".into(), "invalid-alias")), "{msgs:?}");
+    assert!(msgs.contains(&("spec.subnetSelectorTerms".into(), "no-selector-terms")), "{msgs:?}");
     assert!(msgs.contains(&("spec.securityGroupSelectorTerms".into(), "missing-field")), "{msgs:?}");
 }
 
@@ -640,7 +640,7 @@ spec:
     }
     // The selector check is skipped once other errors make the object unusable.
     let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a}]}\n";
-    assert_eq!(only(&load(text), "invalid-value").path, "spec.selector");
+    assert_eq!(only(&load(text), "selector-mismatch").path, "spec.selector");
 }
 
 #[test]
@@ -914,7 +914,7 @@ spec:
     assert_eq!(l.scenario.pdbs.len(), 2);
     assert_eq!(l.scenario.pdbs[0].max_unavailable, Some(IntOrPercent::Int(0)));
     assert_eq!(l.scenario.pdbs[1].min_available, Some(IntOrPercent::Percent(50)));
-    let d = only(&l, "invalid-value");
+    let d = only(&l, "invalid-int-or-percent");
     assert_eq!(d.path, "spec.minAvailable");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("\"2%\"")));
 }
@@ -961,7 +961,7 @@ items:
   metadata: {name: 'B'}
 ";
     let l = load(text);
-    let d = only(&l, "invalid-value");
+    let d = only(&l, "invalid-name");
     assert_eq!(d.path, "items[1].metadata.name");
     assert_eq!(d.object.as_deref(), Some("Namespace/B"));
     assert_eq!(l.scenario.namespaces.len(), 1);

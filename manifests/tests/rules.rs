@@ -48,13 +48,14 @@ spec:
 ";
 
 /// One rule: `good` must load clean; replacing `good` by `bad` in the same document must give
-/// an error whose field path contains `path`.
+/// an error with the rule's `code` whose field path contains `path`.
 struct Case {
     rule: &'static str,
     base: &'static str,
     good: &'static str,
     bad: &'static str,
     path: &'static str,
+    code: &'static str,
 }
 
 fn korean(d: &kpg_manifests::Diagnostic) -> bool {
@@ -74,9 +75,9 @@ fn check(cases: &[Case]) {
             continue;
         }
         let l = load(&good.replacen(c.good, c.bad, 1));
-        if !l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(c.path)) {
+        if !l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(c.path) && d.code == c.code) {
             let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
-            failures.push(format!("{}: no error at {} in {got:?}", c.rule, c.path));
+            failures.push(format!("{}: no {} error at {} in {got:?}", c.rule, c.code, c.path));
         }
         // Every finding reads in Korean too (the page shows it to Korean readers), and says
         // how to fix it.
@@ -92,74 +93,74 @@ fn check(cases: &[Case]) {
 
 #[test]
 fn node_pool_rules() {
-    let r = |rule, good, bad, path| Case { rule, base: POOL, good, bad, path };
+    let r = |rule, good, bad, path, code| Case { rule, base: POOL, good, bad, path, code };
     check(&[
-        r("template is required", "  template:\n    metadata:\n      labels:\n        team: a\n    spec:", "  templat:\n    metadata:\n      labels:\n        team: a\n    spec:", "spec.template"),
-        r("nodeClassRef is required", "      nodeClassRef:", "      nodeClassRe:", "nodeClassRef"),
-        r("nodeClassRef.group is required", "        group: karpenter.k8s.aws\n", "", "nodeClassRef.group"),
-        r("nodeClassRef.kind is required", "        kind: EC2NodeClass\n", "", "nodeClassRef.kind"),
-        r("nodeClassRef.name is non-empty", "        name: default", "        name: \"\"", "nodeClassRef.name"),
-        r("nodeClassRef.group has no slash", "group: karpenter.k8s.aws", "group: karpenter.k8s.aws/v1", "nodeClassRef.group"),
-        r("requirements is required", "      requirements:\n", "      requirementz:\n", "requirements"),
-        r("requirement key is a qualified name", "key: karpenter.sh/capacity-type", "key: \"bad key!\"", "requirements[0].key"),
-        r("requirement operator enum", "operator: In", "operator: Inn", "requirements[0].operator"),
-        r("In needs a value", "values: [spot]", "values: []", "requirements[0].values"),
-        r("Gt needs one integer", "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]", "requirements[0].values"),
-        r("minValues needs that many values", "values: [spot]", "values: [spot]\n          minValues: 2", "requirements[0]"),
-        r("minValues is 1..50", "values: [spot]", "values: [spot]\n          minValues: 0", "requirements[0].minValues"),
-        r("requirement value is a label value", "values: [spot]", "values: [\"sp ot\"]", "requirements[0].values[0]"),
-        r("label domain karpenter.sh is restricted", "key: karpenter.sh/capacity-type", "key: karpenter.sh/custom", "requirements[0].key"),
-        r("karpenter.sh/nodepool is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]", "requirements[0].key"),
-        r("kubernetes.io/hostname is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: kubernetes.io/hostname\n          operator: In\n          values: [x]", "requirements[0].key"),
-        r("label domain karpenter.k8s.aws is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]", "requirements[0].key"),
-        r("label keys are qualified names", "        team: a", "        \"bad key!\": a", "labels"),
-        r("label values are label values", "        team: a", "        team: \"a b\"", "labels.team"),
-        r("labels may not use karpenter.sh/nodepool", "        team: a", "        karpenter.sh/nodepool: a", "labels"),
-        r("labels may not use a restricted domain", "        team: a", "        karpenter.sh/custom: a", "labels"),
-        r("taint effect enum", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: Sometimes}", "taints[0].effect"),
-        r("no duplicate taint key+effect across taints and startupTaints", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}", "taints"),
-        r("expireAfter pattern", "expireAfter: 720h", "expireAfter: 30d", "expireAfter"),
-        r("terminationGracePeriod has no Never", "      expireAfter: 720h", "      expireAfter: 720h\n      terminationGracePeriod: Never", "terminationGracePeriod"),
-        r("consolidationPolicy enum", "consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle", "consolidationPolicy"),
-        r("consolidateAfter is required", "    consolidateAfter: 30s\n", "", "consolidateAfter"),
-        r("consolidateAfter pattern", "consolidateAfter: 30s", "consolidateAfter: 30sec", "consolidateAfter"),
-        r("budget nodes pattern", "nodes: 10%", "nodes: 101%", "budgets[0].nodes"),
-        r("budget schedule needs duration", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"", "budgets[0]"),
-        r("budget duration pattern", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"\n        duration: 10s", "budgets[0].duration"),
-        r("budget reasons enum", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Bored]", "budgets[0].reasons[0]"),
-        r("weight is 1..100", "weight: 10", "weight: 101", "weight"),
-        r("limits are quantities", "cpu: 100", "cpu: lots", "limits.cpu"),
+        r("template is required", "  template:\n    metadata:\n      labels:\n        team: a\n    spec:", "  templat:\n    metadata:\n      labels:\n        team: a\n    spec:", "spec.template", "missing-field"),
+        r("nodeClassRef is required", "      nodeClassRef:", "      nodeClassRe:", "nodeClassRef", "missing-field"),
+        r("nodeClassRef.group is required", "        group: karpenter.k8s.aws\n", "", "nodeClassRef.group", "missing-field"),
+        r("nodeClassRef.kind is required", "        kind: EC2NodeClass\n", "", "nodeClassRef.kind", "missing-field"),
+        r("nodeClassRef.name is non-empty", "        name: default", "        name: \"\"", "nodeClassRef.name", "empty-value"),
+        r("nodeClassRef.group has no slash", "group: karpenter.k8s.aws", "group: karpenter.k8s.aws/v1", "nodeClassRef.group", "invalid-node-class-group"),
+        r("requirements is required", "      requirements:\n", "      requirementz:\n", "requirements", "missing-field"),
+        r("requirement key is a qualified name", "key: karpenter.sh/capacity-type", "key: \"bad key!\"", "requirements[0].key", "invalid-label"),
+        r("requirement operator enum", "operator: In", "operator: Inn", "requirements[0].operator", "invalid-choice"),
+        r("In needs a value", "values: [spot]", "values: []", "requirements[0].values", "missing-values"),
+        r("Gt needs one integer", "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]", "requirements[0].values", "invalid-bound"),
+        r("minValues needs that many values", "values: [spot]", "values: [spot]\n          minValues: 2", "requirements[0]", "min-values-exceeds-values"),
+        r("minValues is 1..50", "values: [spot]", "values: [spot]\n          minValues: 0", "requirements[0].minValues", "out-of-range"),
+        r("requirement value is a label value", "values: [spot]", "values: [\"sp ot\"]", "requirements[0].values[0]", "invalid-label"),
+        r("label domain karpenter.sh is restricted", "key: karpenter.sh/capacity-type", "key: karpenter.sh/custom", "requirements[0].key", "restricted-label"),
+        r("karpenter.sh/nodepool is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
+        r("kubernetes.io/hostname is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: kubernetes.io/hostname\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
+        r("label domain karpenter.k8s.aws is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
+        r("label keys are qualified names", "        team: a", "        \"bad key!\": a", "labels", "invalid-label"),
+        r("label values are label values", "        team: a", "        team: \"a b\"", "labels.team", "invalid-label"),
+        r("labels may not use karpenter.sh/nodepool", "        team: a", "        karpenter.sh/nodepool: a", "labels", "restricted-label"),
+        r("labels may not use a restricted domain", "        team: a", "        karpenter.sh/custom: a", "labels", "restricted-label"),
+        r("taint effect enum", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: Sometimes}", "taints[0].effect", "invalid-choice"),
+        r("no duplicate taint key+effect across taints and startupTaints", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}", "taints", "duplicate-taint"),
+        r("expireAfter pattern", "expireAfter: 720h", "expireAfter: 30d", "expireAfter", "invalid-duration"),
+        r("terminationGracePeriod has no Never", "      expireAfter: 720h", "      expireAfter: 720h\n      terminationGracePeriod: Never", "terminationGracePeriod", "invalid-duration"),
+        r("consolidationPolicy enum", "consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle", "consolidationPolicy", "invalid-choice"),
+        r("consolidateAfter is required", "    consolidateAfter: 30s\n", "", "consolidateAfter", "missing-field"),
+        r("consolidateAfter pattern", "consolidateAfter: 30s", "consolidateAfter: 30sec", "consolidateAfter", "invalid-duration"),
+        r("budget nodes pattern", "nodes: 10%", "nodes: 101%", "budgets[0].nodes", "invalid-budget-nodes"),
+        r("budget schedule needs duration", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"", "budgets[0]", "schedule-without-duration"),
+        r("budget duration pattern", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"\n        duration: 10s", "budgets[0].duration", "invalid-budget-duration"),
+        r("budget reasons enum", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Bored]", "budgets[0].reasons[0]", "invalid-choice"),
+        r("weight is 1..100", "weight: 10", "weight: 101", "weight", "out-of-range"),
+        r("limits are quantities", "cpu: 100", "cpu: lots", "limits.cpu", "invalid-quantity"),
     ]);
 }
 
 #[test]
 fn ec2_node_class_rules() {
-    let r = |rule, good, bad, path| Case { rule, base: CLASS, good, bad, path };
+    let r = |rule, good, bad, path, code| Case { rule, base: CLASS, good, bad, path, code };
     check(&[
-        r("subnetSelectorTerms is required", "  subnetSelectorTerms:", "  subnetSelectorTermz:", "subnetSelectorTerms"),
-        r("securityGroupSelectorTerms is required", "  securityGroupSelectorTerms:", "  securityGroupSelectorTermz:", "securityGroupSelectorTerms"),
-        r("amiSelectorTerms is required", "  amiSelectorTerms:\n    - alias: al2023@latest\n", "", "amiSelectorTerms"),
-        r("exactly one of role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "", "spec"),
-        r("not both role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  instanceProfile: p\n", "spec"),
-        r("alias format", "alias: al2023@latest", "alias: al2023", "amiSelectorTerms[0].alias"),
-        r("alias family", "alias: al2023@latest", "alias: ubuntu@latest", "amiSelectorTerms[0].alias"),
-        r("windows aliases are @latest only", "alias: al2023@latest", "alias: windows2022@v1", "amiSelectorTerms[0].alias"),
-        r("alias is alone", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n    - id: ami-0123\n", "amiSelectorTerms"),
-        r("amiFamily needed without alias", "    - alias: al2023@latest\n", "    - id: ami-0123\n", "amiFamily"),
-        r("amiFamily must match the alias", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  amiFamily: Bottlerocket\n", "amiFamily"),
-        r("subnet id pattern", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - id: net-1\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].id"),
-        r("subnet id is exclusive", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - {id: subnet-1, tags: {a: b}}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0]"),
-        r("security group id pattern", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - id: group-1", "securityGroupSelectorTerms[0].id"),
-        r("tags may not be empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags"),
-        r("kubelet maxPods >= 0", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {maxPods: -1}\n", "kubelet.maxPods"),
-        r("kubelet reserved keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {kubeReserved: {gpu: 1}}\n", "kubelet.kubeReserved"),
-        r("eviction signals", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {evictionHard: {disk.available: 10%}}\n", "kubelet.evictionHard"),
-        r("image GC high > low", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n", "kubelet"),
-        r("one root volume", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n", "blockDeviceMappings"),
-        r("volume type enum", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n", "ebs.volumeType"),
-        r("ebs needs a size or snapshot", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n", "ebs"),
-        r("hop limit 1..64", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  metadataOptions: {httpPutResponseHopLimit: 65}\n", "metadataOptions.httpPutResponseHopLimit"),
-        r("tags forbid cluster keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n", "tags"),
+        r("subnetSelectorTerms is required", "  subnetSelectorTerms:", "  subnetSelectorTermz:", "subnetSelectorTerms", "missing-field"),
+        r("securityGroupSelectorTerms is required", "  securityGroupSelectorTerms:", "  securityGroupSelectorTermz:", "securityGroupSelectorTerms", "missing-field"),
+        r("amiSelectorTerms is required", "  amiSelectorTerms:\n    - alias: al2023@latest\n", "", "amiSelectorTerms", "missing-field"),
+        r("exactly one of role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "", "spec", "role-xor-instance-profile"),
+        r("not both role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  instanceProfile: p\n", "spec", "role-xor-instance-profile"),
+        r("alias format", "alias: al2023@latest", "alias: al2023", "amiSelectorTerms[0].alias", "invalid-alias"),
+        r("alias family", "alias: al2023@latest", "alias: ubuntu@latest", "amiSelectorTerms[0].alias", "invalid-alias"),
+        r("windows aliases are @latest only", "alias: al2023@latest", "alias: windows2022@v1", "amiSelectorTerms[0].alias", "invalid-alias"),
+        r("alias is alone", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n    - id: ami-0123\n", "amiSelectorTerms", "alias-not-alone"),
+        r("amiFamily needed without alias", "    - alias: al2023@latest\n", "    - id: ami-0123\n", "amiFamily", "missing-field"),
+        r("amiFamily must match the alias", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  amiFamily: Bottlerocket\n", "amiFamily", "ami-family-mismatch"),
+        r("subnet id pattern", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - id: net-1\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].id", "invalid-resource-id"),
+        r("subnet id is exclusive", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - {id: subnet-1, tags: {a: b}}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0]", "exclusive-selector-field"),
+        r("security group id pattern", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - id: group-1", "securityGroupSelectorTerms[0].id", "invalid-resource-id"),
+        r("tags may not be empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags", "empty-tag"),
+        r("kubelet maxPods >= 0", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {maxPods: -1}\n", "kubelet.maxPods", "out-of-range"),
+        r("kubelet reserved keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {kubeReserved: {gpu: 1}}\n", "kubelet.kubeReserved", "invalid-reserved-resource"),
+        r("eviction signals", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {evictionHard: {disk.available: 10%}}\n", "kubelet.evictionHard", "invalid-eviction-signal"),
+        r("image GC high > low", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n", "kubelet", "image-gc-thresholds"),
+        r("one root volume", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n", "blockDeviceMappings", "multiple-root-volumes"),
+        r("volume type enum", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n", "ebs.volumeType", "invalid-choice"),
+        r("ebs needs a size or snapshot", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n", "ebs", "ebs-needs-size-or-snapshot"),
+        r("hop limit 1..64", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  metadataOptions: {httpPutResponseHopLimit: 65}\n", "metadataOptions.httpPutResponseHopLimit", "out-of-range"),
+        r("tags forbid cluster keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n", "tags", "restricted-tag"),
     ]);
 }
 
@@ -218,24 +219,24 @@ spec:
 
 #[test]
 fn workload_rules() {
-    let r = |rule, good, bad, path| Case { rule, base: DEPLOYMENT, good, bad, path };
+    let r = |rule, good, bad, path, code| Case { rule, base: DEPLOYMENT, good, bad, path, code };
     check(&[
-        r("names are DNS-1123 subdomains", "  name: web\n", "  name: Web_1\n", "metadata.name"),
-        r("label keys are qualified names", "labels: {app: web}\nspec:\n  replicas", "labels: {\"a b\": web}\nspec:\n  replicas", "metadata.labels"),
-        r("label values are label values", "      labels: {app: web}", "      labels: {app: \"we b\"}", "template.metadata.labels"),
-        r("replicas are not negative", "replicas: 2", "replicas: -1", "replicas"),
-        r("the selector matches the template", "    matchLabels: {app: web}", "    matchLabels: {app: api}", "selector"),
-        r("containers are required", "      containers:\n        - name: app\n          image: nginx\n", "      initContainers:\n        - name: app\n          image: nginx\n", "containers"),
-        r("container names are DNS labels", "        - name: app", "        - name: App_1", "containers[0].name"),
-        r("quantities parse", "cpu: 250m", "cpu: 250mc", "requests.cpu"),
-        r("quantities are not negative", "cpu: 250m", "cpu: -1", "requests.cpu"),
-        r("requests do not exceed limits", "requests: {cpu: 250m, memory: 256Mi}", "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}", "resources"),
-        r("toleration operator enum", "operator: Equal", "operator: Equals", "tolerations[0].operator"),
-        r("Exists takes no value", "{key: dedicated, operator: Equal, value: web, effect: NoSchedule}", "{key: dedicated, operator: Exists, value: web, effect: NoSchedule}", "tolerations[0]"),
-        r("toleration effect enum", "effect: NoSchedule}", "effect: Never}", "tolerations[0].effect"),
-        r("affinity terms need a topologyKey", "              topologyKey: kubernetes.io/hostname", "              topologyKey: \"\"", "topologyKey"),
-        r("maxSkew is positive", "maxSkew: 1", "maxSkew: 0", "maxSkew"),
-        r("whenUnsatisfiable enum", "whenUnsatisfiable: ScheduleAnyway", "whenUnsatisfiable: Sometimes", "whenUnsatisfiable"),
+        r("names are DNS-1123 subdomains", "  name: web\n", "  name: Web_1\n", "metadata.name", "invalid-name"),
+        r("label keys are qualified names", "labels: {app: web}\nspec:\n  replicas", "labels: {\"a b\": web}\nspec:\n  replicas", "metadata.labels", "invalid-label"),
+        r("label values are label values", "      labels: {app: web}", "      labels: {app: \"we b\"}", "template.metadata.labels", "invalid-label"),
+        r("replicas are not negative", "replicas: 2", "replicas: -1", "replicas", "out-of-range"),
+        r("the selector matches the template", "    matchLabels: {app: web}", "    matchLabels: {app: api}", "selector", "selector-mismatch"),
+        r("containers are required", "      containers:\n        - name: app\n          image: nginx\n", "      initContainers:\n        - name: app\n          image: nginx\n", "containers", "missing-field"),
+        r("container names are DNS labels", "        - name: app", "        - name: App_1", "containers[0].name", "invalid-container-name"),
+        r("quantities parse", "cpu: 250m", "cpu: 250mc", "requests.cpu", "invalid-quantity"),
+        r("quantities are not negative", "cpu: 250m", "cpu: -1", "requests.cpu", "invalid-quantity"),
+        r("requests do not exceed limits", "requests: {cpu: 250m, memory: 256Mi}", "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}", "resources", "request-exceeds-limit"),
+        r("toleration operator enum", "operator: Equal", "operator: Equals", "tolerations[0].operator", "invalid-choice"),
+        r("Exists takes no value", "{key: dedicated, operator: Equal, value: web, effect: NoSchedule}", "{key: dedicated, operator: Exists, value: web, effect: NoSchedule}", "tolerations[0]", "toleration-exists-with-value"),
+        r("toleration effect enum", "effect: NoSchedule}", "effect: Never}", "tolerations[0].effect", "invalid-choice"),
+        r("affinity terms need a topologyKey", "              topologyKey: kubernetes.io/hostname", "              topologyKey: \"\"", "topologyKey", "empty-value"),
+        r("maxSkew is positive", "maxSkew: 1", "maxSkew: 0", "maxSkew", "out-of-range"),
+        r("whenUnsatisfiable enum", "whenUnsatisfiable: ScheduleAnyway", "whenUnsatisfiable: Sometimes", "whenUnsatisfiable", "invalid-choice"),
     ]);
 }
 
@@ -262,11 +263,12 @@ fn the_shared_checks_speak_korean_too() {
         .replace("consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle")
         .replace("expireAfter: 720h", "expireAfter: 30d")
         .replace("cpu: 100", "cpu: lots")
+        .replace("    consolidateAfter: 30s\n", "")
         .replace("        name: default", "        name: 5");
     let class = CLASS.replace("  role: KarpenterNodeRole-demo\n", "");
     let l = load(&format!("{class}---\n{pool}"));
-    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code).collect();
-    for code in ["unknown-field", "missing-field", "invalid-type", "invalid-value", "invalid-quantity"] {
+    let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    for code in ["unknown-field", "missing-field", "invalid-type", "invalid-choice", "out-of-range", "invalid-duration", "invalid-quantity"] {
         assert!(codes.contains(&code), "{code} in {codes:?}");
     }
     let untranslated: Vec<String> = l

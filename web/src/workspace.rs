@@ -193,7 +193,7 @@ pub fn analyse(ws: &Workspace) -> Analysis {
                 line,
                 column: d.column,
                 error: d.is_error(),
-                code: d.code,
+                code: d.code.as_str(),
                 path: d.path.clone(),
                 message: d.message.clone(),
                 help: d.help.clone(),

@@ -10,6 +10,7 @@ use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::taints::{Taint, TaintEffect};
 use kpg_core::wellknown;
 
+use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, truncate};
 use crate::yaml::Pos;
@@ -70,7 +71,7 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
                     NameRule::Free => Ok(()),
                 };
                 if let Err(e) = check {
-                    cx.error("invalid-value", &f.path, f.pos(), format!("invalid name `{}`: {e}", truncate(&name, 60)), Some(name_help(rule)));
+                    cx.error(Code::InvalidName, &f.path, f.pos(), format!("invalid name `{}`: {e}", truncate(&name, 60)), Some(name_help(rule)));
                     cx.ko(format!("이름 `{}`이 올바르지 않습니다: {e}", truncate(&name, 60)), None);
                 }
                 meta.name = name;
@@ -82,7 +83,7 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
             } else {
                 "add `name:` under `metadata`"
             };
-            cx.error("missing-field", &m.child_path("name"), m.anchor(), "missing required field `name`", Some(help.into()));
+            cx.error(Code::MissingField, &m.child_path("name"), m.anchor(), "missing required field `name`", Some(help.into()));
             cx.ko("필수 필드 `name`이 없습니다", None);
         }
     }
@@ -90,7 +91,7 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
         if let Some(ns) = cx.nonempty_str(&f) {
             if namespaced {
                 if let Err(e) = ext::dns1123_label(&ns) {
-                    cx.error("invalid-value", &f.path, f.pos(), format!("invalid namespace `{}`: {e}", truncate(&ns, 60)), Some(name_help(NameRule::Label)));
+                    cx.error(Code::InvalidNamespace, &f.path, f.pos(), format!("invalid namespace `{}`: {e}", truncate(&ns, 60)), Some(name_help(NameRule::Label)));
                     cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&ns, 60)), None);
                 }
                 meta.namespace = ns;
@@ -139,7 +140,7 @@ fn label_check<E: core::fmt::Display>(
     match result {
         Ok(()) => true,
         Err(e) => {
-            cx.error("invalid-label", path, pos, format!("invalid label {what} `{}`: {e}", truncate(text, 80)), Some(help.into()));
+            cx.error(Code::InvalidLabel, path, pos, format!("invalid label {what} `{}`: {e}", truncate(text, 80)), Some(help.into()));
             cx.ko(format!("레이블 {what} `{}`가 올바르지 않습니다: {e}", truncate(text, 80)), None);
             false
         }
@@ -167,7 +168,7 @@ pub(crate) fn annotations(cx: &mut Cx, f: &Field<'_>) -> StringMap {
     let mut out = StringMap::new();
     for (key, key_pos, value) in cx.entries(f) {
         if let Err(e) = ext::qualified_name(&key) {
-            cx.error("invalid-value", &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), Some("use a qualified name such as `example.com/owner`".into()));
+            cx.error(Code::InvalidAnnotationKey, &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), Some("use a qualified name such as `example.com/owner`".into()));
             cx.ko(format!("어노테이션 키 `{}`가 올바르지 않습니다: {e}", truncate(&key, 80)), Some("`example.com/owner` 같은 정규화된 이름을 쓰세요".into()));
         }
         let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
@@ -291,12 +292,12 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
         }
         if site == ReqSite::NodePool {
             if let Some(why) = restricted_label(&s) {
-                cx.error("invalid-label", &k.path, k.pos(), why, Some("use a custom label key such as `example.com/team`, or a well-known label".into()));
+                cx.error(Code::RestrictedLabel, &k.path, k.pos(), why, Some("use a custom label key such as `example.com/team`, or a well-known label".into()));
                 cx.ko(format!("레이블 `{s}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키나 잘 알려진 레이블을 쓰세요".into()));
                 return None;
             }
             if let Some(why) = restricted_before_v1_9(&s, true) {
-                cx.warn("restricted-before-v1-9", &k.path, k.pos(), why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
+                cx.warn(Code::RestrictedBeforeV1_9, &k.path, k.pos(), why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
                 cx.ko("Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)", Some("더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요".into()));
             }
         }
@@ -330,11 +331,11 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
         let vpos = values_field.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
         match op {
             Operator::In | Operator::NotIn if values.is_empty() && (site == ReqSite::Pod || op == Operator::In) => {
-                cx.error("invalid-value", &vpath, vpos, format!("operator {} needs at least one value", op.as_str()), Some("add `values: [...]`, or use Exists".into()));
+                cx.error(Code::MissingValues, &vpath, vpos, format!("operator {} needs at least one value", op.as_str()), Some("add `values: [...]`, or use Exists".into()));
                 cx.ko(format!("연산자 {}에는 값이 하나 이상 있어야 합니다", op.as_str()), Some("`values: [...]`를 추가하거나 Exists를 쓰세요".into()));
             }
             Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
-                cx.error("invalid-value", &vpath, vpos, format!("operator {} takes no values", op.as_str()), Some("remove `values`".into()));
+                cx.error(Code::UnexpectedValues, &vpath, vpos, format!("operator {} takes no values", op.as_str()), Some("remove `values`".into()));
                 cx.ko(format!("연산자 {}에는 값을 쓰지 않습니다", op.as_str()), Some("`values`를 지우세요".into()));
             }
             Operator::Gt | Operator::Lt | Operator::Gte | Operator::Lte => {
@@ -342,7 +343,7 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
                     && values[0].parse::<i64>().is_ok_and(|n| site == ReqSite::Pod || n >= 0);
                 if !ok {
                     let what = if site == ReqSite::NodePool { "a single non-negative integer value" } else { "a single integer value" };
-                    cx.error("invalid-value", &vpath, vpos, format!("operator {} needs {what}", op.as_str()), Some("e.g. `values: [\"4\"]`".into()));
+                    cx.error(Code::InvalidBound, &vpath, vpos, format!("operator {} needs {what}", op.as_str()), Some("e.g. `values: [\"4\"]`".into()));
                     cx.ko(format!("연산자 {}에는 양의 정수 값 하나가 필요합니다", op.as_str()), None);
                 }
             }
@@ -351,7 +352,7 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
         if let (Some(m), Operator::In) = (min_values, op) {
             if (m as usize) > values.len() {
                 cx.error(
-                    "invalid-value",
+                    Code::MinValuesExceedsValues,
                     &r_child(&item.path, "minValues"),
                     min_field.as_ref().map(|m| m.pos()).unwrap_or(of.pos()),
                     format!("minValues is {m} but only {} values are listed", values.len()),
@@ -389,7 +390,7 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
     if bad.len() == values.len() {
         // The API server accepts it; Karpenter's runtime validation fails the NodePool.
         cx.warn(
-            "nodepool-not-ready",
+            Code::NodePoolNotReady,
             path,
             pos,
             format!("no valid value for `{key}` ({}): Karpenter's validation fails this NodePool, so it is never Ready and never launches nodes", bad.join(", ")),
@@ -397,7 +398,7 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
         );
         cx.ko(format!("`{key}`에 유효한 값이 없습니다({}). Karpenter의 검증에 실패해 이 NodePool은 Ready가 되지 않고 노드를 띄우지 않습니다", bad.join(", ")), Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))));
     } else {
-        cx.warn("invalid-value", path, pos, format!("`{key}` values {} are not valid and are ignored by Karpenter", bad.join(", ")), help);
+        cx.warn(Code::IgnoredWellKnownValue, path, pos, format!("`{key}` values {} are not valid and are ignored by Karpenter", bad.join(", ")), help);
         cx.ko(format!("`{key}`의 값 {}은(는) 유효하지 않아 Karpenter가 무시합니다", bad.join(", ")), Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))));
     }
 }
@@ -482,11 +483,11 @@ pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
                 let vpos = vf.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
                 match op {
                     SelectorOperator::In | SelectorOperator::NotIn if values.is_empty() => {
-                        cx.error("invalid-value", &vpath, vpos, "operator In and NotIn need at least one value", Some("add `values: [...]`".into()));
+                        cx.error(Code::MissingValues, &vpath, vpos, "operator In and NotIn need at least one value", Some("add `values: [...]`".into()));
                         cx.ko("연산자 In과 NotIn에는 값이 하나 이상 있어야 합니다", Some("`values: [...]`를 추가하세요".into()));
                     }
                     SelectorOperator::Exists | SelectorOperator::DoesNotExist if !values.is_empty() => {
-                        cx.error("invalid-value", &vpath, vpos, "operator Exists and DoesNotExist take no values", Some("remove `values`".into()));
+                        cx.error(Code::UnexpectedValues, &vpath, vpos, "operator Exists and DoesNotExist take no values", Some("remove `values`".into()));
                         cx.ko("연산자 Exists와 DoesNotExist에는 값을 쓰지 않습니다", Some("`values`를 지우세요".into()));
                     }
                     _ => {}
@@ -524,7 +525,7 @@ pub(crate) fn resource_list(cx: &mut Cx, f: &Field<'_>, site: ListSite) -> Vec<(
                 Some(g) => format!("did you mean `{g}`? Extended resources need a domain, e.g. `nvidia.com/gpu`"),
                 None => format!("use {} or an extended resource with a domain, e.g. `nvidia.com/gpu`", known.join(", ")),
             };
-            cx.error("invalid-value", &value.path, key_pos, format!("`{}` is not a resource name", truncate(&name, 60)), Some(help));
+            cx.error(Code::InvalidResourceName, &value.path, key_pos, format!("`{}` is not a resource name", truncate(&name, 60)), Some(help));
             cx.ko(format!("`{}`는 리소스 이름이 아닙니다", truncate(&name, 60)), None);
             continue;
         }

@@ -14,6 +14,7 @@ pub(crate) mod workload;
 use kpg_core::catalog::InstanceTypeSpec;
 use kpg_core::model::{Cluster, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload, WorkloadKind};
 
+use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, suggest};
 use crate::yaml::{Node, Pos, Value};
 
@@ -124,7 +125,7 @@ pub(crate) enum Site {
 pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Converted> {
     if !matches!(root.node.value, Value::Map(_)) {
         cx.error(
-            "invalid-type",
+            Code::InvalidType,
             &root.path,
             root.pos(),
             format!("expected a Kubernetes object (a map with apiVersion and kind), found {}", root.node.type_name()),
@@ -149,7 +150,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         let help = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("did you mean `{k}`?")).or_else(|| {
             Some(String::from("the playground simulates NodePools, EC2NodeClasses, workloads, PodDisruptionBudgets and Namespaces; other objects can stay, they are skipped"))
         });
-        cx.warn("unknown-kind", &kind_field.path, kind_field.pos(), message, help);
+        cx.warn(Code::UnknownKind, &kind_field.path, kind_field.pos(), message, help);
         let what = if site == Site::TimelineApply { "이 단계는" } else { "이 문서는" };
         let help_ko = suggest(&kind, KINDS.iter().map(|k| k.kind))
             .map(|k| format!("`{k}`를 쓰려던 것인가요?"))
@@ -160,7 +161,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
     if !info.versions.contains(&api_version.as_str()) {
         let pos = tm.key_pos("apiVersion").unwrap_or(root.pos());
         cx.warn(
-            "unexpected-api-version",
+            Code::UnexpectedApiVersion,
             &crate::reader::join(&root.path, "apiVersion"),
             pos,
             format!("{kind} is read as {}, not {api_version}", info.versions[0]),
@@ -171,7 +172,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
     let v1beta1 = api_version.ends_with("/v1beta1");
     if site == Site::TimelineApply && matches!(info.kind, "Namespace" | "Cluster" | "InstanceType" | "Timeline") {
         cx.error(
-            "invalid-value",
+            Code::TimelineKind,
             &kind_field.path,
             kind_field.pos(),
             format!("a Timeline cannot apply a {}", info.kind),

@@ -8,6 +8,7 @@ use kpg_core::model::{AmiFamily, KubeletConfig, NodeClass};
 use kpg_core::resources::ResourceName;
 
 use super::common::{self, Meta, NameRule};
+use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, truncate};
 use crate::yaml::Value;
 
@@ -75,7 +76,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
             let d_family = family(d);
             if d_family != Some(a) && d != "Custom" {
                 if let Some(f) = &family_field {
-                    cx.error("invalid-value", &f.path, f.pos(), format!("amiFamily {d} does not match the alias family"), Some("remove amiFamily (the alias sets it) or use Custom".into()));
+                    cx.error(Code::AmiFamilyMismatch, &f.path, f.pos(), format!("amiFamily {d} does not match the alias family"), Some("remove amiFamily (the alias sets it) or use Custom".into()));
                     cx.ko(format!("amiFamily {d}가 alias의 계열과 다릅니다"), Some("amiFamily를 지우거나(alias가 정합니다) Custom을 쓰세요".into()));
                 }
             }
@@ -85,7 +86,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
             nc.ami_family = match d {
                 "Ubuntu" => {
                     if let Some(f) = &family_field {
-                        cx.warn("v1beta1-ami-family", &f.path, f.pos(), "the Ubuntu family was removed in v1; it is simulated as AL2", Some("use `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                        cx.warn(Code::V1beta1AmiFamily, &f.path, f.pos(), "the Ubuntu family was removed in v1; it is simulated as AL2", Some("use `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
                         cx.ko("Ubuntu 계열은 v1에서 없어졌습니다. AL2로 시뮬레이션합니다", Some("`amiSelectorTerms: [{alias: al2023@latest}]`를 쓰세요".into()));
                     }
                     AmiFamily::Al2
@@ -103,7 +104,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
                         "Custom" => "v1 needs amiSelectorTerms that select your AMIs".to_string(),
                         other => format!("in v1 write `amiSelectorTerms: [{{alias: {}@latest}}]`", other.to_ascii_lowercase()),
                     };
-                    cx.warn("v1beta1-ami-family", &f.path, f.pos(), "v1 requires amiSelectorTerms; an alias replaces amiFamily", Some(help));
+                    cx.warn(Code::V1beta1AmiFamily, &f.path, f.pos(), "v1 requires amiSelectorTerms; an alias replaces amiFamily", Some(help));
                     let help_ko = match d {
                         "Custom" => "v1에는 AMI를 고르는 amiSelectorTerms가 있어야 합니다".to_string(),
                         other => format!("v1에서는 `amiSelectorTerms: [{{alias: {}@latest}}]`로 쓰세요", other.to_ascii_lowercase()),
@@ -115,13 +116,13 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         (None, Some(a)) => nc.ami_family = a,
         (None, None) => {
             if v1beta1 {
-                cx.warn("v1beta1-ami-family", &s.child_path("amiFamily"), s.anchor(), "no amiFamily: v1beta1 defaulted to AL2", Some("in v1 write `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
+                cx.warn(Code::V1beta1AmiFamily, &s.child_path("amiFamily"), s.anchor(), "no amiFamily: v1beta1 defaulted to AL2", Some("in v1 write `amiSelectorTerms: [{alias: al2023@latest}]`".into()));
                 cx.ko("amiFamily가 없습니다. v1beta1의 기본값은 AL2였습니다", Some("v1에서는 `amiSelectorTerms: [{alias: al2023@latest}]`로 쓰세요".into()));
                 nc.ami_family = AmiFamily::Al2;
                 nc.ami_alias = Some("al2@latest".into());
             } else if family_field.is_none() && terms_field.is_some() && cx.error_count() == 0 {
                 cx.error(
-                    "missing-field",
+                    Code::MissingField,
                     &s.child_path("amiFamily"),
                     s.anchor(),
                     "amiFamily is required when amiSelectorTerms has no alias",
@@ -139,11 +140,11 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     match (&role, &profile) {
         (Some(_), Some(_)) => {
             let pos = s.key_pos("instanceProfile").unwrap_or(s.anchor());
-            cx.error("invalid-value", &s.child_path("instanceProfile"), pos, "must specify exactly one of ['role', 'instanceProfile']", Some("remove one of them".into()));
+            cx.error(Code::RoleXorInstanceProfile, &s.child_path("instanceProfile"), pos, "must specify exactly one of ['role', 'instanceProfile']", Some("remove one of them".into()));
             cx.ko("role과 instanceProfile 중 정확히 하나만 써야 합니다", Some("둘 중 하나를 지우세요".into()));
         }
         (None, None) if !s.has("role") && !s.has("instanceProfile") => {
-            cx.error("missing-field", &s.child_path("role"), s.anchor(), "must specify exactly one of ['role', 'instanceProfile']", Some("add `role: KarpenterNodeRole-my-cluster`".into()));
+            cx.error(Code::RoleXorInstanceProfile, &s.child_path("role"), s.anchor(), "must specify exactly one of ['role', 'instanceProfile']", Some("add `role: KarpenterNodeRole-my-cluster`".into()));
             cx.ko("role과 instanceProfile 중 정확히 하나가 있어야 합니다", Some("`role: KarpenterNodeRole-my-cluster`를 추가하세요".into()));
         }
         _ => {}
@@ -184,11 +185,11 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
 fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFamily)> {
     let items = cx.seq(f);
     if items.is_empty() && matches!(f.node.value, Value::Seq(_)) && !v1beta1 {
-        cx.error("invalid-value", &f.path, f.pos(), "at least one AMI selector term is required", Some("use `- alias: al2023@latest`".into()));
+        cx.error(Code::NoSelectorTerms, &f.path, f.pos(), "at least one AMI selector term is required", Some("use `- alias: al2023@latest`".into()));
         cx.ko("AMI 선택 조건이 하나 이상 있어야 합니다", Some("`- alias: al2023@latest`를 쓰세요".into()));
     }
     if items.len() > 30 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
+        cx.error(Code::TooManyItems, &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
         cx.ko("조건은 최대 30개까지입니다", Some("조건을 합치거나 일부를 지우세요".into()));
     }
     let count = items.len();
@@ -206,19 +207,19 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
         if let Some(a) = alias_field {
             if let Some(text) = cx.nonempty_str(&a) {
                 if !others.is_empty() || count > 1 {
-                    cx.error("invalid-value", &a.path, a.pos(), "an alias must be the only AMI selector term, alone in its term", Some("remove the other terms".into()));
+                    cx.error(Code::AliasNotAlone, &a.path, a.pos(), "an alias must be the only AMI selector term, alone in its term", Some("remove the other terms".into()));
                     cx.ko("alias는 유일한 AMI 선택 조건이어야 하며, 한 조건 안에 홀로 있어야 합니다", Some("다른 조건을 지우세요".into()));
                 }
                 match parse_alias(&text) {
                     Ok(fam) => alias = Some((text, fam)),
                     Err(why) => {
-                        cx.error("invalid-value", &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into()));
+                        cx.error(Code::InvalidAlias, &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into()));
                         cx.ko(format!("alias `{text}`가 올바르지 않습니다(계열@버전 형식, 계열은 al2, al2023, bottlerocket, windows2019, windows2022, windows2025)"), Some("예: al2023@latest, bottlerocket@v1.20.0".into()));
                     }
                 }
             }
         } else if others.is_empty() && cx.error_count() == 0 {
-            cx.error("invalid-value", &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", Some("e.g. `- alias: al2023@latest`".into()));
+            cx.error(Code::EmptySelectorTerm, &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", Some("e.g. `- alias: al2023@latest`".into()));
             cx.ko("AMI 선택 조건에는 alias, tags, id, name, ssmParameter 중 하나가 있어야 합니다", Some("예: `- alias: al2023@latest`".into()));
         }
         t.finish(cx);
@@ -248,17 +249,17 @@ fn parse_alias(text: &str) -> Result<AmiFamily, String> {
 fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
     let entries = cx.entries(f);
     if entries.is_empty() && matches!(f.node.value, Value::Map(_)) {
-        cx.error("invalid-value", &f.path, f.pos(), "tags must not be empty", Some("add a tag such as `karpenter.sh/discovery: my-cluster`, or remove `tags`".into()));
+        cx.error(Code::EmptyTag, &f.path, f.pos(), "tags must not be empty", Some("add a tag such as `karpenter.sh/discovery: my-cluster`, or remove `tags`".into()));
         cx.ko("tags가 비어 있으면 안 됩니다", Some("`karpenter.sh/discovery: my-cluster` 같은 태그를 넣거나 `tags`를 지우세요".into()));
     }
     for (key, key_pos, value) in entries {
         if key.is_empty() {
-            cx.error("invalid-value", &value.path, key_pos, "a tag key must not be empty", Some("name the tag".into()));
+            cx.error(Code::EmptyTag, &value.path, key_pos, "a tag key must not be empty", Some("name the tag".into()));
             cx.ko("태그 키가 비어 있으면 안 됩니다", Some("태그 키를 쓰세요".into()));
         }
         if let Some(v) = cx.str(&value) {
             if v.is_empty() {
-                cx.error("invalid-value", &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", Some("use \"*\" to match any value".into()));
+                cx.error(Code::EmptyTag, &value.path, value.pos(), "a tag value must not be empty (use \"*\" for any value)", Some("use \"*\" to match any value".into()));
                 cx.ko("태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)", Some("아무 값이나 허용하려면 \"*\"를 쓰세요".into()));
             }
         }
@@ -269,11 +270,11 @@ fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
 fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: &[&'static str], id_prefix: &str) {
     let items = cx.seq(f);
     if items.is_empty() && matches!(f.node.value, Value::Seq(_)) {
-        cx.error("invalid-value", &f.path, f.pos(), "at least one selector term is required", Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
+        cx.error(Code::NoSelectorTerms, &f.path, f.pos(), "at least one selector term is required", Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
         cx.ko("선택 조건이 하나 이상 있어야 합니다", Some("예: `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
     }
     if items.len() > 30 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
+        cx.error(Code::TooManyItems, &f.path, f.pos(), "at most 30 terms are allowed", Some("merge terms or remove some".into()));
         cx.ko("조건은 최대 30개까지입니다", Some("조건을 합치거나 일부를 지우세요".into()));
     }
     for item in items {
@@ -286,7 +287,7 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
             if let Some(v) = cx.str(&id) {
                 let ok = v.strip_prefix(id_prefix).is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
                 if !ok {
-                    cx.error("invalid-value", &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), Some("copy the id from the AWS console or CLI".into()));
+                    cx.error(Code::InvalidResourceId, &id.path, id.pos(), format!("`{}` is not an id of the form {id_prefix}...", truncate(&v, 40)), Some("copy the id from the AWS console or CLI".into()));
                     cx.ko(format!("`{}`는 {id_prefix}... 형식의 id가 아닙니다", truncate(&v, 40)), Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()));
                 }
             }
@@ -295,12 +296,12 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
             cx.nonempty_str(&n);
         }
         if present.is_empty() && t_valid(&item) {
-            cx.error("invalid-value", &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
+            cx.error(Code::EmptySelectorTerm, &item.path, item.pos(), format!("a selector term needs one of {}", keys.join(", ")), Some("e.g. `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
             cx.ko(format!("선택 조건에는 {} 중 하나가 있어야 합니다", keys.join(", ")), Some("예: `- tags: {karpenter.sh/discovery: my-cluster}`".into()));
         }
         for ex in exclusive {
             if present.contains(ex) && present.len() > 1 {
-                cx.error("invalid-value", &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), Some("put it in a term of its own".into()));
+                cx.error(Code::ExclusiveSelectorField, &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), Some("put it in a term of its own".into()));
                 cx.ko(format!("'{ex}'는 다른 필드와 함께 쓸 수 없습니다"), Some("그 필드만 있는 별도 조건으로 옮기세요".into()));
             }
         }
@@ -338,7 +339,7 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     if let Some(g) = k.get("evictionSoftGracePeriod") {
         for (key, key_pos, value) in cx.entries(&g) {
             if !EVICTION_SIGNALS.contains(&key.as_str()) {
-                cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(format!("use one of {}", EVICTION_SIGNALS.join(", "))));
+                cx.error(Code::InvalidEvictionSignal, &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(format!("use one of {}", EVICTION_SIGNALS.join(", "))));
                 cx.ko(format!("`{key}`는 eviction 신호가 아닙니다"), Some(format!("다음 중 하나를 쓰세요: {}", EVICTION_SIGNALS.join(", "))));
             }
             cx.duration(&value, false);
@@ -349,7 +350,7 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     let low = low_field.as_ref().and_then(|v| cx.int(v, 0, 100));
     if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field) {
         if l >= h {
-            cx.error("invalid-value", &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", Some("e.g. imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()));
+            cx.error(Code::ImageGcThresholds, &lf.path, lf.pos(), "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent", Some("e.g. imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()));
             cx.ko("imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다", Some("예: imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()));
         }
     }
@@ -373,7 +374,7 @@ fn reserved(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, i64> {
                 Some(g) => format!("did you mean `{g}`?"),
                 None => format!("use {}", RESERVED_KEYS.join(", ")),
             };
-            cx.error("invalid-value", &value.path, key_pos, format!("`{key}` cannot be reserved"), Some(help));
+            cx.error(Code::InvalidReservedResource, &value.path, key_pos, format!("`{key}` cannot be reserved"), Some(help));
             cx.ko(format!("`{key}`는 예약할 수 있는 리소스가 아닙니다"), None);
             continue;
         }
@@ -392,7 +393,7 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
                 Some(g) => format!("did you mean `{g}`?"),
                 None => format!("use one of {}", EVICTION_SIGNALS.join(", ")),
             };
-            cx.error("invalid-value", &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(help));
+            cx.error(Code::InvalidEvictionSignal, &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(help));
             cx.ko(format!("`{key}`는 eviction 신호가 아닙니다"), None);
             continue;
         }
@@ -402,7 +403,7 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
             None => crate::ext::quantity(ResourceName::Memory, &text).is_ok_and(|v| v >= 0),
         };
         if !ok {
-            cx.error("invalid-value", &value.path, value.pos(), format!("`{}` is neither a quantity nor a percentage", truncate(&text, 40)), Some("e.g. \"100Mi\" or \"10%\"".into()));
+            cx.error(Code::InvalidEvictionThreshold, &value.path, value.pos(), format!("`{}` is neither a quantity nor a percentage", truncate(&text, 40)), Some("e.g. \"100Mi\" or \"10%\"".into()));
             cx.ko(format!("`{}`는 수량도 백분율도 아닙니다", truncate(&text, 40)), Some("예: \"100Mi\" 또는 \"10%\"".into()));
             continue;
         }
@@ -417,7 +418,7 @@ fn eviction(cx: &mut Cx, f: &Field<'_>) -> BTreeMap<String, String> {
 fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
     let items = cx.seq(f);
     if items.len() > 50 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 50 block device mappings are allowed", Some("remove some mappings".into()));
+        cx.error(Code::TooManyItems, &f.path, f.pos(), "at most 50 block device mappings are allowed", Some("remove some mappings".into()));
         cx.ko("블록 디바이스 매핑은 최대 50개까지입니다", Some("매핑 일부를 지우세요".into()));
     }
     let mut marked = None;
@@ -436,7 +437,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             }
             let has_snapshot = ebs.get("snapshotID").and_then(|s| cx.str(&s)).is_some();
             if size.is_none() && !has_snapshot && cx.error_count() == 0 {
-                cx.error("missing-field", &e.path, e.pos(), "an ebs block needs volumeSize or snapshotID", Some("add `volumeSize: 20Gi`".into()));
+                cx.error(Code::EbsNeedsSizeOrSnapshot, &e.path, e.pos(), "an ebs block needs volumeSize or snapshotID", Some("add `volumeSize: 20Gi`".into()));
                 cx.ko("ebs 블록에는 volumeSize나 snapshotID가 있어야 합니다", Some("`volumeSize: 20Gi`를 추가하세요".into()));
             }
             if let Some(t) = ebs.get("volumeType") {
@@ -460,7 +461,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             roots += 1;
             if roots > 1 {
                 if let Some(r) = &root_field {
-                    cx.error("invalid-value", &r.path, r.pos(), "at most one block device mapping can be the root volume", Some("set `rootVolume: true` on one mapping only".into()));
+                    cx.error(Code::MultipleRootVolumes, &r.path, r.pos(), "at most one block device mapping can be the root volume", Some("set `rootVolume: true` on one mapping only".into()));
                     cx.ko("루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다", Some("`rootVolume: true`는 매핑 하나에만 두세요".into()));
                 }
             }
@@ -480,7 +481,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
 /// `volumeSize`: whole Gi, G, Ti or T (the CRD's pattern), in bytes.
 fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     let Value::Str(s) = &f.node.value else {
-        cx.error("invalid-type", &f.path, f.pos(), format!("expected a size such as \"20Gi\", found {}", f.node.type_name()), Some("add a unit: Gi, G, Ti or T".into()));
+        cx.error(Code::InvalidType, &f.path, f.pos(), format!("expected a size such as \"20Gi\", found {}", f.node.type_name()), Some("add a unit: Gi, G, Ti or T".into()));
         cx.ko(format!("\"20Gi\" 같은 크기여야 하는데 {}입니다", f.node.type_name()), Some("단위를 붙이세요: Gi, G, Ti, T".into()));
         return None;
     };
@@ -488,7 +489,7 @@ fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     let unit = s.get(digits.len()..).unwrap_or("");
     let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && matches!(unit, "Gi" | "G" | "Ti" | "T");
     if !ok {
-        cx.error("invalid-value", &f.path, f.pos(), format!("`{}` is not a volume size", truncate(s, 40)), Some("use whole Gi, G, Ti or T, e.g. 50Gi".into()));
+        cx.error(Code::InvalidVolumeSize, &f.path, f.pos(), format!("`{}` is not a volume size", truncate(s, 40)), Some("use whole Gi, G, Ti or T, e.g. 50Gi".into()));
         cx.ko(format!("`{}`는 볼륨 크기가 아닙니다", truncate(s, 40)), Some("Gi, G, Ti, T 단위의 정수를 쓰세요. 예: 50Gi".into()));
         return None;
     }
@@ -519,7 +520,7 @@ fn tags(cx: &mut Cx, f: &Field<'_>) {
             || matches!(key.as_str(), "karpenter.sh/nodepool" | "karpenter.sh/nodeclaim" | "karpenter.k8s.aws/ec2nodeclass");
         if forbidden {
             let why = if key.is_empty() { "empty tag keys are not allowed".to_string() } else { format!("tag `{key}` is restricted: Karpenter sets it on every instance") };
-            cx.error("restricted-tag", &path, pos, why, Some("remove the tag".into()));
+            cx.error(Code::RestrictedTag, &path, pos, why, Some("remove the tag".into()));
             cx.ko(format!("태그 `{key}`는 쓸 수 없습니다: Karpenter가 모든 인스턴스에 직접 붙입니다"), Some("태그를 지우세요".into()));
         } else {
             cx.str(&value);

@@ -10,6 +10,7 @@ use kpg_core::resources::ResourceName;
 use kpg_core::taints::Taint;
 
 use super::common::{self, Meta, NameRule, ReqSite};
+use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, join};
 use crate::yaml::Pos;
 
@@ -41,7 +42,7 @@ fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
         let allowed = karpenter_duration_ok(s) || (never && s == "Never");
         if !allowed {
             let help = if never { "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never" } else { "use whole s, m or h units, e.g. 90s, 30m or 48h" };
-            cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
+            cx.error(Code::InvalidNodePoolDuration, &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
             cx.ko(format!("`{s}`는 NodePool의 기간 형식(초, 분, 시간 단위의 정수)에 맞지 않습니다"), None);
             return None;
         }
@@ -72,7 +73,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     if v1beta1 {
         if let Some(p) = r.key_pos("apiVersion") {
             cx.warn(
-                "v1beta1-api",
+                Code::V1beta1Api,
                 "apiVersion",
                 p,
                 "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
@@ -110,7 +111,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 Some("WhenUnderutilized") => {
                     policy_underutilized_v1beta1 = true;
                     cx.warn(
-                        "v1beta1-consolidation-policy",
+                        Code::V1beta1ConsolidationPolicy,
                         &p.path,
                         p.pos(),
                         "WhenUnderutilized is called WhenEmptyOrUnderutilized in v1",
@@ -120,7 +121,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 }
                 Some("Balanced") => {
                     cx.warn(
-                        "unsupported-field",
+                        Code::UnsupportedField,
                         &p.path,
                         p.pos(),
                         "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
@@ -140,7 +141,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
             }
             if v1beta1 && policy_underutilized_v1beta1 {
                 cx.warn(
-                    "v1beta1-consolidate-after",
+                    Code::V1beta1ConsolidateAfter,
                     &c.path,
                     c.pos(),
                     "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it delays consolidation",
@@ -159,7 +160,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 }
             } else {
                 cx.warn(
-                    "unknown-field",
+                    Code::UnknownField,
                     &e.path,
                     e.key_pos,
                     "karpenter.sh/v1 has no spec.disruption.expireAfter; it is ignored (the API server rejects it)",
@@ -177,7 +178,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 None => (join(&sf.path, "disruption"), sf.key_pos),
             };
             cx.warn(
-                "v1beta1-consolidate-after",
+                Code::V1beta1ConsolidateAfter,
                 &path,
                 policy_pos.unwrap_or(pos),
                 "v1 requires consolidateAfter; 0s is used, as v1beta1 behaved",
@@ -190,7 +191,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 None => (join(&sf.path, "disruption.consolidateAfter"), sf.key_pos),
             };
             cx.error(
-                "missing-field",
+                Code::MissingField,
                 &path,
                 pos,
                 "karpenter.sh/v1 requires `spec.disruption.consolidateAfter`",
@@ -201,7 +202,7 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     }
     if let Some((v, e)) = disruption_expire {
         cx.warn(
-            "v1beta1-expire-after",
+            Code::V1beta1ExpireAfter,
             &e.path,
             e.pos(),
             "in v1, expireAfter moved to spec.template.spec.expireAfter (and expiry no longer waits for a replacement)",
@@ -235,10 +236,10 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
             for (key, _, value) in entries {
                 if labels.contains_key(&key) {
                     if let Some(why) = common::restricted_label(&key) {
-                        cx.error("invalid-label", &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
+                        cx.error(Code::RestrictedLabel, &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
                         cx.ko(format!("레이블 `{key}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()));
                     } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
-                        cx.warn("restricted-before-v1-9", &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
+                        cx.warn(Code::RestrictedBeforeV1_9, &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
                         cx.ko("Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)", Some("더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요".into()));
                     }
                 }
@@ -263,7 +264,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
             }
         }
         if np.requirements.len() > 100 {
-            cx.error("invalid-value", &rf.path, rf.pos(), "at most 100 requirements are allowed", Some("merge requirements on the same key".into()));
+            cx.error(Code::TooManyItems, &rf.path, rf.pos(), "at most 100 requirements are allowed", Some("merge requirements on the same key".into()));
             cx.ko("requirements는 최대 100개까지입니다", Some("같은 키의 요구 조건을 합치세요".into()));
         }
         np.invalid = common::runtime_invalid(&np.requirements);
@@ -280,7 +281,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
     for (i, (t, pos)) in all_taints.iter().enumerate() {
         if all_taints[..i].iter().any(|(o, _)| o.key == t.key && o.effect == t.effect) {
             cx.error(
-                "invalid-value",
+                Code::DuplicateTaint,
                 &s.child_path("taints"),
                 *pos,
                 format!("taint {}:{} appears twice (taints and startupTaints together must be unique by key and effect)", t.key, t.effect.as_str()),
@@ -291,7 +292,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
     }
     if let Some(e) = s.get("expireAfter") {
         if v1beta1 {
-            cx.warn("unknown-field", &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", Some("migrate to v1 (`kpg migrate`), where this is the right place".into()));
+            cx.warn(Code::UnknownField, &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", Some("migrate to v1 (`kpg migrate`), where this is the right place".into()));
             cx.ko("v1beta1 NodePool에는 spec.template.spec.expireAfter가 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다", Some("v1으로 옮기세요(`kpg migrate`). v1에서는 이곳이 맞는 위치입니다".into()));
         }
         if let Some(v) = np_duration(cx, &e, true) {
@@ -308,7 +309,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
         // unknown fields.
         if let Some(k) = s.get("kubelet") {
             cx.warn(
-                "unknown-field",
+                Code::UnknownField,
                 &k.path,
                 k.key_pos,
                 "karpenter.sh/v1 NodePools have no kubelet block; it is ignored",
@@ -320,7 +321,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
     if v1beta1 {
         if let Some(k) = s.get("kubelet") {
             cx.warn(
-                "v1beta1-kubelet",
+                Code::V1beta1Kubelet,
                 &k.path,
                 k.key_pos,
                 "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); they are ignored here",
@@ -329,7 +330,7 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
             cx.ko("v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. 여기서는 무시합니다", Some("이 블록을 EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()));
         }
         if let Some(res) = s.get("resources") {
-            cx.warn("v1beta1-resources", &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
+            cx.warn(Code::V1beta1Resources, &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
             cx.ko("spec.template.spec.resources는 v1에서 없어졌으므로 무시합니다", Some("지우세요".into()));
         }
     }
@@ -355,7 +356,7 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             out.kind = kind;
         }
         cx.warn(
-            "v1beta1-node-class-ref",
+            Code::V1beta1NodeClassRef,
             &f.path,
             f.pos(),
             "v1 nodeClassRef needs group, kind and name (apiVersion is gone)",
@@ -375,7 +376,7 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
         if let Some(g) = r.req_help(cx, "group", help).and_then(|g| {
             let s = cx.nonempty_str(&g)?;
             if s.contains('/') {
-                cx.error("invalid-value", &g.path, g.pos(), format!("group `{s}` must not contain '/'"), Some("use `group: karpenter.k8s.aws` (no version)".into()));
+                cx.error(Code::InvalidNodeClassGroup, &g.path, g.pos(), format!("group `{s}` must not contain '/'"), Some("use `group: karpenter.k8s.aws` (no version)".into()));
                 cx.ko(format!("group `{s}`에는 '/'가 들어가면 안 됩니다"), Some("`group: karpenter.k8s.aws`(버전 없이)로 쓰세요".into()));
                 return None;
             }
@@ -390,7 +391,7 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
     r.finish(cx);
     if out.group != NODE_CLASS_GROUP || out.kind != NODE_CLASS_KIND {
         cx.warn(
-            "unknown-reference",
+            Code::UnknownReference,
             &f.path,
             f.pos(),
             format!("node class {}/{} is not simulated: this NodePool never launches nodes", out.group, out.kind),
@@ -409,7 +410,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
     let mut out = Vec::new();
     let items = cx.seq(f);
     if items.len() > 50 {
-        cx.error("invalid-value", &f.path, f.pos(), "at most 50 budgets are allowed", Some("merge budgets".into()));
+        cx.error(Code::TooManyItems, &f.path, f.pos(), "at most 50 budgets are allowed", Some("merge budgets".into()));
         cx.ko("budgets는 최대 50개까지입니다", Some("예산을 합치세요".into()));
     }
     for item in items {
@@ -418,7 +419,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             Some(n) => cx.str(&n).and_then(|s| {
                 let parsed = parse_budget_nodes(&s);
                 if parsed.is_none() {
-                    cx.error("invalid-value", &n.path, n.pos(), format!("`{s}` is not a node count or a percentage"), Some("use a count such as \"1\" or a percentage such as \"10%\"".into()));
+                    cx.error(Code::InvalidBudgetNodes, &n.path, n.pos(), format!("`{s}` is not a node count or a percentage"), Some("use a count such as \"1\" or a percentage such as \"10%\"".into()));
                     cx.ko(format!("`{s}`는 노드 수나 백분율이 아닙니다"), Some("\"1\" 같은 개수나 \"10%\" 같은 백분율을 쓰세요".into()));
                 }
                 parsed
@@ -430,14 +431,14 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             let ok = valid_cron(s);
             if !ok {
                 if let Some(sf) = &schedule_field {
-                    cx.error("invalid-value", &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
+                    cx.error(Code::InvalidSchedule, &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
                     cx.ko(format!("`{s}`는 cron 일정이 아닙니다"), Some("다섯 필드(\"0 9 * * mon-fri\")나 @daily 같은 매크로를 쓰세요".into()));
                 }
             } else if let (Err(why), Some(sf)) = (kpg_core::cron::parse(s), &schedule_field) {
                 // The API server's pattern accepts it, but Karpenter cannot parse it and
                 // fails closed: the budget then allows no disruption at all.
                 cx.warn(
-                    "unparsable-schedule",
+                    Code::UnparsableSchedule,
                     &sf.path,
                     sf.pos(),
                     format!("Karpenter cannot parse `{s}` ({why}), so this budget blocks every disruption"),
@@ -452,7 +453,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             let v = cx.duration(d, false)?.unwrap_or(0);
             if let crate::yaml::Value::Str(s) = &d.node.value {
                 if !valid_budget_duration(s) {
-                    cx.error("invalid-value", &d.path, d.pos(), format!("`{s}` does not match the budget duration format"), Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()));
+                    cx.error(Code::InvalidBudgetDuration, &d.path, d.pos(), format!("`{s}` does not match the budget duration format"), Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()));
                     cx.ko(format!("`{s}`는 예산 기간 형식에 맞지 않습니다"), Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()));
                     return None;
                 }
@@ -460,7 +461,7 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             Some(v)
         });
         if schedule_field.is_some() != duration_field.is_some() {
-            cx.error("invalid-value", &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
+            cx.error(Code::ScheduleWithoutDuration, &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
             cx.ko("'schedule'은 'duration'과 함께 써야 합니다", Some("`schedule`과 `duration`을 둘 다 쓰거나 둘 다 빼세요".into()));
         }
         let reasons = match b.get("reasons") {
@@ -544,7 +545,7 @@ fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
                 Some(g) => format!("did you mean `{g}`?"),
                 None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource such as nvidia.com/gpu".into(),
             };
-            cx.error("invalid-value", &value.path, key_pos, format!("`{name}` is not a resource name"), Some(help));
+            cx.error(Code::InvalidResourceName, &value.path, key_pos, format!("`{name}` is not a resource name"), Some(help));
             cx.ko(format!("`{name}`는 리소스 이름이 아닙니다"), None);
             continue;
         }

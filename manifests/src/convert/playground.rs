@@ -9,6 +9,7 @@ use kpg_core::resources::{ResourceName, Resources};
 
 use super::common::{self, ListSite, Meta, NameRule};
 use super::{Object, Site, kind_info, workload_kind};
+use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, truncate};
 use crate::yaml::{Pos, Value};
 
@@ -48,7 +49,7 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                 let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n)).unwrap_or_default();
                 if let Some(n) = &name_field {
                     if !name.is_empty() && !names.insert(name.clone()) {
-                        cx.error("duplicate-object", &n.path, n.pos(), format!("node group `{name}` is defined twice"), Some("give each node group its own name".into()));
+                        cx.error(Code::DuplicateObject, &n.path, n.pos(), format!("node group `{name}` is defined twice"), Some("give each node group its own name".into()));
                         cx.ko(format!("노드 그룹 `{name}`가 두 번 정의되었습니다"), Some("노드 그룹마다 다른 이름을 붙이세요".into()));
                     }
                 }
@@ -68,7 +69,7 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                 if total > MAX_FIXED_NODES {
                     let pos = count_field.as_ref().map(|c| c.pos()).unwrap_or(item.pos());
                     cx.error(
-                        "too-large",
+                        Code::TooLarge,
                         &item.path,
                         pos,
                         format!("the node groups add up to {total} nodes; the playground simulates at most {MAX_FIXED_NODES} fixed nodes"),
@@ -91,7 +92,7 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     if let Some(zf) = g.get("zones") {
                         for z in &group_zones {
                             if !out.zones.contains(z) {
-                                cx.warn("unknown-reference", &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), Some("add the zone to the Cluster's `zones`, or use one of them".into()));
+                                cx.warn(Code::UnknownReference, &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), Some("add the zone to the Cluster's `zones`, or use one of them".into()));
                                 cx.ko(format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"), Some("Cluster의 `zones`에 이 가용 영역을 넣거나 그중 하나를 쓰세요".into()));
                             }
                         }
@@ -145,7 +146,7 @@ fn zones(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
     for item in cx.seq(f) {
         if let Some(z) = cx.nonempty_str(&item) {
             if out.contains(&z) {
-                cx.warn("invalid-value", &item.path, item.pos(), format!("zone `{z}` is listed twice"), Some("remove the second one".into()));
+                cx.warn(Code::DuplicateZone, &item.path, item.pos(), format!("zone `{z}` is listed twice"), Some("remove the second one".into()));
                 cx.ko(format!("가용 영역 `{z}`가 두 번 나옵니다"), Some("두 번째 것을 지우세요".into()));
             } else {
                 out.push(z);
@@ -195,7 +196,7 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
             for item in cx.seq(&of) {
                 if let Some(o) = offering(cx, &item) {
                     if out.offerings.iter().any(|x: &OfferingSpec| x.zone == o.zone && x.capacity_type == o.capacity_type) {
-                        cx.error("duplicate-object", &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
+                        cx.error(Code::DuplicateObject, &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
                         cx.ko(format!("가용 영역 {}에 {} 오퍼링이 두 번 있습니다", o.zone, o.capacity_type.as_str()), Some("가용 영역과 용량 유형마다 오퍼링을 하나만 두세요".into()));
                     }
                     out.offerings.push(o);
@@ -203,7 +204,7 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
             }
         }
         if out.offerings.is_empty() && cx.error_count() == 0 {
-            cx.warn("invalid-value", &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));
+            cx.warn(Code::NoOfferings, &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));
             cx.ko("오퍼링이 없어 이 인스턴스 유형은 절대 띄울 수 없습니다", None);
         }
         s.finish(cx);
@@ -234,7 +235,7 @@ fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
     let text = match &f.node.value {
         Value::Int(_) | Value::Float(_) | Value::Str(_) => f.node.scalar_text().unwrap_or_default(),
         _ => {
-            cx.error("invalid-type", &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), Some("write a decimal such as 0.0416".into()));
+            cx.error(Code::InvalidType, &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), Some("write a decimal such as 0.0416".into()));
             cx.ko(format!("시간당 USD 가격이어야 하는데 {}입니다", f.node.type_name()), Some("0.0416 같은 소수로 쓰세요".into()));
             return None;
         }
@@ -242,13 +243,13 @@ fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
     match micro_dollars(&text) {
         Ok((v, exact)) => {
             if !exact {
-                cx.warn("invalid-value", &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), Some("the simulation counts micro-dollars; nothing to do unless the digits matter".into()));
+                cx.warn(Code::RoundedPrice, &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), Some("the simulation counts micro-dollars; nothing to do unless the digits matter".into()));
                 cx.ko(format!("가격 {text}는 소수점 여섯째 자리로 반올림됩니다"), Some("시뮬레이션은 백만분의 1달러 단위로 셉니다. 그 자릿수가 중요하지 않다면 고칠 것은 없습니다".into()));
             }
             Some(v)
         }
         Err(why) => {
-            cx.error("invalid-value", &f.path, f.pos(), format!("`{}` is not a price: {why}", truncate(&text, 40)), Some("write USD per hour as a decimal, e.g. 0.0416".into()));
+            cx.error(Code::InvalidPrice, &f.path, f.pos(), format!("`{}` is not a price: {why}", truncate(&text, 40)), Some("write USD per hour as a decimal, e.g. 0.0416".into()));
             cx.ko(format!("`{}`는 가격이 아닙니다: {why}", truncate(&text, 40)), Some("시간당 USD를 소수로 쓰세요. 예: 0.0416".into()));
             None
         }
@@ -355,13 +356,13 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
     f.finish(cx);
     let action = match present.as_slice() {
         [] => {
-            cx.error("missing-field", &item.path, item.pos(), "a step needs one action", Some(format!("add one of {}", ACTIONS.join(", "))));
+            cx.error(Code::MissingField, &item.path, item.pos(), "a step needs one action", Some(format!("add one of {}", ACTIONS.join(", "))));
             cx.ko("단계에는 동작이 하나 있어야 합니다", Some(format!("다음 중 하나를 추가하세요: {}", ACTIONS.join(", "))));
             None
         }
         [(name, v)] => action(cx, name, v),
         [_, (second, v), ..] => {
-            cx.error("invalid-value", &v.path, v.key_pos, format!("a step takes exactly one action; `{second}` is a second one"), Some("split it into two steps with the same `at`".into()));
+            cx.error(Code::TimelineStepActions, &v.path, v.key_pos, format!("a step takes exactly one action; `{second}` is a second one"), Some("split it into two steps with the same `at`".into()));
             cx.ko(format!("단계에는 동작이 정확히 하나만 있어야 합니다. `{second}`는 두 번째 동작입니다"), Some("같은 `at`으로 두 단계로 나누세요".into()));
             None
         }
@@ -400,7 +401,7 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
                 match kind_info(&s) {
                     Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => Some(info),
                     _ => {
-                        cx.error("invalid-value", &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, PodDisruptionBudget, Namespace or InstanceType".into()));
+                        cx.error(Code::TimelineKind, &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, PodDisruptionBudget, Namespace or InstanceType".into()));
                         cx.ko(format!("{s}는 삭제할 수 없습니다"), Some("NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget, Namespace, InstanceType을 삭제하세요".into()));
                         None
                     }
@@ -436,7 +437,7 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             let node = i.get("node").and_then(|n| cx.nonempty_str(&n));
             i.finish(cx);
             if nodepool.is_some() == node.is_some() {
-                cx.error("invalid-value", &v.path, v.pos(), "interrupt takes exactly one of `nodepool` and `node`", Some("e.g. `interrupt: {nodepool: default}`".into()));
+                cx.error(Code::TimelineStepActions, &v.path, v.pos(), "interrupt takes exactly one of `nodepool` and `node`", Some("e.g. `interrupt: {nodepool: default}`".into()));
                 cx.ko("interrupt에는 `nodepool`과 `node` 중 정확히 하나만 씁니다", Some("예: `interrupt: {nodepool: default}`".into()));
                 return None;
             }
@@ -452,7 +453,7 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
                 let fam = s.split('@').next().unwrap_or("");
                 if !super::nodeclass::ALIAS_FAMILIES.contains(&fam) {
                     cx.error(
-                        "invalid-value",
+                        Code::InvalidAlias,
                         &f.path,
                         f.pos(),
                         format!("`{fam}` is not an AMI alias family"),

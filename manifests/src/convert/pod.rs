@@ -12,6 +12,7 @@ use kpg_core::resources::Resources;
 use kpg_core::taints::{TaintEffect, Toleration, TolerationOperator};
 
 use super::common::{self, IGNORED_METADATA, ListSite};
+use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, join, truncate};
 
@@ -101,7 +102,7 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         Some(c) => {
             let items = cx.seq(&c);
             if items.is_empty() && matches!(c.node.value, crate::yaml::Value::Seq(_)) {
-                cx.error("invalid-value", &c.path, c.pos(), "a pod needs at least one container", Some("add `- name: app` with an `image:`".into()));
+                cx.error(Code::NoContainers, &c.path, c.pos(), "a pod needs at least one container", Some("add `- name: app` with an `image:`".into()));
                 cx.ko("파드에는 컨테이너가 하나 이상 있어야 합니다", Some("`image:`가 있는 `- name: app`을 추가하세요".into()));
             }
             for item in items {
@@ -112,7 +113,7 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         }
         None => {
             cx.error(
-                "missing-field",
+                Code::MissingField,
                 &s.child_path("containers"),
                 s.anchor(),
                 "missing required field `containers`",
@@ -161,18 +162,18 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         Owner::Controller => {
             if let (Some(p), Some(r)) = (policy, &restart) {
                 if p != "Always" {
-                    cx.error("invalid-value", &r.path, r.pos(), format!("restartPolicy {p} is not allowed here: a controller's pods always restart"), Some("use `restartPolicy: Always` or remove it".into()));
+                    cx.error(Code::RestartPolicyNotAllowed, &r.path, r.pos(), format!("restartPolicy {p} is not allowed here: a controller's pods always restart"), Some("use `restartPolicy: Always` or remove it".into()));
                     cx.ko(format!("restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 파드는 항상 다시 시작합니다"), Some("`restartPolicy: Always`를 쓰거나 지우세요".into()));
                 }
             }
         }
         Owner::Job => match (policy, &restart) {
             (Some("Always"), Some(r)) => {
-                cx.error("invalid-value", &r.path, r.pos(), "a Job's pods cannot use restartPolicy Always", Some("use `restartPolicy: Never` or `OnFailure`".into()));
+                cx.error(Code::RestartPolicyNotAllowed, &r.path, r.pos(), "a Job's pods cannot use restartPolicy Always", Some("use `restartPolicy: Never` or `OnFailure`".into()));
                 cx.ko("Job의 파드는 restartPolicy Always를 쓸 수 없습니다", Some("`restartPolicy: Never`나 `OnFailure`를 쓰세요".into()));
             }
             (None, None) => {
-                cx.error("missing-field", &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
+                cx.error(Code::MissingField, &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
                 cx.ko("Job의 파드 템플릿에는 restartPolicy가 있어야 합니다(기본값 Always는 허용되지 않습니다)", Some("`restartPolicy: Never`(또는 OnFailure)를 추가하세요".into()));
             }
             _ => {}
@@ -220,11 +221,11 @@ fn container(
     if let Some(n) = c.req(cx, "name") {
         if let Some(name) = cx.nonempty_str(&n) {
             if let Err(e) = ext::dns1123_label(&name) {
-                cx.error("invalid-value", &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), Some("use lower-case letters, digits and -, e.g. `app`".into()));
+                cx.error(Code::InvalidContainerName, &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), Some("use lower-case letters, digits and -, e.g. `app`".into()));
                 cx.ko(format!("컨테이너 이름 `{}`가 올바르지 않습니다: {e}", truncate(&name, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()));
             }
             if let Some(first) = names.get(&name) {
-                cx.error("invalid-value", &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
+                cx.error(Code::DuplicateContainerName, &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
                 cx.ko(format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"), Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()));
             } else {
                 names.insert(name.clone(), n.path.clone());
@@ -282,7 +283,7 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
                 let path = requests_field.as_ref().map(|q| join(&q.path, name)).unwrap_or_default();
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
                 cx.error(
-                    "invalid-value",
+                    Code::RequestExceedsLimit,
                     &path,
                     pos,
                     format!("the {name} request is larger than its limit"),
@@ -292,7 +293,7 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
             }
             Some((_, req)) if is_extended(name) && req != v => {
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
-                cx.error("invalid-value", &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), Some("set the request and the limit to the same value".into()));
+                cx.error(Code::ExtendedResourceLimit, &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), Some("set the request and the limit to the same value".into()));
                 cx.ko(format!("{name} 요청량은 한도와 같아야 합니다(확장 리소스는 초과 할당할 수 없습니다)"), Some("요청량과 한도를 같은 값으로 두세요".into()));
             }
             Some(_) => {}
@@ -304,7 +305,7 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
     for name in effective.keys() {
         if is_extended(name) && !limit_by_name.contains_key(name) {
             let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
-            cx.error("invalid-value", &f.path, pos, format!("the extended resource {name} needs a limit equal to its request"), Some(format!("add `limits: {{{name}: ...}}`")));
+            cx.error(Code::ExtendedResourceLimit, &f.path, pos, format!("the extended resource {name} needs a limit equal to its request"), Some(format!("add `limits: {{{name}: ...}}`")));
             cx.ko(format!("확장 리소스 {name}에는 요청량과 같은 한도가 있어야 합니다"), None);
         }
     }
@@ -346,7 +347,7 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
         };
         if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
             if !seen.insert((protocol, host_ip.clone(), port)) {
-                cx.error("invalid-value", &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), Some("give each container its own host port".into()));
+                cx.error(Code::DuplicateHostPort, &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), Some("give each container its own host port".into()));
                 cx.ko(format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"), Some("컨테이너마다 다른 호스트 포트를 쓰세요".into()));
             }
             out.push(HostPort { protocol: protocol.to_string(), host_ip, port });
@@ -381,7 +382,7 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
         if let Some(terms) = r.req(cx, "nodeSelectorTerms") {
             let items = cx.seq(&terms);
             if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
-                cx.error("invalid-value", &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
+                cx.error(Code::EmptyNodeSelectorTerms, &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
                 cx.ko("노드 선택 조건이 하나 이상 있어야 합니다", Some("`- matchExpressions: [...]`를 추가하거나 필수 node affinity를 지우세요".into()));
             }
             for term in items {
@@ -455,7 +456,7 @@ fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
             for item in cx.seq(&ns) {
                 if let Some(n) = cx.str(&item) {
                     if let Err(e) = ext::dns1123_label(&n) {
-                        cx.error("invalid-value", &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), Some("use lower-case letters, digits and -, e.g. `team-a`".into()));
+                        cx.error(Code::InvalidNamespace, &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), Some("use lower-case letters, digits and -, e.g. `team-a`".into()));
                         cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&n, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `team-a`".into()));
                     }
                     out.push(n);
@@ -528,12 +529,12 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
         t.finish(cx);
         if key.is_empty() && operator != TolerationOperator::Exists {
             let pos = op_field.as_ref().map(|o| o.pos()).unwrap_or(item.pos());
-            cx.error("invalid-value", &join(&item.path, "operator"), pos, "a toleration without a key must use operator Exists", Some("add `operator: Exists` (tolerates every taint), or set `key`".into()));
+            cx.error(Code::TolerationWithoutKey, &join(&item.path, "operator"), pos, "a toleration without a key must use operator Exists", Some("add `operator: Exists` (tolerates every taint), or set `key`".into()));
             cx.ko("key가 없는 toleration은 operator Exists를 써야 합니다", Some("`operator: Exists`(모든 테인트 허용)를 추가하거나 `key`를 쓰세요".into()));
         }
         if operator == TolerationOperator::Exists && !value.is_empty() {
             let pos = value_field.as_ref().map(|v| v.pos()).unwrap_or(item.pos());
-            cx.error("invalid-value", &join(&item.path, "value"), pos, "a toleration with operator Exists takes no value", Some("remove `value`, or use operator Equal".into()));
+            cx.error(Code::TolerationExistsWithValue, &join(&item.path, "value"), pos, "a toleration with operator Exists takes no value", Some("remove `value`, or use operator Equal".into()));
             cx.ko("operator가 Exists인 toleration에는 value를 쓰지 않습니다", Some("`value`를 지우거나 operator Equal을 쓰세요".into()));
         }
         if cx.error_count() == errors {
@@ -571,12 +572,12 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
             .is_some_and(|p| p == "Honor");
         t.finish(cx);
         if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) = (min_domains, when, &min_domains_field) {
-            cx.error("invalid-value", &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", Some("set `whenUnsatisfiable: DoNotSchedule`, or remove `minDomains`".into()));
+            cx.error(Code::MinDomainsNeedsDoNotSchedule, &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", Some("set `whenUnsatisfiable: DoNotSchedule`, or remove `minDomains`".into()));
             cx.ko("minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다", Some("`whenUnsatisfiable: DoNotSchedule`로 바꾸거나 `minDomains`를 지우세요".into()));
         }
         if let (Some(key), Some(when)) = (&topology_key, when) {
             if out.iter().any(|c| &c.topology_key == key && c.when_unsatisfiable == when) {
-                cx.error("invalid-value", &item.path, item.pos(), format!("a second constraint with topologyKey {key} and the same whenUnsatisfiable"), Some("merge the two constraints".into()));
+                cx.error(Code::DuplicateSpreadConstraint, &item.path, item.pos(), format!("a second constraint with topologyKey {key} and the same whenUnsatisfiable"), Some("merge the two constraints".into()));
                 cx.ko(format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"), Some("두 제약을 하나로 합치세요".into()));
             }
         }

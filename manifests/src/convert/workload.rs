@@ -5,6 +5,7 @@ use kpg_core::model::{IntOrPercent, Namespace, PodDisruptionBudget, PodTemplate,
 
 use super::common::{self, Meta, NameRule};
 use super::pod::{self, Owner};
+use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields};
 
 const MAX_REPLICAS: i64 = i32::MAX as i64;
@@ -92,11 +93,11 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                 if let Some(sel) = &selector_field {
                     let selector = common::label_selector(cx, sel);
                     if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
-                        cx.error("invalid-value", &sel.path, sel.pos(), "an empty selector is not allowed here", Some("select the template's labels, e.g. `matchLabels: {app: web}`".into()));
+                        cx.error(Code::EmptySelector, &sel.path, sel.pos(), "an empty selector is not allowed here", Some("select the template's labels, e.g. `matchLabels: {app: web}`".into()));
                         cx.ko("여기서는 빈 selector를 쓸 수 없습니다", Some("템플릿의 레이블을 선택하세요. 예: `matchLabels: {app: web}`".into()));
                     } else if cx.error_count() == 0 && !selects(&selector, &workload.template.labels) {
                         cx.error(
-                            "invalid-value",
+                            Code::SelectorMismatch,
                             &sel.path,
                             sel.pos(),
                             "the selector does not match the template's labels",
@@ -158,7 +159,7 @@ pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionB
         let min_available = min_field.as_ref().and_then(|f| int_or_percent(cx, f));
         let max_unavailable = max_field.as_ref().and_then(|f| int_or_percent(cx, f));
         if let (Some(_), Some(m)) = (&min_field, &max_field) {
-            cx.error("invalid-value", &m.path, m.pos(), "minAvailable and maxUnavailable cannot both be set", Some("keep one of them".into()));
+            cx.error(Code::PdbMinAndMax, &m.path, m.pos(), "minAvailable and maxUnavailable cannot both be set", Some("keep one of them".into()));
             cx.ko("minAvailable과 maxUnavailable을 함께 쓸 수 없습니다", Some("둘 중 하나만 남기세요".into()));
         }
         s.ignore(&["unhealthyPodEvictionPolicy"]);
@@ -175,7 +176,7 @@ pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionB
             }
             None => {
                 cx.warn(
-                    "invalid-value",
+                    Code::PdbWithoutSelector,
                     &s_path(&sf, "selector"),
                     sf.key_pos,
                     "a PodDisruptionBudget without a selector selects no pods; it has no effect",
@@ -207,14 +208,14 @@ fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
                     } else {
                         "use a count such as 1 or a percentage such as \"50%\"".into()
                     };
-                    cx.error("invalid-value", &f.path, f.pos(), format!("`{s}` is neither a count nor a percentage between 0% and 100%"), Some(help));
+                    cx.error(Code::InvalidIntOrPercent, &f.path, f.pos(), format!("`{s}` is neither a count nor a percentage between 0% and 100%"), Some(help));
                     cx.ko(format!("`{s}`는 개수도 0%에서 100% 사이의 백분율도 아닙니다"), None);
                     None
                 }
             }
         }
         _ => {
-            cx.error("invalid-type", &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), Some("e.g. 1 or \"50%\"".into()));
+            cx.error(Code::InvalidType, &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), Some("e.g. 1 or \"50%\"".into()));
             cx.ko(format!("개수나 백분율이어야 하는데 {}입니다", f.node.type_name()), Some("예: 1 또는 \"50%\"".into()));
             None
         }
