@@ -143,6 +143,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     duplicates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
+    immutable_fields(&mut accepted, diagnostics);
 
     let mut scenario = Scenario::default();
     let mut steps: Vec<Step> = Vec::new();
@@ -204,6 +205,69 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         } else {
             seen.insert(key, (a.doc, c.name_pos));
         }
+    }
+}
+
+/// A Timeline step that applies a NodePool over an existing one is an update, and the CRD makes
+/// `nodeClassRef.group` and `nodeClassRef.kind` immutable (`self.group == oldSelf.group`): the
+/// API server refuses such a step, so it is an error and its Timeline is left out.
+fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
+    let mut current: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut steps: Vec<(kpg_core::model::Millis, usize, usize)> = Vec::new();
+    for (i, a) in accepted.iter().enumerate().filter(|(_, a)| !a.dropped) {
+        match &a.converted.object {
+            Object::NodePool(np) => {
+                current.insert(np.name.clone(), (np.node_class_ref.group.clone(), np.node_class_ref.kind.clone()));
+            }
+            Object::Timeline(s) => steps.extend(s.iter().enumerate().map(|(j, st)| (st.step.at, i, j))),
+            _ => {}
+        }
+    }
+    // The order the steps run in: by time, then as written.
+    steps.sort();
+    let mut bad = Vec::new();
+    for (_, i, j) in steps {
+        let Object::Timeline(s) = &accepted[i].converted.object else { continue };
+        let Some(st) = s.get(j) else { continue };
+        let obj = match &st.step.action {
+            TimelineAction::Delete { kind, name, .. } if kind == "NodePool" => {
+                current.remove(name);
+                continue;
+            }
+            TimelineAction::Apply(obj) => obj,
+            _ => continue,
+        };
+        let AppliedObject::NodePool(np) = obj.as_ref() else { continue };
+        let new = (np.node_class_ref.group.clone(), np.node_class_ref.kind.clone());
+        match current.get(&np.name) {
+            Some(old) if *old != new => bad.push((i, j, np.name.clone(), old.clone(), new)),
+            _ => {
+                current.insert(np.name.clone(), new);
+            }
+        }
+    }
+    for (i, j, name, (og, ok), (ng, nk)) in bad {
+        let a = &mut accepted[i];
+        if let Object::Timeline(s) = &a.converted.object {
+            if let Some(st) = s.get(j) {
+                let field = if og != ng { "group" } else { "kind" };
+                let d = diag(
+                    Severity::Error,
+                    Code::ImmutableField,
+                    a,
+                    &format!("{}.apply.spec.template.spec.nodeClassRef.{field}", st.path),
+                    st.pos,
+                    format!("NodePool/{name} exists with nodeClassRef {ok} in group {og}; its group and kind cannot change (here: {nk} in group {ng})"),
+                    Some(format!("keep `group: {og}` and `kind: {ok}`, or delete the NodePool in an earlier step and apply it anew")),
+                )
+                .with_ko(
+                    format!("NodePool/{name}는 이미 group {og}의 {ok}를 nodeClassRef로 씁니다. group과 kind는 바꿀 수 없습니다(여기서는 group {ng}의 {nk})"),
+                    Some(format!("`group: {og}`와 `kind: {ok}`를 그대로 두거나, 앞 단계에서 NodePool을 지우고 새로 적용하세요")),
+                );
+                diagnostics.push(d);
+            }
+        }
+        a.dropped = true;
     }
 }
 

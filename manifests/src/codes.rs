@@ -101,6 +101,7 @@ codes! {
     OutOfRange = "out-of-range", ApiServer, "A number outside the range the schema allows.", "스키마가 허용하는 범위를 벗어난 숫자입니다.";
     InvalidChoice = "invalid-choice", ApiServer, "A value that is not one of the field's allowed spellings (an enum).", "필드가 허용하는 값(열거형) 중 하나가 아닙니다.";
     TooManyItems = "too-many-items", ApiServer, "A list or map longer than the schema's maxItems or maxProperties.", "목록이나 매핑이 스키마의 maxItems 또는 maxProperties보다 깁니다.";
+    DuplicateItem = "duplicate-item", ApiServer, "A list the API treats as a set repeats an item.", "집합으로 다루는 목록에 같은 항목이 두 번 나옵니다.";
     TooLong = "too-long", ApiServer, "A string longer than the schema's maxLength.", "문자열이 스키마의 maxLength보다 깁니다.";
     InvalidQuantity = "invalid-quantity", ApiServer, "Not a Kubernetes quantity (such as 500m, 2 or 4Gi), or negative where it may not be.", "Kubernetes 수량(500m, 2, 4Gi 등)이 아니거나, 음수일 수 없는 곳에 음수입니다.";
     InvalidDuration = "invalid-duration", ApiServer, "Not a Go duration (such as 30s, 5m or 720h).", "Go 기간(30s, 5m, 720h 등)이 아닙니다.";
@@ -153,7 +154,6 @@ codes! {
     EvictionSoftPairing = "eviction-soft-pairing", ApiServer, "evictionSoft and evictionSoftGracePeriod must name the same signals.", "evictionSoft와 evictionSoftGracePeriod는 같은 신호를 써야 합니다.";
     InvalidReservedResource = "invalid-reserved-resource", ApiServer, "A kubeReserved or systemReserved key other than cpu, memory, ephemeral-storage and pid.", "kubeReserved나 systemReserved에 cpu, memory, ephemeral-storage, pid가 아닌 키가 있습니다.";
     ImageGcThresholds = "image-gc-thresholds", ApiServer, "imageGCLowThresholdPercent must be below imageGCHighThresholdPercent.", "imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다.";
-    InvalidIp = "invalid-ip", ApiServer, "Not an IPv4 or IPv6 address.", "IPv4나 IPv6 주소가 아닙니다.";
     MultipleRootVolumes = "multiple-root-volumes", ApiServer, "More than one block device mapping is the root volume.", "루트 볼륨인 블록 디바이스 매핑이 둘 이상입니다.";
     EbsNeedsSizeOrSnapshot = "ebs-needs-size-or-snapshot", ApiServer, "An EBS volume needs a volumeSize or a snapshotID.", "EBS 볼륨에는 volumeSize나 snapshotID가 있어야 합니다.";
     InvalidVolumeSize = "invalid-volume-size", ApiServer, "A volumeSize that is not whole Gi, G, Ti or T.", "volumeSize가 Gi, G, Ti, T 단위의 정수가 아닙니다.";

@@ -164,6 +164,130 @@ fn ec2_node_class_rules() {
     ]);
 }
 
+/// A generated manifest fragment, for the cases whose breaking text is long.
+fn text(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+#[test]
+fn node_pool_size_and_version_rules() {
+    let r = |rule, good, bad, path, code| Case { rule, base: POOL, good, bad, path, code };
+    let many_labels: String = (0..101).map(|i| format!("        l{i}: v\n")).collect();
+    let long_key = format!("{}/{}", "a".repeat(253), "b".repeat(63));
+    let many_reqs: String = (0..101).map(|i| format!("        - {{key: example.com/k{i}, operator: Exists}}\n")).collect();
+    let many_budgets: String = (0..51).map(|_| "      - nodes: 10%\n".to_string()).collect();
+    check(&[
+        r("at most 100 labels", "        team: a\n", text(many_labels), "spec.template.metadata.labels", "too-many-items"),
+        r("label values are at most 63 characters", "        team: a", text(format!("        team: {}", "a".repeat(64))), "labels.team", "invalid-label"),
+        r("requirement keys are at most 316 characters", "key: karpenter.sh/capacity-type", text(format!("key: {long_key}")), "requirements[0].key", "too-long"),
+        r("requirement values are at most 63 characters", "values: [spot]", text(format!("values: [{}]", "s".repeat(64))), "requirements[0].values[0]", "invalid-label"),
+        r("at most 100 requirements", "      requirements:\n", text(format!("      requirements:\n{many_reqs}")), "spec.template.spec.requirements", "too-many-items"),
+        r("at most 50 budgets", "      - nodes: 10%\n", text(many_budgets), "spec.disruption.budgets", "too-many-items"),
+        r("budget reasons are a set", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Empty, Drifted, Empty]", "budgets[0].reasons[2]", "duplicate-item"),
+        r("budget schedule is cron", "      - nodes: 10%", "      - nodes: 10%\n        schedule: every day\n        duration: 1h", "budgets[0].schedule", "invalid-schedule"),
+        r("NodePool durations are whole s, m or h", "expireAfter: 720h", "expireAfter: 1.5h", "expireAfter", "invalid-nodepool-duration"),
+        r("taint keys are qualified names", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: \"bad key\", effect: NoSchedule}", "taints[0].key", "invalid-label"),
+        r("a static NodePool takes no weight", "  weight: 10", "  replicas: 2\n  weight: 10", "spec.weight", "static-nodepool"),
+        r("a static NodePool limits only nodes", "  limits:\n    cpu: 100", "  replicas: 2\n  limits:\n    cpu: 100", "spec.limits", "static-nodepool"),
+        r("replicas are not negative", "  weight: 10", "  weight: 10\n  replicas: -1", "spec.replicas", "out-of-range"),
+    ]);
+}
+
+#[test]
+fn ec2_node_class_fine_print_rules() {
+    let r = |rule, good, bad, path, code| Case { rule, base: CLASS, good, bad, path, code };
+    let role = "  role: KarpenterNodeRole-demo\n";
+    let with = |extra: &str| text(format!("{role}{extra}"));
+    let many_tags: String = (0..21).map(|i| format!("t{i}: v, ")).collect();
+    let many_terms: String = (0..31).map(|i| format!("    - id: subnet-{i}\n")).collect();
+    let many_bdms: String = (0..51).map(|i| format!("    - {{deviceName: /dev/xvd{i}, ebs: {{volumeSize: 20Gi}}}}\n")).collect();
+    check(&[
+        r("evictionSoft needs a grace period", role, with("  kubelet:\n    evictionSoft: {memory.available: 500Mi}\n"), "kubelet.evictionSoft", "eviction-soft-pairing"),
+        r("a grace period needs evictionSoft", role, with("  kubelet:\n    evictionSoftGracePeriod: {memory.available: 1m}\n"), "kubelet.evictionSoftGracePeriod", "eviction-soft-pairing"),
+        r("podsPerCore >= 0", role, with("  kubelet: {podsPerCore: -1}\n"), "kubelet.podsPerCore", "out-of-range"),
+        r("clusterDNS is a list", role, with("  kubelet: {clusterDNS: 10.100.0.10}\n"), "kubelet.clusterDNS", "invalid-type"),
+        r("reserved quantities are not negative", role, with("  kubelet: {systemReserved: {cpu: \"-1\"}}\n"), "kubelet.systemReserved", "invalid-quantity"),
+        r("image GC thresholds are 0..100", role, with("  kubelet: {imageGCHighThresholdPercent: 101}\n"), "kubelet.imageGCHighThresholdPercent", "out-of-range"),
+        r("evictionMaxPodGracePeriod is an integer", role, with("  kubelet: {evictionMaxPodGracePeriod: 1m}\n"), "kubelet.evictionMaxPodGracePeriod", "invalid-type"),
+        r("iops is an integer", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, iops: \"3000 IOPS\"}}\n"), "ebs.iops", "invalid-type"),
+        r("throughput is an integer", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, throughput: fast}}\n"), "ebs.throughput", "invalid-type"),
+        r("volumeInitializationRate is 100..300", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {snapshotID: snap-1, volumeInitializationRate: 50}}\n"), "ebs.volumeInitializationRate", "out-of-range"),
+        r("volumeInitializationRate needs a snapshot", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeInitializationRate: 200}}\n"), "ebs.volumeInitializationRate", "initialization-rate-needs-snapshot"),
+        r("volumeSize units", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20GB}}\n"), "ebs.volumeSize", "invalid-volume-size"),
+        r("volumeSize is within the pattern", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 60000Gi}}\n"), "ebs.volumeSize", "invalid-volume-size"),
+        r("at most 50 block device mappings", role, with(&format!("  blockDeviceMappings:\n{many_bdms}")), "spec.blockDeviceMappings", "too-many-items"),
+        r("alias is at most 30 characters", "alias: al2023@latest", "alias: al2023@v20240625-and-a-long-tail", "amiSelectorTerms[0].alias", "too-long"),
+        r("an ssmParameter term is alone with an alias", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n      ssmParameter: /aws/service/eks/x\n", "amiSelectorTerms[0].alias", "alias-not-alone"),
+        r("ami id is exclusive", "    - alias: al2023@latest\n", "    - {id: ami-0123, tags: {a: b}}\n  amiFamily: AL2023\n", "amiSelectorTerms[0]", "exclusive-selector-field"),
+        r("ami id pattern", "    - alias: al2023@latest\n", "    - id: image-1\n  amiFamily: AL2023\n", "amiSelectorTerms[0].id", "invalid-resource-id"),
+        r("amiFamily enum", role, with("  amiFamily: Ubuntu\n"), "amiFamily", "invalid-choice"),
+        r("security group name is exclusive", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - {name: my-sg, tags: {a: b}}", "securityGroupSelectorTerms[0]", "exclusive-selector-field"),
+        r("a selector term takes at most 20 tags", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", text(format!("    - tags: {{{many_tags}}}\n  securityGroupSelectorTerms:")), "subnetSelectorTerms[0].tags", "too-many-items"),
+        r("at most 30 subnet terms", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", text(format!("{many_terms}  securityGroupSelectorTerms:")), "subnetSelectorTerms", "too-many-items"),
+        r("tag values are not empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {karpenter.sh/discovery: \"\"}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags", "empty-tag"),
+        r("role is not empty", "  role: KarpenterNodeRole-demo", "  role: \"\"", "spec.role", "empty-value"),
+        r("eks:eks-cluster-name is a restricted tag", role, with("  tags: {eks:eks-cluster-name: demo}\n"), "tags", "restricted-tag"),
+        r("httpTokens enum", role, with("  metadataOptions: {httpTokens: sometimes}\n"), "metadataOptions.httpTokens", "invalid-choice"),
+        r("capacity reservation id pattern", role, with("  capacityReservationSelectorTerms:\n    - id: reservation-1\n"), "capacityReservationSelectorTerms[0].id", "invalid-resource-id"),
+        r("capacity reservation owner is an account id", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, ownerID: \"12345\"}\n"), "capacityReservationSelectorTerms[0].ownerID", "invalid-resource-id"),
+        r("instanceMatchCriteria enum", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, instanceMatchCriteria: any}\n"), "instanceMatchCriteria", "invalid-choice"),
+    ]);
+}
+
+#[test]
+fn the_fine_print_accepts_what_the_crd_accepts() {
+    // Manifests at the edges of the rules load clean.
+    let class = CLASS.replace(
+        "  role: KarpenterNodeRole-demo\n",
+        "  role: KarpenterNodeRole-demo\n  kubelet:\n    clusterDNS: [10.100.0.10]\n    podsPerCore: 0\n    evictionSoft: {memory.available: 500Mi}\n    evictionSoftGracePeriod: {memory.available: 1m30s}\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {snapshotID: snap-1, volumeInitializationRate: 300, iops: 3000, throughput: 125}}\n    - {deviceName: /dev/xvdb, ebs: {volumeSize: 58Ti}}\n    - {deviceName: /dev/xvdc, ebs: {volumeSize: 64000G}}\n  capacityReservationSelectorTerms:\n    - {id: cr-0123abc}\n    - {tags: {team: a}, ownerID: \"123456789012\", instanceMatchCriteria: targeted}\n",
+    );
+    let ssm = CLASS.replace("    - alias: al2023@latest\n", "    - ssmParameter: /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id\n  amiFamily: AL2023\n");
+    let long_key = format!("{}/{}", "a".repeat(252), "b".repeat(63));
+    let pool = POOL.replace("key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", &format!("key: {long_key}\n          operator: Exists"))
+        .replace("      - nodes: 10%", "      - nodes: 10%\n        reasons: [Empty, Drifted]");
+    for (what, text) in [("edge values", format!("{class}---\n{pool}")), ("ssmParameter", format!("{ssm}---\n{POOL}"))] {
+        let l = load(&text);
+        let errs: Vec<String> = l.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.to_string()).collect();
+        assert!(errs.is_empty(), "{what}: {errs:#?}");
+    }
+}
+
+#[test]
+fn gte_and_lte_warn_that_karpenter_before_v1_9_rejects_them() {
+    let pool = POOL.replace(
+        "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+        "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gte\n          values: [\"4\"]",
+    );
+    let l = load(&format!("{CLASS}---\n{pool}"));
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    let d = l.diagnostics.iter().find(|d| d.code == "needs-newer-karpenter").expect("a warning");
+    assert_eq!(d.path, "spec.template.spec.requirements[0].operator");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("Gt")), "{d}");
+    assert_eq!(l.scenario.node_pools.len(), 1, "the pool is simulated");
+}
+
+#[test]
+fn a_timeline_cannot_change_a_node_pools_node_class_group_or_kind() {
+    let timeline = |group: &str, delete_first: bool| {
+        let applied = POOL.replace("group: karpenter.k8s.aws", &format!("group: {group}"));
+        let indented: String = applied.lines().map(|l| format!("        {l}\n")).collect();
+        let delete = if delete_first { "    - at: 1m\n      delete: {kind: NodePool, name: p}\n" } else { "" };
+        format!("{CLASS}---\n{POOL}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{delete}    - at: 2m\n      apply:\n{indented}")
+    };
+    let l = load(&timeline("example.com", false));
+    let d = l.diagnostics.iter().find(|d| d.code == "immutable-field").unwrap_or_else(|| panic!("{:#?}", l.diagnostics));
+    assert!(d.path.ends_with(".apply.spec.template.spec.nodeClassRef.group"), "{}", d.path);
+    assert!(d.message.contains("karpenter.k8s.aws") && d.message.contains("example.com"), "{}", d.message);
+    assert!(l.scenario.timeline.is_empty(), "the Timeline is left out");
+    // The same step after deleting the NodePool creates a new one: allowed.
+    let l = load(&timeline("example.com", true));
+    assert!(!l.diagnostics.iter().any(|d| d.code == "immutable-field"), "{:#?}", l.diagnostics);
+    // Applying with the same group and kind is an ordinary update.
+    let l = load(&timeline("karpenter.k8s.aws", false));
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    assert_eq!(l.scenario.timeline.len(), 1);
+}
+
 #[test]
 fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
     // `node-role.kubernetes.io` is the case users hit (kubernetes-sigs/karpenter#2586);

@@ -287,6 +287,12 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
     let mut r = Fields::of(cx, item);
     let key = r.req(cx, "key").and_then(|k| {
         let s = cx.nonempty_str(&k)?;
+        // The CRD's maxLength; a qualified name can be one character longer (253 + '/' + 63).
+        if site == ReqSite::NodePool && s.chars().count() > 316 {
+            cx.error(Code::TooLong, &k.path, k.pos(), format!("the key is {} characters long; at most 316 are allowed", s.chars().count()), Some("use a shorter prefix or name".into()));
+            cx.ko(format!("키가 {}자입니다. 최대 316자까지 쓸 수 있습니다", s.chars().count()), Some("더 짧은 접두사나 이름을 쓰세요".into()));
+            return None;
+        }
         if !check_label_key(cx, &k.path, k.pos(), &s) {
             return None;
         }
@@ -306,6 +312,10 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
     let ops = if site == ReqSite::NodePool { NODEPOOL_OPERATORS } else { POD_NODE_OPERATORS };
     let op_field = r.req(cx, "operator");
     let operator = op_field.as_ref().and_then(|o| cx.choice(o, ops, "operator")).and_then(Operator::parse);
+    if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of), ReqSite::NodePool) = (operator, &op_field, site) {
+        cx.warn(Code::NeedsNewerKarpenter, &of.path, of.pos(), format!("operator {} needs Karpenter v1.9 or later; older versions reject the NodePool", op.as_str()), Some(format!("on an older Karpenter use {} with the bound moved by one", if op == Operator::Gte { "Gt" } else { "Lt" })));
+        cx.ko(format!("연산자 {}는 Karpenter v1.9 이상이 필요합니다. 이전 버전은 NodePool을 거부합니다", op.as_str()), Some(format!("이전 Karpenter에서는 경곗값을 하나 옮겨 {}를 쓰세요", if op == Operator::Gte { "Gt" } else { "Lt" })));
+    }
     let values_field = r.get("values");
     let values = match &values_field {
         Some(v) => {

@@ -161,13 +161,15 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     if let Some(m) = s.get("metadataOptions") {
         metadata_options(cx, &m);
     }
+    if let Some(c) = s.get("capacityReservationSelectorTerms") {
+        capacity_reservation_terms(cx, &c);
+    }
     s.unsupported(cx, &["instanceStorePolicy"], ": ephemeral storage comes from the root volume");
     s.ignore(&[
         "userData",
         "associatePublicIPAddress",
         "detailedMonitoring",
         "context",
-        "capacityReservationSelectorTerms",
         "placementGroupSelector",
         "placementGroupSelectorTerms",
         "networkInterfaces",
@@ -204,19 +206,35 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
         if let Some(tags) = t.get("tags") {
             selector_tags(cx, &tags);
         }
+        if let Some(id) = t.get("id") {
+            if let Some(v) = cx.str(&id) {
+                if !v.strip_prefix("ami-").is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())) {
+                    cx.error(Code::InvalidResourceId, &id.path, id.pos(), format!("`{}` is not an id of the form ami-...", truncate(&v, 40)), Some("copy the id from the AWS console or CLI".into()));
+                    cx.ko(format!("`{}`는 ami-... 형식의 id가 아닙니다", truncate(&v, 40)), Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()));
+                }
+            }
+            // CEL: an id term selects exactly that AMI; alias, tags, name and owner may not join it.
+            if others.iter().any(|k| matches!(*k, "tags" | "name" | "owner")) {
+                cx.error(Code::ExclusiveSelectorField, &item.path, item.pos(), "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms", Some("put the id in a term of its own".into()));
+                cx.ko("'id'는 amiSelectorTerms에서 다른 필드와 함께 쓸 수 없습니다", Some("id만 있는 별도 조건으로 옮기세요".into()));
+            }
+        }
         if let Some(a) = alias_field {
             if let Some(text) = cx.nonempty_str(&a) {
                 if !others.is_empty() || count > 1 {
                     cx.error(Code::AliasNotAlone, &a.path, a.pos(), "an alias must be the only AMI selector term, alone in its term", Some("remove the other terms".into()));
                     cx.ko("alias는 유일한 AMI 선택 조건이어야 하며, 한 조건 안에 홀로 있어야 합니다", Some("다른 조건을 지우세요".into()));
                 }
-                match parse_alias(&text) {
+                if text.chars().count() > 30 {
+                    cx.error(Code::TooLong, &a.path, a.pos(), format!("alias `{}` is longer than 30 characters", truncate(&text, 40)), Some("use family@version, e.g. al2023@v20240625".into()));
+                    cx.ko(format!("alias `{}`가 30자보다 깁니다", truncate(&text, 40)), Some("계열@버전으로 쓰세요. 예: al2023@v20240625".into()));
+                } else { match parse_alias(&text) {
                     Ok(fam) => alias = Some((text, fam)),
                     Err(why) => {
                         cx.error(Code::InvalidAlias, &a.path, a.pos(), why, Some("use family@version, e.g. al2023@latest, bottlerocket@v1.20.0".into()));
                         cx.ko(format!("alias `{text}`가 올바르지 않습니다(계열@버전 형식, 계열은 al2, al2023, bottlerocket, windows2019, windows2022, windows2025)"), Some("예: al2023@latest, bottlerocket@v1.20.0".into()));
                     }
-                }
+                } }
             }
         } else if others.is_empty() && cx.error_count() == 0 {
             cx.error(Code::EmptySelectorTerm, &item.path, item.pos(), "an AMI selector term needs alias, tags, id, name or ssmParameter", Some("e.g. `- alias: al2023@latest`".into()));
@@ -251,6 +269,10 @@ fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
     if entries.is_empty() && matches!(f.node.value, Value::Map(_)) {
         cx.error(Code::EmptyTag, &f.path, f.pos(), "tags must not be empty", Some("add a tag such as `karpenter.sh/discovery: my-cluster`, or remove `tags`".into()));
         cx.ko("tags가 비어 있으면 안 됩니다", Some("`karpenter.sh/discovery: my-cluster` 같은 태그를 넣거나 `tags`를 지우세요".into()));
+    }
+    if entries.len() > 20 {
+        cx.error(Code::TooManyItems, &f.path, f.pos(), format!("{} tags; a selector term takes at most 20", entries.len()), Some("split the term into two terms (terms are ORed), or drop tags".into()));
+        cx.ko(format!("태그가 {}개입니다. 선택 조건 하나에는 최대 20개까지입니다", entries.len()), Some("조건을 둘로 나누거나(조건끼리는 OR) 태그를 줄이세요".into()));
     }
     for (key, key_pos, value) in entries {
         if key.is_empty() {
@@ -309,6 +331,33 @@ fn selector_terms(cx: &mut Cx, f: &Field<'_>, keys: &[&'static str], exclusive: 
     }
 }
 
+/// `capacityReservationSelectorTerms` (v1.3+): each term's fields hold to their patterns. The
+/// playground has no capacity reservations, so nothing is selected.
+fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) {
+    for item in cx.seq(f) {
+        let mut t = Fields::of(cx, &item);
+        if let Some(tags) = t.get("tags") {
+            selector_tags(cx, &tags);
+        }
+        for (key, ok, form) in [
+            ("id", (|v: &str| v.strip_prefix("cr-").is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))) as fn(&str) -> bool, "cr-..."),
+            ("ownerID", |v: &str| v.len() == 12 && v.bytes().all(|b| b.is_ascii_digit()), "a 12-digit account id"),
+        ] {
+            let Some(field) = t.get(key) else { continue };
+            if let Some(v) = cx.str(&field) {
+                if !ok(&v) {
+                    cx.error(Code::InvalidResourceId, &field.path, field.pos(), format!("`{}` is not {form}", truncate(&v, 40)), Some("copy it from the AWS console or CLI".into()));
+                    cx.ko(format!("`{}`는 {form} 형식이 아닙니다", truncate(&v, 40)), Some("AWS 콘솔이나 CLI에서 복사해 오세요".into()));
+                }
+            }
+        }
+        if let Some(m) = t.get("instanceMatchCriteria") {
+            cx.choice(&m, &["open", "targeted"], "instanceMatchCriteria");
+        }
+        t.finish(cx);
+    }
+}
+
 fn t_valid(f: &Field<'_>) -> bool {
     matches!(f.node.value, Value::Map(_) | Value::Null)
 }
@@ -333,16 +382,31 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     if let Some(e) = k.get("evictionHard") {
         out.eviction_hard = eviction(cx, &e);
     }
-    if let Some(e) = k.get("evictionSoft") {
-        eviction(cx, &e);
-    }
-    if let Some(g) = k.get("evictionSoftGracePeriod") {
-        for (key, key_pos, value) in cx.entries(&g) {
+    let soft_field = k.get("evictionSoft");
+    let soft: Vec<String> = soft_field.as_ref().map(|e| eviction(cx, e).into_keys().collect()).unwrap_or_default();
+    let grace_field = k.get("evictionSoftGracePeriod");
+    let mut grace: Vec<String> = Vec::new();
+    if let Some(g) = &grace_field {
+        for (key, key_pos, value) in cx.entries(g) {
+            grace.push(key.clone());
             if !EVICTION_SIGNALS.contains(&key.as_str()) {
                 cx.error(Code::InvalidEvictionSignal, &value.path, key_pos, format!("`{key}` is not an eviction signal"), Some(format!("use one of {}", EVICTION_SIGNALS.join(", "))));
                 cx.ko(format!("`{key}`는 eviction 신호가 아닙니다"), Some(format!("다음 중 하나를 쓰세요: {}", EVICTION_SIGNALS.join(", "))));
             }
             cx.duration(&value, false);
+        }
+    }
+    // CEL: every soft threshold has a grace period, and every grace period a threshold.
+    if let Some(sf) = &soft_field {
+        for key in soft.iter().filter(|k| !grace.contains(k)) {
+            cx.error(Code::EvictionSoftPairing, &format!("{}[\"{key}\"]", sf.path), sf.pos(), format!("evictionSoft `{key}` has no matching evictionSoftGracePeriod"), Some(format!("add `evictionSoftGracePeriod: {{{key}: 1m30s}}`")));
+            cx.ko(format!("evictionSoft `{key}`에 맞는 evictionSoftGracePeriod가 없습니다"), None);
+        }
+    }
+    if let Some(gf) = &grace_field {
+        for key in grace.iter().filter(|k| EVICTION_SIGNALS.contains(&k.as_str()) && !soft.contains(k)) {
+            cx.error(Code::EvictionSoftPairing, &format!("{}[\"{key}\"]", gf.path), gf.pos(), format!("evictionSoftGracePeriod `{key}` has no matching evictionSoft"), Some(format!("add `evictionSoft: {{{key}: 500Mi}}`, or remove the grace period")));
+            cx.ko(format!("evictionSoftGracePeriod `{key}`에 맞는 evictionSoft가 없습니다"), None);
         }
     }
     let high = k.get("imageGCHighThresholdPercent").and_then(|v| cx.int(&v, 0, 100));
@@ -361,7 +425,10 @@ fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
         cx.int(&m, 0, i64::from(i32::MAX));
     }
     k.unsupported(cx, &["evictionSoft"], ": only evictionHard is subtracted from allocatable");
-    k.ignore(&["clusterDNS"]);
+    if let Some(d) = k.get("clusterDNS") {
+        // A list of strings; kubelet reads them as addresses, the CRD checks nothing more.
+        cx.string_list(&d);
+    }
     k.finish(cx);
     out
 }
@@ -436,6 +503,14 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
                 size = volume_size(cx, &v);
             }
             let has_snapshot = ebs.get("snapshotID").and_then(|s| cx.str(&s)).is_some();
+            if let Some(rate) = ebs.get("volumeInitializationRate") {
+                // MiB/s while a volume restored from a snapshot is hydrated: 100 to 300, and
+                // only with a snapshot to restore.
+                if cx.int(&rate, 100, 300).is_some() && !has_snapshot {
+                    cx.error(Code::InitializationRateNeedsSnapshot, &rate.path, rate.pos(), "volumeInitializationRate needs a snapshotID to initialize from", Some("add `snapshotID: snap-...`, or remove volumeInitializationRate".into()));
+                    cx.ko("volumeInitializationRate에는 초기화할 snapshotID가 있어야 합니다", Some("`snapshotID: snap-...`를 추가하거나 volumeInitializationRate를 지우세요".into()));
+                }
+            }
             if size.is_none() && !has_snapshot && cx.error_count() == 0 {
                 cx.error(Code::EbsNeedsSizeOrSnapshot, &e.path, e.pos(), "an ebs block needs volumeSize or snapshotID", Some("add `volumeSize: 20Gi`".into()));
                 cx.ko("ebs 블록에는 volumeSize나 snapshotID가 있어야 합니다", Some("`volumeSize: 20Gi`를 추가하세요".into()));
@@ -443,7 +518,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
             if let Some(t) = ebs.get("volumeType") {
                 cx.choice(&t, &["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"], "volume type");
             }
-            for key in ["iops", "throughput", "volumeInitializationRate"] {
+            for key in ["iops", "throughput"] {
                 if let Some(v) = ebs.get(key) {
                     cx.int(&v, 0, i64::MAX);
                 }
@@ -487,18 +562,47 @@ fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     };
     let digits = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let unit = s.get(digits.len()..).unwrap_or("");
-    let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && matches!(unit, "Gi" | "G" | "Ti" | "T");
-    if !ok {
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
+    if !whole || !matches!(unit, "Gi" | "G" | "Ti" | "T") {
         cx.error(Code::InvalidVolumeSize, &f.path, f.pos(), format!("`{}` is not a volume size", truncate(s, 40)), Some("use whole Gi, G, Ti or T, e.g. 50Gi".into()));
         cx.ko(format!("`{}`는 볼륨 크기가 아닙니다", truncate(s, 40)), Some("Gi, G, Ti, T 단위의 정수를 쓰세요. 예: 50Gi".into()));
+        return None;
+    }
+    if !volume_size_in_pattern(digits, unit) {
+        cx.error(Code::InvalidVolumeSize, &f.path, f.pos(), format!("`{s}` is outside the sizes the CRD's pattern accepts (1-59000Gi, 1-64000G, 1-64T, and 1-17, 20-27, 30-37, 40-47, 50-58Ti)"), Some("write the size in Gi, e.g. 18432Gi for 18Ti".into()));
+        cx.ko(format!("`{s}`는 CRD 패턴이 받아들이는 크기(1-59000Gi, 1-64000G, 1-64T, Ti는 1-17, 20-27, 30-37, 40-47, 50-58)를 벗어납니다"), Some("Gi로 쓰세요. 예: 18Ti는 18432Gi".into()));
         return None;
     }
     cx.quantity(f, ResourceName::EphemeralStorage)
 }
 
+/// The numbers the CRD's volumeSize pattern accepts for each unit, as written upstream:
+/// `([1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi`, `(...|64000)G`,
+/// `([1-9]||[1-5][0-7]|58)Ti` (which leaves out 18, 19, 28, 29, ...) and `([1-9]||[1-5][0-9]|6[0-3]|64)T`.
+fn volume_size_in_pattern(digits: &str, unit: &str) -> bool {
+    let Ok(n) = digits.parse::<u32>() else { return false };
+    match unit {
+        "Gi" => (1..=59000).contains(&n),
+        "G" => (1..=64000).contains(&n),
+        "Ti" => (1..=9).contains(&n) || (10..=57).contains(&n) && n % 10 <= 7 || n == 58,
+        "T" => (1..=64).contains(&n),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn volume_sizes_follow_the_crd_pattern_to_the_letter() {
+        for ok in [("1", "Gi"), ("59000", "Gi"), ("64000", "G"), ("17", "Ti"), ("58", "Ti"), ("64", "T"), ("9", "Ti")] {
+            assert!(volume_size_in_pattern(ok.0, ok.1), "{ok:?}");
+        }
+        for bad in [("59001", "Gi"), ("64001", "G"), ("18", "Ti"), ("59", "Ti"), ("65", "T"), ("0", "Gi")] {
+            assert!(!volume_size_in_pattern(bad.0, bad.1), "{bad:?}");
+        }
+    }
 
     #[test]
     fn aliases() {

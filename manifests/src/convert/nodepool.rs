@@ -211,15 +211,35 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
         cx.ko("v1에서 expireAfter는 spec.template.spec.expireAfter로 옮겨졌습니다(만료는 더 이상 대체 노드를 기다리지 않습니다)", Some("`spec.template.spec` 아래로 옮기세요".into()));
         np.expire_after = v;
     }
+    // A static NodePool (alpha, v1.8+) keeps `replicas` nodes: the CRD then allows no weight
+    // and no limits but `nodes`. The playground checks those rules, then runs it as dynamic.
+    let is_static = match s.get("replicas") {
+        Some(r) => {
+            cx.int(&r, 0, i64::MAX);
+            true
+        }
+        None => false,
+    };
     if let Some(l) = s.get("limits") {
         np.limits = limits(cx, &l);
+        if is_static && np.limits.resources.iter().any(Option::is_some) {
+            cx.error(Code::StaticNodePool, &l.path, l.pos(), "a static NodePool (with replicas) can only limit `nodes`", Some("keep only `nodes` under limits, or remove `replicas`".into()));
+            cx.ko("정적 NodePool(replicas가 있는)은 limits에 `nodes`만 쓸 수 있습니다", Some("limits에 `nodes`만 남기거나 `replicas`를 지우세요".into()));
+        }
     }
     if let Some(w) = s.get("weight") {
-        if let Some(w) = cx.int(&w, 1, 100) {
+        if is_static {
+            cx.error(Code::StaticNodePool, &w.path, w.pos(), "a static NodePool (with replicas) takes no weight", Some("remove `weight`, or remove `replicas`".into()));
+            cx.ko("정적 NodePool(replicas가 있는)에는 weight를 쓸 수 없습니다", Some("`weight`나 `replicas`를 지우세요".into()));
+        } else if let Some(w) = cx.int(&w, 1, 100) {
             np.weight = w as i32;
         }
     }
-    s.unsupported(cx, &["replicas"], ": static NodePools are not simulated, the pool is dynamic");
+    if is_static {
+        let pos = s.key_pos("replicas").unwrap_or(s.anchor());
+        cx.warn(Code::UnsupportedField, &s.child_path("replicas"), pos, "`replicas` is not simulated and is ignored: static NodePools are not simulated, the pool is dynamic", Some("remove it, or keep it: it does not change the simulation".into()));
+        cx.ko("`replicas`는 시뮬레이션하지 않으므로 무시합니다. 정적 NodePool은 시뮬레이션하지 않고 동적 풀로 처리합니다", Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
+    }
     s.finish(cx);
     r.ignore(&["apiVersion", "kind", "status"]);
     r.finish(cx);
@@ -232,6 +252,12 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
         let mut m = Fields::of(cx, &mf);
         if let Some(l) = m.get("labels") {
             let labels = common::labels(cx, &l);
+            if let crate::yaml::Value::Map(entries) = &l.node.value {
+                if entries.len() > 100 {
+                    cx.error(Code::TooManyItems, &l.path, l.pos(), format!("{} labels; at most 100 are allowed", entries.len()), Some("move some labels to requirements, or drop them".into()));
+                    cx.ko(format!("레이블이 {}개입니다. 최대 100개까지 쓸 수 있습니다", entries.len()), Some("일부를 requirements로 옮기거나 지우세요".into()));
+                }
+            }
             let entries = if matches!(l.node.value, crate::yaml::Value::Map(_)) { cx.entries(&l) } else { Vec::new() };
             for (key, _, value) in entries {
                 if labels.contains_key(&key) {
@@ -464,15 +490,24 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             cx.error(Code::ScheduleWithoutDuration, &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
             cx.ko("'schedule'은 'duration'과 함께 써야 합니다", Some("`schedule`과 `duration`을 둘 다 쓰거나 둘 다 빼세요".into()));
         }
-        let reasons = match b.get("reasons") {
-            Some(r) => cx
-                .seq(&r)
-                .iter()
-                .filter_map(|reason| cx.choice(reason, &["Underutilized", "Empty", "Drifted"], "disruption reason"))
-                .map(str::to_string)
-                .collect(),
-            None => Vec::new(),
-        };
+        let mut reasons: Vec<String> = Vec::new();
+        if let Some(r) = b.get("reasons") {
+            let items = cx.seq(&r);
+            if items.len() > 50 {
+                cx.error(Code::TooManyItems, &r.path, r.pos(), "at most 50 reasons are allowed", Some("list each reason once".into()));
+                cx.ko("reasons는 최대 50개까지입니다", Some("이유마다 한 번씩만 쓰세요".into()));
+            }
+            for item in &items {
+                let Some(reason) = cx.choice(item, &["Underutilized", "Empty", "Drifted"], "disruption reason") else { continue };
+                // `listType: set`: the API server refuses a repeated item.
+                if reasons.iter().any(|r| r == reason) {
+                    cx.error(Code::DuplicateItem, &item.path, item.pos(), format!("`{reason}` is listed twice"), Some("list each reason once".into()));
+                    cx.ko(format!("`{reason}`가 두 번 나옵니다"), Some("이유마다 한 번씩만 쓰세요".into()));
+                    continue;
+                }
+                reasons.push(reason.to_string());
+            }
+        }
         b.finish(cx);
         if let Some(nodes) = nodes {
             out.push(Budget { nodes, schedule, duration, reasons });
