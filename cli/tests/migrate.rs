@@ -109,3 +109,119 @@ fn what_needs_a_person_is_said_with_its_line() {
     assert!(stderr(&out).contains("<stdin>:10: needs a person NodePool/p: the kubelet block moved to the EC2NodeClass"), "{}", stderr(&out));
     assert!(!stdout(&out).contains("kubelet"), "the block leaves the NodePool: {}", stdout(&out));
 }
+
+/// Two v1beta1 NodePools share an EC2NodeClass but set different kubelets; a third repeats
+/// the first one's. v1 keeps the kubelet in the EC2NodeClass, one class per configuration.
+const SHARED_CLASS_V1BETA1: &str = "apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiFamily: AL2023
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+  securityGroupSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: web
+spec:
+  template:
+    metadata:
+      labels: {tier: web}
+    spec:
+      nodeClassRef:
+        name: default
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+      kubelet:
+        maxPods: 8
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: batch
+spec:
+  template:
+    metadata:
+      labels: {tier: batch}
+    spec:
+      nodeClassRef: {name: default}
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+      kubelet:
+        maxPods: 110
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: api
+spec:
+  template:
+    metadata:
+      labels: {tier: api}
+    spec:
+      nodeClassRef:
+        name: default
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+      kubelet:
+        maxPods: 8
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 12
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {tier: web}
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: 10m, memory: 16Mi}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: batch}
+spec:
+  replicas: 12
+  selector: {matchLabels: {app: batch}}
+  template:
+    metadata: {labels: {app: batch}}
+    spec:
+      nodeSelector: {tier: batch}
+      containers: [{name: app, image: busybox, resources: {requests: {cpu: 10m, memory: 16Mi}}}]
+";
+
+#[test]
+fn node_pools_with_different_kubelets_get_a_copy_of_their_class_and_simulate_alike() {
+    let out = kpg_stdin(&["migrate", "-"], SHARED_CLASS_V1BETA1.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let migrated = stdout(&out);
+    let notes = stderr(&out);
+    assert!(notes.contains("copied as EC2NodeClass \"default-batch\" for NodePool/batch"), "{notes}");
+    assert!(!notes.contains("needs a person"), "{notes}");
+    // The class keeps the first kubelet; the copy follows it with batch's; batch points at it.
+    let copy_at = migrated.find("  name: default-batch\n").expect("a copy of the class");
+    assert!(migrated[..copy_at].contains("  kubelet:\n    maxPods: 8\n"), "{migrated}");
+    assert!(migrated[copy_at..].starts_with("  name: default-batch\nspec:\n  amiSelectorTerms:\n    - alias: al2023@latest\n"), "{migrated}");
+    assert!(migrated.contains("  kubelet:\n    maxPods: 110\n---\napiVersion: karpenter.sh/v1\n"), "{migrated}");
+    assert!(migrated.contains("nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default-batch}"), "{migrated}");
+    assert_eq!(migrated.matches("name: default\n").count(), 3, "the class and the web and api pools: {migrated}");
+
+    let after = kpg_stdin(&["validate", "-"], migrated.as_bytes());
+    assert_eq!(stdout(&after).trim(), "0 errors, 0 warnings", "{}", stdout(&after));
+    let a = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], SHARED_CLASS_V1BETA1.as_bytes()));
+    let b = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], migrated.as_bytes()));
+    assert_eq!(a, b, "the v1beta1 kubelets take effect as the migrated classes do");
+    // And they do take effect: web's nodes hold 8 pods, batch's 110.
+    let report: serde_json::Value = serde_json::from_str(&a).expect("json");
+    let pods_of = |pool: &str| -> Vec<String> {
+        report["nodes"].as_array().expect("nodes").iter().filter(|n| n["nodepool"] == pool).map(|n| n["allocatable"]["pods"].as_str().unwrap_or("").to_string()).collect()
+    };
+    assert!(pods_of("web").len() >= 2 && pods_of("web").iter().all(|p| p == "8"), "{:?}", pods_of("web"));
+    assert_eq!(pods_of("batch"), ["110"]);
+}

@@ -147,7 +147,11 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
 
     let mut scenario = Scenario::default();
     let mut steps: Vec<Step> = Vec::new();
+    let mut v1beta1_kubelets = Vec::new();
     for a in accepted.into_iter().filter(|a| !a.dropped) {
+        if let (Some(k), Object::NodePool(np)) = (a.converted.v1beta1_kubelet, &a.converted.object) {
+            v1beta1_kubelets.push((np.name.clone(), np.node_class_ref.name.clone(), k));
+        }
         match a.converted.object {
             Object::NodePool(np) => scenario.node_pools.push(np),
             Object::NodeClass(nc) => scenario.node_classes.push(nc),
@@ -160,10 +164,49 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Timeline(s) => steps.extend(s),
         }
     }
+    give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);
     // Steps run in time order; steps at the same time keep the order they were written in.
     steps.sort_by_key(|s| s.step.at);
     scenario.timeline = steps.into_iter().map(|s| s.step).collect();
     scenario
+}
+
+/// v1beta1 NodePools set the kubelet in their template; v1 sets it in the EC2NodeClass, one
+/// class per kubelet configuration. As `kpg migrate` rewrites it, the first kubelet a class
+/// receives becomes its own, and each different one goes to a copy named
+/// `<class>-<nodepool>` that the NodePools with that kubelet then use. So a v1beta1 manifest
+/// and its migration simulate alike. A class that sets its own kubelet keeps it.
+fn give_kubelets_to_classes(scenario: &mut Scenario, kubelets: Vec<(String, String, kpg_core::model::KubeletConfig)>) {
+    let mut taken: BTreeSet<String> = scenario.node_classes.iter().map(|c| c.name.clone()).collect();
+    // class -> the kubelets given so far and the class each went to
+    let mut given: BTreeMap<String, Vec<(kpg_core::model::KubeletConfig, String)>> = BTreeMap::new();
+    for (pool, class, kubelet) in kubelets {
+        let Some(ci) = scenario.node_classes.iter().position(|c| c.name == class) else { continue };
+        let so_far = given.entry(class.clone()).or_default();
+        let target = if let Some((_, to)) = so_far.iter().find(|(k, _)| *k == kubelet) {
+            to.clone()
+        } else if so_far.is_empty() {
+            if scenario.node_classes[ci].kubelet != kpg_core::model::KubeletConfig::default() {
+                continue;
+            }
+            scenario.node_classes[ci].kubelet = kubelet.clone();
+            so_far.push((kubelet, class.clone()));
+            class.clone()
+        } else {
+            let base = format!("{class}-{pool}");
+            let name = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") }).find(|c| !taken.contains(c)).unwrap_or(base);
+            taken.insert(name.clone());
+            let mut copy = scenario.node_classes[ci].clone();
+            copy.name = name.clone();
+            copy.kubelet = kubelet.clone();
+            scenario.node_classes.insert(ci + 1, copy);
+            so_far.push((kubelet, name.clone()));
+            name
+        };
+        if let Some(np) = scenario.node_pools.iter_mut().find(|p| p.name == pool) {
+            np.node_class_ref.name = target;
+        }
+    }
 }
 
 /// Same kind, namespace and name twice: the later one is an error and is left out. A second

@@ -16,12 +16,14 @@
 //!   `spec.template.spec.resources` (a dead field) goes.
 //! - EC2NodeClass: `apiVersion`; an `amiFamily` without `amiSelectorTerms` becomes an
 //!   `amiSelectorTerms` alias (`AL2023` → `al2023@latest`); it receives the `kubelet` of the
-//!   NodePools that use it.
+//!   NodePools that use it. When those NodePools set different kubelets, v1 needs one
+//!   EC2NodeClass per kubelet configuration: the first keeps the class, and each other one gets
+//!   a copy of it (`<class>-<nodepool>`, right after it) that its NodePools now refer to.
 
 use std::collections::BTreeMap;
 
 use crate::document;
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{self, Node, Pos, Value};
 
 /// The result of [`migrate`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,8 +135,13 @@ impl<'t> Editor<'t> {
     }
 
     fn finish(self) -> String {
+        self.render(0, self.lines.len())
+    }
+
+    /// Lines `from..to` with the edits made so far.
+    fn render(&self, from: usize, to: usize) -> String {
         let mut out = String::new();
-        for (i, raw) in self.lines.iter().enumerate() {
+        for (i, raw) in self.lines.iter().enumerate().take(to).skip(from) {
             let ending = match self.ending(i) {
                 "" => "\n",
                 e => e,
@@ -236,6 +243,9 @@ fn alias_family(family: &str) -> Option<&'static str> {
 
 struct Doc {
     index: usize,
+    /// 1-based input lines of the first and last line holding content.
+    first_line: usize,
+    last_line: usize,
     root: Node,
     kind: String,
     api_version: String,
@@ -246,6 +256,19 @@ impl Doc {
     fn label(&self) -> String {
         format!("{}/{}", self.kind, self.name)
     }
+}
+
+/// A NodePool's `kubelet` block on its way to the EC2NodeClass the NodePool refers to.
+struct KubeletSource {
+    /// The block with the `kubelet:` key's indentation taken off.
+    block: Vec<String>,
+    /// `NodePool/<name>`, and the bare name.
+    pool: String,
+    pool_name: String,
+    /// The 1-based line of the NodePool's `kubelet:` key.
+    line: usize,
+    /// Where the NodePool's `nodeClassRef.name` value is, to point it at a copy of the class.
+    class_name_at: Option<Pos>,
 }
 
 /// Rewrites every v1beta1 NodePool and EC2NodeClass of `text` as v1; see the module
@@ -259,13 +282,14 @@ pub fn migrate(text: &str) -> Migration {
         let kind = get(&root, "kind").and_then(text_of).unwrap_or_default();
         let api_version = get(&root, "apiVersion").and_then(text_of).unwrap_or_default();
         let name = get(&root, "metadata").and_then(|m| get(m, "name")).and_then(text_of).unwrap_or_default();
-        docs.push(Doc { index: piece.index, root, kind, api_version, name });
+        docs.push(Doc { index: piece.index, first_line: piece.first_content_line, last_line: piece.last_content_line, root, kind, api_version, name });
     }
     let mut ed = Editor::new(text.strip_prefix('\u{FEFF}').unwrap_or(text));
     let bom = if text.starts_with('\u{FEFF}') { "\u{FEFF}" } else { "" };
     let mut changes = Vec::new();
-    // EC2NodeClass name -> (kubelet block lines relative to the `kubelet:` key, NodePools).
-    let mut kubelets: BTreeMap<String, Vec<(Vec<String>, String, usize)>> = BTreeMap::new();
+    // EC2NodeClass name -> the kubelet blocks of the NodePools that refer to it.
+    let mut kubelets: BTreeMap<String, Vec<KubeletSource>> = BTreeMap::new();
+    let names: Vec<String> = docs.iter().filter(|d| d.kind == "EC2NodeClass").map(|d| d.name.clone()).collect();
     for doc in docs.iter().filter(|d| d.kind == "NodePool" && d.api_version == "karpenter.sh/v1beta1") {
         migrate_node_pool(&mut ed, doc, &mut changes, &mut kubelets);
     }
@@ -273,11 +297,11 @@ pub fn migrate(text: &str) -> Migration {
         let v1beta1 = doc.api_version == "karpenter.k8s.aws/v1beta1";
         let incoming = kubelets.remove(&doc.name).unwrap_or_default();
         if v1beta1 || !incoming.is_empty() {
-            migrate_node_class(&mut ed, doc, v1beta1, incoming, &mut changes);
+            migrate_node_class(&mut ed, doc, v1beta1, incoming, &names, &mut changes);
         }
     }
     for (class, sources) in kubelets {
-        for (_, pool, line) in sources {
+        for KubeletSource { pool, line, .. } in sources {
             changes.push(Change {
                 document: 0,
                 object: pool.clone(),
@@ -301,8 +325,7 @@ fn manual(changes: &mut Vec<Change>, doc: &Doc, line: usize, message: impl Into<
     changes.push(Change { document: doc.index, object: doc.label(), line, message: message.into(), manual: true });
 }
 
-#[allow(clippy::type_complexity)]
-fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, kubelets: &mut BTreeMap<String, Vec<(Vec<String>, String, usize)>>) {
+fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, kubelets: &mut BTreeMap<String, Vec<KubeletSource>>) {
     let root = &doc.root;
     if let Some(v) = get(root, "apiVersion") {
         ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.sh/v1beta1", "karpenter.sh/v1");
@@ -412,11 +435,13 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
     }
     // kubelet moves to the EC2NodeClass.
     if let Some((kk, kv)) = entry(tspec, "kubelet") {
-        let class = get(tspec, "nodeClassRef").and_then(|r| get(r, "name")).and_then(text_of).unwrap_or_default();
+        let name_node = get(tspec, "nodeClassRef").and_then(|r| get(r, "name"));
+        let class = name_node.and_then(text_of).unwrap_or_default();
+        let source = |block| KubeletSource { block, pool: doc.label(), pool_name: doc.name.clone(), line: kk.pos.line, class_name_at: name_node.map(|n| n.pos) };
         if is_flow(kk, kv) || kv.pos.line == kk.pos.line {
             let rest: String = ed.line(kk.pos.line - 1).chars().skip(kk.pos.col - 1).collect();
             ed.edit(kk.pos.line - 1).delete = true;
-            kubelets.entry(class).or_default().push((vec![rest.trim_end().to_string()], doc.label(), kk.pos.line));
+            kubelets.entry(class).or_default().push(source(vec![rest.trim_end().to_string()]));
         } else {
             let start = kk.pos.line - 1;
             let end = ed.block_end(start, kk.pos.col - 1);
@@ -424,7 +449,7 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
             // The block with the key's indentation taken off, so it can go at any depth.
             let block: Vec<String> = (start..end).map(|i| ed.line(i).get(base.min(indent_of(ed.line(i)))..).unwrap_or("").to_string()).collect();
             ed.delete_lines(start, end);
-            kubelets.entry(class).or_default().push((block, doc.label(), kk.pos.line));
+            kubelets.entry(class).or_default().push(source(block));
         }
         change(changes, doc, kk.pos.line, "spec.template.spec.kubelet moved to the EC2NodeClass (v1 configures the kubelet there)");
     }
@@ -436,7 +461,7 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
     }
 }
 
-fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: Vec<(Vec<String>, String, usize)>, changes: &mut Vec<Change>) {
+fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: Vec<KubeletSource>, names: &[String], changes: &mut Vec<Change>) {
     let root = &doc.root;
     if v1beta1 && let Some(v) = get(root, "apiVersion") {
         ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1");
@@ -470,29 +495,15 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
     if incoming.is_empty() {
         return;
     }
-    let distinct: Vec<&Vec<String>> = {
-        let mut d: Vec<&Vec<String>> = incoming.iter().map(|(b, _, _)| b).collect();
-        d.sort();
-        d.dedup();
-        d
-    };
-    let pools: Vec<String> = incoming.iter().map(|(_, p, _)| p.clone()).collect();
-    if distinct.len() > 1 {
-        for (_, pool, line) in &incoming {
-            changes.push(Change {
-                document: doc.index,
-                object: pool.clone(),
-                line: *line,
-                message: format!(
-                    "NodePools {} give EC2NodeClass \"{}\" different kubelet settings: v1 needs one EC2NodeClass per kubelet configuration; make copies of it and point each NodePool at its own",
-                    pools.join(", "),
-                    doc.name
-                ),
-                manual: true,
-            });
+    // One group per distinct kubelet, in the order the NodePools come.
+    let mut groups: Vec<(&Vec<String>, Vec<&KubeletSource>)> = Vec::new();
+    for src in &incoming {
+        match groups.iter_mut().find(|(b, _)| **b == src.block) {
+            Some((_, members)) => members.push(src),
+            None => groups.push((&src.block, vec![src])),
         }
-        return;
     }
+    let pools: Vec<String> = incoming.iter().map(|s| s.pool.clone()).collect();
     if let Some((kk, _)) = entry(spec, "kubelet") {
         manual(changes, doc, kk.pos.line, format!("{} set kubelet in the NodePool and this EC2NodeClass has its own: merge them here", pools.join(", ")));
         return;
@@ -504,12 +515,58 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
     let indent = child_indent(spec, sk.pos.line).unwrap_or(sk.pos.col - 1 + 2);
     let end = ed.block_end(sk.pos.line - 1, sk.pos.col - 1);
     let pad = " ".repeat(indent);
-    let block = distinct[0].clone();
-    let e = ed.edit(end - 1);
-    for l in block {
-        e.after.push(if l.is_empty() { l } else { format!("{pad}{l}") });
+    let kubelet_lines = |block: &[String]| -> Vec<String> { block.iter().map(|l| if l.is_empty() { l.clone() } else { format!("{pad}{l}") }).collect() };
+
+    // The other kubelets each get a copy of the class, rendered with this class's edits so far
+    // (before its own kubelet is added), renamed, with the kubelet at the end of its spec.
+    let mut copies: Vec<String> = Vec::new();
+    let mut taken: Vec<String> = names.to_vec();
+    let name_at = get(&doc.root, "metadata").and_then(|m| get(m, "name")).map(|n| n.pos);
+    for (block, members) in groups.iter().skip(1) {
+        let base = format!("{}-{}", doc.name, members[0].pool_name);
+        let copy_name = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") }).find(|c| !taken.contains(c)).unwrap_or(base);
+        taken.push(copy_name.clone());
+        let (Some(at), false) = (name_at, members.iter().any(|m| m.class_name_at.is_none())) else {
+            for m in members {
+                changes.push(Change { document: doc.index, object: m.pool.clone(), line: m.line, message: format!("NodePools {} give EC2NodeClass \"{}\" different kubelet settings: v1 needs one EC2NodeClass per kubelet configuration; make a copy of it for this NodePool", pools.join(", "), doc.name), manual: true });
+            }
+            continue;
+        };
+        let mut lines: Vec<String> = ed.render(doc.first_line - 1, end).lines().map(str::to_string).collect();
+        let rel = at.line - doc.first_line;
+        if let Some(l) = lines.get_mut(rel) {
+            let start = l.char_indices().nth(at.col - 1).map_or(l.len(), |(b, _)| b);
+            if let Some(found) = l[start..].find(doc.name.as_str()) {
+                l.replace_range(start + found..start + found + doc.name.len(), &copy_name);
+            }
+        }
+        lines.extend(kubelet_lines(block));
+        let after_spec = ed.render(end, doc.last_line);
+        copies.push("---".into());
+        copies.extend(lines);
+        copies.extend(after_spec.lines().map(str::to_string));
+        for m in members {
+            if let Some(p) = m.class_name_at {
+                ed.replace_in(p.line - 1, p.col, &doc.name, &copy_name);
+            }
+            changes.push(Change {
+                document: doc.index,
+                object: m.pool.clone(),
+                line: m.line,
+                message: format!("nodeClassRef now names EC2NodeClass \"{copy_name}\", a copy of \"{}\" with this NodePool's kubelet (v1 needs one EC2NodeClass per kubelet configuration)", doc.name),
+                manual: false,
+            });
+        }
+        let who: Vec<&str> = members.iter().map(|m| m.pool.as_str()).collect();
+        change(changes, doc, sk.pos.line, format!("copied as EC2NodeClass \"{copy_name}\" for {}, whose kubelet differs", who.join(", ")));
     }
-    change(changes, doc, sk.pos.line, format!("kubelet received from {} (v1 configures the kubelet in the EC2NodeClass)", pools.join(", ")));
+    let (first_block, first_members) = &groups[0];
+    ed.edit(end - 1).after.extend(kubelet_lines(first_block));
+    if !copies.is_empty() {
+        ed.edit(doc.last_line - 1).after.extend(copies);
+    }
+    let who: Vec<&str> = first_members.iter().map(|m| m.pool.as_str()).collect();
+    change(changes, doc, sk.pos.line, format!("kubelet received from {} (v1 configures the kubelet in the EC2NodeClass)", who.join(", ")));
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub(crate) mod pod;
 pub(crate) mod workload;
 
 use kpg_core::catalog::InstanceTypeSpec;
-use kpg_core::model::{Cluster, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload, WorkloadKind};
+use kpg_core::model::{Cluster, KubeletConfig, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload, WorkloadKind};
 
 use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, suggest};
@@ -109,6 +109,8 @@ pub(crate) struct Converted {
     pub namespace: String,
     pub name_pos: Pos,
     pub object: Object,
+    /// A v1beta1 NodePool's template `kubelet`, which v1 keeps in the EC2NodeClass.
+    pub v1beta1_kubelet: Option<KubeletConfig>,
 }
 
 /// Where an object is being read.
@@ -182,9 +184,11 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         return None;
     }
 
+    let mut v1beta1_kubelet = None;
     let (meta, object) = match info.kind {
         "NodePool" => {
-            let (m, o) = nodepool::node_pool(cx, root, v1beta1);
+            let (m, o, k) = nodepool::node_pool(cx, root, v1beta1);
+            v1beta1_kubelet = k;
             (m, Object::NodePool(o))
         }
         "EC2NodeClass" => {
@@ -221,7 +225,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             (m, Object::Timeline(o))
         }
     };
-    Some(Converted { kind: info.kind, name: meta.name, namespace: meta.namespace, name_pos: meta.name_pos, object })
+    Some(Converted { kind: info.kind, name: meta.name, namespace: meta.namespace, name_pos: meta.name_pos, object, v1beta1_kubelet })
 }
 
 pub(crate) fn workload_kind(kind: &str) -> Option<WorkloadKind> {

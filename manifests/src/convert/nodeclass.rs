@@ -366,7 +366,7 @@ const RESERVED_KEYS: &[&str] = &["cpu", "memory", "ephemeral-storage", "pid"];
 const EVICTION_SIGNALS: &[&str] =
     &["memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"];
 
-fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
+pub(crate) fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
     let mut k = Fields::of(cx, f);
     let mut out = KubeletConfig {
         max_pods: k.get("maxPods").and_then(|m| cx.int(&m, 0, i64::from(i32::MAX))),

@@ -5,7 +5,7 @@
 //! is converted and reported as a `v1beta1-*` warning at the field, so `kpg validate` doubles
 //! as a migration checklist.
 
-use kpg_core::model::{Budget, BudgetNodes, ConsolidationPolicy, Limits, NodeClassRef, NodePool};
+use kpg_core::model::{Budget, BudgetNodes, ConsolidationPolicy, KubeletConfig, Limits, NodeClassRef, NodePool};
 use kpg_core::resources::ResourceName;
 use kpg_core::taints::Taint;
 
@@ -50,7 +50,9 @@ fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
     Some(v)
 }
 
-pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodePool) {
+/// A NodePool, and for a v1beta1 one the `kubelet` block its template carried (v1 keeps that
+/// block in the EC2NodeClass; [`crate::assemble`] gives it to the class).
+pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodePool, Option<KubeletConfig>) {
     let mut r = Fields::of(cx, root);
     let meta = common::metadata(cx, &mut r, false, NameRule::Subdomain);
     let mut np = NodePool {
@@ -88,10 +90,11 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     let Some(sf) = r.req(cx, "spec") else {
         r.ignore(&["apiVersion", "kind", "status"]);
         r.finish(cx);
-        return (meta, np);
+        return (meta, np, None);
     };
     let mut s = Fields::of(cx, &sf);
-    if let Some(t) = s.req(cx, "template") { template(cx, &t, v1beta1, &mut np) }
+    let mut kubelet = None;
+    if let Some(t) = s.req(cx, "template") { template(cx, &t, v1beta1, &mut np, &mut kubelet) }
     let mut disruption_expire: Option<(Option<u64>, Field<'_>)> = None;
     let disruption = s.get("disruption");
     let mut consolidate_after_seen = false;
@@ -243,10 +246,10 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     s.finish(cx);
     r.ignore(&["apiVersion", "kind", "status"]);
     r.finish(cx);
-    (meta, np)
+    (meta, np, kubelet)
 }
 
-fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
+fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubelet: &mut Option<KubeletConfig>) {
     let mut t = Fields::of(cx, f);
     if let Some(mf) = t.get("metadata") {
         let mut m = Fields::of(cx, &mf);
@@ -350,10 +353,11 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool) {
                 Code::V1beta1Kubelet,
                 &k.path,
                 k.key_pos,
-                "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); they are ignored here",
-                Some("move this block to the EC2NodeClass's `spec.kubelet`".into()),
+                "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); read as if the EC2NodeClass had them (a copy of it when NodePools sharing it disagree)",
+                Some("move this block to the EC2NodeClass's `spec.kubelet` (`kpg migrate` does it)".into()),
             );
-            cx.ko("v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. 여기서는 무시합니다", Some("이 블록을 EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()));
+            cx.ko("v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. EC2NodeClass에 있는 것처럼 읽습니다(그 클래스를 함께 쓰는 NodePool끼리 설정이 다르면 클래스의 사본에)", Some("이 블록을 EC2NodeClass의 `spec.kubelet`으로 옮기세요(`kpg migrate`가 해 줍니다)".into()));
+            *kubelet = Some(super::nodeclass::kubelet(cx, &k));
         }
         if let Some(res) = s.get("resources") {
             cx.warn(Code::V1beta1Resources, &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
