@@ -399,7 +399,7 @@ fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
                             }).collect_view();
                             view! {
                                 <section class="migration-doc" data-doc=d.doc_id>
-                                    <h4>{d.title.clone()}</h4>
+                                    <h4>{d.title.clone()}{d.inserted_after.map(|_| view! { " "<span class="new-tab">"("{move || pg.t(T::MigrateNewTab)}")"</span> })}</h4>
                                     <table class="diff">
                                         <thead><tr><th></th><th>{move || pg.t(T::Before)}</th><th></th><th>{move || pg.t(T::After)}</th></tr></thead>
                                         <tbody>{rows}</tbody>

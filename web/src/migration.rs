@@ -6,7 +6,11 @@ use crate::workspace::{Workspace, locate};
 /// One tab the migration changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DocChange {
+    /// The tab; for a document the migration adds, the id its new tab will get.
     pub doc_id: u32,
+    /// For a document the migration adds (a copy of an EC2NodeClass for a NodePool whose
+    /// kubelet differs), the tab it goes after.
+    pub inserted_after: Option<u32>,
     pub title: String,
     pub before: String,
     pub after: String,
@@ -36,8 +40,17 @@ impl Preview {
     pub fn apply(&self, ws: &Workspace) -> Workspace {
         let mut out = ws.clone();
         for change in &self.docs {
-            if let Some(i) = out.index_of(change.doc_id) {
-                out.docs[i].text = change.after.clone();
+            match change.inserted_after {
+                None => {
+                    if let Some(i) = out.index_of(change.doc_id) {
+                        out.docs[i].text = change.after.clone();
+                    }
+                }
+                Some(prev) => {
+                    let at = out.index_of(prev).map_or(out.docs.len(), |i| i + 1);
+                    out.docs.insert(at, crate::workspace::Doc { id: change.doc_id, text: change.after.clone() });
+                    out.next_id = out.next_id.max(change.doc_id + 1);
+                }
             }
         }
         out
@@ -68,25 +81,39 @@ pub fn preview(ws: &Workspace) -> Option<Preview> {
     if migration.changes.is_empty() {
         return None;
     }
-    // The migration never adds or removes a document marker: the joined stream splits back
-    // into the same tabs.
+    // The migration keeps every document (kind and name stay) and only adds copies of an
+    // EC2NodeClass, right after it, with names no document has: walking both streams in
+    // order pairs each tab with its migrated text, and what does not pair is a new tab.
     let after = Workspace::from_stream(&migration.text);
-    if after.docs.len() != ws.docs.len() {
+    if after.docs.len() < ws.docs.len() {
         return None;
     }
-    let docs: Vec<DocChange> = ws
-        .docs
-        .iter()
-        .zip(after.docs.iter())
-        .filter(|(a, b)| a.text != b.text)
-        .map(|(a, b)| DocChange {
-            doc_id: a.id,
-            title: crate::workspace::title(&a.text),
-            before: a.text.clone(),
-            after: b.text.clone(),
-            rows: side_by_side(&a.text, &b.text),
-        })
-        .collect();
+    let mut docs: Vec<DocChange> = Vec::new();
+    let mut next_id = ws.next_id;
+    let mut i = 0;
+    // The tab the previous document of the migrated stream is (or will be) in.
+    let mut previous: Option<u32> = None;
+    for b in &after.docs {
+        let title = crate::workspace::title(&b.text);
+        match ws.docs.get(i) {
+            Some(a) if crate::workspace::title(&a.text) == title || after.docs.len() == ws.docs.len() => {
+                if a.text != b.text {
+                    docs.push(DocChange { doc_id: a.id, inserted_after: None, title, before: a.text.clone(), after: b.text.clone(), rows: side_by_side(&a.text, &b.text) });
+                }
+                previous = Some(a.id);
+                i += 1;
+            }
+            _ => {
+                let after_id = previous?;
+                docs.push(DocChange { doc_id: next_id, inserted_after: Some(after_id), title, before: String::new(), after: b.text.clone(), rows: side_by_side("", &b.text) });
+                previous = Some(next_id);
+                next_id += 1;
+            }
+        }
+    }
+    if i != ws.docs.len() {
+        return None;
+    }
     let notes = migration
         .changes
         .iter()
@@ -175,6 +202,24 @@ mod tests {
         let analysis = crate::workspace::analyse(&accepted);
         assert!(analysis.problems.is_empty(), "the migrated manifests are clean: {:?}", analysis.problems);
         assert!(preview(&accepted).is_none(), "nothing left to migrate");
+    }
+
+    #[test]
+    fn a_class_copy_for_a_different_kubelet_becomes_a_new_tab_after_its_class() {
+        let class = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiFamily: AL2023\n  role: R\n  subnetSelectorTerms:\n    - tags: {a: b}\n  securityGroupSelectorTerms:\n    - tags: {a: b}\n";
+        let pool = |name: &str, pods: u32| format!("apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: {name}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: default\n      requirements: []\n      kubelet:\n        maxPods: {pods}\n");
+        let ws = Workspace::from_stream(&format!("{class}---\n{}---\n{}", pool("web", 8), pool("batch", 110)));
+        let p = preview(&ws).expect("something to migrate");
+        let accepted = p.apply(&ws);
+        let titles: Vec<String> = accepted.docs.iter().map(|d| crate::workspace::title(&d.text)).collect();
+        assert_eq!(titles, ["EC2NodeClass/default", "EC2NodeClass/default-batch", "NodePool/web", "NodePool/batch"]);
+        assert_eq!(accepted.docs[0].id, ws.docs[0].id);
+        assert_eq!(accepted.docs[2].id, ws.docs[1].id, "old tabs keep their ids");
+        let new_id = accepted.docs[1].id;
+        assert!(ws.index_of(new_id).is_none() && accepted.next_id > new_id, "a fresh id");
+        assert!(accepted.docs[3].text.contains("name: default-batch"), "{}", accepted.docs[3].text);
+        let analysis = crate::workspace::analyse(&accepted);
+        assert!(analysis.problems.is_empty(), "{:?}", analysis.problems);
     }
 
     #[test]
