@@ -228,6 +228,9 @@ fn ec2_node_class_fine_print_rules() {
         r("role is not empty", "  role: KarpenterNodeRole-demo", "  role: \"\"", "spec.role", "empty-value"),
         r("eks:eks-cluster-name is a restricted tag", role, with("  tags: {eks:eks-cluster-name: demo}\n"), "tags", "restricted-tag"),
         r("httpTokens enum", role, with("  metadataOptions: {httpTokens: sometimes}\n"), "metadataOptions.httpTokens", "invalid-choice"),
+        r("instanceStorePolicy enum", role, with("  instanceStorePolicy: RAID1\n"), "instanceStorePolicy", "invalid-choice"),
+        r("associatePublicIPAddress is a boolean", role, with("  associatePublicIPAddress: \"yes\"\n"), "associatePublicIPAddress", "invalid-type"),
+        r("userData is a string", role, with("  userData: {script: x}\n"), "userData", "invalid-type"),
         r("capacity reservation id pattern", role, with("  capacityReservationSelectorTerms:\n    - id: reservation-1\n"), "capacityReservationSelectorTerms[0].id", "invalid-resource-id"),
         r("capacity reservation owner is an account id", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, ownerID: \"12345\"}\n"), "capacityReservationSelectorTerms[0].ownerID", "invalid-resource-id"),
         r("instanceMatchCriteria enum", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, instanceMatchCriteria: any}\n"), "instanceMatchCriteria", "invalid-choice"),
@@ -376,6 +379,10 @@ fn a_requirement_with_no_valid_capacity_type_loads_but_the_pool_is_never_ready()
     // Some valid values: the invalid ones are ignored, the pool is fine.
     let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]")));
     assert!(l.scenario.node_pools[0].invalid.is_none());
+    // Unless minValues asks for more values than are valid.
+    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]\n          minValues: 2")));
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    assert!(l.scenario.node_pools[0].invalid.as_deref().is_some_and(|w| w.contains("minValues")), "{:?}", l.scenario.node_pools[0].invalid);
 }
 
 #[test]
