@@ -37,6 +37,17 @@ impl Origin {
         }
     }
 
+    /// A short tag for the origin, in English and Korean (the page shows it beside a finding).
+    pub fn label(self) -> (&'static str, &'static str) {
+        match self {
+            Origin::Yaml => ("YAML", "YAML"),
+            Origin::ApiServer => ("API server", "API 서버"),
+            Origin::Karpenter => ("Karpenter", "Karpenter"),
+            Origin::V1beta1 => ("v1beta1", "v1beta1"),
+            Origin::Playground => ("playground", "플레이그라운드"),
+        }
+    }
+
     /// One line saying what the origin means for a user, in English and Korean.
     pub fn meaning(self) -> (&'static str, &'static str) {
         match self {

@@ -86,6 +86,10 @@ await test('a YAML error is named by line in Problems while the cluster view sta
   await page.waitForSelector('.problem.error');
   const where = await page.locator('.problem.error .where').first().innerText();
   assert(/line \d+/.test(where), `the problem names a line: ${where}`);
+  const origin = await page.locator('.problem.error .origin').first();
+  const originText = await origin.innerText();
+  assert(/^YAML · yaml-syntax$/.test(originText), `the problem says what kind of problem it is, with its code: ${originText}`);
+  assert((await origin.getAttribute('title')).includes('not valid YAML'), 'and what that means');
   const line = Number(where.match(/line (\d+)/)[1]);
   assert(line >= badLine && line <= badLine + 2, `the error is at the broken line ${badLine}, reported ${line}`);
   assert(await page.locator('.keep-last').isVisible(), 'the panel says the last good cluster stays');
@@ -248,6 +252,8 @@ await test('a pasted v1beta1 NodePool is flagged, migrated and simulated', async
   await page.waitForSelector('.migrate-offer button.migrate');
   const codes = await page.locator('.problem .msg').allInnerTexts();
   assert(codes.some((m) => m.includes('expireAfter moved')), `the moved expireAfter is a finding: ${codes.join(' | ')}`);
+  const origins = await page.locator('.problem .origin').allInnerTexts();
+  assert(origins.includes('v1beta1 · v1beta1-expire-after'), `each finding shows its origin and code: ${origins.join(' | ')}`);
   await page.click('.migrate-offer button.migrate');
   await page.waitForSelector('.migration[role="dialog"]');
   await page.click('.migration button.accept');

@@ -334,6 +334,10 @@ fn Problems() -> impl IntoView {
                                         {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
                                     </span>
                                     {
+                                        let (label, meaning) = p.origin_text(pg.lang.get());
+                                        view! { <span class="origin" data-origin=p.origin.as_str() title=meaning>{label}" · "<code>{p.code}</code></span> }
+                                    }
+                                    {
                                         let (message, help) = p.text(pg.lang.get());
                                         view! {
                                             <span class="msg">{message}</span>

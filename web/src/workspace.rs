@@ -149,6 +149,8 @@ pub struct Problem {
     pub column: usize,
     pub error: bool,
     pub code: &'static str,
+    /// Who would refuse it in a real cluster (the API server, Karpenter, ...).
+    pub origin: kpg_manifests::Origin,
     /// Field path (`spec.limits.cpu`), empty for the document as a whole.
     pub path: String,
     pub message: String,
@@ -158,6 +160,15 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The origin's tag and what it means, in `lang`.
+    pub fn origin_text(&self, lang: crate::i18n::Lang) -> (&'static str, &'static str) {
+        let ((label, label_ko), (meaning, meaning_ko)) = (self.origin.label(), self.origin.meaning());
+        match lang {
+            crate::i18n::Lang::Ko => (label_ko, meaning_ko),
+            _ => (label, meaning),
+        }
+    }
+
     /// The message and help to show in `lang`: Korean where there is a translation (a help the
     /// translation leaves out is specific, such as a value to type, and stays as it is).
     pub fn text(&self, lang: crate::i18n::Lang) -> (String, Option<String>) {
@@ -194,6 +205,7 @@ pub fn analyse(ws: &Workspace) -> Analysis {
                 column: d.column,
                 error: d.is_error(),
                 code: d.code.as_str(),
+                origin: d.code.origin(),
                 path: d.path.clone(),
                 message: d.message.clone(),
                 help: d.help.clone(),
@@ -284,6 +296,17 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_problem_says_who_would_refuse_it_in_both_languages() {
+        let mut ws = Workspace::default();
+        ws.push("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: -1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: nginx}]}\n".into());
+        let a = analyse(&ws);
+        let p = a.problems.iter().find(|p| p.code == "out-of-range").expect("replicas below 0");
+        assert_eq!(p.origin_text(crate::i18n::Lang::En).0, "API server");
+        assert!(p.origin_text(crate::i18n::Lang::En).1.contains("kubectl apply"));
+        assert_eq!(p.origin_text(crate::i18n::Lang::Ko).0, "API 서버");
+    }
 
     #[test]
     fn splits_a_stream_into_tabs_and_joins_it_back() {
