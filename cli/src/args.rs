@@ -44,6 +44,13 @@ pub enum Topic {
     Validate,
     Migrate,
     Codes,
+    Explain,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainOutput {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +72,14 @@ pub enum Command {
     /// `kpg codes [CODE]`: the table of finding codes, or one code explained.
     Codes {
         code: Option<String>,
+    },
+    /// `kpg explain FILE --pod NS/NAME | --node NAME | --nodeclaim NAME [--at DURATION]`.
+    Explain {
+        input: Input,
+        subject: kpg_explain::Subject,
+        at: Option<Millis>,
+        output: ExplainOutput,
+        lang: kpg_explain::Lang,
     },
 }
 
@@ -91,6 +106,7 @@ Usage:
   kpg simulate FILE [--until DURATION] [--output table|json]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
+  kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -102,6 +118,8 @@ Commands:
              nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims.
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
+  explain    Why a pod is Pending or landed where it did, why a NodeClaim got its instance
+             type, why a node is (not) consolidated: as sentences, or --output json.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input.
@@ -169,8 +187,34 @@ pub fn help_text(topic: Topic) -> &'static str {
         Topic::Validate => VALIDATE,
         Topic::Migrate => MIGRATE,
         Topic::Codes => CODES,
+        Topic::Explain => EXPLAIN,
     }
 }
+
+pub const EXPLAIN: &str = "\
+Usage: kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME)
+                   [--at DURATION] [--output text|json] [--lang en|ko]
+
+Runs the scenario in FILE (- reads standard input) and says why, from what the engine
+recorded when it decided:
+  --pod NS/NAME      Why the pod is Pending (each NodePool's checks: taints, requirements,
+                     resources after DaemonSet overhead, offerings, limits; kube-scheduler's
+                     filters per node), or why it runs where it does. A bare NAME means the
+                     default namespace.
+  --node NAME        The node's launch (the instance type, capacity type and zone, and the
+                     cheaper types that lost) and its consolidation status: a candidate, or
+                     what blocks it (consolidateAfter countdown, budget, do-not-disrupt, PDB,
+                     pods that would not fit elsewhere, no cheaper replacement, ...).
+  --nodeclaim NAME   The NodeClaim's instance types filter by filter, with prices, and the
+                     pods it was launched for.
+
+Options:
+  --at DURATION      Explain the cluster at DURATION (a Go duration: 90s, 5m); default: when
+                     it comes to rest, as simulate does.
+  --output FORMAT    text (default) or json: {kind, name, time, summary, sections[{id, title,
+                     at, lines[{status, subject, check, text, pricePerHour}]}]}.
+  --lang LANG        en (default) or ko.
+";
 
 fn topic_named(name: &str) -> Option<Topic> {
     match name {
@@ -178,6 +222,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "validate" => Some(Topic::Validate),
         "migrate" => Some(Topic::Migrate),
         "codes" => Some(Topic::Codes),
+        "explain" => Some(Topic::Explain),
         _ => None,
     }
 }
@@ -245,7 +290,7 @@ where
             }
             Ok(Command::Codes { code })
         }
-        "simulate" | "validate" | "migrate" => {
+        "simulate" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
             parse_subcommand(topic, args)
         }
@@ -262,15 +307,40 @@ where
 
 /// An option that takes a value, in any of the forms `--name VALUE`, `--name=VALUE`,
 /// `-o VALUE`, `-oVALUE`, `-o=VALUE`.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Opt {
     Until,
     Output,
+    Pod,
+    Node,
+    NodeClaim,
+    At,
+    Lang,
+}
+
+impl Opt {
+    const NAMED: [(&'static str, Opt); 7] = [
+        ("--until", Opt::Until),
+        ("--output", Opt::Output),
+        ("--pod", Opt::Pod),
+        ("--nodeclaim", Opt::NodeClaim),
+        ("--node", Opt::Node),
+        ("--at", Opt::At),
+        ("--lang", Opt::Lang),
+    ];
+
+    fn flag(self) -> &'static str {
+        Opt::NAMED.iter().find(|(_, o)| *o == self).map_or("--output", |(f, _)| f)
+    }
 }
 
 fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageError> {
     let mut positional: Vec<Input> = Vec::new();
     let mut until: Option<String> = None;
     let mut output: Option<String> = None;
+    let mut at: Option<String> = None;
+    let mut lang: Option<String> = None;
+    let mut subjects: Vec<(Opt, String)> = Vec::new();
     let mut only_positional = false;
     let mut it = args.into_iter();
     while let Some(raw) = it.next() {
@@ -294,18 +364,16 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         if arg == "-h" || arg == "--help" {
             return Ok(Command::Help(topic));
         }
-        let (opt, inline): (Opt, Option<&str>) = if let Some(rest) = arg.strip_prefix("--until") {
-            match rest.strip_prefix('=') {
-                Some(v) => (Opt::Until, Some(v)),
-                None if rest.is_empty() => (Opt::Until, None),
-                None => return Err(unknown_flag(topic, arg)),
+        let named = Opt::NAMED.iter().find_map(|&(flag, opt)| {
+            let rest = arg.strip_prefix(flag)?;
+            if rest.is_empty() {
+                Some((opt, None))
+            } else {
+                rest.strip_prefix('=').map(|v| (opt, Some(v)))
             }
-        } else if let Some(rest) = arg.strip_prefix("--output") {
-            match rest.strip_prefix('=') {
-                Some(v) => (Opt::Output, Some(v)),
-                None if rest.is_empty() => (Opt::Output, None),
-                None => return Err(unknown_flag(topic, arg)),
-            }
+        });
+        let (opt, inline): (Opt, Option<&str>) = if let Some(found) = named {
+            found
         } else if let Some(rest) = arg.strip_prefix("-o") {
             if rest.is_empty() {
                 (Opt::Output, None)
@@ -315,10 +383,13 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         } else {
             return Err(unknown_flag(topic, arg));
         };
-        let flag = match opt {
-            Opt::Until => "--until",
-            Opt::Output => "--output",
-        };
+        if topic != Topic::Explain && !matches!(opt, Opt::Until | Opt::Output) {
+            return Err(unknown_flag(topic, arg));
+        }
+        if topic == Topic::Explain && opt == Opt::Until {
+            return Err(UsageError::new(topic, "explain takes --at DURATION, not --until"));
+        }
+        let flag = opt.flag();
         let value = match inline {
             Some(v) => v.to_string(),
             None => match it.next() {
@@ -329,6 +400,9 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         match opt {
             Opt::Until => until = Some(value),
             Opt::Output => output = Some(value),
+            Opt::At => at = Some(value),
+            Opt::Lang => lang = Some(value),
+            Opt::Pod | Opt::Node | Opt::NodeClaim => subjects.push((opt, value)),
         }
     }
 
@@ -392,6 +466,34 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
                 }
             };
             Ok(Command::Validate { input, output })
+        }
+        Topic::Explain => {
+            let subject = match subjects.as_slice() {
+                [] => return Err(UsageError::new(topic, "say what to explain: --pod NS/NAME, --node NAME or --nodeclaim NAME")),
+                [(opt, value)] => match opt {
+                    Opt::Pod => kpg_explain::Subject::Pod(value.clone()),
+                    Opt::Node => kpg_explain::Subject::Node(value.clone()),
+                    _ => kpg_explain::Subject::NodeClaim(value.clone()),
+                },
+                _ => return Err(UsageError::new(topic, "explain one thing at a time: give one of --pod, --node, --nodeclaim")),
+            };
+            let output = match output.as_deref() {
+                None | Some("text") => ExplainOutput::Text,
+                Some("json") => ExplainOutput::Json,
+                Some(other) => return Err(UsageError::new(topic, format!("unknown --output {other:?}: use text or json"))),
+            };
+            let lang = match lang.as_deref() {
+                None => kpg_explain::Lang::En,
+                Some(l) => kpg_explain::Lang::parse(l).ok_or_else(|| UsageError::new(topic, format!("unknown --lang {l:?}: use en or ko")))?,
+            };
+            let at = match at {
+                None => None,
+                Some(text) => Some(
+                    kpg_core::duration::parse(&text)
+                        .map_err(|e| UsageError::new(topic, format!("invalid --at {text:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")))?,
+                ),
+            };
+            Ok(Command::Explain { input, subject, at, output, lang })
         }
         Topic::Migrate | Topic::Overview | Topic::Codes => {
             if until.is_some() || output.is_some() {

@@ -81,6 +81,26 @@ pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure>
     })
 }
 
+/// Reads and runs a scenario like [`simulate`] and explains one subject at the end.
+pub fn explain(text: &str, subject: &kpg_explain::Subject, at: Option<Millis>, lang: kpg_explain::Lang) -> Result<(Vec<Diagnostic>, Result<kpg_explain::Explanation, kpg_explain::NotFound>), Failure> {
+    let loaded = kpg_manifests::load(text);
+    if loaded.has_errors() {
+        return Err(Failure::Invalid(loaded.diagnostics));
+    }
+    let warnings = loaded.diagnostics;
+    let mut sim = match Simulation::new(loaded.scenario) {
+        Ok(sim) => sim,
+        Err(error) => return Err(Failure::Sim { warnings, error }),
+    };
+    match at {
+        Some(t) => sim.run_until(t),
+        None => {
+            sim.run_to_rest(REST_LIMIT);
+        }
+    }
+    Ok((warnings, kpg_explain::explain(&sim, subject, lang)))
+}
+
 /// Reads a scenario and returns its diagnostics, without running it.
 pub fn validate(text: &str) -> Vec<Diagnostic> {
     kpg_manifests::load(text).diagnostics
@@ -230,6 +250,7 @@ where
         ),
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
         Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
+        Command::Explain { input, subject, at, output, lang } => run_explain(&input, &subject, at, output, lang, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -348,6 +369,61 @@ fn run_migrate(input: &Input, stdin: &mut dyn Read, stdout: &mut dyn Write, stde
         return EXIT_FAILURE;
     }
     EXIT_OK
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_explain(
+    input: &Input,
+    subject: &kpg_explain::Subject,
+    at: Option<Millis>,
+    output: args::ExplainOutput,
+    lang: kpg_explain::Lang,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    match explain(&text, subject, at, lang) {
+        Err(Failure::Invalid(diagnostics)) => {
+            for d in &diagnostics {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            let _ = writeln!(stderr, "kpg: {file}: {}; nothing was simulated", summary_line(&diagnostics));
+            EXIT_FAILURE
+        }
+        Err(Failure::Sim { warnings, error }) => {
+            for d in &warnings {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
+            EXIT_FAILURE
+        }
+        Ok((warnings, found)) => {
+            for d in &warnings {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            match found {
+                Err(not_found) => {
+                    let _ = writeln!(stderr, "kpg: {file}: {not_found}");
+                    EXIT_FAILURE
+                }
+                Ok(explanation) => {
+                    let rendered = match output {
+                        args::ExplainOutput::Text => explanation.to_text(),
+                        args::ExplainOutput::Json => match serde_json::to_string_pretty(&explanation) {
+                            Ok(s) => s + "\n",
+                            Err(e) => {
+                                let _ = writeln!(stderr, "kpg: cannot write the explanation as JSON: {e}");
+                                return EXIT_FAILURE;
+                            }
+                        },
+                    };
+                    emit(stdout, stderr, &rendered)
+                }
+            }
+        }
+    }
 }
 
 fn run_simulate(

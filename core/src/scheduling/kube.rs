@@ -50,7 +50,8 @@ pub enum Rejection {
 }
 
 impl Rejection {
-    fn phrases(&self) -> Vec<String> {
+    /// kube-scheduler's words for the rejection (one phrase per missing resource).
+    pub fn phrases(&self) -> Vec<String> {
         match self {
             Rejection::Unschedulable => alloc::vec!["node(s) were unschedulable".into()],
             Rejection::Taint(t) => alloc::vec![format!("node(s) had untolerated taint {t}")],

@@ -5,6 +5,7 @@
 //! NodeClaim from each NodePool in weight order, relaxing preferences one at a time in
 //! Karpenter's order when a pod does not fit. It only decides; the simulation applies.
 
+pub mod checks;
 pub mod kube;
 pub mod topology;
 
@@ -81,6 +82,41 @@ pub struct NewClaim {
     pub options: Vec<u32>,
     pub hostname: String,
     host_ports: Vec<HostPort>,
+    /// The NodePool's limits left when this NodeClaim was opened, before it reserved its
+    /// share: what its instance types were filtered against.
+    pub limits_at_open: Limits,
+}
+
+/// What is left of a NodePool's limits during a pass: per resource (None = unlimited) and
+/// nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub resources: [Option<i64>; RESOURCE_COUNT],
+    pub nodes: Option<i64>,
+}
+
+/// How a new NodeClaim from one NodePool answered a pod, in the order Karpenter asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolVerdict {
+    /// An earlier NodePool, an existing node or an open NodeClaim took the pod first.
+    NotTried,
+    Took,
+    Refused(String),
+}
+
+/// What the solver saw when it decided about one pod; kept only when [`Solver::record`]
+/// is set (provisioning passes, not the disruption controller's simulations). The pod ×
+/// NodePool checks are evaluated from it by [`checks::pool_checks`].
+#[derive(Clone, Debug)]
+pub struct Considered {
+    /// The requirements of the attempt that decided (after any relaxation).
+    pub requirements: Rc<crate::pod::PodRequirements>,
+    /// Set when relaxation added a PreferNoSchedule toleration; else the pod's own apply.
+    pub tolerations: Option<Vec<Toleration>>,
+    /// Index into [`Outcome::limits`]: the NodePools' limits when the pod was considered.
+    pub limits: u32,
+    /// One per template, in template order.
+    pub pools: Vec<PoolVerdict>,
 }
 
 /// Where the solver put a pod.
@@ -97,6 +133,10 @@ pub struct Outcome {
     pub errors: BTreeMap<usize, String>,
     /// Pods whose preferences had to be relaxed to schedule.
     pub relaxed: Vec<usize>,
+    /// Per pod, what the solver saw when it last decided (only when recording).
+    pub considered: BTreeMap<usize, Considered>,
+    /// The templates' limits each time they changed during the pass (first: at its start).
+    pub limits: Vec<Vec<Limits>>,
 }
 
 /// Why a pod does not fit a node or NodeClaim. Kept as data: most failures are discarded
@@ -253,6 +293,10 @@ pub struct Solver<'a> {
     prefer_no_schedule_pool: bool,
     /// Requirements of unrelaxed pods, per shared pod spec.
     requirement_cache: BTreeMap<usize, Rc<crate::pod::PodRequirements>>,
+    /// Keep what each decision saw ([`Outcome::considered`]).
+    pub record: bool,
+    limits_log: Vec<Vec<Limits>>,
+    last_considered: Option<Considered>,
 }
 
 fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
@@ -356,7 +400,14 @@ impl<'a> Solver<'a> {
             placeholder: 0,
             prefer_no_schedule_pool,
             requirement_cache: BTreeMap::new(),
+            record: false,
+            limits_log: Vec::new(),
+            last_considered: None,
         }
+    }
+
+    fn template_limits(&self) -> Vec<Limits> {
+        self.templates.iter().map(|t| Limits { resources: t.remaining, nodes: t.remaining_nodes }).collect()
     }
 
     /// Karpenter's queue order: CPU then memory descending, then creation, then UID.
@@ -374,6 +425,9 @@ impl<'a> Solver<'a> {
 
     pub fn solve(mut self, mut pending: Vec<usize>) -> Outcome {
         Self::order(self.pods, &mut pending);
+        if self.record {
+            self.limits_log.push(self.template_limits());
+        }
         let mut queue: VecDeque<usize> = pending.into_iter().collect();
         let mut last_len: BTreeMap<usize, usize> = BTreeMap::new();
         let mut out = Outcome::default();
@@ -382,7 +436,11 @@ impl<'a> Solver<'a> {
                 break;
             }
             queue.pop_front();
-            match self.schedule_with_relaxation(p) {
+            let decided = self.schedule_with_relaxation(p);
+            if let Some(c) = self.last_considered.take() {
+                out.considered.insert(p, c);
+            }
+            match decided {
                 Ok((placement, relaxed)) => {
                     out.errors.remove(&p);
                     out.placements.insert(p, placement);
@@ -404,6 +462,7 @@ impl<'a> Solver<'a> {
             claim.options.retain(|&i| requests.fits_in(&tpl.headroom[i as usize]));
         }
         out.claims = self.claims;
+        out.limits = self.limits_log;
         out
     }
 
@@ -479,6 +538,14 @@ impl<'a> Solver<'a> {
         let pods = self.pods;
         let pod = &pods[p];
         let owned = self.inverse.get(&p).cloned().unwrap_or_default();
+        if self.record {
+            self.last_considered = Some(Considered {
+                requirements: a.requirements.clone(),
+                tolerations: a.tolerations.clone(),
+                limits: self.limits_log.len().saturating_sub(1) as u32,
+                pools: alloc::vec![PoolVerdict::NotTried; self.templates.len()],
+            });
+        }
 
         // 1. Existing and in-flight nodes, in order.
         for n in 0..self.nodes.len() {
@@ -527,6 +594,7 @@ impl<'a> Solver<'a> {
             let tpl = &self.templates[t];
             if tpl.remaining_nodes.is_some_and(|n| n <= 0) {
                 errors.push(format!("node limits have been exhausted for nodepool (NodePool={})", tpl.name));
+                self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
                 continue;
             }
             let mut options: Vec<u32> =
@@ -534,8 +602,10 @@ impl<'a> Solver<'a> {
             options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
             if options.is_empty() {
                 errors.push(format!("all available instance types exceed limits for nodepool (NodePool={})", tpl.name));
+                self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
                 continue;
             }
+            let limits_at_open = Limits { resources: tpl.remaining, nodes: tpl.remaining_nodes };
             self.placeholder += 1;
             let hostname = format!("hostname-placeholder-{:04}", self.placeholder);
             let mut requirements = tpl.requirements.clone();
@@ -549,6 +619,7 @@ impl<'a> Solver<'a> {
                 options,
                 hostname: hostname.clone(),
                 host_ports: Vec::new(),
+                limits_at_open,
             };
             match self.claim_can_add(&claim, pod, &a, &owned) {
                 Ok((reqs, options)) => {
@@ -578,6 +649,10 @@ impl<'a> Solver<'a> {
                     claim.host_ports = a.host_ports.clone();
                     self.topology.record(pod, &reqs, &owned);
                     self.claims.push(claim);
+                    self.note_verdict(t, PoolVerdict::Took);
+                    if self.record {
+                        self.limits_log.push(self.template_limits());
+                    }
                     return Ok(Placement::Claim(self.claims.len() - 1));
                 }
                 Err(e) => {
@@ -590,10 +665,17 @@ impl<'a> Solver<'a> {
                         overhead.unwrap_or(Resources::ZERO),
                         e
                     ));
+                    self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
                 }
             }
         }
         Err(errors.join("; "))
+    }
+
+    fn note_verdict(&mut self, template: usize, verdict: PoolVerdict) {
+        if let Some(c) = self.last_considered.as_mut() {
+            c.pools[template] = verdict;
+        }
     }
 
     #[allow(clippy::result_large_err)] // the error is built only on the failure path

@@ -10,6 +10,7 @@
 
 use super::*;
 use crate::disruption::{DoNotDisrupt, Reason};
+use evidence::Blocker;
 
 /// Multi-node consolidation looks at no more than this many candidates at once.
 const MAX_MULTI_NODE: usize = 100;
@@ -31,6 +32,17 @@ pub(super) enum Method {
     Drift,
     MultiNode,
     SingleNode,
+}
+
+impl Method {
+    fn as_str(self) -> &'static str {
+        match self {
+            Method::Emptiness => "Emptiness",
+            Method::Drift => "Drift",
+            Method::MultiNode => "MultiNodeConsolidation",
+            Method::SingleNode => "SingleNodeConsolidation",
+        }
+    }
 }
 
 /// A replacement NodeClaim a command will launch.
@@ -201,7 +213,7 @@ impl Simulation {
     /// The nodes the controller may disrupt, and the blocked ones with why
     /// (`DisruptionBlocked`). `eventual` is drift's class: a NodeClaim with a
     /// `terminationGracePeriod` ignores its pods' blockers there.
-    fn candidates(&self, eventual: bool, by_node: &[Vec<usize>], pdbs: &PdbState) -> (Vec<Candidate>, Vec<(usize, String)>) {
+    fn candidates(&self, eventual: bool, by_node: &[Vec<usize>], pdbs: &PdbState) -> (Vec<Candidate>, Vec<(usize, Blocker)>) {
         let nominated = self.nominated_nodes();
         let mut out = Vec::new();
         let mut blocked = Vec::new();
@@ -215,17 +227,17 @@ impl Simulation {
                 continue;
             }
             if nominated[n] {
-                blocked.push((n, "Node is nominated for a pending pod".into()));
+                blocked.push((n, Blocker::Nominated));
                 continue;
             }
             if node.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v == "true") {
-                blocked.push((n, format!("Disruption is blocked through the \"{}\" annotation", wk::DO_NOT_DISRUPT)));
+                blocked.push((n, Blocker::NodeDoNotDisrupt));
                 continue;
             }
             if !(eventual && node.termination_grace.is_some())
                 && let Some(why) = by_node[n].iter().find_map(|&p| self.pod_blocker(p, pdbs))
             {
-                blocked.push((n, why));
+                blocked.push((n, Blocker::Pod(why)));
                 continue;
             }
             let pods: Vec<usize> = by_node[n].iter().copied().filter(|&p| !self.pods[p].is_daemon()).collect();
@@ -255,6 +267,19 @@ impl Simulation {
         }
         self.verdicts.insert(object.clone(), key);
         self.event(warning, reason, object, message);
+    }
+
+    /// Records why the controller leaves a node alone and publishes it as Karpenter does.
+    fn block(&mut self, n: usize, reason: &str, blocker: Blocker) {
+        let message = blocker.message();
+        self.evidence.disruption_verdict(n, self.now, blocker);
+        self.node_verdict(n, false, reason, message);
+    }
+
+    /// Records that a budget kept a node out of this pass (Karpenter publishes no event).
+    fn budget_blocks(&mut self, n: usize, reason: Reason) {
+        self.budget_blocked = true;
+        self.evidence.disruption_verdict(n, self.now, Blocker::Budget(reason));
     }
 
     /// [`Simulation::verdict`] about a node's NodeClaim.
@@ -367,12 +392,7 @@ impl Simulation {
         self.sim_base = None;
         let plan = self.decide()?;
         Some(DisruptionDecision {
-            method: match plan.method {
-                Method::Emptiness => "Emptiness",
-                Method::Drift => "Drift",
-                Method::MultiNode => "MultiNodeConsolidation",
-                Method::SingleNode => "SingleNodeConsolidation",
-            },
+            method: plan.method.as_str(),
             reason: plan.reason.as_str(),
             candidates: plan.candidates.iter().map(|&n| self.nodes[n].name.clone()).collect(),
             replacements: plan.replacements.len(),
@@ -414,8 +434,8 @@ impl Simulation {
         let by_node = self.active_pods_by_node();
         let pdbs = self.pdb_state();
         let (candidates, blocked) = self.candidates(eventual, &by_node, &pdbs);
-        for (n, why) in blocked {
-            self.node_verdict(n, false, "DisruptionBlocked", why);
+        for (n, blocker) in blocked {
+            self.block(n, "DisruptionBlocked", blocker);
         }
         candidates
     }
@@ -427,7 +447,7 @@ impl Simulation {
         for c in candidates {
             let budget = *left.entry(c.pool).or_insert_with(|| self.budget_remaining(c.pool, reason));
             if budget == 0 {
-                self.budget_blocked = true;
+                self.budget_blocks(c.node, reason);
                 continue;
             }
             left.insert(c.pool, budget - 1);
@@ -459,12 +479,12 @@ impl Simulation {
         candidates.sort_by_key(|c| (!c.empty(), self.nodes[c.node].drifted.map(|d| d.0), self.nodes[c.node].name.clone()));
         for c in candidates {
             if self.budget_remaining(c.pool, Reason::Drifted) == 0 {
-                self.budget_blocked = true;
+                self.budget_blocks(c.node, Reason::Drifted);
                 continue;
             }
             let sim = self.simulate(&[c.node]);
             if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
-                self.node_verdict(c.node, false, "DisruptionBlocked", why);
+                self.block(c.node, "DisruptionBlocked", Blocker::PodsWouldNotSchedule(why));
                 continue;
             }
             let replacements: Vec<Replacement> = sim
@@ -488,9 +508,9 @@ impl Simulation {
             let np = &self.node_pools[c.pool];
             let name = np.name.clone();
             if np.consolidate_after.is_none() {
-                self.node_verdict(c.node, false, "Unconsolidatable", format!("NodePool \"{name}\" has consolidation disabled"));
+                self.block(c.node, "Unconsolidatable", Blocker::ConsolidationDisabled(name));
             } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
-                self.node_verdict(c.node, false, "Unconsolidatable", format!("NodePool \"{name}\" has non-empty consolidation disabled"));
+                self.block(c.node, "Unconsolidatable", Blocker::WhenEmptyOnly(name));
             } else if c.consolidatable {
                 out.push(c);
             }
@@ -552,12 +572,12 @@ impl Simulation {
         }
         for c in ordered {
             if self.budget_remaining(c.pool, Reason::Underutilized) == 0 {
-                self.budget_blocked = true;
+                self.budget_blocks(c.node, Reason::Underutilized);
                 continue;
             }
             match self.compute_consolidation(&[c.node], Method::SingleNode) {
                 Ok(plan) => return Some(plan),
-                Err(why) => self.node_verdict(c.node, false, "Unconsolidatable", why),
+                Err(blocker) => self.block(c.node, "Unconsolidatable", blocker),
             }
         }
         None
@@ -568,10 +588,10 @@ impl Simulation {
     /// Karpenter's `computeConsolidation`: simulate scheduling without the candidates; a
     /// command is valid when every pod that has to move fits and at most one new node,
     /// strictly cheaper at its worst launch price, is needed.
-    fn compute_consolidation(&mut self, candidates: &[usize], method: Method) -> Result<Plan, String> {
+    fn compute_consolidation(&mut self, candidates: &[usize], method: Method) -> Result<Plan, Blocker> {
         let sim = self.simulate(candidates);
         if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
-            return Err(why);
+            return Err(Blocker::PodsWouldNotSchedule(why));
         }
         let price: MicroDollars = candidates.iter().map(|&n| self.nodes[n].price).sum();
         let mut claims = sim.claims;
@@ -585,7 +605,7 @@ impl Simulation {
             });
         }
         if claims.len() > 1 {
-            return Err(format!("Can't remove without creating {} candidates", claims.len()));
+            return Err(Blocker::TooManyReplacements(claims.len()));
         }
         let mut claim = claims.remove(0);
         let template = sim.templates[claim.template].clone();
@@ -594,7 +614,7 @@ impl Simulation {
         let od_allowed = claim.requirements.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(CapacityType::OnDemand.as_str()));
         if candidates.iter().all(|&n| self.nodes[n].capacity_type == CapacityType::Spot) && spot_allowed {
             // The SpotToSpotConsolidation feature gate is off by default.
-            return Err("SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node".into());
+            return Err(Blocker::SpotToSpot);
         }
         let reqs = claim.requirements.clone();
         let mut ceiling = price;
@@ -612,10 +632,10 @@ impl Simulation {
         }
         claim.options.retain(|&i| disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling));
         if !min_values_hold(&types, &claim.options, &reqs) {
-            return Err("Can't replace with a cheaper node (minValues would not hold)".into());
+            return Err(Blocker::MinValues);
         }
         if claim.options.is_empty() {
-            return Err("Can't replace with a cheaper node".into());
+            return Err(Blocker::NotCheaper(None));
         }
         if spot_allowed && od_allowed {
             // Priced as spot, so launched as spot: if spot is short the launch fails rather
@@ -624,7 +644,7 @@ impl Simulation {
             if !claim.options.iter().any(|&i| scheduling::has_compatible_offering(&types[i as usize], &claim.requirements)) {
                 // Upstream launches and fails with insufficient capacity, then caches the
                 // offerings as unavailable and ends here on its next pass.
-                return Err("Can't replace with a cheaper node: the replacement would launch as spot, and no cheaper option offers spot".into());
+                return Err(Blocker::NotCheaper(Some("the replacement would launch as spot, and no cheaper option offers spot")));
             }
         }
         let cheapest = claim
@@ -784,6 +804,7 @@ impl Simulation {
         match why {
             None => Some(plan),
             Some(why) => {
+                self.record_command(&plan, false);
                 for &n in &plan.candidates {
                     let obj = format!("NodeClaim/{}", self.nodes[n].name);
                     self.event(false, "ConsolidationRejected", obj, format!("Consolidation was rejected: {why}"));
@@ -795,7 +816,43 @@ impl Simulation {
 
     /// Starts a command: logs it, launches its replacements, taints and holds its
     /// candidates; without replacements they are deleted at once.
+    fn record_command(&mut self, plan: &Plan, executed: bool) {
+        let replacement = plan.replacements.first().map(|r| {
+            let types = &r.template.instance_types;
+            let mut names: Vec<(MicroDollars, &str)> = r
+                .claim
+                .options
+                .iter()
+                .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &r.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
+                .collect();
+            names.sort();
+            names.into_iter().map(|(_, n)| String::from(n)).collect()
+        });
+        self.evidence.commands.push(evidence::CommandRecord {
+            at: self.now,
+            method: plan.method.as_str(),
+            reason: plan.reason,
+            candidates: plan.candidates.clone(),
+            replacement,
+            savings: plan.savings,
+            executed,
+        });
+    }
+
+    /// The command waiting out its 15 s validation that would disrupt the node, if any:
+    /// (method, savings in micro-dollars per hour).
+    pub fn pending_disruption(&self, n: usize) -> Option<(&'static str, i64)> {
+        self.pending_command.as_ref().filter(|p| p.candidates.contains(&n)).map(|p| (p.method.as_str(), p.savings))
+    }
+
+    /// When the node becomes a consolidation candidate (`consolidateAfter` after its last
+    /// pod event), if its NodePool consolidates at all.
+    pub fn consolidatable_since(&self, n: usize) -> Option<Millis> {
+        self.consolidatable_at(n)
+    }
+
     fn execute(&mut self, plan: Plan) {
+        self.record_command(&plan, true);
         let decision = if plan.replacements.is_empty() { "delete" } else { "replace" };
         let pods: usize = plan.candidates.iter().map(|&n| self.pods_on(n).iter().filter(|&&p| !self.pods[p].is_daemon()).count()).sum();
         let nodes: Vec<String> = plan
@@ -851,7 +908,7 @@ impl Simulation {
                 self.event(true, "InsufficientCapacityError", obj, "failed launching the replacement: no instance type offers the capacity type it was pinned to; the command is dropped".into());
                 return;
             }
-            let n = self.create_nodeclaim(&r.template, &r.claim);
+            let n = self.create_nodeclaim(&r.template, &r.claim, None);
             self.nodes[n].replaces = plan.candidates.iter().map(|&c| self.nodes[c].name.clone()).collect();
             let obj = format!("NodeClaim/{}", self.nodes[n].name);
             self.event(false, "DisruptionLaunching", obj, format!("Launching NodeClaim: {}", plan.reason.as_str()));

@@ -28,6 +28,7 @@ use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
 mod disrupt;
+pub mod evidence;
 mod report;
 mod termination;
 mod timeline;
@@ -82,7 +83,7 @@ pub enum NodeState {
 }
 
 impl NodeState {
-    fn report_state(self) -> &'static str {
+    pub fn report_state(self) -> &'static str {
         match self {
             NodeState::Launching | NodeState::Launched => "Launching",
             NodeState::Registered => "Registered",
@@ -270,6 +271,8 @@ pub struct Simulation {
     /// AMIs released by Timeline steps, per alias family (`al2023`): `@latest` resolves to
     /// the newest.
     ami_releases: BTreeMap<String, u32>,
+    /// What each decision saw ([`evidence`]).
+    evidence: evidence::Evidence,
 }
 
 fn object_of_pod(p: &Pod) -> String {
@@ -341,6 +344,7 @@ impl Simulation {
             pdbs: scenario.pdbs.clone(),
             sim_base: None,
             ami_releases: BTreeMap::new(),
+            evidence: evidence::Evidence::default(),
         };
         sim.namespaces.entry("default".into()).or_default();
         for w in &sim.workloads {
@@ -397,6 +401,12 @@ impl Simulation {
 
     pub fn now(&self) -> Millis {
         self.now
+    }
+
+    /// What the engine saw when it decided: the pods' provisioning and binding, the
+    /// NodeClaims' launches, the disruption controller's verdicts and commands.
+    pub fn evidence(&self) -> &evidence::Evidence {
+        &self.evidence
     }
 
     pub fn events(&self) -> &[Event] {
@@ -859,23 +869,48 @@ impl Simulation {
                 if same(&self.pods[*q], &self.pods[p]) {
                     self.pods[p].scheduler_message = summary.clone();
                     unschedulable.push(p);
+                    if let Some(record) = self.evidence.scheduling.get(q).cloned() {
+                        self.evidence.scheduling.insert(p, record);
+                    }
                     continue;
                 }
             }
-            let (choice, summary) = {
+            let detail = knodes.len() <= evidence::KUBE_DETAIL_NODES;
+            let (choice, summary, results) = {
                 let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
                 let mut feasible = Vec::new();
                 let mut rejections = Vec::new();
+                let mut results = Vec::new();
                 let pre = cluster.prefilter_cached(&self.pods[p], &mut spread_cache);
                 for i in 0..knodes.len() {
                     match cluster.filter_with(&self.pods[p], i, &pre) {
-                        Ok(()) => feasible.push(i),
-                        Err(r) => rejections.push(r),
+                        Ok(()) => {
+                            feasible.push(i);
+                            if detail {
+                                results.push((knodes[i].id, Ok(())));
+                            }
+                        }
+                        Err(r) => {
+                            if detail {
+                                results.push((knodes[i].id, Err(r.clone())));
+                            }
+                            rejections.push(r);
+                        }
                     }
                 }
                 let choice = cluster.choose(&self.pods[p], &feasible);
-                (choice, if choice.is_none() { Some(cluster.summary(&rejections)) } else { None })
+                let counts = if detail { Vec::new() } else { evidence::count_rejections(&rejections) };
+                let record = evidence::KubeRecord {
+                    at: self.now,
+                    nodes: results,
+                    counts,
+                    considered: knodes.len() as u32,
+                    feasible: feasible.len() as u32,
+                    chosen: choice.map(|i| knodes[i].id),
+                };
+                (choice, if choice.is_none() { Some(cluster.summary(&rejections)) } else { None }, record)
             };
+            self.evidence.scheduling.insert(p, Rc::new(results));
             match choice {
                 Some(i) => {
                     let n = knodes[i].id;
@@ -1133,6 +1168,14 @@ impl Simulation {
             match self.provisioner_ignores(pod) {
                 Some(msg) if msg.is_empty() => {}
                 Some(msg) => {
+                    let record = evidence::ProvisioningRecord {
+                        at: self.now,
+                        pass: None,
+                        outcome: evidence::ProvisioningOutcome::Ignored(msg.clone()),
+                        considered: None,
+                        relaxed: false,
+                    };
+                    self.evidence.provisioning.insert(p, record);
                     let full = format!("Failed to schedule pod, {msg}");
                     if self.pods[p].karpenter_message.as_deref() != Some(&full) {
                         let obj = object_of_pod(&self.pods[p]);
@@ -1151,9 +1194,13 @@ impl Simulation {
         let views = self.node_views(&[], &by_node);
         let topology = self.topology_universe(&templates, &pending);
         let (bound, node_labels) = self.bound_pods(&views, &[]);
-        let solver = Solver::new(&self.pods, &pending, views, templates.clone(), topology, &bound, &node_labels);
+        let mut solver = Solver::new(&self.pods, &pending, views, templates.clone(), topology, &bound, &node_labels);
+        solver.record = true;
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
-        let outcome = solver.solve(pending.clone());
+        let mut outcome = solver.solve(pending.clone());
+        let configured = templates.iter().map(|t| self.node_pools[t.nodepool].limits).collect();
+        let pass = Rc::new(evidence::Pass { at: self.now, templates, configured, limits: core::mem::take(&mut outcome.limits) });
+        let templates = &pass.templates;
 
         let mut claim_names = Vec::new();
         let live = self.nodes.iter().filter(|n| n.exists()).count();
@@ -1166,9 +1213,30 @@ impl Simulation {
             );
             return;
         }
+        let mut claim_nodes = Vec::new();
         for claim in &outcome.claims {
-            let n = self.create_nodeclaim(&templates[claim.template], claim);
+            let n = self.create_nodeclaim(&templates[claim.template], claim, Some(&pass));
             claim_names.push(self.nodes[n].name.clone());
+            claim_nodes.push(n);
+        }
+        let relaxed: alloc::collections::BTreeSet<usize> = outcome.relaxed.iter().copied().collect();
+        for (p, considered) in core::mem::take(&mut outcome.considered) {
+            let outcome_of = match outcome.placements.get(&p) {
+                Some(Placement::Existing(v)) => evidence::ProvisioningOutcome::Existing(node_view_ids[*v]),
+                Some(Placement::Claim(c)) => evidence::ProvisioningOutcome::NewClaim(claim_nodes[*c]),
+                None => evidence::ProvisioningOutcome::Failed(outcome.errors.get(&p).cloned().unwrap_or_default()),
+            };
+            let relaxed = relaxed.contains(&p);
+            // A later pass that finds the pod a place on the NodeClaim launched for it says
+            // less than the launch did: keep the launch.
+            if let (evidence::ProvisioningOutcome::Existing(n), Some(evidence::ProvisioningOutcome::NewClaim(launched))) =
+                (&outcome_of, self.evidence.provisioning.get(&p).map(|r| &r.outcome))
+                && n == launched
+            {
+                continue;
+            }
+            let record = evidence::ProvisioningRecord { at: self.now, pass: Some(pass.clone()), outcome: outcome_of, considered: Some(considered), relaxed };
+            self.evidence.provisioning.insert(p, record);
         }
         for (&p, placement) in &outcome.placements {
             let (target, claim) = match placement {
@@ -1346,61 +1414,14 @@ impl Simulation {
 
     /// Turns a simulated NodeClaim into an instance: Karpenter's ordering and truncation,
     /// then the AWS provider's filters, capacity type and offering choice.
-    fn create_nodeclaim(&mut self, tpl: &Template, claim: &scheduling::NewClaim) -> usize {
+    fn create_nodeclaim(&mut self, tpl: &Template, claim: &scheduling::NewClaim, pass: Option<&Rc<evidence::Pass>>) -> usize {
         let types = &tpl.instance_types;
         let reqs = &claim.requirements;
-        let mut options: Vec<(MicroDollars, usize)> = claim
-            .options
-            .iter()
-            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], reqs, None).map(|o| (o.price, i as usize)))
-            .collect();
-        options.sort_by(|a, b| a.0.cmp(&b.0).then(types[a.1].name.cmp(&types[b.1].name)));
-        options.truncate(MAX_INSTANCE_TYPES);
-        let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
-        // AWS: drop metal and accelerator types unless nothing else is left.
-        if !has_min_values {
-            let plain: Vec<(MicroDollars, usize)> =
-                options.iter().copied().filter(|&(_, i)| !is_exotic(&types[i])).collect();
-            if !plain.is_empty() {
-                options = plain;
-            }
-        }
-        let allows = |ct: CapacityType| reqs.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(ct.as_str()));
-        let cheapest_od = options
-            .iter()
-            .filter_map(|&(_, i)| scheduling::cheapest_offering(&types[i], reqs, Some(CapacityType::OnDemand)).map(|o| o.price))
-            .min();
-        let spot_cap = if allows(CapacityType::Spot) && allows(CapacityType::OnDemand) && !has_min_values { cheapest_od } else { None };
-        options.truncate(MAX_LAUNCH_TYPES);
-        let capacity_type = [CapacityType::Reserved, CapacityType::Spot]
-            .into_iter()
-            .find(|&ct| {
-                allows(ct)
-                    && options.iter().any(|&(_, i)| {
-                        scheduling::cheapest_offering(&types[i], reqs, Some(ct)).is_some_and(|o| ct != CapacityType::Spot || spot_cap.is_none_or(|cap| o.price <= cap))
-                    })
-            })
-            .unwrap_or(CapacityType::OnDemand);
-        // The cheapest (type, zone) offering of that capacity type; ties broken at random.
-        let mut best: Vec<(usize, usize)> = Vec::new();
-        let mut best_price = MicroDollars::MAX;
-        let zone_req = reqs.get(wk::ZONE);
-        for &(_, i) in &options {
-            for (oi, o) in types[i].offerings.iter().enumerate() {
-                if !o.available || o.capacity_type != capacity_type || !zone_req.is_none_or(|z| z.has(&o.zone)) {
-                    continue;
-                }
-                if o.price < best_price {
-                    best_price = o.price;
-                    best.clear();
-                }
-                if o.price == best_price {
-                    best.push((i, oi));
-                }
-            }
-        }
         let mut rng = self.rng.fork(pod::stable_hash(&["claim", &self.now.to_string(), &self.nodes.len().to_string()]));
-        let (ti, oi) = if best.is_empty() { (options.first().map_or(0, |o| o.1), usize::MAX) } else { best[rng.below(best.len() as u64) as usize] };
+        let launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng);
+        let capacity_type = launch.capacity_type;
+        let (ti, oi) = launch.chosen.unwrap_or((launch.launch.first().copied().unwrap_or(0), usize::MAX));
+        let options = launch.launch.clone();
         let it = &types[ti];
         let offering = it.offerings.get(oi).cloned();
         let np = &self.node_pools[tpl.nodepool];
@@ -1434,7 +1455,7 @@ impl Simulation {
             .map(|&i| tpl.daemon_overhead[i as usize])
             .fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))))
             .unwrap_or(Resources::ZERO);
-        let option_names: Vec<String> = options.iter().map(|&(_, i)| types[i].name.clone()).collect();
+        let option_names: Vec<String> = options.iter().map(|&i| types[i].name.clone()).collect();
         let requests = claim.requests + min_overhead;
         let price = offering.as_ref().map_or(0, |o| o.price);
         let node = Node {
@@ -1475,6 +1496,29 @@ impl Simulation {
         self.nodes.push(node);
         let n = self.nodes.len() - 1;
         self.version += 1;
+        // A replacement launched by a disruption command has no provisioning pass: it
+        // gets one of its own template.
+        let pass = match pass {
+            Some(p) => p.clone(),
+            None => Rc::new(evidence::Pass {
+                at: self.now,
+                templates: alloc::vec![tpl.clone()],
+                configured: alloc::vec![np.limits],
+                limits: alloc::vec![alloc::vec![claim.limits_at_open]],
+            }),
+        };
+        let template = pass.templates.iter().position(|t| t.nodepool == tpl.nodepool).unwrap_or(0);
+        let record = evidence::ClaimRecord {
+            pass,
+            template,
+            requirements: claim.requirements.clone(),
+            requests: claim.requests,
+            pods: claim.pods.clone(),
+            limits_at_open: claim.limits_at_open,
+            options: claim.options.clone(),
+            launch,
+        };
+        self.evidence.claims.insert(n, record);
         let shown: Vec<String> = option_names.iter().take(5).cloned().collect();
         let more = if option_names.len() > 5 { format!(" and {} other(s)", option_names.len() - 5) } else { String::new() };
         self.event(
