@@ -28,8 +28,8 @@ fn find<'s>(sim: &'s Simulation, name: &str) -> Result<(usize, &'s Pod), NotFoun
 pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, NotFound> {
     let (p, pod) = find(sim, name)?;
     let full = format!("{}/{}", pod.namespace, pod.name);
-    let record = sim.evidence().provisioning.get(&p);
-    let kube = sim.evidence().scheduling.get(&p);
+    let record = sim.evidence().provisioning(p);
+    let kube = sim.evidence().scheduling(p);
     let mut sections = Vec::new();
     let checks = record.map(|r| r.pool_checks(pod)).unwrap_or_default();
     if let Some(r) = record {
@@ -41,7 +41,7 @@ pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, 
     if let Some(k) = kube {
         sections.push(kube_section(sim, k, lang));
     }
-    let summary = summary(sim, pod, &full, record, &checks, kube.map(|k| &**k), lang);
+    let summary = summary(sim, pod, &full, record, &checks, kube, lang);
     Ok(Explanation { kind: "pod", name: full, time: time(sim.now()), summary, sections })
 }
 

@@ -115,7 +115,8 @@ pub struct Considered {
     pub tolerations: Option<Vec<Toleration>>,
     /// Index into [`Outcome::limits`]: the NodePools' limits when the pod was considered.
     pub limits: u32,
-    /// One per template, in template order.
+    /// One per template, in template order; empty when no new NodeClaim was tried (an
+    /// existing node or an open NodeClaim took the pod): all [`PoolVerdict::NotTried`].
     pub pools: Vec<PoolVerdict>,
 }
 
@@ -134,7 +135,7 @@ pub struct Outcome {
     /// Pods whose preferences had to be relaxed to schedule.
     pub relaxed: Vec<usize>,
     /// Per pod, what the solver saw when it last decided (only when recording).
-    pub considered: BTreeMap<usize, Considered>,
+    pub considered: Vec<(usize, Considered)>,
     /// The templates' limits each time they changed during the pass (first: at its start).
     pub limits: Vec<Vec<Limits>>,
 }
@@ -438,7 +439,7 @@ impl<'a> Solver<'a> {
             queue.pop_front();
             let decided = self.schedule_with_relaxation(p);
             if let Some(c) = self.last_considered.take() {
-                out.considered.insert(p, c);
+                out.considered.push((p, c));
             }
             match decided {
                 Ok((placement, relaxed)) => {
@@ -543,7 +544,7 @@ impl<'a> Solver<'a> {
                 requirements: a.requirements.clone(),
                 tolerations: a.tolerations.clone(),
                 limits: self.limits_log.len().saturating_sub(1) as u32,
-                pools: alloc::vec![PoolVerdict::NotTried; self.templates.len()],
+                pools: Vec::new(),
             });
         }
 
@@ -673,7 +674,11 @@ impl<'a> Solver<'a> {
     }
 
     fn note_verdict(&mut self, template: usize, verdict: PoolVerdict) {
+        let count = self.templates.len();
         if let Some(c) = self.last_considered.as_mut() {
+            if c.pools.is_empty() {
+                c.pools = alloc::vec![PoolVerdict::NotTried; count];
+            }
             c.pools[template] = verdict;
         }
     }

@@ -21,8 +21,9 @@ pub const KUBE_DETAIL_NODES: usize = 100;
 /// [`Simulation::nodes`], which never shrink).
 #[derive(Clone, Debug, Default)]
 pub struct Evidence {
-    pub provisioning: BTreeMap<usize, ProvisioningRecord>,
-    pub scheduling: BTreeMap<usize, Rc<KubeRecord>>,
+    /// By pod index (a `Vec`: a pass records thousands of pods and must stay cheap).
+    pub(super) provisioning: Vec<Option<ProvisioningRecord>>,
+    pub(super) scheduling: Vec<Option<Rc<KubeRecord>>>,
     pub claims: BTreeMap<usize, ClaimRecord>,
     /// Each node's disruption verdicts as they changed (time order).
     pub disruption: BTreeMap<usize, Vec<DisruptionVerdict>>,
@@ -441,6 +442,30 @@ pub struct CommandRecord {
 }
 
 impl Evidence {
+    /// Karpenter's last decision about the pod (by pod index).
+    pub fn provisioning(&self, pod: usize) -> Option<&ProvisioningRecord> {
+        self.provisioning.get(pod).and_then(Option::as_ref)
+    }
+
+    /// kube-scheduler's last filter results for the pod.
+    pub fn scheduling(&self, pod: usize) -> Option<&KubeRecord> {
+        self.scheduling.get(pod).and_then(Option::as_deref)
+    }
+
+    pub(super) fn set_provisioning(&mut self, pod: usize, record: ProvisioningRecord) {
+        if self.provisioning.len() <= pod {
+            self.provisioning.resize(pod + 1, None);
+        }
+        self.provisioning[pod] = Some(record);
+    }
+
+    pub(super) fn set_scheduling(&mut self, pod: usize, record: Rc<KubeRecord>) {
+        if self.scheduling.len() <= pod {
+            self.scheduling.resize(pod + 1, None);
+        }
+        self.scheduling[pod] = Some(record);
+    }
+
     pub(super) fn disruption_verdict(&mut self, n: usize, at: Millis, blocker: Blocker) {
         let history = self.disruption.entry(n).or_default();
         match history.last_mut() {

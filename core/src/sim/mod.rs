@@ -869,8 +869,8 @@ impl Simulation {
                 if same(&self.pods[*q], &self.pods[p]) {
                     self.pods[p].scheduler_message = summary.clone();
                     unschedulable.push(p);
-                    if let Some(record) = self.evidence.scheduling.get(q).cloned() {
-                        self.evidence.scheduling.insert(p, record);
+                    if let Some(record) = self.evidence.scheduling.get(*q).cloned().flatten() {
+                        self.evidence.set_scheduling(p, record);
                     }
                     continue;
                 }
@@ -910,7 +910,7 @@ impl Simulation {
                 };
                 (choice, if choice.is_none() { Some(cluster.summary(&rejections)) } else { None }, record)
             };
-            self.evidence.scheduling.insert(p, Rc::new(results));
+            self.evidence.set_scheduling(p, Rc::new(results));
             match choice {
                 Some(i) => {
                     let n = knodes[i].id;
@@ -1175,7 +1175,7 @@ impl Simulation {
                         considered: None,
                         relaxed: false,
                     };
-                    self.evidence.provisioning.insert(p, record);
+                    self.evidence.set_provisioning(p, record);
                     let full = format!("Failed to schedule pod, {msg}");
                     if self.pods[p].karpenter_message.as_deref() != Some(&full) {
                         let obj = object_of_pod(&self.pods[p]);
@@ -1230,13 +1230,13 @@ impl Simulation {
             // A later pass that finds the pod a place on the NodeClaim launched for it says
             // less than the launch did: keep the launch.
             if let (evidence::ProvisioningOutcome::Existing(n), Some(evidence::ProvisioningOutcome::NewClaim(launched))) =
-                (&outcome_of, self.evidence.provisioning.get(&p).map(|r| &r.outcome))
+                (&outcome_of, self.evidence.provisioning(p).map(|r| &r.outcome))
                 && n == launched
             {
                 continue;
             }
             let record = evidence::ProvisioningRecord { at: self.now, pass: Some(pass.clone()), outcome: outcome_of, considered: Some(considered), relaxed };
-            self.evidence.provisioning.insert(p, record);
+            self.evidence.set_provisioning(p, record);
         }
         for (&p, placement) in &outcome.placements {
             let (target, claim) = match placement {
