@@ -57,6 +57,23 @@ pub enum Failure {
 /// Reads and runs a scenario: to `until` when given, else until nothing more would change
 /// (at most [`REST_LIMIT`]).
 pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure> {
+    let (warnings, containers, sim) = load_and_run(text, until)?;
+    Ok(Simulated {
+        report: sim.report(),
+        now: sim.now(),
+        warnings,
+        containers,
+    })
+}
+
+/// Reads and runs a scenario like [`simulate`] and explains one subject at the end.
+pub fn explain(text: &str, subject: &kpg_explain::Subject, at: Option<Millis>, lang: kpg_explain::Lang) -> Result<(Vec<Diagnostic>, Result<kpg_explain::Explanation, kpg_explain::NotFound>), Failure> {
+    let (warnings, _, sim) = load_and_run(text, at)?;
+    Ok((warnings, kpg_explain::explain(&sim, subject, lang)))
+}
+
+/// The part [`simulate`] and [`explain`] share: read, start, run to `until` or to rest.
+fn load_and_run(text: &str, until: Option<Millis>) -> Result<(Vec<Diagnostic>, table::ContainerCounts, Simulation), Failure> {
     let loaded = kpg_manifests::load(text);
     if loaded.has_errors() {
         return Err(Failure::Invalid(loaded.diagnostics));
@@ -73,32 +90,25 @@ pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure>
             sim.run_to_rest(REST_LIMIT);
         }
     }
-    Ok(Simulated {
-        report: sim.report(),
-        now: sim.now(),
-        warnings,
-        containers,
-    })
+    Ok((warnings, containers, sim))
 }
 
-/// Reads and runs a scenario like [`simulate`] and explains one subject at the end.
-pub fn explain(text: &str, subject: &kpg_explain::Subject, at: Option<Millis>, lang: kpg_explain::Lang) -> Result<(Vec<Diagnostic>, Result<kpg_explain::Explanation, kpg_explain::NotFound>), Failure> {
-    let loaded = kpg_manifests::load(text);
-    if loaded.has_errors() {
-        return Err(Failure::Invalid(loaded.diagnostics));
-    }
-    let warnings = loaded.diagnostics;
-    let mut sim = match Simulation::new(loaded.scenario) {
-        Ok(sim) => sim,
-        Err(error) => return Err(Failure::Sim { warnings, error }),
-    };
-    match at {
-        Some(t) => sim.run_until(t),
-        None => {
-            sim.run_to_rest(REST_LIMIT);
+/// Prints why nothing could be simulated (the diagnostics, or the engine's refusal).
+fn print_failure(file: &str, failure: Failure, stderr: &mut dyn Write) {
+    match failure {
+        Failure::Invalid(diagnostics) => {
+            for d in &diagnostics {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            let _ = writeln!(stderr, "kpg: {file}: {}; nothing was simulated", summary_line(&diagnostics));
+        }
+        Failure::Sim { warnings, error } => {
+            for d in &warnings {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
         }
     }
-    Ok((warnings, kpg_explain::explain(&sim, subject, lang)))
 }
 
 /// Reads a scenario and returns its diagnostics, without running it.
@@ -385,18 +395,8 @@ fn run_explain(
     let file = input.display_name();
     let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
     match explain(&text, subject, at, lang) {
-        Err(Failure::Invalid(diagnostics)) => {
-            for d in &diagnostics {
-                let _ = writeln!(stderr, "{file}: {d}");
-            }
-            let _ = writeln!(stderr, "kpg: {file}: {}; nothing was simulated", summary_line(&diagnostics));
-            EXIT_FAILURE
-        }
-        Err(Failure::Sim { warnings, error }) => {
-            for d in &warnings {
-                let _ = writeln!(stderr, "{file}: {d}");
-            }
-            let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
+        Err(failure) => {
+            print_failure(&file, failure, stderr);
             EXIT_FAILURE
         }
         Ok((warnings, found)) => {
@@ -436,28 +436,15 @@ fn run_simulate(
 ) -> i32 {
     let file = input.display_name();
     let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
-    let print_diagnostics = |stderr: &mut dyn Write, ds: &[Diagnostic]| {
-        for d in ds {
-            let _ = writeln!(stderr, "{file}: {d}");
-        }
-    };
     match simulate(&text, until) {
-        Err(Failure::Invalid(diagnostics)) => {
-            print_diagnostics(stderr, &diagnostics);
-            let _ = writeln!(
-                stderr,
-                "kpg: {file}: {}; nothing was simulated",
-                summary_line(&diagnostics)
-            );
-            EXIT_FAILURE
-        }
-        Err(Failure::Sim { warnings, error }) => {
-            print_diagnostics(stderr, &warnings);
-            let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
+        Err(failure) => {
+            print_failure(&file, failure, stderr);
             EXIT_FAILURE
         }
         Ok(simulated) => {
-            print_diagnostics(stderr, &simulated.warnings);
+            for d in &simulated.warnings {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
             let rendered = match output {
                 SimulateOutput::Json => match json::report(&simulated.report) {
                     Ok(s) => s,

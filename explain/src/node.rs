@@ -122,7 +122,7 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
             "consolidation-disabled",
         )
     } else {
-        match sim.consolidatable_since(n) {
+        match sim.consolidatable_at(n) {
             Some(at) if at > now => {
                 let left = at - now;
                 (
@@ -158,9 +158,9 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                             say!(
                                 lang,
                                 "It is {} since {}; the disruption controller looks every 10 s.",
-                                "{}부터 {}입니다. 중단 컨트롤러는 10초마다 확인합니다.",
-                                if lang == Lang::En { what.clone() } else { time(since) },
-                                if lang == Lang::En { time(since) } else { what }
+                                "{1}부터 {0}입니다. 중단 컨트롤러는 10초마다 확인합니다.",
+                                what,
+                                time(since)
                             ),
                             "candidate",
                         )
@@ -181,7 +181,8 @@ fn blocker_text(b: &Blocker, lang: Lang) -> String {
         },
         (Blocker::Nominated, Lang::Ko) => "Pending 파드가 이 노드에 배정되어 있음".into(),
         (Blocker::NodeDoNotDisrupt, Lang::Ko) => "노드에 karpenter.sh/do-not-disrupt 어노테이션이 있음".into(),
-        (Blocker::Pod(m), Lang::Ko) => format!("파드가 중단을 막음: {m}"),
+        (Blocker::PodDoNotDisrupt(pod), Lang::Ko) => format!("파드 {pod}에 karpenter.sh/do-not-disrupt 어노테이션이 있음"),
+        (Blocker::Pdb(m), Lang::Ko) => format!("PodDisruptionBudget이 축출을 막음: {m}"),
         (Blocker::ConsolidationDisabled(p), Lang::Ko) => format!("NodePool \"{p}\"는 통합이 꺼져 있음"),
         (Blocker::WhenEmptyOnly(p), Lang::Ko) => format!("NodePool \"{p}\"는 빈 노드만 통합함(WhenEmpty)"),
         (Blocker::Budget(r), Lang::Ko) => format!("NodePool의 disruption budget이 지금은 {} 중단을 더 허용하지 않음", r.as_str()),
@@ -304,10 +305,10 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
         say!(
             lang,
             "zone {}: {} offerings tied at the lowest {} price; one was picked at random (seeded)",
-            "존 {}: 가장 싼 {} 가격에 오퍼링 {}개가 같아 (시드로) 무작위로 골랐음",
+            "존 {0}: 가장 싼 {2} 가격에 오퍼링 {1}개가 같아 (시드로) 무작위로 골랐음",
             node.zone,
-            if lang == Lang::En { l.ties.to_string() } else { l.capacity_type.as_str().to_string() },
-            if lang == Lang::En { l.capacity_type.as_str().to_string() } else { l.ties.to_string() }
+            l.ties,
+            l.capacity_type.as_str()
         )
     } else {
         say!(lang, "zone {}: its {} offering was the cheapest", "존 {}: 이곳의 {} 오퍼링이 가장 쌌음", node.zone, l.capacity_type.as_str())

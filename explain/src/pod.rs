@@ -134,10 +134,10 @@ fn summary(
             s.push_str(&say!(
                 lang,
                 "kube-scheduler bound it at {}: {} of {} nodes passed its filters and this one scored highest.",
-                "kube-scheduler가 {}에 배치했습니다. 노드 {}개 중 {}개가 필터를 통과했고 이 노드의 점수가 가장 높았습니다.",
+                "kube-scheduler가 {0}에 배치했습니다. 노드 {2}개 중 {1}개가 필터를 통과했고 이 노드의 점수가 가장 높았습니다.",
                 time(k.at),
-                if lang == Lang::En { k.feasible } else { k.considered },
-                if lang == Lang::En { k.considered } else { k.feasible }
+                k.feasible,
+                k.considered
             ));
         }
         return s;
@@ -336,9 +336,9 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
         Ok(()) => say!(
             lang,
             "{} of the NodePool's {} instance types meet the pod's requirements",
-            "NodePool의 인스턴스 타입 {}개 중 {}개가 파드의 요구 사항을 만족함",
-            if lang == Lang::En { c.requirements.meeting } else { c.candidates },
-            if lang == Lang::En { c.candidates } else { c.requirements.meeting }
+            "NodePool의 인스턴스 타입 {1}개 중 {0}개가 파드의 요구 사항을 만족함",
+            c.requirements.meeting,
+            c.candidates
         ),
     }
 }
@@ -412,11 +412,11 @@ fn limits_text(c: &PoolChecks, lang: Lang) -> String {
         .resources
         .iter()
         .map(|&(r, limit, left)| {
-            say!(lang, "{} {} of {} left", "{} {} 중 {} 남음", r.as_str(), if lang == Lang::En { say::amount(r, left.max(0)) } else { say::amount(r, limit) }, if lang == Lang::En { say::amount(r, limit) } else { say::amount(r, left.max(0)) })
+            say!(lang, "{} {} of {} left", "{0} {2} 중 {1} 남음", r.as_str(), say::amount(r, left.max(0)), say::amount(r, limit))
         })
         .collect();
     if let Some((limit, left)) = l.nodes {
-        parts.push(say!(lang, "nodes {} of {} left", "nodes {} 중 {} 남음", if lang == Lang::En { left.max(0) } else { limit }, if lang == Lang::En { limit } else { left.max(0) }));
+        parts.push(say!(lang, "nodes {} of {} left", "nodes {1} 중 {0} 남음", left.max(0), limit));
     }
     let needed = l.smallest.as_ref().map(|(name, cap)| {
         let needs: Vec<String> = l.resources.iter().map(|&(r, _, _)| format!("{} {}", r.as_str(), say::amount(r, cap.get(r)))).collect();

@@ -31,9 +31,6 @@ pub struct PoolChecks {
     pub resources: ResourcesCheck,
     pub offerings: OfferingsCheck,
     pub limits: LimitsCheck,
-    /// Instance types that pass every check together, cheapest first (at most 5 named).
-    pub launchable: u32,
-    pub cheapest: Vec<String>,
 }
 
 impl PoolChecks {
@@ -117,10 +114,6 @@ impl LimitsCheck {
     }
 }
 
-fn exceeds(limits: &Limits, capacity: &Resources) -> bool {
-    (0..RESOURCE_COUNT).any(|i| limits.resources[i].is_some_and(|rem| capacity.0[i] > rem))
-}
-
 /// The types of `set` passing `keep`, or `set` itself when none does (so the next check
 /// still has something to say).
 fn narrow(set: &[u32], keep: impl Fn(u32) -> bool) -> (Vec<u32>, u32) {
@@ -188,22 +181,11 @@ pub fn pool_checks(template: &Template, limits: &Limits, configured: &crate::mod
             ca.cmp(&cb).then(types[a as usize].name.cmp(&types[b as usize].name))
         })
         .map(|i| (types[i as usize].name.clone(), types[i as usize].capacity));
-    let (_, within) = narrow(&after_off, |i| !exceeds(limits, &types[i as usize].capacity));
+    let (_, within) = narrow(&after_off, |i| !super::exceeds(&limits.resources, &types[i as usize].capacity));
     let limit_lines = (0..RESOURCE_COUNT)
         .filter_map(|i| configured.resources[i].map(|l| (ResourceName::ALL[i], l, limits.resources[i].unwrap_or(l))))
         .collect();
 
-    // Every check at once: the types a NodeClaim could launch, cheapest first.
-    let mut launchable: Vec<(crate::catalog::MicroDollars, u32)> = candidates
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let it = &types[i as usize];
-            meeting > 0 && it.requirements.intersects_ok(&combined) && fits(i) && !exceeds(limits, &it.capacity)
-        })
-        .filter_map(|i| super::cheapest_offering(&types[i as usize], &combined, None).map(|o| (o.price, i)))
-        .collect();
-    launchable.sort_by(|a, b| a.0.cmp(&b.0).then(types[a.1 as usize].name.cmp(&types[b.1 as usize].name)));
     PoolChecks {
         nodepool: template.name.clone(),
         candidates: candidates.len() as u32,
@@ -217,7 +199,5 @@ pub fn pool_checks(template: &Template, limits: &Limits, configured: &crate::mod
             smallest,
             within,
         },
-        launchable: launchable.len() as u32,
-        cheapest: launchable.iter().take(5).map(|&(_, i)| types[i as usize].name.clone()).collect(),
     }
 }

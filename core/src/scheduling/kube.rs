@@ -360,8 +360,9 @@ impl Cluster<'_> {
     }
 
     /// `0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {..}.`
-    pub fn summary(&self, rejections: &[Rejection]) -> String {
-        if rejections.is_empty() {
+    pub fn summary<'r>(&self, rejections: impl IntoIterator<Item = &'r Rejection>) -> String {
+        let mut rejections = rejections.into_iter().peekable();
+        if rejections.peek().is_none() {
             return String::from("no nodes available to schedule pods");
         }
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();

@@ -64,8 +64,13 @@ pub struct Template {
 
 impl Template {
     fn exceeds_limits(&self, it: &InstanceType) -> bool {
-        (0..RESOURCE_COUNT).any(|i| self.remaining[i].is_some_and(|rem| it.capacity.0[i] > rem))
+        exceeds(&self.remaining, &it.capacity)
     }
+}
+
+/// Whether a node of this capacity would take a NodePool past what is left of its limits.
+pub fn exceeds(remaining: &[Option<i64>; RESOURCE_COUNT], capacity: &Resources) -> bool {
+    (0..RESOURCE_COUNT).any(|i| remaining[i].is_some_and(|rem| capacity.0[i] > rem))
 }
 
 /// A NodeClaim opened during this pass.

@@ -52,6 +52,21 @@ pub(super) struct Replacement {
     claim: scheduling::NewClaim,
 }
 
+impl Replacement {
+    /// The replacement's instance-type options, cheapest (compatible offering) first.
+    fn options_by_price(&self) -> Vec<&str> {
+        let types = &self.template.instance_types;
+        let mut named: Vec<(MicroDollars, &str)> = self
+            .claim
+            .options
+            .iter()
+            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &self.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
+            .collect();
+        named.sort();
+        named.into_iter().map(|(_, n)| n).collect()
+    }
+}
+
 /// A command the controller decided on.
 #[derive(Clone, Debug)]
 pub(super) struct Plan {
@@ -189,10 +204,10 @@ impl Simulation {
     /// Why a pod keeps its node from being disrupted gracefully, if it does:
     /// `karpenter.sh/do-not-disrupt`, or a PodDisruptionBudget that allows no eviction (or
     /// more than one budget selecting it, which the Eviction API refuses).
-    fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<String> {
+    fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<Blocker> {
         let pod = &self.pods[p];
         if self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
-            return Some(format!("Pod has \"{}\" annotation (Pod={}/{})", wk::DO_NOT_DISRUPT, pod.namespace, pod.name));
+            return Some(Blocker::PodDoNotDisrupt(format!("{}/{}", pod.namespace, pod.name)));
         }
         if self.tolerates_disruption(p) {
             return None;
@@ -200,12 +215,12 @@ impl Simulation {
         let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
         if matching.len() > 1 {
             let names: Vec<String> = matching.iter().map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name)).collect();
-            return Some(format!("Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])", names.join(", ")));
+            return Some(Blocker::Pdb(format!("Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])", names.join(", "))));
         }
         if let Some(&i) = matching.first()
             && pdbs.allowed[i] == 0
         {
-            return Some(format!("Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])", self.pdbs[i].namespace, self.pdbs[i].name));
+            return Some(Blocker::Pdb(format!("Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])", self.pdbs[i].namespace, self.pdbs[i].name)));
         }
         None
     }
@@ -235,9 +250,9 @@ impl Simulation {
                 continue;
             }
             if !(eventual && node.termination_grace.is_some())
-                && let Some(why) = by_node[n].iter().find_map(|&p| self.pod_blocker(p, pdbs))
+                && let Some(blocker) = by_node[n].iter().find_map(|&p| self.pod_blocker(p, pdbs))
             {
-                blocked.push((n, Blocker::Pod(why)));
+                blocked.push((n, blocker));
                 continue;
             }
             let pods: Vec<usize> = by_node[n].iter().copied().filter(|&p| !self.pods[p].is_daemon()).collect();
@@ -372,8 +387,9 @@ impl Simulation {
         self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node())
     }
 
-    /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]).
-    fn consolidatable_at(&self, n: usize) -> Option<Millis> {
+    /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]):
+    /// `consolidateAfter` after its last pod event, if its NodePool consolidates at all.
+    pub fn consolidatable_at(&self, n: usize) -> Option<Millis> {
         let node = &self.nodes[n];
         let np = self.node_pools.get(node.nodepool?)?;
         disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
@@ -814,20 +830,9 @@ impl Simulation {
         }
     }
 
-    /// Starts a command: logs it, launches its replacements, taints and holds its
-    /// candidates; without replacements they are deleted at once.
+    /// Keeps a command the controller decided on, and whether it ran.
     fn record_command(&mut self, plan: &Plan, executed: bool) {
-        let replacement = plan.replacements.first().map(|r| {
-            let types = &r.template.instance_types;
-            let mut names: Vec<(MicroDollars, &str)> = r
-                .claim
-                .options
-                .iter()
-                .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &r.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
-                .collect();
-            names.sort();
-            names.into_iter().map(|(_, n)| String::from(n)).collect()
-        });
+        let replacement = plan.replacements.first().map(|r| r.options_by_price().into_iter().map(String::from).collect());
         self.evidence.commands.push(evidence::CommandRecord {
             at: self.now,
             method: plan.method.as_str(),
@@ -845,12 +850,8 @@ impl Simulation {
         self.pending_command.as_ref().filter(|p| p.candidates.contains(&n)).map(|p| (p.method.as_str(), p.savings))
     }
 
-    /// When the node becomes a consolidation candidate (`consolidateAfter` after its last
-    /// pod event), if its NodePool consolidates at all.
-    pub fn consolidatable_since(&self, n: usize) -> Option<Millis> {
-        self.consolidatable_at(n)
-    }
-
+    /// Starts a command: logs it, launches its replacements, taints and holds its
+    /// candidates; without replacements they are deleted at once.
     fn execute(&mut self, plan: Plan) {
         self.record_command(&plan, true);
         let decision = if plan.replacements.is_empty() { "delete" } else { "replace" };
@@ -873,15 +874,8 @@ impl Simulation {
             nodes.join(", ")
         );
         for r in &plan.replacements {
-            let types = &r.template.instance_types;
-            let mut names: Vec<(MicroDollars, &str)> = r
-                .claim
-                .options
-                .iter()
-                .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &r.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
-                .collect();
-            names.sort();
-            let shown: Vec<&str> = names.iter().take(3).map(|n| n.1).collect();
+            let names = r.options_by_price();
+            let shown: Vec<&str> = names.iter().take(3).copied().collect();
             let more = if names.len() > 3 { format!(" and {} other(s)", names.len() - 3) } else { String::new() };
             let ct = match r.claim.requirements.get(wk::CAPACITY_TYPE) {
                 Some(req) if req.has("spot") && !req.has("on-demand") => "spot",

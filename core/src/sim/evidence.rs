@@ -100,7 +100,7 @@ pub struct KubeRecord {
 }
 
 /// Rejections grouped by kind, for clusters too big to keep per node.
-pub(super) fn count_rejections(rejections: &[Rejection]) -> Vec<(Rejection, u32)> {
+pub(super) fn count_rejections<'r>(rejections: impl Iterator<Item = &'r Rejection>) -> Vec<(Rejection, u32)> {
     let mut counts: BTreeMap<Rejection, u32> = BTreeMap::new();
     for r in rejections {
         *counts.entry(r.clone()).or_default() += 1;
@@ -114,8 +114,6 @@ pub struct Launch {
     /// The NodeClaim's options with their cheapest compatible price, cheapest first,
     /// truncated to Karpenter's 600.
     pub priced: Vec<(MicroDollars, usize)>,
-    /// How many options there were before the truncation.
-    pub before_truncation: usize,
     /// Metal and accelerated types the AWS provider dropped (others were left).
     pub exotic: Vec<usize>,
     /// The types sent to the launch (at most 60), in price order.
@@ -282,7 +280,6 @@ pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requ
         .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], reqs, None).map(|o| (o.price, i as usize)))
         .collect();
     priced.sort_by(|a, b| a.0.cmp(&b.0).then(types[a.1].name.cmp(&types[b.1].name)));
-    let before_truncation = priced.len();
     priced.truncate(MAX_INSTANCE_TYPES);
     let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
     let mut candidates = priced.clone();
@@ -341,7 +338,6 @@ pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requ
     let chosen = if best.is_empty() { None } else { Some(best[rng.below(best.len() as u64) as usize]) };
     Launch {
         priced,
-        before_truncation,
         exotic,
         launch,
         capacity_type,
@@ -360,8 +356,11 @@ pub enum Blocker {
     Nominated,
     /// The node (NodeClaim) has `karpenter.sh/do-not-disrupt: "true"`.
     NodeDoNotDisrupt,
-    /// A pod's `do-not-disrupt` annotation or a PodDisruptionBudget (Karpenter's message).
-    Pod(String),
+    /// A pod (`namespace/name`) has `karpenter.sh/do-not-disrupt`.
+    PodDoNotDisrupt(String),
+    /// A PodDisruptionBudget allows no eviction, or several select one pod (Karpenter's
+    /// message).
+    Pdb(String),
     /// `consolidateAfter: Never` (the NodePool's name).
     ConsolidationDisabled(String),
     /// `consolidationPolicy: WhenEmpty` and the node has pods (the NodePool's name).
@@ -386,7 +385,8 @@ impl Blocker {
         match self {
             Blocker::Nominated => "Node is nominated for a pending pod".into(),
             Blocker::NodeDoNotDisrupt => format!("Disruption is blocked through the \"{}\" annotation", wk::DO_NOT_DISRUPT),
-            Blocker::Pod(why) | Blocker::PodsWouldNotSchedule(why) => why.clone(),
+            Blocker::PodDoNotDisrupt(pod) => format!("Pod has \"{}\" annotation (Pod={pod})", wk::DO_NOT_DISRUPT),
+            Blocker::Pdb(why) | Blocker::PodsWouldNotSchedule(why) => why.clone(),
             Blocker::ConsolidationDisabled(pool) => format!("NodePool \"{pool}\" has consolidation disabled"),
             Blocker::WhenEmptyOnly(pool) => format!("NodePool \"{pool}\" has non-empty consolidation disabled"),
             Blocker::Budget(reason) => format!("No allowed disruptions for disruption reason {}", reason.as_str()),
@@ -404,8 +404,8 @@ impl Blocker {
         match self {
             Blocker::Nominated => "nominated",
             Blocker::NodeDoNotDisrupt => "do-not-disrupt",
-            Blocker::Pod(why) if why.starts_with("Pod has") => "do-not-disrupt",
-            Blocker::Pod(_) => "pdb",
+            Blocker::PodDoNotDisrupt(_) => "do-not-disrupt",
+            Blocker::Pdb(_) => "pdb",
             Blocker::ConsolidationDisabled(_) => "consolidation-disabled",
             Blocker::WhenEmptyOnly(_) => "when-empty",
             Blocker::Budget(_) => "budget",

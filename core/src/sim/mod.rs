@@ -878,37 +878,23 @@ impl Simulation {
             let detail = knodes.len() <= evidence::KUBE_DETAIL_NODES;
             let (choice, summary, results) = {
                 let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
-                let mut feasible = Vec::new();
-                let mut rejections = Vec::new();
-                let mut results = Vec::new();
                 let pre = cluster.prefilter_cached(&self.pods[p], &mut spread_cache);
-                for i in 0..knodes.len() {
-                    match cluster.filter_with(&self.pods[p], i, &pre) {
-                        Ok(()) => {
-                            feasible.push(i);
-                            if detail {
-                                results.push((knodes[i].id, Ok(())));
-                            }
-                        }
-                        Err(r) => {
-                            if detail {
-                                results.push((knodes[i].id, Err(r.clone())));
-                            }
-                            rejections.push(r);
-                        }
-                    }
-                }
+                let results: Vec<(usize, Result<(), kube::Rejection>)> =
+                    (0..knodes.len()).map(|i| (knodes[i].id, cluster.filter_with(&self.pods[p], i, &pre))).collect();
+                let feasible: Vec<usize> = (0..knodes.len()).filter(|&i| results[i].1.is_ok()).collect();
                 let choice = cluster.choose(&self.pods[p], &feasible);
-                let counts = if detail { Vec::new() } else { evidence::count_rejections(&rejections) };
+                let rejections = || results.iter().filter_map(|(_, r)| r.as_ref().err());
+                let summary = if choice.is_none() { Some(cluster.summary(rejections())) } else { None };
+                let counts = if detail { Vec::new() } else { evidence::count_rejections(rejections()) };
                 let record = evidence::KubeRecord {
                     at: self.now,
-                    nodes: results,
+                    nodes: if detail { results } else { Vec::new() },
                     counts,
                     considered: knodes.len() as u32,
                     feasible: feasible.len() as u32,
                     chosen: choice.map(|i| knodes[i].id),
                 };
-                (choice, if choice.is_none() { Some(cluster.summary(&rejections)) } else { None }, record)
+                (choice, summary, record)
             };
             self.evidence.set_scheduling(p, Rc::new(results));
             match choice {
