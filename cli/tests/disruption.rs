@@ -425,3 +425,67 @@ fn disruption_reports_are_byte_identical_across_runs() {
     let b = serde_json::to_string(&run(&parts, 15)).unwrap();
     assert_eq!(a, b);
 }
+
+// ----- what the terminal's kubectl changes do (cordon, annotate, delete a node or a pod) -----
+
+/// The one node a small scenario launches, by name (names are stable for a scenario and seed).
+fn only_node(r: &Report) -> String {
+    assert_eq!(r.nodes.len(), 1, "{:?}", r.nodes);
+    r.nodes[0].name.clone()
+}
+
+#[test]
+fn a_cordoned_node_takes_no_new_pods_and_uncordon_gives_it_back() {
+    let od = pool("on-demand", "large", "WhenEmpty", "", "");
+    let node = only_node(&run(&[od.clone(), deployment("web", 1, "1", "")], 2));
+    let steps = format!("  - {{at: 2m, cordon: {{node: {node}}}}}\n{}", scale("3m", "web", 2));
+    let r = run(&[od.clone(), deployment("web", 1, "1", ""), timeline(&steps)], 6);
+    let first = r.nodes.iter().find(|n| n.name == node).expect("the cordoned node stays");
+    assert!(first.taints.iter().any(|t| t.key == "node.kubernetes.io/unschedulable" && t.effect == "NoSchedule"));
+    assert_eq!(first.pods.len(), 1, "its pod keeps running, the new one does not land there");
+    assert_eq!(r.nodes.len(), 2, "Karpenter launches a node for the second replica");
+    assert!(events(&r, "NodeNotSchedulable").iter().any(|e| e.object == format!("Node/{node}")));
+
+    let steps = format!("  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, unschedulable: false}}}}\n{}", scale("3m", "web", 2));
+    let r = run(&[od, deployment("web", 1, "1", ""), timeline(&steps)], 6);
+    assert_eq!(r.nodes.len(), 1, "uncordoned, the node takes the second replica");
+    assert_eq!(r.nodes[0].pods.len(), 2);
+}
+
+#[test]
+fn annotating_a_node_do_not_disrupt_holds_it_until_the_annotation_goes() {
+    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let node = only_node(&run(&[od.clone(), deployment("web", 3, "1", "")], 2));
+    let hold = format!("  - {{at: 2m, annotate: {{kind: Node, name: {node}, set: {{karpenter.sh/do-not-disrupt: \"true\"}}}}}}\n{}", scale("3m", "web", 1));
+    let r = run(&[od.clone(), deployment("web", 3, "1", ""), timeline(&hold)], 10);
+    assert_eq!(types_of(&r), ["large/on-demand"], "held");
+    assert!(events(&r, "DisruptionBlocked").iter().any(|e| e.message.contains("do-not-disrupt")), "{:?}", events(&r, "DisruptionBlocked"));
+
+    let release = format!("{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: [karpenter.sh/do-not-disrupt]}}}}\n");
+    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&release)], 16);
+    assert_eq!(types_of(&r), ["small/on-demand"], "consolidated once the annotation is removed");
+}
+
+#[test]
+fn deleting_a_node_drains_it_and_its_pods_get_a_new_one() {
+    let od = pool("on-demand", "small", "WhenEmpty", "", "");
+    let node = only_node(&run(&[od.clone(), deployment("web", 1, "1", "")], 2));
+    let steps = format!("  - {{at: 3m, delete: {{kind: Node, name: {node}}}}}\n");
+    let r = run(&[od, deployment("web", 1, "1", ""), timeline(&steps)], 8);
+    assert_eq!(r.nodes.len(), 1);
+    assert_ne!(r.nodes[0].name, node, "the deleted node is gone, a new one runs the pod");
+    assert_eq!(running(&r), 1);
+}
+
+#[test]
+fn deleting_a_replica_pod_gets_a_new_replica() {
+    let od = pool("on-demand", "large", "WhenEmpty", "", "");
+    let r = run(&[od.clone(), deployment("web", 2, "1", "")], 2);
+    let mut names: Vec<String> = r.pods.iter().map(|p| p.name.clone()).collect();
+    names.sort();
+    let steps = format!("  - {{at: 3m, delete: {{kind: Pod, name: {}}}}}\n", names[0]);
+    let r = run(&[od, deployment("web", 2, "1", ""), timeline(&steps)], 5);
+    let live: Vec<&str> = r.pods.iter().filter(|p| p.phase == "Running").map(|p| p.name.as_str()).collect();
+    assert_eq!(live.len(), 2, "{live:?}");
+    assert!(!live.contains(&names[0].as_str()), "{live:?}");
+}

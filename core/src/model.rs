@@ -418,6 +418,10 @@ pub enum TimelineAction {
     Apply(Box<AppliedObject>),
     Interrupt { nodepool: Option<String>, node: Option<String> },
     ReleaseAmi { alias: String },
+    /// `kubectl cordon` (`unschedulable: true`) or `uncordon` a node.
+    Cordon { node: String, unschedulable: bool },
+    /// `kubectl annotate`: set and remove annotations on a Node, NodeClaim or Pod.
+    Annotate { kind: String, name: String, namespace: String, set: StringMap, remove: Vec<String> },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -16,6 +16,8 @@ pub const INITIALIZED: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
 /// Karpenter taints a node it is disrupting, so nothing new lands on it.
 pub const DISRUPTED_TAINT: &str = "karpenter.sh/disrupted";
+/// The taint the node lifecycle controller puts on a cordoned (`spec.unschedulable`) node.
+pub const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
 
 pub const INSTANCE_CATEGORY: &str = "karpenter.k8s.aws/instance-category";
 pub const INSTANCE_FAMILY: &str = "karpenter.k8s.aws/instance-family";

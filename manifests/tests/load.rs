@@ -1065,3 +1065,42 @@ fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
     assert_eq!(d.path, "spec.nodeGroups[0].instanceType");
     assert_eq!(d.help.as_deref(), Some("did you mean `m5.large`?"));
 }
+
+#[test]
+fn the_terminals_steps_read_cordon_annotate_and_live_objects() {
+    let text = "\
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata: {name: terminal}
+spec:
+  steps:
+  - {at: 1m, cordon: {node: default-abcde}}
+  - {at: 2m, cordon: {node: default-abcde, unschedulable: false}}
+  - {at: 3m, annotate: {kind: Node, name: default-abcde, set: {karpenter.sh/do-not-disrupt: \"true\"}}}
+  - {at: 4m, annotate: {kind: Pod, name: web-1, remove: [karpenter.sh/do-not-disrupt]}}
+  - {at: 5m, delete: {kind: NodeClaim, name: default-abcde}}
+  - {at: 6m, delete: {kind: Pod, name: web-6d4b9-x2k4p}}
+";
+    let l = load(text);
+    assert!(l.diagnostics.is_empty(), "nodes and controller-made pods are not documents to refer to: {:#?}", l.diagnostics);
+    let steps = &l.scenario.timeline;
+    assert!(matches!(&steps[0].action, TimelineAction::Cordon { node, unschedulable: true } if node == "default-abcde"));
+    assert!(matches!(&steps[1].action, TimelineAction::Cordon { unschedulable: false, .. }));
+    assert!(matches!(&steps[2].action, TimelineAction::Annotate { kind, namespace, set, .. } if kind == "Node" && namespace.is_empty() && set["karpenter.sh/do-not-disrupt"] == "true"));
+    assert!(matches!(&steps[3].action, TimelineAction::Annotate { namespace, remove, .. } if namespace == "default" && remove == &["karpenter.sh/do-not-disrupt".to_string()]));
+    assert!(matches!(&steps[4].action, TimelineAction::Delete { kind, namespace, .. } if kind == "NodeClaim" && namespace.is_empty()));
+
+    let bad = "\
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata: {name: terminal}
+spec:
+  steps:
+  - {at: 1m, annotate: {kind: Deployment, name: web, set: {a: b}}}
+  - {at: 2m, annotate: {kind: Node, name: n}}
+";
+    let l = load(bad);
+    let messages: Vec<String> = l.diagnostics.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    assert!(messages.iter().any(|m| m.starts_with("6:") && m.contains("`Deployment` is not a valid kind to annotate")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.starts_with("7:") && m.contains("annotate needs `set` or `remove`")), "{messages:?}");
+}

@@ -59,6 +59,14 @@ impl Simulation {
                     }
                     return;
                 }
+                if kind == "Node" || kind == "NodeClaim" {
+                    self.delete_node_object(&kind, &name);
+                    return;
+                }
+                if kind == "Pod" && self.find_workload("Pod", &name, &namespace).is_none() {
+                    self.delete_replica(&name, &namespace);
+                    return;
+                }
                 if let Some(w) = self.find_workload(&kind, &name, &namespace) {
                     self.workload_state[w].deleted = true;
                     for p in 0..self.pods.len() {
@@ -142,6 +150,8 @@ impl Simulation {
                 }
             },
             TimelineAction::Interrupt { nodepool, node } => self.interrupt(nodepool.as_deref(), node.as_deref()),
+            TimelineAction::Cordon { node, unschedulable } => self.cordon(&node, unschedulable),
+            TimelineAction::Annotate { kind, name, namespace, set, remove } => self.annotate(&kind, &name, &namespace, &set, &remove),
             TimelineAction::ReleaseAmi { alias } => {
                 let family = alias.split('@').next().unwrap_or_default().to_string();
                 let release = {
@@ -155,6 +165,90 @@ impl Simulation {
                 self.detect_drift();
             }
         }
+    }
+
+    fn live_node(&self, kind: &str, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| {
+            n.exists() && if kind == "NodeClaim" { n.nodeclaim.as_deref() == Some(name) } else { n.name == name }
+        })
+    }
+
+    /// `kubectl delete node` / `nodeclaim`: Karpenter's termination finalizer drains the node
+    /// and terminates the instance. Nodes of a node group are not Karpenter's to terminate.
+    fn delete_node_object(&mut self, kind: &str, name: &str) {
+        let Some(n) = self.live_node(kind, name) else {
+            self.event(true, "TimelineSkipped", format!("{kind}/{name}"), format!("no {kind} named {name} to delete"));
+            return;
+        };
+        if self.nodes[n].nodeclaim.is_none() {
+            self.event(true, "TimelineSkipped", format!("Node/{name}"), "the node belongs to a node group, not to Karpenter: the playground does not delete it".into());
+            return;
+        }
+        if self.nodes[n].state != NodeState::Deleting {
+            self.terminate(n, "deleted");
+        }
+    }
+
+    /// `kubectl delete pod` for a pod a controller owns: the pod goes, and its ReplicaSet or
+    /// Job creates another one at once (a DaemonSet's pod would come straight back: left be).
+    fn delete_replica(&mut self, name: &str, namespace: &str) {
+        let Some(p) = self.pods.iter().position(|p| p.is_active() && p.name == name && p.namespace == namespace) else {
+            self.event(true, "TimelineSkipped", format!("Pod/{namespace}/{name}"), "no such pod to delete".into());
+            return;
+        };
+        if self.pods[p].is_daemon() {
+            self.event(true, "TimelineSkipped", format!("Pod/{namespace}/{name}"), "a DaemonSet pod: its DaemonSet recreates it on the same node".into());
+            return;
+        }
+        let w = self.pods[p].workload;
+        self.delete_pod(p);
+        self.event(false, "Killing", format!("Pod/{namespace}/{name}"), "Stopping container (pod deleted)".into());
+        if !self.workload_state[w].deleted && self.workloads[w].kind != WorkloadKind::Pod {
+            self.add_replica(w);
+        }
+    }
+
+    /// Cordoning taints the node `node.kubernetes.io/unschedulable:NoSchedule`, as the node
+    /// lifecycle controller does for `spec.unschedulable`; kube-scheduler and Karpenter both
+    /// read the taint.
+    fn cordon(&mut self, name: &str, unschedulable: bool) {
+        let Some(n) = self.live_node("Node", name) else {
+            self.event(true, "TimelineSkipped", format!("Node/{name}"), "no such node to cordon".into());
+            return;
+        };
+        let taints = &mut self.nodes[n].taints;
+        let has = taints.iter().any(|t| t.key == wk::UNSCHEDULABLE_TAINT);
+        if unschedulable && !has {
+            taints.push(Taint::new(wk::UNSCHEDULABLE_TAINT, "", TaintEffect::NoSchedule));
+        } else if !unschedulable && has {
+            taints.retain(|t| t.key != wk::UNSCHEDULABLE_TAINT);
+        } else {
+            return;
+        }
+        self.version += 1;
+        let reason = if unschedulable { "NodeNotSchedulable" } else { "NodeSchedulable" };
+        self.event(false, reason, format!("Node/{name}"), format!("Node {name} status is now: {reason}"));
+    }
+
+    /// Annotations on a live object. On a Node (or its NodeClaim) and on a Pod,
+    /// `karpenter.sh/do-not-disrupt` is what the disruption controller and the drain read.
+    fn annotate(&mut self, kind: &str, name: &str, namespace: &str, set: &StringMap, remove: &[String]) {
+        let target = match kind {
+            "Pod" => self.pods.iter().position(|p| p.is_active() && p.name == name && p.namespace == namespace).map(|p| &mut self.pods[p].annotations),
+            _ => self.live_node(kind, name).map(|n| &mut self.nodes[n].annotations),
+        };
+        let Some(annotations) = target else {
+            let object = if kind == "Pod" { format!("Pod/{namespace}/{name}") } else { format!("{kind}/{name}") };
+            self.event(true, "TimelineSkipped", object, format!("no such {kind} to annotate"));
+            return;
+        };
+        for key in remove {
+            annotations.remove(key);
+        }
+        for (k, v) in set {
+            annotations.insert(k.clone(), v.clone());
+        }
+        self.version += 1;
     }
 
     /// Deleting an EC2NodeClass: its NodePools can no longer launch, and the object stays

@@ -323,7 +323,15 @@ pub(crate) struct Step {
     pub pos: Pos,
 }
 
-const ACTIONS: &[&str] = &["scale", "delete", "apply", "interrupt", "releaseAmi"];
+const ACTIONS: &[&str] = &["scale", "delete", "apply", "interrupt", "releaseAmi", "cordon", "annotate"];
+
+/// Objects that exist only in the running cluster (Karpenter creates them), so a step that
+/// names one is not checked against the scenario's documents.
+const LIVE_KINDS: &[&str] = &["Node", "NodeClaim"];
+
+/// Kinds an `annotate` step can annotate: the ones whose annotations the engine reads
+/// (`karpenter.sh/do-not-disrupt`).
+const ANNOTATABLE: &[&str] = &["Node", "NodeClaim", "Pod"];
 
 pub(crate) fn timeline(cx: &mut Cx, root: &Field<'_>) -> (Meta, Vec<Step>) {
     let mut r = Fields::of(cx, root);
@@ -398,11 +406,14 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             let kind_field = d.req(cx, "kind");
             let kind = kind_field.as_ref().and_then(|k| {
                 let s = cx.nonempty_str(k)?;
+                if let Some(live) = LIVE_KINDS.iter().find(|l| **l == s) {
+                    return Some((*live, false));
+                }
                 match kind_info(&s) {
-                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => Some(info),
+                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => Some((info.kind, info.namespaced)),
                     _ => {
-                        cx.error(Code::TimelineKind, &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, PodDisruptionBudget, Namespace or InstanceType".into()));
-                        cx.ko(format!("{s}는 삭제할 수 없습니다"), Some("NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget, Namespace, InstanceType을 삭제하세요".into()));
+                        cx.error(Code::TimelineKind, &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, Pod, PodDisruptionBudget, Namespace, InstanceType, Node or NodeClaim".into()));
+                        cx.ko(format!("{s}는 삭제할 수 없습니다"), Some("NodePool, EC2NodeClass, 워크로드, Pod, PodDisruptionBudget, Namespace, InstanceType, Node, NodeClaim을 삭제하세요".into()));
                         None
                     }
                 }
@@ -412,12 +423,16 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             let ns_field = d.get("namespace");
             let namespace = ns_field.as_ref().and_then(|n| cx.nonempty_str(n));
             d.finish(cx);
-            let info = kind?;
-            let namespace = if info.namespaced { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
-            if let (Some(n), Some(nf)) = (&name, &name_field) {
-                cx.refer(info.kind, &namespace, n, nf);
+            let (kind, namespaced) = kind?;
+            let namespace = if namespaced { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
+            // A Pod may be one a controller created (its name is not in any document).
+            if let (Some(n), Some(nf)) = (&name, &name_field)
+                && !LIVE_KINDS.contains(&kind)
+                && kind != "Pod"
+            {
+                cx.refer(kind, &namespace, n, nf);
             }
-            Some(TimelineAction::Delete { kind: info.kind.to_string(), name: name?, namespace })
+            Some(TimelineAction::Delete { kind: kind.to_string(), name: name?, namespace })
         }
         "apply" => {
             let converted = super::convert(cx, v, Site::TimelineApply)?;
@@ -445,6 +460,30 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
                 cx.refer("NodePool", "", np, nf);
             }
             Some(TimelineAction::Interrupt { nodepool, node })
+        }
+        "cordon" => {
+            let mut c = Fields::of(cx, v);
+            let node = c.req_help(cx, "node", "e.g. `cordon: {node: default-abcde}`").and_then(|n| cx.nonempty_str(&n));
+            let unschedulable = c.get("unschedulable").and_then(|u| cx.bool(&u)).unwrap_or(true);
+            c.finish(cx);
+            Some(TimelineAction::Cordon { node: node?, unschedulable })
+        }
+        "annotate" => {
+            let mut a = Fields::of(cx, v);
+            let kind = a.req(cx, "kind").and_then(|k| cx.choice(&k, ANNOTATABLE, "kind to annotate"));
+            let name = a.req(cx, "name").and_then(|n| cx.nonempty_str(&n));
+            let namespace = a.get("namespace").and_then(|n| cx.nonempty_str(&n));
+            let set = a.get("set").map(|s| common::annotations(cx, &s)).unwrap_or_default();
+            let remove: Vec<String> = a.get("remove").map(|r| cx.seq(&r).iter().filter_map(|k| cx.nonempty_str(k)).collect()).unwrap_or_default();
+            a.finish(cx);
+            let kind = kind?;
+            let namespace = if kind == "Pod" { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
+            if set.is_empty() && remove.is_empty() {
+                cx.error(Code::MissingField, &v.path, v.pos(), "annotate needs `set` or `remove`", Some("e.g. `annotate: {kind: Node, name: default-abcde, set: {karpenter.sh/do-not-disrupt: \"true\"}}`".into()));
+                cx.ko("annotate에는 `set`이나 `remove`가 있어야 합니다", None);
+                return None;
+            }
+            Some(TimelineAction::Annotate { kind: kind.to_string(), name: name?, namespace, set, remove })
         }
         _ => {
             let mut a = Fields::of(cx, v);
