@@ -279,6 +279,63 @@ await test('a corrupt saved session opens the default lesson with a notice', asy
   await shot('06b-corrupt-notice');
 });
 
+/** Opens the limits lab and plays it until the platform pool's cpu limit is used up. */
+async function limitsLabAtTheLimit() {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
+  await page.click('button.play');
+}
+
+await test('selecting a pending pod explains it: every node and NodePool dimmed with its reason, the limit in the matrix', async () => {
+  await limitsLabAtTheLimit();
+  await page.locator('.tray .pod').first().click();
+  const ex = page.locator('.explanation[data-kind="pod"]');
+  await ex.waitFor({ timeout: 5000 });
+  const answer = await ex.locator('.answer').innerText();
+  assert(answer.includes('Pending') && answer.includes('cpu 0 of 8 left'), `the answer names the limit, remaining vs needed: ${answer}`);
+  const nodes = await page.locator('.lanes .node').count();
+  assert(nodes === 6 && await page.locator('.lanes .node.dim').count() === nodes, 'kube-scheduler refused every node: all dimmed');
+  const nodeWhy = await page.locator('.lanes .node.dim .why').first().innerText();
+  assert(nodeWhy.includes('anti-affinity'), `each dimmed node says why: ${nodeWhy}`);
+  const platformWhy = await page.locator('[data-lane="pool/platform"].dim .pool-why').innerText();
+  assert(platformWhy.includes('cpu 0 of 8 left') && platformWhy.includes('needs cpu 2'), `the platform pool: remaining vs needed: ${platformWhy}`);
+  assert((await page.locator('[data-lane="pool/service"].dim .pool-why').innerText()).includes('node=service:NoSchedule'), 'the service pool: its taint');
+  await ex.locator('.matrix summary').click();
+  const limits = ex.locator('.matrix tr[data-pool="platform"] td').nth(4);
+  assert((await limits.getAttribute('class')).includes('fail'), 'the matrix marks platform × limits failed');
+  assert((await ex.locator('.matrix tr[data-pool="platform"] td').nth(0).getAttribute('class')).includes('pass'), 'and platform × taints passed');
+  await shot('08a-explain-pending-pod');
+});
+
+await test('selecting a node shows its candidate table and a consolidateAfter countdown that follows the clock', async () => {
+  await page.locator('[data-lane="pool/platform"] .node header').first().click();
+  const ex = page.locator('.explanation[data-kind="nodeclaim"]');
+  await ex.waitFor({ timeout: 5000 });
+  assert(await page.locator('.tray .pod.selected').count() === 0, 'the pod is no longer selected');
+  assert(await page.locator('.lanes .node.dim').count() === 0, 'nothing is dimmed for a node');
+  const chosen = await ex.locator('table.candidates tr.chosen').innerText();
+  assert(chosen.includes('t3.small') && chosen.includes('$0.0'), `the chosen type with its price: ${chosen}`);
+  const before = await ex.locator('.answer').innerText();
+  const left = before.match(/consolidateAfter: ([\d.]+)s left/);
+  assert(left, `the status counts down: ${before}`);
+  await page.click('.speed >> text=1×');
+  await page.click('button.play');
+  await page.waitForTimeout(2500);
+  await page.click('button.play');
+  const after = (await ex.locator('.answer').innerText()).match(/consolidateAfter: ([\d.]+)s left/);
+  assert(after && Number(after[1]) < Number(left[1]) - 1, `the countdown moved with the clock: ${left[1]} -> ${after && after[1]}`);
+  await page.click('.langs button[lang="ko"]');
+  const ko = await ex.locator('.answer').innerText();
+  assert(/[가-힣]/.test(ko), `the explanation follows the language: ${ko}`);
+  await shot('08b-explain-node-ko');
+  await page.click('.langs button[lang="en"]');
+});
+
 await test('works on a phone, stacked, and in dark mode', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
   const p = await phone.newPage();

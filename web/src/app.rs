@@ -6,8 +6,11 @@
 
 use leptos::prelude::*;
 
+use kpg_explain::{Explanation, Subject};
+
 use crate::browser;
 use crate::cluster_view::ClusterPane;
+use crate::focus::{self, Focus};
 use crate::i18n::{Lang, T};
 use crate::lessons::{self, Lab};
 use crate::manifests_pane::ManifestsPane;
@@ -17,6 +20,33 @@ use crate::snapshot::{self, Snapshot};
 use crate::workspace::{Analysis, Workspace, analyse};
 
 pub const SPEEDS: [u32; 3] = [1, 10, 60];
+
+/// What the Explain tab is about: a pod (`namespace/name`) or a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selected {
+    Pod(String),
+    Node { name: String, nodeclaim: Option<String> },
+}
+
+impl Selected {
+    fn subject(&self) -> Subject {
+        match self {
+            Selected::Pod(key) => Subject::Pod(key.clone()),
+            // A Karpenter node is explained through its NodeClaim, which adds the
+            // candidate instance types to what the node alone would say.
+            Selected::Node { nodeclaim: Some(nc), .. } => Subject::NodeClaim(nc.clone()),
+            Selected::Node { name, .. } => Subject::Node(name.clone()),
+        }
+    }
+}
+
+/// The tabs under the cluster view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BottomTab {
+    Events,
+    Explain,
+    Terminal,
+}
 
 /// The page's state, shared through context. Every field is a cheap `Copy` handle.
 #[derive(Clone, Copy)]
@@ -41,6 +71,12 @@ pub struct Playground {
     /// makes a second click on the same problem a new request.
     pub jump: RwSignal<Option<(u32, usize, usize, u64)>>,
     pub analysis: Memo<Analysis>,
+    pub selected: RwSignal<Option<Selected>>,
+    pub bottom: RwSignal<BottomTab>,
+    /// The selection explained at the current instant (`Err`: it no longer exists).
+    pub explanation: Memo<Option<Result<Explanation, String>>>,
+    /// What the cluster view lights up and dims for the selected pod.
+    pub focus: Memo<Focus>,
     player: StoredValue<Player, LocalStorage>,
     /// Chip positions measured before the last cluster change, to animate moves from.
     flip: StoredValue<Option<browser::ChipPositions>, LocalStorage>,
@@ -50,6 +86,17 @@ pub struct Playground {
 impl Playground {
     pub fn t(&self, key: T) -> &'static str {
         key.get(self.lang.get())
+    }
+
+    /// Explains a pod or a node: selects it and opens the Explain tab.
+    pub fn select(&self, s: Selected) {
+        self.selected.set(Some(s));
+        self.bottom.set(BottomTab::Explain);
+    }
+
+    /// Reads the running simulation (untracked: callers track `snapshot` or `clock`).
+    pub fn with_sim<R>(&self, f: impl FnOnce(&kpg_core::sim::Simulation) -> R) -> Option<R> {
+        self.player.with_value(|p| p.sim().map(f))
     }
 
     /// Replaces the manifests with a lab's and starts it from time 0, paused.
@@ -192,27 +239,62 @@ pub fn App() -> impl IntoView {
     let (session, notice) = initial_session();
     let ws = RwSignal::new(session.workspace.clone());
     let analysis = Memo::new(move |_| ws.with(analyse));
+    let player = StoredValue::new_local(Player::new());
+    let lang = RwSignal::new(session.lang);
+    let clock = RwSignal::new(session.clock_ms);
+    let snapshot = RwSignal::new(Snapshot::default());
+    let selected = RwSignal::new(None::<Selected>);
+    // Derived, not synced: the explanation follows the selection, the language and the
+    // engine's state; a node's also follows the clock, second by second, for its countdowns.
+    let clock_second = Memo::new(move |_| clock.get() / 1000);
+    let explanation = Memo::new(move |_| {
+        let sel = selected.get()?;
+        snapshot.track();
+        if matches!(sel, Selected::Node { .. }) {
+            clock_second.track();
+        }
+        let lang = match lang.get() {
+            Lang::En => kpg_explain::Lang::En,
+            Lang::Ko => kpg_explain::Lang::Ko,
+        };
+        player.with_value(|p| {
+            p.sim().map(|sim| {
+                kpg_explain::explain(sim, &sel.subject(), lang).map_err(|e| e.to_string())
+            })
+        })
+    });
+    let focus = Memo::new(move |_| {
+        explanation.with(|e| match e {
+            Some(Ok(e)) => focus::focus(e),
+            _ => Focus::default(),
+        })
+    });
     let pg = Playground {
-        lang: RwSignal::new(session.lang),
+        lang,
         ws,
         active_doc: RwSignal::new(session.active_doc),
         lesson: RwSignal::new(session.lesson.clone()),
         step: RwSignal::new(session.step),
         lab: RwSignal::new(session.lab),
-        clock: RwSignal::new(session.clock_ms),
+        clock,
         playing: RwSignal::new(false),
         speed: RwSignal::new(session.speed),
-        snapshot: RwSignal::new(Snapshot::default()),
+        snapshot,
         engine_error: RwSignal::new(None),
         last_good: RwSignal::new(session.last_good.clone()),
         notice: RwSignal::new(notice),
         jump: RwSignal::new(None),
         analysis,
-        player: StoredValue::new_local(Player::new()),
+        selected,
+        bottom: RwSignal::new(BottomTab::Events),
+        explanation,
+        focus,
+        player,
         flip: StoredValue::new_local(None),
         looping: StoredValue::new(false),
     };
     provide_context(pg);
+    provide_context(crate::terminal_view::Term::install(pg));
 
     // Valid manifests go to the engine, replayed to the current instant. Invalid ones do
     // not: the last good simulation stays on screen and the Problems panel says why.

@@ -7,8 +7,10 @@
 
 use leptos::prelude::*;
 
-use crate::app::Playground;
+use crate::app::{BottomTab, Playground, Selected};
+use crate::explain_view::ExplainPane;
 use crate::i18n::T;
+use crate::terminal_view::TerminalPane;
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
 use kpg_core::catalog::CapacityType;
@@ -16,7 +18,15 @@ use kpg_core::catalog::CapacityType;
 #[component]
 pub fn ClusterPane() -> impl IntoView {
     let pg = expect_context::<Playground>();
-    let tab = RwSignal::new(0u8);
+    let tab = pg.bottom;
+    let tab_button = move |which: BottomTab, label: T, id: &'static str| {
+        view! {
+            <button role="tab" id=id aria-selected=move || (tab.get() == which).to_string() on:click=move |_| tab.set(which)>
+                {move || pg.t(label)}
+                {(which == BottomTab::Events).then(|| view! { <span class="count">{move || pg.snapshot.with(|s| s.events.len())}</span> })}
+            </button>
+        }
+    };
     view! {
         <section class="pane cluster" aria-labelledby="cluster-title">
             <LessonCard/>
@@ -26,12 +36,15 @@ pub fn ClusterPane() -> impl IntoView {
             <Lanes/>
             <div class="bottom">
                 <div class="bottom-tabs" role="tablist">
-                    <button role="tab" aria-selected=move || (tab.get() == 0).to_string() on:click=move |_| tab.set(0)>
-                        {move || pg.t(T::Events)}
-                        <span class="count">{move || pg.snapshot.with(|s| s.events.len())}</span>
-                    </button>
+                    {tab_button(BottomTab::Events, T::Events, "tab-events")}
+                    {tab_button(BottomTab::Explain, T::Explain, "tab-explain")}
+                    {tab_button(BottomTab::Terminal, T::Terminal, "tab-terminal")}
                 </div>
-                <Events/>
+                {move || match tab.get() {
+                    BottomTab::Events => view! { <Events/> }.into_any(),
+                    BottomTab::Explain => view! { <ExplainPane/> }.into_any(),
+                    BottomTab::Terminal => view! { <TerminalPane/> }.into_any(),
+                }}
             </div>
         </section>
     }
@@ -255,13 +268,27 @@ fn LaneView(key: String) -> impl IntoView {
         None => ().into_any(),
     }
     };
-    let lane_class = move || match lane.get() {
-        Some(LaneKind::Fixed) => "lane fixed",
-        _ => "lane pool",
+    let pool_name = key.strip_prefix("pool/").map(str::to_string);
+    let pool_mark = Memo::new(move |_| {
+        let name = pool_name.as_ref()?;
+        pg.focus.with(|f| f.pools.get(name).cloned())
+    });
+    let lane_class = move || {
+        let base = match lane.get() {
+            Some(LaneKind::Fixed) => "lane fixed",
+            _ => "lane pool",
+        };
+        match pool_mark.get() {
+            Some(m) if m.chosen => format!("{base} lit chosen"),
+            Some(m) if m.fits => format!("{base} lit"),
+            Some(_) => format!("{base} dim"),
+            None => base.to_string(),
+        }
     };
     view! {
         <section class=lane_class data-lane=key.clone()>
             {header}
+            {move || pool_mark.get().map(|m| view! { <p class="why pool-why" class:fits=m.fits>{m.why}</p> })}
             <div class="nodes">
                 <Show when=move || !nodes.get().is_empty() fallback=move || view! { <p class="muted no-nodes">{move || pg.t(T::NoNodes)}</p> }>
                     <For each=move || nodes.get() key=|n| n.clone() let:name>
@@ -286,13 +313,36 @@ fn NodeCardView(name: String) -> impl IntoView {
     let key = name.clone();
     let card = Memo::new(move |_| pg.snapshot.with(|s| find_node(s, &key).cloned()));
     let state = move || card.with(|c| c.as_ref().map_or(CardState::Ready, |c| c.state));
-    let state_class = move || match state() {
-        CardState::Launching => "node launching",
-        CardState::Registering => "node launching registering",
-        CardState::Ready => "node ready",
-        CardState::Cordoned => "node cordoned",
-        CardState::Deleting => "node deleting",
+    let mark_key = name.clone();
+    let node_mark = Memo::new(move |_| pg.focus.with(|f| f.nodes.get(&mark_key).cloned()));
+    let selected_key = name.clone();
+    let is_selected = Memo::new(move |_| {
+        pg.selected
+            .with(|s| matches!(s, Some(Selected::Node { name, .. }) if *name == selected_key))
+    });
+    let state_class = move || {
+        let base = match state() {
+            CardState::Launching => "node launching",
+            CardState::Registering => "node launching registering",
+            CardState::Ready => "node ready",
+            CardState::Cordoned => "node cordoned",
+            CardState::Deleting => "node deleting",
+        };
+        let focus = match node_mark.get() {
+            Some(m) if m.chosen => " lit chosen",
+            Some(m) if m.fits => " lit",
+            Some(_) => " dim",
+            None => "",
+        };
+        let selected = if is_selected.get() { " selected" } else { "" };
+        format!("{base}{focus}{selected}")
     };
+    let select_name = name.clone();
+    let select = move || {
+        let nodeclaim = card.with_untracked(|c| c.as_ref().and_then(|c| c.nodeclaim.clone()));
+        pg.select(Selected::Node { name: select_name.clone(), nodeclaim });
+    };
+    let select_key = select.clone();
     let state_text = move || {
         let c = card.get()?;
         let age = snapshot::clock(pg.clock.get() - c.created_at_ms);
@@ -309,7 +359,10 @@ fn NodeCardView(name: String) -> impl IntoView {
     let c = move || card.get();
     view! {
         <article class=state_class data-node=name.clone() data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
-            tabindex="0" aria-label=move || c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name)).unwrap_or_default()>
+            tabindex="0" aria-label=move || c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name)).unwrap_or_default()
+            title=move || pg.t(T::ExplainThis)
+            on:click=move |_| select()
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" && ev.target() == ev.current_target() { select_key() }>
             <header>
                 <span class="itype">{move || c().map(|c| c.instance_type)}</span>
                 {move || c().map(|c| {
@@ -327,6 +380,7 @@ fn NodeCardView(name: String) -> impl IntoView {
                 <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), pg.t(T::PerHour)))}</span>
             </div>
             <div class="state-line">{state_text}</div>
+            {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! { <div class="why" class:fits=m.fits>{m.why}</div> })}
             {move || c().and_then(|c| c.fate).map(|fate| {
                 let (class, text) = match fate {
                     Fate::Drifted(why) => ("fate drifted", format!("{}: {why}", pg.t(T::Drifted))),
@@ -390,9 +444,22 @@ fn Chip(pod: PodChip) -> impl IntoView {
             ""
         }
     );
+    let key = pod.key.clone();
+    let selected_key = pod.key.clone();
+    let is_selected = Memo::new(move |_| {
+        pg.selected
+            .with(|s| matches!(s, Some(Selected::Pod(k)) if *k == selected_key))
+    });
     view! {
         <span class="pod-wrap">
-            <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone() aria-label=pod.name.clone()>
+            <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone() aria-label=pod.name.clone()
+                class:selected=move || is_selected.get()
+                aria-pressed=move || is_selected.get().to_string()
+                on:click=move |ev| {
+                    // The chip sits in a node card, which selects the node on click.
+                    ev.stop_propagation();
+                    pg.select(Selected::Pod(key.clone()));
+                }>
                 <span class="pod-name">{short_name(&pod.name)}</span>
             </button>
             <span class="tip" role="tooltip" id=tip_id class:has-reason=has_tip>{tip}</span>

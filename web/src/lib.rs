@@ -3,13 +3,15 @@
 //! The page holds no simulation logic: it edits documents, hands valid manifests to
 //! `kpg-core` through [`player::Player`], and draws [`snapshot::Snapshot`]s. The modules
 //! without browser types (`workspace`, `migration`, `highlight`, `snapshot`, `player`,
-//! `persist`, `lessons`, `i18n`) are tested natively with `cargo test`.
+//! `persist`, `lessons`, `i18n`, `focus`, `terminal`) are tested natively with `cargo test`.
 
 #![forbid(unsafe_code)]
 
 pub mod app;
 pub mod browser;
 pub mod cluster_view;
+pub mod explain_view;
+pub mod focus;
 pub mod highlight;
 pub mod i18n;
 pub mod lessons;
@@ -18,6 +20,8 @@ pub mod migration;
 pub mod persist;
 pub mod player;
 pub mod snapshot;
+pub mod terminal;
+pub mod terminal_view;
 pub mod workspace;
 
 /// Mounts the page on `<body>`.

@@ -109,6 +109,12 @@ impl Player {
         self.sim.as_ref().map_or(0, |s| s.now() as i64)
     }
 
+    /// The simulation on screen, for the consumers that read it whole (explanations, the
+    /// terminal).
+    pub fn sim(&self) -> Option<&Simulation> {
+        self.sim.as_ref()
+    }
+
     pub fn is_running(&self) -> bool {
         self.sim.is_some()
     }

@@ -1,0 +1,282 @@
+//! The Terminal tab: kubectl and eks-node-viewer over the simulated cluster
+//! (`kpg-kubectl` answers; this draws the scrollback and the prompt).
+//!
+//! The terminal's state lives in [`Term`], provided by the app, so it outlives the tab
+//! being hidden: a `kubectl get nodes -w` keeps following the clock while the learner
+//! watches the Events tab, and the history survives a reload.
+
+use leptos::prelude::*;
+
+use kpg_kubectl::{Watch, World};
+
+use crate::app::Playground;
+use crate::browser;
+use crate::i18n::T;
+use crate::snapshot;
+use crate::terminal::{self, Entry, History, SCROLLBACK_LIMIT, TIMELINE_NAME};
+
+const HISTORY_KEY: &str = "kpg.terminal-history";
+
+#[derive(Clone, Copy)]
+pub struct Term {
+    pub entries: RwSignal<Vec<Entry>>,
+    pub line: RwSignal<String>,
+    /// Completion candidates shown under the prompt after an ambiguous Tab.
+    pub hints: RwSignal<Vec<String>>,
+    history: StoredValue<History>,
+    /// The entry a `-w` / `-f` command is appending to, and its watch.
+    watch: StoredValue<Option<(usize, Watch)>, LocalStorage>,
+    pub watching: RwSignal<bool>,
+}
+
+impl Term {
+    /// Made once by the app, with the follow effect that feeds a running watch.
+    pub fn install(pg: Playground) -> Term {
+        let saved: Vec<String> = browser::load(HISTORY_KEY)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let term = Term {
+            entries: RwSignal::new(Vec::new()),
+            line: RwSignal::new(String::new()),
+            hints: RwSignal::new(Vec::new()),
+            history: StoredValue::new(History::from_saved(saved)),
+            watch: StoredValue::new_local(None),
+            watching: RwSignal::new(false),
+        };
+        // A watch follows the engine: every change of the cluster on screen is a poll.
+        Effect::new(move |_| {
+            pg.snapshot.track();
+            term.poll(pg);
+        });
+        term
+    }
+
+    fn world_files(pg: Playground) -> Vec<(String, String)> {
+        pg.ws.with_untracked(terminal::files)
+    }
+
+    fn poll(&self, pg: Playground) {
+        if !self.watching.get_untracked() {
+            return;
+        }
+        let files = Term::world_files(pg);
+        let out = self.watch.try_update_value(|w| {
+            let (i, watch) = w.as_mut()?;
+            let text = pg.with_sim(|sim| watch.poll(&World { sim, files: &files }))?;
+            Some((*i, text))
+        });
+        if let Some(Some((i, text))) = out
+            && !text.is_empty()
+        {
+            self.entries.update(|es| {
+                if let Some(e) = es.get_mut(i) {
+                    e.output.push_str(&text);
+                }
+            });
+        }
+    }
+
+    pub fn stop_watch(&self) {
+        self.watch.set_value(None);
+        self.watching.set(false);
+    }
+
+    fn push_entry(&self, entry: Entry) -> usize {
+        let mut index = 0;
+        self.entries.update(|es| {
+            if es.len() >= SCROLLBACK_LIMIT {
+                es.remove(0);
+                // The watched entry moves up with the rest.
+                self.watch.update_value(|w| {
+                    if let Some((i, _)) = w {
+                        *i = i.saturating_sub(1);
+                    }
+                });
+            }
+            es.push(entry);
+            index = es.len() - 1;
+        });
+        index
+    }
+
+    /// Runs one command line over the simulation on screen.
+    pub fn run(&self, pg: Playground, line: &str) {
+        self.stop_watch();
+        self.hints.set(Vec::new());
+        self.history.update_value(|h| h.push(line));
+        let saved = self.history.with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
+        browser::save(HISTORY_KEY, &saved);
+        let at_ms = pg.clock.get_untracked();
+        if line.trim().is_empty() {
+            self.push_entry(Entry { at_ms, command: String::new(), output: String::new(), ok: true });
+            return;
+        }
+        let files = Term::world_files(pg);
+        let Some(reply) = pg.with_sim(|sim| kpg_kubectl::run(&World { sim, files: &files }, line)) else {
+            self.push_entry(Entry {
+                at_ms,
+                command: line.to_string(),
+                output: format!("{}\n", pg.t(T::EngineError)),
+                ok: false,
+            });
+            return;
+        };
+        if reply.clear {
+            self.entries.set(Vec::new());
+            return;
+        }
+        let mut output = reply.output;
+        if !reply.changes.is_empty() {
+            pg.ws.update(|ws| {
+                terminal::record_changes(ws, &reply.changes, at_ms);
+            });
+            output.push_str(&format!(
+                "# {} {} (Timeline/{TIMELINE_NAME})\n",
+                pg.t(T::TerminalChanged),
+                snapshot::clock(at_ms)
+            ));
+        }
+        let i = self.push_entry(Entry { at_ms, command: line.to_string(), output, ok: reply.ok });
+        if let Some(w) = reply.watch {
+            self.watch.set_value(Some((i, w)));
+            self.watching.set(true);
+        }
+    }
+
+    /// Tab: completes the word under the caret (the line's end), or lists the choices.
+    fn complete(&self, pg: Playground) {
+        let line = self.line.get_untracked();
+        let files = Term::world_files(pg);
+        let Some(c) = pg.with_sim(|sim| kpg_kubectl::complete(&World { sim, files: &files }, &line)) else {
+            return;
+        };
+        let start = c.start.min(line.len());
+        if !line.is_char_boundary(start) {
+            return;
+        }
+        let word = &line[start..];
+        match c.candidates.as_slice() {
+            [] => self.hints.set(Vec::new()),
+            [only] => {
+                self.line.set(format!("{}{only} ", &line[..start]));
+                self.hints.set(Vec::new());
+            }
+            many => {
+                let prefix = common_prefix(many);
+                if prefix.len() > word.len() {
+                    self.line.set(format!("{}{prefix}", &line[..start]));
+                }
+                self.hints.set(many.to_vec());
+            }
+        }
+    }
+}
+
+fn common_prefix(words: &[String]) -> String {
+    let Some(first) = words.first() else { return String::new() };
+    let mut end = first.len();
+    for w in &words[1..] {
+        end = end.min(first.bytes().zip(w.bytes()).take_while(|(a, b)| a == b).count());
+    }
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    first[..end].to_string()
+}
+
+#[component]
+pub fn TerminalPane() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let term = expect_context::<Term>();
+    let input = NodeRef::<leptos::html::Input>::new();
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    // Keep the newest output in view.
+    Effect::new(move |_| {
+        term.entries.track();
+        if let Some(el) = scroller.get() {
+            request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
+        }
+    });
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        match ev.key().as_str() {
+            "Enter" => {
+                ev.prevent_default();
+                let line = term.line.get_untracked();
+                term.line.set(String::new());
+                term.run(pg, &line);
+            }
+            "Tab" => {
+                ev.prevent_default();
+                term.complete(pg);
+            }
+            "ArrowUp" => {
+                ev.prevent_default();
+                let current = term.line.get_untracked();
+                if let Some(l) = term.history.try_update_value(|h| h.up(&current)).flatten() {
+                    term.line.set(l);
+                }
+            }
+            "ArrowDown" => {
+                ev.prevent_default();
+                if let Some(l) = term.history.try_update_value(|h| h.down()).flatten() {
+                    term.line.set(l);
+                }
+            }
+            "c" if ev.ctrl_key() => {
+                ev.prevent_default();
+                let line = term.line.get_untracked();
+                term.stop_watch();
+                term.line.set(String::new());
+                term.entries.update(|es| {
+                    if let Some(last) = es.last_mut() {
+                        last.output.push_str("^C\n");
+                    }
+                });
+                let _ = line;
+            }
+            "l" if ev.ctrl_key() => {
+                ev.prevent_default();
+                term.entries.set(Vec::new());
+            }
+            _ => {}
+        }
+    };
+    let numbered = move || {
+        let entries: Vec<(usize, Entry)> = term.entries.get().into_iter().enumerate().collect();
+        entries
+    };
+    view! {
+        <div class="terminal" role="tabpanel" on:click=move |_| {
+            // A click anywhere but on selected text puts the caret at the prompt.
+            let selecting = window().get_selection().ok().flatten().is_some_and(|s| !s.is_collapsed());
+            if !selecting && let Some(el) = input.get() { let _ = el.focus(); }
+        }>
+            <div class="scrollback" node_ref=scroller role="log" aria-live="polite">
+                <Show when=move || term.entries.with(Vec::is_empty)>
+                    <p class="muted hint">{move || pg.t(T::TerminalHelp)}</p>
+                </Show>
+                <For each=numbered
+                    key=|(i, e)| (*i, e.at_ms, e.command.clone(), e.output.len()) let:item>
+                    <div class="entry" class:failed=!item.1.ok>
+                        <div class="cmd"><span class="prompt" aria-hidden="true">"$ "</span>{item.1.command.clone()}</div>
+                        <pre class="out">{item.1.output.clone()}</pre>
+                    </div>
+                </For>
+                <Show when=move || term.watching.get()>
+                    <p class="muted watching">{move || pg.t(T::Watching)}</p>
+                </Show>
+            </div>
+            <Show when=move || !term.hints.with(Vec::is_empty)>
+                <p class="hints">{move || term.hints.get().join("  ")}</p>
+            </Show>
+            <label class="prompt-line">
+                <span class="prompt" aria-hidden="true">"$"</span>
+                <input type="text" node_ref=input spellcheck="false" autocomplete="off" autocapitalize="off"
+                    aria-label=move || pg.t(T::Terminal) placeholder="kubectl get nodes -L karpenter.sh/nodepool"
+                    prop:value=move || term.line.get()
+                    on:input=move |ev| term.line.set(event_target_value(&ev))
+                    on:keydown=on_key/>
+            </label>
+        </div>
+    }
+}
