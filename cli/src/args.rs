@@ -45,6 +45,7 @@ pub enum Topic {
     Migrate,
     Codes,
     Explain,
+    Kubectl,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +82,15 @@ pub enum Command {
         output: ExplainOutput,
         lang: kpg_explain::Lang,
     },
+    /// `kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...`: a terminal command
+    /// (kubectl, eks-node-viewer) over the simulated cluster.
+    Kubectl {
+        input: Input,
+        at: Option<Millis>,
+        until: Option<Millis>,
+        /// The command line, as the page's terminal would receive it.
+        line: String,
+    },
 }
 
 /// A command line that cannot be run; `topic` says which usage text to show with it.
@@ -107,6 +117,7 @@ Usage:
   kpg validate FILE [--output text|json]
   kpg migrate FILE
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
+  kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -120,6 +131,9 @@ Commands:
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
   explain    Why a pod is Pending or landed where it did, why a NodeClaim got its instance
              type, why a node is (not) consolidated: as sentences, or --output json.
+  kubectl    Answer a kubectl (or eks-node-viewer) command about the simulated cluster, in
+             kubectl's own output formats: get, describe, logs, and the mutations, which are
+             printed but not saved.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input.
@@ -188,6 +202,7 @@ pub fn help_text(topic: Topic) -> &'static str {
         Topic::Migrate => MIGRATE,
         Topic::Codes => CODES,
         Topic::Explain => EXPLAIN,
+        Topic::Kubectl => KUBECTL,
     }
 }
 
@@ -223,6 +238,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "migrate" => Some(Topic::Migrate),
         "codes" => Some(Topic::Codes),
         "explain" => Some(Topic::Explain),
+        "kubectl" => Some(Topic::Kubectl),
         _ => None,
     }
 }
@@ -290,6 +306,7 @@ where
             }
             Ok(Command::Codes { code })
         }
+        "kubectl" => parse_kubectl(args),
         "simulate" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
             parse_subcommand(topic, args)
@@ -495,13 +512,107 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             };
             Ok(Command::Explain { input, subject, at, output, lang })
         }
-        Topic::Migrate | Topic::Overview | Topic::Codes => {
+        Topic::Migrate | Topic::Overview | Topic::Codes | Topic::Kubectl => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
             }
             Ok(Command::Migrate { input })
         }
     }
+}
+
+pub const KUBECTL: &str = "\
+Usage: kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
+
+Runs the scenario in FILE (- reads standard input) and answers one terminal command about
+the simulated cluster, as the page's Terminal tab does, in kubectl's own formats:
+
+  kpg kubectl lab.yaml --at 5m -- get nodes -L karpenter.sh/nodepool
+  kpg kubectl lab.yaml --at 2m -- describe pod busybox
+  kpg kubectl lab.yaml -- logs -n kube-system -l app.kubernetes.io/name=karpenter
+  kpg kubectl lab.yaml --at 1m -- eks-node-viewer --resources cpu,memory
+  kpg kubectl lab.yaml -- 'get nodeclaims -w'
+
+COMMAND is kubectl's arguments (a leading `kubectl` is optional), or `eks-node-viewer ...`,
+either as words after `--` or as one quoted line. `-f FILE` names the scenario file or
+another file on disk. Mutations (scale, apply, delete, run, annotate, cordon) print
+kubectl's confirmation and the Timeline step that would make them happen; the scenario
+file is not changed.
+
+Options:
+  --at DURATION      Run the clock to DURATION first (a Go duration: 90s, 5m); default:
+                     until the cluster comes to rest, as simulate does.
+  --until DURATION   With -w or logs -f: keep printing what changes until DURATION (default:
+                     until the cluster comes to rest, at most 1h).
+  -h, --help         Show this help.
+
+Exit status: 0 the command succeeded; 1 it failed as kubectl would (not found, invalid), or
+the scenario cannot be read or run; 2 bad command line.
+";
+
+fn parse_kubectl(args: Vec<OsString>) -> Result<Command, UsageError> {
+    let topic = Topic::Kubectl;
+    let mut input: Option<Input> = None;
+    let mut at = None;
+    let mut until = None;
+    let mut words: Option<Vec<String>> = None;
+    let mut it = args.into_iter();
+    while let Some(raw) = it.next() {
+        let arg = raw.to_string_lossy().into_owned();
+        if arg == "--" {
+            words = Some(it.by_ref().map(|w| w.to_string_lossy().into_owned()).collect());
+            break;
+        }
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help(topic));
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if name == "--at" || name == "--until" {
+            let value = match inline {
+                Some(v) => v,
+                None => it.next().map(|v| v.to_string_lossy().into_owned()).ok_or_else(|| UsageError::new(topic, format!("{name} needs a value")))?,
+            };
+            let ms = kpg_core::duration::parse(&value)
+                .map_err(|e| UsageError::new(topic, format!("invalid {name} {value:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")))?;
+            if name == "--at" { at = Some(ms) } else { until = Some(ms) }
+            continue;
+        }
+        if arg.starts_with('-') && arg != "-" {
+            return Err(UsageError::new(topic, format!("unknown flag {arg:?} (kubectl's own flags go after --)")));
+        }
+        if input.is_none() {
+            input = Some(input_from(raw));
+            continue;
+        }
+        // Without `--`, the rest of the line is the command.
+        let mut rest = vec![arg];
+        rest.extend(it.by_ref().map(|w| w.to_string_lossy().into_owned()));
+        words = Some(rest);
+        break;
+    }
+    let input = input.ok_or_else(|| UsageError::new(topic, "missing FILE (a path, or - for standard input)"))?;
+    let words = words.unwrap_or_default();
+    if words.is_empty() {
+        return Err(UsageError::new(topic, "missing COMMAND: say what to run after --, e.g. -- get nodes"));
+    }
+    let mut line = match words.as_slice() {
+        [one] if one.contains(char::is_whitespace) => one.clone(),
+        _ => words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" "),
+    };
+    let first = line.split_whitespace().next().unwrap_or_default().to_string();
+    if !["kubectl", "k", "eks-node-viewer", "help", "clear", "$"].contains(&first.as_str()) {
+        line = format!("kubectl {line}");
+    }
+    Ok(Command::Kubectl { input, at, until, line })
+}
+
+/// Quotes a word for the terminal's tokenizer, so it reads back as the same word.
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:@%+^".contains(c));
+    if plain { word.to_string() } else { format!("'{}'", word.replace('\'', "'\\''")) }
 }
 
 fn unknown_flag(topic: Topic, arg: &str) -> UsageError {

@@ -261,6 +261,7 @@ where
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
         Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
         Command::Explain { input, subject, at, output, lang } => run_explain(&input, &subject, at, output, lang, stdin, stdout, stderr),
+        Command::Kubectl { input, at, until, line } => run_kubectl(&input, at, until, &line, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -460,4 +461,85 @@ fn run_simulate(
             emit(stdout, stderr, &rendered)
         }
     }
+}
+
+/// The files a terminal command sees: the scenario, and every other `-f FILE` it names that
+/// can be read from disk (the page's tabs play this part there).
+fn kubectl_files(input: &Input, scenario: &str, line: &str) -> Vec<(String, String)> {
+    let mut files = vec![(input.display_name(), scenario.to_string())];
+    let words: Vec<String> = kpg_kubectl::tokenize::split(line).unwrap_or_default().into_iter().map(|w| w.text).collect();
+    let is_logs = words.iter().any(|w| w == "logs");
+    for (i, w) in words.iter().enumerate() {
+        let named = if (w == "-f" || w == "--filename") && !is_logs {
+            words.get(i + 1).cloned()
+        } else {
+            w.strip_prefix("--filename=").or_else(|| w.strip_prefix("-f=")).map(str::to_string)
+        };
+        let Some(path) = named else { continue };
+        if files.iter().any(|(n, _)| *n == path) {
+            continue;
+        }
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            files.push((path, text));
+        }
+    }
+    files
+}
+
+/// `kpg kubectl`: one terminal command over the simulation at `--at`; with a watch, what
+/// changes at each later event until `--until` or rest.
+fn run_kubectl(
+    input: &Input,
+    at: Option<Millis>,
+    until: Option<Millis>,
+    line: &str,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let (warnings, _, mut sim) = match load_and_run(&text, at) {
+        Ok(run) => run,
+        Err(failure) => {
+            print_failure(&file, failure, stderr);
+            return EXIT_FAILURE;
+        }
+    };
+    for d in &warnings {
+        let _ = writeln!(stderr, "{file}: {d}");
+    }
+    let files = kubectl_files(input, &text, line);
+    let reply = kpg_kubectl::run(&kpg_kubectl::World { sim: &sim, files: &files }, line);
+    let mut out = reply.output.clone();
+    if !reply.changes.is_empty() {
+        out.push_str(&format!(
+            "\n# kpg: not saved; to make this happen, add to a Timeline's spec.steps in {file}:\n"
+        ));
+        for c in &reply.changes {
+            out.push_str(&c.timeline_step(sim.now()));
+        }
+    }
+    let status = emit(stdout, stderr, &out);
+    if status != EXIT_OK {
+        return status;
+    }
+    if let Some(mut watch) = reply.watch {
+        let limit = until.unwrap_or(REST_LIMIT).max(sim.now());
+        while let Some(next) = sim.next_event_time() {
+            if next > limit {
+                break;
+            }
+            // The clock always moves on, even if an action falls due at the present instant.
+            sim.run_until(next.max(sim.now() + 1));
+            let text = watch.poll(&kpg_kubectl::World { sim: &sim, files: &files });
+            if !text.is_empty() {
+                let status = emit(stdout, stderr, &text);
+                if status != EXIT_OK {
+                    return status;
+                }
+            }
+        }
+    }
+    if reply.ok { EXIT_OK } else { EXIT_FAILURE }
 }

@@ -7,89 +7,11 @@ use std::fmt::Write as _;
 use kpg_core::model::Millis;
 use kpg_core::report::{NodeReport, PodReport, Report};
 
-/// Node version shown in the VERSION column: the simulated cluster runs EKS 1.34.
-pub const NODE_VERSION: &str = "v1.34.1-eks-kpg";
+// kubectl's formatting lives in the terminal crate, which the page shares.
+pub use kpg_kubectl::format::{NODE_VERSION, human_duration, tabulate};
 
 /// Hours per month used for the monthly cost (AWS's convention).
 pub const HOURS_PER_MONTH: f64 = 730.0;
-
-/// kubectl's `HumanDuration` (k8s.io/apimachinery/pkg/util/duration), on milliseconds.
-pub fn human_duration(ms: Millis) -> String {
-    let seconds = ms / 1000;
-    if seconds < 60 * 2 {
-        return format!("{seconds}s");
-    }
-    let minutes = seconds / 60;
-    if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 {
-            format!("{minutes}m")
-        } else {
-            format!("{minutes}m{s}s")
-        };
-    }
-    if minutes < 60 * 3 {
-        return format!("{minutes}m");
-    }
-    let hours = minutes / 60;
-    if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 {
-            format!("{hours}h")
-        } else {
-            format!("{hours}h{m}m")
-        };
-    }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 {
-            format!("{}d", hours / 24)
-        } else {
-            format!("{}d{h}h", hours / 24)
-        };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        return if dy == 0 {
-            format!("{}y", hours / 24 / 365)
-        } else {
-            format!("{}y{dy}d", hours / 24 / 365)
-        };
-    }
-    format!("{}y", hours / 24 / 365)
-}
-
-/// kubectl's tab writer (`text/tabwriter` with minwidth 6, padding 3, padchar ' '): every
-/// column but the last is as wide as its widest cell plus 3, and at least 6.
-pub fn tabulate(rows: &[Vec<String>]) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![6usize; columns];
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            if i + 1 < row.len() {
-                widths[i] = widths[i].max(cell.chars().count() + 3);
-            }
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            out.push_str(cell);
-            if i + 1 < row.len() {
-                let pad = widths[i].saturating_sub(cell.chars().count());
-                out.extend(std::iter::repeat_n(' ', pad));
-            }
-        }
-        out.push('\n');
-    }
-    out
-}
 
 /// Age of an object created at `created_at` (a Go duration since the start), at `now`.
 fn age(created_at: &str, now: Millis) -> String {
@@ -176,21 +98,7 @@ pub fn nodes_table(report: &Report, now: Millis) -> String {
 pub type ContainerCounts = BTreeMap<(String, String), usize>;
 
 fn pod_status(pod: &PodReport) -> String {
-    match pod.phase.as_str() {
-        "Pending" if pod.node.is_some() => String::from("ContainerCreating"),
-        "Succeeded" => String::from("Completed"),
-        "Failed" => String::from("Error"),
-        other => other.to_string(),
-    }
-}
-
-fn fnv1a(text: &str) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in text.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
+    kpg_kubectl::format::pod_status(&pod.phase, pod.node.is_some())
 }
 
 /// A made-up but stable pod IP in 10.0.0.0/16, for pods that have one.
@@ -198,8 +106,7 @@ fn pod_ip(pod: &PodReport) -> String {
     if pod.node.is_none() || pod.phase == "Pending" {
         return String::from("<none>");
     }
-    let h = fnv1a(&format!("{}/{}", pod.namespace, pod.name));
-    format!("10.0.{}.{}", (h >> 8) % 256, 1 + h % 254)
+    kpg_kubectl::format::pod_ip(&pod.namespace, &pod.name)
 }
 
 /// `kubectl get pods -A -o wide`

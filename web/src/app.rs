@@ -251,7 +251,8 @@ pub fn App() -> impl IntoView {
         let sel = selected.get()?;
         snapshot.track();
         if matches!(sel, Selected::Node { .. }) {
-            clock_second.track();
+            // `get`, not `track`: a memo nobody has read yet must run to follow the clock.
+            let _ = clock_second.get();
         }
         let lang = match lang.get() {
             Lang::En => kpg_explain::Lang::En,

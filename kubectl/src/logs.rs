@@ -1,0 +1,347 @@
+//! `kubectl logs -l app.kubernetes.io/name=karpenter`: Karpenter's JSON log lines (zap's
+//! encoder: level, time, logger, message, then the controller's fields in the order
+//! Karpenter adds them), one per decision, made from the engine's events and evidence.
+//! Messages and keys are Karpenter's own (kubernetes-sigs/karpenter v1.x: provisioner.go,
+//! scheduler.go, lifecycle/launch.go, registration.go, initialization.go, disruption
+//! queue.go, node/termination). Time 0 is the Unix epoch, UTC, as the engine's cron clock.
+
+use kpg_core::resources::ResourceName;
+use kpg_core::sim::Node;
+
+use crate::args::Args;
+use crate::format::{self, log_time};
+use crate::objects;
+use crate::state::State;
+use crate::{Reply, Watch};
+
+/// The commit the playground's Karpenter claims in every line.
+const COMMIT: &str = "kpg-sim";
+
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub tail: Option<usize>,
+}
+
+/// A JSON object written field by field, in order (zap keeps insertion order).
+struct Line(String);
+
+impl Line {
+    fn new(level: &str, at: u64, message: &str) -> Line {
+        Line(format!("{{\"level\":\"{level}\",\"time\":\"{}\",\"logger\":\"controller\",\"message\":{},\"commit\":\"{COMMIT}\"", log_time(at), json(message)))
+    }
+
+    fn raw(mut self, key: &str, value: &str) -> Line {
+        self.0.push_str(&format!(",{}:{value}", json(key)));
+        self
+    }
+
+    fn s(self, key: &str, value: &str) -> Line {
+        let v = json(value);
+        self.raw(key, &v)
+    }
+
+    fn n(self, key: &str, value: usize) -> Line {
+        self.raw(key, &value.to_string())
+    }
+
+    fn obj(self, key: &str, name: &str) -> Line {
+        self.raw(key, &format!("{{\"name\":{}}}", json(name)))
+    }
+
+    fn controller(self, controller: &str, group: &str, kind: &str, name: &str, seed: &str) -> Line {
+        let mut l = self.s("controller", controller);
+        if !kind.is_empty() {
+            l = l.s("controllerGroup", group).s("controllerKind", kind).obj(kind, name);
+        }
+        l.s("namespace", "").s("name", name).s("reconcileID", &format::uuid(seed))
+    }
+
+    fn done(mut self) -> String {
+        self.0.push('}');
+        self.0
+    }
+}
+
+fn json(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""))
+}
+
+fn allocatable(node: &Node) -> String {
+    let names = objects::node_resources(node);
+    let mut out = String::from("{");
+    let mut first = true;
+    for r in names {
+        let v = node.allocatable.get(r);
+        if v == 0 && r != ResourceName::Cpu && r != ResourceName::Memory {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push_str(&format!("{}:{}", json(r.as_str()), json(&format::quantity(r, v))));
+    }
+    out.push('}');
+    out
+}
+
+/// Karpenter's `pretty.Slice(list, n)`: the first n, then "and N other(s)".
+fn pretty(list: &[String], n: usize) -> String {
+    if list.len() <= n {
+        return list.join(", ");
+    }
+    format!("{} and {} other(s)", list.get(..n).unwrap_or(list).join(", "), list.len() - n)
+}
+
+fn after<'m>(message: &'m str, key: &str) -> &'m str {
+    message.split_once(key).map_or("", |(_, rest)| rest)
+}
+
+fn claim_node<'a>(state: &State<'a>, object: &str) -> Option<&'a Node> {
+    let name = object.strip_prefix("NodeClaim/")?;
+    state.sim.nodes().iter().find(|n| n.nodeclaim.as_deref() == Some(name))
+}
+
+/// Every log line up to now, in order.
+pub fn lines(state: &State, req: &Request) -> Vec<String> {
+    let sim = state.sim;
+    let events = sim.events();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let e = &events[i];
+        let t = e.time;
+        // A provisioning pass: its NodeClaims are created at one instant.
+        if e.reason == "Created" && e.object.starts_with("NodeClaim/") {
+            let mut j = i;
+            let mut created = Vec::new();
+            while let Some(c) = events.get(j) {
+                if c.time != t || !(c.reason == "Created" && c.object.starts_with("NodeClaim/")) {
+                    break;
+                }
+                created.push(c);
+                j += 1;
+            }
+            let mut pods: Vec<String> = Vec::new();
+            for c in &created {
+                if let Some(n) = sim.nodes().iter().position(|n| Some(c.object.trim_start_matches("NodeClaim/")) == n.nodeclaim.as_deref())
+                    && let Some(rec) = sim.evidence().claims.get(&n)
+                {
+                    pods.extend(rec.pods.iter().filter_map(|&p| sim.pods().get(p)).map(|p| p.key()));
+                }
+            }
+            let seed = format!("provisioner/{t}");
+            let replacement = created.iter().any(|c| events.iter().any(|d| d.time == t && d.object == c.object && d.reason == "DisruptionLaunching"));
+            if !replacement {
+                out.push(Line::new("INFO", t, "found provisionable pod(s)").controller("provisioner", "", "", "", &seed).s("Pods", &pretty(&pods, 5)).s("duration", "21.529384ms").done());
+                out.push(Line::new("INFO", t, "computed new nodeclaim(s) to fit pod(s)").controller("provisioner", "", "", "", &seed).n("nodeclaims", created.len()).n("pods", pods.len()).done());
+            }
+            for c in created {
+                let name = c.object.trim_start_matches("NodeClaim/");
+                let pool = after(&c.message, "NodePool=").split(',').next().unwrap_or_default();
+                let requests = after(&c.message, "requests=").split(", instance-types=").next().unwrap_or("{}");
+                let types = after(&c.message, "instance-types=");
+                let controller = if replacement { "disruption" } else { "provisioner" };
+                out.push(
+                    Line::new("INFO", t, "created nodeclaim")
+                        .controller(controller, "", "", "", &seed)
+                        .obj("NodePool", pool)
+                        .obj("NodeClaim", name)
+                        .raw("requests", requests)
+                        .s("instance-types", types)
+                        .done(),
+                );
+            }
+            i = j;
+            continue;
+        }
+        let name = e.object.split('/').nth(1).unwrap_or_default();
+        let seed = format!("{}/{}/{t}", e.reason, e.object);
+        match e.reason.as_str() {
+            "Launched" => {
+                if let Some(n) = claim_node(state, &e.object) {
+                    out.push(
+                        Line::new("INFO", t, "launched nodeclaim")
+                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .s("instance-type", &n.instance_type)
+                            .s("zone", &n.zone)
+                            .s("capacity-type", n.capacity_type.as_str())
+                            .raw("allocatable", &allocatable(n))
+                            .done(),
+                    );
+                }
+            }
+            "Registered" if e.object.starts_with("NodeClaim/") => {
+                if let Some(n) = claim_node(state, &e.object) {
+                    out.push(
+                        Line::new("INFO", t, "registered nodeclaim")
+                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .obj("Node", &n.name)
+                            .done(),
+                    );
+                }
+            }
+            "Initialized" => {
+                if let Some(n) = claim_node(state, &e.object) {
+                    out.push(
+                        Line::new("INFO", t, "initialized nodeclaim")
+                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .obj("Node", &n.name)
+                            .raw("allocatable", &allocatable(n))
+                            .done(),
+                    );
+                }
+            }
+            "FailedScheduling" if e.message.starts_with("Failed to schedule pod, ") => {
+                let mut parts = e.object.splitn(3, '/');
+                let (_, ns, pod) = (parts.next(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+                out.push(
+                    Line::new("ERROR", t, "could not schedule pod")
+                        .controller("provisioner", "", "", "", &format!("provisioner/{t}"))
+                        .raw("Pod", &format!("{{\"name\":{},\"namespace\":{}}}", json(pod), json(ns)))
+                        .s("error", e.message.trim_start_matches("Failed to schedule pod, "))
+                        .done(),
+                );
+            }
+            "Disrupting" => {
+                if let Some(cmd) = sim.evidence().commands.iter().find(|c| c.at == t && c.executed) {
+                    // The pods the command moves, as the engine counted them when it decided.
+                    let pods = after(&e.message, " nodes (").split(" pods)").next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
+                    out.push(disrupting(state, cmd, t, pods));
+                }
+            }
+            "SpotInterrupted" => {
+                if let Some(n) = state.sim.nodes().iter().find(|n| n.name == name) {
+                    out.push(
+                        Line::new("INFO", t, "initiating delete from interruption message")
+                            .controller("interruption", "", "", "", &seed)
+                            .s("queue", "Karpenter-playground")
+                            .s("messageKind", "SpotInterruptionKind")
+                            .obj("NodeClaim", n.nodeclaim.as_deref().unwrap_or(name))
+                            .s("action", "CordonAndDrain")
+                            .obj("Node", &n.name)
+                            .done(),
+                    );
+                }
+            }
+            "Terminating" => {
+                if let Some(n) = claim_node(state, &e.object) {
+                    out.push(
+                        Line::new("INFO", t, "tainted node")
+                            .controller("node.termination", "", "Node", &n.name, &seed)
+                            .obj("NodeClaim", name)
+                            .s("taint.Key", kpg_core::wellknown::DISRUPTED_TAINT)
+                            .s("taint.Value", "")
+                            .s("taint.Effect", "NoSchedule")
+                            .done(),
+                    );
+                }
+            }
+            "Deleted" if e.object.starts_with("NodeClaim/") => {
+                if let Some(n) = claim_node(state, &e.object) {
+                    out.push(Line::new("INFO", t, "deleted node").controller("node.termination", "", "Node", &n.name, &seed).obj("NodeClaim", name).done());
+                    out.push(
+                        Line::new("INFO", t, "deleted nodeclaim")
+                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &format!("{seed}/nc"))
+                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .obj("Node", &n.name)
+                            .done(),
+                    );
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(n) = req.tail {
+        let skip = out.len().saturating_sub(n);
+        out.drain(..skip);
+    }
+    out
+}
+
+fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u64, pod_count: usize) -> String {
+    let sim = state.sim;
+    let nodes: Vec<&Node> = cmd.candidates.iter().filter_map(|&n| sim.nodes().get(n)).collect();
+    let decision = if cmd.replacement.is_some() { "replace" } else { "delete" };
+    let mut pools: Vec<String> = nodes.iter().filter_map(|n| state.pool_name(n)).map(str::to_string).collect();
+    pools.dedup();
+    let names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
+    let id = format::uuid(&format!("command/{t}"));
+    let savings = format::dollars(cmd.savings, 2, false);
+    let command = match &cmd.replacement {
+        Some(_) => format!("{}/{id}: {decision}: nodepools=[{}]: [{}] -> [1 replacement] (savings: ${savings})", cmd.reason.as_str(), pools.join(","), names.join(", ")),
+        None => format!("{}/{id}: {decision}: nodepools=[{}]: [{}] (savings: ${savings})", cmd.reason.as_str(), pools.join(","), names.join(", ")),
+    };
+    let disrupted: Vec<String> = nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{{\"Node\":{{\"name\":{}}},\"NodeClaim\":{{\"name\":{}}},\"capacity-type\":{},\"instance-type\":{}}}",
+                json(&n.name),
+                json(n.nodeclaim.as_deref().unwrap_or(&n.name)),
+                json(n.capacity_type.as_str()),
+                json(&n.instance_type)
+            )
+        })
+        .collect();
+    let replacements: Vec<String> = cmd
+        .replacement
+        .iter()
+        .map(|types| {
+            let ct = if nodes.iter().any(|n| n.capacity_type.as_str() == "spot") { "spot" } else { "on-demand" };
+            format!("{{\"capacity-type\":{},\"instance-types\":{}}}", json(ct), json(&pretty(types, 5)))
+        })
+        .collect();
+    Line::new("INFO", t, "disrupting node(s)")
+        .controller("disruption", "", "", "", &format!("disruption/{t}"))
+        .s("command", &command)
+        .s("decision", decision)
+        .n("disrupted-node-count", nodes.len())
+        .n("replacement-node-count", replacements.len())
+        .n("pod-count", pod_count)
+        .raw("disrupted-nodes", &format!("[{}]", disrupted.join(",")))
+        .raw("replacement-nodes", &format!("[{}]", replacements.join(",")))
+        .done()
+}
+
+/// Whether a `kubectl logs` target is Karpenter: its label, its Deployment, or its pods.
+fn is_karpenter(args: &Args) -> Result<(), String> {
+    let namespace = crate::get::namespace_of(args);
+    let ns_ok = namespace == "kube-system" || namespace == "karpenter";
+    if let Some(sel) = args.value("selector") {
+        let s = crate::selector::parse(sel).map_err(|e| format!("error: {e}\n"))?;
+        let karpenter: kpg_core::model::StringMap = [("app.kubernetes.io/name".to_string(), "karpenter".to_string()), ("app.kubernetes.io/instance".to_string(), "karpenter".to_string())].into_iter().collect();
+        if ns_ok && s.matches(&karpenter) && !s.requirements.is_empty() {
+            return Ok(());
+        }
+        return Err(format!("No resources found in {namespace} namespace.\n"));
+    }
+    match args.positional.first() {
+        None => Err(String::from("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n")),
+        Some(p) if ns_ok && (p == "deployment/karpenter" || p == "deploy/karpenter" || p.starts_with("karpenter-") || p.starts_with("pod/karpenter-")) => Ok(()),
+        Some(p) => {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            Err(format!(
+                "Error from server (NotFound): pods \"{name}\" not found\n(the playground keeps logs only for Karpenter: kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter)\n"
+            ))
+        }
+    }
+}
+
+pub fn run(state: &State, args: &Args) -> Reply {
+    if let Err(e) = is_karpenter(args) {
+        return Reply { output: e, ok: false, ..Reply::default() };
+    }
+    let tail = args.value("tail").and_then(|t| t.parse::<i64>().ok()).and_then(|t| usize::try_from(t).ok());
+    let req = Request { tail };
+    let mut output: String = lines(state, &req).into_iter().map(|l| l + "\n").collect();
+    if output.is_empty() {
+        output = String::new();
+    }
+    let watch = if args.has("follow") { Some(Watch::for_logs(state, Request { tail: None })) } else { None };
+    Reply { output, ok: true, watch, ..Reply::default() }
+}
