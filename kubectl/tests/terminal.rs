@@ -83,6 +83,13 @@ fn golden(name: &str, lab: &Lab, line: &str) {
     check_golden(name, lab, line, &reply.output);
 }
 
+/// A mutation's golden: kubectl's confirmation, then the Timeline steps the caller writes.
+fn golden_change(name: &str, lab: &Lab, line: &str) {
+    let reply = lab.run(line);
+    let steps: String = reply.changes.iter().map(|c| c.timeline_step(lab.sim.now())).collect();
+    check_golden(name, lab, line, &format!("{}--- Timeline steps ---\n{steps}", reply.output));
+}
+
 const LABEL_COLUMNS: &str = "-L karpenter.sh/nodepool,node.kubernetes.io/instance-type,topology.kubernetes.io/zone";
 
 #[test]
@@ -103,6 +110,14 @@ fn golden_limits_lab_at_5m() {
     golden("limits-nodepool-yaml", &l, "kubectl get nodepool platform -o yaml");
     golden("limits-logs", &l, "kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter");
     golden("limits-eks-node-viewer-platform", &l, "eks-node-viewer --node-selector node=platform");
+    golden_change("limits-annotate-node", &l, &format!("kubectl annotate node {node} karpenter.sh/do-not-disrupt=true"));
+    golden_change("limits-cordon", &l, &format!("kubectl cordon {node}"));
+    golden_change("limits-delete-pod", &l, &format!("kubectl delete pod {pending}"));
+    golden_change("limits-scale-down", &l, "kubectl scale deploy/busybox --replicas 6");
+    let edited = l.files[0].1.replace("cpu: \"8\"", "cpu: \"16\"");
+    assert_ne!(edited, l.files[0].1, "the lab caps the platform pool at 8 CPUs");
+    let with_edit = Lab { files: vec![("nodepools.yaml".into(), edited)], ..lab("seed002-limits", 300_000) };
+    golden_change("limits-apply-raised-limit", &with_edit, "kubectl apply -f nodepools.yaml");
 }
 
 #[test]
@@ -170,6 +185,7 @@ fn golden_hello_world() {
     let l = lab("seed000-hello-world", 80_000);
     golden("hello-world-get-nodes-l", &l, "kubectl get nodes -l app=hello-world");
     golden("hello-world-run", &l, "kubectl run nginx --image=nginx --replicas=1");
+    golden_change("hello-world-run-nginx", &l, "kubectl run web --image=nginx");
     golden("hello-world-errors", &l, "kubectl port-forward svc/x 8080");
 }
 

@@ -388,6 +388,31 @@ await test('the terminal answers kubectl get nodes -L karpenter.sh/nodepool, com
   await shot('09b-terminal-after-reload');
 });
 
+await test('kubectl get nodeclaims -w in the terminal follows the clock until Ctrl+C', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  await page.click('#tab-terminal');
+  const input = page.locator('.terminal input');
+  await input.fill('kubectl get nodeclaims -w');
+  await input.press('Enter');
+  const out = page.locator('.terminal .entry .out').last();
+  assert(!(await out.innerText()).includes('platform-'), `no NodeClaim yet at 0:00: ${await out.innerText()}`);
+  assert(await page.locator('.terminal .watching').isVisible(), 'the terminal says it is watching');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() => {
+    const outs = document.querySelectorAll('.terminal .entry .out');
+    const text = outs[outs.length - 1].textContent;
+    return text.split('\n').filter((l) => /^platform-\S+\s+t3\.small\s+spot\s+.*\sTrue\s/.test(l)).length >= 4;
+  }, null, { timeout: 30000 });
+  await page.click('button.play');
+  await input.press('Control+c');
+  assert((await out.innerText()).trimEnd().endsWith('^C'), 'Ctrl+C ends the watch');
+  assert(!(await page.locator('.terminal .watching').isVisible()), 'and the terminal stops watching');
+  await shot('09c-terminal-watch');
+});
+
 await test('works on a phone, stacked, and in dark mode', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
   const p = await phone.newPage();

@@ -222,17 +222,18 @@ pub fn TerminalPane() -> impl IntoView {
                     term.line.set(l);
                 }
             }
+            // Ctrl+C stops a watch (or drops the line being typed), as in a shell.
             "c" if ev.ctrl_key() => {
                 ev.prevent_default();
-                let line = term.line.get_untracked();
-                term.stop_watch();
+                if term.watching.get_untracked() {
+                    term.stop_watch();
+                    term.entries.update(|es| {
+                        if let Some(last) = es.last_mut() {
+                            last.output.push_str("^C\n");
+                        }
+                    });
+                }
                 term.line.set(String::new());
-                term.entries.update(|es| {
-                    if let Some(last) = es.last_mut() {
-                        last.output.push_str("^C\n");
-                    }
-                });
-                let _ = line;
             }
             "l" if ev.ctrl_key() => {
                 ev.prevent_default();
