@@ -96,8 +96,7 @@ pub fn flags_of(sub: &str) -> Vec<String> {
             }
         }
     }
-    out.sort();
-    out.dedup();
+    crate::order::texts(&mut out);
     out
 }
 

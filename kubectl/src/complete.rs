@@ -50,8 +50,7 @@ pub fn complete(world: &World, line: &str) -> Completion {
         _ => Vec::new(),
     };
     let mut candidates: Vec<String> = candidates.into_iter().filter(|c| c.starts_with(current.as_str())).collect();
-    candidates.sort();
-    candidates.dedup();
+    crate::order::texts(&mut candidates);
     Completion { start, candidates }
 }
 

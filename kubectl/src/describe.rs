@@ -102,7 +102,7 @@ fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
         return;
     }
     w.flush();
-    events.sort_by_key(|e| e.time);
+    crate::order::by_number(&mut events, |e| e.time);
     // The event recorder aggregates repeats of one event into a count.
     let mut merged: Vec<(Ev, u32, Millis)> = Vec::new();
     for e in events {
@@ -114,7 +114,7 @@ fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
         let t = e.time;
         merged.push((e, 1, t));
     }
-    merged.sort_by_key(|(_, _, last)| *last);
+    crate::order::by_number(&mut merged, |(_, _, last)| *last);
     w.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     w.w(1, "----\t------\t----\t----\t-------\n");
     for (e, count, last) in merged {
@@ -386,7 +386,7 @@ fn node(state: &State, n: &Node) -> String {
     w.annotations(&value_map(v.pointer("/metadata/annotations")));
     w.w(0, &format!("CreationTimestamp:\t{}\n", rfc1123z(n.created_at)));
     let mut taints: Vec<&kpg_core::taints::Taint> = n.taints.iter().chain(n.startup_taints.iter()).collect();
-    taints.sort_by(|a, b| (a.effect.as_str(), &a.key).cmp(&(b.effect.as_str(), &b.key)));
+    crate::order::by_text(&mut taints, |t| crate::order::key(&[t.effect.as_str(), &t.key]));
     w.w(0, "Taints:\t");
     if taints.is_empty() {
         w.text.push_str("<none>\n");
@@ -605,7 +605,7 @@ fn pod(state: &State, p: &Pod) -> String {
                 }
                 w.w(2, &format!("{title}:\n"));
                 let mut items = items;
-                items.sort_by_key(|(n, _)| n.as_str());
+                crate::order::by_text(&mut items, |(n, _)| n.as_str().to_string());
                 for (n, v) in items {
                     w.w(3, &format!("{}:\t{}\n", n.as_str(), format::quantity(n, v)));
                 }
@@ -664,7 +664,7 @@ fn pod(state: &State, p: &Pod) -> String {
             tolerations.push((key.to_string(), format!("{key}:NoExecute op=Exists for 300s")));
         }
     }
-    tolerations.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::order::by_text(&mut tolerations, |t| t.0.clone());
     w.w(0, "Tolerations:\t");
     for (i, (_, t)) in tolerations.iter().enumerate() {
         if i > 0 {

@@ -417,7 +417,7 @@ pub fn rows(state: &State, kind: Kind, req: &Request) -> Vec<Row> {
         _ => workload_rows(state, kind, wide),
     };
     rows.retain(|r| (req.all_namespaces || !kind.namespaced() || r.namespace == req.namespace) && req.selector.matches(&r.labels));
-    rows.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    crate::order::by_text(&mut rows, |r| crate::order::key(&[&r.namespace, &r.name]));
     rows
 }
 

@@ -24,6 +24,7 @@ pub mod kinds;
 pub mod logs;
 pub mod mutate;
 pub mod objects;
+pub mod order;
 pub mod selector;
 pub mod state;
 pub mod tokenize;

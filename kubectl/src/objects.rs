@@ -29,7 +29,7 @@ pub fn node_resources(node: &Node) -> Vec<ResourceName> {
             names.push(r);
         }
     }
-    names.sort_by_key(|r| r.as_str());
+    crate::order::by_text(&mut names, |r| r.as_str().to_string());
     names
 }
 

@@ -110,7 +110,8 @@ impl<'a> State<'a> {
             }
         }
         // The engine plays steps in time order, and steps at one instant in document order.
-        steps.sort_by_key(|(at, order, _)| (*at, *order));
+        // Pushed in document order, so a stable sort by time keeps that order within an instant.
+        crate::order::by_number(&mut steps, |(at, _, _)| *at);
         for (at, _, step) in steps.into_iter().filter(|(at, _, _)| *at <= now) {
             if let Some(obj) = step.get("apply") {
                 let (kind, name, namespace) = identity(obj);
@@ -151,7 +152,7 @@ impl<'a> State<'a> {
             Some(_) if d.kind == "EC2NodeClass" => !finished.contains(&d.name),
             Some(_) => false,
         });
-        state.declared.sort_by(|a, b| (&a.kind, &a.namespace, &a.name).cmp(&(&b.kind, &b.namespace, &b.name)));
+        crate::order::by_text(&mut state.declared, |d| crate::order::key(&[&d.kind, &d.namespace, &d.name]));
         state
     }
 
@@ -167,7 +168,7 @@ impl<'a> State<'a> {
     /// Node objects: fixed nodes, and Karpenter's once they registered; by name.
     pub fn nodes(&self) -> Vec<&'a Node> {
         let mut v: Vec<&Node> = self.sim.nodes().iter().filter(|n| is_node_object(n)).collect();
-        v.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::order::by_text(&mut v, |n| n.name.clone());
         v
     }
 
@@ -178,7 +179,7 @@ impl<'a> State<'a> {
     /// NodeClaims that exist; by name.
     pub fn claims(&self) -> Vec<&'a Node> {
         let mut v: Vec<&Node> = self.sim.nodes().iter().filter(|n| !n.deleted && n.nodeclaim.is_some()).collect();
-        v.sort_by(|a, b| a.nodeclaim.cmp(&b.nodeclaim));
+        crate::order::by_text(&mut v, |n| n.nodeclaim.clone().unwrap_or_default());
         v
     }
 
@@ -190,7 +191,7 @@ impl<'a> State<'a> {
     /// and name.
     pub fn pods(&self) -> Vec<&'a Pod> {
         let mut v: Vec<&Pod> = self.sim.pods().iter().filter(|p| !p.deleted).collect();
-        v.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+        crate::order::by_text(&mut v, |p| crate::order::key(&[&p.namespace, &p.name]));
         v
     }
 
@@ -206,7 +207,7 @@ impl<'a> State<'a> {
     pub fn pools(&self) -> Vec<(usize, &'a NodePool)> {
         let mut v: Vec<(usize, &NodePool)> =
             self.sim.node_pools().enumerate().filter(|(_, (_, deleted))| !deleted).map(|(i, (np, _))| (i, np)).collect();
-        v.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+        crate::order::by_text(&mut v, |p| p.1.name.clone());
         v
     }
 
