@@ -357,3 +357,45 @@ fn no_input_panics() {
         let _ = complete(&l.world(), line);
     }
 }
+
+/// Thousands of lines put together from the terminal's own vocabulary, and every prefix of
+/// each for completion: whatever a learner types, the terminal answers and the page lives.
+#[test]
+fn no_combination_of_words_panics() {
+    let l = lab("seed002-limits", 300_000);
+    let node = l.node("platform-");
+    let pod = l.pod("busybox", "Pending");
+    let words: Vec<String> = [
+        "kubectl", "get", "describe", "scale", "apply", "delete", "run", "annotate", "cordon", "uncordon", "logs", "eks-node-viewer",
+        "nodes", "node", "no", "pods", "po", "nodeclaims", "nodepools", "nodepool", "ec2nodeclasses", "ec2nc", "deploy", "deploy/busybox",
+        "rs", "jobs", "all", "busybox", "platform", "default", &node, &pod, "-o", "wide", "yaml", "json", "name", "-L", "-l", "-n", "-A",
+        "-w", "-f", "--all", "--replicas=3", "--replicas", "0", "--image=nginx", "k=v", "k-", "karpenter.sh/do-not-disrupt=true",
+        "app=busybox", "node!=x", "'a b'", "--resources", "cpu,memory", "--node-selector", "node=platform", "seed002-limits.yaml",
+        "--tail=2", "--overwrite", "=", "-", "--", "#", "\"", "é", "/",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // A fixed linear congruential stream: the same lines every run.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % n
+    };
+    for _ in 0..1500 {
+        let len = 1 + next(6);
+        let mut line = String::from(if next(4) == 0 { "eks-node-viewer" } else { "kubectl" });
+        for _ in 0..len {
+            line.push(' ');
+            line.push_str(&words[next(words.len())]);
+        }
+        let reply = l.run(&line);
+        if let Some(mut w) = reply.watch {
+            let _ = w.poll(&l.world());
+        }
+        for (i, _) in line.char_indices() {
+            let c = complete(&l.world(), &line[..i]);
+            assert!(c.start <= i, "{line:?}: completion starts past the line");
+        }
+    }
+}
