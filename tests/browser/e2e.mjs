@@ -335,6 +335,9 @@ await test('selecting a node shows its candidate table and a consolidateAfter co
   assert(/[가-힣]/.test(ko), `the explanation follows the language: ${ko}`);
   await shot('08b-explain-node-ko');
   await page.click('.langs button[lang="en"]');
+  await ex.locator('[data-section="pods"] button.link').first().click();
+  await page.locator('.explanation[data-kind="pod"]').waitFor({ timeout: 5000 });
+  assert(await page.locator('.lanes .node.lit.chosen').count() === 1, 'following the pod it was launched for lights the node it runs on');
 });
 
 await test('the terminal answers kubectl get nodes -L karpenter.sh/nodepool, completes, scales into the Timeline, and remembers', async () => {

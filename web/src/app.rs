@@ -94,6 +94,18 @@ impl Playground {
         self.bottom.set(BottomTab::Explain);
     }
 
+    /// Selects a node by name (its NodeClaim, if it has one, from the cluster on screen).
+    pub fn select_node(&self, name: &str) {
+        let nodeclaim = self.snapshot.with_untracked(|s| {
+            s.lanes
+                .iter()
+                .flat_map(|l| &l.nodes)
+                .find(|n| n.name == name)
+                .and_then(|n| n.nodeclaim.clone())
+        });
+        self.select(Selected::Node { name: name.to_string(), nodeclaim });
+    }
+
     /// Reads the running simulation (untracked: callers track `snapshot` or `clock`).
     pub fn with_sim<R>(&self, f: impl FnOnce(&kpg_core::sim::Simulation) -> R) -> Option<R> {
         self.player.with_value(|p| p.sim().map(f))

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use kpg_explain::{Explanation, Line, Section, Status};
 
-use crate::app::Playground;
+use crate::app::{Playground, Selected};
 use crate::focus::{self, CHECKS};
 use crate::i18n::T;
 
@@ -76,7 +76,7 @@ fn explanation_view(pg: Playground, e: Explanation) -> impl IntoView {
         .map(|s| match s.id {
             "nodepools" => pools_view(pg, s, matrix.clone()).into_any(),
             "launch" => launch_view(pg, s).into_any(),
-            _ => section_view(s).into_any(),
+            _ => section_view(pg, s).into_any(),
         })
         .collect_view();
     view! {
@@ -100,22 +100,53 @@ fn section_head(s: &Section) -> impl IntoView + use<> {
     }
 }
 
-fn line_view(l: &Line) -> impl IntoView + use<> {
+/// What a line's subject links to: the node kube-scheduler filtered, the pod a NodeClaim
+/// was launched for. Following it explains that one instead.
+#[derive(Clone, Copy)]
+enum Link {
+    None,
+    Node,
+    Pod,
+}
+
+fn line_view(pg: Playground, l: &Line, link: Link) -> impl IntoView + use<> {
     let price = l.price_per_hour.map(|p| format!("${p:.4}/h"));
+    let subject = l.subject.clone();
+    let (target, text) = match (&subject, link) {
+        (Some(s), Link::Node | Link::Pod) if l.text.starts_with(s.as_str()) => {
+            let rest = l.text[s.len()..].trim_start_matches(':').to_string();
+            (Some(s.clone()), rest)
+        }
+        _ => (None, l.text.clone()),
+    };
+    let link_view = target.map(|t| {
+        let label = t.clone();
+        view! {
+            <button class="link" title=move || pg.t(T::ExplainThis) on:click=move |_| match link {
+                Link::Pod => pg.select(Selected::Pod(t.clone())),
+                _ => pg.select_node(&t),
+            }>{label}</button>
+        }
+    });
     view! {
-        <li class=status_class(l.status) data-check=l.check.unwrap_or_default() data-subject=l.subject.clone().unwrap_or_default()>
+        <li class=status_class(l.status) data-check=l.check.unwrap_or_default() data-subject=subject.unwrap_or_default()>
             <span class="mark" aria-hidden="true">{mark(l.status)}</span>
-            <span class="text">{l.text.clone()}</span>
+            <span class="text">{link_view}{text}</span>
             {price.map(|p| view! { <span class="price">{p}</span> })}
         </li>
     }
 }
 
-fn section_view(s: &Section) -> impl IntoView + use<> {
+fn section_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
+    let link = match s.id {
+        "kube-scheduler" => Link::Node,
+        "pods" => Link::Pod,
+        _ => Link::None,
+    };
     view! {
         <section class="ex-section" data-section=s.id>
             {section_head(s)}
-            <ul>{s.lines.iter().map(line_view).collect_view()}</ul>
+            <ul>{s.lines.iter().map(|l| line_view(pg, l, link)).collect_view()}</ul>
         </section>
     }
 }
@@ -203,7 +234,7 @@ fn launch_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
     view! {
         <section class="ex-section" data-section=s.id>
             {section_head(s)}
-            <ul>{notes.into_iter().map(line_view).collect_view()}</ul>
+            <ul>{notes.into_iter().map(|l| line_view(pg, l, Link::None)).collect_view()}</ul>
             <table class="candidates">
                 <thead><tr>
                     <th scope="col">{move || pg.t(T::InstanceType)}</th>
