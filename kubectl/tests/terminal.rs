@@ -399,3 +399,15 @@ fn no_combination_of_words_panics() {
         }
     }
 }
+
+/// A pathologically nested document in a tab (the reader refuses it by depth) must not
+/// overflow the stack when the terminal reads the files: in wasm that kills the page.
+#[test]
+fn a_deeply_nested_file_does_not_overflow_the_stack() {
+    let mut l = lab("seed002-limits", 60_000);
+    let deep = format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: deep}}\ndata: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
+    l.files.push(("deep.yaml".into(), deep));
+    let out = l.out("kubectl get nodes");
+    assert!(out.starts_with("NAME"), "{out}");
+    let _ = l.run("kubectl apply -f deep.yaml");
+}
