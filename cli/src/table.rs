@@ -221,32 +221,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn human_duration_matches_kubectl() {
-        let s = 1000;
-        let m = 60 * s;
-        let h = 60 * m;
-        let d = 24 * h;
-        assert_eq!(human_duration(0), "0s");
-        assert_eq!(human_duration(999), "0s");
-        assert_eq!(human_duration(41 * s), "41s");
-        assert_eq!(human_duration(119 * s), "119s");
-        assert_eq!(human_duration(2 * m), "2m");
-        assert_eq!(human_duration(2 * m + 3 * s), "2m3s");
-        assert_eq!(human_duration(9 * m + 59 * s), "9m59s");
-        assert_eq!(human_duration(10 * m + 30 * s), "10m");
-        assert_eq!(human_duration(179 * m), "179m");
-        assert_eq!(human_duration(3 * h), "3h");
-        assert_eq!(human_duration(3 * h + 5 * m), "3h5m");
-        assert_eq!(human_duration(8 * h + 5 * m), "8h");
-        assert_eq!(human_duration(47 * h), "47h");
-        assert_eq!(human_duration(2 * d), "2d");
-        assert_eq!(human_duration(2 * d + 5 * h), "2d5h");
-        assert_eq!(human_duration(30 * d), "30d");
-        assert_eq!(human_duration(800 * d), "2y70d");
-        assert_eq!(human_duration(3000 * d), "8y");
-    }
-
-    #[test]
     fn tabulate_like_kubectl() {
         let rows = vec![
             vec![

@@ -31,23 +31,9 @@ fn flow(s: &str) -> String {
         && !matches!(s.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~")
         && !s.starts_with(['-', '?'])
         && s.parse::<f64>().is_err();
-    if plain { s.to_string() } else { quoted(s) }
+    if plain { s.to_string() } else { crate::yaml::quote(s) }
 }
 
-fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn namespaced(kind: &str) -> bool {
     Kind::from_kind(kind).is_none_or(Kind::namespaced)
@@ -72,7 +58,7 @@ impl Change {
             Change::Delete { kind, name, namespace } => format!("{head}    delete: {{{}}}\n", target(kind, name, namespace)),
             Change::Cordon { node, unschedulable } => format!("{head}    cordon: {{node: {}, unschedulable: {unschedulable}}}\n", flow(node)),
             Change::Annotate { kind, name, namespace, set, remove } => {
-                let set: Vec<String> = set.iter().map(|(k, v)| format!("{}: {}", flow(k), quoted(v))).collect();
+                let set: Vec<String> = set.iter().map(|(k, v)| format!("{}: {}", flow(k), crate::yaml::quote(v))).collect();
                 let remove: Vec<String> = remove.iter().map(|k| flow(k)).collect();
                 format!("{head}    annotate: {{{}, set: {{{}}}, remove: [{}]}}\n", target(kind, name, namespace), set.join(", "), remove.join(", "))
             }
@@ -369,7 +355,7 @@ pub fn run(state: &State, args: &Args) -> Reply {
         let key = if args.has("command") { "command" } else { "args" };
         doc.push_str(&format!("    {key}:\n"));
         for a in rest {
-            doc.push_str(&format!("    - {}\n", quoted(a)));
+            doc.push_str(&format!("    - {}\n", crate::yaml::quote(a)));
         }
     }
     if let Some(r) = args.value("restart") {

@@ -179,7 +179,8 @@ fn looks_like_timestamp(s: &str) -> bool {
     b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && b[..4].iter().all(u8::is_ascii_digit)
 }
 
-fn quote(s: &str) -> String {
+/// A YAML double-quoted scalar.
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

@@ -44,6 +44,18 @@ page.on('pageerror', (e) => errors.push(String(e)));
 page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 
+/** Opens the limits lab and plays it until the platform pool's cpu limit is used up. */
+async function limitsLabAtTheLimit() {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
+  await page.click('button.play');
+}
+
 await test('the page loads from a sub-path and renders the cluster', async () => {
   await page.goto(url);
   await page.waitForSelector('.summary', { timeout: 20000 });
@@ -134,14 +146,7 @@ await test('switching to Korean relabels the page', async () => {
 });
 
 await test('the limits lab leaves two pods pending, and each says why on focus', async () => {
-  await page.selectOption('.lesson-picker select', 'hello');
-  await page.selectOption('.lesson-picker select', 'labels-taints');
-  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
-  await page.click('.speed >> text=60×');
-  await page.click('button.play');
-  await page.waitForFunction(() =>
-    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
-  await page.click('button.play');
+  await limitsLabAtTheLimit();
   const gauge = await page.locator('[data-lane="pool/platform"] .limits .bar-text').innerText();
   assert(gauge.replace(/\s/g, '') === '8/8', `the platform pool's cpu limit is used up: ${gauge}`);
   assert(await page.locator('.tray .pod').count() === 2, 'two replicas stay pending');
@@ -278,18 +283,6 @@ await test('a corrupt saved session opens the default lesson with a notice', asy
   assert(await page.locator('.problem.error').count() === 0, 'with its own valid manifests');
   await shot('06b-corrupt-notice');
 });
-
-/** Opens the limits lab and plays it until the platform pool's cpu limit is used up. */
-async function limitsLabAtTheLimit() {
-  await page.selectOption('.lesson-picker select', 'hello');
-  await page.selectOption('.lesson-picker select', 'labels-taints');
-  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
-  await page.click('.speed >> text=60×');
-  await page.click('button.play');
-  await page.waitForFunction(() =>
-    document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length === 4, null, { timeout: 30000 });
-  await page.click('button.play');
-}
 
 await test('selecting a pending pod explains it: every node and NodePool dimmed with its reason, the limit in the matrix', async () => {
   await limitsLabAtTheLimit();
