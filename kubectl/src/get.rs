@@ -531,12 +531,13 @@ pub fn render(state: &State, req: &Request) -> (String, bool) {
         }
         _ => out.push_str(&tables.join("\n")),
     }
+    let ok = errors.is_empty() || (any && req.names.is_empty());
+    let ok = ok && !errors.starts_with("Error");
+    // kubectl says so on stderr and still exits 0: an empty list is an answer, not a failure.
     if !any && req.names.is_empty() {
         let kind = req.kinds.first().copied().unwrap_or(Kind::Pod);
         errors.push_str(&no_resources(req, kind));
     }
-    let ok = errors.is_empty() || (any && req.names.is_empty());
-    let ok = ok && !errors.starts_with("Error");
     (out + &errors, ok)
 }
 
