@@ -208,9 +208,7 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
             }
             "Disrupting" => {
                 if let Some(cmd) = sim.evidence().commands.iter().find(|c| c.at == t && c.executed) {
-                    // The pods the command moves, as the engine counted them when it decided.
-                    let pods = after(&e.message, " nodes (").split(" pods)").next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
-                    out.push(disrupting(state, cmd, t, pods));
+                    out.push(disrupting(state, cmd, t));
                 }
             }
             "SpotInterrupted" => {
@@ -263,7 +261,8 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
     out
 }
 
-fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u64, pod_count: usize) -> String {
+fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u64) -> String {
+    let pod_count = cmd.pods;
     let sim = state.sim;
     let nodes: Vec<&Node> = cmd.candidates.iter().filter_map(|&n| sim.nodes().get(n)).collect();
     let decision = if cmd.replacement.is_some() { "replace" } else { "delete" };

@@ -840,8 +840,14 @@ impl Simulation {
             candidates: plan.candidates.clone(),
             replacement,
             savings: plan.savings,
+            pods: self.pods_moved(&plan.candidates),
             executed,
         });
+    }
+
+    /// The pods a command on these nodes moves: every pod but the DaemonSets'.
+    fn pods_moved(&self, candidates: &[usize]) -> usize {
+        candidates.iter().map(|&n| self.pods_on(n).iter().filter(|&&p| !self.pods[p].is_daemon()).count()).sum()
     }
 
     /// The command waiting out its 15 s validation that would disrupt the node, if any:
@@ -855,7 +861,7 @@ impl Simulation {
     fn execute(&mut self, plan: Plan) {
         self.record_command(&plan, true);
         let decision = if plan.replacements.is_empty() { "delete" } else { "replace" };
-        let pods: usize = plan.candidates.iter().map(|&n| self.pods_on(n).iter().filter(|&&p| !self.pods[p].is_daemon()).count()).sum();
+        let pods = self.pods_moved(&plan.candidates);
         let nodes: Vec<String> = plan
             .candidates
             .iter()

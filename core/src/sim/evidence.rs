@@ -437,6 +437,8 @@ pub struct CommandRecord {
     pub replacement: Option<Vec<String>>,
     /// Micro-dollars per hour saved.
     pub savings: i64,
+    /// The pods it moves (DaemonSet pods do not count), as the controller counted them.
+    pub pods: usize,
     /// Whether it was executed (validation may reject it after 15 s).
     pub executed: bool,
 }
