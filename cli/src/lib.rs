@@ -511,7 +511,7 @@ fn run_kubectl(
     }
     let files = kubectl_files(input, &text, line);
     let reply = kpg_kubectl::run(&kpg_kubectl::World { sim: &sim, files: &files }, line);
-    let mut out = reply.output.clone();
+    let mut out = reply.output;
     if !reply.changes.is_empty() {
         out.push_str(&format!(
             "\n# kpg: not saved; to make this happen, add to a Timeline's spec.steps in {file}:\n"

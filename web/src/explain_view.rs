@@ -113,9 +113,8 @@ fn line_view(pg: Playground, l: &Line, link: Link) -> impl IntoView + use<> {
     let price = l.price_per_hour.map(|p| format!("${p:.4}/h"));
     let subject = l.subject.clone();
     let (target, text) = match (&subject, link) {
-        (Some(s), Link::Node | Link::Pod) if l.text.starts_with(s.as_str()) => {
-            let rest = l.text[s.len()..].trim_start_matches(':').to_string();
-            (Some(s.clone()), rest)
+        (Some(s), Link::Node | Link::Pod) if focus::without_subject(l) != l.text => {
+            (Some(s.clone()), format!(" {}", focus::without_subject(l)))
         }
         _ => (None, l.text.clone()),
     };
@@ -157,13 +156,7 @@ fn pools_view(pg: Playground, s: &Section, matrix: Vec<focus::MatrixRow>) -> imp
     let summary = rows
         .into_iter()
         .map(|r| {
-            let why = r
-                .cells
-                .iter()
-                .flatten()
-                .find(|(st, _)| *st == Status::Fail)
-                .map(|(_, t)| t.clone())
-                .unwrap_or(r.verdict_text.clone());
+            let why = r.reason();
             view! {
                 <li class=status_class(r.verdict) data-pool=r.pool.clone()>
                     <span class="mark" aria-hidden="true">{mark(r.verdict)}</span>
@@ -216,11 +209,7 @@ fn launch_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
         .into_iter()
         .map(|l| {
             let name = l.subject.clone().unwrap_or_default();
-            let reason = l
-                .text
-                .strip_prefix(&format!("{name}: "))
-                .unwrap_or(&l.text)
-                .to_string();
+            let reason = focus::without_subject(l).to_string();
             let label = name.clone();
             view! {
                 <tr class=status_class(l.status) data-type=name>

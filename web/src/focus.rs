@@ -36,6 +36,33 @@ pub struct MatrixRow {
     pub cells: Vec<Option<(Status, String)>>,
 }
 
+impl MatrixRow {
+    /// The NodePool's one-line reason: the first check it fails or, failing none (it took the
+    /// pod, or it was not tried), its verdict in Karpenter's words.
+    pub fn reason(&self) -> String {
+        self.cells
+            .iter()
+            .flatten()
+            .find(|(s, _)| *s == Status::Fail)
+            .map_or_else(|| self.verdict_text.clone(), |(_, t)| t.clone())
+    }
+
+    fn fits(&self) -> bool {
+        matches!(self.verdict, Status::Pass | Status::Chosen)
+    }
+}
+
+/// A line's text without the subject it opens with (`node-x: didn't match ...` →
+/// `didn't match ...`, `ns/pod cpu=1` → `cpu=1`), for places that show the subject on its
+/// own. A sentence that merely starts with the name (`m7i-flex.large, spot in ...`) stays whole.
+pub fn without_subject(l: &Line) -> &str {
+    let rest = l.subject.as_deref().and_then(|s| l.text.strip_prefix(s));
+    match rest {
+        Some(r) if r.starts_with([':', ' ']) => r.trim_start_matches(':').trim_start(),
+        _ => &l.text,
+    }
+}
+
 fn lines<'a>(e: &'a Explanation, section: &str) -> impl Iterator<Item = &'a Line> + 'a {
     let section = section.to_string();
     e.sections
@@ -53,11 +80,7 @@ pub fn focus(e: &Explanation) -> Focus {
     for l in lines(e, "kube-scheduler") {
         let Some(node) = &l.subject else { continue };
         let fits = matches!(l.status, Status::Pass | Status::Chosen);
-        let why = l
-            .text
-            .strip_prefix(&format!("{node}: "))
-            .unwrap_or(&l.text)
-            .to_string();
+        let why = without_subject(l).to_string();
         out.nodes.insert(
             node.clone(),
             Mark {
@@ -68,28 +91,12 @@ pub fn focus(e: &Explanation) -> Focus {
         );
     }
     for row in matrix(e) {
-        // The first failing check is the one-line reason; the verdict's message (Karpenter's
-        // whole sentence) is the fallback, e.g. for a pool that was not tried.
-        let first_failure = row
-            .cells
-            .iter()
-            .flatten()
-            .find(|(s, _)| *s == Status::Fail)
-            .map(|(_, t)| t.clone());
-        let fits = matches!(row.verdict, Status::Pass | Status::Chosen);
-        let why = if fits {
-            row.verdict_text.clone()
-        } else {
-            first_failure.unwrap_or(row.verdict_text.clone())
+        let mark = Mark {
+            fits: row.fits(),
+            chosen: row.verdict == Status::Chosen,
+            why: if row.fits() { row.verdict_text.clone() } else { row.reason() },
         };
-        out.pools.insert(
-            row.pool,
-            Mark {
-                fits,
-                chosen: row.verdict == Status::Chosen,
-                why,
-            },
-        );
+        out.pools.insert(row.pool, mark);
     }
     out
 }
@@ -185,6 +192,14 @@ mod tests {
         let f = focus(&e);
         let node = pod.node.as_ref().unwrap();
         assert!(f.nodes.get(node).is_some_and(|m| m.fits && m.chosen), "{f:?}");
+    }
+
+    #[test]
+    fn a_subject_is_cut_only_where_it_opens_the_line() {
+        let line = |subject: &str, text: &str| Line { status: Status::Info, subject: Some(subject.into()), check: None, text: text.into(), price_per_hour: None };
+        assert_eq!(without_subject(&line("n1", "n1: node(s) had untolerated taint")), "node(s) had untolerated taint");
+        assert_eq!(without_subject(&line("default/web", "default/web cpu=1")), "cpu=1");
+        assert_eq!(without_subject(&line("m7i.large", "m7i.large, spot in z1")), "m7i.large, spot in z1");
     }
 
     #[test]
