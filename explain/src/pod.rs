@@ -548,6 +548,15 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
     } else {
         String::new()
     };
+    if let Some(p) = &r.port_held {
+        return say!(
+            lang,
+            "asks for host port {}/{}, which the NodePool's DaemonSet pods already hold on every instance type left: no new node of this pool could run it",
+            "호스트 포트 {}/{}를 요청하지만 남은 모든 인스턴스 타입에서 NodePool의 DaemonSet 파드가 이미 그 포트를 쓰고 있음: 이 풀의 새 노드로는 실행할 수 없음",
+            p.port,
+            p.protocol
+        );
+    }
     let asks = r
         .requests
         .iter()

@@ -13,6 +13,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Considered, Limits, Template, has_compatible_offering};
+use crate::model::HostPort;
 use crate::pod::Pod;
 use crate::requirements::{Incompatibility, Requirement, Requirements, Undefined};
 use crate::resources::{RESOURCE_COUNT, ResourceName, Resources};
@@ -75,6 +76,9 @@ pub struct ResourcesCheck {
     pub roomiest: Option<(String, Resources)>,
     /// Resources the pod requests more of than any of those types offers.
     pub short: Vec<ResourceName>,
+    /// A host port of the pod that the NodePool's DaemonSet pods hold on every type the
+    /// requirements left: no node of the pool could ever run the pod.
+    pub port_held: Option<HostPort>,
 }
 
 impl ResourcesCheck {
@@ -173,7 +177,27 @@ pub fn pool_checks(
             requests.fits_in_core(h)
         }
     };
+    // Karpenter drops a whole daemon group whose DaemonSets hold one of the pod's host
+    // ports before it looks at resources.
+    let ports = super::pod_host_ports(pod);
+    let (after_ports, port_free) =
+        narrow(&after_reqs, |i| !template.daemon_port_conflict(i, &ports));
+    let port_held = if port_free == 0 && !ports.is_empty() {
+        ports
+            .iter()
+            .find(|p| {
+                after_reqs
+                    .iter()
+                    .all(|&i| template.daemon_port_conflict(i, core::slice::from_ref(p)))
+            })
+            .or(ports.first())
+            .cloned()
+    } else {
+        None
+    };
+    let after_reqs = after_ports;
     let (after_fit, fitting) = narrow(&after_reqs, fits);
+    let fitting = if port_held.is_some() { 0 } else { fitting };
     let mut best_room = Resources::ZERO;
     for &i in &after_reqs {
         best_room = best_room.max(&template.headroom[i as usize]);
@@ -255,6 +279,7 @@ pub fn pool_checks(
             fitting,
             roomiest,
             short,
+            port_held,
         },
         offerings: OfferingsCheck {
             zones: combined.get(ZONE).cloned(),

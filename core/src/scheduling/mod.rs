@@ -55,6 +55,10 @@ pub struct Template {
     pub daemon_overhead: Vec<Resources>,
     /// Allocatable minus daemon overhead per instance type: what pods can use.
     pub headroom: Vec<Resources>,
+    /// Host ports the DaemonSet pods that would run on a node of each instance type hold
+    /// (indexed like `instance_types`): Karpenter's per-group `HostPortUsage`. A pod asking
+    /// for one of them can never run on such a node, so those types are not options for it.
+    pub daemon_host_ports: Vec<Vec<HostPort>>,
     /// Remaining limits per resource (None = unlimited) and remaining nodes.
     pub remaining: [Option<i64>; RESOURCE_COUNT],
     pub remaining_nodes: Option<i64>,
@@ -65,6 +69,20 @@ pub struct Template {
 impl Template {
     fn exceeds_limits(&self, it: &InstanceType) -> bool {
         exceeds(&self.remaining, &it.capacity)
+    }
+
+    /// Whether a DaemonSet pod on a node of instance type `i` holds one of `ports`.
+    pub fn daemon_port_conflict(&self, i: u32, ports: &[HostPort]) -> bool {
+        !ports.is_empty()
+            && self
+                .daemon_host_ports
+                .get(i as usize)
+                .is_some_and(|used| ports_conflict(used, ports))
+    }
+
+    /// Whether any DaemonSet of this NodePool holds a host port.
+    pub fn has_daemon_host_ports(&self) -> bool {
+        self.daemon_host_ports.iter().any(|p| !p.is_empty())
     }
 }
 
@@ -327,7 +345,7 @@ pub struct Solver<'a> {
     last_considered: Option<Considered>,
 }
 
-fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
+pub(crate) fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
     pod.spec
         .containers
         .iter()
@@ -886,7 +904,11 @@ impl<'a> Solver<'a> {
 
         let requests = claim.requests + pod.requests;
         let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
-        if !changed && !has_min_values {
+        // Instance types whose DaemonSets hold one of the pod's host ports drop out
+        // (`filterInstanceTypesByRequirements` skips the whole daemon group, so they do not
+        // count towards any criterion of the error either).
+        let ports_matter = !a.host_ports.is_empty() && tpl.has_daemon_host_ports();
+        if !changed && !has_min_values && !ports_matter {
             // Some option must still fit; the largest (first) usually does.
             for &i in &claim.options {
                 let h = &tpl.headroom[i as usize];
@@ -914,6 +936,9 @@ impl<'a> Solver<'a> {
             let headroom = &tpl.headroom[i as usize];
             if !detail && requests.cpu() > headroom.cpu() {
                 break;
+            }
+            if ports_matter && tpl.daemon_port_conflict(i, &a.host_ports) {
+                continue;
             }
             let fit_ok = if extended {
                 requests.fits_in(headroom)

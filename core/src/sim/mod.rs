@@ -1190,10 +1190,6 @@ impl Simulation {
         (used, count)
     }
 
-    fn daemon_requirements(spec: &PodSpec) -> Requirements {
-        pod::pod_requirements(spec, 0, &[]).strict
-    }
-
     fn build_templates(&mut self) -> Vec<Template> {
         let mut out = Vec::new();
         let daemons: Vec<usize> = (0..self.workloads.len())
@@ -1267,6 +1263,7 @@ impl Simulation {
                 continue;
             }
             let mut daemon_overhead = alloc::vec![Resources::ZERO; types.len()];
+            let mut daemon_host_ports: Vec<Vec<HostPort>> = alloc::vec![Vec::new(); types.len()];
             for &w in &daemons {
                 let spec = &self.workloads[w].template.spec;
                 let mut tolerations = spec.tolerations.clone();
@@ -1274,14 +1271,28 @@ impl Simulation {
                 if crate::taints::karpenter_tolerates(&np.taints, &tolerations).is_err() {
                     continue;
                 }
-                let dreqs = Self::daemon_requirements(spec);
-                if reqs.compatible(&dreqs, Undefined::AllowWellKnown).is_err() {
+                // `isDaemonPodCompatible`: the required node-affinity terms are tried in
+                // order; the first compatible with the NodePool and intersecting the type wins.
+                let terms: Vec<Requirements> = (0..spec.node_affinity.required.len().max(1))
+                    .map(|t| pod::pod_requirements(spec, t, &[]).strict)
+                    .filter(|dreqs| reqs.compatible(dreqs, Undefined::AllowWellKnown).is_ok())
+                    .collect();
+                if terms.is_empty() {
                     continue;
                 }
                 let req = effective_requests(spec);
+                let ports: Vec<HostPort> = spec
+                    .containers
+                    .iter()
+                    .flat_map(|c| c.host_ports.iter().cloned())
+                    .collect();
                 for &i in &candidates {
-                    if types[i as usize].requirements.intersects_ok(&dreqs) {
+                    if terms
+                        .iter()
+                        .any(|dreqs| types[i as usize].requirements.intersects_ok(dreqs))
+                    {
                         daemon_overhead[i as usize] += req;
+                        daemon_host_ports[i as usize].extend(ports.iter().cloned());
                     }
                 }
             }
@@ -1302,6 +1313,7 @@ impl Simulation {
                 instance_types: types,
                 candidates,
                 daemon_overhead,
+                daemon_host_ports,
                 remaining,
                 remaining_nodes: np.limits.nodes.map(|l| l - count),
                 has_prefer_no_schedule: scheduling::has_prefer_no_schedule(&np.taints),

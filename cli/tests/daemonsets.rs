@@ -1,0 +1,225 @@
+//! DaemonSets through the whole pipeline (`kpg simulate - --output json`): what Karpenter
+//! counts as their overhead (requests and host ports) and where the DaemonSet controller
+//! creates their pods.
+
+mod common;
+
+use serde_json::Value;
+
+const CLUSTER: &str = r#"
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: InstanceType
+metadata: {name: small}
+spec:
+  cpu: "2"
+  memory: 8Gi
+  offerings: [{zone: z1, capacityType: on-demand, price: 0.10}]
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: InstanceType
+metadata: {name: large}
+spec:
+  cpu: "8"
+  memory: 32Gi
+  offerings: [{zone: z1, capacityType: on-demand, price: 0.40}]
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: r
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+"#;
+
+fn pool(name: &str, template_spec_extra: &str) -> String {
+    format!(
+        r#"
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {{name: {name}}}
+spec:
+  template:
+    metadata: {{labels: {{pool: {name}}}}}
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements: []
+{template_spec_extra}
+  disruption: {{consolidateAfter: Never}}
+"#
+    )
+}
+
+/// A DaemonSet named `name` asking for 100m and `host_port` (0: none), with `spec_extra`
+/// lines under its pod spec (6 spaces deep).
+fn daemonset(name: &str, host_port: u16, spec_extra: &str) -> String {
+    let ports = if host_port == 0 {
+        String::new()
+    } else {
+        format!("\n        ports: [{{containerPort: {host_port}, hostPort: {host_port}}}]")
+    };
+    format!(
+        r#"
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {{name: {name}}}
+spec:
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+{spec_extra}
+      containers:
+      - name: c
+        image: agent
+        resources: {{requests: {{cpu: 100m, memory: 64Mi}}}}{ports}
+"#
+    )
+}
+
+fn pod(name: &str, host_port: u16, spec_extra: &str) -> String {
+    let ports = if host_port == 0 {
+        String::new()
+    } else {
+        format!("\n    ports: [{{containerPort: {host_port}, hostPort: {host_port}}}]")
+    };
+    format!(
+        r#"
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}}}
+spec:
+{spec_extra}
+  containers:
+  - name: c
+    image: app
+    resources: {{requests: {{cpu: 500m}}}}{ports}
+"#
+    )
+}
+
+fn simulate(parts: &[String], until: &str) -> Value {
+    let text = format!("{CLUSTER}{}", parts.concat());
+    let out = common::kpg_stdin(
+        &["simulate", "-", "--until", until, "--output", "json"],
+        text.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "kpg simulate failed: {}\n{text}",
+        common::stderr(&out)
+    );
+    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+}
+
+fn nodeclaims_created(r: &Value) -> usize {
+    r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            e["reason"] == "Created" && e["object"].as_str().unwrap().starts_with("NodeClaim/")
+        })
+        .count()
+}
+
+fn pod_report<'r>(r: &'r Value, name: &str) -> &'r Value {
+    r["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no pod {name}"))
+}
+
+fn daemon_pods_on<'r>(r: &'r Value, daemonset: &str, node: &str) -> Vec<&'r Value> {
+    r["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["owner"] == format!("DaemonSet/{daemonset}") && p["node"] == node)
+        .collect()
+}
+
+/// Upstream "should account for daemonset hostports": the DaemonSet holds the port on every
+/// node the pool could launch, so Karpenter launches nothing (before, the engine launched a
+/// node in every batch window for as long as the pod stayed pending).
+#[test]
+fn a_host_port_a_daemonset_holds_launches_nothing() {
+    let r = simulate(
+        &[
+            pool("default", ""),
+            daemonset("exporter", 9100, ""),
+            pod("clash", 9100, ""),
+        ],
+        "10m",
+    );
+    assert_eq!(
+        nodeclaims_created(&r),
+        0,
+        "no NodeClaim for a pod no new node can run: {:#}",
+        r["events"]
+    );
+    assert!(r["nodes"].as_array().unwrap().is_empty());
+    let clash = pod_report(&r, "clash");
+    assert_eq!(clash["phase"], "Pending");
+    assert!(
+        clash["message"].as_str().unwrap().contains("no instance type met the scheduling requirements or had enough resources or had a required offering"),
+        "{}",
+        clash["message"]
+    );
+}
+
+#[test]
+fn a_free_host_port_or_a_daemonset_elsewhere_does_not_block() {
+    // Another port: one node, and the pod runs beside the exporter.
+    let r = simulate(
+        &[
+            pool("default", ""),
+            daemonset("exporter", 9100, ""),
+            pod("web", 8080, ""),
+        ],
+        "5m",
+    );
+    assert_eq!(nodeclaims_created(&r), 1);
+    assert_eq!(pod_report(&r, "web")["phase"], "Running");
+    // The same port, but the DaemonSet only runs on another pool's nodes.
+    let r = simulate(
+        &[
+            pool("default", ""),
+            pool("infra", ""),
+            daemonset("exporter", 9100, "      nodeSelector: {pool: infra}"),
+            pod("clash", 9100, "  nodeSelector: {pool: default}"),
+        ],
+        "5m",
+    );
+    assert_eq!(nodeclaims_created(&r), 1);
+    let clash = pod_report(&r, "clash");
+    assert_eq!(clash["phase"], "Running");
+    assert!(daemon_pods_on(&r, "exporter", clash["node"].as_str().unwrap()).is_empty());
+}
+
+/// The explanation names the obstacle, which Karpenter's own message does not.
+#[test]
+fn explain_names_the_held_host_port() {
+    let text = format!(
+        "{CLUSTER}{}{}{}",
+        pool("default", ""),
+        daemonset("exporter", 9100, ""),
+        pod("clash", 9100, "")
+    );
+    let out = common::kpg_stdin(
+        &["explain", "-", "--pod", "default/clash", "--at", "1m"],
+        text.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    assert!(
+        text.contains("✗ resources     asks for host port 9100/TCP"),
+        "{text}"
+    );
+}
