@@ -223,3 +223,115 @@ fn explain_names_the_held_host_port() {
         "{text}"
     );
 }
+
+/// A DaemonSet that does not tolerate a NodePool's startup taint gets its pod once the agent
+/// lifts the taint (before, it never got one); Karpenter counted its overhead all along
+/// (startup taints do not count for daemon overhead), so the node has room for it.
+#[test]
+fn a_daemonset_starts_once_a_startup_taint_it_does_not_tolerate_is_lifted() {
+    let startup = "      startupTaints: [{key: example.com/cni-not-ready, effect: NoExecute}]";
+    let r = simulate(
+        &[
+            pool("default", startup),
+            daemonset("agent", 0, ""),
+            pod("app", 0, ""),
+        ],
+        "5m",
+    );
+    let node = pod_report(&r, "app")["node"]
+        .as_str()
+        .expect("app runs")
+        .to_string();
+    let agents = daemon_pods_on(&r, "agent", &node);
+    assert_eq!(agents.len(), 1, "one agent pod on {node}: {:#}", r["pods"]);
+    assert_eq!(agents[0]["phase"], "Running");
+    let created = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["reason"] == "Created")
+        .unwrap();
+    assert!(
+        created["message"]
+            .as_str()
+            .unwrap()
+            .contains(r#"requests={"cpu":"600m","memory":"64Mi","pods":"2"}"#),
+        "{}",
+        created["message"]
+    );
+}
+
+/// The DaemonSet controller adds its own tolerations: its pods start on a cordoned node, and a
+/// host-network DaemonSet's also on a node tainted network-unavailable, where others do not.
+#[test]
+fn the_daemonset_controller_tolerates_cordoning_and_host_network_pods_network_unavailable() {
+    let cordon_then_apply = r#"
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata: {name: lab}
+spec:
+  steps:
+  - {at: 2m, cordon: {node: NODE, unschedulable: true}}
+  - at: 3m
+    apply:
+      apiVersion: apps/v1
+      kind: DaemonSet
+      metadata: {name: late}
+      spec:
+        selector: {matchLabels: {app: late}}
+        template:
+          metadata: {labels: {app: late}}
+          spec:
+            containers: [{name: c, image: agent, resources: {requests: {cpu: 50m}}}]
+"#;
+    // Find the node's name first (it is deterministic for the scenario's seed).
+    let first = simulate(&[pool("default", ""), pod("app", 0, "")], "2m");
+    let node = pod_report(&first, "app")["node"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = simulate(
+        &[
+            pool("default", ""),
+            pod("app", 0, ""),
+            cordon_then_apply.replace("NODE", &node),
+        ],
+        "4m",
+    );
+    assert_eq!(
+        daemon_pods_on(&r, "late", &node).len(),
+        1,
+        "a DaemonSet pod starts on the cordoned node: {:#}",
+        r["pods"]
+    );
+
+    let tainted =
+        "      taints: [{key: node.kubernetes.io/network-unavailable, effect: NoSchedule}]";
+    let tolerate =
+        "  tolerations: [{key: node.kubernetes.io/network-unavailable, operator: Exists}]";
+    let host_net = daemonset("cni", 0, "      hostNetwork: true");
+    let plain = daemonset("logs", 0, "");
+    let r = simulate(
+        &[
+            pool("default", tainted),
+            host_net,
+            plain,
+            pod("app", 0, tolerate),
+        ],
+        "5m",
+    );
+    let node = pod_report(&r, "app")["node"]
+        .as_str()
+        .expect("app runs")
+        .to_string();
+    assert_eq!(
+        daemon_pods_on(&r, "cni", &node).len(),
+        1,
+        "host-network DaemonSet pods tolerate network-unavailable"
+    );
+    assert!(
+        daemon_pods_on(&r, "logs", &node).is_empty(),
+        "other DaemonSet pods do not"
+    );
+}

@@ -628,6 +628,92 @@ fn a_new_ami_behind_latest_drifts_nodes() {
     assert_eq!(running(&r), 1);
 }
 
+/// Drift simulates only the pods that can move now (`IsCurrentlyReschedulable`, v1.4.0+). A
+/// drifted node with a `terminationGracePeriod` is a candidate even when `do-not-disrupt` or
+/// a fully blocking PDB holds its pods, but no capacity is pre-spun for them: the node is
+/// deleted without a replacement, the pod is deleted when the grace period runs out, and only
+/// then does its new copy get a node. A PDB that merely has no disruption left now (not fully
+/// blocking) leaves the pod in the simulation, so its replacement is launched first.
+#[test]
+fn a_drifted_node_whose_pods_cannot_move_now_gets_no_replacement() {
+    let graceful = pool(
+        "on-demand",
+        "small",
+        "WhenEmpty",
+        "      terminationGracePeriod: 5m",
+        "",
+    );
+    let release = timeline("  - {at: 3m, releaseAmi: {alias: al2023}}");
+    let dnd = "      annotations: {karpenter.sh/do-not-disrupt: \"true\"}";
+    let held_by_annotation = vec![
+        graceful.clone(),
+        deployment("web", 1, "1", dnd),
+        release.clone(),
+    ];
+    let held_by_pdb = vec![
+        graceful.clone(),
+        deployment("web", 1, "1", ""),
+        pdb("maxUnavailable: 0"),
+        release.clone(),
+    ];
+    for parts in [held_by_annotation, held_by_pdb] {
+        let r = run(&parts, 15);
+        let disrupting = events(&r, "Disrupting");
+        assert_eq!(disrupting.len(), 1, "{:#?}", r.events);
+        assert!(
+            disrupting[0].message.contains("via delete (Drifted)"),
+            "{}",
+            disrupting[0].message
+        );
+        let evicted = events(&r, "Evicted");
+        assert!(
+            evicted[0]
+                .message
+                .starts_with("Deleted pod: terminationGracePeriod"),
+            "{}",
+            evicted[0].message
+        );
+        assert!(
+            seconds(&evicted[0].time) >= 480.0,
+            "the pod stays until 3m + 5m: {}",
+            evicted[0].time
+        );
+        let created: Vec<f64> = events(&r, "Created")
+            .iter()
+            .map(|e| seconds(&e.time))
+            .collect();
+        assert_eq!(
+            created.len(),
+            2,
+            "the first node and, after the pod left, one more: {created:?}"
+        );
+        assert!(
+            created[1] >= seconds(&evicted[0].time),
+            "no NodeClaim launched before the pod could move: {created:?}"
+        );
+        assert_eq!(running(&r), 1);
+    }
+
+    // minAvailable 1 of 1 allows no eviction now but does not block every eviction: the pod
+    // counts, and its replacement is launched before the old node goes.
+    let r = run(
+        &[
+            graceful,
+            deployment("web", 1, "1", ""),
+            pdb("minAvailable: 1"),
+            release,
+        ],
+        15,
+    );
+    let disrupting = events(&r, "Disrupting");
+    assert!(
+        disrupting[0].message.contains("via replace (Drifted)"),
+        "{}",
+        disrupting[0].message
+    );
+    assert!(seconds(&events(&r, "Created")[1].time) < 200.0);
+}
+
 // ----- expiration, interruption, deletion -----
 
 #[test]

@@ -162,6 +162,17 @@ pub fn pdb_disruptions_allowed(pdb: &PodDisruptionBudget, healthy: u32, expected
     (i64::from(healthy) - desired).max(0) as u32
 }
 
+/// Whether a PodDisruptionBudget blocks every eviction whatever the pods' health
+/// (`isFullyBlocking` in Karpenter's `pkg/utils/pdb`): `maxUnavailable: 0` or `"0%"`, or
+/// `minAvailable: "100%"`. Karpenter does not pre-spin capacity for pods such a budget
+/// guards: it cannot know when they will be evicted.
+pub fn pdb_fully_blocking(pdb: &PodDisruptionBudget) -> bool {
+    matches!(
+        pdb.max_unavailable,
+        Some(IntOrPercent::Int(0) | IntOrPercent::Percent(0))
+    ) || pdb.min_available == Some(IntOrPercent::Percent(100))
+}
+
 /// The price Karpenter assumes a replacement of this instance type launches at
 /// (`worstLaunchPrice`): the most expensive available offering in an allowed zone, of spot
 /// when the requirements allow spot and it is offered, else of on-demand. `None` when nothing

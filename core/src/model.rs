@@ -323,6 +323,9 @@ pub struct PodSpec {
     pub termination_grace_seconds: Option<i64>,
     /// `spec.nodeName` set by the user: the pod bypasses scheduling.
     pub node_name: Option<String>,
+    /// `spec.hostNetwork`: a DaemonSet's pods then also tolerate
+    /// `node.kubernetes.io/network-unavailable`.
+    pub host_network: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -228,3 +228,34 @@ mod tests {
         );
     }
 }
+
+/// The tolerations the DaemonSet controller adds to every pod it creates
+/// (`AddOrUpdateDaemonPodTolerations`, kubernetes `pkg/controller/daemon/util`): DaemonSet
+/// pods survive a node going not-ready or unreachable, and run despite the node-condition
+/// taints and cordoning; host-network pods also despite `network-unavailable`.
+pub fn daemon_pod_tolerations(host_network: bool) -> Vec<Toleration> {
+    let exists = |key: &str, effect: TaintEffect| Toleration {
+        key: key.into(),
+        operator: TolerationOperator::Exists,
+        value: String::new(),
+        effect: Some(effect),
+    };
+    let mut out = alloc::vec![
+        exists("node.kubernetes.io/not-ready", TaintEffect::NoExecute),
+        exists("node.kubernetes.io/unreachable", TaintEffect::NoExecute),
+        exists("node.kubernetes.io/disk-pressure", TaintEffect::NoSchedule),
+        exists(
+            "node.kubernetes.io/memory-pressure",
+            TaintEffect::NoSchedule
+        ),
+        exists("node.kubernetes.io/pid-pressure", TaintEffect::NoSchedule),
+        exists("node.kubernetes.io/unschedulable", TaintEffect::NoSchedule),
+    ];
+    if host_network {
+        out.push(exists(
+            "node.kubernetes.io/network-unavailable",
+            TaintEffect::NoSchedule,
+        ));
+    }
+    out
+}

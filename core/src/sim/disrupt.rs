@@ -256,6 +256,27 @@ impl Simulation {
         None
     }
 
+    /// Karpenter's `IsCurrentlyReschedulable` (`pkg/utils/pdb`): an active pod that no
+    /// DaemonSet owns, with no active `karpenter.sh/do-not-disrupt`, and not fully blocked
+    /// from eviction: selected by more than one PodDisruptionBudget, or by one that blocks
+    /// every eviction ([`disruption::pdb_fully_blocking`]). A pod that tolerates the
+    /// disrupted taint is never evicted, so no budget holds it.
+    fn currently_reschedulable(&self, p: usize) -> bool {
+        let pod = &self.pods[p];
+        if pod.is_daemon() || !pod.is_active() || self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
+            return false;
+        }
+        if self.tolerates_disruption(p) {
+            return true;
+        }
+        let mut matching = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p));
+        match (matching.next(), matching.next()) {
+            (None, _) => true,
+            (Some(_), Some(_)) => false,
+            (Some(i), None) => !disruption::pdb_fully_blocking(&self.pdbs[i]),
+        }
+    }
+
     /// The nodes the controller may disrupt, and the blocked ones with why
     /// (`DisruptionBlocked`). `eventual` is drift's class: a NodeClaim with a
     /// `terminationGracePeriod` ignores its pods' blockers there.
@@ -906,10 +927,12 @@ impl Simulation {
         let base = self.sim_base();
         let mut excluded = candidates.to_vec();
         excluded.sort_unstable();
+        // Only the pods that can move now (`IsCurrentlyReschedulable`): capacity for a pod
+        // that `do-not-disrupt` or a fully blocking PDB keeps in place would sit empty.
         let mut moving: Vec<usize> = candidates
             .iter()
             .flat_map(|&n| base.by_node[n].iter().copied())
-            .filter(|&p| !self.pods[p].is_daemon())
+            .filter(|&p| self.currently_reschedulable(p))
             .collect();
         moving.sort_unstable();
         let mut pods = base.pending.clone();

@@ -703,19 +703,33 @@ impl Simulation {
         self.new_pod(w, name, None)
     }
 
-    /// Whether a DaemonSet's pod would run on a node: it tolerates the node's taints and its
-    /// node affinity matches the node's labels.
+    /// The DaemonSet controller's `NodeShouldRunDaemonPod`: the pod it would create (with the
+    /// tolerations the controller adds) tolerates the node's current NoSchedule and
+    /// NoExecute taints, startup taints included, and its node affinity matches the node.
     fn daemon_fits(&self, w: usize, labels: &StringMap, taints: &[Taint]) -> bool {
         let spec = &self.workloads[w].template.spec;
-        crate::taints::scheduler_tolerates(taints, &spec.tolerations).is_ok()
+        let mut tolerations = spec.tolerations.clone();
+        tolerations.extend(crate::taints::daemon_pod_tolerations(spec.host_network));
+        crate::taints::scheduler_tolerates(taints, &tolerations).is_ok()
             && pod::node_matches_pod_affinity(spec, labels)
     }
 
+    /// Creates DaemonSet `w`'s pod on node `n` if the node should run one and has none.
     fn create_daemon_pod(&mut self, w: usize, n: usize) {
         let node = &self.nodes[n];
+        if !node.exists() || node.state == NodeState::Deleting {
+            return;
+        }
         let mut taints = node.taints.clone();
         taints.extend(node.startup_taints.iter().cloned());
         if !self.daemon_fits(w, &node.labels.clone(), &taints) {
+            return;
+        }
+        if self
+            .pods
+            .iter()
+            .any(|p| p.workload == w && p.node == Some(n) && !p.deleted)
+        {
             return;
         }
         let name = self
@@ -727,6 +741,9 @@ impl Simulation {
         }
     }
 
+    /// The DaemonSet controller's pass over one node, whenever the node appears or its
+    /// taints or labels change: every DaemonSet that should run there and does not yet gets
+    /// its pod.
     fn create_daemon_pods(&mut self, n: usize) {
         for w in 0..self.workloads.len() {
             if self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted
@@ -1917,6 +1934,8 @@ impl Simulation {
         node.startup_taints.clear();
         node.labels.insert(wk::INITIALIZED.into(), "true".into());
         self.version += 1;
+        // The startup taints are gone: DaemonSets that did not tolerate them start now.
+        self.create_daemon_pods(n);
         for p in self.pods_on(n) {
             if self.pods[p].phase == Phase::Pending {
                 self.pods[p].phase = Phase::Running;

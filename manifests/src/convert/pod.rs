@@ -103,6 +103,7 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         .get("hostNetwork")
         .and_then(|h| cx.bool(&h))
         .unwrap_or(false);
+    spec.host_network = host_network;
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut seen_ports = PortSet::new();
     match s.get("containers") {
