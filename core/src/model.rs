@@ -443,6 +443,15 @@ pub enum TimelineAction {
     ReleaseAmi {
         alias: String,
     },
+    /// EC2 runs out of capacity for the matching offerings (`None` matches any) for
+    /// `duration` (`None`: from then on). Launches into them fail with
+    /// `InsufficientInstanceCapacity`.
+    InsufficientCapacity {
+        instance_type: Option<String>,
+        zone: Option<String>,
+        capacity_type: Option<crate::catalog::CapacityType>,
+        duration: Option<Millis>,
+    },
     /// `kubectl cordon` (`unschedulable: true`) or `uncordon` a node.
     Cordon {
         node: String,

@@ -454,6 +454,12 @@ fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
             "beyond the 60 cheapest sent to the launch",
             "실행 요청에 보낸 가장 싼 60개 밖"
         ),
+        TypeStage::NoCapacity(zones) => say!(
+            lang,
+            "sent to the launch, but EC2 had no capacity for it in {} (InsufficientInstanceCapacity): the fleet moved on, and Karpenter leaves that offering out for 3 minutes",
+            "실행 요청에 포함됐지만 EC2에 {}의 용량이 없었음(InsufficientInstanceCapacity): 플릿이 다음 풀로 넘어갔고, Karpenter는 그 오퍼링을 3분 동안 제외함",
+            zones.join(", ")
+        ),
         TypeStage::Outbid => say!(
             lang,
             "sent to the launch; a cheaper offering won",
@@ -477,6 +483,7 @@ fn stage_check(s: &TypeStage) -> &'static str {
         TypeStage::Truncated => "truncated",
         TypeStage::Exotic => "exotic",
         TypeStage::NotLaunched => "not-launched",
+        TypeStage::NoCapacity(_) => "no-capacity",
         TypeStage::Outbid => "outbid",
         TypeStage::Chosen => "chosen",
     }
@@ -492,15 +499,28 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
     lines.push(
         Line::new(
             Status::Chosen,
-            say!(
-                lang,
-                "{}, {} in {}: the cheapest offering among the {} instance types sent to the launch",
-                "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 가장 싼 오퍼링",
-                node.instance_type,
-                node.capacity_type.as_str(),
-                node.zone,
-                r.launch.launch.len()
-            ),
+            if r.launch.ice.is_empty() {
+                say!(
+                    lang,
+                    "{}, {} in {}: the cheapest offering among the {} instance types sent to the launch",
+                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 가장 싼 오퍼링",
+                    node.instance_type,
+                    node.capacity_type.as_str(),
+                    node.zone,
+                    r.launch.launch.len()
+                )
+            } else {
+                say!(
+                    lang,
+                    "{}, {} in {}: the cheapest offering EC2 had capacity for among the {} instance types sent to the launch ({} cheaper pools had none)",
+                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 EC2에 용량이 있던 가장 싼 오퍼링(더 싼 풀 {}개는 용량 없음)",
+                    node.instance_type,
+                    node.capacity_type.as_str(),
+                    node.zone,
+                    r.launch.launch.len(),
+                    r.launch.ice.len()
+                )
+            },
         )
         .about(&node.instance_type)
         .check("chosen")

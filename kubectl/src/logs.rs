@@ -266,6 +266,25 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                     );
                 }
             }
+            "InsufficientCapacityError" => {
+                // Karpenter logs the launch error, then deletes the NodeClaim.
+                let error = e
+                    .message
+                    .split_once(" event: ")
+                    .map_or(e.message.as_str(), |(_, m)| m);
+                out.push(
+                    Line::new("ERROR", t, "failed launching nodeclaim")
+                        .controller(
+                            "nodeclaim.lifecycle",
+                            "karpenter.sh",
+                            "NodeClaim",
+                            name,
+                            &seed,
+                        )
+                        .s("error", error)
+                        .done(),
+                );
+            }
             "FailedScheduling" if e.message.starts_with("Failed to schedule pod, ") => {
                 let mut parts = e.object.splitn(3, '/');
                 let (_, ns, pod) = (

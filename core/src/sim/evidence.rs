@@ -136,8 +136,13 @@ pub struct Launch {
     /// The cheapest on-demand price among the launch options, and the cheapest spot one.
     pub cheapest_on_demand: Option<MicroDollars>,
     pub cheapest_spot: Option<MicroDollars>,
-    /// The chosen (type, offering); `None` when nothing had an offering.
+    /// The chosen (type, offering); `None` when nothing had an offering, or when EC2 had
+    /// no capacity in any pool the fleet tried (`ice` then says which).
     pub chosen: Option<(usize, usize)>,
+    /// The (type, offering) pools the fleet request tried first and EC2 answered with
+    /// `InsufficientInstanceCapacity`, in the order tried; each went into the
+    /// unavailable-offerings cache.
+    pub ice: Vec<(usize, usize)>,
     /// How many (type, zone) offerings tied at the lowest price (chosen among at random).
     pub ties: u32,
 }
@@ -193,6 +198,9 @@ pub enum TypeStage {
     Exotic,
     /// Beyond the 60 cheapest sent to the launch.
     NotLaunched,
+    /// Sent to the launch; EC2 had no capacity in these zones for its pools of the launch's
+    /// capacity type (`InsufficientInstanceCapacity`), so the fleet moved on.
+    NoCapacity(Vec<String>),
     /// Sent to the launch; a cheaper offering won.
     Outbid,
     Chosen,
@@ -249,6 +257,15 @@ impl ClaimRecord {
                         TypeStage::Exotic
                     } else if !launch.contains(&i) {
                         TypeStage::NotLaunched
+                    } else if self.launch.ice.iter().any(|&(t, _)| t == i) {
+                        let zones = self
+                            .launch
+                            .ice
+                            .iter()
+                            .filter(|&&(t, _)| t == i)
+                            .map(|&(t, o)| types[t].offerings[o].zone.clone())
+                            .collect();
+                        TypeStage::NoCapacity(zones)
                     } else {
                         TypeStage::Outbid
                     }
@@ -318,11 +335,16 @@ fn over_limits(limits: &Limits, capacity: &Resources) -> Option<Vec<(ResourceNam
 /// 600; the AWS provider drops metal and accelerated types while others remain, sends the
 /// 60 cheapest, picks the capacity type (reserved, then spot if no pricier than the cheapest
 /// on-demand, else on-demand) and the cheapest offering of it, ties broken at random.
+///
+/// The fleet request carries every (type, zone) pool of that capacity type; a pool EC2 has
+/// no capacity for (`short`) fails and the fleet takes the next cheapest, so the pools tried
+/// and refused are returned in [`Launch::ice`].
 pub(super) fn choose_launch(
     types: &[InstanceType],
     options: &[u32],
     reqs: &Requirements,
     rng: &mut Rng,
+    short: &dyn Fn(&InstanceType, &catalog::Offering) -> bool,
 ) -> Launch {
     let mut priced: Vec<(MicroDollars, usize)> = options
         .iter()
@@ -391,32 +413,40 @@ pub(super) fn choose_launch(
         CapacityType::OnDemand if cheapest_spot.is_none() => CapacityReason::NoSpotOffering,
         CapacityType::OnDemand => CapacityReason::SpotPricier,
     };
-    // The cheapest (type, zone) offering of that capacity type; ties broken at random.
-    let mut best: Vec<(usize, usize)> = Vec::new();
-    let mut best_price = MicroDollars::MAX;
+    // The fleet's pools: every (type, zone) offering of that capacity type.
     let zone_req = reqs.get(wk::ZONE);
+    let mut pools: Vec<(MicroDollars, usize, usize)> = Vec::new();
     for &(_, i) in &candidates {
         for (oi, o) in types[i].offerings.iter().enumerate() {
-            if !o.available
-                || o.capacity_type != capacity_type
-                || !zone_req.is_none_or(|z| z.has(&o.zone))
+            if o.available
+                && o.capacity_type == capacity_type
+                && zone_req.is_none_or(|z| z.has(&o.zone))
             {
-                continue;
-            }
-            if o.price < best_price {
-                best_price = o.price;
-                best.clear();
-            }
-            if o.price == best_price {
-                best.push((i, oi));
+                pools.push((o.price, i, oi));
             }
         }
     }
-    let chosen = if best.is_empty() {
-        None
-    } else {
-        Some(best[rng.below(best.len() as u64) as usize])
-    };
+    // The cheapest pool first, ties broken at random; a pool without capacity fails and the
+    // fleet moves on to the next.
+    let mut chosen = None;
+    let mut ice = Vec::new();
+    let mut ties = 0;
+    while let Some(best_price) = pools.iter().map(|p| p.0).min() {
+        let best: Vec<(usize, usize)> = pools
+            .iter()
+            .filter(|p| p.0 == best_price)
+            .map(|p| (p.1, p.2))
+            .collect();
+        ties = best.len() as u32;
+        let pick = best[rng.below(best.len() as u64) as usize];
+        if short(&types[pick.0], &types[pick.0].offerings[pick.1]) {
+            ice.push(pick);
+            pools.retain(|p| (p.1, p.2) != pick);
+            continue;
+        }
+        chosen = Some(pick);
+        break;
+    }
     Launch {
         priced,
         exotic,
@@ -426,7 +456,8 @@ pub(super) fn choose_launch(
         cheapest_on_demand: cheapest_od,
         cheapest_spot,
         chosen,
-        ties: best.len() as u32,
+        ice,
+        ties,
     }
 }
 

@@ -27,6 +27,7 @@ use crate::scheduling::{self, NodeView, Placement, Solver, Template};
 use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
+mod capacity;
 mod disrupt;
 pub mod evidence;
 mod report;
@@ -190,6 +191,10 @@ enum Action {
     Drain(usize),
     /// A deleting node's instance is gone: the Node and NodeClaim disappear.
     TerminationDone(usize),
+    /// Entries of the unavailable-offerings cache may have run out.
+    OfferingsExpire,
+    /// A shortage a Timeline step declared is over.
+    ShortageEnds(usize),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -271,6 +276,14 @@ pub struct Simulation {
     /// AMIs released by Timeline steps, per alias family (`al2023`): `@latest` resolves to
     /// the newest.
     ami_releases: BTreeMap<String, u32>,
+    /// Shortages of EC2 capacity declared by the Timeline (`insufficientCapacity`).
+    shortages: Vec<capacity::Shortage>,
+    /// The AWS provider's unavailable-offerings cache: (instance type, zone, capacity
+    /// type) → until when.
+    unavailable: BTreeMap<(String, String, CapacityType), Millis>,
+    /// The node classes' catalogs with the cached offerings unavailable (rebuilt when the
+    /// cache changes).
+    availability_overlay: BTreeMap<String, Rc<Vec<InstanceType>>>,
     /// What each decision saw ([`evidence`]).
     evidence: evidence::Evidence,
 }
@@ -366,6 +379,9 @@ impl Simulation {
             pdbs: scenario.pdbs.clone(),
             sim_base: None,
             ami_releases: BTreeMap::new(),
+            shortages: Vec::new(),
+            unavailable: BTreeMap::new(),
+            availability_overlay: BTreeMap::new(),
             evidence: evidence::Evidence::default(),
         };
         sim.namespaces.entry("default".into()).or_default();
@@ -916,6 +932,8 @@ impl Simulation {
             Action::Expire(n) => self.expire(n),
             Action::Drain(n) => self.drain(n),
             Action::TerminationDone(n) => self.termination_done(n),
+            Action::OfferingsExpire => self.expire_unavailable(),
+            Action::ShortageEnds(i) => self.end_shortage(i),
         }
     }
 
@@ -1220,7 +1238,7 @@ impl Simulation {
             {
                 continue;
             }
-            let Some(types) = self.catalogs.get(&np.node_class_ref.name).cloned() else {
+            let Some(types) = self.catalog(&np.node_class_ref.name) else {
                 continue;
             };
             let reqs = self.template_requirements(&np);
@@ -1725,7 +1743,14 @@ impl Simulation {
             &self.now.to_string(),
             &self.nodes.len().to_string(),
         ]));
-        let launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng);
+        let short = |it: &InstanceType, o: &catalog::Offering| {
+            self.ec2_short(&it.name, &o.zone, o.capacity_type)
+        };
+        let launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng, &short);
+        for &(ti, oi) in &launch.ice {
+            let o = &types[ti].offerings[oi];
+            self.mark_unavailable(&types[ti].name, &o.zone, o.capacity_type);
+        }
         let capacity_type = launch.capacity_type;
         let (ti, oi) = launch
             .chosen
@@ -1876,6 +1901,15 @@ impl Simulation {
 
     fn launch(&mut self, n: usize) {
         if self.nodes[n].deleted {
+            return;
+        }
+        if self
+            .evidence
+            .claims
+            .get(&n)
+            .is_some_and(|c| c.launch.chosen.is_none() && !c.launch.ice.is_empty())
+        {
+            self.fail_launch(n);
             return;
         }
         self.nodes[n].state = NodeState::Launched;

@@ -375,6 +375,13 @@ impl Simulation {
             self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), msg);
             return;
         }
+        // The AWS provider first marks the reclaimed offering unavailable for 3 minutes, so
+        // the pods do not go straight back to the type EC2 is taking away.
+        let (instance_type, zone) = (
+            self.nodes[n].instance_type.clone(),
+            self.nodes[n].zone.clone(),
+        );
+        self.mark_unavailable(&instance_type, &zone, CapacityType::Spot);
         let reclaim = self.now + SPOT_NOTICE;
         self.nodes[n].reclaim_at = Some(reclaim);
         let obj = format!("Node/{}", self.nodes[n].name);

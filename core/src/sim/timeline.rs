@@ -216,6 +216,17 @@ impl Simulation {
                     self.version += 1;
                 }
             },
+            TimelineAction::InsufficientCapacity {
+                instance_type,
+                zone,
+                capacity_type,
+                duration,
+            } => self.start_shortage(capacity::Shortage {
+                instance_type,
+                zone,
+                capacity_type,
+                until: duration.map(|d| self.now + d),
+            }),
             TimelineAction::Interrupt { nodepool, node } => {
                 self.interrupt(nodepool.as_deref(), node.as_deref())
             }

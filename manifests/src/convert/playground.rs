@@ -460,6 +460,7 @@ const ACTIONS: &[&str] = &[
     "releaseAmi",
     "cordon",
     "annotate",
+    "insufficientCapacity",
 ];
 
 /// Objects that exist only in the running cluster (Karpenter creates them), so a step that
@@ -662,6 +663,26 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
                 cx.refer("NodePool", "", np, nf);
             }
             Some(TimelineAction::Interrupt { nodepool, node })
+        }
+        "insufficientCapacity" => {
+            let mut c = Fields::of(cx, v);
+            let instance_type = c.get("instanceType").and_then(|t| cx.nonempty_str(&t));
+            let zone = c.get("zone").and_then(|z| cx.nonempty_str(&z));
+            let capacity_type = c.get("capacityType").and_then(|t| {
+                cx.choice(&t, &["on-demand", "spot", "reserved"], "capacity type")
+                    .and_then(kpg_core::catalog::CapacityType::parse)
+            });
+            let duration = match c.get("for") {
+                Some(d) => Some(cx.duration(&d, false).flatten()?),
+                None => None,
+            };
+            c.finish(cx);
+            Some(TimelineAction::InsufficientCapacity {
+                instance_type,
+                zone,
+                capacity_type,
+                duration,
+            })
         }
         "cordon" => {
             let mut c = Fields::of(cx, v);
