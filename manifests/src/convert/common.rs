@@ -13,6 +13,7 @@ use kpg_core::wellknown;
 use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, truncate};
+use crate::schema;
 use crate::yaml::Pos;
 
 /// Metadata fields the API server manages or that do not matter to the simulation.
@@ -59,7 +60,7 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
         annotations: StringMap::new(),
     };
     let Some(mf) = root.req(cx, "metadata") else { return meta };
-    let mut m = Fields::of(cx, &mf);
+    let mut m = Fields::typed(cx, &mf, schema::V1_OBJECT_META);
     let has_generate_name = m.get("generateName").is_some();
     match m.get("name") {
         Some(f) => {
@@ -284,7 +285,11 @@ pub(crate) enum ReqSite {
 /// One node selector requirement (`key`, `operator`, `values`, and on NodePools `minValues`).
 pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Option<NodeSelectorRequirement> {
     let errors = cx.error_count();
-    let mut r = Fields::of(cx, item);
+    let mut r = match site {
+        ReqSite::Pod => Fields::typed(cx, item, schema::V1_NODE_SELECTOR_REQUIREMENT),
+        // Karpenter's requirement adds `minValues`: its fields are the reader's own.
+        ReqSite::NodePool => Fields::of(cx, item),
+    };
     let key = r.req(cx, "key").and_then(|k| {
         let s = cx.nonempty_str(&k)?;
         // The CRD's maxLength; a qualified name can be one character longer (253 + '/' + 63).
@@ -444,7 +449,7 @@ pub(crate) fn runtime_invalid(reqs: &[NodeSelectorRequirement]) -> Option<String
 /// A list of node selector terms (`nodeSelectorTerms`, a preference): ANDed requirements.
 pub(crate) fn node_selector_term(cx: &mut Cx, f: &Field<'_>) -> Option<Vec<NodeSelectorRequirement>> {
     let errors = cx.error_count();
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_NODE_SELECTOR_TERM);
     let mut reqs = Vec::new();
     if let Some(exprs) = t.get("matchExpressions") {
         for item in cx.seq(&exprs) {
@@ -462,12 +467,12 @@ pub(crate) const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesN
 
 /// A `metav1.LabelSelector`.
 pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
-    let mut s = Fields::of(cx, f);
+    let mut s = Fields::typed(cx, f, schema::V1_LABEL_SELECTOR);
     let match_labels = s.get("matchLabels").map(|m| labels(cx, &m)).unwrap_or_default();
     let mut match_expressions = Vec::new();
     if let Some(exprs) = s.get("matchExpressions") {
         for item in cx.seq(&exprs) {
-            let mut e = Fields::of(cx, &item);
+            let mut e = Fields::typed(cx, &item, schema::V1_LABEL_SELECTOR_REQUIREMENT);
             let key = e.req(cx, "key").and_then(|k| {
                 let v = cx.nonempty_str(&k)?;
                 if check_label_key(cx, &k.path, k.pos(), &v) { Some(v) } else { None }

@@ -15,6 +15,7 @@ use super::common::{self, IGNORED_METADATA, ListSite};
 use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, join, truncate};
+use crate::schema;
 
 /// What owns the pod spec: the allowed `restartPolicy` values differ.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,11 +30,11 @@ pub(crate) enum Owner {
 
 /// `spec.template` of a controller.
 pub(crate) fn pod_template(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodTemplate {
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_POD_TEMPLATE_SPEC);
     let mut labels = StringMap::new();
     let mut annotations = StringMap::new();
     if let Some(mf) = t.get("metadata") {
-        let mut m = Fields::of(cx, &mf);
+        let mut m = Fields::typed(cx, &mf, schema::V1_OBJECT_META);
         if let Some(l) = m.get("labels") {
             labels = common::labels(cx, &l);
         }
@@ -92,7 +93,7 @@ fn builtin_priority(class: &str) -> Option<i32> {
 
 /// A pod's `spec`.
 pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
-    let mut s = Fields::of(cx, f);
+    let mut s = Fields::typed(cx, f, schema::V1_POD_SPEC);
     let mut spec = PodSpec::default();
 
     let host_network = s.get("hostNetwork").and_then(|h| cx.bool(&h)).unwrap_or(false);
@@ -216,7 +217,7 @@ fn container(
     names: &mut BTreeMap<String, String>,
     seen_ports: &mut PortSet,
 ) -> Option<Container> {
-    let mut c = Fields::of(cx, f);
+    let mut c = Fields::typed(cx, f, schema::V1_CONTAINER);
     let mut out = Container::default();
     if let Some(n) = c.req(cx, "name") {
         if let Some(name) = cx.nonempty_str(&n) {
@@ -267,7 +268,7 @@ fn container(
 /// `resources.requests` and `resources.limits`, with requests defaulted from limits per
 /// resource as the API server does, and its request <= limit rule.
 fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
-    let mut r = Fields::of(cx, f);
+    let mut r = Fields::typed(cx, f, schema::V1_RESOURCE_REQUIREMENTS);
     let requests_field = r.get("requests");
     let limits_field = r.get("limits");
     let requests = requests_field.as_ref().map(|q| common::resource_list(cx, q, ListSite::Container)).unwrap_or_default();
@@ -329,7 +330,7 @@ type PortSet = std::collections::BTreeSet<(&'static str, String, u16)>;
 fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> Vec<HostPort> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
-        let mut p = Fields::of(cx, &item);
+        let mut p = Fields::typed(cx, &item, schema::V1_CONTAINER_PORT);
         let container_port = p.req(cx, "containerPort").and_then(|c| cx.int(&c, 1, 65535));
         let host_port = p.get("hostPort").and_then(|h| cx.int(&h, 0, 65535));
         let protocol = p
@@ -357,7 +358,7 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
 }
 
 fn affinity(cx: &mut Cx, f: &Field<'_>, spec: &mut PodSpec) {
-    let mut a = Fields::of(cx, f);
+    let mut a = Fields::typed(cx, f, schema::V1_AFFINITY);
     if let Some(na) = a.get("nodeAffinity") {
         spec.node_affinity = node_affinity(cx, &na);
     }
@@ -375,10 +376,10 @@ fn affinity(cx: &mut Cx, f: &Field<'_>, spec: &mut PodSpec) {
 }
 
 fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
-    let mut n = Fields::of(cx, f);
+    let mut n = Fields::typed(cx, f, schema::V1_NODE_AFFINITY);
     let mut out = NodeAffinity::default();
     if let Some(req) = n.get("requiredDuringSchedulingIgnoredDuringExecution") {
-        let mut r = Fields::of(cx, &req);
+        let mut r = Fields::typed(cx, &req, schema::V1_NODE_SELECTOR);
         if let Some(terms) = r.req(cx, "nodeSelectorTerms") {
             let items = cx.seq(&terms);
             if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
@@ -395,7 +396,7 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
     }
     if let Some(pref) = n.get("preferredDuringSchedulingIgnoredDuringExecution") {
         for item in cx.seq(&pref) {
-            let mut p = Fields::of(cx, &item);
+            let mut p = Fields::typed(cx, &item, schema::V1_PREFERRED_SCHEDULING_TERM);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
             let term = p.req(cx, "preference").and_then(|t| common::node_selector_term(cx, &t));
             p.finish(cx);
@@ -409,7 +410,8 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
 }
 
 fn pod_affinity(cx: &mut Cx, f: &Field<'_>) -> (Vec<PodAffinityTerm>, Vec<WeightedPodAffinityTerm>) {
-    let mut a = Fields::of(cx, f);
+    // Pod affinity and pod anti-affinity have the same fields.
+    let mut a = Fields::typed(cx, f, schema::V1_POD_AFFINITY);
     let mut required = Vec::new();
     let mut preferred = Vec::new();
     if let Some(req) = a.get("requiredDuringSchedulingIgnoredDuringExecution") {
@@ -421,7 +423,7 @@ fn pod_affinity(cx: &mut Cx, f: &Field<'_>) -> (Vec<PodAffinityTerm>, Vec<Weight
     }
     if let Some(pref) = a.get("preferredDuringSchedulingIgnoredDuringExecution") {
         for item in cx.seq(&pref) {
-            let mut p = Fields::of(cx, &item);
+            let mut p = Fields::typed(cx, &item, schema::V1_WEIGHTED_POD_AFFINITY_TERM);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
             let term = p.req(cx, "podAffinityTerm").and_then(|t| pod_affinity_term(cx, &t));
             p.finish(cx);
@@ -448,7 +450,7 @@ fn label_keys(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
 
 fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
     let errors = cx.error_count();
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_POD_AFFINITY_TERM);
     let label_selector = t.get("labelSelector").map(|s| common::label_selector(cx, &s));
     let namespaces = match t.get("namespaces") {
         Some(ns) => {
@@ -495,7 +497,7 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
         let errors = cx.error_count();
-        let mut t = Fields::of(cx, &item);
+        let mut t = Fields::typed(cx, &item, schema::V1_TOLERATION);
         let key_field = t.get("key");
         let key = match &key_field {
             Some(k) => cx.str(k).unwrap_or_default(),
@@ -548,7 +550,7 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
     let mut out: Vec<TopologySpreadConstraint> = Vec::new();
     for item in cx.seq(f) {
         let errors = cx.error_count();
-        let mut t = Fields::of(cx, &item);
+        let mut t = Fields::typed(cx, &item, schema::V1_TOPOLOGY_SPREAD_CONSTRAINT);
         let max_skew = t.req(cx, "maxSkew").and_then(|m| cx.int(&m, 1, i64::from(i32::MAX)));
         let topology_key = t.req(cx, "topologyKey").and_then(|k| {
             let s = cx.nonempty_str(&k)?;
