@@ -6,7 +6,9 @@
 //! is decided afterwards from [`Cx::error_count`].
 //!
 //! Unknown fields are found by bookkeeping: a [`Fields`] remembers which keys a converter asked
-//! for (or declared as known but ignored) and warns about the rest when it is finished.
+//! for (or declared as known but ignored) and warns about the rest when it is finished. A
+//! [`Fields`] of a Kubernetes type ([`Fields::typed`]) also hands what the converter ignored to
+//! [`crate::schema`], which checks it against the type's schema all the way down.
 
 
 use kpg_core::resources::ResourceName;
@@ -640,6 +642,11 @@ mod tests {
         assert_eq!(suggest("Inn", ops), Some("In"));
         assert_eq!(suggest("exist", ops), Some("Exists"));
         assert_eq!(suggest("requirments", ["requirements", "taints"]), Some("requirements"));
+        // Two neighbouring letters swapped are one edit.
+        assert_eq!(suggest("paht", ["path", "port"]), Some("path"));
+        assert_eq!(suggest("nmae", ["name", "namespace"]), Some("name"));
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("ca", "abc"), 3);
         assert_eq!(suggest("banana", ops), None);
     }
 }
