@@ -600,3 +600,36 @@ spec:
     );
     did_you_mean(w[0], "runAsNonRoot");
 }
+
+#[test]
+fn the_labs_seeds_and_conformance_cases_have_no_unknown_fields() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dirs = [
+        (root.join("../tests/labs"), false),
+        (root.join("tests/fixtures/seeds"), false),
+        (root.join("../../shared/conformance/cases"), true),
+    ];
+    let mut read = 0;
+    for (dir, case) in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            panic!("{} must exist", dir.display())
+        };
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            // A conformance case starts with its expectations document.
+            let body = if case {
+                text.split_once("\n---\n").map_or("", |(_, rest)| rest)
+            } else {
+                &text
+            };
+            let l = load(body);
+            let w = unknown(&l);
+            assert!(w.is_empty(), "{}: {w:#?}", path.display());
+            read += 1;
+        }
+    }
+    assert!(read > 50, "{read} files");
+}
