@@ -10,7 +10,6 @@
 //! [`Fields`] of a Kubernetes type ([`Fields::typed`]) also hands what the converter ignored to
 //! [`crate::schema`], which checks it against the type's schema all the way down.
 
-
 use kpg_core::resources::ResourceName;
 
 use crate::codes::Code;
@@ -43,11 +42,23 @@ pub(crate) struct Cx {
 
 impl Cx {
     pub fn new(doc: usize, object: Option<String>) -> Cx {
-        Cx { doc, object, diags: Vec::new(), refs: Vec::new(), errors: 0 }
+        Cx {
+            doc,
+            object,
+            diags: Vec::new(),
+            refs: Vec::new(),
+            errors: 0,
+        }
     }
 
     pub fn refer(&mut self, kind: &str, namespace: &str, name: &str, f: &Field<'_>) {
-        self.refs.push(Ref { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string(), path: f.path.clone(), pos: f.pos() });
+        self.refs.push(Ref {
+            kind: kind.to_string(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+            path: f.path.clone(),
+            pos: f.pos(),
+        });
     }
 
     pub fn error_count(&self) -> usize {
@@ -84,15 +95,32 @@ impl Cx {
     /// not specific enough to serve as it is).
     pub fn ko(&mut self, message: impl Into<String>, help: Option<String>) {
         if let Some(d) = self.diags.last_mut() {
-            d.ko = Some(Korean { message: message.into(), help });
+            d.ko = Some(Korean {
+                message: message.into(),
+                help,
+            });
         }
     }
 
-    pub fn error(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn error(
+        &mut self,
+        code: Code,
+        path: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.report(Severity::Error, code, path, pos, message, help);
     }
 
-    pub fn warn(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn warn(
+        &mut self,
+        code: Code,
+        path: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.report(Severity::Warning, code, path, pos, message, help);
     }
 
@@ -111,14 +139,28 @@ impl Cx {
             _ => Some(format!("write {expected} here")),
         };
         let found = match f.node.scalar_text() {
-            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", f.node.type_name()),
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => {
+                format!("{} ({t})", f.node.type_name())
+            }
             Some(t) => format!("{} (\"{}\")", f.node.type_name(), truncate(&t, 40)),
             None => f.node.type_name().to_string(),
         };
-        self.error(Code::InvalidType, &f.path, f.pos(), format!("expected {expected}, found {found}"), help.clone());
+        self.error(
+            Code::InvalidType,
+            &f.path,
+            f.pos(),
+            format!("expected {expected}, found {found}"),
+            help.clone(),
+        );
         let found_ko = match f.node.scalar_text() {
-            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", type_name_ko(f.node.type_name())),
-            Some(t) => format!("{} (\"{}\")", type_name_ko(f.node.type_name()), truncate(&t, 40)),
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => {
+                format!("{} ({t})", type_name_ko(f.node.type_name()))
+            }
+            Some(t) => format!(
+                "{} (\"{}\")",
+                type_name_ko(f.node.type_name()),
+                truncate(&t, 40)
+            ),
             None => type_name_ko(f.node.type_name()).to_string(),
         };
         let help_ko = help.map(|h| match h.split_once(": ") {
@@ -126,7 +168,10 @@ impl Cx {
             Some(("remove the quotes", v)) => format!("따옴표를 빼세요: {v}"),
             _ => format!("여기에는 {}을(를) 쓰세요", type_name_ko(expected)),
         });
-        self.ko(format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)), help_ko);
+        self.ko(
+            format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)),
+            help_ko,
+        );
     }
 
     /// A string scalar. Numbers and booleans are rejected as Kubernetes' decoder does
@@ -145,8 +190,17 @@ impl Cx {
     pub fn nonempty_str(&mut self, f: &Field<'_>) -> Option<String> {
         let s = self.str(f)?;
         if s.is_empty() {
-            self.error(Code::EmptyValue, &f.path, f.pos(), "must not be empty", Some("give it a value, or remove the field".into()));
-            self.ko("비어 있으면 안 됩니다", Some("값을 쓰거나 필드를 지우세요".into()));
+            self.error(
+                Code::EmptyValue,
+                &f.path,
+                f.pos(),
+                "must not be empty",
+                Some("give it a value, or remove the field".into()),
+            );
+            self.ko(
+                "비어 있으면 안 됩니다",
+                Some("값을 쓰거나 필드를 지우세요".into()),
+            );
             return None;
         }
         Some(s)
@@ -156,7 +210,14 @@ impl Cx {
     pub fn int(&mut self, f: &Field<'_>, min: i64, max: i64) -> Option<i64> {
         let v = match &f.node.value {
             Value::Int(i) => *i,
-            Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 && f.node.raw.as_deref().is_some_and(|r| !r.contains(['.', 'e', 'E'])) => {
+            Value::Float(x)
+                if x.fract() == 0.0
+                    && x.abs() < 9.0e18
+                    && f.node
+                        .raw
+                        .as_deref()
+                        .is_some_and(|r| !r.contains(['.', 'e', 'E'])) =>
+            {
                 // An integer too large for i64 arrives as a float; it is out of range anyway.
                 *x as i64
             }
@@ -167,14 +228,26 @@ impl Cx {
         };
         if v < min || v > max {
             let (message, ko) = if max == i64::MAX {
-                (format!("must be at least {min}, found {v}"), format!("{min} 이상이어야 하는데 {v}입니다"))
+                (
+                    format!("must be at least {min}, found {v}"),
+                    format!("{min} 이상이어야 하는데 {v}입니다"),
+                )
             } else {
-                (format!("must be between {min} and {max}, found {v}"), format!("{min}에서 {max} 사이여야 하는데 {v}입니다"))
+                (
+                    format!("must be between {min} and {max}, found {v}"),
+                    format!("{min}에서 {max} 사이여야 하는데 {v}입니다"),
+                )
             };
             let (help, help_ko) = if max == i64::MAX {
-                (format!("use a whole number of at least {min}"), format!("{min} 이상의 정수를 쓰세요"))
+                (
+                    format!("use a whole number of at least {min}"),
+                    format!("{min} 이상의 정수를 쓰세요"),
+                )
             } else {
-                (format!("use a whole number from {min} to {max}"), format!("{min}에서 {max} 사이의 정수를 쓰세요"))
+                (
+                    format!("use a whole number from {min} to {max}"),
+                    format!("{min}에서 {max} 사이의 정수를 쓰세요"),
+                )
             };
             self.error(Code::OutOfRange, &f.path, f.pos(), message, Some(help));
             self.ko(ko, Some(help_ko));
@@ -199,7 +272,11 @@ impl Cx {
             Value::Seq(items) => items
                 .iter()
                 .enumerate()
-                .map(|(i, node)| Field { node, path: format!("{}[{i}]", f.path), key_pos: node.pos })
+                .map(|(i, node)| Field {
+                    node,
+                    path: format!("{}[{i}]", f.path),
+                    key_pos: node.pos,
+                })
                 .collect(),
             _ => {
                 self.wrong_type(f, "a list");
@@ -209,7 +286,10 @@ impl Cx {
     }
 
     pub fn string_list(&mut self, f: &Field<'_>) -> Vec<String> {
-        self.seq(f).iter().filter_map(|item| self.str(item)).collect()
+        self.seq(f)
+            .iter()
+            .filter_map(|item| self.str(item))
+            .collect()
     }
 
     /// The entries of a map whose keys are free-form (labels, resource lists), each with the
@@ -222,7 +302,15 @@ impl Cx {
                     let key = k.key_text();
                     let mut path = f.path.clone();
                     push_key(&mut path, &key);
-                    (key, k.pos, Field { node: v, path, key_pos: k.pos })
+                    (
+                        key,
+                        k.pos,
+                        Field {
+                            node: v,
+                            path,
+                            key_pos: k.pos,
+                        },
+                    )
                 })
                 .collect(),
             _ => {
@@ -233,7 +321,12 @@ impl Cx {
     }
 
     /// One of a fixed set of spellings; the help lists them all.
-    pub fn choice(&mut self, f: &Field<'_>, valid: &[&'static str], what: &str) -> Option<&'static str> {
+    pub fn choice(
+        &mut self,
+        f: &Field<'_>,
+        valid: &[&'static str],
+        what: &str,
+    ) -> Option<&'static str> {
         let s = self.str(f)?;
         if let Some(v) = valid.iter().find(|v| **v == s) {
             return Some(v);
@@ -244,8 +337,17 @@ impl Cx {
             message.push_str(&format!(" (did you mean `{guess}`?)"));
             ko.push_str(&format!(" (`{guess}`를 쓰려던 것인가요?)"));
         }
-        self.error(Code::InvalidChoice, &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
-        self.ko(ko, Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))));
+        self.error(
+            Code::InvalidChoice,
+            &f.path,
+            f.pos(),
+            message,
+            Some(format!("use one of {}", valid.join(", "))),
+        );
+        self.ko(
+            ko,
+            Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))),
+        );
         None
     }
 
@@ -262,8 +364,17 @@ impl Cx {
         };
         match ext::quantity(resource, &text) {
             Ok(v) if v < 0 => {
-                self.error(Code::InvalidQuantity, &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
-                self.ko(format!("`{text}`는 음수입니다"), Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()));
+                self.error(
+                    Code::InvalidQuantity,
+                    &f.path,
+                    f.pos(),
+                    format!("`{text}` is negative"),
+                    Some(String::from("quantities here must be zero or more")),
+                );
+                self.ko(
+                    format!("`{text}`는 음수입니다"),
+                    Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()),
+                );
                 None
             }
             Ok(v) => Some(v),
@@ -275,7 +386,10 @@ impl Cx {
                     e,
                     Some(quantity_help(resource)),
                 );
-                self.ko(format!("`{text}`는 Kubernetes 수량으로 읽을 수 없습니다"), None);
+                self.ko(
+                    format!("`{text}`는 Kubernetes 수량으로 읽을 수 없습니다"),
+                    None,
+                );
                 None
             }
         }
@@ -294,7 +408,10 @@ impl Cx {
                     format!("expected a duration string, found the number {t}"),
                     Some(format!("add a unit: \"{t}s\"")),
                 );
-                self.ko(format!("기간 문자열이어야 하는데 숫자 {t}입니다"), Some(format!("단위를 붙이세요: \"{t}s\"")));
+                self.ko(
+                    format!("기간 문자열이어야 하는데 숫자 {t}입니다"),
+                    Some(format!("단위를 붙이세요: \"{t}s\"")),
+                );
                 return None;
             }
             _ => {
@@ -302,7 +419,11 @@ impl Cx {
                 return None;
             }
         };
-        let parsed = if never { ext::duration_or_never(&s) } else { ext::duration(&s).map(Some) };
+        let parsed = if never {
+            ext::duration_or_never(&s)
+        } else {
+            ext::duration(&s).map(Some)
+        };
         match parsed {
             Ok(v) => Some(v),
             Err(e) => {
@@ -311,9 +432,22 @@ impl Cx {
                 } else {
                     "use a duration such as 30s, 5m or 720h"
                 };
-                self.error(Code::InvalidDuration, &f.path, f.pos(), e, Some(help.into()));
-                let help_ko = if never { "30s, 5m, 720h 같은 기간이나 Never를 쓰세요" } else { "30s, 5m, 720h 같은 기간을 쓰세요" };
-                self.ko(format!("`{s}`는 기간으로 읽을 수 없습니다"), Some(help_ko.into()));
+                self.error(
+                    Code::InvalidDuration,
+                    &f.path,
+                    f.pos(),
+                    e,
+                    Some(help.into()),
+                );
+                let help_ko = if never {
+                    "30s, 5m, 720h 같은 기간이나 Never를 쓰세요"
+                } else {
+                    "30s, 5m, 720h 같은 기간을 쓰세요"
+                };
+                self.ko(
+                    format!("`{s}`는 기간으로 읽을 수 없습니다"),
+                    Some(help_ko.into()),
+                );
                 None
             }
         }
@@ -324,7 +458,8 @@ fn quantity_help(resource: ResourceName) -> String {
     match resource {
         ResourceName::Cpu => "use cores or millicores, e.g. 2, 0.5 or 500m".into(),
         ResourceName::Memory | ResourceName::EphemeralStorage => {
-            "use bytes with a suffix, e.g. 512Mi, 4Gi or 1G (binary suffixes are Ki, Mi, Gi, Ti)".into()
+            "use bytes with a suffix, e.g. 512Mi, 4Gi or 1G (binary suffixes are Ki, Mi, Gi, Ti)"
+                .into()
         }
         _ => "use a whole number, e.g. 1".into(),
     }
@@ -342,7 +477,10 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
 
 /// Appends a map key to a field path: `a.b` for plain keys, `a["karpenter.sh/x"]` otherwise.
 pub(crate) fn push_key(path: &mut String, key: &str) {
-    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if plain {
         if !path.is_empty() {
             path.push('.');
@@ -367,7 +505,10 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 }
 
 /// The closest candidate within a small edit distance, for "did you mean" hints.
-pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let w = word.to_ascii_lowercase();
     let limit = (w.chars().count() / 3).clamp(1, 3);
     candidates
@@ -412,11 +553,19 @@ pub(crate) struct Field<'n> {
 
 impl<'n> Field<'n> {
     pub fn root(node: &'n Node, path: &str) -> Field<'n> {
-        Field { node, path: path.to_string(), key_pos: node.pos }
+        Field {
+            node,
+            path: path.to_string(),
+            key_pos: node.pos,
+        }
     }
 
     pub fn pos(&self) -> Pos {
-        if self.node.pos.line > 0 { self.node.pos } else { self.key_pos }
+        if self.node.pos.line > 0 {
+            self.node.pos
+        } else {
+            self.key_pos
+        }
     }
 }
 
@@ -480,7 +629,10 @@ impl<'n> Fields<'n> {
         if !self.known.contains(&key) {
             self.known.push(key);
         }
-        let i = self.entries.iter().position(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))?;
+        let i = self
+            .entries
+            .iter()
+            .position(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))?;
         self.used[i] = true;
         Some(i)
     }
@@ -492,7 +644,11 @@ impl<'n> Fields<'n> {
         if v.is_null() {
             return None;
         }
-        Some(Field { node: v, path: self.child_path(key), key_pos: k.pos })
+        Some(Field {
+            node: v,
+            path: self.child_path(key),
+            key_pos: k.pos,
+        })
     }
 
     /// Whether `key` is written at all (even as null).
@@ -516,15 +672,38 @@ impl<'n> Fields<'n> {
         self.require(cx, key, Some(help.to_string()))
     }
 
-    fn require(&mut self, cx: &mut Cx, key: &'static str, help: Option<String>) -> Option<Field<'n>> {
+    fn require(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        help: Option<String>,
+    ) -> Option<Field<'n>> {
         let f = self.get(key);
         if f.is_none() && self.valid {
             // A specific help (a value to type) serves both languages; otherwise say where.
-            let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
-            let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
-            let help_ko = if help.is_some() { None } else { Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요")) };
+            let within = if self.path.is_empty() {
+                String::from("the document")
+            } else {
+                format!("`{}`", self.path)
+            };
+            let within_ko = if self.path.is_empty() {
+                String::from("문서")
+            } else {
+                format!("`{}`", self.path)
+            };
+            let help_ko = if help.is_some() {
+                None
+            } else {
+                Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요"))
+            };
             let help = help.or_else(|| Some(format!("add `{key}:` under {within}")));
-            cx.error(Code::MissingField, &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
+            cx.error(
+                Code::MissingField,
+                &self.child_path(key),
+                self.anchor,
+                format!("missing required field `{key}`"),
+                help,
+            );
             cx.ko(format!("필수 필드 `{key}`가 없습니다"), help_ko);
         }
         f
@@ -558,7 +737,10 @@ impl<'n> Fields<'n> {
                         format!("`{key}` is not simulated and is ignored{why}"),
                         Some("remove it, or keep it: it does not change the simulation".into()),
                     );
-                    cx.ko(format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"), Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
+                    cx.ko(
+                        format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"),
+                        Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
+                    );
                 }
             }
         }
@@ -574,7 +756,11 @@ impl<'n> Fields<'n> {
             }
             let key = k.key_text();
             if let Some(kind) = self.schema.and_then(|ty| ty.field(&key)) {
-                let value = Field { node: v, path: join(&self.path, &key), key_pos: k.pos };
+                let value = Field {
+                    node: v,
+                    path: join(&self.path, &key),
+                    key_pos: k.pos,
+                };
                 schema::walk(cx, &value, kind);
                 continue;
             }
@@ -582,31 +768,60 @@ impl<'n> Fields<'n> {
                 continue;
             }
             let names = self.schema.map(Ty::names).into_iter().flatten();
-            unknown_field(cx, &self.path, &key, k.pos, self.known.iter().copied().chain(names));
+            unknown_field(
+                cx,
+                &self.path,
+                &key,
+                k.pos,
+                self.known.iter().copied().chain(names),
+            );
         }
     }
 }
 
 /// Warns that `key`, found in the object at `parent`, is not one of its fields, suggesting the
 /// closest of `candidates`.
-pub(crate) fn unknown_field<'a>(cx: &mut Cx, parent: &str, key: &str, pos: Pos, candidates: impl IntoIterator<Item = &'a str>) {
+pub(crate) fn unknown_field<'a>(
+    cx: &mut Cx,
+    parent: &str,
+    key: &str,
+    pos: Pos,
+    candidates: impl IntoIterator<Item = &'a str>,
+) {
     let guess = suggest(key, candidates);
     let help = guess
         .map(|s| format!("did you mean `{s}`?"))
         .unwrap_or_else(|| String::from("check its spelling and indentation, or remove it"));
-    let within = if parent.is_empty() { String::from("the document") } else { format!("`{parent}`") };
+    let within = if parent.is_empty() {
+        String::from("the document")
+    } else {
+        format!("`{parent}`")
+    };
     cx.warn(
         Code::UnknownField,
         &join(parent, key),
         pos,
-        format!("unknown field `{}` in {within}; it is ignored", truncate(key, 60)),
+        format!(
+            "unknown field `{}` in {within}; it is ignored",
+            truncate(key, 60)
+        ),
         Some(help),
     );
-    let within_ko = if parent.is_empty() { String::from("문서") } else { format!("`{parent}`") };
+    let within_ko = if parent.is_empty() {
+        String::from("문서")
+    } else {
+        format!("`{parent}`")
+    };
     let help_ko = guess
         .map(|s| format!("`{s}`를 쓰려던 것인가요?"))
         .unwrap_or_else(|| String::from("철자와 들여쓰기를 확인하거나 지우세요"));
-    cx.ko(format!("{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다", truncate(key, 60)), Some(help_ko));
+    cx.ko(
+        format!(
+            "{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다",
+            truncate(key, 60)
+        ),
+        Some(help_ko),
+    );
 }
 
 /// A YAML node kind as [`Node::type_name`] names it, in Korean.
@@ -641,7 +856,10 @@ mod tests {
         let ops = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
         assert_eq!(suggest("Inn", ops), Some("In"));
         assert_eq!(suggest("exist", ops), Some("Exists"));
-        assert_eq!(suggest("requirments", ["requirements", "taints"]), Some("requirements"));
+        assert_eq!(
+            suggest("requirments", ["requirements", "taints"]),
+            Some("requirements")
+        );
         // Two neighbouring letters swapped are one edit.
         assert_eq!(suggest("paht", ["path", "port"]), Some("path"));
         assert_eq!(suggest("nmae", ["name", "namespace"]), Some("name"));

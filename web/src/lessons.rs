@@ -51,7 +51,10 @@ impl Lab {
             Lab::Limits => lang.pick("Limits", "한도"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
-            Lab::V1beta1 => lang.pick("Hello, Karpenter in v1beta1", "v1beta1로 쓴 Hello, Karpenter"),
+            Lab::V1beta1 => lang.pick(
+                "Hello, Karpenter in v1beta1",
+                "v1beta1로 쓴 Hello, Karpenter",
+            ),
             Lab::V1beta1Batch => lang.pick("Batch pools in v1beta1", "v1beta1로 쓴 배치 풀"),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
