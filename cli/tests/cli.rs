@@ -267,6 +267,60 @@ fn validate_json() {
     }
 }
 
+/// A typo deep inside a pod template that the simulation does not read: kubectl warns about
+/// it (`unknown field "spec.template.spec.containers[0].securityContext..."`), and so does kpg.
+const SECURITY_CONTEXT_TYPO: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: gpu
+spec:
+  selector:
+    matchLabels: {app: gpu}
+  template:
+    metadata:
+      labels: {app: gpu}
+    spec:
+      containers:
+      - name: gpu
+        image: public.ecr.aws/eks-distro/kubernetes/pause:3.2
+        securityContext:
+          allowPrivilegedEscalation: false
+";
+
+#[test]
+fn validate_reports_unknown_fields_deep_in_a_pod_template() {
+    let f = TempFile::new("unknown-field.yaml", SECURITY_CONTEXT_TYPO.as_bytes());
+    let out = kpg(&["validate", f.path(), "--output", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning only: {}",
+        stdout(&out)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON array");
+    let items = v.as_array().expect("an array");
+    let typo: Vec<&Value> = items
+        .iter()
+        .filter(|d| d["code"] == "unknown-field")
+        .collect();
+    assert_eq!(typo.len(), 1, "{v}");
+    let d = typo[0];
+    assert_eq!(
+        d["path"],
+        "spec.template.spec.containers[0].securityContext.allowPrivilegedEscalation"
+    );
+    assert_eq!(d["origin"], "api-server", "{d}");
+    assert_eq!(d["severity"], "warning", "{d}");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(16), Some(11)),
+        "{d}"
+    );
+    assert_eq!(d["help"], "did you mean `allowPrivilegeEscalation`?", "{d}");
+    assert!(items.iter().all(|d| d["severity"] == "warning"), "{v}");
+}
+
 #[test]
 fn codes_lists_every_code_and_explains_one() {
     let out = kpg(&["codes"]);

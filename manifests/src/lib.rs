@@ -28,6 +28,7 @@ mod document;
 mod ext;
 mod migrate;
 mod reader;
+mod schema;
 mod yaml;
 
 pub use codes::{Code, CodeInfo, Origin};

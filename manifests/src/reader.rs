@@ -6,13 +6,16 @@
 //! is decided afterwards from [`Cx::error_count`].
 //!
 //! Unknown fields are found by bookkeeping: a [`Fields`] remembers which keys a converter asked
-//! for (or declared as known but ignored) and warns about the rest when it is finished.
+//! for (or declared as known but ignored) and warns about the rest when it is finished. A
+//! [`Fields`] of a Kubernetes type ([`Fields::typed`]) also hands what the converter ignored to
+//! [`crate::schema`], which checks it against the type's schema all the way down.
 
 use kpg_core::resources::ResourceName;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::ext;
+use crate::schema::{self, Ty};
 use crate::yaml::{Node, Pos, Value};
 
 /// A reference from one object to another, checked once every document is read.
@@ -516,9 +519,12 @@ pub(crate) fn suggest<'a>(
         .map(|(_, c)| c)
 }
 
+/// Edits between two words: insertions, deletions, substitutions and swaps of two neighbouring
+/// letters (`paht` is one edit from `path`), as the optimal-string-alignment distance counts them.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().take(64).collect();
     let b: Vec<char> = b.chars().take(64).collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
@@ -526,7 +532,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -563,7 +573,12 @@ impl<'n> Field<'n> {
 pub(crate) struct Fields<'n> {
     entries: &'n [(Node, Node)],
     used: Vec<bool>,
+    /// Keys declared with [`Fields::ignore`] or [`Fields::unsupported`]: known, but not read.
+    skipped: Vec<bool>,
     known: Vec<&'static str>,
+    /// The Kubernetes type of the object, when the schema table has it: what the converter
+    /// does not read is then walked against the table, and its field names are known.
+    schema: Option<Ty>,
     path: String,
     /// Where to point "missing field" errors: the key that names this object.
     anchor: Pos,
@@ -585,11 +600,21 @@ impl<'n> Fields<'n> {
         Fields {
             entries,
             used: vec![false; entries.len()],
+            skipped: vec![false; entries.len()],
             known: Vec::new(),
+            schema: None,
             path: f.path.clone(),
             anchor: f.key_pos,
             valid,
         }
+    }
+
+    /// The fields of `f`, an object of the Kubernetes type `ty`: on [`Fields::finish`], the
+    /// fields the converter did not read are checked against the schema table, deep down.
+    pub fn typed(cx: &mut Cx, f: &Field<'n>, ty: Ty) -> Fields<'n> {
+        let mut fields = Fields::of(cx, f);
+        fields.schema = Some(ty);
+        fields
     }
 
     pub fn anchor(&self) -> Pos {
@@ -687,15 +712,22 @@ impl<'n> Fields<'n> {
     /// Declares fields that exist in the real API but do not change the simulation.
     pub fn ignore(&mut self, keys: &[&'static str]) {
         for key in keys {
-            self.find(key);
+            self.skip(key);
         }
+    }
+
+    /// Marks `key` as known but not read (its content is checked against the schema).
+    fn skip(&mut self, key: &'static str) -> Option<usize> {
+        let i = self.find(key)?;
+        self.skipped[i] = true;
+        Some(i)
     }
 
     /// Declares fields that exist in the real API and would change behaviour, but that the
     /// playground does not simulate: a warning each, so nobody is misled.
     pub fn unsupported(&mut self, cx: &mut Cx, keys: &[&'static str], why: &str) {
         for key in keys {
-            if let Some(i) = self.find(key) {
+            if let Some(i) = self.skip(key) {
                 let (k, v) = &self.entries[i];
                 if !v.is_null() {
                     cx.warn(
@@ -714,52 +746,82 @@ impl<'n> Fields<'n> {
         }
     }
 
-    /// Warns about every key nobody asked for.
+    /// Warns about every key nobody asked for, and, for a typed object, checks what the
+    /// converter declared but did not read (and real fields it does not list) against the
+    /// schema table. What the converter read is its own business: no field is reported twice.
     pub fn finish(self, cx: &mut Cx) {
-        for (i, (k, _)) in self.entries.iter().enumerate() {
-            if self.used[i] {
+        for (i, (k, v)) in self.entries.iter().enumerate() {
+            if self.used[i] && !self.skipped[i] {
                 continue;
             }
             let key = k.key_text();
-            let help = suggest(&key, self.known.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"))
-                .or_else(|| {
-                    Some(String::from(
-                        "check its spelling and indentation, or remove it",
-                    ))
-                });
-            let within = if self.path.is_empty() {
-                String::from("the document")
-            } else {
-                format!("`{}`", self.path)
-            };
-            cx.warn(
-                Code::UnknownField,
-                &join(&self.path, &key),
+            if let Some(kind) = self.schema.and_then(|ty| ty.field(&key)) {
+                let value = Field {
+                    node: v,
+                    path: join(&self.path, &key),
+                    key_pos: k.pos,
+                };
+                schema::walk(cx, &value, kind);
+                continue;
+            }
+            if self.used[i] {
+                continue;
+            }
+            let names = self.schema.map(Ty::names).into_iter().flatten();
+            unknown_field(
+                cx,
+                &self.path,
+                &key,
                 k.pos,
-                format!(
-                    "unknown field `{}` in {within}; it is ignored",
-                    truncate(&key, 60)
-                ),
-                help.clone(),
-            );
-            let within_ko = if self.path.is_empty() {
-                String::from("문서")
-            } else {
-                format!("`{}`", self.path)
-            };
-            let help_ko = suggest(&key, self.known.iter().copied())
-                .map(|s| format!("`{s}`를 쓰려던 것인가요?"))
-                .or_else(|| Some(String::from("철자와 들여쓰기를 확인하거나 지우세요")));
-            cx.ko(
-                format!(
-                    "{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다",
-                    truncate(&key, 60)
-                ),
-                help_ko,
+                self.known.iter().copied().chain(names),
             );
         }
     }
+}
+
+/// Warns that `key`, found in the object at `parent`, is not one of its fields, suggesting the
+/// closest of `candidates`.
+pub(crate) fn unknown_field<'a>(
+    cx: &mut Cx,
+    parent: &str,
+    key: &str,
+    pos: Pos,
+    candidates: impl IntoIterator<Item = &'a str>,
+) {
+    let guess = suggest(key, candidates);
+    let help = guess
+        .map(|s| format!("did you mean `{s}`?"))
+        .unwrap_or_else(|| String::from("check its spelling and indentation, or remove it"));
+    let within = if parent.is_empty() {
+        String::from("the document")
+    } else {
+        format!("`{parent}`")
+    };
+    cx.warn(
+        Code::UnknownField,
+        &join(parent, key),
+        pos,
+        format!(
+            "unknown field `{}` in {within}; it is ignored",
+            truncate(key, 60)
+        ),
+        Some(help),
+    );
+    let within_ko = if parent.is_empty() {
+        String::from("문서")
+    } else {
+        format!("`{parent}`")
+    };
+    let help_ko = guess
+        .map(|s| format!("`{s}`를 쓰려던 것인가요?"))
+        .unwrap_or_else(|| String::from("철자와 들여쓰기를 확인하거나 지우세요"));
+    cx.ko(
+        format!(
+            "{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다",
+            truncate(key, 60)
+        ),
+        Some(help_ko),
+    );
 }
 
 /// A YAML node kind as [`Node::type_name`] names it, in Korean.
@@ -798,6 +860,11 @@ mod tests {
             suggest("requirments", ["requirements", "taints"]),
             Some("requirements")
         );
+        // Two neighbouring letters swapped are one edit.
+        assert_eq!(suggest("paht", ["path", "port"]), Some("path"));
+        assert_eq!(suggest("nmae", ["name", "namespace"]), Some("name"));
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("ca", "abc"), 3);
         assert_eq!(suggest("banana", ops), None);
     }
 }

@@ -41,7 +41,9 @@ fn corpus() -> Vec<String> {
             }
         }
     }
-    assert!(!out.is_empty());
+    // A pod template that uses most of PodSpec, so mutations reach the schema walk's parts.
+    out.push(include_str!("fixtures/pod-template-full.yaml").to_string());
+    assert!(out.len() > 1);
     out
 }
 
@@ -204,4 +206,63 @@ fn many_documents_load_in_reasonable_time() {
     );
     let empty = "---\n".repeat(200_000);
     assert!(kpg_manifests::load(&empty).diagnostics.is_empty());
+}
+
+/// A Deployment whose container's `securityContext` holds `inner` (indented by 10 spaces).
+fn with_security_context(inner: &str) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d}}\nspec:\n  selector: {{matchLabels: {{a: b}}}}\n  template:\n    metadata: {{labels: {{a: b}}}}\n    spec:\n      containers:\n      - name: c\n        securityContext:\n{inner}"
+    )
+}
+
+#[test]
+fn the_schema_walk_survives_deep_and_wide_pod_templates() {
+    // Nested maps under an unknown key and under a free map, as deep as the parser allows
+    // and deeper: the walk reports the unknown key once and does not descend further.
+    for depth in [20, 40, 2_000] {
+        let mut inner = String::new();
+        for i in 0..depth {
+            inner.push_str(&format!("{}k{i}:\n", " ".repeat(10 + 2 * i)));
+        }
+        let l = kpg_manifests::load(&with_security_context(&inner));
+        let unknown = l
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "unknown-field")
+            .count();
+        assert!(unknown <= 1, "{:#?}", l.diagnostics);
+        if depth == 20 {
+            assert_eq!(unknown, 1, "{:#?}", l.diagnostics);
+        }
+    }
+    // Deep lists where the schema expects lists of objects.
+    let deep_list = format!("{}{}", "[".repeat(30), "]".repeat(30));
+    let text = with_security_context(&format!(
+        "          seccompProfile: {{type: RuntimeDefault}}\n          capabilities: {{add: {deep_list}}}\n"
+    ));
+    let _ = kpg_manifests::load(&text);
+    let text = with_security_context("          x: 1\n").replace(
+        "      containers:",
+        &format!("      volumes: {deep_list}\n      containers:"),
+    );
+    let _ = kpg_manifests::load(&text);
+
+    // Many unknown keys: one warning each, quickly.
+    let wide: String = (0..5_000)
+        .map(|i| format!("          typo{i}: true\n"))
+        .collect();
+    let start = Instant::now();
+    let l = kpg_manifests::load(&with_security_context(&wide));
+    assert_eq!(
+        l.diagnostics
+            .iter()
+            .filter(|d| d.code == "unknown-field")
+            .count(),
+        5_000
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
 }

@@ -13,6 +13,7 @@ use kpg_core::wellknown;
 use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, truncate};
+use crate::schema;
 use crate::yaml::Pos;
 
 /// Metadata fields the API server manages or that do not matter to the simulation.
@@ -70,7 +71,7 @@ pub(crate) fn metadata(
     let Some(mf) = root.req(cx, "metadata") else {
         return meta;
     };
-    let mut m = Fields::of(cx, &mf);
+    let mut m = Fields::typed(cx, &mf, schema::V1_OBJECT_META);
     let has_generate_name = m.get("generateName").is_some();
     match m.get("name") {
         Some(f) => {
@@ -396,7 +397,11 @@ pub(crate) fn requirement(
     site: ReqSite,
 ) -> Option<NodeSelectorRequirement> {
     let errors = cx.error_count();
-    let mut r = Fields::of(cx, item);
+    let mut r = match site {
+        ReqSite::Pod => Fields::typed(cx, item, schema::V1_NODE_SELECTOR_REQUIREMENT),
+        // Karpenter's requirement adds `minValues`: its fields are the reader's own.
+        ReqSite::NodePool => Fields::of(cx, item),
+    };
     let key = r.req(cx, "key").and_then(|k| {
         let s = cx.nonempty_str(&k)?;
         // The CRD's maxLength; a qualified name can be one character longer (253 + '/' + 63).
@@ -663,7 +668,7 @@ pub(crate) fn node_selector_term(
     f: &Field<'_>,
 ) -> Option<Vec<NodeSelectorRequirement>> {
     let errors = cx.error_count();
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_NODE_SELECTOR_TERM);
     let mut reqs = Vec::new();
     if let Some(exprs) = t.get("matchExpressions") {
         for item in cx.seq(&exprs) {
@@ -689,7 +694,7 @@ pub(crate) const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesN
 
 /// A `metav1.LabelSelector`.
 pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
-    let mut s = Fields::of(cx, f);
+    let mut s = Fields::typed(cx, f, schema::V1_LABEL_SELECTOR);
     let match_labels = s
         .get("matchLabels")
         .map(|m| labels(cx, &m))
@@ -697,7 +702,7 @@ pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
     let mut match_expressions = Vec::new();
     if let Some(exprs) = s.get("matchExpressions") {
         for item in cx.seq(&exprs) {
-            let mut e = Fields::of(cx, &item);
+            let mut e = Fields::typed(cx, &item, schema::V1_LABEL_SELECTOR_REQUIREMENT);
             let key = e.req(cx, "key").and_then(|k| {
                 let v = cx.nonempty_str(&k)?;
                 if check_label_key(cx, &k.path, k.pos(), &v) {

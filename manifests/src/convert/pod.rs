@@ -15,6 +15,7 @@ use super::common::{self, IGNORED_METADATA, ListSite};
 use crate::codes::Code;
 use crate::ext;
 use crate::reader::{Cx, Field, Fields, join, truncate};
+use crate::schema;
 
 /// What owns the pod spec: the allowed `restartPolicy` values differ.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,11 +30,11 @@ pub(crate) enum Owner {
 
 /// `spec.template` of a controller.
 pub(crate) fn pod_template(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodTemplate {
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_POD_TEMPLATE_SPEC);
     let mut labels = StringMap::new();
     let mut annotations = StringMap::new();
     if let Some(mf) = t.get("metadata") {
-        let mut m = Fields::of(cx, &mf);
+        let mut m = Fields::typed(cx, &mf, schema::V1_OBJECT_META);
         if let Some(l) = m.get("labels") {
             labels = common::labels(cx, &l);
         }
@@ -96,7 +97,7 @@ fn builtin_priority(class: &str) -> Option<i32> {
 
 /// A pod's `spec`.
 pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
-    let mut s = Fields::of(cx, f);
+    let mut s = Fields::typed(cx, f, schema::V1_POD_SPEC);
     let mut spec = PodSpec::default();
 
     let host_network = s
@@ -273,7 +274,7 @@ fn container(
     names: &mut BTreeMap<String, String>,
     seen_ports: &mut PortSet,
 ) -> Option<Container> {
-    let mut c = Fields::of(cx, f);
+    let mut c = Fields::typed(cx, f, schema::V1_CONTAINER);
     let mut out = Container::default();
     if let Some(n) = c.req(cx, "name") {
         if let Some(name) = cx.nonempty_str(&n) {
@@ -349,7 +350,7 @@ fn container(
 /// `resources.requests` and `resources.limits`, with requests defaulted from limits per
 /// resource as the API server does, and its request <= limit rule.
 fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
-    let mut r = Fields::of(cx, f);
+    let mut r = Fields::typed(cx, f, schema::V1_RESOURCE_REQUIREMENTS);
     let requests_field = r.get("requests");
     let limits_field = r.get("limits");
     let requests = requests_field
@@ -432,7 +433,7 @@ type PortSet = std::collections::BTreeSet<(&'static str, String, u16)>;
 fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> Vec<HostPort> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
-        let mut p = Fields::of(cx, &item);
+        let mut p = Fields::typed(cx, &item, schema::V1_CONTAINER_PORT);
         let container_port = p
             .req(cx, "containerPort")
             .and_then(|c| cx.int(&c, 1, 65535));
@@ -475,7 +476,7 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
 }
 
 fn affinity(cx: &mut Cx, f: &Field<'_>, spec: &mut PodSpec) {
-    let mut a = Fields::of(cx, f);
+    let mut a = Fields::typed(cx, f, schema::V1_AFFINITY);
     if let Some(na) = a.get("nodeAffinity") {
         spec.node_affinity = node_affinity(cx, &na);
     }
@@ -493,10 +494,10 @@ fn affinity(cx: &mut Cx, f: &Field<'_>, spec: &mut PodSpec) {
 }
 
 fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
-    let mut n = Fields::of(cx, f);
+    let mut n = Fields::typed(cx, f, schema::V1_NODE_AFFINITY);
     let mut out = NodeAffinity::default();
     if let Some(req) = n.get("requiredDuringSchedulingIgnoredDuringExecution") {
-        let mut r = Fields::of(cx, &req);
+        let mut r = Fields::typed(cx, &req, schema::V1_NODE_SELECTOR);
         if let Some(terms) = r.req(cx, "nodeSelectorTerms") {
             let items = cx.seq(&terms);
             if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
@@ -528,7 +529,7 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
     }
     if let Some(pref) = n.get("preferredDuringSchedulingIgnoredDuringExecution") {
         for item in cx.seq(&pref) {
-            let mut p = Fields::of(cx, &item);
+            let mut p = Fields::typed(cx, &item, schema::V1_PREFERRED_SCHEDULING_TERM);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
             let term = p
                 .req(cx, "preference")
@@ -550,7 +551,8 @@ fn pod_affinity(
     cx: &mut Cx,
     f: &Field<'_>,
 ) -> (Vec<PodAffinityTerm>, Vec<WeightedPodAffinityTerm>) {
-    let mut a = Fields::of(cx, f);
+    // Pod affinity and pod anti-affinity have the same fields.
+    let mut a = Fields::typed(cx, f, schema::V1_POD_AFFINITY);
     let mut required = Vec::new();
     let mut preferred = Vec::new();
     if let Some(req) = a.get("requiredDuringSchedulingIgnoredDuringExecution") {
@@ -562,7 +564,7 @@ fn pod_affinity(
     }
     if let Some(pref) = a.get("preferredDuringSchedulingIgnoredDuringExecution") {
         for item in cx.seq(&pref) {
-            let mut p = Fields::of(cx, &item);
+            let mut p = Fields::typed(cx, &item, schema::V1_WEIGHTED_POD_AFFINITY_TERM);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
             let term = p
                 .req(cx, "podAffinityTerm")
@@ -594,7 +596,7 @@ fn label_keys(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
 
 fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
     let errors = cx.error_count();
-    let mut t = Fields::of(cx, f);
+    let mut t = Fields::typed(cx, f, schema::V1_POD_AFFINITY_TERM);
     let label_selector = t
         .get("labelSelector")
         .map(|s| common::label_selector(cx, &s));
@@ -671,7 +673,7 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
         let errors = cx.error_count();
-        let mut t = Fields::of(cx, &item);
+        let mut t = Fields::typed(cx, &item, schema::V1_TOLERATION);
         let key_field = t.get("key");
         let key = match &key_field {
             Some(k) => cx.str(k).unwrap_or_default(),
@@ -751,7 +753,7 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
     let mut out: Vec<TopologySpreadConstraint> = Vec::new();
     for item in cx.seq(f) {
         let errors = cx.error_count();
-        let mut t = Fields::of(cx, &item);
+        let mut t = Fields::typed(cx, &item, schema::V1_TOPOLOGY_SPREAD_CONSTRAINT);
         let max_skew = t
             .req(cx, "maxSkew")
             .and_then(|m| cx.int(&m, 1, i64::from(i32::MAX)));

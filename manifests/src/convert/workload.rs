@@ -9,12 +9,13 @@ use super::common::{self, Meta, NameRule};
 use super::pod::{self, Owner};
 use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields};
+use crate::schema;
 
 const MAX_REPLICAS: i64 = i32::MAX as i64;
 
 /// A bare `v1` Pod: a workload of one.
 pub(crate) fn pod(cx: &mut Cx, root: &Field<'_>) -> (Meta, Workload) {
-    let mut r = Fields::of(cx, root);
+    let mut r = Fields::typed(cx, root, schema::V1_POD);
     let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
     let spec = match r.req(cx, "spec") {
         Some(s) => pod::pod_spec(cx, &s, Owner::Pod),
@@ -42,7 +43,14 @@ pub(crate) fn pod(cx: &mut Cx, root: &Field<'_>) -> (Meta, Workload) {
 
 /// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job.
 pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (Meta, Workload) {
-    let mut r = Fields::of(cx, root);
+    let (object_ty, spec_ty) = match kind {
+        WorkloadKind::StatefulSet => (schema::V1_STATEFUL_SET, schema::V1_STATEFUL_SET_SPEC),
+        WorkloadKind::DaemonSet => (schema::V1_DAEMON_SET, schema::V1_DAEMON_SET_SPEC),
+        WorkloadKind::ReplicaSet => (schema::V1_REPLICA_SET, schema::V1_REPLICA_SET_SPEC),
+        WorkloadKind::Job => (schema::V1_JOB, schema::V1_JOB_SPEC),
+        _ => (schema::V1_DEPLOYMENT, schema::V1_DEPLOYMENT_SPEC),
+    };
+    let mut r = Fields::typed(cx, root, object_ty);
     let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
     let mut workload = Workload {
         kind,
@@ -56,7 +64,7 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
         document: cx.doc,
     };
     if let Some(sf) = r.req(cx, "spec") {
-        let mut s = Fields::of(cx, &sf);
+        let mut s = Fields::typed(cx, &sf, spec_ty);
         let owner = if kind == WorkloadKind::Job {
             Owner::Job
         } else {
@@ -145,7 +153,10 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                     }
                     workload.selector = Some(selector);
                 }
-                s.ignore(&["minReadySeconds", "revisionHistoryLimit"]);
+                s.ignore(&["minReadySeconds"]);
+                if kind != WorkloadKind::ReplicaSet {
+                    s.ignore(&["revisionHistoryLimit"]);
+                }
                 match kind {
                     WorkloadKind::Deployment => {
                         s.ignore(&["strategy", "paused", "progressDeadlineSeconds"])
@@ -191,11 +202,11 @@ fn selects(selector: &LabelSelector, labels: &kpg_core::model::StringMap) -> boo
 
 /// `policy/v1` PodDisruptionBudget. `None` when it selects nothing (no selector).
 pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionBudget>) {
-    let mut r = Fields::of(cx, root);
+    let mut r = Fields::typed(cx, root, schema::V1_POD_DISRUPTION_BUDGET);
     let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
     let mut out = None;
     if let Some(sf) = r.req(cx, "spec") {
-        let mut s = Fields::of(cx, &sf);
+        let mut s = Fields::typed(cx, &sf, schema::V1_POD_DISRUPTION_BUDGET_SPEC);
         let selector = s
             .get("selector")
             .map(|sel| common::label_selector(cx, &sel));
@@ -307,7 +318,7 @@ fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
 
 /// `v1` Namespace.
 pub(crate) fn namespace(cx: &mut Cx, root: &Field<'_>) -> (Meta, Namespace) {
-    let mut r = Fields::of(cx, root);
+    let mut r = Fields::typed(cx, root, schema::V1_NAMESPACE);
     let meta = common::metadata(cx, &mut r, false, NameRule::Label);
     r.ignore(&["apiVersion", "kind", "spec", "status"]);
     r.finish(cx);
