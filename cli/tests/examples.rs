@@ -73,7 +73,11 @@ fn scaled(name: &str, replicas: u32) -> String {
             let end = tail[r + 1..].find('\n').map_or(tail.len(), |e| r + 1 + e);
             format!("{}\n  replicas: {replicas}{}", &tail[..r], &tail[end..])
         }
-        None => tail.replacen("\nspec:\n", &format!("\nspec:\n  replicas: {replicas}\n"), 1),
+        None => tail.replacen(
+            "\nspec:\n",
+            &format!("\nspec:\n  replicas: {replicas}\n"),
+            1,
+        ),
     };
     format!("{head}{tail}")
 }
@@ -83,7 +87,8 @@ fn simulate(pool: &str, workload: &str) -> Value {
     let scenario = format!("{}---\n{workload}", text("nodepools", pool));
     let out = kpg_stdin(&["simulate", "-", "--output", "json"], scenario.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{pool}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{pool}: no JSON report ({e})\n{}", stdout(&out)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{pool}: no JSON report ({e})\n{}", stdout(&out)))
 }
 
 /// Every pod is Running on a node; the message names the pending ones and why.
@@ -93,14 +98,35 @@ fn assert_none_pending(r: &Value, what: &str) {
     let waiting: Vec<String> = pods
         .iter()
         .filter(|p| str_of(p, "phase") != Some("Running") || str_of(p, "node").is_none())
-        .map(|p| format!("{} {:?}: {:?}", str_of(p, "name").unwrap_or("?"), str_of(p, "phase"), str_of(p, "message")))
+        .map(|p| {
+            format!(
+                "{} {:?}: {:?}",
+                str_of(p, "name").unwrap_or("?"),
+                str_of(p, "phase"),
+                str_of(p, "message")
+            )
+        })
         .collect();
-    assert!(waiting.is_empty(), "{what}: {} of {} pods wait\n{waiting:#?}\n{}", waiting.len(), pods.len(), summary(r));
+    assert!(
+        waiting.is_empty(),
+        "{what}: {} of {} pods wait\n{waiting:#?}\n{}",
+        waiting.len(),
+        pods.len(),
+        summary(r)
+    );
 }
 
 /// The value of label `key` on the node each pod of `app` runs on.
 fn node_label_of_pods<'a>(r: &'a Value, app: &str, key: &str) -> Vec<&'a str> {
-    pods_labelled(r, "app", app).into_iter().map(|p| node_of(r, p)["labels"].get(key).and_then(Value::as_str).unwrap_or("")).collect()
+    pods_labelled(r, "app", app)
+        .into_iter()
+        .map(|p| {
+            node_of(r, p)["labels"]
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        })
+        .collect()
 }
 
 /// Pods of `app` per value of the node label `key`.
@@ -124,9 +150,16 @@ fn every_example_file_is_listed_here() {
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
             .collect()
     };
-    let pools: BTreeSet<String> = POOLS.iter().map(|(n, _)| n.to_string()).chain([FAULTY.to_string()]).collect();
+    let pools: BTreeSet<String> = POOLS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .chain([FAULTY.to_string()])
+        .collect();
     assert_eq!(listed("nodepools"), pools);
-    assert_eq!(listed("workloads"), WORKLOADS.iter().map(|n| n.to_string()).collect());
+    assert_eq!(
+        listed("workloads"),
+        WORKLOADS.iter().map(|n| n.to_string()).collect()
+    );
 }
 
 /// What `kpg validate` says about each pool fixture: nothing, but for the instance-store
@@ -139,7 +172,12 @@ fn every_nodepool_fixture_validates_without_errors() {
         let out = kpg(&["validate", file.to_str().expect("UTF-8 path")]);
         let said = stdout(&out);
         assert_eq!(out.status.code(), Some(0), "{name}\n{said}");
-        let findings: Vec<&str> = said.lines().filter(|l| !l.starts_with("  help:") && !l.ends_with(" warnings") && !l.ends_with(" warning")).collect();
+        let findings: Vec<&str> = said
+            .lines()
+            .filter(|l| {
+                !l.starts_with("  help:") && !l.ends_with(" warnings") && !l.ends_with(" warning")
+            })
+            .collect();
         let summary_line = said.lines().last().unwrap_or("");
         if *name == "instance-store.yaml" {
             assert_eq!(summary_line, "0 errors, 1 warning", "{said}");
@@ -165,18 +203,32 @@ fn the_pools_consolidate_an_empty_node_with_the_defaulted_disruption_block() {
     );
     for (name, _) in POOLS {
         let r = simulate(name, &scale_in);
-        assert!(nodes(&r).is_empty(), "{name}: the empty node stays\n{}", summary(&r));
+        assert!(
+            nodes(&r).is_empty(),
+            "{name}: the empty node stays\n{}",
+            summary(&r)
+        );
         let events = r["events"].as_array().expect("events");
         assert!(
-            events.iter().any(|e| str_of(e, "reason") == Some("Disrupting") && str_of(e, "message").is_some_and(|m| m.contains("via delete (Empty)"))),
+            events
+                .iter()
+                .any(|e| str_of(e, "reason") == Some("Disrupting")
+                    && str_of(e, "message").is_some_and(|m| m.contains("via delete (Empty)"))),
             "{name}: {events:#?}"
         );
     }
     // The control: the same pool told never to consolidate keeps its node.
     let pool = text("nodepools", "general-purpose.yaml");
-    let never = pool.replacen("        name: standard\n---\n", "        name: standard\n  disruption:\n    consolidateAfter: Never\n---\n", 1);
+    let never = pool.replacen(
+        "        name: standard\n---\n",
+        "        name: standard\n  disruption:\n    consolidateAfter: Never\n---\n",
+        1,
+    );
     assert_ne!(never, pool);
-    let out = kpg_stdin(&["simulate", "-", "--output", "json"], format!("{never}---\n{scale_in}").as_bytes());
+    let out = kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        format!("{never}---\n{scale_in}").as_bytes(),
+    );
     let r: Value = serde_json::from_slice(&out.stdout).expect("a report");
     assert_eq!(nodes(&r).len(), 1, "{}", summary(&r));
 }
@@ -193,10 +245,20 @@ fn the_upstream_group_defect_is_refused_at_its_line() {
         )),
         "{said}"
     );
-    assert!(said.contains("  help: use `group: karpenter.k8s.aws` (no version)"), "{said}");
-    assert_eq!(said.lines().last(), Some("1 error, 0 warnings"), "only that: {said}");
+    assert!(
+        said.contains("  help: use `group: karpenter.k8s.aws` (no version)"),
+        "{said}"
+    );
+    assert_eq!(
+        said.lines().last(),
+        Some("1 error, 0 warnings"),
+        "only that: {said}"
+    );
     // The same file with the group written as the CRD wants loads clean.
-    let fixed = text("nodepools", FAULTY).replace("group: karpenter.k8s.aws/v1\n", "group: karpenter.k8s.aws\n");
+    let fixed = text("nodepools", FAULTY).replace(
+        "group: karpenter.k8s.aws/v1\n",
+        "group: karpenter.k8s.aws\n",
+    );
     let out = kpg_stdin(&["validate", "-"], fixed.as_bytes());
     assert_eq!(stdout(&out).trim(), "0 errors, 0 warnings");
 }
@@ -204,7 +266,10 @@ fn the_upstream_group_defect_is_refused_at_its_line() {
 #[test]
 fn every_workload_fixture_loads_clean() {
     for name in WORKLOADS {
-        let out = kpg(&["validate", path("workloads", name).to_str().expect("UTF-8 path")]);
+        let out = kpg(&[
+            "validate",
+            path("workloads", name).to_str().expect("UTF-8 path"),
+        ]);
         assert_eq!(out.status.code(), Some(0), "{name}");
         assert_eq!(stdout(&out).trim(), "0 errors, 0 warnings", "{name}");
     }
@@ -227,12 +292,20 @@ fn every_pool_runs_inflate_a_zone_spread_and_arm64_with_nothing_pending() {
         let r = simulate(name, &text("workloads", "arm64.yaml"));
         if *arm64 {
             assert_none_pending(&r, &format!("{name} + arm64"));
-            assert!(node_label_of_pods(&r, "arm64", "kubernetes.io/arch").iter().all(|a| *a == "arm64"), "{}", summary(&r));
+            assert!(
+                node_label_of_pods(&r, "arm64", "kubernetes.io/arch")
+                    .iter()
+                    .all(|a| *a == "arm64"),
+                "{}",
+                summary(&r)
+            );
         } else {
             // amd64-only pools refuse them, with Karpenter's reason.
             let pending = pods(&r);
             assert!(
-                pending.iter().all(|p| str_of(p, "phase") == Some("Pending") && str_of(p, "message").is_some_and(|m| m.contains("kubernetes.io/arch In [arm64]"))),
+                pending.iter().all(|p| str_of(p, "phase") == Some("Pending")
+                    && str_of(p, "message")
+                        .is_some_and(|m| m.contains("kubernetes.io/arch In [arm64]"))),
                 "{name}: {}",
                 summary(&r)
             );
@@ -243,38 +316,83 @@ fn every_pool_runs_inflate_a_zone_spread_and_arm64_with_nothing_pending() {
 #[test]
 fn the_workload_fixtures_run_on_the_pools_they_are_for() {
     // GPUs: the large-instances pool is the example pool that allows GPU types.
-    for (workload, app, resource) in [("gpu-nvidia.yaml", "gpu-nvidia", "nvidia.com/gpu"), ("gpu-amd.yaml", "gpu-amd", "amd.com/gpu")] {
+    for (workload, app, resource) in [
+        ("gpu-nvidia.yaml", "gpu-nvidia", "nvidia.com/gpu"),
+        ("gpu-amd.yaml", "gpu-amd", "amd.com/gpu"),
+    ] {
         let r = simulate("large-instances.yaml", &text("workloads", workload));
         assert_none_pending(&r, workload);
         for p in pods_labelled(&r, "app", app) {
-            assert!(node_of(&r, p)["allocatable"].get(resource).is_some(), "{workload}: {}", summary(&r));
+            assert!(
+                node_of(&r, p)["allocatable"].get(resource).is_some(),
+                "{workload}: {}",
+                summary(&r)
+            );
         }
     }
     // Spot pods on the spot pool.
     let r = simulate("spot.yaml", &text("workloads", "spot.yaml"));
     assert_none_pending(&r, "spot");
-    assert!(pods_labelled(&r, "app", "spot-only").iter().all(|p| str_of(node_of(&r, p), "capacityType") == Some("spot")));
+    assert!(
+        pods_labelled(&r, "app", "spot-only")
+            .iter()
+            .all(|p| str_of(node_of(&r, p), "capacityType") == Some("spot"))
+    );
     // The arm64 preference wins when a pool offers arm64.
     let r = simulate("multi-arch.yaml", &text("workloads", "prefer-arm.yaml"));
     assert_none_pending(&r, "prefer-arm");
-    assert_eq!(node_label_of_pods(&r, "prefer-arm", "kubernetes.io/arch"), ["arm64"; 3], "{}", summary(&r));
-    assert!(pods_labelled(&r, "app", "prefer-arm").iter().all(|p| str_of(node_of(&r, p), "nodepool") == Some("graviton")));
+    assert_eq!(
+        node_label_of_pods(&r, "prefer-arm", "kubernetes.io/arch"),
+        ["arm64"; 3],
+        "{}",
+        summary(&r)
+    );
+    assert!(
+        pods_labelled(&r, "app", "prefer-arm")
+            .iter()
+            .all(|p| str_of(node_of(&r, p), "nodepool") == Some("graviton"))
+    );
     // Hostname spreads: at most 2 apart per node (and 5 per zone for the 50).
-    let r = simulate("general-purpose.yaml", &text("workloads", "spread-hostname.yaml"));
+    let r = simulate(
+        "general-purpose.yaml",
+        &text("workloads", "spread-hostname.yaml"),
+    );
     assert_none_pending(&r, "spread-hostname");
-    assert!(skew(&spread(&r, "spread-nodes", "kubernetes.io/hostname")) <= 2, "{}", summary(&r));
-    let r = simulate("general-purpose.yaml", &text("workloads", "spread-hostname-zone.yaml"));
+    assert!(
+        skew(&spread(&r, "spread-nodes", "kubernetes.io/hostname")) <= 2,
+        "{}",
+        summary(&r)
+    );
+    let r = simulate(
+        "general-purpose.yaml",
+        &text("workloads", "spread-hostname-zone.yaml"),
+    );
     assert_none_pending(&r, "spread-hostname-zone");
     assert_eq!(pods_labelled(&r, "app", "spread-both").len(), 50);
-    assert!(skew(&spread(&r, "spread-both", "kubernetes.io/hostname")) <= 2, "{}", summary(&r));
-    assert!(skew(&spread(&r, "spread-both", "topology.kubernetes.io/zone")) <= 5, "{}", summary(&r));
+    assert!(
+        skew(&spread(&r, "spread-both", "kubernetes.io/hostname")) <= 2,
+        "{}",
+        summary(&r)
+    );
+    assert!(
+        skew(&spread(&r, "spread-both", "topology.kubernetes.io/zone")) <= 5,
+        "{}",
+        summary(&r)
+    );
     // The PDB's ten amd64 replicas, and the inflate fixture as written (one replica).
-    let r = simulate("general-purpose.yaml", &text("workloads", "disruption-budget.yaml"));
+    let r = simulate(
+        "general-purpose.yaml",
+        &text("workloads", "disruption-budget.yaml"),
+    );
     assert_none_pending(&r, "disruption-budget");
     assert_eq!(pods_labelled(&r, "app", "steady").len(), 10);
     let r = simulate("general-purpose.yaml", &text("workloads", "inflate.yaml"));
     assert_none_pending(&r, "inflate");
-    assert_eq!(pods_labelled(&r, "app", "inflate").len(), 1, "replicas defaults to 1");
+    assert_eq!(
+        pods_labelled(&r, "app", "inflate").len(),
+        1,
+        "replicas defaults to 1"
+    );
 }
 
 /// Inferentia and Trainium types have `aws.amazon.com/neuron` capacity in EC2, but the
