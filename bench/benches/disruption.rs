@@ -45,7 +45,13 @@ fn disruption(c: &mut Criterion) {
         let sim = at_rest(scale_down);
         let decision = sim.clone().disruption_decision();
         eprintln!("{name}: {decision:?}");
-        g.bench_function(name, |b| b.iter_batched(|| sim.clone(), |mut s| s.disruption_decision(), BatchSize::LargeInput));
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || sim.clone(),
+                |mut s| s.disruption_decision(),
+                BatchSize::LargeInput,
+            )
+        });
     }
     g.finish();
 }

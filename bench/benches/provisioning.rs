@@ -32,32 +32,47 @@ fn provisioning(c: &mut Criterion) {
     let mut g = c.benchmark_group("provisioning");
     g.sample_size(20);
     drop(g);
-    pass(c, "5000 pods x 400 synthetic types", || scenario(5_000, synthetic_types(400), "us-east-1", &SYNTHETIC_ZONES));
-    pass(c, "5000 pods x built-in catalog us-east-1", || scenario(5_000, vec![], "us-east-1", &US_EAST_1));
-    pass(c, "20000 pods x 400 synthetic types", || scenario(20_000, synthetic_types(400), "us-east-1", &SYNTHETIC_ZONES));
-    pass(c, "20000 pods x built-in catalog us-east-1", || scenario(20_000, vec![], "us-east-1", &US_EAST_1));
+    pass(c, "5000 pods x 400 synthetic types", || {
+        scenario(5_000, synthetic_types(400), "us-east-1", &SYNTHETIC_ZONES)
+    });
+    pass(c, "5000 pods x built-in catalog us-east-1", || {
+        scenario(5_000, vec![], "us-east-1", &US_EAST_1)
+    });
+    pass(c, "20000 pods x 400 synthetic types", || {
+        scenario(20_000, synthetic_types(400), "us-east-1", &SYNTHETIC_ZONES)
+    });
+    pass(c, "20000 pods x built-in catalog us-east-1", || {
+        scenario(20_000, vec![], "us-east-1", &US_EAST_1)
+    });
 }
 
 fn seed_lab(c: &mut Criterion) {
     let text = include_str!("../../tests/labs/seed002-scale-out.yaml");
     let loaded = kpg_manifests::load(text);
     assert!(!loaded.has_errors(), "lab has errors");
-    c.bench_function("seed002 scale-out lab, 15 simulated minutes (cold catalog)", |b| {
-        b.iter(|| {
-            let mut sim = Simulation::new(loaded.scenario.clone()).expect("lab is valid");
-            sim.run_until(15 * 60_000);
-            sim
-        })
-    });
+    c.bench_function(
+        "seed002 scale-out lab, 15 simulated minutes (cold catalog)",
+        |b| {
+            b.iter(|| {
+                let mut sim = Simulation::new(loaded.scenario.clone()).expect("lab is valid");
+                sim.run_until(15 * 60_000);
+                sim
+            })
+        },
+    );
     // The page keeps its resolved catalog between runs, as every re-simulation after an edit does.
     let mut cache = kpg_core::catalog::CatalogCache::new();
-    c.bench_function("seed002 scale-out lab, 15 simulated minutes (warm catalog)", |b| {
-        b.iter(|| {
-            let mut sim = Simulation::with_cache(loaded.scenario.clone(), &mut cache).expect("lab is valid");
-            sim.run_until(15 * 60_000);
-            sim
-        })
-    });
+    c.bench_function(
+        "seed002 scale-out lab, 15 simulated minutes (warm catalog)",
+        |b| {
+            b.iter(|| {
+                let mut sim = Simulation::with_cache(loaded.scenario.clone(), &mut cache)
+                    .expect("lab is valid");
+                sim.run_until(15 * 60_000);
+                sim
+            })
+        },
+    );
 }
 
 criterion_group! {

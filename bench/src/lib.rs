@@ -7,7 +7,11 @@ use kpg_core::resources::{ResourceName, Resources};
 
 /// One broad NodePool: everything allowed, effectively unlimited.
 fn broad_pool() -> NodePool {
-    let mut np = NodePool::new("default", "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand", "spot"]);
+    let mut np = NodePool::new("default", "default").require(
+        "karpenter.sh/capacity-type",
+        Operator::In,
+        &["on-demand", "spot"],
+    );
     np.limits.resources[ResourceName::Cpu as usize] = Some(10_000_000_000);
     np.consolidate_after = Some(0);
     np
@@ -22,10 +26,20 @@ pub fn synthetic_types(n: usize) -> Vec<InstanceTypeSpec> {
             let price = 100_000 * cpu + 100_000 * 2 * cpu;
             let mut offerings = Vec::new();
             for z in ["test-zone-1", "test-zone-2", "test-zone-3"] {
-                offerings.push(OfferingSpec { zone: z.into(), capacity_type: CapacityType::OnDemand, price, available: true });
+                offerings.push(OfferingSpec {
+                    zone: z.into(),
+                    capacity_type: CapacityType::OnDemand,
+                    price,
+                    available: true,
+                });
             }
             for z in ["test-zone-1", "test-zone-2"] {
-                offerings.push(OfferingSpec { zone: z.into(), capacity_type: CapacityType::Spot, price: price * 7 / 10, available: true });
+                offerings.push(OfferingSpec {
+                    zone: z.into(),
+                    capacity_type: CapacityType::Spot,
+                    price: price * 7 / 10,
+                    available: true,
+                });
             }
             InstanceTypeSpec {
                 name: format!("fake-it-{i}"),
@@ -79,22 +93,33 @@ pub fn deployments(pods: u32, zones: &[&str]) -> Vec<Workload> {
                 ..Default::default()
             });
             match d % 5 {
-                1 => t.spec.topology_spread.push(zone_spread(&format!("app-{d}"))),
+                1 => t
+                    .spec
+                    .topology_spread
+                    .push(zone_spread(&format!("app-{d}"))),
                 2 => {
-                    t.spec.node_selector.insert("kubernetes.io/arch".into(), "amd64".into());
+                    t.spec
+                        .node_selector
+                        .insert("kubernetes.io/arch".into(), "amd64".into());
                 }
                 3 => {
-                    t.spec.node_selector.insert("karpenter.sh/capacity-type".into(), "on-demand".into());
+                    t.spec
+                        .node_selector
+                        .insert("karpenter.sh/capacity-type".into(), "on-demand".into());
                 }
-                4 => t.spec.node_affinity.preferred.push(WeightedNodeSelectorTerm {
-                    weight: 10,
-                    requirements: vec![NodeSelectorRequirement {
-                        key: "topology.kubernetes.io/zone".into(),
-                        operator: Operator::In,
-                        values: vec![zones[0].into()],
-                        min_values: None,
-                    }],
-                }),
+                4 => t
+                    .spec
+                    .node_affinity
+                    .preferred
+                    .push(WeightedNodeSelectorTerm {
+                        weight: 10,
+                        requirements: vec![NodeSelectorRequirement {
+                            key: "topology.kubernetes.io/zone".into(),
+                            operator: Operator::In,
+                            values: vec![zones[0].into()],
+                            min_values: None,
+                        }],
+                    }),
                 _ => {}
             }
             Workload {
@@ -115,7 +140,11 @@ pub fn deployments(pods: u32, zones: &[&str]) -> Vec<Workload> {
 /// The provisioning benchmark's scenario. `region: None` uses `types` as a custom catalog.
 pub fn scenario(pods: u32, types: Vec<InstanceTypeSpec>, region: &str, zones: &[&str]) -> Scenario {
     Scenario {
-        cluster: Cluster { region: region.into(), zones: zones.iter().map(|z| z.to_string()).collect(), ..Default::default() },
+        cluster: Cluster {
+            region: region.into(),
+            zones: zones.iter().map(|z| z.to_string()).collect(),
+            ..Default::default()
+        },
         node_pools: vec![broad_pool()],
         node_classes: vec![NodeClass::al2023("default")],
         workloads: deployments(pods, zones),
@@ -131,7 +160,11 @@ pub fn scenario(pods: u32, types: Vec<InstanceTypeSpec>, region: &str, zones: &[
 pub fn disruption_scenario(pods: u32) -> Scenario {
     let mut np = NodePool::new("default", "default")
         .require("karpenter.sh/capacity-type", Operator::In, &["on-demand"])
-        .require("node.kubernetes.io/instance-type", Operator::In, &["m5.xlarge"]);
+        .require(
+            "node.kubernetes.io/instance-type",
+            Operator::In,
+            &["m5.xlarge"],
+        );
     np.consolidation_policy = ConsolidationPolicy::WhenEmptyOrUnderutilized;
     np.consolidate_after = Some(30_000);
     let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
@@ -141,11 +174,15 @@ pub fn disruption_scenario(pods: u32) -> Scenario {
             t.labels.insert("app".into(), format!("app-{d}"));
             t.spec.containers.push(Container {
                 name: "app".into(),
-                requests: Resources::ZERO.with(ResourceName::Cpu, 380).with(ResourceName::Memory, 1 << 30),
+                requests: Resources::ZERO
+                    .with(ResourceName::Cpu, 380)
+                    .with(ResourceName::Memory, 1 << 30),
                 ..Default::default()
             });
             if d % 4 == 1 {
-                t.spec.topology_spread.push(zone_spread(&format!("app-{d}")));
+                t.spec
+                    .topology_spread
+                    .push(zone_spread(&format!("app-{d}")));
             }
             Workload {
                 kind: WorkloadKind::Deployment,
@@ -161,7 +198,11 @@ pub fn disruption_scenario(pods: u32) -> Scenario {
         })
         .collect();
     Scenario {
-        cluster: Cluster { region: "us-east-1".into(), zones: zones.iter().map(|z| z.to_string()).collect(), ..Default::default() },
+        cluster: Cluster {
+            region: "us-east-1".into(),
+            zones: zones.iter().map(|z| z.to_string()).collect(),
+            ..Default::default()
+        },
         node_pools: vec![np],
         node_classes: vec![NodeClass::al2023("default")],
         workloads,

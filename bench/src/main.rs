@@ -9,7 +9,8 @@ fn main() {
         let mut cache = kpg_core::catalog::CatalogCache::new();
         for round in 0..5 {
             let t = std::time::Instant::now();
-            let mut sim = kpg_core::sim::Simulation::with_cache(loaded.scenario.clone(), &mut cache).unwrap();
+            let mut sim =
+                kpg_core::sim::Simulation::with_cache(loaded.scenario.clone(), &mut cache).unwrap();
             let built = t.elapsed();
             sim.run_until(15 * 60_000);
             eprintln!("lab round {round}: new {built:?}, total {:?}", t.elapsed());
@@ -18,11 +19,18 @@ fn main() {
     }
     if arg == "disruption" {
         // One disruption pass over a cluster at rest (see benches/disruption.rs).
-        let pods: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+        let pods: u32 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(5000);
         let mut sim = kpg_core::sim::Simulation::new(kpg_bench::disruption_scenario(pods)).unwrap();
         let t = std::time::Instant::now();
         let until = sim.run_to_rest(3_600_000);
-        eprintln!("built in {:?}, at rest at {until} ms, {} nodes", t.elapsed(), sim.nodes().iter().filter(|n| !n.deleted).count());
+        eprintln!(
+            "built in {:?}, at rest at {until} ms, {} nodes",
+            t.elapsed(),
+            sim.nodes().iter().filter(|n| !n.deleted).count()
+        );
         for round in 0..5 {
             let mut s = sim.clone();
             let t = std::time::Instant::now();
@@ -33,26 +41,51 @@ fn main() {
     }
     if arg == "rest" {
         // A whole run to rest: provisioning, launches, kube-scheduler binding as nodes come up.
-        let pods: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(5000);
+        let pods: u32 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(5000);
         let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
-        let mut sim = kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones)).unwrap();
+        let mut sim =
+            kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones))
+                .unwrap();
         let t = std::time::Instant::now();
         let until = sim.run_to_rest(3_600_000);
         let r = sim.report();
         let running = r.pods.iter().filter(|p| p.phase == "Running").count();
-        eprintln!("{pods} pods to rest at {until} ms: {:?}, {} nodes, {running} running", t.elapsed(), r.nodes.len());
+        eprintln!(
+            "{pods} pods to rest at {until} ms: {:?}, {} nodes, {running} running",
+            t.elapsed(),
+            r.nodes.len()
+        );
         return;
     }
     let pods: u32 = arg.parse().unwrap_or(5000);
     let builtin = std::env::args().nth(2).as_deref() == Some("builtin");
-    let types = if builtin { vec![] } else { kpg_bench::synthetic_types(400) };
-    let zones: &[&str] =
-        if builtin { &["us-east-1a", "us-east-1b", "us-east-1c"] } else { &["test-zone-1", "test-zone-2", "test-zone-3"] };
-    let mut sim = kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, types, "us-east-1", zones)).unwrap();
+    let types = if builtin {
+        vec![]
+    } else {
+        kpg_bench::synthetic_types(400)
+    };
+    let zones: &[&str] = if builtin {
+        &["us-east-1a", "us-east-1b", "us-east-1c"]
+    } else {
+        &["test-zone-1", "test-zone-2", "test-zone-3"]
+    };
+    let mut sim =
+        kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, types, "us-east-1", zones))
+            .unwrap();
     let t = std::time::Instant::now();
     sim.run_until(1_500);
     let elapsed = t.elapsed();
     let r = sim.report();
-    let pending = r.pods.iter().filter(|p| p.phase == "Pending" && p.nominated.is_none()).count();
-    eprintln!("{pods} pods: {elapsed:?}, {} nodeclaims, {pending} pending", r.nodeclaims.len());
+    let pending = r
+        .pods
+        .iter()
+        .filter(|p| p.phase == "Pending" && p.nominated.is_none())
+        .count();
+    eprintln!(
+        "{pods} pods: {elapsed:?}, {} nodeclaims, {pending} pending",
+        r.nodeclaims.len()
+    );
 }

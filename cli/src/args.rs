@@ -300,7 +300,10 @@ where
                     return Err(unknown_flag(Topic::Codes, &a));
                 }
                 if code.is_some() {
-                    return Err(UsageError::new(Topic::Codes, format!("unexpected argument {a:?}: give at most one CODE")));
+                    return Err(UsageError::new(
+                        Topic::Codes,
+                        format!("unexpected argument {a:?}: give at most one CODE"),
+                    ));
                 }
                 code = Some(a);
             }
@@ -347,7 +350,10 @@ impl Opt {
     ];
 
     fn flag(self) -> &'static str {
-        Opt::NAMED.iter().find(|(_, o)| *o == self).map_or("--output", |(f, _)| f)
+        Opt::NAMED
+            .iter()
+            .find(|(_, o)| *o == self)
+            .map_or("--output", |(f, _)| f)
     }
 }
 
@@ -404,7 +410,10 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             return Err(unknown_flag(topic, arg));
         }
         if topic == Topic::Explain && opt == Opt::Until {
-            return Err(UsageError::new(topic, "explain takes --at DURATION, not --until"));
+            return Err(UsageError::new(
+                topic,
+                "explain takes --at DURATION, not --until",
+            ));
         }
         let flag = opt.flag();
         let value = match inline {
@@ -486,22 +495,39 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         }
         Topic::Explain => {
             let subject = match subjects.as_slice() {
-                [] => return Err(UsageError::new(topic, "say what to explain: --pod NS/NAME, --node NAME or --nodeclaim NAME")),
+                [] => {
+                    return Err(UsageError::new(
+                        topic,
+                        "say what to explain: --pod NS/NAME, --node NAME or --nodeclaim NAME",
+                    ));
+                }
                 [(opt, value)] => match opt {
                     Opt::Pod => kpg_explain::Subject::Pod(value.clone()),
                     Opt::Node => kpg_explain::Subject::Node(value.clone()),
                     _ => kpg_explain::Subject::NodeClaim(value.clone()),
                 },
-                _ => return Err(UsageError::new(topic, "explain one thing at a time: give one of --pod, --node, --nodeclaim")),
+                _ => {
+                    return Err(UsageError::new(
+                        topic,
+                        "explain one thing at a time: give one of --pod, --node, --nodeclaim",
+                    ));
+                }
             };
             let output = match output.as_deref() {
                 None | Some("text") => ExplainOutput::Text,
                 Some("json") => ExplainOutput::Json,
-                Some(other) => return Err(UsageError::new(topic, format!("unknown --output {other:?}: use text or json"))),
+                Some(other) => {
+                    return Err(UsageError::new(
+                        topic,
+                        format!("unknown --output {other:?}: use text or json"),
+                    ));
+                }
             };
             let lang = match lang.as_deref() {
                 None => kpg_explain::Lang::En,
-                Some(l) => kpg_explain::Lang::parse(l).ok_or_else(|| UsageError::new(topic, format!("unknown --lang {l:?}: use en or ko")))?,
+                Some(l) => kpg_explain::Lang::parse(l).ok_or_else(|| {
+                    UsageError::new(topic, format!("unknown --lang {l:?}: use en or ko"))
+                })?,
             };
             let at = match at {
                 None => None,
@@ -510,7 +536,13 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
                         .map_err(|e| UsageError::new(topic, format!("invalid --at {text:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")))?,
                 ),
             };
-            Ok(Command::Explain { input, subject, at, output, lang })
+            Ok(Command::Explain {
+                input,
+                subject,
+                at,
+                output,
+                lang,
+            })
         }
         Topic::Migrate | Topic::Overview | Topic::Codes | Topic::Kubectl => {
             if until.is_some() || output.is_some() {
@@ -560,7 +592,11 @@ fn parse_kubectl(args: Vec<OsString>) -> Result<Command, UsageError> {
     while let Some(raw) = it.next() {
         let arg = raw.to_string_lossy().into_owned();
         if arg == "--" {
-            words = Some(it.by_ref().map(|w| w.to_string_lossy().into_owned()).collect());
+            words = Some(
+                it.by_ref()
+                    .map(|w| w.to_string_lossy().into_owned())
+                    .collect(),
+            );
             break;
         }
         if arg == "-h" || arg == "--help" {
@@ -573,15 +609,31 @@ fn parse_kubectl(args: Vec<OsString>) -> Result<Command, UsageError> {
         if name == "--at" || name == "--until" {
             let value = match inline {
                 Some(v) => v,
-                None => it.next().map(|v| v.to_string_lossy().into_owned()).ok_or_else(|| UsageError::new(topic, format!("{name} needs a value")))?,
+                None => it
+                    .next()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .ok_or_else(|| UsageError::new(topic, format!("{name} needs a value")))?,
             };
-            let ms = kpg_core::duration::parse(&value)
-                .map_err(|e| UsageError::new(topic, format!("invalid {name} {value:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")))?;
-            if name == "--at" { at = Some(ms) } else { until = Some(ms) }
+            let ms = kpg_core::duration::parse(&value).map_err(|e| {
+                UsageError::new(
+                    topic,
+                    format!(
+                        "invalid {name} {value:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)"
+                    ),
+                )
+            })?;
+            if name == "--at" {
+                at = Some(ms)
+            } else {
+                until = Some(ms)
+            }
             continue;
         }
         if arg.starts_with('-') && arg != "-" {
-            return Err(UsageError::new(topic, format!("unknown flag {arg:?} (kubectl's own flags go after --)")));
+            return Err(UsageError::new(
+                topic,
+                format!("unknown flag {arg:?} (kubectl's own flags go after --)"),
+            ));
         }
         if input.is_none() {
             input = Some(input_from(raw));
@@ -593,26 +645,50 @@ fn parse_kubectl(args: Vec<OsString>) -> Result<Command, UsageError> {
         words = Some(rest);
         break;
     }
-    let input = input.ok_or_else(|| UsageError::new(topic, "missing FILE (a path, or - for standard input)"))?;
+    let input = input
+        .ok_or_else(|| UsageError::new(topic, "missing FILE (a path, or - for standard input)"))?;
     let words = words.unwrap_or_default();
     if words.is_empty() {
-        return Err(UsageError::new(topic, "missing COMMAND: say what to run after --, e.g. -- get nodes"));
+        return Err(UsageError::new(
+            topic,
+            "missing COMMAND: say what to run after --, e.g. -- get nodes",
+        ));
     }
     let mut line = match words.as_slice() {
         [one] if one.contains(char::is_whitespace) => one.clone(),
-        _ => words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" "),
+        _ => words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
     };
-    let first = line.split_whitespace().next().unwrap_or_default().to_string();
+    let first = line
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
     if !["kubectl", "k", "eks-node-viewer", "help", "clear", "$"].contains(&first.as_str()) {
         line = format!("kubectl {line}");
     }
-    Ok(Command::Kubectl { input, at, until, line })
+    Ok(Command::Kubectl {
+        input,
+        at,
+        until,
+        line,
+    })
 }
 
 /// Quotes a word for the terminal's tokenizer, so it reads back as the same word.
 fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:@%+^".contains(c));
-    if plain { word.to_string() } else { format!("'{}'", word.replace('\'', "'\\''")) }
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:@%+^".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn unknown_flag(topic: Topic, arg: &str) -> UsageError {

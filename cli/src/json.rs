@@ -56,7 +56,10 @@ impl<'a> DiagnosticJson<'a> {
             path: &d.path,
             message: &d.message,
             help: d.help.as_deref(),
-            ko: d.ko.as_ref().map(|k| KoreanJson { message: &k.message, help: k.help.as_deref() }),
+            ko: d.ko.as_ref().map(|k| KoreanJson {
+                message: &k.message,
+                help: k.help.as_deref(),
+            }),
         }
     }
 }

@@ -67,13 +67,27 @@ pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure>
 }
 
 /// Reads and runs a scenario like [`simulate`] and explains one subject at the end.
-pub fn explain(text: &str, subject: &kpg_explain::Subject, at: Option<Millis>, lang: kpg_explain::Lang) -> Result<(Vec<Diagnostic>, Result<kpg_explain::Explanation, kpg_explain::NotFound>), Failure> {
+pub fn explain(
+    text: &str,
+    subject: &kpg_explain::Subject,
+    at: Option<Millis>,
+    lang: kpg_explain::Lang,
+) -> Result<
+    (
+        Vec<Diagnostic>,
+        Result<kpg_explain::Explanation, kpg_explain::NotFound>,
+    ),
+    Failure,
+> {
     let (warnings, _, sim) = load_and_run(text, at)?;
     Ok((warnings, kpg_explain::explain(&sim, subject, lang)))
 }
 
 /// The part [`simulate`] and [`explain`] share: read, start, run to `until` or to rest.
-fn load_and_run(text: &str, until: Option<Millis>) -> Result<(Vec<Diagnostic>, table::ContainerCounts, Simulation), Failure> {
+fn load_and_run(
+    text: &str,
+    until: Option<Millis>,
+) -> Result<(Vec<Diagnostic>, table::ContainerCounts, Simulation), Failure> {
     let loaded = kpg_manifests::load(text);
     if loaded.has_errors() {
         return Err(Failure::Invalid(loaded.diagnostics));
@@ -100,7 +114,11 @@ fn print_failure(file: &str, failure: Failure, stderr: &mut dyn Write) {
             for d in &diagnostics {
                 let _ = writeln!(stderr, "{file}: {d}");
             }
-            let _ = writeln!(stderr, "kpg: {file}: {}; nothing was simulated", summary_line(&diagnostics));
+            let _ = writeln!(
+                stderr,
+                "kpg: {file}: {}; nothing was simulated",
+                summary_line(&diagnostics)
+            );
         }
         Failure::Sim { warnings, error } => {
             for d in &warnings {
@@ -260,8 +278,19 @@ where
         ),
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
         Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
-        Command::Explain { input, subject, at, output, lang } => run_explain(&input, &subject, at, output, lang, stdin, stdout, stderr),
-        Command::Kubectl { input, at, until, line } => run_kubectl(&input, at, until, &line, stdin, stdout, stderr),
+        Command::Explain {
+            input,
+            subject,
+            at,
+            output,
+            lang,
+        } => run_explain(&input, &subject, at, output, lang, stdin, stdout, stderr),
+        Command::Kubectl {
+            input,
+            at,
+            until,
+            line,
+        } => run_kubectl(&input, at, until, &line, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -305,7 +334,9 @@ fn run_validate(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     let diagnostics = validate(&text);
     let rendered = match output {
         ValidateOutput::Text => {
@@ -339,14 +370,24 @@ fn run_codes(code: Option<&str>, stdout: &mut dyn Write, stderr: &mut dyn Write)
         let width = ALL.iter().map(|i| i.code.as_str().len()).max().unwrap_or(0);
         let mut out = String::new();
         for i in ALL {
-            out.push_str(&format!("{:width$}  {:10}  {}\n", i.code.as_str(), i.origin.as_str(), i.summary));
+            out.push_str(&format!(
+                "{:width$}  {:10}  {}\n",
+                i.code.as_str(),
+                i.origin.as_str(),
+                i.summary
+            ));
         }
         return emit(stdout, stderr, &out);
     };
     let Some(c) = Code::parse(name) else {
         let guess = kpg_manifests::codes::closest(name);
-        let hint = guess.map(|g| format!(" (did you mean {g}?)")).unwrap_or_default();
-        let _ = writeln!(stderr, "kpg: {name:?} is not a finding code{hint}; kpg codes lists them all");
+        let hint = guess
+            .map(|g| format!(" (did you mean {g}?)"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            stderr,
+            "kpg: {name:?} is not a finding code{hint}; kpg codes lists them all"
+        );
         return EXIT_FAILURE;
     };
     let i = c.info();
@@ -354,21 +395,41 @@ fn run_codes(code: Option<&str>, stdout: &mut dyn Write, stderr: &mut dyn Write)
     emit(
         stdout,
         stderr,
-        &format!("{}\n  origin: {} ({meaning})\n  {}\n\n  출처: {meaning_ko}\n  {}\n", c, i.origin.as_str(), i.summary, i.summary_ko),
+        &format!(
+            "{}\n  origin: {} ({meaning})\n  {}\n\n  출처: {meaning_ko}\n  {}\n",
+            c,
+            i.origin.as_str(),
+            i.summary,
+            i.summary_ko
+        ),
     )
 }
 
 /// `kpg migrate`: the migrated text on stdout, byte for byte where nothing changed; one line
 /// per change on stderr (`file:line: migrated Kind/name: ...`, or `needs a person` for what
 /// it could not do). Exit 0 unless the file cannot be read.
-fn run_migrate(input: &Input, stdin: &mut dyn Read, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+fn run_migrate(
+    input: &Input,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
     let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     let migration = kpg_manifests::migrate(&text);
     let mut notes = String::new();
     for c in &migration.changes {
-        let what = if c.manual { "needs a person" } else { "migrated" };
-        notes.push_str(&format!("{file}:{}: {what} {}: {}\n", c.line, c.object, c.message));
+        let what = if c.manual {
+            "needs a person"
+        } else {
+            "migrated"
+        };
+        notes.push_str(&format!(
+            "{file}:{}: {what} {}: {}\n",
+            c.line, c.object, c.message
+        ));
     }
     if migration.changes.is_empty() {
         notes.push_str(&format!("{file}: nothing to migrate: no karpenter.sh/v1beta1 or karpenter.k8s.aws/v1beta1 objects\n"));
@@ -376,7 +437,11 @@ fn run_migrate(input: &Input, stdin: &mut dyn Read, stdout: &mut dyn Write, stde
     if stderr.write_all(notes.as_bytes()).is_err() {
         return EXIT_FAILURE;
     }
-    if stdout.write_all(migration.text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
+    if stdout
+        .write_all(migration.text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
         return EXIT_FAILURE;
     }
     EXIT_OK
@@ -394,7 +459,9 @@ fn run_explain(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     match explain(&text, subject, at, lang) {
         Err(failure) => {
             print_failure(&file, failure, stderr);
@@ -412,13 +479,18 @@ fn run_explain(
                 Ok(explanation) => {
                     let rendered = match output {
                         args::ExplainOutput::Text => explanation.to_text(),
-                        args::ExplainOutput::Json => match serde_json::to_string_pretty(&explanation) {
-                            Ok(s) => s + "\n",
-                            Err(e) => {
-                                let _ = writeln!(stderr, "kpg: cannot write the explanation as JSON: {e}");
-                                return EXIT_FAILURE;
+                        args::ExplainOutput::Json => {
+                            match serde_json::to_string_pretty(&explanation) {
+                                Ok(s) => s + "\n",
+                                Err(e) => {
+                                    let _ = writeln!(
+                                        stderr,
+                                        "kpg: cannot write the explanation as JSON: {e}"
+                                    );
+                                    return EXIT_FAILURE;
+                                }
                             }
-                        },
+                        }
                     };
                     emit(stdout, stderr, &rendered)
                 }
@@ -436,7 +508,9 @@ fn run_simulate(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     match simulate(&text, until) {
         Err(failure) => {
             print_failure(&file, failure, stderr);
@@ -467,13 +541,19 @@ fn run_simulate(
 /// can be read from disk (the page's tabs play this part there).
 fn kubectl_files(input: &Input, scenario: &str, line: &str) -> Vec<(String, String)> {
     let mut files = vec![(input.display_name(), scenario.to_string())];
-    let words: Vec<String> = kpg_kubectl::tokenize::split(line).unwrap_or_default().into_iter().map(|w| w.text).collect();
+    let words: Vec<String> = kpg_kubectl::tokenize::split(line)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| w.text)
+        .collect();
     let is_logs = words.iter().any(|w| w == "logs");
     for (i, w) in words.iter().enumerate() {
         let named = if (w == "-f" || w == "--filename") && !is_logs {
             words.get(i + 1).cloned()
         } else {
-            w.strip_prefix("--filename=").or_else(|| w.strip_prefix("-f=")).map(str::to_string)
+            w.strip_prefix("--filename=")
+                .or_else(|| w.strip_prefix("-f="))
+                .map(str::to_string)
         };
         let Some(path) = named else { continue };
         if files.iter().any(|(n, _)| *n == path) {
@@ -498,7 +578,9 @@ fn run_kubectl(
     stderr: &mut dyn Write,
 ) -> i32 {
     let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else { return EXIT_FAILURE };
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     let (warnings, _, mut sim) = match load_and_run(&text, at) {
         Ok(run) => run,
         Err(failure) => {
@@ -510,7 +592,13 @@ fn run_kubectl(
         let _ = writeln!(stderr, "{file}: {d}");
     }
     let files = kubectl_files(input, &text, line);
-    let reply = kpg_kubectl::run(&kpg_kubectl::World { sim: &sim, files: &files }, line);
+    let reply = kpg_kubectl::run(
+        &kpg_kubectl::World {
+            sim: &sim,
+            files: &files,
+        },
+        line,
+    );
     let mut out = reply.output;
     if !reply.changes.is_empty() {
         out.push_str(&format!(
@@ -532,7 +620,10 @@ fn run_kubectl(
             }
             // The clock always moves on, even if an action falls due at the present instant.
             sim.run_until(next.max(sim.now() + 1));
-            let text = watch.poll(&kpg_kubectl::World { sim: &sim, files: &files });
+            let text = watch.poll(&kpg_kubectl::World {
+                sim: &sim,
+                files: &files,
+            });
             if !text.is_empty() {
                 let status = emit(stdout, stderr, &text);
                 if status != EXIT_OK {

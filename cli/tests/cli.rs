@@ -260,7 +260,10 @@ fn validate_json() {
         let explained = kpg(&["codes", code]);
         assert_eq!(explained.status.code(), Some(0), "kpg codes {code}");
         let text = String::from_utf8_lossy(&explained.stdout);
-        assert!(text.contains(&format!("origin: {}", d["origin"].as_str().unwrap_or("?"))), "{code}: {text}");
+        assert!(
+            text.contains(&format!("origin: {}", d["origin"].as_str().unwrap_or("?"))),
+            "{code}: {text}"
+        );
     }
 }
 
@@ -272,16 +275,35 @@ fn codes_lists_every_code_and_explains_one() {
     let rows: Vec<&str> = text.lines().collect();
     assert!(rows.len() > 60, "{text}");
     // One row per code: name, origin, summary.
-    let row = rows.iter().find(|r| r.starts_with("min-values-exceeds-values ")).expect("the minValues rule has its code");
-    assert!(row.contains(" api-server ") && row.contains("minValues"), "{row}");
-    assert!(rows.iter().any(|r| r.starts_with("nodepool-not-ready ") && r.contains(" karpenter ")), "{text}");
-    assert!(!rows.iter().any(|r| r.starts_with("invalid-value ")), "no catch-all code");
+    let row = rows
+        .iter()
+        .find(|r| r.starts_with("min-values-exceeds-values "))
+        .expect("the minValues rule has its code");
+    assert!(
+        row.contains(" api-server ") && row.contains("minValues"),
+        "{row}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("nodepool-not-ready ") && r.contains(" karpenter ")),
+        "{text}"
+    );
+    assert!(
+        !rows.iter().any(|r| r.starts_with("invalid-value ")),
+        "no catch-all code"
+    );
 
     let one = kpg(&["codes", "restricted-label"]);
     assert_eq!(one.status.code(), Some(0));
     let text = String::from_utf8_lossy(&one.stdout);
-    assert!(text.starts_with("restricted-label\n  origin: api-server"), "{text}");
-    assert!(text.contains("karpenter.sh") && text.chars().any(|c| ('가'..='힣').contains(&c)), "both languages: {text}");
+    assert!(
+        text.starts_with("restricted-label\n  origin: api-server"),
+        "{text}"
+    );
+    assert!(
+        text.contains("karpenter.sh") && text.chars().any(|c| ('가'..='힣').contains(&c)),
+        "both languages: {text}"
+    );
 
     let typo = kpg(&["codes", "restricted-labl"]);
     assert_eq!(typo.status.code(), Some(1));

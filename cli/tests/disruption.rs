@@ -86,7 +86,9 @@ spec:
 }
 
 fn timeline(steps: &str) -> String {
-    format!("\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}\n")
+    format!(
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}\n"
+    )
 }
 
 fn scale(at: &str, name: &str, replicas: u32) -> String {
@@ -102,7 +104,11 @@ fn run(parts: &[String], until_minutes: u64) -> Report {
 }
 
 fn types_of(r: &Report) -> Vec<String> {
-    let mut t: Vec<String> = r.nodes.iter().map(|n| format!("{}/{}", n.instance_type, n.capacity_type)).collect();
+    let mut t: Vec<String> = r
+        .nodes
+        .iter()
+        .map(|n| format!("{}/{}", n.instance_type, n.capacity_type))
+        .collect();
     t.sort();
     t
 }
@@ -124,18 +130,50 @@ fn seconds(t: &str) -> f64 {
 
 #[test]
 fn an_underutilized_node_is_replaced_by_a_cheaper_one_launched_first() {
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
-    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
-    assert_eq!(types_of(&r), ["small/on-demand"], "the 8-CPU node gave way to a 2-CPU one");
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
+    assert_eq!(
+        types_of(&r),
+        ["small/on-demand"],
+        "the 8-CPU node gave way to a 2-CPU one"
+    );
     assert_eq!(running(&r), 1);
     let log = events(&r, "Disrupting");
     assert_eq!(log.len(), 1, "{log:?}");
-    assert!(log[0].message.contains("via replace (Underutilized)"), "{}", log[0].message);
-    assert!(log[0].message.ends_with("savings $0.3/h"), "0.40 − 0.10: {}", log[0].message);
+    assert!(
+        log[0].message.contains("via replace (Underutilized)"),
+        "{}",
+        log[0].message
+    );
+    assert!(
+        log[0].message.ends_with("savings $0.3/h"),
+        "0.40 − 0.10: {}",
+        log[0].message
+    );
     // The replacement is Ready before the old node starts draining.
-    let initialized = events(&r, "Initialized").last().map(|e| seconds(&e.time)).unwrap();
+    let initialized = events(&r, "Initialized")
+        .last()
+        .map(|e| seconds(&e.time))
+        .unwrap();
     let terminating = events(&r, "DisruptionTerminating")[0];
-    assert!(seconds(&terminating.time) >= initialized, "{} < {initialized}", terminating.time);
+    assert!(
+        seconds(&terminating.time) >= initialized,
+        "{} < {initialized}",
+        terminating.time
+    );
     assert_eq!(r.cost_per_hour, 0.1);
 }
 
@@ -144,40 +182,100 @@ fn a_node_whose_pods_fit_elsewhere_is_deleted() {
     // Pods of 1.5, 0.7 and 0.7 CPU on 2-CPU nodes take two nodes; once the 1.5-CPU one is
     // gone the two 0.7-CPU pods fit one node, and the other node is deleted.
     let od = pool("on-demand", "small", "WhenEmptyOrUnderutilized", "", "");
-    let r = run(&[od, deployment("a", 1, "700m", ""), deployment("b", 1, "1500m", ""), deployment("c", 1, "700m", ""), timeline(&scale("3m", "b", 0))], 10);
-    assert_eq!(types_of(&r), ["small/on-demand"], "{:?}", r.events.iter().map(|e| &e.message).collect::<Vec<_>>());
+    let r = run(
+        &[
+            od,
+            deployment("a", 1, "700m", ""),
+            deployment("b", 1, "1500m", ""),
+            deployment("c", 1, "700m", ""),
+            timeline(&scale("3m", "b", 0)),
+        ],
+        10,
+    );
+    assert_eq!(
+        types_of(&r),
+        ["small/on-demand"],
+        "{:?}",
+        r.events.iter().map(|e| &e.message).collect::<Vec<_>>()
+    );
     assert_eq!(running(&r), 2, "a and c share the remaining node");
-    assert!(events(&r, "Disrupting").iter().any(|e| e.message.contains("via delete")));
+    assert!(
+        events(&r, "Disrupting")
+            .iter()
+            .any(|e| e.message.contains("via delete"))
+    );
 }
 
 #[test]
 fn spot_nodes_are_not_replaced_by_spot_nodes() {
     let spot = pool("spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
-    let r = run(&[spot, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    let r = run(
+        &[
+            spot,
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
     assert_eq!(types_of(&r), ["large/spot"], "the spot node stays");
     let why = events(&r, "Unconsolidatable");
-    assert!(why.iter().any(|e| e.message == "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"), "{why:?}");
+    assert!(
+        why.iter().any(|e| e.message
+            == "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"),
+        "{why:?}"
+    );
 }
 
 #[test]
 fn an_on_demand_node_is_replaced_only_by_spot_when_the_pool_allows_both() {
-    let both = pool("on-demand, spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let both = pool(
+        "on-demand, spot",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
     // Launched on-demand (spot is cheaper, but only on-demand is allowed at first)...
     let od = both.replace("values: [on-demand, spot]", "values: [on-demand]");
     let apply = format!(
         "  - at: 3m\n    apply:\n{}",
-        both.lines().skip(2).map(|l| format!("      {l}\n")).collect::<String>()
+        both.lines()
+            .skip(2)
+            .map(|l| format!("      {l}\n"))
+            .collect::<String>()
     );
-    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&format!("{}{apply}", scale("3m", "web", 1)))], 10);
-    assert_eq!(types_of(&r), ["small/spot"], "priced as spot, so launched as spot");
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            timeline(&format!("{}{apply}", scale("3m", "web", 1))),
+        ],
+        10,
+    );
+    assert_eq!(
+        types_of(&r),
+        ["small/spot"],
+        "priced as spot, so launched as spot"
+    );
 }
 
 #[test]
 fn when_empty_never_touches_a_busy_node() {
     let od = pool("on-demand", "small, large", "WhenEmpty", "", "");
-    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
     assert_eq!(types_of(&r), ["large/on-demand"]);
-    assert!(events(&r, "Unconsolidatable").iter().any(|e| e.message == "NodePool \"default\" has non-empty consolidation disabled"));
+    assert!(
+        events(&r, "Unconsolidatable")
+            .iter()
+            .any(|e| e.message == "NodePool \"default\" has non-empty consolidation disabled")
+    );
 }
 
 #[test]
@@ -197,59 +295,151 @@ fn several_nodes_merge_into_one_cheaper_node() {
     }
     parts.push(timeline(&steps));
     let r = run(&parts, 15);
-    assert_eq!(types_of(&r), ["small/on-demand"], "{:?}", events(&r, "Disrupting"));
+    assert_eq!(
+        types_of(&r),
+        ["small/on-demand"],
+        "{:?}",
+        events(&r, "Disrupting")
+    );
     assert_eq!(running(&r), 4);
 }
 
 // ----- what blocks it -----
 
 fn pdb(spec: &str) -> String {
-    format!("\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  {spec}\n")
+    format!(
+        "\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  {spec}\n"
+    )
 }
 
 #[test]
 fn a_pod_disruption_budget_that_allows_nothing_blocks_consolidation() {
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
-    let r = run(&[od.clone(), deployment("web", 3, "1", ""), pdb("minAvailable: 1"), timeline(&scale("3m", "web", 1))], 10);
-    assert_eq!(types_of(&r), ["large/on-demand"], "the one replica must stay up");
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
+    let r = run(
+        &[
+            od.clone(),
+            deployment("web", 3, "1", ""),
+            pdb("minAvailable: 1"),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
+    assert_eq!(
+        types_of(&r),
+        ["large/on-demand"],
+        "the one replica must stay up"
+    );
     let blocked = events(&r, "DisruptionBlocked");
-    assert!(blocked.iter().any(|e| e.message == "Pdb prevents pod evictions (PodDisruptionBudget=[default/web])"), "{blocked:?}");
+    assert!(
+        blocked
+            .iter()
+            .any(|e| e.message == "Pdb prevents pod evictions (PodDisruptionBudget=[default/web])"),
+        "{blocked:?}"
+    );
 
     // maxUnavailable: 1 allows the eviction.
-    let r = run(&[od, deployment("web", 3, "1", ""), pdb("maxUnavailable: 1"), timeline(&scale("3m", "web", 1))], 10);
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            pdb("maxUnavailable: 1"),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
     assert_eq!(types_of(&r), ["small/on-demand"]);
 }
 
 #[test]
 fn do_not_disrupt_pods_block_consolidation_but_not_expiration() {
     let dnd = "      annotations: {karpenter.sh/do-not-disrupt: \"true\"}";
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
-    let r = run(&[od, deployment("web", 3, "1", dnd), timeline(&scale("3m", "web", 1))], 10);
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", dnd),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
     assert_eq!(types_of(&r), ["large/on-demand"]);
-    assert!(events(&r, "DisruptionBlocked").iter().any(|e| e.message.starts_with("Pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=default/web-")));
+    assert!(events(&r, "DisruptionBlocked").iter().any(|e| {
+        e.message
+            .starts_with("Pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=default/web-")
+    }));
 
     // Expiration deletes the NodeClaim anyway; the drain waits for the pod until the
     // NodeClaim's terminationGracePeriod (2m) runs out, then deletes it.
-    let expiring = pool("on-demand", "small, large", "WhenEmpty", "      expireAfter: 5m\n      terminationGracePeriod: 2m", "");
+    let expiring = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmpty",
+        "      expireAfter: 5m\n      terminationGracePeriod: 2m",
+        "",
+    );
     let r = run(&[expiring, deployment("web", 1, "1", dnd)], 9);
     let expired = events(&r, "Expired");
     assert_eq!(expired.len(), 1, "{:?}", r.events);
-    let evicted = r.events.iter().find(|e| e.reason == "Evicted").expect("the pod goes in the end");
-    assert!(evicted.message.starts_with("Deleted pod: terminationGracePeriod"), "{}", evicted.message);
-    assert!(seconds(&evicted.time) - seconds(&expired[0].time) >= 120.0, "{} vs {}", evicted.time, expired[0].time);
+    let evicted = r
+        .events
+        .iter()
+        .find(|e| e.reason == "Evicted")
+        .expect("the pod goes in the end");
+    assert!(
+        evicted
+            .message
+            .starts_with("Deleted pod: terminationGracePeriod"),
+        "{}",
+        evicted.message
+    );
+    assert!(
+        seconds(&evicted.time) - seconds(&expired[0].time) >= 120.0,
+        "{} vs {}",
+        evicted.time,
+        expired[0].time
+    );
     assert_eq!(running(&r), 1, "re-provisioned");
 }
 
 #[test]
 fn a_drain_blocked_by_a_pod_disruption_budget_waits_without_keeping_the_clock_busy() {
-    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
-    let text = format!("{CATALOG}{expiring}{}{}", deployment("web", 1, "1", ""), pdb("minAvailable: 1"));
+    let expiring = pool(
+        "on-demand",
+        "small",
+        "WhenEmpty",
+        "      expireAfter: 5m",
+        "",
+    );
+    let text = format!(
+        "{CATALOG}{expiring}{}{}",
+        deployment("web", 1, "1", ""),
+        pdb("minAvailable: 1")
+    );
     let s = kpg::simulate(&text, None).expect("scenario runs");
-    assert!(s.now < 10 * 60_000, "at rest soon after the expiry, not at the one-hour limit: {} ms", s.now);
+    assert!(
+        s.now < 10 * 60_000,
+        "at rest soon after the expiry, not at the one-hour limit: {} ms",
+        s.now
+    );
     let r = &s.report;
     assert_eq!(r.nodes.len(), 1);
     assert_eq!(r.nodes[0].state, "Deleting", "the node waits for its pod");
-    assert!(events(r, "FailedDraining").iter().any(|e| e.message.starts_with("Cannot evict pod as it would violate the pod's disruption budget")));
+    assert!(events(r, "FailedDraining").iter().any(|e| {
+        e.message
+            .starts_with("Cannot evict pod as it would violate the pod's disruption budget")
+    }));
     assert_eq!(running(r), 1, "the protected pod keeps running");
 }
 
@@ -261,32 +451,72 @@ fn a_replacement_that_could_only_launch_as_unoffered_spot_is_not_attempted() {
     let catalog_od_only = CATALOG
         .replace("  - {zone: z1, capacityType: spot, price: 0.03}\n", "")
         .replace("  - {zone: z1, capacityType: spot, price: 0.12}\n", "");
-    let both = pool("on-demand, spot", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let both = pool(
+        "on-demand, spot",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
     let od = both.replace("values: [on-demand, spot]", "values: [on-demand]");
     let apply = apply_pool("3m", &both);
-    let text = format!("{catalog_od_only}{od}{}{}", deployment("web", 3, "1", ""), timeline(&format!("{}{apply}", scale("3m", "web", 1))));
+    let text = format!(
+        "{catalog_od_only}{od}{}{}",
+        deployment("web", 3, "1", ""),
+        timeline(&format!("{}{apply}", scale("3m", "web", 1)))
+    );
     let s = kpg::simulate(&text, None).expect("scenario runs");
     assert!(s.now < 10 * 60_000, "no endless retries: {} ms", s.now);
     assert_eq!(types_of(&s.report), ["large/on-demand"]);
-    assert!(events(&s.report, "Unconsolidatable").iter().any(|e| e.message.contains("no cheaper option offers spot")), "{:?}", events(&s.report, "Unconsolidatable"));
+    assert!(
+        events(&s.report, "Unconsolidatable")
+            .iter()
+            .any(|e| e.message.contains("no cheaper option offers spot")),
+        "{:?}",
+        events(&s.report, "Unconsolidatable")
+    );
 }
 
 #[test]
 fn a_budget_for_one_reason_leaves_the_others_alone() {
     let budgets = "    budgets:\n    - {nodes: \"0\", reasons: [Underutilized]}";
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", budgets);
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        budgets,
+    );
     // Underutilized is blocked: the large node stays after the scale-down...
-    let r = run(&[od.clone(), deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 1))], 10);
+    let r = run(
+        &[
+            od.clone(),
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
     assert_eq!(types_of(&r), ["large/on-demand"]);
     // ... but an empty node still goes (reason Empty).
-    let r = run(&[od, deployment("web", 3, "1", ""), timeline(&scale("3m", "web", 0))], 10);
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 0)),
+        ],
+        10,
+    );
     assert!(r.nodes.is_empty(), "{:?}", types_of(&r));
 }
 
 // ----- drift -----
 
 fn apply_pool(at: &str, pool_yaml: &str) -> String {
-    let body: String = pool_yaml.lines().skip(2).map(|l| format!("      {l}\n")).collect();
+    let body: String = pool_yaml
+        .lines()
+        .skip(2)
+        .map(|l| format!("      {l}\n"))
+        .collect();
     format!("  - at: {at}\n    apply:\n{body}")
 }
 
@@ -297,25 +527,77 @@ fn drift_replaces_nodes_for_template_changes_and_narrowed_requirements() {
         "    spec:\n      nodeClassRef",
         "    metadata: {labels: {team: a}}\n    spec:\n      nodeClassRef",
     );
-    let r = run(&[base.clone(), deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &labelled))], 10);
-    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: NodePoolDrifted"), "{:?}", r.events);
+    let r = run(
+        &[
+            base.clone(),
+            deployment("web", 1, "1", ""),
+            timeline(&apply_pool("3m", &labelled)),
+        ],
+        10,
+    );
+    assert!(
+        events(&r, "Drifted")
+            .iter()
+            .any(|e| e.message == "NodeClaim drifted: NodePoolDrifted"),
+        "{:?}",
+        r.events
+    );
     assert_eq!(r.nodes.len(), 1);
-    assert_eq!(r.nodes[0].labels.get("team").map(String::as_str), Some("a"), "the replacement carries the new label");
-    assert!(events(&r, "Disrupting").iter().any(|e| e.message.contains("via replace (Drifted)")));
+    assert_eq!(
+        r.nodes[0].labels.get("team").map(String::as_str),
+        Some("a"),
+        "the replacement carries the new label"
+    );
+    assert!(
+        events(&r, "Disrupting")
+            .iter()
+            .any(|e| e.message.contains("via replace (Drifted)"))
+    );
 
     let narrowed = pool("on-demand", "large", "WhenEmpty", "", "");
-    let r = run(&[base, deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &narrowed))], 10);
-    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: RequirementsDrifted"));
+    let r = run(
+        &[
+            base,
+            deployment("web", 1, "1", ""),
+            timeline(&apply_pool("3m", &narrowed)),
+        ],
+        10,
+    );
+    assert!(
+        events(&r, "Drifted")
+            .iter()
+            .any(|e| e.message == "NodeClaim drifted: RequirementsDrifted")
+    );
     assert_eq!(types_of(&r), ["large/on-demand"]);
 }
 
 #[test]
 fn limits_weight_budgets_and_widened_requirements_do_not_drift() {
     let base = pool("on-demand", "small", "WhenEmpty", "", "");
-    let changed = pool("on-demand", "small, large", "WhenEmpty", "", "  limits: {cpu: \"100\"}\n  weight: 50")
-        .replace("    consolidateAfter: 0s", "    consolidateAfter: 0s\n    budgets: [{nodes: \"1\"}]");
-    let r = run(&[base, deployment("web", 1, "1", ""), timeline(&apply_pool("3m", &changed))], 10);
-    assert!(events(&r, "Drifted").is_empty(), "{:?}", events(&r, "Drifted"));
+    let changed = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmpty",
+        "",
+        "  limits: {cpu: \"100\"}\n  weight: 50",
+    )
+    .replace(
+        "    consolidateAfter: 0s",
+        "    consolidateAfter: 0s\n    budgets: [{nodes: \"1\"}]",
+    );
+    let r = run(
+        &[
+            base,
+            deployment("web", 1, "1", ""),
+            timeline(&apply_pool("3m", &changed)),
+        ],
+        10,
+    );
+    assert!(
+        events(&r, "Drifted").is_empty(),
+        "{:?}",
+        events(&r, "Drifted")
+    );
     assert_eq!(types_of(&r), ["small/on-demand"]);
     assert!(r.nodeclaims.iter().all(|c| c.drifted.is_none()));
 }
@@ -325,10 +607,24 @@ fn a_new_ami_behind_latest_drifts_nodes() {
     let base = pool("on-demand", "small", "WhenEmpty", "", "");
     let r = run(&[base.clone(), deployment("web", 1, "1", "")], 3);
     let before = r.nodeclaims[0].image_id.clone();
-    let r = run(&[base, deployment("web", 1, "1", ""), timeline("  - {at: 3m, releaseAmi: {alias: al2023}}")], 10);
-    assert!(events(&r, "Drifted").iter().any(|e| e.message == "NodeClaim drifted: AMIDrift"));
+    let r = run(
+        &[
+            base,
+            deployment("web", 1, "1", ""),
+            timeline("  - {at: 3m, releaseAmi: {alias: al2023}}"),
+        ],
+        10,
+    );
+    assert!(
+        events(&r, "Drifted")
+            .iter()
+            .any(|e| e.message == "NodeClaim drifted: AMIDrift")
+    );
     assert_eq!(r.nodeclaims.len(), 1);
-    assert_ne!(r.nodeclaims[0].image_id, before, "the replacement runs the new AMI");
+    assert_ne!(
+        r.nodeclaims[0].image_id, before,
+        "the replacement runs the new AMI"
+    );
     assert_eq!(running(&r), 1);
 }
 
@@ -336,7 +632,13 @@ fn a_new_ami_behind_latest_drifts_nodes() {
 
 #[test]
 fn expired_nodes_go_and_their_pods_are_provisioned_again() {
-    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 10m", "");
+    let expiring = pool(
+        "on-demand",
+        "small",
+        "WhenEmpty",
+        "      expireAfter: 10m",
+        "",
+    );
     let r = run(&[expiring, deployment("web", 1, "1", "")], 15);
     assert_eq!(events(&r, "Expired").len(), 1);
     assert_eq!(r.nodes.len(), 1, "a new node for the evicted pod");
@@ -347,27 +649,62 @@ fn expired_nodes_go_and_their_pods_are_provisioned_again() {
 #[test]
 fn a_spot_interruption_gives_two_minutes_and_a_new_node() {
     let spot = pool("spot", "small", "WhenEmpty", "", "");
-    let r = run(&[spot, deployment("web", 1, "1", ""), timeline("  - {at: 3m, interrupt: {nodepool: default}}")], 6);
+    let r = run(
+        &[
+            spot,
+            deployment("web", 1, "1", ""),
+            timeline("  - {at: 3m, interrupt: {nodepool: default}}"),
+        ],
+        6,
+    );
     let warning = events(&r, "SpotInterrupted");
     assert_eq!(warning.len(), 1);
-    assert!(warning[0].message.contains("at 5m0s"), "{}", warning[0].message);
+    assert!(
+        warning[0].message.contains("at 5m0s"),
+        "{}",
+        warning[0].message
+    );
     assert_eq!(r.nodes.len(), 1, "the interrupted node is gone");
     assert!(seconds(&r.nodes[0].created_at) >= 180.0);
     assert_eq!(running(&r), 1);
 
     let od = pool("on-demand", "small", "WhenEmpty", "", "");
-    let r = run(&[od, deployment("web", 1, "1", ""), timeline("  - {at: 3m, interrupt: {nodepool: default}}")], 6);
-    assert!(events(&r, "TimelineSkipped").iter().any(|e| e.message.contains("spot")), "on-demand nodes get no spot warning");
+    let r = run(
+        &[
+            od,
+            deployment("web", 1, "1", ""),
+            timeline("  - {at: 3m, interrupt: {nodepool: default}}"),
+        ],
+        6,
+    );
+    assert!(
+        events(&r, "TimelineSkipped")
+            .iter()
+            .any(|e| e.message.contains("spot")),
+        "on-demand nodes get no spot warning"
+    );
 }
 
 #[test]
 fn critical_pods_are_drained_after_the_others() {
     let critical = deployment("dns", 1, "100m", "").replace("    spec:\n      terminationGracePeriodSeconds: 0", "    spec:\n      priorityClassName: system-cluster-critical\n      terminationGracePeriodSeconds: 0");
-    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
+    let expiring = pool(
+        "on-demand",
+        "small",
+        "WhenEmpty",
+        "      expireAfter: 5m",
+        "",
+    );
     let r = run(&[expiring, deployment("web", 1, "100m", ""), critical], 6);
-    let order: Vec<&str> = events(&r, "Evicted").iter().map(|e| e.object.as_str()).collect();
+    let order: Vec<&str> = events(&r, "Evicted")
+        .iter()
+        .map(|e| e.object.as_str())
+        .collect();
     assert_eq!(order.len(), 2, "{order:?}");
-    assert!(order[0].starts_with("Pod/default/web-") && order[1].starts_with("Pod/default/dns-"), "{order:?}");
+    assert!(
+        order[0].starts_with("Pod/default/web-") && order[1].starts_with("Pod/default/dns-"),
+        "{order:?}"
+    );
 }
 
 #[test]
@@ -395,32 +732,82 @@ spec:
     spec:
       containers: [{name: c, image: pause, resources: {requests: {cpu: 50m}}}]
 "#;
-    let expiring = pool("on-demand", "small", "WhenEmpty", "      expireAfter: 5m", "");
-    let r = run(&[expiring, deployment("web", 1, "100m", ""), daemons.to_string()], 6);
-    let evicted: Vec<&str> = events(&r, "Evicted").iter().map(|e| e.object.as_str()).collect();
-    assert!(evicted.iter().any(|o| o.starts_with("Pod/default/web-")), "{evicted:?}");
-    assert!(evicted.iter().any(|o| o.starts_with("Pod/default/logs-")), "a DaemonSet pod without the toleration is drained: {evicted:?}");
-    assert!(!evicted.iter().any(|o| o.starts_with("Pod/default/agent-")), "one that tolerates the disrupted taint stays: {evicted:?}");
+    let expiring = pool(
+        "on-demand",
+        "small",
+        "WhenEmpty",
+        "      expireAfter: 5m",
+        "",
+    );
+    let r = run(
+        &[
+            expiring,
+            deployment("web", 1, "100m", ""),
+            daemons.to_string(),
+        ],
+        6,
+    );
+    let evicted: Vec<&str> = events(&r, "Evicted")
+        .iter()
+        .map(|e| e.object.as_str())
+        .collect();
+    assert!(
+        evicted.iter().any(|o| o.starts_with("Pod/default/web-")),
+        "{evicted:?}"
+    );
+    assert!(
+        evicted.iter().any(|o| o.starts_with("Pod/default/logs-")),
+        "a DaemonSet pod without the toleration is drained: {evicted:?}"
+    );
+    assert!(
+        !evicted.iter().any(|o| o.starts_with("Pod/default/agent-")),
+        "one that tolerates the disrupted taint stays: {evicted:?}"
+    );
 }
 
 #[test]
 fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
     let od = pool("on-demand", "small", "WhenEmpty", "", "");
     let steps = "  - {at: 3m, delete: {kind: EC2NodeClass, name: default}}\n  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 2}}\n  - {at: 6m, delete: {kind: NodePool, name: default}}\n";
-    let r = run(&[od.clone(), deployment("web", 1, "1", ""), timeline(steps)], 5);
+    let r = run(
+        &[od.clone(), deployment("web", 1, "1", ""), timeline(steps)],
+        5,
+    );
     assert_eq!(r.nodes.len(), 1, "the node stays");
-    assert!(events(&r, "Waiting").iter().any(|e| e.object == "EC2NodeClass/default"));
+    assert!(
+        events(&r, "Waiting")
+            .iter()
+            .any(|e| e.object == "EC2NodeClass/default")
+    );
     assert!(!r.nodepools[0].ready, "its NodePool can no longer launch");
     assert_eq!(running(&r), 1, "the new replica has nowhere to go");
     let r = run(&[od, deployment("web", 1, "1", ""), timeline(steps)], 8);
     assert!(r.nodes.is_empty());
-    assert!(r.events.iter().any(|e| e.reason == "Deleted" && e.object == "EC2NodeClass/default"), "deleted once its NodeClaims are gone");
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.reason == "Deleted" && e.object == "EC2NodeClass/default"),
+        "deleted once its NodeClaims are gone"
+    );
 }
 
 #[test]
 fn disruption_reports_are_byte_identical_across_runs() {
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
-    let parts = [od, deployment("web", 5, "1", ""), timeline(&format!("{}  - {{at: 5m, releaseAmi: {{alias: al2023}}}}\n", scale("3m", "web", 2)))];
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
+    let parts = [
+        od,
+        deployment("web", 5, "1", ""),
+        timeline(&format!(
+            "{}  - {{at: 5m, releaseAmi: {{alias: al2023}}}}\n",
+            scale("3m", "web", 2)
+        )),
+    ];
     let a = serde_json::to_string(&run(&parts, 15)).unwrap();
     let b = serde_json::to_string(&run(&parts, 15)).unwrap();
     assert_eq!(a, b);
@@ -438,32 +825,90 @@ fn only_node(r: &Report) -> String {
 fn a_cordoned_node_takes_no_new_pods_and_uncordon_gives_it_back() {
     let od = pool("on-demand", "large", "WhenEmpty", "", "");
     let node = only_node(&run(&[od.clone(), deployment("web", 1, "1", "")], 2));
-    let steps = format!("  - {{at: 2m, cordon: {{node: {node}}}}}\n{}", scale("3m", "web", 2));
-    let r = run(&[od.clone(), deployment("web", 1, "1", ""), timeline(&steps)], 6);
-    let first = r.nodes.iter().find(|n| n.name == node).expect("the cordoned node stays");
-    assert!(first.taints.iter().any(|t| t.key == "node.kubernetes.io/unschedulable" && t.effect == "NoSchedule"));
-    assert_eq!(first.pods.len(), 1, "its pod keeps running, the new one does not land there");
-    assert_eq!(r.nodes.len(), 2, "Karpenter launches a node for the second replica");
-    assert!(events(&r, "NodeNotSchedulable").iter().any(|e| e.object == format!("Node/{node}")));
+    let steps = format!(
+        "  - {{at: 2m, cordon: {{node: {node}}}}}\n{}",
+        scale("3m", "web", 2)
+    );
+    let r = run(
+        &[od.clone(), deployment("web", 1, "1", ""), timeline(&steps)],
+        6,
+    );
+    let first = r
+        .nodes
+        .iter()
+        .find(|n| n.name == node)
+        .expect("the cordoned node stays");
+    assert!(
+        first
+            .taints
+            .iter()
+            .any(|t| t.key == "node.kubernetes.io/unschedulable" && t.effect == "NoSchedule")
+    );
+    assert_eq!(
+        first.pods.len(),
+        1,
+        "its pod keeps running, the new one does not land there"
+    );
+    assert_eq!(
+        r.nodes.len(),
+        2,
+        "Karpenter launches a node for the second replica"
+    );
+    assert!(
+        events(&r, "NodeNotSchedulable")
+            .iter()
+            .any(|e| e.object == format!("Node/{node}"))
+    );
 
-    let steps = format!("  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, unschedulable: false}}}}\n{}", scale("3m", "web", 2));
+    let steps = format!(
+        "  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, unschedulable: false}}}}\n{}",
+        scale("3m", "web", 2)
+    );
     let r = run(&[od, deployment("web", 1, "1", ""), timeline(&steps)], 6);
-    assert_eq!(r.nodes.len(), 1, "uncordoned, the node takes the second replica");
+    assert_eq!(
+        r.nodes.len(),
+        1,
+        "uncordoned, the node takes the second replica"
+    );
     assert_eq!(r.nodes[0].pods.len(), 2);
 }
 
 #[test]
 fn annotating_a_node_do_not_disrupt_holds_it_until_the_annotation_goes() {
-    let od = pool("on-demand", "small, large", "WhenEmptyOrUnderutilized", "", "");
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    );
     let node = only_node(&run(&[od.clone(), deployment("web", 3, "1", "")], 2));
-    let hold = format!("  - {{at: 2m, annotate: {{kind: Node, name: {node}, set: {{karpenter.sh/do-not-disrupt: \"true\"}}}}}}\n{}", scale("3m", "web", 1));
-    let r = run(&[od.clone(), deployment("web", 3, "1", ""), timeline(&hold)], 10);
+    let hold = format!(
+        "  - {{at: 2m, annotate: {{kind: Node, name: {node}, set: {{karpenter.sh/do-not-disrupt: \"true\"}}}}}}\n{}",
+        scale("3m", "web", 1)
+    );
+    let r = run(
+        &[od.clone(), deployment("web", 3, "1", ""), timeline(&hold)],
+        10,
+    );
     assert_eq!(types_of(&r), ["large/on-demand"], "held");
-    assert!(events(&r, "DisruptionBlocked").iter().any(|e| e.message.contains("do-not-disrupt")), "{:?}", events(&r, "DisruptionBlocked"));
+    assert!(
+        events(&r, "DisruptionBlocked")
+            .iter()
+            .any(|e| e.message.contains("do-not-disrupt")),
+        "{:?}",
+        events(&r, "DisruptionBlocked")
+    );
 
-    let release = format!("{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: [karpenter.sh/do-not-disrupt]}}}}\n");
+    let release = format!(
+        "{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: [karpenter.sh/do-not-disrupt]}}}}\n"
+    );
     let r = run(&[od, deployment("web", 3, "1", ""), timeline(&release)], 16);
-    assert_eq!(types_of(&r), ["small/on-demand"], "consolidated once the annotation is removed");
+    assert_eq!(
+        types_of(&r),
+        ["small/on-demand"],
+        "consolidated once the annotation is removed"
+    );
 }
 
 #[test]
@@ -473,7 +918,10 @@ fn deleting_a_node_drains_it_and_its_pods_get_a_new_one() {
     let steps = format!("  - {{at: 3m, delete: {{kind: Node, name: {node}}}}}\n");
     let r = run(&[od, deployment("web", 1, "1", ""), timeline(&steps)], 8);
     assert_eq!(r.nodes.len(), 1);
-    assert_ne!(r.nodes[0].name, node, "the deleted node is gone, a new one runs the pod");
+    assert_ne!(
+        r.nodes[0].name, node,
+        "the deleted node is gone, a new one runs the pod"
+    );
     assert_eq!(running(&r), 1);
 }
 
@@ -483,9 +931,17 @@ fn deleting_a_replica_pod_gets_a_new_replica() {
     let r = run(&[od.clone(), deployment("web", 2, "1", "")], 2);
     let mut names: Vec<String> = r.pods.iter().map(|p| p.name.clone()).collect();
     names.sort();
-    let steps = format!("  - {{at: 3m, delete: {{kind: Pod, name: {}}}}}\n", names[0]);
+    let steps = format!(
+        "  - {{at: 3m, delete: {{kind: Pod, name: {}}}}}\n",
+        names[0]
+    );
     let r = run(&[od, deployment("web", 2, "1", ""), timeline(&steps)], 5);
-    let live: Vec<&str> = r.pods.iter().filter(|p| p.phase == "Running").map(|p| p.name.as_str()).collect();
+    let live: Vec<&str> = r
+        .pods
+        .iter()
+        .filter(|p| p.phase == "Running")
+        .map(|p| p.name.as_str())
+        .collect();
     assert_eq!(live.len(), 2, "{live:?}");
     assert!(!live.contains(&names[0].as_str()), "{live:?}");
 }

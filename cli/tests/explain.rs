@@ -19,7 +19,12 @@ fn explain(lab_name: &str, args: &[&str]) -> (String, Value) {
         all.extend_from_slice(args);
         all.extend_from_slice(extra);
         let out = kpg(&all);
-        assert_eq!(out.status.code(), Some(0), "kpg {all:?} failed\n{}", stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "kpg {all:?} failed\n{}",
+            stderr(&out)
+        );
         stdout(&out)
     };
     let text = run(&[]);
@@ -31,12 +36,18 @@ fn explain(lab_name: &str, args: &[&str]) -> (String, Value) {
 fn check_golden(name: &str, text: &str) {
     let path = golden(&format!("explain/{name}.txt"));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("golden dir")).expect("golden dir is writable");
+        std::fs::create_dir_all(path.parent().expect("golden dir"))
+            .expect("golden dir is writable");
         std::fs::write(&path, text).expect("golden file is writable");
         return;
     }
-    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", path.display()));
-    assert!(want == text, "{} differs (UPDATE_GOLDEN=1 accepts a deliberate change)\n--- got ---\n{text}", path.display());
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", path.display()));
+    assert!(
+        want == text,
+        "{} differs (UPDATE_GOLDEN=1 accepts a deliberate change)\n--- got ---\n{text}",
+        path.display()
+    );
 }
 
 /// The lines of a section, optionally about one subject and check.
@@ -61,8 +72,17 @@ fn pod_named(lab_name: &str, extra: &[&str], phase: &str, prefix: &str) -> Strin
     let r = report(lab_name, extra);
     pods(&r)
         .into_iter()
-        .find(|p| str_of(p, "phase") == Some(phase) && str_of(p, "name").is_some_and(|n| n.starts_with(prefix)))
-        .map(|p| format!("{}/{}", str_of(p, "namespace").unwrap_or("default"), str_of(p, "name").unwrap_or_default()))
+        .find(|p| {
+            str_of(p, "phase") == Some(phase)
+                && str_of(p, "name").is_some_and(|n| n.starts_with(prefix))
+        })
+        .map(|p| {
+            format!(
+                "{}/{}",
+                str_of(p, "namespace").unwrap_or("default"),
+                str_of(p, "name").unwrap_or_default()
+            )
+        })
         .unwrap_or_else(|| panic!("no {phase} {prefix} pod in {lab_name}"))
 }
 
@@ -82,25 +102,52 @@ fn limits_lab_pending_pods_are_explained_by_the_limit_left_versus_needed() {
     let pod = pod_named(lab_name, &[], "Pending", "busybox");
     let (text, e) = explain(lab_name, &["--pod", &pod]);
     check_golden("seed002-limits-pending-pod", &text);
-    assert!(str_of(&e, "summary").is_some_and(|s| s.contains("Pending")), "{e:#}");
+    assert!(
+        str_of(&e, "summary").is_some_and(|s| s.contains("Pending")),
+        "{e:#}"
+    );
     // The platform pool: every check passes but the limits: 0 of 8 cpu left, 2 needed.
     let limits = line(&e, "nodepools", Some("platform"), "limits");
     assert_eq!(limits["status"], "fail", "{limits}");
     let text = limits["text"].as_str().unwrap_or_default();
-    assert!(text.contains("cpu 0 of 8 left") && text.contains("needs cpu 2"), "{text}");
+    assert!(
+        text.contains("cpu 0 of 8 left") && text.contains("needs cpu 2"),
+        "{text}"
+    );
     for check in ["taints", "requirements", "resources", "offerings"] {
-        assert_eq!(line(&e, "nodepools", Some("platform"), check)["status"], "pass", "platform {check}");
+        assert_eq!(
+            line(&e, "nodepools", Some("platform"), check)["status"],
+            "pass",
+            "platform {check}"
+        );
     }
     // The service pool: its taint, and only its taint.
-    assert_eq!(line(&e, "nodepools", Some("service"), "taints")["status"], "fail");
-    assert_eq!(line(&e, "nodepools", Some("service"), "limits")["status"], "pass");
+    assert_eq!(
+        line(&e, "nodepools", Some("service"), "taints")["status"],
+        "fail"
+    );
+    assert_eq!(
+        line(&e, "nodepools", Some("service"), "limits")["status"],
+        "pass"
+    );
     // kube-scheduler: every node refuses it for its anti-affinity.
     let kube = lines(&e, "kube-scheduler");
     assert_eq!(kube.len(), 6, "{kube:#?}");
-    assert!(kube.iter().all(|l| l["status"] == "fail" && l["check"] == "InterPodAffinity"), "{kube:#?}");
+    assert!(
+        kube.iter()
+            .all(|l| l["status"] == "fail" && l["check"] == "InterPodAffinity"),
+        "{kube:#?}"
+    );
 
     let path = lab(lab_name);
-    let out = kpg(&["explain", path.to_str().unwrap_or_default(), "--pod", &pod, "--lang", "ko"]);
+    let out = kpg(&[
+        "explain",
+        path.to_str().unwrap_or_default(),
+        "--pod",
+        &pod,
+        "--lang",
+        "ko",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     check_golden("seed002-limits-pending-pod.ko", &stdout(&out));
     assert!(stdout(&out).contains("cpu 8 중 0 남음"), "{}", stdout(&out));
@@ -120,11 +167,24 @@ fn six_gi_lab_nodeclaim_shows_the_smaller_types_rejected_for_memory() {
         assert_eq!(l["status"], "fail");
         let t = l["text"].as_str().unwrap_or_default();
         assert!(t.contains("memory 6Gi"), "{cheaper}: {t}");
-        assert!(l["pricePerHour"].as_f64() < chosen["pricePerHour"].as_f64(), "{cheaper} is cheaper: {l}");
+        assert!(
+            l["pricePerHour"].as_f64() < chosen["pricePerHour"].as_f64(),
+            "{cheaper} is cheaper: {l}"
+        );
     }
-    assert_eq!(line(&e, "funnel", None, "resources")["text"].as_str().map(|t| t.contains("1 left (2 out)")), Some(true));
+    assert_eq!(
+        line(&e, "funnel", None, "resources")["text"]
+            .as_str()
+            .map(|t| t.contains("1 left (2 out)")),
+        Some(true)
+    );
     let capacity = line(&e, "launch", None, "capacity-type");
-    assert!(capacity["text"].as_str().is_some_and(|t| t.starts_with("spot")), "{capacity}");
+    assert!(
+        capacity["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("spot")),
+        "{capacity}"
+    );
 }
 
 #[test]
@@ -138,10 +198,22 @@ fn seed003_job_says_why_it_landed_on_the_general_pool() {
     let verdicts: Vec<(&str, &str)> = lines(&e, "nodepools")
         .into_iter()
         .filter(|l| l["check"] == "verdict")
-        .map(|l| (l["subject"].as_str().unwrap_or_default(), l["status"].as_str().unwrap_or_default()))
+        .map(|l| {
+            (
+                l["subject"].as_str().unwrap_or_default(),
+                l["status"].as_str().unwrap_or_default(),
+            )
+        })
         .collect();
-    assert_eq!(verdicts, [("general-multiarch", "chosen"), ("batch-spot", "pass")]);
-    assert!(str_of(&e, "summary").is_some_and(|s| s.contains("general-multiarch") && s.contains("first NodePool")), "{e:#}");
+    assert_eq!(
+        verdicts,
+        [("general-multiarch", "chosen"), ("batch-spot", "pass")]
+    );
+    assert!(
+        str_of(&e, "summary")
+            .is_some_and(|s| s.contains("general-multiarch") && s.contains("first NodePool")),
+        "{e:#}"
+    );
 
     // The fixed lab: the selector rules general-multiarch out on its requirements.
     let lab_name = "seed003-batch-job-fixed.yaml";
@@ -149,8 +221,16 @@ fn seed003_job_says_why_it_landed_on_the_general_pool() {
     let (_, e) = explain(lab_name, &["--pod", &pod, "--at", "90s"]);
     let req = line(&e, "nodepools", Some("general-multiarch"), "requirements");
     assert_eq!(req["status"], "fail");
-    assert!(req["text"].as_str().is_some_and(|t| t.contains("workload") && t.contains("Exists")), "{req}");
-    assert_eq!(line(&e, "nodepools", Some("batch-spot"), "verdict")["status"], "chosen");
+    assert!(
+        req["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("workload") && t.contains("Exists")),
+        "{req}"
+    );
+    assert_eq!(
+        line(&e, "nodepools", Some("batch-spot"), "verdict")["status"],
+        "chosen"
+    );
 }
 
 #[test]
@@ -159,29 +239,59 @@ fn scale_in_node_counts_down_consolidate_after_then_is_chosen() {
     let node = node_named(lab_name, &["--until", "3m"], "platform-");
     // Before the Deployment goes: the spot node cannot be replaced by a cheaper spot node.
     let (_, e) = explain(lab_name, &["--node", &node, "--at", "2m30s"]);
-    assert_eq!(line(&e, "disruption", None, "spot-to-spot-disabled")["status"], "fail");
+    assert_eq!(
+        line(&e, "disruption", None, "spot-to-spot-disabled")["status"],
+        "fail"
+    );
     // Its pods are gone at 3m: consolidateAfter (1m) counts down from the last pod event.
     let (text, e) = explain(lab_name, &["--node", &node, "--at", "3m30s"]);
     check_golden("seed002-scale-in-node", &text);
     let wait = line(&e, "disruption", None, "consolidate-after");
-    assert!(wait["text"].as_str().is_some_and(|t| t.contains("s left")), "{wait}");
+    assert!(
+        wait["text"].as_str().is_some_and(|t| t.contains("s left")),
+        "{wait}"
+    );
     // Then emptiness takes it: the history ends with an executed command saving its price.
     let (_, e) = explain(lab_name, &["--node", &node, "--at", "5m"]);
-    let commands: Vec<&Value> = lines(&e, "history").into_iter().filter(|l| l["check"] == "command").collect();
-    let last = commands.last().unwrap_or_else(|| panic!("no command in\n{e:#}"));
+    let commands: Vec<&Value> = lines(&e, "history")
+        .into_iter()
+        .filter(|l| l["check"] == "command")
+        .collect();
+    let last = commands
+        .last()
+        .unwrap_or_else(|| panic!("no command in\n{e:#}"));
     assert_eq!(last["status"], "chosen");
-    assert!(last["pricePerHour"].as_f64().is_some_and(|p| p > 0.0), "{last}");
+    assert!(
+        last["pricePerHour"].as_f64().is_some_and(|p| p > 0.0),
+        "{last}"
+    );
 }
 
 #[test]
 fn explain_names_what_exists_when_the_subject_does_not() {
     let path = lab("seed002-limits.yaml");
-    let out = kpg(&["explain", path.to_str().unwrap_or_default(), "--pod", "default/nope"]);
+    let out = kpg(&[
+        "explain",
+        path.to_str().unwrap_or_default(),
+        "--pod",
+        "default/nope",
+    ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("no pod default/nope") && stderr(&out).contains("busybox-"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no pod default/nope") && stderr(&out).contains("busybox-"),
+        "{}",
+        stderr(&out)
+    );
     let out = kpg(&["explain", path.to_str().unwrap_or_default()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--pod NS/NAME"), "{}", stderr(&out));
-    let out = kpg(&["explain", path.to_str().unwrap_or_default(), "--pod", "a", "--node", "b"]);
+    let out = kpg(&[
+        "explain",
+        path.to_str().unwrap_or_default(),
+        "--pod",
+        "a",
+        "--node",
+        "b",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

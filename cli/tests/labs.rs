@@ -271,18 +271,47 @@ fn seed002_consolidation_packs_the_pods_onto_fewer_nodes() {
     let before = report("seed002-consolidation.yaml", &["--until", "2m59s"]);
     assert_small_spot_nodes(&before, "platform", 4);
     let busybox = pods_labelled(&before, "app", "busybox");
-    assert_eq!(in_phase(&busybox, "Pending").len(), 2, "the limits lab first\n{}", summary(&before));
+    assert_eq!(
+        in_phase(&busybox, "Pending").len(),
+        2,
+        "the limits lab first\n{}",
+        summary(&before)
+    );
 
     let r = report("seed002-consolidation.yaml", &[]);
     let busybox = pods_labelled(&r, "app", "busybox");
-    assert_eq!(in_phase(&busybox, "Running").len(), 8, "without the anti-affinity every replica runs\n{}", summary(&r));
-    let platform = nodes(&r).into_iter().filter(|n| str_of(n, "nodepool") == Some("platform")).count();
-    assert!(platform < 4, "consolidation removed platform nodes\n{}", summary(&r));
-    let cost = |v: &Value| v["costPerHour"].as_f64().unwrap_or(0.0);
-    assert!(cost(&r) < cost(&before), "{} -> {}", cost(&before), cost(&r));
-    let disrupting: Vec<&Value> = r["events"].as_array().unwrap().iter().filter(|e| str_of(e, "reason") == Some("Disrupting")).collect();
+    assert_eq!(
+        in_phase(&busybox, "Running").len(),
+        8,
+        "without the anti-affinity every replica runs\n{}",
+        summary(&r)
+    );
+    let platform = nodes(&r)
+        .into_iter()
+        .filter(|n| str_of(n, "nodepool") == Some("platform"))
+        .count();
     assert!(
-        disrupting.iter().any(|e| str_of(e, "message").is_some_and(|m| m.contains("(Underutilized)"))),
+        platform < 4,
+        "consolidation removed platform nodes\n{}",
+        summary(&r)
+    );
+    let cost = |v: &Value| v["costPerHour"].as_f64().unwrap_or(0.0);
+    assert!(
+        cost(&r) < cost(&before),
+        "{} -> {}",
+        cost(&before),
+        cost(&r)
+    );
+    let disrupting: Vec<&Value> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| str_of(e, "reason") == Some("Disrupting"))
+        .collect();
+    assert!(
+        disrupting
+            .iter()
+            .any(|e| str_of(e, "message").is_some_and(|m| m.contains("(Underutilized)"))),
         "underutilized nodes, not just empty ones\n{}",
         summary(&r)
     );
@@ -381,10 +410,19 @@ fn seed003_job_completes() {
             "{lab}\n{}",
             summary(&r)
         );
-        assert_eq!(nodes(&r).len(), 1, "the emptied node waits out consolidateAfter (30s)\n{}", summary(&r));
+        assert_eq!(
+            nodes(&r).len(),
+            1,
+            "the emptied node waits out consolidateAfter (30s)\n{}",
+            summary(&r)
+        );
         // At rest the empty node has been consolidated away, and nothing costs money.
         let rest = report(lab, &[]);
-        assert!(nodes(&rest).is_empty(), "{lab}: the empty node is removed\n{}", summary(&rest));
+        assert!(
+            nodes(&rest).is_empty(),
+            "{lab}: the empty node is removed\n{}",
+            summary(&rest)
+        );
         assert_eq!(rest["costPerHour"].as_f64(), Some(0.0));
     }
 }

@@ -20,14 +20,24 @@ fn as_v1beta1(v1: &str) -> String {
         if t == "group: karpenter.k8s.aws" || t == "kind: EC2NodeClass" && pad.len() > 4 {
             continue;
         }
-        if t == "amiSelectorTerms:" && lines.peek().is_some_and(|n| n.trim() == "- alias: al2023@latest") {
+        if t == "amiSelectorTerms:"
+            && lines
+                .peek()
+                .is_some_and(|n| n.trim() == "- alias: al2023@latest")
+        {
             lines.next();
             out.push_str(&format!("{pad}amiFamily: AL2023\n"));
             continue;
         }
         let line = line
-            .replace("apiVersion: karpenter.sh/v1", "apiVersion: karpenter.sh/v1beta1")
-            .replace("apiVersion: karpenter.k8s.aws/v1", "apiVersion: karpenter.k8s.aws/v1beta1")
+            .replace(
+                "apiVersion: karpenter.sh/v1",
+                "apiVersion: karpenter.sh/v1beta1",
+            )
+            .replace(
+                "apiVersion: karpenter.k8s.aws/v1",
+                "apiVersion: karpenter.k8s.aws/v1beta1",
+            )
             .replace("WhenEmptyOrUnderutilized", "WhenUnderutilized");
         out.push_str(&line);
         out.push('\n');
@@ -41,16 +51,32 @@ fn lab_text(name: &str) -> String {
 
 #[test]
 fn the_seed_labs_written_in_v1beta1_migrate_to_the_hand_written_v1_byte_for_byte() {
-    for name in ["seed000-hello-world.yaml", "seed003-batch-job.yaml", "seed003-batch-job-fixed.yaml"] {
+    for name in [
+        "seed000-hello-world.yaml",
+        "seed003-batch-job.yaml",
+        "seed003-batch-job-fixed.yaml",
+    ] {
         let v1 = lab_text(name);
         let old = as_v1beta1(&v1);
         assert_ne!(old, v1, "{name} has v1beta1 spellings to migrate");
         let out = kpg_stdin(&["migrate", "-"], old.as_bytes());
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert_eq!(stdout(&out), v1, "{name}: the migration is the hand-written v1");
+        assert_eq!(
+            stdout(&out),
+            v1,
+            "{name}: the migration is the hand-written v1"
+        );
         let notes = stderr(&out);
-        assert!(notes.lines().all(|l| l.starts_with("<stdin>:") && l.contains(": migrated ")), "{notes}");
-        assert!(notes.contains("WhenUnderutilized → WhenEmptyOrUnderutilized"), "{notes}");
+        assert!(
+            notes
+                .lines()
+                .all(|l| l.starts_with("<stdin>:") && l.contains(": migrated ")),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("WhenUnderutilized → WhenEmptyOrUnderutilized"),
+            "{notes}"
+        );
     }
 }
 
@@ -59,14 +85,28 @@ fn the_v1beta1_manifests_warn_and_the_migrated_ones_validate_clean_and_simulate_
     let v1 = lab_text("seed000-hello-world.yaml");
     let old = as_v1beta1(&v1);
     let before = kpg_stdin(&["validate", "-"], old.as_bytes());
-    assert_eq!(before.status.code(), Some(0), "v1beta1 still loads, with its v1 meaning");
-    assert!(stdout(&before).contains("v1beta1"), "each difference is a warning: {}", stdout(&before));
+    assert_eq!(
+        before.status.code(),
+        Some(0),
+        "v1beta1 still loads, with its v1 meaning"
+    );
+    assert!(
+        stdout(&before).contains("v1beta1"),
+        "each difference is a warning: {}",
+        stdout(&before)
+    );
     let migrated = stdout(&kpg_stdin(&["migrate", "-"], old.as_bytes()));
     let after = kpg_stdin(&["validate", "-"], migrated.as_bytes());
     assert_eq!(after.status.code(), Some(0));
     assert_eq!(stdout(&after).trim(), "0 errors, 0 warnings", "clean");
-    let a = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], old.as_bytes()));
-    let b = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], migrated.as_bytes()));
+    let a = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        old.as_bytes(),
+    ));
+    let b = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        migrated.as_bytes(),
+    ));
     assert_eq!(a, b, "the same cluster either way");
 }
 
@@ -75,20 +115,45 @@ fn the_v1beta1_lab_migrates_to_the_hello_world_lab_and_warns_at_each_difference(
     let old = lab_text("seed000-v1beta1.yaml");
     let out = kpg(&["validate", lab("seed000-v1beta1.yaml").to_str().unwrap()]);
     let findings = stdout(&out);
-    for code in ["v1beta1-api", "v1beta1-ami-family", "v1beta1-node-class-ref", "v1beta1-consolidation-policy", "v1beta1-consolidate-after"] {
-        assert!(findings.contains(&format!(": warning {code}: ")), "{code} in\n{findings}");
+    for code in [
+        "v1beta1-api",
+        "v1beta1-ami-family",
+        "v1beta1-node-class-ref",
+        "v1beta1-consolidation-policy",
+        "v1beta1-consolidate-after",
+    ] {
+        assert!(
+            findings.contains(&format!(": warning {code}: ")),
+            "{code} in\n{findings}"
+        );
     }
     let migrated = stdout(&kpg_stdin(&["migrate", "-"], old.as_bytes()));
-    let body = |t: &str| t.lines().skip_while(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    let body = |t: &str| {
+        t.lines()
+            .skip_while(|l| l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     // The article's comment on amiFamily stays, above the alias that replaces it.
-    let v1 = lab_text("seed000-hello-world.yaml").replace("spec:\n  amiSelectorTerms:", "spec:\n  # Amazon Linux 2023 AMI\n  amiSelectorTerms:");
+    let v1 = lab_text("seed000-hello-world.yaml").replace(
+        "spec:\n  amiSelectorTerms:",
+        "spec:\n  # Amazon Linux 2023 AMI\n  amiSelectorTerms:",
+    );
     assert_eq!(body(&migrated), body(&v1));
 }
 
 #[test]
 fn the_seed003_v1beta1_lab_migrates_to_the_batch_job_lab() {
-    let migrated = stdout(&kpg_stdin(&["migrate", "-"], lab_text("seed003-v1beta1.yaml").as_bytes()));
-    let body = |t: &str| t.lines().skip_while(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    let migrated = stdout(&kpg_stdin(
+        &["migrate", "-"],
+        lab_text("seed003-v1beta1.yaml").as_bytes(),
+    ));
+    let body = |t: &str| {
+        t.lines()
+            .skip_while(|l| l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     assert_eq!(body(&migrated), body(&lab_text("seed003-batch-job.yaml")));
 }
 
@@ -98,7 +163,11 @@ fn a_file_without_v1beta1_is_printed_unchanged() {
     let out = kpg(&["migrate", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), lab_text("seed002-limits.yaml"));
-    assert!(stderr(&out).contains("nothing to migrate"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing to migrate"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -106,8 +175,18 @@ fn what_needs_a_person_is_said_with_its_line() {
     let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: elsewhere\n      kubelet:\n        maxPods: 30\n  disruption:\n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
     let out = kpg_stdin(&["migrate", "-"], text.as_bytes());
     assert_eq!(out.status.code(), Some(0));
-    assert!(stderr(&out).contains("<stdin>:10: needs a person NodePool/p: the kubelet block moved to the EC2NodeClass"), "{}", stderr(&out));
-    assert!(!stdout(&out).contains("kubelet"), "the block leaves the NodePool: {}", stdout(&out));
+    assert!(
+        stderr(&out).contains(
+            "<stdin>:10: needs a person NodePool/p: the kubelet block moved to the EC2NodeClass"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stdout(&out).contains("kubelet"),
+        "the block leaves the NodePool: {}",
+        stdout(&out)
+    );
 }
 
 /// Two v1beta1 NodePools share an EC2NodeClass but set different kubelets; a third repeats
@@ -202,27 +281,76 @@ fn node_pools_with_different_kubelets_get_a_copy_of_their_class_and_simulate_ali
     assert_eq!(out.status.code(), Some(0));
     let migrated = stdout(&out);
     let notes = stderr(&out);
-    assert!(notes.contains("copied as EC2NodeClass \"default-batch\" for NodePool/batch"), "{notes}");
+    assert!(
+        notes.contains("copied as EC2NodeClass \"default-batch\" for NodePool/batch"),
+        "{notes}"
+    );
     assert!(!notes.contains("needs a person"), "{notes}");
     // The class keeps the first kubelet; the copy follows it with batch's; batch points at it.
-    let copy_at = migrated.find("  name: default-batch\n").expect("a copy of the class");
-    assert!(migrated[..copy_at].contains("  kubelet:\n    maxPods: 8\n"), "{migrated}");
-    assert!(migrated[copy_at..].starts_with("  name: default-batch\nspec:\n  amiSelectorTerms:\n    - alias: al2023@latest\n"), "{migrated}");
-    assert!(migrated.contains("  kubelet:\n    maxPods: 110\n---\napiVersion: karpenter.sh/v1\n"), "{migrated}");
-    assert!(migrated.contains("nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default-batch}"), "{migrated}");
-    assert_eq!(migrated.matches("name: default\n").count(), 3, "the class and the web and api pools: {migrated}");
+    let copy_at = migrated
+        .find("  name: default-batch\n")
+        .expect("a copy of the class");
+    assert!(
+        migrated[..copy_at].contains("  kubelet:\n    maxPods: 8\n"),
+        "{migrated}"
+    );
+    assert!(
+        migrated[copy_at..].starts_with(
+            "  name: default-batch\nspec:\n  amiSelectorTerms:\n    - alias: al2023@latest\n"
+        ),
+        "{migrated}"
+    );
+    assert!(
+        migrated.contains("  kubelet:\n    maxPods: 110\n---\napiVersion: karpenter.sh/v1\n"),
+        "{migrated}"
+    );
+    assert!(
+        migrated.contains(
+            "nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default-batch}"
+        ),
+        "{migrated}"
+    );
+    assert_eq!(
+        migrated.matches("name: default\n").count(),
+        3,
+        "the class and the web and api pools: {migrated}"
+    );
 
     let after = kpg_stdin(&["validate", "-"], migrated.as_bytes());
-    assert_eq!(stdout(&after).trim(), "0 errors, 0 warnings", "{}", stdout(&after));
-    let a = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], SHARED_CLASS_V1BETA1.as_bytes()));
-    let b = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], migrated.as_bytes()));
-    assert_eq!(a, b, "the v1beta1 kubelets take effect as the migrated classes do");
+    assert_eq!(
+        stdout(&after).trim(),
+        "0 errors, 0 warnings",
+        "{}",
+        stdout(&after)
+    );
+    let a = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        SHARED_CLASS_V1BETA1.as_bytes(),
+    ));
+    let b = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        migrated.as_bytes(),
+    ));
+    assert_eq!(
+        a, b,
+        "the v1beta1 kubelets take effect as the migrated classes do"
+    );
     // And they do take effect: web's nodes hold 8 pods, batch's 110.
     let report: serde_json::Value = serde_json::from_str(&a).expect("json");
     let pods_of = |pool: &str| -> Vec<String> {
-        report["nodes"].as_array().expect("nodes").iter().filter(|n| n["nodepool"] == pool).map(|n| n["allocatable"]["pods"].as_str().unwrap_or("").to_string()).collect()
+        report["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .filter(|n| n["nodepool"] == pool)
+            .map(|n| n["allocatable"]["pods"].as_str().unwrap_or("").to_string())
+            .collect()
     };
-    assert!(pods_of("web").len() >= 2 && pods_of("web").iter().all(|p| p == "8"), "{:?}", pods_of("web"));
+    assert!(
+        pods_of("web").len() >= 2 && pods_of("web").iter().all(|p| p == "8"),
+        "{:?}",
+        pods_of("web")
+    );
     assert_eq!(pods_of("batch"), ["110"]);
 }
 
@@ -286,7 +414,10 @@ fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_
     let before = kpg_stdin(&["validate", "-"], NO_DISRUPTION_V1BETA1.as_bytes());
     let findings = stdout(&before);
     assert_eq!(before.status.code(), Some(0), "{findings}");
-    let flagged: Vec<&str> = findings.lines().filter(|l| l.contains("v1beta1-consolidate-after")).collect();
+    let flagged: Vec<&str> = findings
+        .lines()
+        .filter(|l| l.contains("v1beta1-consolidate-after"))
+        .collect();
     assert_eq!(flagged.len(), 1, "only the written block: {findings}");
     assert!(flagged[0].starts_with("<stdin>:36:3: warning v1beta1-consolidate-after: NodePool/written spec.disruption.consolidateAfter:"), "{}", flagged[0]);
 
@@ -295,17 +426,45 @@ fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_
     let migrated = stdout(&out);
     let notes = stderr(&out);
     let pool = |name: &str| -> String {
-        let at = migrated.find(&format!("  name: {name}\n")).expect("the pool");
-        migrated[at..].split("\n---\n").next().unwrap_or("").to_string()
+        let at = migrated
+            .find(&format!("  name: {name}\n"))
+            .expect("the pool");
+        migrated[at..]
+            .split("\n---\n")
+            .next()
+            .unwrap_or("")
+            .to_string()
     };
-    assert!(!pool("defaults").contains("disruption"), "no block added: {migrated}");
-    assert!(pool("written").ends_with("  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\""), "{migrated}");
+    assert!(
+        !pool("defaults").contains("disruption"),
+        "no block added: {migrated}"
+    );
+    assert!(
+        pool("written").ends_with(
+            "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\""
+        ),
+        "{migrated}"
+    );
     assert!(notes.contains("<stdin>:36: migrated NodePool/written: consolidateAfter: 0s added: v1 requires it in a written disruption block"), "{notes}");
-    assert!(!notes.contains("NodePool/defaults: spec.disruption"), "{notes}");
+    assert!(
+        !notes.contains("NodePool/defaults: spec.disruption"),
+        "{notes}"
+    );
 
     let after = kpg_stdin(&["validate", "-"], migrated.as_bytes());
-    assert_eq!(stdout(&after).trim(), "0 errors, 0 warnings", "{}", stdout(&after));
-    let a = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], NO_DISRUPTION_V1BETA1.as_bytes()));
-    let b = stdout(&kpg_stdin(&["simulate", "-", "--output", "json"], migrated.as_bytes()));
+    assert_eq!(
+        stdout(&after).trim(),
+        "0 errors, 0 warnings",
+        "{}",
+        stdout(&after)
+    );
+    let a = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        NO_DISRUPTION_V1BETA1.as_bytes(),
+    ));
+    let b = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        migrated.as_bytes(),
+    ));
     assert_eq!(a, b, "the defaulted block behaves as v1beta1's default did");
 }

@@ -15,9 +15,38 @@ const LABS: &[&str] = &[
 
 /// Values that are wrong in interesting ways wherever they land.
 const REPLACEMENTS: &[&str] = &[
-    "[]", "{}", "-1", "0", "99999999999999999999", "1e308", "-1e308", "null", "~", "true", "\"\"", "\"x\"",
-    "NaN", ".inf", "1Ei", "1.5.5", "9223372036854775807", "0.0000000001m", "&a [*a]", "!!binary aGk=", "'", "\"unterminated",
-    "{a: [}", "- - -", "Never", "720h", "In", "Gt", "[\"1\", \"2\"]", "2147483648", "499", "1e3",
+    "[]",
+    "{}",
+    "-1",
+    "0",
+    "99999999999999999999",
+    "1e308",
+    "-1e308",
+    "null",
+    "~",
+    "true",
+    "\"\"",
+    "\"x\"",
+    "NaN",
+    ".inf",
+    "1Ei",
+    "1.5.5",
+    "9223372036854775807",
+    "0.0000000001m",
+    "&a [*a]",
+    "!!binary aGk=",
+    "'",
+    "\"unterminated",
+    "{a: [}",
+    "- - -",
+    "Never",
+    "720h",
+    "In",
+    "Gt",
+    "[\"1\", \"2\"]",
+    "2147483648",
+    "499",
+    "1e3",
 ];
 
 struct Rng(u64);
@@ -31,7 +60,11 @@ impl Rng {
         z ^ (z >> 31)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
@@ -67,17 +100,31 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
             6 => lines[i] = format!("{}{}", " ".repeat(rng.below(5)), lines[i].trim_start()),
             // Enlarge counts (bounded, so the test stays fast).
             7 => {
-                if lines[i].trim_start().starts_with("replicas:") || lines[i].trim_start().starts_with("count:") {
+                if lines[i].trim_start().starts_with("replicas:")
+                    || lines[i].trim_start().starts_with("count:")
+                {
                     let indent = lines[i].len() - lines[i].trim_start().len();
-                    let key = lines[i].trim_start().split(':').next().unwrap_or("replicas").to_string();
-                    lines[i] = format!("{}{key}: {}", " ".repeat(indent), [0, 1, 300, 2000][rng.below(4)]);
+                    let key = lines[i]
+                        .trim_start()
+                        .split(':')
+                        .next()
+                        .unwrap_or("replicas")
+                        .to_string();
+                    lines[i] = format!(
+                        "{}{key}: {}",
+                        " ".repeat(indent),
+                        [0, 1, 300, 2000][rng.below(4)]
+                    );
                 }
             }
             // Truncate the whole text at a random character.
             _ => {
                 let joined = lines.join("\n");
                 let cut = rng.below(joined.len() + 1);
-                let cut = (0..=cut).rev().find(|c| joined.is_char_boundary(*c)).unwrap_or(0);
+                let cut = (0..=cut)
+                    .rev()
+                    .find(|c| joined.is_char_boundary(*c))
+                    .unwrap_or(0);
                 lines = joined[..cut].lines().map(str::to_string).collect();
             }
         }

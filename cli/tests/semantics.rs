@@ -82,18 +82,27 @@ fn run(parts: &[String]) -> Report {
 
 fn node_of<'r>(r: &'r Report, pod: &str) -> Option<&'r kpg_core::report::NodeReport> {
     let p = r.pods.iter().find(|p| p.name == pod).expect("pod exists");
-    p.node.as_ref().and_then(|n| r.nodes.iter().find(|x| &x.name == n))
+    p.node
+        .as_ref()
+        .and_then(|n| r.nodes.iter().find(|x| &x.name == n))
 }
 
 fn message(r: &Report, pod: &str) -> String {
-    r.pods.iter().find(|p| p.name == pod).and_then(|p| p.message.clone()).unwrap_or_default()
+    r.pods
+        .iter()
+        .find(|p| p.name == pod)
+        .and_then(|p| p.message.clone())
+        .unwrap_or_default()
 }
 
 #[test]
 fn spot_is_preferred_when_the_pool_allows_it() {
     let r = run(&[pool("default", ""), pod("p", "1", "")]);
     let n = node_of(&r, "p").expect("bound");
-    assert_eq!((n.instance_type.as_str(), n.capacity_type.as_str()), ("small", "spot"));
+    assert_eq!(
+        (n.instance_type.as_str(), n.capacity_type.as_str()),
+        ("small", "spot")
+    );
 }
 
 #[test]
@@ -104,7 +113,10 @@ fn on_demand_only_pools_pick_the_cheapest_on_demand_type() {
     );
     let r = run(&[on_demand, pod("p", "1", "")]);
     let n = node_of(&r, "p").expect("bound");
-    assert_eq!((n.instance_type.as_str(), n.capacity_type.as_str()), ("small", "on-demand"));
+    assert_eq!(
+        (n.instance_type.as_str(), n.capacity_type.as_str()),
+        ("small", "on-demand")
+    );
 }
 
 #[test]
@@ -124,15 +136,25 @@ fn equal_weights_are_tried_by_name_descending_and_weight_wins() {
 
 #[test]
 fn limits_count_instance_capacity_and_name_the_pool() {
-    let limited = pool("default", "").replace("  disruption:", "  limits: {cpu: \"3\"}\n  disruption:");
+    let limited =
+        pool("default", "").replace("  disruption:", "  limits: {cpu: \"3\"}\n  disruption:");
     let anti = "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n      - {labelSelector: {matchLabels: {group: x}}, topologyKey: kubernetes.io/hostname}";
     let a = pod("a", "1", anti).replace("labels: {app: a}", "labels: {app: a, group: x}");
     let b = pod("b", "1", anti).replace("labels: {app: b}", "labels: {app: b, group: x}");
     let r = run(&[limited, a, b]);
     let bound = r.pods.iter().filter(|p| p.node.is_some()).count();
-    assert_eq!(bound, 1, "a 2-CPU node leaves 1 CPU of a 3-CPU limit: no second node");
+    assert_eq!(
+        bound, 1,
+        "a 2-CPU node leaves 1 CPU of a 3-CPU limit: no second node"
+    );
     let pending = r.pods.iter().find(|p| p.node.is_none()).unwrap();
-    assert!(pending.message.as_deref().unwrap().contains("all available instance types exceed limits for nodepool (NodePool=default)"));
+    assert!(
+        pending
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("all available instance types exceed limits for nodepool (NodePool=default)")
+    );
 }
 
 #[test]
@@ -140,10 +162,18 @@ fn undefined_custom_labels_block_provisioning_but_negative_ones_do_not() {
     let r = run(&[
         pool("default", ""),
         pod("wants-team", "1", "  nodeSelector: {team: a}"),
-        pod("avoids-team", "1", "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: team, operator: NotIn, values: [a]}]"),
+        pod(
+            "avoids-team",
+            "1",
+            "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: team, operator: NotIn, values: [a]}]",
+        ),
     ]);
     assert!(node_of(&r, "wants-team").is_none());
-    assert!(message(&r, "wants-team").contains(r#"label "team" does not have known values"#), "{}", message(&r, "wants-team"));
+    assert!(
+        message(&r, "wants-team").contains(r#"label "team" does not have known values"#),
+        "{}",
+        message(&r, "wants-team")
+    );
     assert!(node_of(&r, "avoids-team").is_some());
 }
 
@@ -151,7 +181,11 @@ fn undefined_custom_labels_block_provisioning_but_negative_ones_do_not() {
 fn numeric_operators_filter_instance_types() {
     let r = run(&[
         pool("default", ""),
-        pod("gen6", "1", "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: karpenter.k8s.aws/instance-generation, operator: Gt, values: [\"5\"]}]"),
+        pod(
+            "gen6",
+            "1",
+            "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: karpenter.k8s.aws/instance-generation, operator: Gt, values: [\"5\"]}]",
+        ),
     ]);
     assert_eq!(node_of(&r, "gen6").unwrap().instance_type, "large");
 }
@@ -160,16 +194,27 @@ fn numeric_operators_filter_instance_types() {
 fn heavier_preferences_are_relaxed_first() {
     let prefs = "  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - {weight: 100, preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [nowhere]}]}}\n      - {weight: 10, preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [z2]}]}}";
     let r = run(&[pool("default", ""), pod("p", "1", prefs)]);
-    assert_eq!(node_of(&r, "p").unwrap().zone, "z2", "the unsatisfiable weight-100 term goes, the weight-10 one holds");
+    assert_eq!(
+        node_of(&r, "p").unwrap().zone,
+        "z2",
+        "the unsatisfiable weight-100 term goes, the weight-10 one holds"
+    );
 }
 
 #[test]
 fn prefer_no_schedule_pools_are_used_only_after_relaxation() {
-    let tainted = pool("zzz", "      taints: [{key: soft, effect: PreferNoSchedule}]");
+    let tainted = pool(
+        "zzz",
+        "      taints: [{key: soft, effect: PreferNoSchedule}]",
+    );
     let r = run(&[tainted.clone(), pool("aaa", ""), pod("p", "1", "")]);
     assert_eq!(node_of(&r, "p").unwrap().nodepool.as_deref(), Some("aaa"));
     let r = run(&[tainted, pod("p", "1", "")]);
-    assert_eq!(node_of(&r, "p").unwrap().nodepool.as_deref(), Some("zzz"), "with no other pool, the toleration is added");
+    assert_eq!(
+        node_of(&r, "p").unwrap().nodepool.as_deref(),
+        Some("zzz"),
+        "with no other pool, the toleration is added"
+    );
 }
 
 #[test]
@@ -188,15 +233,32 @@ spec:
 "#;
     let r = run(&[pool("default", ""), ds.to_string(), pod("p", "1", "")]);
     let n = node_of(&r, "p").unwrap();
-    assert_eq!(n.instance_type, "large", "1 CPU + a 1-CPU daemon does not fit 2 CPUs less kubelet overhead");
-    assert!(n.pods.iter().any(|p| p.starts_with("default/agent-")), "the DaemonSet pod runs on the node");
+    assert_eq!(
+        n.instance_type, "large",
+        "1 CPU + a 1-CPU daemon does not fit 2 CPUs less kubelet overhead"
+    );
+    assert!(
+        n.pods.iter().any(|p| p.starts_with("default/agent-")),
+        "the DaemonSet pod runs on the node"
+    );
 }
 
 #[test]
 fn restricted_labels_are_ignored_by_karpenter() {
-    let r = run(&[pool("default", ""), pod("p", "1", "  nodeSelector: {kubernetes.io/hostname: somewhere}")]);
+    let r = run(&[
+        pool("default", ""),
+        pod(
+            "p",
+            "1",
+            "  nodeSelector: {kubernetes.io/hostname: somewhere}",
+        ),
+    ]);
     assert!(node_of(&r, "p").is_none());
-    assert!(message(&r, "p").contains("using label kubernetes.io/hostname is not allowed"), "{}", message(&r, "p"));
+    assert!(
+        message(&r, "p").contains("using label kubernetes.io/hostname is not allowed"),
+        "{}",
+        message(&r, "p")
+    );
     assert!(r.nodes.is_empty());
 }
 
@@ -205,7 +267,10 @@ fn pods_are_batched_before_a_nodeclaim_is_created() {
     let r = run(&[pool("default", ""), pod("a", "1", ""), pod("b", "0.5", "")]);
     let created: Vec<_> = r.events.iter().filter(|e| e.reason == "Created").collect();
     assert_eq!(created.len(), 1, "both pods share one NodeClaim");
-    assert_eq!(created[0].time, "0m1s", "the batch closes after 1 s without new pods");
+    assert_eq!(
+        created[0].time, "0m1s",
+        "the batch closes after 1 s without new pods"
+    );
     let n = node_of(&r, "a").unwrap();
     assert_eq!(n.pods.len(), 2);
 }
@@ -226,7 +291,11 @@ spec:
       containers: [{name: c, image: busybox, command: [sh, -c, "sleep 30"], resources: {requests: {cpu: "1"}}}]
 "#;
     let r = run(&[pool("default", ""), job.to_string()]);
-    let done: Vec<_> = r.pods.iter().filter(|p| p.owner.as_deref() == Some("Job/batch")).collect();
+    let done: Vec<_> = r
+        .pods
+        .iter()
+        .filter(|p| p.owner.as_deref() == Some("Job/batch"))
+        .collect();
     assert_eq!(done.len(), 2, "one pod after the other");
     assert!(done.iter().all(|p| p.phase == "Succeeded"), "{done:?}");
 }
@@ -267,23 +336,53 @@ spec:
 "#;
     let text = format!("{CATALOG}{}{deployment}{timeline}", pool("default", ""));
     let at = |until: u64| kpg::simulate(&text, Some(until)).expect("runs").report;
-    let web = |r: &Report, phase: &str| r.pods.iter().filter(|p| p.owner.as_deref() == Some("Deployment/web") && p.phase == phase).count();
+    let web = |r: &Report, phase: &str| {
+        r.pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some("Deployment/web") && p.phase == phase)
+            .count()
+    };
     let r = at(60_000);
     assert_eq!((web(&r, "Running"), r.nodes.len()), (1, 1));
     let r = at(170_000);
-    assert_eq!(web(&r, "Running"), 4, "scaled at 2m, new capacity is Ready within a minute");
+    assert_eq!(
+        web(&r, "Running"),
+        4,
+        "scaled at 2m, new capacity is Ready within a minute"
+    );
     let r = at(6 * 60_000);
     assert_eq!(web(&r, "Running") + web(&r, "Pending"), 12);
-    let pending = r.pods.iter().find(|p| p.phase == "Pending").expect("the pool is gone, so what does not fit waits");
-    assert!(pending.message.as_deref().is_some_and(|m| m.contains("no nodepools found")), "{pending:?}");
-    assert!(r.events.iter().any(|e| e.reason == "Deleted" && e.object == "NodePool/default"));
+    let pending = r
+        .pods
+        .iter()
+        .find(|p| p.phase == "Pending")
+        .expect("the pool is gone, so what does not fit waits");
+    assert!(
+        pending
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("no nodepools found")),
+        "{pending:?}"
+    );
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.reason == "Deleted" && e.object == "NodePool/default")
+    );
 }
 
 #[test]
 fn pods_that_name_their_node_are_left_to_that_node() {
     let r = run(&[pool("default", ""), pod("pinned", "1", "  nodeName: ghost")]);
-    assert!(r.nodes.is_empty(), "Karpenter does not provision for a pod with spec.nodeName");
-    assert!(message(&r, "pinned").contains("spec.nodeName is \"ghost\""), "{}", message(&r, "pinned"));
+    assert!(
+        r.nodes.is_empty(),
+        "Karpenter does not provision for a pod with spec.nodeName"
+    );
+    assert!(
+        message(&r, "pinned").contains("spec.nodeName is \"ghost\""),
+        "{}",
+        message(&r, "pinned")
+    );
 }
 
 #[test]
@@ -296,6 +395,12 @@ fn a_pool_that_fails_karpenter_validation_is_skipped_and_says_why() {
     assert!(r.nodes.is_empty(), "no node from a pool that is not Ready");
     let np = &r.nodepools[0];
     assert!(!np.ready);
-    assert!(np.message.as_deref().is_some_and(|m| m.starts_with("ValidationSucceeded=False")), "{:?}", np.message);
+    assert!(
+        np.message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("ValidationSucceeded=False")),
+        "{:?}",
+        np.message
+    );
     assert_eq!(r.pods[0].phase, "Pending");
 }

@@ -23,7 +23,9 @@ pub struct Schedule {
     day_star: bool,
 }
 
-const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
 const DAYS: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 
 /// Parses `m h dom mon dow` or one of `@yearly`, `@annually`, `@monthly`, `@weekly`,
@@ -41,7 +43,10 @@ pub fn parse(spec: &str) -> Result<Schedule, String> {
     };
     let fields: Vec<&str> = expanded.split_whitespace().collect();
     if fields.len() != 5 {
-        return Err(alloc::format!("a schedule has 5 fields (minute hour day-of-month month day-of-week), found {}", fields.len()));
+        return Err(alloc::format!(
+            "a schedule has 5 fields (minute hour day-of-month month day-of-week), found {}",
+            fields.len()
+        ));
     }
     let (minutes, _) = field(fields[0], 0, 59, &[])?;
     let (hours, _) = field(fields[1], 0, 23, &[])?;
@@ -68,7 +73,13 @@ fn field(expr: &str, min: u32, max: u32, names: &[&str]) -> Result<(u64, bool), 
     let mut star = false;
     for part in expr.split(',') {
         let (range, step) = match part.split_once('/') {
-            Some((r, s)) => (r, Some(s.parse::<u32>().map_err(|_| alloc::format!("`{s}` is not a step"))?)),
+            Some((r, s)) => (
+                r,
+                Some(
+                    s.parse::<u32>()
+                        .map_err(|_| alloc::format!("`{s}` is not a step"))?,
+                ),
+            ),
             None => (part, None),
         };
         if step == Some(0) {
@@ -77,7 +88,11 @@ fn field(expr: &str, min: u32, max: u32, names: &[&str]) -> Result<(u64, bool), 
         let (lo, hi, is_star) = if range == "*" || range == "?" {
             (min, max, true)
         } else if let Some((a, b)) = range.split_once('-') {
-            (value(a, min, max, names)?, value(b, min, max, names)?, false)
+            (
+                value(a, min, max, names)?,
+                value(b, min, max, names)?,
+                false,
+            )
         } else {
             let v = value(range, min, max, names)?;
             // `N/step` means `N-max/step`.
@@ -101,7 +116,9 @@ fn value(s: &str, min: u32, max: u32, names: &[&str]) -> Result<u32, String> {
     let lower = s.to_ascii_lowercase();
     let v = match names.iter().position(|n| *n == lower) {
         Some(i) => i as u32 + if names.len() == 12 { 1 } else { 0 },
-        None => s.parse::<u32>().map_err(|_| alloc::format!("`{s}` is not a number or a name"))?,
+        None => s
+            .parse::<u32>()
+            .map_err(|_| alloc::format!("`{s}` is not a number or a name"))?,
     };
     if v < min || v > max {
         return Err(alloc::format!("{v} is outside {min}-{max}"));
@@ -122,8 +139,15 @@ impl Schedule {
         let weekday = ((days + 4) % 7) as u32;
         let dom_ok = self.days_of_month & (1 << day) != 0;
         let dow_ok = self.days_of_week & (1 << weekday) != 0;
-        let day_ok = if self.day_star { dom_ok && dow_ok } else { dom_ok || dow_ok };
-        self.minutes & (1 << minute) != 0 && self.hours & (1 << hour) != 0 && self.months & (1 << month) != 0 && day_ok
+        let day_ok = if self.day_star {
+            dom_ok && dow_ok
+        } else {
+            dom_ok || dow_ok
+        };
+        self.minutes & (1 << minute) != 0
+            && self.hours & (1 << hour) != 0
+            && self.months & (1 << month) != 0
+            && day_ok
     }
 
     /// Whether a window of `duration` opened by this schedule is open at `now`.
@@ -185,7 +209,10 @@ mod tests {
         assert!(!s.is_active(8 * HOUR, monday + 8 * HOUR + 59 * 60_000));
         assert!(s.is_active(8 * HOUR, monday + 9 * HOUR));
         assert!(s.is_active(8 * HOUR, monday + 16 * HOUR + 59 * 60_000));
-        assert!(!s.is_active(8 * HOUR, monday + 17 * HOUR), "the window is (now − duration, now]");
+        assert!(
+            !s.is_active(8 * HOUR, monday + 17 * HOUR),
+            "the window is (now − duration, now]"
+        );
         assert!(!s.is_active(8 * HOUR, 2 * DAY + 10 * HOUR), "Saturday");
     }
 
@@ -216,7 +243,18 @@ mod tests {
 
     #[test]
     fn mistakes_are_errors() {
-        for bad in ["", "* * * *", "60 * * * *", "* 24 * * *", "* * 0 * *", "* * * 13 *", "*/0 * * * *", "5-1 * * * *", "@reboot", "x * * * *"] {
+        for bad in [
+            "",
+            "* * * *",
+            "60 * * * *",
+            "* 24 * * *",
+            "* * 0 * *",
+            "* * * 13 *",
+            "*/0 * * * *",
+            "5-1 * * * *",
+            "@reboot",
+            "x * * * *",
+        ] {
             assert!(parse(bad).is_err(), "{bad:?} should not parse");
         }
     }

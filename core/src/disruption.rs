@@ -11,7 +11,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::catalog::{CapacityType, InstanceType, MicroDollars};
-use crate::model::{Budget, BudgetNodes, IntOrPercent, Millis, NodeClass, NodePool, NodeSelectorRequirement, PodDisruptionBudget, StringMap};
+use crate::model::{
+    Budget, BudgetNodes, IntOrPercent, Millis, NodeClass, NodePool, NodeSelectorRequirement,
+    PodDisruptionBudget, StringMap,
+};
 use crate::requirements::{Requirement, Requirements};
 use crate::wellknown as wk;
 
@@ -67,14 +70,24 @@ pub fn allowed(budgets: &[Budget], reason: Reason, nodes: u32, now: Millis) -> O
 }
 
 /// Nodes a pool may start disrupting now: `allowed − disrupting`, never negative.
-pub fn remaining(budgets: &[Budget], reason: Reason, nodes: u32, disrupting: u32, now: Millis) -> u32 {
+pub fn remaining(
+    budgets: &[Budget],
+    reason: Reason,
+    nodes: u32,
+    disrupting: u32,
+    now: Millis,
+) -> u32 {
     allowed(budgets, reason, nodes, now).map_or(u32::MAX, |a| a.saturating_sub(disrupting))
 }
 
 /// When a node becomes `Consolidatable`: `consolidateAfter` after the later of its
 /// initialization and its last pod event (a pod bound, finished or deleted). `None` when the
 /// pool never consolidates or the node is not initialized.
-pub fn consolidatable_at(initialized_at: Option<Millis>, last_pod_event: Option<Millis>, consolidate_after: Option<Millis>) -> Option<Millis> {
+pub fn consolidatable_at(
+    initialized_at: Option<Millis>,
+    last_pod_event: Option<Millis>,
+    consolidate_after: Option<Millis>,
+) -> Option<Millis> {
     let start = initialized_at?;
     let quiet_since = last_pod_event.map_or(start, |t| t.max(start));
     Some(quiet_since + consolidate_after?)
@@ -109,7 +122,11 @@ pub enum DoNotDisrupt {
     Until(Millis),
 }
 
-pub fn do_not_disrupt(value: Option<&str>, started_at: Option<Millis>, now: Millis) -> DoNotDisrupt {
+pub fn do_not_disrupt(
+    value: Option<&str>,
+    started_at: Option<Millis>,
+    now: Millis,
+) -> DoNotDisrupt {
     match value {
         None => DoNotDisrupt::No,
         Some("true") => DoNotDisrupt::Always,
@@ -152,16 +169,20 @@ pub fn pdb_disruptions_allowed(pdb: &PodDisruptionBudget, healthy: u32, expected
 pub fn worst_launch_price(it: &InstanceType, reqs: &Requirements) -> Option<MicroDollars> {
     let zone = reqs.get(wk::ZONE);
     let capacity = reqs.get(wk::CAPACITY_TYPE);
-    [CapacityType::Spot, CapacityType::OnDemand].into_iter().find_map(|ct| {
-        if !capacity.is_none_or(|r| r.has(ct.as_str())) {
-            return None;
-        }
-        it.offerings
-            .iter()
-            .filter(|o| o.available && o.capacity_type == ct && zone.is_none_or(|z| z.has(&o.zone)))
-            .map(|o| o.price)
-            .max()
-    })
+    [CapacityType::Spot, CapacityType::OnDemand]
+        .into_iter()
+        .find_map(|ct| {
+            if !capacity.is_none_or(|r| r.has(ct.as_str())) {
+                return None;
+            }
+            it.offerings
+                .iter()
+                .filter(|o| {
+                    o.available && o.capacity_type == ct && zone.is_none_or(|z| z.has(&o.zone))
+                })
+                .map(|o| o.price)
+                .max()
+        })
 }
 
 /// The NodePool's `karpenter.sh/nodepool-hash`: a hash of the parts of the template whose
@@ -177,10 +198,17 @@ pub fn pool_hash(np: &NodePool) -> u64 {
         parts.push(format!("annotation {k}={v}"));
     }
     // Taints are compared as sets: their order in the manifest does not drift a node.
-    let mut taints: Vec<String> = np.taints.iter().map(|t| format!("taint {}={}:{}", t.key, t.value, t.effect.as_str())).collect();
+    let mut taints: Vec<String> = np
+        .taints
+        .iter()
+        .map(|t| format!("taint {}={}:{}", t.key, t.value, t.effect.as_str()))
+        .collect();
     taints.sort();
-    let mut startup: Vec<String> =
-        np.startup_taints.iter().map(|t| format!("startup {}={}:{}", t.key, t.value, t.effect.as_str())).collect();
+    let mut startup: Vec<String> = np
+        .startup_taints
+        .iter()
+        .map(|t| format!("startup {}={}:{}", t.key, t.value, t.effect.as_str()))
+        .collect();
     startup.sort();
     parts.extend(taints);
     parts.extend(startup);
@@ -199,7 +227,13 @@ pub fn node_class_hash(nc: &NodeClass) -> u64 {
     let k = &nc.kubelet;
     let text = format!(
         "family {:?} maxPods {:?} podsPerCore {:?} kubeReserved {:?} systemReserved {:?} evictionHard {:?} root {:?}",
-        nc.ami_family, k.max_pods, k.pods_per_core, k.kube_reserved, k.system_reserved, k.eviction_hard, nc.root_volume_bytes
+        nc.ami_family,
+        k.max_pods,
+        k.pods_per_core,
+        k.kube_reserved,
+        k.system_reserved,
+        k.eviction_hard,
+        nc.root_volume_bytes
     );
     crate::pod::stable_hash(&[&text])
 }
@@ -231,7 +265,10 @@ impl DriftReason {
 /// Whether a node's labels still satisfy every requirement of its NodePool
 /// (`StrictlyCompatible`: a requirement on a key the node does not carry is only met by
 /// `NotIn` and `DoesNotExist`). Widening a requirement never drifts.
-pub fn requirements_drifted(pool_requirements: &[NodeSelectorRequirement], labels: &StringMap) -> bool {
+pub fn requirements_drifted(
+    pool_requirements: &[NodeSelectorRequirement],
+    labels: &StringMap,
+) -> bool {
     pool_requirements.iter().any(|r| {
         let value = labels.get(&r.key);
         let req = Requirement::new(&r.key, r.operator, r.values.iter().cloned());
@@ -249,18 +286,34 @@ mod tests {
     use alloc::vec;
 
     fn budget(nodes: BudgetNodes, reasons: &[&str]) -> Budget {
-        Budget { nodes, schedule: None, duration: None, reasons: reasons.iter().map(|r| String::from(*r)).collect() }
+        Budget {
+            nodes,
+            schedule: None,
+            duration: None,
+            reasons: reasons.iter().map(|r| String::from(*r)).collect(),
+        }
     }
 
     #[test]
     fn percentages_round_up_and_the_smallest_budget_wins() {
         let b = vec![budget(BudgetNodes::Percent(10), &[])];
-        assert_eq!(allowed(&b, Reason::Empty, 5, 0), Some(1), "10 % of 5 nodes rounds up to 1");
+        assert_eq!(
+            allowed(&b, Reason::Empty, 5, 0),
+            Some(1),
+            "10 % of 5 nodes rounds up to 1"
+        );
         assert_eq!(allowed(&b, Reason::Empty, 0, 0), Some(0));
         assert_eq!(allowed(&b, Reason::Empty, 11, 0), Some(2));
-        let two = vec![budget(BudgetNodes::Percent(50), &[]), budget(BudgetNodes::Count(1), &["Empty"])];
+        let two = vec![
+            budget(BudgetNodes::Percent(50), &[]),
+            budget(BudgetNodes::Count(1), &["Empty"]),
+        ];
         assert_eq!(allowed(&two, Reason::Empty, 10, 0), Some(1));
-        assert_eq!(allowed(&two, Reason::Drifted, 10, 0), Some(5), "a budget for other reasons does not apply");
+        assert_eq!(
+            allowed(&two, Reason::Drifted, 10, 0),
+            Some(5),
+            "a budget for other reasons does not apply"
+        );
         assert_eq!(allowed(&[], Reason::Empty, 10, 0), None);
     }
 
@@ -271,7 +324,11 @@ mod tests {
         assert_eq!(remaining(&b, Reason::Empty, 10, 3, 0), 0);
         assert_eq!(remaining(&[], Reason::Empty, 10, 3, 0), u32::MAX);
         let zero = vec![budget(BudgetNodes::Percent(0), &[])];
-        assert_eq!(remaining(&zero, Reason::Empty, 10, 0, 0), 0, "nodes: 0% blocks every disruption");
+        assert_eq!(
+            remaining(&zero, Reason::Empty, 10, 0, 0),
+            0,
+            "nodes: 0% blocks every disruption"
+        );
     }
 
     #[test]
@@ -287,23 +344,64 @@ mod tests {
         };
         let b = vec![budget(BudgetNodes::Percent(100), &[]), freeze];
         let monday = 4 * 24 * HOUR;
-        assert_eq!(remaining(&b, Reason::Empty, 4, 0, monday + 10 * HOUR), 0, "inside the window");
-        assert_eq!(remaining(&b, Reason::Empty, 4, 0, monday + 18 * HOUR), 4, "after it");
-        let broken = vec![Budget { nodes: BudgetNodes::Count(5), schedule: Some("not cron".into()), duration: Some(HOUR), reasons: vec![] }];
-        assert_eq!(remaining(&broken, Reason::Empty, 4, 0, 0), 0, "a schedule that does not parse fails closed");
+        assert_eq!(
+            remaining(&b, Reason::Empty, 4, 0, monday + 10 * HOUR),
+            0,
+            "inside the window"
+        );
+        assert_eq!(
+            remaining(&b, Reason::Empty, 4, 0, monday + 18 * HOUR),
+            4,
+            "after it"
+        );
+        let broken = vec![Budget {
+            nodes: BudgetNodes::Count(5),
+            schedule: Some("not cron".into()),
+            duration: Some(HOUR),
+            reasons: vec![],
+        }];
+        assert_eq!(
+            remaining(&broken, Reason::Empty, 4, 0, 0),
+            0,
+            "a schedule that does not parse fails closed"
+        );
     }
 
     #[test]
     fn consolidate_after_counts_from_the_last_pod_event() {
-        assert_eq!(consolidatable_at(Some(50_000), None, Some(30_000)), Some(80_000));
-        assert_eq!(consolidatable_at(Some(50_000), Some(180_000), Some(30_000)), Some(210_000));
-        assert_eq!(consolidatable_at(Some(50_000), Some(10_000), Some(30_000)), Some(80_000), "events before initialization do not count");
-        assert_eq!(consolidatable_at(None, None, Some(30_000)), None, "not initialized");
-        assert_eq!(consolidatable_at(Some(50_000), None, None), None, "consolidateAfter: Never");
+        assert_eq!(
+            consolidatable_at(Some(50_000), None, Some(30_000)),
+            Some(80_000)
+        );
+        assert_eq!(
+            consolidatable_at(Some(50_000), Some(180_000), Some(30_000)),
+            Some(210_000)
+        );
+        assert_eq!(
+            consolidatable_at(Some(50_000), Some(10_000), Some(30_000)),
+            Some(80_000),
+            "events before initialization do not count"
+        );
+        assert_eq!(
+            consolidatable_at(None, None, Some(30_000)),
+            None,
+            "not initialized"
+        );
+        assert_eq!(
+            consolidatable_at(Some(50_000), None, None),
+            None,
+            "consolidateAfter: Never"
+        );
     }
 
     fn pdb(min: Option<IntOrPercent>, max: Option<IntOrPercent>) -> PodDisruptionBudget {
-        PodDisruptionBudget { name: "p".into(), namespace: "default".into(), selector: Default::default(), min_available: min, max_unavailable: max }
+        PodDisruptionBudget {
+            name: "p".into(),
+            namespace: "default".into(),
+            selector: Default::default(),
+            min_available: min,
+            max_unavailable: max,
+        }
     }
 
     #[test]
@@ -311,25 +409,47 @@ mod tests {
         use IntOrPercent::{Int, Percent};
         // minAvailable as a count: healthy − min.
         assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(2)), None), 3, 3), 1);
-        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(2)), None), 2, 3), 0, "one is already down");
-        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Int(5)), None), 3, 3), 0, "never negative");
+        assert_eq!(
+            pdb_disruptions_allowed(&pdb(Some(Int(2)), None), 2, 3),
+            0,
+            "one is already down"
+        );
+        assert_eq!(
+            pdb_disruptions_allowed(&pdb(Some(Int(5)), None), 3, 3),
+            0,
+            "never negative"
+        );
         // minAvailable 50 % of 3 rounds up to 2.
-        assert_eq!(pdb_disruptions_allowed(&pdb(Some(Percent(50)), None), 3, 3), 1);
+        assert_eq!(
+            pdb_disruptions_allowed(&pdb(Some(Percent(50)), None), 3, 3),
+            1
+        );
         // maxUnavailable 1 of 3: 2 must stay.
         assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(1))), 3, 3), 1);
         // maxUnavailable 0 blocks every eviction.
         assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(0))), 3, 3), 0);
         // maxUnavailable 50 % of 3 rounds up to 2 unavailable: 1 must stay.
-        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Percent(50))), 3, 3), 2);
+        assert_eq!(
+            pdb_disruptions_allowed(&pdb(None, Some(Percent(50))), 3, 3),
+            2
+        );
         // Counted against the controllers' scale, not the pods that happen to exist.
-        assert_eq!(pdb_disruptions_allowed(&pdb(None, Some(Int(1))), 2, 3), 0, "a replica is missing already");
+        assert_eq!(
+            pdb_disruptions_allowed(&pdb(None, Some(Int(1))), 2, 3),
+            0,
+            "a replica is missing already"
+        );
     }
 
     #[test]
     fn eviction_cost_follows_deletion_cost_and_priority() {
         assert_eq!(eviction_cost(None, 0), 1.0);
         assert_eq!(eviction_cost(Some("134217728"), 0), 2.0, "2^27 adds one");
-        assert_eq!(eviction_cost(None, 33_554_432), 2.0, "priority 2^25 adds one");
+        assert_eq!(
+            eviction_cost(None, 33_554_432),
+            2.0,
+            "priority 2^25 adds one"
+        );
         assert_eq!(eviction_cost(None, 2_000_000_000), 10.0, "clamped");
         assert_eq!(eviction_cost(Some("not a number"), 0), 1.0);
     }
@@ -337,10 +457,20 @@ mod tests {
     #[test]
     fn do_not_disrupt_values() {
         assert_eq!(do_not_disrupt(None, Some(0), 0), DoNotDisrupt::No);
-        assert_eq!(do_not_disrupt(Some("true"), Some(0), 0), DoNotDisrupt::Always);
+        assert_eq!(
+            do_not_disrupt(Some("true"), Some(0), 0),
+            DoNotDisrupt::Always
+        );
         assert_eq!(do_not_disrupt(Some("false"), Some(0), 0), DoNotDisrupt::No);
-        assert_eq!(do_not_disrupt(Some("30m"), Some(60_000), 120_000), DoNotDisrupt::Until(60_000 + 1_800_000));
-        assert_eq!(do_not_disrupt(Some("30m"), Some(0), 1_800_000), DoNotDisrupt::No, "elapsed");
+        assert_eq!(
+            do_not_disrupt(Some("30m"), Some(60_000), 120_000),
+            DoNotDisrupt::Until(60_000 + 1_800_000)
+        );
+        assert_eq!(
+            do_not_disrupt(Some("30m"), Some(0), 1_800_000),
+            DoNotDisrupt::No,
+            "elapsed"
+        );
     }
 
     #[test]
@@ -349,25 +479,53 @@ mod tests {
         use crate::requirements::Operator;
         let spec = InstanceTypeSpec {
             name: "t".into(),
-            capacity: crate::resources::Resources::ZERO.with(crate::resources::ResourceName::Cpu, 2000),
+            capacity: crate::resources::Resources::ZERO
+                .with(crate::resources::ResourceName::Cpu, 2000),
             arch: "amd64".into(),
             os: "linux".into(),
             labels: Default::default(),
             overhead: None,
             offerings: vec![
-                OfferingSpec { zone: "a".into(), capacity_type: CapacityType::Spot, price: 200_000, available: true },
-                OfferingSpec { zone: "b".into(), capacity_type: CapacityType::Spot, price: 1_000_000, available: true },
-                OfferingSpec { zone: "a".into(), capacity_type: CapacityType::OnDemand, price: 500_000, available: true },
+                OfferingSpec {
+                    zone: "a".into(),
+                    capacity_type: CapacityType::Spot,
+                    price: 200_000,
+                    available: true,
+                },
+                OfferingSpec {
+                    zone: "b".into(),
+                    capacity_type: CapacityType::Spot,
+                    price: 1_000_000,
+                    available: true,
+                },
+                OfferingSpec {
+                    zone: "a".into(),
+                    capacity_type: CapacityType::OnDemand,
+                    price: 500_000,
+                    available: true,
+                },
             ],
         };
-        let it = crate::catalog::aws::custom_instance_type(&spec, &["a".into(), "b".into()], &NodeClass::al2023("d"));
+        let it = crate::catalog::aws::custom_instance_type(
+            &spec,
+            &["a".into(), "b".into()],
+            &NodeClass::al2023("d"),
+        );
         let any = Requirements::new();
-        assert_eq!(worst_launch_price(&it, &any), Some(1_000_000), "spot is what launches; its worst zone counts");
+        assert_eq!(
+            worst_launch_price(&it, &any),
+            Some(1_000_000),
+            "spot is what launches; its worst zone counts"
+        );
         let mut zone_a = Requirements::new();
         zone_a.add(Requirement::new(wk::ZONE, Operator::In, ["a".to_string()]));
         assert_eq!(worst_launch_price(&it, &zone_a), Some(200_000));
         let mut od = Requirements::new();
-        od.add(Requirement::new(wk::CAPACITY_TYPE, Operator::In, ["on-demand".to_string()]));
+        od.add(Requirement::new(
+            wk::CAPACITY_TYPE,
+            Operator::In,
+            ["on-demand".to_string()],
+        ));
         assert_eq!(worst_launch_price(&it, &od), Some(500_000));
     }
 
@@ -386,26 +544,55 @@ mod tests {
         behaviour.weight = 10;
         behaviour.consolidate_after = Some(1);
         behaviour.limits.nodes = Some(3);
-        behaviour.budgets.push(Budget { nodes: BudgetNodes::Count(1), schedule: None, duration: None, reasons: vec![] });
-        assert_eq!(pool_hash(&behaviour), h, "weight, limits and disruption settings never drift");
-        let widened = base.clone().require("karpenter.sh/capacity-type", Operator::In, &["spot"]);
-        assert_eq!(pool_hash(&widened), h, "requirements are checked on their own");
+        behaviour.budgets.push(Budget {
+            nodes: BudgetNodes::Count(1),
+            schedule: None,
+            duration: None,
+            reasons: vec![],
+        });
+        assert_eq!(
+            pool_hash(&behaviour),
+            h,
+            "weight, limits and disruption settings never drift"
+        );
+        let widened = base
+            .clone()
+            .require("karpenter.sh/capacity-type", Operator::In, &["spot"]);
+        assert_eq!(
+            pool_hash(&widened),
+            h,
+            "requirements are checked on their own"
+        );
     }
 
     #[test]
     fn requirements_drift_only_when_a_node_label_falls_outside() {
         use crate::requirements::Operator;
-        let labels: StringMap = [("arch".to_string(), "amd64".to_string())].into_iter().collect();
+        let labels: StringMap = [("arch".to_string(), "amd64".to_string())]
+            .into_iter()
+            .collect();
         let req = |key: &str, op: Operator, values: &[&str]| NodeSelectorRequirement {
             key: key.into(),
             operator: op,
             values: values.iter().map(|v| v.to_string()).collect(),
             min_values: None,
         };
-        assert!(!requirements_drifted(&[req("arch", Operator::In, &["amd64", "arm64"])], &labels), "widened");
-        assert!(requirements_drifted(&[req("arch", Operator::In, &["arm64"])], &labels), "narrowed");
-        assert!(requirements_drifted(&[req("team", Operator::In, &["a"])], &labels), "a key the node lacks");
-        assert!(!requirements_drifted(&[req("team", Operator::DoesNotExist, &[])], &labels));
+        assert!(
+            !requirements_drifted(&[req("arch", Operator::In, &["amd64", "arm64"])], &labels),
+            "widened"
+        );
+        assert!(
+            requirements_drifted(&[req("arch", Operator::In, &["arm64"])], &labels),
+            "narrowed"
+        );
+        assert!(
+            requirements_drifted(&[req("team", Operator::In, &["a"])], &labels),
+            "a key the node lacks"
+        );
+        assert!(!requirements_drifted(
+            &[req("team", Operator::DoesNotExist, &[])],
+            &labels
+        ));
     }
 
     #[test]

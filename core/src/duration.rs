@@ -58,7 +58,10 @@ impl fmt::Display for DurationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DurationError::Empty => {
-                write!(f, "the duration is empty; write a number and a unit, {EXAMPLES}")
+                write!(
+                    f,
+                    "the duration is empty; write a number and a unit, {EXAMPLES}"
+                )
             }
             DurationError::Whitespace { input } => write!(
                 f,
@@ -73,7 +76,10 @@ impl fmt::Display for DurationError {
                 Quoted(input)
             ),
             DurationError::Never => {
-                write!(f, "\"Never\" is not allowed here; give a duration, {EXAMPLES}")
+                write!(
+                    f,
+                    "\"Never\" is not allowed here; give a duration, {EXAMPLES}"
+                )
             }
             DurationError::MissingNumber { input } => write!(
                 f,
@@ -200,19 +206,28 @@ pub fn parse(s: &str) -> Result<Millis, DurationError> {
                 number: rest[number_start..number_end].into(),
             });
         }
-        let per_unit = unit_nanos(unit)
-            .ok_or_else(|| DurationError::UnknownUnit { input: s.into(), unit: unit.into() })?;
+        let per_unit = unit_nanos(unit).ok_or_else(|| DurationError::UnknownUnit {
+            input: s.into(),
+            unit: unit.into(),
+        })?;
         // Each part floors to a whole nanosecond, as Go's does; no product can overflow
         // u128 (whole <= 2^63, per_unit < 2^42, fraction < 10^18).
         let part = whole * per_unit + fraction * per_unit / 10u128.pow(MAX_FRACTION_DIGITS as u32);
-        total = total.checked_add(part).filter(|t| *t <= MAX_NANOS).ok_or_else(too_long)?;
+        total = total
+            .checked_add(part)
+            .filter(|t| *t <= MAX_NANOS)
+            .ok_or_else(too_long)?;
     }
     Ok((total / NANOS_PER_MILLI) as Millis)
 }
 
 /// Like [`parse`], but `Never` (Karpenter's `expireAfter`, `consolidateAfter`) is `None`.
 pub fn parse_or_never(s: &str) -> Result<Option<Millis>, DurationError> {
-    if s == "Never" { Ok(None) } else { parse(s).map(Some) }
+    if s == "Never" {
+        Ok(None)
+    } else {
+        parse(s).map(Some)
+    }
 }
 
 /// The report's clock: `0m41s`, `5m0s`, `1h2m3s`, `0m1.5s`. Minutes and seconds are always
@@ -333,21 +348,53 @@ mod tests {
     fn error_kinds_and_messages() {
         let e = |s: &str| parse(s).unwrap_err();
         assert_eq!(e(""), DurationError::Empty);
-        assert_eq!(e("1 h"), DurationError::Whitespace { input: "1 h".into() });
-        assert_eq!(e("-1s"), DurationError::Negative { input: "-1s".into() });
+        assert_eq!(
+            e("1 h"),
+            DurationError::Whitespace {
+                input: "1 h".into()
+            }
+        );
+        assert_eq!(
+            e("-1s"),
+            DurationError::Negative {
+                input: "-1s".into()
+            }
+        );
         assert_eq!(e("Never"), DurationError::Never);
         assert_eq!(e("h"), DurationError::MissingNumber { input: "h".into() });
-        assert_eq!(e("1h.m"), DurationError::MissingNumber { input: "1h.m".into() });
+        assert_eq!(
+            e("1h.m"),
+            DurationError::MissingNumber {
+                input: "1h.m".into()
+            }
+        );
         assert_eq!(
             e("1h30"),
-            DurationError::MissingUnit { input: "1h30".into(), number: "30".into() }
+            DurationError::MissingUnit {
+                input: "1h30".into(),
+                number: "30".into()
+            }
         );
-        assert_eq!(e("1d"), DurationError::UnknownUnit { input: "1d".into(), unit: "d".into() });
+        assert_eq!(
+            e("1d"),
+            DurationError::UnknownUnit {
+                input: "1d".into(),
+                unit: "d".into()
+            }
+        );
         assert_eq!(
             e("1e3s"),
-            DurationError::UnknownUnit { input: "1e3s".into(), unit: "e".into() }
+            DurationError::UnknownUnit {
+                input: "1e3s".into(),
+                unit: "e".into()
+            }
         );
-        assert_eq!(e("2562048h"), DurationError::TooLong { input: "2562048h".into() });
+        assert_eq!(
+            e("2562048h"),
+            DurationError::TooLong {
+                input: "2562048h".into()
+            }
+        );
 
         assert_eq!(
             e("1d").to_string(),
@@ -356,7 +403,11 @@ mod tests {
              or 2h45m"
         );
         assert!(e("1H").to_string().contains("case-sensitive"));
-        assert!(e("90").to_string().contains("the number \"90\" has no unit"));
+        assert!(
+            e("90")
+                .to_string()
+                .contains("the number \"90\" has no unit")
+        );
         assert!(e("").to_string().contains("2h45m"));
         for input in ["1 h", "-1s", "Never", "h", "90", "1d", "2562048h"] {
             let message = e(input).to_string();

@@ -64,7 +64,9 @@ impl LabelSelector {
     /// selector into `labels.Nothing()`, so callers holding an `Option<LabelSelector>` must
     /// treat `None` as matching nothing and not call this with a default.
     pub fn matches(&self, labels: &StringMap) -> bool {
-        self.match_labels.iter().all(|(key, value)| labels.get(key) == Some(value))
+        self.match_labels
+            .iter()
+            .all(|(key, value)| labels.get(key) == Some(value))
             && self.match_expressions.iter().all(|r| r.matches(labels))
     }
 
@@ -111,7 +113,9 @@ impl LabelSelector {
             }
             for (j, value) in r.values.iter().enumerate() {
                 if let Err(msg) = validate_label_value(value) {
-                    errors.push(format!("{path}.values[{j}]: Invalid value: {value:?}: {msg}"));
+                    errors.push(format!(
+                        "{path}.values[{j}]: Invalid value: {value:?}: {msg}"
+                    ));
                 }
             }
         }
@@ -184,7 +188,11 @@ fn max_len_error(max: usize) -> String {
 }
 
 fn join(errors: Vec<String>) -> Result<(), String> {
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
 }
 
 /// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`
@@ -194,7 +202,8 @@ fn is_qualified_name_part(s: &str) -> bool {
         (Some(first), Some(last)) => {
             first.is_ascii_alphanumeric()
                 && last.is_ascii_alphanumeric()
-                && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+                && b.iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
         }
         _ => false,
     }
@@ -260,7 +269,11 @@ pub fn validate_qualified_name(key: &str) -> Result<(), String> {
     if !is_qualified_name_part(name) {
         errors.push(format!(
             "name part {}",
-            regex_error(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
+            regex_error(
+                QUALIFIED_NAME_ERR,
+                QUALIFIED_NAME_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
         ));
     }
     join(errors)
@@ -295,7 +308,11 @@ fn dns1123_subdomain_errors(name: &str) -> Vec<String> {
         errors.push(max_len_error(DNS1123_SUBDOMAIN_MAX));
     }
     if !is_dns1123_subdomain(name) {
-        errors.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
+        errors.push(regex_error(
+            DNS1123_SUBDOMAIN_ERR,
+            DNS1123_SUBDOMAIN_FMT,
+            &["example.com"],
+        ));
     }
     errors
 }
@@ -312,7 +329,11 @@ pub fn validate_dns1123_label(name: &str) -> Result<(), String> {
         if is_dns1123_subdomain(name) {
             errors.push(String::from("must not contain dots"));
         } else {
-            errors.push(regex_error(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
+            errors.push(regex_error(
+                DNS1123_LABEL_ERR,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
         }
     }
     join(errors)
@@ -325,7 +346,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn labels(pairs: &[(&str, &str)]) -> StringMap {
-        pairs.iter().map(|(k, v)| (String::from(*k), String::from(*v))).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (String::from(*k), String::from(*v)))
+            .collect()
     }
 
     fn expr(key: &str, operator: SelectorOperator, values: &[&str]) -> LabelSelectorRequirement {
@@ -340,14 +364,22 @@ mod tests {
         match_labels: &[(&str, &str)],
         match_expressions: Vec<LabelSelectorRequirement>,
     ) -> LabelSelector {
-        LabelSelector { match_labels: labels(match_labels), match_expressions }
+        LabelSelector {
+            match_labels: labels(match_labels),
+            match_expressions,
+        }
     }
 
     #[test]
     fn qualified_names() {
         let long_name = "a".repeat(63);
-        let long_prefix =
-            format!("{}.{}.{}.{}", "a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61));
+        let long_prefix = format!(
+            "{}.{}.{}.{}",
+            "a".repeat(63),
+            "b".repeat(63),
+            "c".repeat(63),
+            "d".repeat(61)
+        );
         assert_eq!(long_prefix.len(), 253);
         for key in [
             "app",
@@ -387,7 +419,10 @@ mod tests {
             "-a.com/b",
             "a.com-/b",
         ] {
-            assert!(validate_qualified_name(key).is_err(), "{key:?} should be rejected");
+            assert!(
+                validate_qualified_name(key).is_err(),
+                "{key:?} should be rejected"
+            );
         }
         assert!(validate_qualified_name(&"a".repeat(64)).is_err());
         assert!(validate_qualified_name(&format!("{long_prefix}a/b")).is_err());
@@ -467,7 +502,10 @@ mod tests {
             ))
         );
         let both = validate_label_value(&format!("-{}", "x".repeat(63))).unwrap_err();
-        assert!(both.starts_with("must be no more than 63 characters; a valid label"), "{both}");
+        assert!(
+            both.starts_with("must be no more than 63 characters; a valid label"),
+            "{both}"
+        );
     }
 
     #[test]
@@ -477,10 +515,19 @@ mod tests {
         }
         for name in ["", "A", "-a", "a-", "a_b", "a b", "ä"] {
             let err = validate_dns1123_label(name).unwrap_err();
-            assert!(err.starts_with("a lowercase RFC 1123 label must consist of"), "{name}: {err}");
-            assert!(err.contains("(e.g. 'my-name',  or '123-abc', regex used"), "{err}");
+            assert!(
+                err.starts_with("a lowercase RFC 1123 label must consist of"),
+                "{name}: {err}"
+            );
+            assert!(
+                err.contains("(e.g. 'my-name',  or '123-abc', regex used"),
+                "{err}"
+            );
         }
-        assert_eq!(validate_dns1123_label("a.b"), Err(String::from("must not contain dots")));
+        assert_eq!(
+            validate_dns1123_label("a.b"),
+            Err(String::from("must not contain dots"))
+        );
         assert_eq!(
             validate_dns1123_label(&"a".repeat(64)),
             Err(String::from("must be no more than 63 characters"))
@@ -491,11 +538,24 @@ mod tests {
     fn dns1123_subdomains() {
         let long = format!("{}.{}", "a".repeat(126), "b".repeat(126));
         assert_eq!(long.len(), 253);
-        for name in ["example.com", "a", "my-app.v1", "default", "0.0", &"a".repeat(100), &long] {
+        for name in [
+            "example.com",
+            "a",
+            "my-app.v1",
+            "default",
+            "0.0",
+            &"a".repeat(100),
+            &long,
+        ] {
             assert_eq!(validate_dns1123_subdomain(name), Ok(()), "{name}");
         }
-        for name in ["", "Example", "a..b", ".a", "a.", "-a.b", "a.b-", "a_b", "a/b", "a b"] {
-            assert!(validate_dns1123_subdomain(name).is_err(), "{name:?} should be rejected");
+        for name in [
+            "", "Example", "a..b", ".a", "a.", "-a.b", "a.b-", "a_b", "a/b", "a b",
+        ] {
+            assert!(
+                validate_dns1123_subdomain(name).is_err(),
+                "{name:?} should be rejected"
+            );
         }
         assert_eq!(
             validate_dns1123_subdomain(&format!("{long}a")),
@@ -570,7 +630,10 @@ mod tests {
 
         let mixed = selector(
             &[("app", "web")],
-            vec![expr("env", In, &["prod", "staging"]), expr("canary", DoesNotExist, &[])],
+            vec![
+                expr("env", In, &["prod", "staging"]),
+                expr("canary", DoesNotExist, &[]),
+            ],
         );
         assert!(mixed.matches(&web));
         let mut canary = web.clone();
@@ -594,25 +657,34 @@ mod tests {
         assert_eq!(good.validate(), Ok(()));
         assert_eq!(LabelSelector::default().validate(), Ok(()));
 
-        let err = selector(&[], vec![expr("zone", In, &[])]).validate().unwrap_err();
+        let err = selector(&[], vec![expr("zone", In, &[])])
+            .validate()
+            .unwrap_err();
         assert_eq!(
             err,
             "matchExpressions[0].values: Required value: must be specified when `operator` is \
              'In' or 'NotIn'"
         );
-        let err = selector(&[], vec![expr("a", In, &["x"]), expr("gpu", Exists, &["x"])])
-            .validate()
-            .unwrap_err();
+        let err = selector(
+            &[],
+            vec![expr("a", In, &["x"]), expr("gpu", Exists, &["x"])],
+        )
+        .validate()
+        .unwrap_err();
         assert!(
             err.starts_with("matchExpressions[1].values: Forbidden: may not be specified"),
             "{err}"
         );
-        let err = selector(&[("bad key", "v")], vec![]).validate().unwrap_err();
+        let err = selector(&[("bad key", "v")], vec![])
+            .validate()
+            .unwrap_err();
         assert!(
             err.starts_with("matchLabels: Invalid value: \"bad key\": name part must consist"),
             "{err}"
         );
-        let err = selector(&[], vec![expr("k", NotIn, &["-bad"])]).validate().unwrap_err();
+        let err = selector(&[], vec![expr("k", NotIn, &["-bad"])])
+            .validate()
+            .unwrap_err();
         assert!(
             err.starts_with(
                 "matchExpressions[0].values[0]: Invalid value: \"-bad\": a valid label"

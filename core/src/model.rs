@@ -121,7 +121,12 @@ impl NodePool {
             termination_grace_period: None,
             consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
             consolidate_after: None,
-            budgets: alloc::vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
+            budgets: alloc::vec![Budget {
+                nodes: BudgetNodes::Percent(10),
+                schedule: None,
+                duration: None,
+                reasons: Vec::new()
+            }],
             limits: Limits::default(),
             weight: 0,
             invalid: None,
@@ -224,7 +229,10 @@ pub enum AmiFamily {
 
 impl AmiFamily {
     pub fn is_windows(self) -> bool {
-        matches!(self, AmiFamily::Windows2019 | AmiFamily::Windows2022 | AmiFamily::Windows2025)
+        matches!(
+            self,
+            AmiFamily::Windows2019 | AmiFamily::Windows2022 | AmiFamily::Windows2025
+        )
     }
 }
 
@@ -412,16 +420,39 @@ pub struct TimelineStep {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TimelineAction {
-    Scale { kind: WorkloadKind, name: String, namespace: String, replicas: u32 },
-    Delete { kind: String, name: String, namespace: String },
+    Scale {
+        kind: WorkloadKind,
+        name: String,
+        namespace: String,
+        replicas: u32,
+    },
+    Delete {
+        kind: String,
+        name: String,
+        namespace: String,
+    },
     /// Create or replace an object (already converted by the reader).
     Apply(Box<AppliedObject>),
-    Interrupt { nodepool: Option<String>, node: Option<String> },
-    ReleaseAmi { alias: String },
+    Interrupt {
+        nodepool: Option<String>,
+        node: Option<String>,
+    },
+    ReleaseAmi {
+        alias: String,
+    },
     /// `kubectl cordon` (`unschedulable: true`) or `uncordon` a node.
-    Cordon { node: String, unschedulable: bool },
+    Cordon {
+        node: String,
+        unschedulable: bool,
+    },
     /// `kubectl annotate`: set and remove annotations on a Node, NodeClaim or Pod.
-    Annotate { kind: String, name: String, namespace: String, set: StringMap, remove: Vec<String> },
+    Annotate {
+        kind: String,
+        name: String,
+        namespace: String,
+        set: StringMap,
+        remove: Vec<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -84,7 +84,9 @@ impl Pod {
     }
 
     pub fn owner_string(&self) -> Option<String> {
-        self.owner.as_ref().map(|(k, n)| alloc::format!("{}/{}", k.as_str(), n))
+        self.owner
+            .as_ref()
+            .map(|(k, n)| alloc::format!("{}/{}", k.as_str(), n))
     }
 
     pub fn has_annotation(&self, key: &str, value: &str) -> bool {
@@ -128,21 +130,33 @@ pub struct PodRequirements {
 
 /// Builds requirements from nodeSelector, the `term_index`th required term and the heaviest
 /// of the given preferred terms.
-pub fn pod_requirements(spec: &PodSpec, term_index: usize, preferred_terms: &[usize]) -> PodRequirements {
+pub fn pod_requirements(
+    spec: &PodSpec,
+    term_index: usize,
+    preferred_terms: &[usize],
+) -> PodRequirements {
     let mut strict = Requirements::new();
     for (k, v) in &spec.node_selector {
         strict.add(Requirement::in_values(k, [v.clone()]));
     }
     if let Some(term) = spec.node_affinity.required.get(term_index) {
         for r in term {
-            strict.add(Requirement::new(&r.key, r.operator, r.values.iter().cloned()));
+            strict.add(Requirement::new(
+                &r.key,
+                r.operator,
+                r.values.iter().cloned(),
+            ));
         }
     }
     let mut preferred = strict.clone();
     if let Some(best) = preferred_terms.first() {
         if let Some(term) = spec.node_affinity.preferred.get(*best) {
             for r in &term.requirements {
-                preferred.add(Requirement::new(&r.key, r.operator, r.values.iter().cloned()));
+                preferred.add(Requirement::new(
+                    &r.key,
+                    r.operator,
+                    r.values.iter().cloned(),
+                ));
             }
         }
     }
@@ -160,11 +174,17 @@ pub fn node_matches_pod_affinity(spec: &PodSpec, labels: &StringMap) -> bool {
     if spec.node_affinity.required.is_empty() {
         return true;
     }
-    spec.node_affinity.required.iter().any(|term| term.iter().all(|r| label_requirement_holds(r, labels)))
+    spec.node_affinity
+        .required
+        .iter()
+        .any(|term| term.iter().all(|r| label_requirement_holds(r, labels)))
 }
 
 /// One node selector requirement against a node's labels.
-pub fn label_requirement_holds(r: &crate::model::NodeSelectorRequirement, labels: &StringMap) -> bool {
+pub fn label_requirement_holds(
+    r: &crate::model::NodeSelectorRequirement,
+    labels: &StringMap,
+) -> bool {
     use crate::requirements::Operator::*;
     let key = crate::wellknown::normalize_key(&r.key);
     let value = labels.get(key).or_else(|| labels.get(&r.key));
@@ -173,7 +193,10 @@ pub fn label_requirement_holds(r: &crate::model::NodeSelectorRequirement, labels
         NotIn => value.is_none_or(|v| !r.values.iter().any(|x| x == v)),
         Exists => value.is_some(),
         DoesNotExist => value.is_none(),
-        Gt | Lt | Gte | Lte => match (value.and_then(|v| v.parse::<i64>().ok()), r.values.first().and_then(|v| v.parse::<i64>().ok())) {
+        Gt | Lt | Gte | Lte => match (
+            value.and_then(|v| v.parse::<i64>().ok()),
+            r.values.first().and_then(|v| v.parse::<i64>().ok()),
+        ) {
             (Some(v), Some(b)) => match r.operator {
                 Gt => v > b,
                 Lt => v < b,
@@ -205,7 +228,9 @@ pub struct PodNamer {
 
 impl PodNamer {
     pub fn new(seed: u64) -> PodNamer {
-        PodNamer { rng: Rng::new(seed) }
+        PodNamer {
+            rng: Rng::new(seed),
+        }
     }
 
     /// The ReplicaSet name a Deployment gets: `web-5d8f7c9b4` (a pod-template hash). Each
@@ -214,7 +239,12 @@ impl PodNamer {
         let salt = if revision == 0 {
             stable_hash(&["rs", &workload.namespace, &workload.name])
         } else {
-            stable_hash(&["rs", &workload.namespace, &workload.name, &revision.to_string()])
+            stable_hash(&[
+                "rs",
+                &workload.namespace,
+                &workload.name,
+                &revision.to_string(),
+            ])
         };
         let mut r = self.rng.fork(salt);
         alloc::format!("{}-{}", workload.name, r.k8s_suffix(10))
@@ -222,19 +252,34 @@ impl PodNamer {
 
     /// The name of the `ordinal`th pod a workload creates, at a template revision.
     pub fn pod_name(&self, workload: &Workload, ordinal: u32, revision: u32) -> String {
-        let salt = stable_hash(&["pod", workload.kind.as_str(), &workload.namespace, &workload.name, &ordinal.to_string()]);
+        let salt = stable_hash(&[
+            "pod",
+            workload.kind.as_str(),
+            &workload.namespace,
+            &workload.name,
+            &ordinal.to_string(),
+        ]);
         let mut r = self.rng.fork(salt);
         match workload.kind {
             WorkloadKind::Pod => workload.name.clone(),
             WorkloadKind::StatefulSet => alloc::format!("{}-{}", workload.name, ordinal),
-            WorkloadKind::Deployment => alloc::format!("{}-{}", self.replicaset_name(workload, revision), r.k8s_suffix(5)),
+            WorkloadKind::Deployment => alloc::format!(
+                "{}-{}",
+                self.replicaset_name(workload, revision),
+                r.k8s_suffix(5)
+            ),
             _ => alloc::format!("{}-{}", workload.name, r.k8s_suffix(5)),
         }
     }
 
     /// A DaemonSet pod for a node.
     pub fn daemon_pod_name(&self, workload: &Workload, node: &str) -> String {
-        let mut r = self.rng.fork(stable_hash(&["ds", &workload.namespace, &workload.name, node]));
+        let mut r = self.rng.fork(stable_hash(&[
+            "ds",
+            &workload.namespace,
+            &workload.name,
+            node,
+        ]));
         alloc::format!("{}-{}", workload.name, r.k8s_suffix(5))
     }
 }
@@ -247,7 +292,15 @@ pub fn job_runtime(template: &PodTemplate) -> Option<Millis> {
         }
     }
     for c in &template.spec.containers {
-        let words: Vec<&str> = c.command.iter().chain(c.args.iter()).flat_map(|s| s.split(|ch: char| ch.is_whitespace() || ch == ';' || ch == '&' || ch == '|')).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = c
+            .command
+            .iter()
+            .chain(c.args.iter())
+            .flat_map(|s| {
+                s.split(|ch: char| ch.is_whitespace() || ch == ';' || ch == '&' || ch == '|')
+            })
+            .filter(|w| !w.is_empty())
+            .collect();
         for pair in words.windows(2) {
             if pair[0] == "sleep" {
                 if let Ok(secs) = pair[1].trim_end_matches('s').parse::<u64>() {
@@ -269,7 +322,11 @@ mod tests {
     }
 
     fn container(m: i64, sidecar: bool) -> Container {
-        Container { requests: cpu(m), restart_always: sidecar, ..Default::default() }
+        Container {
+            requests: cpu(m),
+            restart_always: sidecar,
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -295,11 +352,16 @@ mod tests {
     fn job_runtime_from_sleep_or_annotation() {
         let mut t = PodTemplate::default();
         t.spec.containers.push(Container {
-            command: alloc::vec!["sh".into(), "-c".into(), "echo Processing... && sleep 60".into()],
+            command: alloc::vec![
+                "sh".into(),
+                "-c".into(),
+                "echo Processing... && sleep 60".into()
+            ],
             ..Default::default()
         });
         assert_eq!(job_runtime(&t), Some(60_000));
-        t.annotations.insert(RUNTIME_ANNOTATION.into(), "90s".into());
+        t.annotations
+            .insert(RUNTIME_ANNOTATION.into(), "90s".into());
         assert_eq!(job_runtime(&t), Some(90_000));
     }
 }

@@ -152,7 +152,11 @@ impl fmt::Display for QuantityError {
                  optional sign and decimal point) followed by an optional suffix, {EXAMPLES}",
                 Quoted(input)
             ),
-            QuantityError::UnexpectedChar { input, ch, position } => write!(
+            QuantityError::UnexpectedChar {
+                input,
+                ch,
+                position,
+            } => write!(
                 f,
                 "{} is not a valid quantity: unexpected {:?} at character {position}; a \
                  quantity is one number followed by an optional suffix, {EXAMPLES}",
@@ -160,12 +164,14 @@ impl fmt::Display for QuantityError {
                 ch
             ),
             QuantityError::UnknownSuffix { input, suffix } => {
-                let case_hint =
-                    if KNOWN_SUFFIXES.iter().any(|(k, _)| k.eq_ignore_ascii_case(suffix)) {
-                        " (suffixes are case-sensitive)"
-                    } else {
-                        ""
-                    };
+                let case_hint = if KNOWN_SUFFIXES
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case(suffix))
+                {
+                    " (suffixes are case-sensitive)"
+                } else {
+                    ""
+                };
                 write!(
                     f,
                     "{} is not a valid quantity: the suffix {} is unknown{case_hint}; \
@@ -286,7 +292,9 @@ pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
     let (exp10, exp2) = read_suffix(s, pos)?;
     let magnitude = nanos_rounded_up(int_digits, frac_digits, exp10, exp2)
         .ok_or_else(|| QuantityError::OutOfRange { input: s.into() })?;
-    Ok(Quantity { nanos: if negative { -magnitude } else { magnitude } })
+    Ok(Quantity {
+        nanos: if negative { -magnitude } else { magnitude },
+    })
 }
 
 fn skip_digits(bytes: &[u8], mut pos: usize) -> usize {
@@ -318,14 +326,23 @@ fn read_suffix(s: &str, pos: usize) -> Result<(i64, u32), QuantityError> {
             return read_exponent(s, exponent).map(|e| (e, 0));
         }
     }
-    match rest.char_indices().find(|(_, c)| !c.is_ascii_alphanumeric()) {
+    match rest
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii_alphanumeric())
+    {
         Some((offset, _)) => Err(unexpected(s, pos + offset)),
-        None => Err(QuantityError::UnknownSuffix { input: s.into(), suffix: rest.into() }),
+        None => Err(QuantityError::UnknownSuffix {
+            input: s.into(),
+            suffix: rest.into(),
+        }),
     }
 }
 
 fn read_exponent(s: &str, text: &str) -> Result<i64, QuantityError> {
-    let invalid = || QuantityError::InvalidExponent { input: s.into(), exponent: text.into() };
+    let invalid = || QuantityError::InvalidExponent {
+        input: s.into(),
+        exponent: text.into(),
+    };
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -385,7 +402,11 @@ fn nanos_rounded_up(int: &[u8], frac: &[u8], exp10: i64, exp2: u32) -> Option<i1
         if digits.len() - dropped > 39 {
             return None;
         }
-        (&digits[dropped..], digits[..dropped].iter().any(|d| *d != 0), 0)
+        (
+            &digits[dropped..],
+            digits[..dropped].iter().any(|d| *d != 0),
+            0,
+        )
     };
     let mut n: u128 = 0;
     for d in kept.iter().rev() {
@@ -418,8 +439,15 @@ fn multiply(digits: &mut Vec<u8>, factor: u32) {
 /// it is the API server's validation and not the parser's in Kubernetes.
 pub fn parse_for_resource(name: ResourceName, s: &str) -> Result<i64, QuantityError> {
     let q = parse(s)?;
-    let amount = if name.is_milli() { q.milli_value() } else { q.value() };
-    amount.ok_or_else(|| QuantityError::TooLargeForResource { input: s.into(), resource: name })
+    let amount = if name.is_milli() {
+        q.milli_value()
+    } else {
+        q.value()
+    };
+    amount.ok_or_else(|| QuantityError::TooLargeForResource {
+        input: s.into(),
+        resource: name,
+    })
 }
 
 fn is_bytes(name: ResourceName) -> bool {
@@ -431,11 +459,21 @@ fn is_bytes(name: ResourceName) -> bool {
 /// integers otherwise. [`parse_for_resource`] reads every output back to the same value.
 pub fn format_for_resource(name: ResourceName, value: i64) -> String {
     if name.is_milli() {
-        return if value % 1000 == 0 { format!("{}", value / 1000) } else { format!("{value}m") };
+        return if value % 1000 == 0 {
+            format!("{}", value / 1000)
+        } else {
+            format!("{value}m")
+        };
     }
     if is_bytes(name) && value != 0 {
-        const BINARY: [(u32, &str); 6] =
-            [(60, "Ei"), (50, "Pi"), (40, "Ti"), (30, "Gi"), (20, "Mi"), (10, "Ki")];
+        const BINARY: [(u32, &str); 6] = [
+            (60, "Ei"),
+            (50, "Pi"),
+            (40, "Ti"),
+            (30, "Gi"),
+            (20, "Mi"),
+            (10, "Ki"),
+        ];
         for (shift, suffix) in BINARY {
             let unit = 1i64 << shift;
             if value % unit == 0 {
@@ -489,7 +527,11 @@ mod tests {
             ("1M", Some(1_000_000_000), Some(1_000_000)),
             ("1.5G", Some(1_500_000_000_000), Some(1_500_000_000)),
             ("1T", Some(1_000_000_000_000_000), Some(1_000_000_000_000)),
-            ("1P", Some(1_000_000_000_000_000_000), Some(1_000_000_000_000_000)),
+            (
+                "1P",
+                Some(1_000_000_000_000_000_000),
+                Some(1_000_000_000_000_000),
+            ),
             ("1E", None, Some(1_000_000_000_000_000_000)),
             ("9E", None, Some(9_000_000_000_000_000_000)),
             ("10E", None, None),
@@ -503,7 +545,11 @@ mod tests {
             ("0e999999999", Some(0), Some(0)),
             ("0.000", Some(0), Some(0)),
             ("-0", Some(0), Some(0)),
-            ("1.000000000000000000000000000000000000000000000000001", Some(1001), Some(2)),
+            (
+                "1.000000000000000000000000000000000000000000000000001",
+                Some(1001),
+                Some(2),
+            ),
             (
                 "100000000000000000000000000000000000000000000000e-40",
                 Some(10_000_000_000),
@@ -512,7 +558,11 @@ mod tests {
             ("0.0000000000000000000000000000001Ei", Some(1), Some(1)),
             ("9223372036854775807", None, Some(i64::MAX)),
             ("9223372036854775808", None, None),
-            ("9223372036854775807m", Some(i64::MAX), Some(9_223_372_036_854_776)),
+            (
+                "9223372036854775807m",
+                Some(i64::MAX),
+                Some(9_223_372_036_854_776),
+            ),
             ("-1.5", Some(-1500), Some(-2)),
             ("-0.0015", Some(-2), Some(-1)),
             ("-9223372036854775808", None, Some(i64::MIN)),
@@ -596,47 +646,85 @@ mod tests {
     fn error_kinds() {
         let e = |s: &str| parse(s).unwrap_err();
         assert_eq!(e(""), QuantityError::Empty);
-        assert_eq!(e("1 Gi"), QuantityError::Whitespace { input: "1 Gi".into() });
+        assert_eq!(
+            e("1 Gi"),
+            QuantityError::Whitespace {
+                input: "1 Gi".into()
+            }
+        );
         assert_eq!(e("M1"), QuantityError::MissingNumber { input: "M1".into() });
         assert_eq!(e("-"), QuantityError::MissingNumber { input: "-".into() });
         assert_eq!(e("."), QuantityError::MissingNumber { input: ".".into() });
         assert_eq!(
             e("--1"),
-            QuantityError::UnexpectedChar { input: "--1".into(), ch: '-', position: 2 }
+            QuantityError::UnexpectedChar {
+                input: "--1".into(),
+                ch: '-',
+                position: 2
+            }
         );
         assert_eq!(
             e("1.2.3"),
-            QuantityError::UnexpectedChar { input: "1.2.3".into(), ch: '.', position: 4 }
+            QuantityError::UnexpectedChar {
+                input: "1.2.3".into(),
+                ch: '.',
+                position: 4
+            }
         );
         assert_eq!(
             e("1µ"),
-            QuantityError::UnexpectedChar { input: "1µ".into(), ch: 'µ', position: 2 }
+            QuantityError::UnexpectedChar {
+                input: "1µ".into(),
+                ch: 'µ',
+                position: 2
+            }
         );
         assert_eq!(
             e("1Gib"),
-            QuantityError::UnknownSuffix { input: "1Gib".into(), suffix: "Gib".into() }
+            QuantityError::UnknownSuffix {
+                input: "1Gib".into(),
+                suffix: "Gib".into()
+            }
         );
         assert_eq!(
             e("1Ex"),
-            QuantityError::UnknownSuffix { input: "1Ex".into(), suffix: "Ex".into() }
+            QuantityError::UnknownSuffix {
+                input: "1Ex".into(),
+                suffix: "Ex".into()
+            }
         );
         assert_eq!(
             e("1e3.5"),
-            QuantityError::InvalidExponent { input: "1e3.5".into(), exponent: "3.5".into() }
+            QuantityError::InvalidExponent {
+                input: "1e3.5".into(),
+                exponent: "3.5".into()
+            }
         );
         assert_eq!(
             e("1e"),
-            QuantityError::InvalidExponent { input: "1e".into(), exponent: "".into() }
+            QuantityError::InvalidExponent {
+                input: "1e".into(),
+                exponent: "".into()
+            }
         );
         assert_eq!(
             e("1e99999999999"),
-            QuantityError::ExponentOutOfRange { input: "1e99999999999".into() }
+            QuantityError::ExponentOutOfRange {
+                input: "1e99999999999".into()
+            }
         );
         assert_eq!(
             e("1e-99999999999"),
-            QuantityError::ExponentOutOfRange { input: "1e-99999999999".into() }
+            QuantityError::ExponentOutOfRange {
+                input: "1e-99999999999".into()
+            }
         );
-        assert_eq!(e("1e40"), QuantityError::OutOfRange { input: "1e40".into() });
+        assert_eq!(
+            e("1e40"),
+            QuantityError::OutOfRange {
+                input: "1e40".into()
+            }
+        );
         assert_eq!(
             e("999999999999999999999999999999999999999999"),
             QuantityError::OutOfRange {
@@ -653,12 +741,20 @@ mod tests {
              Ti, Pi, Ei (powers of 1024), k, M, G, T, P, E (powers of 1000) or m (thousandths), \
              as in 512Mi, 1.5 or 100m"
         );
-        assert!(parse("1gi").unwrap_err().to_string().contains("case-sensitive"));
+        assert!(
+            parse("1gi")
+                .unwrap_err()
+                .to_string()
+                .contains("case-sensitive")
+        );
         assert!(parse("").unwrap_err().to_string().contains("512Mi"));
         for input in [" 1", "Gi", "1.2.3", "1e3.5", "1e99999999999", "1e40"] {
             let message = parse(input).unwrap_err().to_string();
             assert!(message.contains(&format!("{input:?}")), "{message}");
-            assert!(message.contains("1e3") || message.contains("512Mi"), "{message}");
+            assert!(
+                message.contains("1e3") || message.contains("512Mi"),
+                "{message}"
+            );
         }
         let long = "x".repeat(10_000);
         assert!(parse(&long).unwrap_err().to_string().len() < 400);
@@ -691,7 +787,10 @@ mod tests {
         ));
         assert!(matches!(
             parse_for_resource(Memory, "8Ei"),
-            Err(QuantityError::TooLargeForResource { resource: Memory, .. })
+            Err(QuantityError::TooLargeForResource {
+                resource: Memory,
+                ..
+            })
         ));
         assert!(matches!(
             parse_for_resource(Memory, "1Gib"),
@@ -728,16 +827,35 @@ mod tests {
             (NvidiaGpu, 4, "4"),
         ];
         for (name, value, expected) in cases {
-            assert_eq!(format_for_resource(*name, *value), *expected, "{name:?} {value}");
+            assert_eq!(
+                format_for_resource(*name, *value),
+                *expected,
+                "{name:?} {value}"
+            );
         }
     }
 
     #[test]
     fn format_then_parse_round_trips_at_the_edges() {
         for name in ResourceName::ALL {
-            for value in [0, 1, -1, 999, 1000, 1024, i64::MAX, i64::MIN, i64::MAX - 999, 1 << 62] {
+            for value in [
+                0,
+                1,
+                -1,
+                999,
+                1000,
+                1024,
+                i64::MAX,
+                i64::MIN,
+                i64::MAX - 999,
+                1 << 62,
+            ] {
                 let text = format_for_resource(name, value);
-                assert_eq!(parse_for_resource(name, &text), Ok(value), "{name:?} {text}");
+                assert_eq!(
+                    parse_for_resource(name, &text),
+                    Ok(value),
+                    "{name:?} {text}"
+                );
             }
         }
     }

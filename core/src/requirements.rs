@@ -93,26 +93,59 @@ impl Requirement {
         let key = wellknown::normalize_key(key).to_string();
         let values: Vec<String> = values.into_iter().map(Into::into).collect();
         let bound = || values.first().and_then(|v| v.trim().parse::<i64>().ok());
-        let empty = Requirement { key: key.clone(), complement: false, values: Vec::new(), gte: None, lte: None, min_values: None };
+        let empty = Requirement {
+            key: key.clone(),
+            complement: false,
+            values: Vec::new(),
+            gte: None,
+            lte: None,
+            min_values: None,
+        };
         match operator {
-            Operator::In => Requirement { values: sorted(values), ..empty },
-            Operator::NotIn => Requirement { complement: true, values: sorted(values), ..empty },
-            Operator::Exists => Requirement { complement: true, ..empty },
+            Operator::In => Requirement {
+                values: sorted(values),
+                ..empty
+            },
+            Operator::NotIn => Requirement {
+                complement: true,
+                values: sorted(values),
+                ..empty
+            },
+            Operator::Exists => Requirement {
+                complement: true,
+                ..empty
+            },
             Operator::DoesNotExist => empty,
             Operator::Gt => match bound() {
-                Some(n) => Requirement { complement: true, gte: n.checked_add(1), ..empty },
+                Some(n) => Requirement {
+                    complement: true,
+                    gte: n.checked_add(1),
+                    ..empty
+                },
                 None => empty,
             },
             Operator::Gte => match bound() {
-                Some(n) => Requirement { complement: true, gte: Some(n), ..empty },
+                Some(n) => Requirement {
+                    complement: true,
+                    gte: Some(n),
+                    ..empty
+                },
                 None => empty,
             },
             Operator::Lt => match bound() {
-                Some(n) => Requirement { complement: true, lte: n.checked_sub(1), ..empty },
+                Some(n) => Requirement {
+                    complement: true,
+                    lte: n.checked_sub(1),
+                    ..empty
+                },
                 None => empty,
             },
             Operator::Lte => match bound() {
-                Some(n) => Requirement { complement: true, lte: Some(n), ..empty },
+                Some(n) => Requirement {
+                    complement: true,
+                    lte: Some(n),
+                    ..empty
+                },
                 None => empty,
             },
         }
@@ -151,8 +184,15 @@ impl Requirement {
 
     /// Whether the value is allowed.
     pub fn has(&self, value: &str) -> bool {
-        let listed = self.values.binary_search_by(|v| v.as_str().cmp(value)).is_ok();
-        if self.complement { !listed && self.within_bounds(value) } else { listed && self.within_bounds(value) }
+        let listed = self
+            .values
+            .binary_search_by(|v| v.as_str().cmp(value))
+            .is_ok();
+        if self.complement {
+            !listed && self.within_bounds(value)
+        } else {
+            listed && self.within_bounds(value)
+        }
     }
 
     /// The number of allowed values; complements are effectively unbounded.
@@ -224,7 +264,14 @@ impl Requirement {
         let key = self.key.clone();
         if let (Some(g), Some(l)) = (gte, lte) {
             if g > l {
-                return Requirement { key, complement: false, values: Vec::new(), gte: None, lte: None, min_values };
+                return Requirement {
+                    key,
+                    complement: false,
+                    values: Vec::new(),
+                    gte: None,
+                    lte: None,
+                    min_values,
+                };
             }
         }
         let complement = self.complement && other.complement;
@@ -234,11 +281,23 @@ impl Requirement {
             (false, true) => difference(&self.values, &other.values),
             (false, false) => intersect(&self.values, &other.values),
         };
-        let mut out = Requirement { key, complement, values, gte, lte, min_values };
+        let mut out = Requirement {
+            key,
+            complement,
+            values,
+            gte,
+            lte,
+            min_values,
+        };
         if !complement {
             // A concrete set absorbs its bounds.
             if gte.is_some() || lte.is_some() {
-                let filtered: Vec<String> = out.values.iter().filter(|v| out.within_bounds(v)).cloned().collect();
+                let filtered: Vec<String> = out
+                    .values
+                    .iter()
+                    .filter(|v| out.within_bounds(v))
+                    .cloned()
+                    .collect();
                 out.values = filtered;
             }
             out.gte = None;
@@ -251,11 +310,20 @@ impl Requirement {
     pub fn intersects(&self, other: &Requirement) -> bool {
         // Fast paths for the common shapes, avoiding allocation.
         match (self.complement, other.complement) {
-            (false, false) if self.gte.is_none() && self.lte.is_none() && other.gte.is_none() && other.lte.is_none() => {
+            (false, false)
+                if self.gte.is_none()
+                    && self.lte.is_none()
+                    && other.gte.is_none()
+                    && other.lte.is_none() =>
+            {
                 sorted_overlap(&self.values, &other.values)
             }
-            (false, true) if self.gte.is_none() && self.lte.is_none() => self.values.iter().any(|v| other.has(v)),
-            (true, false) if other.gte.is_none() && other.lte.is_none() => other.values.iter().any(|v| self.has(v)),
+            (false, true) if self.gte.is_none() && self.lte.is_none() => {
+                self.values.iter().any(|v| other.has(v))
+            }
+            (true, false) if other.gte.is_none() && other.lte.is_none() => {
+                other.values.iter().any(|v| self.has(v))
+            }
             _ => !self.intersection(other).is_empty(),
         }
     }
@@ -288,13 +356,20 @@ impl Requirement {
     /// Whether every value this requirement allows is also allowed by `other` (so adding
     /// `other` would change nothing). Conservative: may answer false for some subsets.
     pub fn is_subset_of(&self, other: &Requirement) -> bool {
-        if self.key != other.key || other.min_values.is_some_and(|m| self.min_values.is_none_or(|s| s < m)) {
+        if self.key != other.key
+            || other
+                .min_values
+                .is_some_and(|m| self.min_values.is_none_or(|s| s < m))
+        {
             return false;
         }
         match (self.complement, other.complement) {
             (false, _) => self.values.iter().all(|v| other.has(v)),
             (true, true) => {
-                other.values.iter().all(|v| self.values.binary_search(v).is_ok() || !self.within_bounds(v))
+                other
+                    .values
+                    .iter()
+                    .all(|v| self.values.binary_search(v).is_ok() || !self.within_bounds(v))
                     && other.gte.is_none_or(|g| self.gte.is_some_and(|s| s >= g))
                     && other.lte.is_none_or(|l| self.lte.is_some_and(|s| s <= l))
             }
@@ -304,7 +379,11 @@ impl Requirement {
 
     /// The single allowed value, when the requirement is `In [v]`.
     pub fn single_value(&self) -> Option<&str> {
-        if !self.complement && self.values.len() == 1 { Some(&self.values[0]) } else { None }
+        if !self.complement && self.values.len() == 1 {
+            Some(&self.values[0])
+        } else {
+            None
+        }
     }
 }
 
@@ -328,11 +407,17 @@ fn union(a: &[String], b: &[String]) -> Vec<String> {
 }
 
 fn intersect(a: &[String], b: &[String]) -> Vec<String> {
-    a.iter().filter(|v| b.binary_search(v).is_ok()).cloned().collect()
+    a.iter()
+        .filter(|v| b.binary_search(v).is_ok())
+        .cloned()
+        .collect()
 }
 
 fn difference(a: &[String], b: &[String]) -> Vec<String> {
-    a.iter().filter(|v| b.binary_search(v).is_err()).cloned().collect()
+    a.iter()
+        .filter(|v| b.binary_search(v).is_err())
+        .cloned()
+        .collect()
 }
 
 impl fmt::Display for Requirement {
@@ -341,7 +426,11 @@ impl fmt::Display for Requirement {
         let op = self.operator();
         match op {
             Operator::Exists | Operator::DoesNotExist | Operator::Gte | Operator::Lte => {
-                let shown = if matches!(op, Operator::Gte | Operator::Lte) { Operator::Exists } else { op };
+                let shown = if matches!(op, Operator::Gte | Operator::Lte) {
+                    Operator::Exists
+                } else {
+                    op
+                };
                 write!(f, "{} {}", self.key, shown.as_str())?;
             }
             _ => {
@@ -389,7 +478,11 @@ pub enum Incompatibility {
     /// A custom key the other side does not define: `label "team" does not have known values`.
     UndefinedKey { key: String, hint: Option<String> },
     /// `key <k>, <incoming> not in <existing>`.
-    Disjoint { key: String, incoming: String, existing: String },
+    Disjoint {
+        key: String,
+        incoming: String,
+        existing: String,
+    },
 }
 
 impl fmt::Display for Incompatibility {
@@ -402,7 +495,11 @@ impl fmt::Display for Incompatibility {
                 }
                 Ok(())
             }
-            Incompatibility::Disjoint { key, incoming, existing } => {
+            Incompatibility::Disjoint {
+                key,
+                incoming,
+                existing,
+            } => {
                 write!(f, "key {key}, {incoming} not in {existing}")
             }
         }
@@ -422,10 +519,15 @@ impl Requirements {
         Requirements { items: Vec::new() }
     }
 
-
     /// Labels as `In [value]` requirements.
-    pub fn from_labels<'a, I: IntoIterator<Item = (&'a String, &'a String)>>(labels: I) -> Requirements {
-        Requirements::from_iter(labels.into_iter().map(|(k, v)| Requirement::in_values(k, [v.clone()])))
+    pub fn from_labels<'a, I: IntoIterator<Item = (&'a String, &'a String)>>(
+        labels: I,
+    ) -> Requirements {
+        Requirements::from_iter(
+            labels
+                .into_iter()
+                .map(|(k, v)| Requirement::in_values(k, [v.clone()])),
+        )
     }
 
     fn position(&self, key: &str) -> Result<usize, usize> {
@@ -483,7 +585,10 @@ impl Requirements {
 
     /// The first shared key whose requirements have no value in common, unless both are
     /// purely negative (NotIn/DoesNotExist), which always agree.
-    fn first_conflict<'a>(&'a self, other: &'a Requirements) -> Option<(&'a Requirement, &'a Requirement)> {
+    fn first_conflict<'a>(
+        &'a self,
+        other: &'a Requirements,
+    ) -> Option<(&'a Requirement, &'a Requirement)> {
         let (mut i, mut j) = (0, 0);
         while i < self.items.len() && j < other.items.len() {
             let (a, b) = (&self.items[i], &other.items[j]);
@@ -523,13 +628,20 @@ impl Requirements {
 
     /// Whether adding `other` would leave these requirements unchanged.
     pub fn covers(&self, other: &Requirements) -> bool {
-        other.items.iter().all(|o| self.get(&o.key).is_some_and(|mine| mine.is_subset_of(o)))
+        other
+            .items
+            .iter()
+            .all(|o| self.get(&o.key).is_some_and(|mine| mine.is_subset_of(o)))
     }
 
     /// Karpenter's `Requirements.Compatible`: keys of `incoming` that `self` does not define
     /// are refused unless they are negative, or well known and `undefined` allows them;
     /// then the shared keys must intersect.
-    pub fn compatible(&self, incoming: &Requirements, undefined: Undefined) -> Result<(), Incompatibility> {
+    pub fn compatible(
+        &self,
+        incoming: &Requirements,
+        undefined: Undefined,
+    ) -> Result<(), Incompatibility> {
         for b in &incoming.items {
             if self.has_key(&b.key) {
                 continue;
@@ -540,7 +652,10 @@ impl Requirements {
             if b.operator().is_negative() {
                 continue;
             }
-            return Err(Incompatibility::UndefinedKey { key: b.key.clone(), hint: wellknown::typo_hint(&b.key) });
+            return Err(Incompatibility::UndefinedKey {
+                key: b.key.clone(),
+                hint: wellknown::typo_hint(&b.key),
+            });
         }
         self.intersects(incoming)
     }
@@ -614,7 +729,10 @@ mod tests {
         assert!(req("k", Operator::Exists, &[]).has("anything"));
         assert!(!req("k", Operator::DoesNotExist, &[]).has("anything"));
         let gt = req("k", Operator::Gt, &["5"]);
-        assert!(gt.has("6") && !gt.has("5") && !gt.has("x"), "non-integers never satisfy bounds");
+        assert!(
+            gt.has("6") && !gt.has("5") && !gt.has("x"),
+            "non-integers never satisfy bounds"
+        );
         let lt = req("k", Operator::Lt, &["5"]);
         assert!(lt.has("4") && !lt.has("5"));
         assert!(req("k", Operator::Gte, &["5"]).has("5"));
@@ -649,15 +767,19 @@ mod tests {
 
     #[test]
     fn compatible_refuses_undefined_custom_keys_but_allows_well_known_and_negative() {
-        let pool = Requirements::from_iter([req("karpenter.sh/capacity-type", Operator::In, &["spot"])]);
+        let pool =
+            Requirements::from_iter([req("karpenter.sh/capacity-type", Operator::In, &["spot"])]);
         let pod = Requirements::from_iter([req("team", Operator::In, &["a"])]);
         assert_eq!(
-            pool.compatible(&pod, Undefined::AllowWellKnown).unwrap_err().to_string(),
+            pool.compatible(&pod, Undefined::AllowWellKnown)
+                .unwrap_err()
+                .to_string(),
             "label \"team\" does not have known values"
         );
         let pod = Requirements::from_iter([req("team", Operator::NotIn, &["a"])]);
         assert!(pool.compatible(&pod, Undefined::AllowWellKnown).is_ok());
-        let pod = Requirements::from_iter([req("topology.kubernetes.io/zone", Operator::In, &["z"])]);
+        let pod =
+            Requirements::from_iter([req("topology.kubernetes.io/zone", Operator::In, &["z"])]);
         assert!(pool.compatible(&pod, Undefined::AllowWellKnown).is_ok());
         assert!(pool.compatible(&pod, Undefined::Deny).is_err());
     }
@@ -671,12 +793,19 @@ mod tests {
 
     #[test]
     fn aliases_are_normalised() {
-        let r = req("failure-domain.beta.kubernetes.io/zone", Operator::In, &["z"]);
+        let r = req(
+            "failure-domain.beta.kubernetes.io/zone",
+            Operator::In,
+            &["z"],
+        );
         assert_eq!(r.key, "topology.kubernetes.io/zone");
     }
 
     fn arb_req() -> impl Strategy<Value = Requirement> {
-        let vals = proptest::collection::vec(prop_oneof![Just("1"), Just("2"), Just("3"), Just("a"), Just("b")], 0..4);
+        let vals = proptest::collection::vec(
+            prop_oneof![Just("1"), Just("2"), Just("3"), Just("a"), Just("b")],
+            0..4,
+        );
         (0..8usize, vals).prop_map(|(op, vals)| {
             let op = [
                 Operator::In,
@@ -688,8 +817,16 @@ mod tests {
                 Operator::Gte,
                 Operator::Lte,
             ][op];
-            let vals = if matches!(op, Operator::Gt | Operator::Lt | Operator::Gte | Operator::Lte) {
-                alloc::vec![vals.first().copied().filter(|v| v.parse::<i64>().is_ok()).unwrap_or("2")]
+            let vals = if matches!(
+                op,
+                Operator::Gt | Operator::Lt | Operator::Gte | Operator::Lte
+            ) {
+                alloc::vec![
+                    vals.first()
+                        .copied()
+                        .filter(|v| v.parse::<i64>().is_ok())
+                        .unwrap_or("2")
+                ]
             } else {
                 vals
             };

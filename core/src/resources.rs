@@ -158,7 +158,10 @@ impl Resources {
     /// storage and pods.
     #[inline]
     pub fn fits_in_core(&self, capacity: &Resources) -> bool {
-        self.0[0] <= capacity.0[0] && self.0[1] <= capacity.0[1] && self.0[3] <= capacity.0[3] && self.0[2] <= capacity.0[2]
+        self.0[0] <= capacity.0[0]
+            && self.0[1] <= capacity.0[1]
+            && self.0[3] <= capacity.0[3]
+            && self.0[2] <= capacity.0[2]
     }
 
     /// Element-wise maximum (for init containers and daemon overhead groups).
@@ -194,7 +197,10 @@ impl Resources {
 
     /// Non-zero entries in a stable order.
     pub fn iter(&self) -> impl Iterator<Item = (ResourceName, i64)> + '_ {
-        ResourceName::ALL.into_iter().map(|r| (r, self.get(r))).filter(|(_, v)| *v != 0)
+        ResourceName::ALL
+            .into_iter()
+            .map(|r| (r, self.get(r)))
+            .filter(|(_, v)| *v != 0)
     }
 
     /// Renders the amount in Kubernetes quantity notation: `1930m`, `1418Mi`, `11`.
@@ -249,7 +255,12 @@ impl fmt::Display for Resources {
                 f.write_str(",")?;
             }
             first = false;
-            write!(f, "\"{}\":\"{}\"", r.as_str(), Resources::format_amount(r, v))?;
+            write!(
+                f,
+                "\"{}\":\"{}\"",
+                r.as_str(),
+                Resources::format_amount(r, v)
+            )?;
         }
         f.write_str("}")
     }
@@ -266,7 +277,10 @@ mod tests {
         assert!(req.fits_in(&cap));
         let gpu = req.with(ResourceName::NvidiaGpu, 1);
         assert!(!gpu.fits_in(&cap));
-        assert_eq!(gpu.exceeding(&cap).collect::<alloc::vec::Vec<_>>(), [ResourceName::NvidiaGpu]);
+        assert_eq!(
+            gpu.exceeding(&cap).collect::<alloc::vec::Vec<_>>(),
+            [ResourceName::NvidiaGpu]
+        );
     }
 
     #[test]

@@ -11,13 +11,17 @@ pub struct Rng {
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng { state: seed ^ 0x9E37_79B9_7F4A_7C15 }
+        Rng {
+            state: seed ^ 0x9E37_79B9_7F4A_7C15,
+        }
     }
 
     /// An independent stream for one purpose, so that adding draws in one place does not
     /// shift every other random choice.
     pub fn fork(&self, salt: u64) -> Rng {
-        let mut r = Rng { state: self.state ^ salt.wrapping_mul(0xD1B5_4A32_D192_ED03) };
+        let mut r = Rng {
+            state: self.state ^ salt.wrapping_mul(0xD1B5_4A32_D192_ED03),
+        };
         r.next_u64();
         r
     }
@@ -43,7 +47,9 @@ impl Rng {
     /// (apimachinery's `rand.String` alphabet, which avoids vowels and look-alikes).
     pub fn k8s_suffix(&mut self, len: usize) -> alloc::string::String {
         const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        (0..len).map(|_| ALPHABET[self.below(ALPHABET.len() as u64) as usize] as char).collect()
+        (0..len)
+            .map(|_| ALPHABET[self.below(ALPHABET.len() as u64) as usize] as char)
+            .collect()
     }
 }
 

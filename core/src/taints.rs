@@ -40,7 +40,11 @@ pub struct Taint {
 
 impl Taint {
     pub fn new(key: &str, value: &str, effect: TaintEffect) -> Taint {
-        Taint { key: key.into(), value: value.into(), effect }
+        Taint {
+            key: key.into(),
+            value: value.into(),
+            effect,
+        }
     }
 }
 
@@ -111,7 +115,10 @@ pub fn first_untolerated<'a>(
     tolerations: &[Toleration],
     effects: &[TaintEffect],
 ) -> Option<&'a Taint> {
-    taints.iter().filter(|t| effects.contains(&t.effect)).find(|t| !tolerated(tolerations, t))
+    taints
+        .iter()
+        .filter(|t| effects.contains(&t.effect))
+        .find(|t| !tolerated(tolerations, t))
 }
 
 /// Karpenter's check: every taint, PreferNoSchedule included, must be tolerated.
@@ -119,7 +126,11 @@ pub fn karpenter_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Resu
     match first_untolerated(
         taints,
         tolerations,
-        &[TaintEffect::NoSchedule, TaintEffect::PreferNoSchedule, TaintEffect::NoExecute],
+        &[
+            TaintEffect::NoSchedule,
+            TaintEffect::PreferNoSchedule,
+            TaintEffect::NoExecute,
+        ],
     ) {
         Some(t) => Err(t.clone()),
         None => Ok(()),
@@ -129,7 +140,11 @@ pub fn karpenter_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Resu
 /// kube-scheduler's filter: NoSchedule and NoExecute taints must be tolerated;
 /// PreferNoSchedule only lowers a node's score.
 pub fn scheduler_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Result<(), Taint> {
-    match first_untolerated(taints, tolerations, &[TaintEffect::NoSchedule, TaintEffect::NoExecute]) {
+    match first_untolerated(
+        taints,
+        tolerations,
+        &[TaintEffect::NoSchedule, TaintEffect::NoExecute],
+    ) {
         Some(t) => Err(t.clone()),
         None => Ok(()),
     }
@@ -137,7 +152,11 @@ pub fn scheduler_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Resu
 
 /// Taints with the given key removed (used when startup taints are lifted).
 pub fn without<'a>(taints: &'a [Taint], remove: &'a [Taint]) -> impl Iterator<Item = &'a Taint> {
-    taints.iter().filter(move |t| !remove.iter().any(|r| r.key == t.key && r.effect == t.effect))
+    taints.iter().filter(move |t| {
+        !remove
+            .iter()
+            .any(|r| r.key == t.key && r.effect == t.effect)
+    })
 }
 
 /// Renders a list the way kube-scheduler names untolerated taints: `{key: value}`.
@@ -156,8 +175,18 @@ pub fn collect_effects(taints: &[Taint]) -> Vec<TaintEffect> {
 mod tests {
     use super::*;
 
-    fn tol(key: &str, op: TolerationOperator, value: &str, effect: Option<TaintEffect>) -> Toleration {
-        Toleration { key: key.into(), operator: op, value: value.into(), effect }
+    fn tol(
+        key: &str,
+        op: TolerationOperator,
+        value: &str,
+        effect: Option<TaintEffect>,
+    ) -> Toleration {
+        Toleration {
+            key: key.into(),
+            operator: op,
+            value: value.into(),
+            effect,
+        }
     }
 
     #[test]
@@ -167,8 +196,14 @@ mod tests {
         assert!(tol("node", Equal, "service", Some(TaintEffect::NoSchedule)).tolerates(&taint));
         assert!(tol("node", Equal, "service", None).tolerates(&taint));
         assert!(tol("node", Exists, "", None).tolerates(&taint));
-        assert!(tol("", Exists, "", None).tolerates(&taint), "empty key + Exists tolerates all");
-        assert!(!tol("node", Equal, "", None).tolerates(&taint), "Equal without value");
+        assert!(
+            tol("", Exists, "", None).tolerates(&taint),
+            "empty key + Exists tolerates all"
+        );
+        assert!(
+            !tol("node", Equal, "", None).tolerates(&taint),
+            "Equal without value"
+        );
         assert!(!tol("other", Exists, "", None).tolerates(&taint));
         assert!(!tol("node", Equal, "service", Some(TaintEffect::NoExecute)).tolerates(&taint));
     }
@@ -183,7 +218,13 @@ mod tests {
 
     #[test]
     fn display_matches_kubectl() {
-        assert_eq!(alloc::format!("{}", Taint::new("node", "service", TaintEffect::NoSchedule)), "node=service:NoSchedule");
-        assert_eq!(alloc::format!("{}", Taint::new("gpu", "", TaintEffect::NoExecute)), "gpu:NoExecute");
+        assert_eq!(
+            alloc::format!("{}", Taint::new("node", "service", TaintEffect::NoSchedule)),
+            "node=service:NoSchedule"
+        );
+        assert_eq!(
+            alloc::format!("{}", Taint::new("gpu", "", TaintEffect::NoExecute)),
+            "gpu:NoExecute"
+        );
     }
 }

@@ -113,7 +113,8 @@ pub fn typo_hint(key: &str) -> Option<alloc::string::String> {
         .iter()
         .find(|w| {
             let (a, b) = (w.as_bytes(), key.as_bytes());
-            edit_distance_at_most_one(a, b) || w.rsplit('/').next() == key.rsplit('/').next() && *w != &key
+            edit_distance_at_most_one(a, b)
+                || w.rsplit('/').next() == key.rsplit('/').next() && *w != &key
         })
         .map(|w| alloc::string::String::from(*w))
 }
@@ -130,7 +131,11 @@ fn edit_distance_at_most_one(a: &[u8], b: &[u8]) -> bool {
     while i < short.len() && long[i] == short[i] {
         i += 1;
     }
-    if long.len() == short.len() { long[i + 1..] == short[i + 1..] } else { long[i + 1..] == short[i..] }
+    if long.len() == short.len() {
+        long[i + 1..] == short[i + 1..]
+    } else {
+        long[i + 1..] == short[i..]
+    }
 }
 
 #[cfg(test)]
@@ -149,7 +154,10 @@ mod tests {
 
     #[test]
     fn typo_hints() {
-        assert_eq!(typo_hint("karpenter.sh/capacity-typ").as_deref(), Some(CAPACITY_TYPE));
+        assert_eq!(
+            typo_hint("karpenter.sh/capacity-typ").as_deref(),
+            Some(CAPACITY_TYPE)
+        );
         assert_eq!(typo_hint("team"), None);
     }
 }

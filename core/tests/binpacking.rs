@@ -19,7 +19,11 @@ fn node_class() -> NodeClass {
 }
 
 fn pool(cpu_limit: Option<i64>) -> NodePool {
-    let mut np = NodePool::new("default", "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand", "spot"]);
+    let mut np = NodePool::new("default", "default").require(
+        "karpenter.sh/capacity-type",
+        Operator::In,
+        &["on-demand", "spot"],
+    );
     np.limits.resources[ResourceName::Cpu as usize] = cpu_limit;
     np
 }
@@ -64,12 +68,14 @@ prop_compose! {
 fn scenario() -> impl Strategy<Value = Scenario> {
     let types = (1usize..8).prop_flat_map(|n| (0..n).map(instance_type).collect::<Vec<_>>());
     let workloads = (1usize..5).prop_flat_map(|n| (0..n).map(workload).collect::<Vec<_>>());
-    (types, workloads, proptest::option::of(4i64..200)).prop_map(|(types, workloads, limit)| Scenario {
-        node_pools: vec![pool(limit.map(|l| l * 1000))],
-        node_classes: vec![node_class()],
-        workloads,
-        instance_types: types,
-        ..Default::default()
+    (types, workloads, proptest::option::of(4i64..200)).prop_map(|(types, workloads, limit)| {
+        Scenario {
+            node_pools: vec![pool(limit.map(|l| l * 1000))],
+            node_classes: vec![node_class()],
+            workloads,
+            instance_types: types,
+            ..Default::default()
+        }
     })
 }
 

@@ -12,7 +12,11 @@ fn node_class() -> NodeClass {
 }
 
 pub fn node_pool(name: &str) -> NodePool {
-    NodePool::new(name, "default").require("karpenter.sh/capacity-type", Operator::In, &["on-demand"])
+    NodePool::new(name, "default").require(
+        "karpenter.sh/capacity-type",
+        Operator::In,
+        &["on-demand"],
+    )
 }
 
 fn deployment(name: &str, replicas: u32, cpu_m: i64) -> Workload {
@@ -51,6 +55,10 @@ fn pending_pods_get_a_node_that_becomes_ready_and_binds_them() {
     assert_eq!(report.nodes.len(), 1, "{report:#?}");
     assert_eq!(report.nodes[0].instance_type, "small");
     assert_eq!(report.nodes[0].state, "Ready");
-    assert!(report.pods.iter().all(|p| p.phase == "Running"), "{:#?}", report.pods);
+    assert!(
+        report.pods.iter().all(|p| p.phase == "Running"),
+        "{:#?}",
+        report.pods
+    );
     assert_eq!(report.cost_per_hour, 0.1);
 }

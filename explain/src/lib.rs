@@ -101,7 +101,13 @@ impl Status {
 
 impl Line {
     fn new(status: Status, text: String) -> Line {
-        Line { status, subject: None, check: None, text, price_per_hour: None }
+        Line {
+            status,
+            subject: None,
+            check: None,
+            text,
+            price_per_hour: None,
+        }
     }
 
     fn about(mut self, subject: &str) -> Line {
@@ -165,7 +171,12 @@ impl Explanation {
                         out.push_str(&format!("  {subject}\n"));
                         last_subject = Some(subject);
                     }
-                    out.push_str(&format!("    {} {:<13} {}\n", l.status.mark(), l.check.unwrap_or_default(), l.text));
+                    out.push_str(&format!(
+                        "    {} {:<13} {}\n",
+                        l.status.mark(),
+                        l.check.unwrap_or_default(),
+                        l.text
+                    ));
                 } else {
                     out.push_str(&format!("  {} {}\n", l.status.mark(), l.text));
                 }
@@ -179,9 +190,12 @@ impl Explanation {
 fn time(ms: Millis) -> String {
     if ms < 60_000 {
         let millis = ms % 1000;
-        let frac = if millis == 0 { String::new() } else { format!(".{}", format!("{millis:03}").trim_end_matches('0')) };
+        let frac = if millis == 0 {
+            String::new()
+        } else {
+            format!(".{}", format!("{millis:03}").trim_end_matches('0'))
+        };
         return format!("{}{frac}s", ms / 1000);
     }
     kpg_core::duration::format(ms)
 }
-

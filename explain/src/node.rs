@@ -17,14 +17,33 @@ fn find<'s>(sim: &'s Simulation, name: &str, claim: bool) -> Result<(usize, &'s 
         .filter(|(_, n)| n.name == name && (!claim || n.nodeclaim.is_some()))
         .min_by_key(|(_, n)| n.deleted);
     found.ok_or_else(|| {
-        let names: Vec<String> = sim.nodes().iter().filter(|n| !n.deleted && (!claim || n.nodeclaim.is_some())).map(|n| n.name.clone()).collect();
+        let names: Vec<String> = sim
+            .nodes()
+            .iter()
+            .filter(|n| !n.deleted && (!claim || n.nodeclaim.is_some()))
+            .map(|n| n.name.clone())
+            .collect();
         let what = if claim { "NodeClaim" } else { "node" };
-        let have = if names.is_empty() { String::from("none") } else { names.join(", ") };
-        NotFound { message: format!("no {what} {name} in the simulation at {}; {what}s: {have}", time(sim.now())) }
+        let have = if names.is_empty() {
+            String::from("none")
+        } else {
+            names.join(", ")
+        };
+        NotFound {
+            message: format!(
+                "no {what} {name} in the simulation at {}; {what}s: {have}",
+                time(sim.now())
+            ),
+        }
     })
 }
 
-pub fn explain(sim: &Simulation, name: &str, claim_view: bool, lang: Lang) -> Result<Explanation, NotFound> {
+pub fn explain(
+    sim: &Simulation,
+    name: &str,
+    claim_view: bool,
+    lang: Lang,
+) -> Result<Explanation, NotFound> {
     let (n, node) = find(sim, name, claim_view)?;
     let record = sim.evidence().claims.get(&n);
     let mut sections = Vec::new();
@@ -38,9 +57,26 @@ pub fn explain(sim: &Simulation, name: &str, claim_view: bool, lang: Lang) -> Re
         }
     }
     let (status, status_line) = disruption_status(sim, n, lang);
-    let mut disruption = Section { id: "disruption", title: say!(lang, "Disruption", "중단(disruption)"), at: None, lines: vec![status_line] };
+    let mut disruption = Section {
+        id: "disruption",
+        title: say!(lang, "Disruption", "중단(disruption)"),
+        at: None,
+        lines: vec![status_line],
+    };
     if let Some(d) = node.drifted {
-        disruption.lines.push(Line::new(Status::Info, say!(lang, "drifted since {}: {}", "{}부터 드리프트됨: {}", time(d.0), d.1.as_str())).check("drift"));
+        disruption.lines.push(
+            Line::new(
+                Status::Info,
+                say!(
+                    lang,
+                    "drifted since {}: {}",
+                    "{}부터 드리프트됨: {}",
+                    time(d.0),
+                    d.1.as_str()
+                ),
+            )
+            .check("drift"),
+        );
     }
     sections.push(disruption);
     let history = history_section(sim, n, lang);
@@ -49,16 +85,36 @@ pub fn explain(sim: &Simulation, name: &str, claim_view: bool, lang: Lang) -> Re
     }
     let summary = format!("{} {}", describe(sim, node, lang), status);
     let kind = if claim_view { "nodeclaim" } else { "node" };
-    Ok(Explanation { kind, name: node.name.clone(), time: time(sim.now()), summary, sections })
+    Ok(Explanation {
+        kind,
+        name: node.name.clone(),
+        time: time(sim.now()),
+        summary,
+        sections,
+    })
 }
 
 fn pool_name(sim: &Simulation, node: &Node) -> Option<String> {
-    node.nodepool.and_then(|i| sim.node_pools().nth(i)).map(|(np, _)| np.name.clone())
+    node.nodepool
+        .and_then(|i| sim.node_pools().nth(i))
+        .map(|(np, _)| np.name.clone())
 }
 
 fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
-    let pods = sim.pods().iter().filter(|p| p.node.is_some_and(|n| sim.nodes()[n].name == node.name) && p.is_active() && !p.is_daemon()).count();
-    let state = if node.deleted { "Deleted" } else { node.state.report_state() };
+    let pods = sim
+        .pods()
+        .iter()
+        .filter(|p| {
+            p.node.is_some_and(|n| sim.nodes()[n].name == node.name)
+                && p.is_active()
+                && !p.is_daemon()
+        })
+        .count();
+    let state = if node.deleted {
+        "Deleted"
+    } else {
+        node.state.report_state()
+    };
     let owner = match (pool_name(sim, node), &node.node_group) {
         (Some(p), _) => say!(lang, "from NodePool {}", "NodePool {} 소속", p),
         (None, Some(g)) => say!(lang, "of node group {}", "노드 그룹 {} 소속", g),
@@ -83,13 +139,36 @@ fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
 fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
     let node = &sim.nodes()[n];
     let now = sim.now();
-    let pool = node.nodepool.and_then(|i| sim.node_pools().nth(i)).map(|(np, _)| np);
+    let pool = node
+        .nodepool
+        .and_then(|i| sim.node_pools().nth(i))
+        .map(|(np, _)| np);
     let (status, text, check): (Status, String, &'static str) = if node.deleted {
-        (Status::Info, say!(lang, "It is gone.", "이미 사라졌습니다."), "deleted")
+        (
+            Status::Info,
+            say!(lang, "It is gone.", "이미 사라졌습니다."),
+            "deleted",
+        )
     } else if node.nodeclaim.is_none() || pool.is_none() {
-        (Status::Info, say!(lang, "Karpenter does not manage it, so it never disrupts it.", "Karpenter가 관리하지 않으므로 중단하지 않습니다."), "not-managed")
+        (
+            Status::Info,
+            say!(
+                lang,
+                "Karpenter does not manage it, so it never disrupts it.",
+                "Karpenter가 관리하지 않으므로 중단하지 않습니다."
+            ),
+            "not-managed",
+        )
     } else if node.state == NodeState::Deleting {
-        (Status::Info, say!(lang, "It is being deleted: drained, then terminated.", "삭제 중입니다: 드레인 후 종료됩니다."), "deleting")
+        (
+            Status::Info,
+            say!(
+                lang,
+                "It is being deleted: drained, then terminated.",
+                "삭제 중입니다: 드레인 후 종료됩니다."
+            ),
+            "deleting",
+        )
     } else if let Some(reason) = node.disruption {
         (
             Status::Info,
@@ -114,11 +193,24 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
             "pending",
         )
     } else if node.state != NodeState::Ready {
-        (Status::Info, say!(lang, "It is not Ready yet; only initialized nodes are candidates.", "아직 Ready가 아닙니다. 초기화된 노드만 후보가 됩니다."), "not-ready")
+        (
+            Status::Info,
+            say!(
+                lang,
+                "It is not Ready yet; only initialized nodes are candidates.",
+                "아직 Ready가 아닙니다. 초기화된 노드만 후보가 됩니다."
+            ),
+            "not-ready",
+        )
     } else if let Some(np) = pool.filter(|np| np.consolidate_after.is_none()) {
         (
             Status::Fail,
-            say!(lang, "consolidateAfter: Never: NodePool {} does not consolidate.", "consolidateAfter: Never: NodePool {}는 통합하지 않습니다.", np.name),
+            say!(
+                lang,
+                "consolidateAfter: Never: NodePool {} does not consolidate.",
+                "consolidateAfter: Never: NodePool {}는 통합하지 않습니다.",
+                np.name
+            ),
             "consolidation-disabled",
         )
     } else {
@@ -139,11 +231,22 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
             }
             since => {
                 let since = since.unwrap_or(0);
-                let verdict = sim.evidence().disruption.get(&n).and_then(|h| h.last()).filter(|v| v.at >= since);
+                let verdict = sim
+                    .evidence()
+                    .disruption
+                    .get(&n)
+                    .and_then(|h| h.last())
+                    .filter(|v| v.at >= since);
                 match verdict {
                     Some(v) => (
                         Status::Fail,
-                        say!(lang, "Not disrupted: {} (when the controller looked at {}).", "중단되지 않음: {} (컨트롤러가 {}에 확인).", blocker_text(&v.blocker, lang), time(v.at)),
+                        say!(
+                            lang,
+                            "Not disrupted: {} (when the controller looked at {}).",
+                            "중단되지 않음: {} (컨트롤러가 {}에 확인).",
+                            blocker_text(&v.blocker, lang),
+                            time(v.at)
+                        ),
                         v.blocker.kind(),
                     ),
                     None => {
@@ -197,14 +300,35 @@ fn blocker_text(b: &Blocker, lang: Lang) -> String {
 fn history_section(sim: &Simulation, n: usize, lang: Lang) -> Section {
     let mut lines: Vec<(kpg_core::model::Millis, Line)> = Vec::new();
     for v in sim.evidence().disruption.get(&n).into_iter().flatten() {
-        lines.push((v.at, Line::new(Status::Fail, format!("{}: {}", time(v.at), blocker_text(&v.blocker, lang))).check(v.blocker.kind())));
+        lines.push((
+            v.at,
+            Line::new(
+                Status::Fail,
+                format!("{}: {}", time(v.at), blocker_text(&v.blocker, lang)),
+            )
+            .check(v.blocker.kind()),
+        ));
     }
-    for c in sim.evidence().commands.iter().filter(|c| c.candidates.contains(&n)) {
+    for c in sim
+        .evidence()
+        .commands
+        .iter()
+        .filter(|c| c.candidates.contains(&n))
+    {
         let what = match &c.replacement {
             None => say!(lang, "delete", "삭제"),
-            Some(types) => say!(lang, "replace with one of {}", "{} 중 하나로 대체", types.iter().take(3).cloned().collect::<Vec<_>>().join(", ")),
+            Some(types) => say!(
+                lang,
+                "replace with one of {}",
+                "{} 중 하나로 대체",
+                types.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+            ),
         };
-        let outcome = if c.executed { say!(lang, "executed", "실행됨") } else { say!(lang, "rejected at validation", "검증에서 거부됨") };
+        let outcome = if c.executed {
+            say!(lang, "executed", "실행됨")
+        } else {
+            say!(lang, "rejected at validation", "검증에서 거부됨")
+        };
         let text = say!(
             lang,
             "{}: {} ({}) decided to {}, saving {}: {}",
@@ -216,11 +340,29 @@ fn history_section(sim: &Simulation, n: usize, lang: Lang) -> Section {
             say::dollars(c.savings.max(0)),
             outcome
         );
-        let status = if c.executed { Status::Chosen } else { Status::Info };
-        lines.push((c.at, Line::new(status, text).check("command").price(Some(c.savings))));
+        let status = if c.executed {
+            Status::Chosen
+        } else {
+            Status::Info
+        };
+        lines.push((
+            c.at,
+            Line::new(status, text)
+                .check("command")
+                .price(Some(c.savings)),
+        ));
     }
     lines.sort_by_key(|(at, _)| *at);
-    Section { id: "history", title: say!(lang, "The disruption controller over time", "시간에 따른 중단 컨트롤러의 판단"), at: None, lines: lines.into_iter().map(|(_, l)| l).collect() }
+    Section {
+        id: "history",
+        title: say!(
+            lang,
+            "The disruption controller over time",
+            "시간에 따른 중단 컨트롤러의 판단"
+        ),
+        at: None,
+        lines: lines.into_iter().map(|(_, l)| l).collect(),
+    }
 }
 
 fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
@@ -228,28 +370,100 @@ fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
         let parts: Vec<String> = items
             .iter()
             .map(|&(r, need, have)| match lang {
-                Lang::En => format!("needs {} {}, has {}", r.as_str(), say::amount(r, need), say::amount(r, have)),
-                Lang::Ko => format!("{} {} 필요, {}뿐", r.as_str(), say::amount(r, need), say::amount(r, have)),
+                Lang::En => format!(
+                    "needs {} {}, has {}",
+                    r.as_str(),
+                    say::amount(r, need),
+                    say::amount(r, have)
+                ),
+                Lang::Ko => format!(
+                    "{} {} 필요, {}뿐",
+                    r.as_str(),
+                    say::amount(r, need),
+                    say::amount(r, have)
+                ),
             })
             .collect();
         parts.join("; ")
     };
     match &v.stage {
-        TypeStage::NodePool(Some(e)) => say!(lang, "excluded by the NodePool's requirements ({})", "NodePool 요구 사항에서 제외({})", e),
-        TypeStage::NodePool(None) => say!(lang, "no offering the NodePool allows", "NodePool이 허용하는 오퍼링 없음"),
+        TypeStage::NodePool(Some(e)) => say!(
+            lang,
+            "excluded by the NodePool's requirements ({})",
+            "NodePool 요구 사항에서 제외({})",
+            e
+        ),
+        TypeStage::NodePool(None) => say!(
+            lang,
+            "no offering the NodePool allows",
+            "NodePool이 허용하는 오퍼링 없음"
+        ),
         TypeStage::Limits(over) => {
-            let parts: Vec<String> = over.iter().map(|&(r, cap, left)| format!("{} {} > {}", r.as_str(), say::amount(r, cap), say::amount(r, left.max(0)))).collect();
-            say!(lang, "exceeds what is left of the NodePool's limits ({})", "NodePool limits의 남은 양 초과({})", parts.join(", "))
+            let parts: Vec<String> = over
+                .iter()
+                .map(|&(r, cap, left)| {
+                    format!(
+                        "{} {} > {}",
+                        r.as_str(),
+                        say::amount(r, cap),
+                        say::amount(r, left.max(0))
+                    )
+                })
+                .collect();
+            say!(
+                lang,
+                "exceeds what is left of the NodePool's limits ({})",
+                "NodePool limits의 남은 양 초과({})",
+                parts.join(", ")
+            )
         }
-        TypeStage::PodRequirements(Some(e)) => say!(lang, "excluded by the pods' requirements ({})", "파드 요구 사항에서 제외({})", e),
-        TypeStage::PodRequirements(None) => say!(lang, "does not suit the NodeClaim's pods together (topology or minValues)", "NodeClaim의 파드들을 함께 담을 수 없음(토폴로지 또는 minValues)"),
-        TypeStage::Resources(short) => say!(lang, "too small after DaemonSet overhead: {}", "DaemonSet 오버헤드를 빼면 부족: {}", res(short, lang)),
-        TypeStage::Offering => say!(lang, "no offering in the allowed zones and capacity types", "허용된 존과 용량 유형에 오퍼링 없음"),
-        TypeStage::Truncated => say!(lang, "beyond Karpenter's 600 cheapest", "Karpenter의 가장 싼 600개 밖"),
-        TypeStage::Exotic => say!(lang, "metal or accelerated: the AWS provider drops those while others remain", "metal 또는 가속기 타입: 다른 타입이 있으면 AWS 프로바이더가 제외"),
-        TypeStage::NotLaunched => say!(lang, "beyond the 60 cheapest sent to the launch", "실행 요청에 보낸 가장 싼 60개 밖"),
-        TypeStage::Outbid => say!(lang, "sent to the launch; a cheaper offering won", "실행 요청에 포함됐지만 더 싼 오퍼링이 선택됨"),
-        TypeStage::Chosen => say!(lang, "chosen: the cheapest offering", "선택됨: 가장 싼 오퍼링"),
+        TypeStage::PodRequirements(Some(e)) => say!(
+            lang,
+            "excluded by the pods' requirements ({})",
+            "파드 요구 사항에서 제외({})",
+            e
+        ),
+        TypeStage::PodRequirements(None) => say!(
+            lang,
+            "does not suit the NodeClaim's pods together (topology or minValues)",
+            "NodeClaim의 파드들을 함께 담을 수 없음(토폴로지 또는 minValues)"
+        ),
+        TypeStage::Resources(short) => say!(
+            lang,
+            "too small after DaemonSet overhead: {}",
+            "DaemonSet 오버헤드를 빼면 부족: {}",
+            res(short, lang)
+        ),
+        TypeStage::Offering => say!(
+            lang,
+            "no offering in the allowed zones and capacity types",
+            "허용된 존과 용량 유형에 오퍼링 없음"
+        ),
+        TypeStage::Truncated => say!(
+            lang,
+            "beyond Karpenter's 600 cheapest",
+            "Karpenter의 가장 싼 600개 밖"
+        ),
+        TypeStage::Exotic => say!(
+            lang,
+            "metal or accelerated: the AWS provider drops those while others remain",
+            "metal 또는 가속기 타입: 다른 타입이 있으면 AWS 프로바이더가 제외"
+        ),
+        TypeStage::NotLaunched => say!(
+            lang,
+            "beyond the 60 cheapest sent to the launch",
+            "실행 요청에 보낸 가장 싼 60개 밖"
+        ),
+        TypeStage::Outbid => say!(
+            lang,
+            "sent to the launch; a cheaper offering won",
+            "실행 요청에 포함됐지만 더 싼 오퍼링이 선택됨"
+        ),
+        TypeStage::Chosen => say!(
+            lang,
+            "chosen: the cheapest offering",
+            "선택됨: 가장 싼 오퍼링"
+        ),
     }
 }
 
@@ -270,7 +484,10 @@ fn stage_check(s: &TypeStage) -> &'static str {
 
 fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Section {
     let funnel = r.funnel();
-    let chosen_price = funnel.iter().find(|v| v.stage == TypeStage::Chosen).and_then(|v| v.price);
+    let chosen_price = funnel
+        .iter()
+        .find(|v| v.stage == TypeStage::Chosen)
+        .and_then(|v| v.price);
     let mut lines = Vec::new();
     lines.push(
         Line::new(
@@ -290,15 +507,49 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
         .price(Some(node.price)),
     );
     let l = &r.launch;
-    let od = l.cheapest_on_demand.map(say::dollars).unwrap_or_else(|| "-".into());
-    let spot = l.cheapest_spot.map(say::dollars).unwrap_or_else(|| "-".into());
+    let od = l
+        .cheapest_on_demand
+        .map(say::dollars)
+        .unwrap_or_else(|| "-".into());
+    let spot = l
+        .cheapest_spot
+        .map(say::dollars)
+        .unwrap_or_else(|| "-".into());
     let capacity = match l.capacity_reason {
-        CapacityReason::Reserved => say!(lang, "reserved: a reserved offering was available, and Karpenter always takes reserved capacity first", "reserved: 예약 용량 오퍼링이 있었고 Karpenter는 항상 예약 용량을 먼저 씀"),
-        CapacityReason::SpotCheaper => say!(lang, "spot: both were allowed, and spot ({}) is no pricier than the cheapest on-demand ({})", "spot: 둘 다 허용됐고 spot({})이 가장 싼 on-demand({})보다 비싸지 않음", spot, od),
-        CapacityReason::SpotOnly => say!(lang, "spot: the requirements allow spot only", "spot: 요구 사항이 spot만 허용함"),
-        CapacityReason::SpotPricier => say!(lang, "on-demand: spot was allowed but no spot offering ({}) was as cheap as on-demand ({})", "on-demand: spot이 허용됐지만 spot 오퍼링({})이 on-demand({})만큼 싸지 않음", spot, od),
-        CapacityReason::NoSpotOffering => say!(lang, "on-demand: spot was allowed but no launch option offers it", "on-demand: spot이 허용됐지만 제공하는 타입이 없음"),
-        CapacityReason::OnDemandOnly => say!(lang, "on-demand: the requirements allow on-demand only", "on-demand: 요구 사항이 on-demand만 허용함"),
+        CapacityReason::Reserved => say!(
+            lang,
+            "reserved: a reserved offering was available, and Karpenter always takes reserved capacity first",
+            "reserved: 예약 용량 오퍼링이 있었고 Karpenter는 항상 예약 용량을 먼저 씀"
+        ),
+        CapacityReason::SpotCheaper => say!(
+            lang,
+            "spot: both were allowed, and spot ({}) is no pricier than the cheapest on-demand ({})",
+            "spot: 둘 다 허용됐고 spot({})이 가장 싼 on-demand({})보다 비싸지 않음",
+            spot,
+            od
+        ),
+        CapacityReason::SpotOnly => say!(
+            lang,
+            "spot: the requirements allow spot only",
+            "spot: 요구 사항이 spot만 허용함"
+        ),
+        CapacityReason::SpotPricier => say!(
+            lang,
+            "on-demand: spot was allowed but no spot offering ({}) was as cheap as on-demand ({})",
+            "on-demand: spot이 허용됐지만 spot 오퍼링({})이 on-demand({})만큼 싸지 않음",
+            spot,
+            od
+        ),
+        CapacityReason::NoSpotOffering => say!(
+            lang,
+            "on-demand: spot was allowed but no launch option offers it",
+            "on-demand: spot이 허용됐지만 제공하는 타입이 없음"
+        ),
+        CapacityReason::OnDemandOnly => say!(
+            lang,
+            "on-demand: the requirements allow on-demand only",
+            "on-demand: 요구 사항이 on-demand만 허용함"
+        ),
     };
     lines.push(Line::new(Status::Info, capacity).check("capacity-type"));
     let zone = if l.ties > 1 {
@@ -311,7 +562,13 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
             l.capacity_type.as_str()
         )
     } else {
-        say!(lang, "zone {}: its {} offering was the cheapest", "존 {}: 이곳의 {} 오퍼링이 가장 쌌음", node.zone, l.capacity_type.as_str())
+        say!(
+            lang,
+            "zone {}: its {} offering was the cheapest",
+            "존 {}: 이곳의 {} 오퍼링이 가장 쌌음",
+            node.zone,
+            l.capacity_type.as_str()
+        )
     };
     lines.push(Line::new(Status::Info, zone).check("zone"));
     // The cheaper instance types that lost, and why.
@@ -322,14 +579,30 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
         .collect();
     let limit = if full { 20 } else { 8 };
     for v in cheaper.iter().take(limit) {
-        lines.push(Line::new(Status::Fail, format!("{}: {}", v.name, stage_text(v, lang))).about(&v.name).check(stage_check(&v.stage)).price(v.price));
+        lines.push(
+            Line::new(Status::Fail, format!("{}: {}", v.name, stage_text(v, lang)))
+                .about(&v.name)
+                .check(stage_check(&v.stage))
+                .price(v.price),
+        );
     }
     if cheaper.len() > limit {
-        lines.push(Line::new(Status::Info, say!(lang, "and {} more cheaper types", "그 밖에 더 싼 타입 {}개", cheaper.len() - limit)));
+        lines.push(Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "and {} more cheaper types",
+                "그 밖에 더 싼 타입 {}개",
+                cheaper.len() - limit
+            ),
+        ));
     }
     let excluded_cheaper = funnel
         .iter()
-        .filter(|v| matches!(v.stage, TypeStage::NodePool(_)) && chosen_price.is_some_and(|c| v.price.is_some_and(|p| p < c)))
+        .filter(|v| {
+            matches!(v.stage, TypeStage::NodePool(_))
+                && chosen_price.is_some_and(|c| v.price.is_some_and(|p| p < c))
+        })
         .count();
     if excluded_cheaper > 0 {
         lines.push(Line::new(
@@ -343,22 +616,87 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
         ));
     }
     let title = say!(lang, "Why this instance type", "왜 이 인스턴스 타입인가");
-    Section { id: "launch", title, at: Some(time(r.pass.at)), lines }
+    Section {
+        id: "launch",
+        title,
+        at: Some(time(r.pass.at)),
+        lines,
+    }
 }
 
 fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
     let funnel = r.funnel();
     let total = funnel.len();
     let stages: [(&str, String, fn(&TypeStage) -> bool); 9] = [
-        ("nodepool", say!(lang, "the NodePool's requirements and offerings", "NodePool 요구 사항과 오퍼링"), |s| matches!(s, TypeStage::NodePool(_))),
-        ("limits", say!(lang, "the NodePool's limits", "NodePool limits"), |s| matches!(s, TypeStage::Limits(_))),
-        ("requirements", say!(lang, "the pods' requirements", "파드 요구 사항"), |s| matches!(s, TypeStage::PodRequirements(_))),
-        ("resources", say!(lang, "the pods' requests plus DaemonSet overhead", "파드 요청량과 DaemonSet 오버헤드"), |s| matches!(s, TypeStage::Resources(_))),
-        ("offerings", say!(lang, "an offering in the allowed zones and capacity types", "허용된 존·용량 유형의 오퍼링"), |s| *s == TypeStage::Offering),
-        ("truncated", say!(lang, "Karpenter's 600 cheapest", "Karpenter의 가장 싼 600개"), |s| *s == TypeStage::Truncated),
-        ("exotic", say!(lang, "the AWS provider's metal and accelerator filter", "AWS 프로바이더의 metal·가속기 필터"), |s| *s == TypeStage::Exotic),
-        ("not-launched", say!(lang, "the 60 cheapest sent to the launch", "실행 요청에 보낸 가장 싼 60개"), |s| *s == TypeStage::NotLaunched),
-        ("outbid", say!(lang, "the cheapest offering", "가장 싼 오퍼링"), |s| *s == TypeStage::Outbid),
+        (
+            "nodepool",
+            say!(
+                lang,
+                "the NodePool's requirements and offerings",
+                "NodePool 요구 사항과 오퍼링"
+            ),
+            |s| matches!(s, TypeStage::NodePool(_)),
+        ),
+        (
+            "limits",
+            say!(lang, "the NodePool's limits", "NodePool limits"),
+            |s| matches!(s, TypeStage::Limits(_)),
+        ),
+        (
+            "requirements",
+            say!(lang, "the pods' requirements", "파드 요구 사항"),
+            |s| matches!(s, TypeStage::PodRequirements(_)),
+        ),
+        (
+            "resources",
+            say!(
+                lang,
+                "the pods' requests plus DaemonSet overhead",
+                "파드 요청량과 DaemonSet 오버헤드"
+            ),
+            |s| matches!(s, TypeStage::Resources(_)),
+        ),
+        (
+            "offerings",
+            say!(
+                lang,
+                "an offering in the allowed zones and capacity types",
+                "허용된 존·용량 유형의 오퍼링"
+            ),
+            |s| *s == TypeStage::Offering,
+        ),
+        (
+            "truncated",
+            say!(
+                lang,
+                "Karpenter's 600 cheapest",
+                "Karpenter의 가장 싼 600개"
+            ),
+            |s| *s == TypeStage::Truncated,
+        ),
+        (
+            "exotic",
+            say!(
+                lang,
+                "the AWS provider's metal and accelerator filter",
+                "AWS 프로바이더의 metal·가속기 필터"
+            ),
+            |s| *s == TypeStage::Exotic,
+        ),
+        (
+            "not-launched",
+            say!(
+                lang,
+                "the 60 cheapest sent to the launch",
+                "실행 요청에 보낸 가장 싼 60개"
+            ),
+            |s| *s == TypeStage::NotLaunched,
+        ),
+        (
+            "outbid",
+            say!(lang, "the cheapest offering", "가장 싼 오퍼링"),
+            |s| *s == TypeStage::Outbid,
+        ),
     ];
     let mut lines = vec![Line::new(Status::Info, say!(
             lang,
@@ -370,10 +708,36 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
     for (check, what, is) in stages {
         let out = funnel.iter().filter(|v| is(&v.stage)).count();
         left -= out;
-        let status = if left == 0 { Status::Fail } else { Status::Pass };
-        lines.push(Line::new(status, say!(lang, "{}: {} left ({} out)", "{}: {}개 남음 ({}개 제외)", what, left, out)).check(check));
+        let status = if left == 0 {
+            Status::Fail
+        } else {
+            Status::Pass
+        };
+        lines.push(
+            Line::new(
+                status,
+                say!(
+                    lang,
+                    "{}: {} left ({} out)",
+                    "{}: {}개 남음 ({}개 제외)",
+                    what,
+                    left,
+                    out
+                ),
+            )
+            .check(check),
+        );
     }
-    Section { id: "funnel", title: say!(lang, "Instance types, filter by filter", "필터별 인스턴스 타입"), at: Some(time(r.pass.at)), lines }
+    Section {
+        id: "funnel",
+        title: say!(
+            lang,
+            "Instance types, filter by filter",
+            "필터별 인스턴스 타입"
+        ),
+        at: Some(time(r.pass.at)),
+        lines,
+    }
 }
 
 fn pods_section(sim: &Simulation, r: &ClaimRecord, lang: Lang) -> Section {
@@ -381,12 +745,28 @@ fn pods_section(sim: &Simulation, r: &ClaimRecord, lang: Lang) -> Section {
     for &p in &r.pods {
         if let Some(pod) = sim.pods().get(p) {
             let name = format!("{}/{}", pod.namespace, pod.name);
-            lines.push(Line::new(Status::Info, format!("{name} {}", say::resources(&pod.requests))).about(&name));
+            lines.push(
+                Line::new(
+                    Status::Info,
+                    format!("{name} {}", say::resources(&pod.requests)),
+                )
+                .about(&name),
+            );
         }
     }
     lines.push(Line::new(
         Status::Info,
-        say!(lang, "together they request {}", "합계 요청량 {}", say::resources(&r.requests)),
+        say!(
+            lang,
+            "together they request {}",
+            "합계 요청량 {}",
+            say::resources(&r.requests)
+        ),
     ));
-    Section { id: "pods", title: say!(lang, "Launched for these pods", "이 파드들을 위해 띄움"), at: Some(time(r.pass.at)), lines }
+    Section {
+        id: "pods",
+        title: say!(lang, "Launched for these pods", "이 파드들을 위해 띄움"),
+        at: Some(time(r.pass.at)),
+        lines,
+    }
 }

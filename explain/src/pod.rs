@@ -15,13 +15,32 @@ use crate::{Explanation, Line, NotFound, Section, Status, time};
 
 fn find<'s>(sim: &'s Simulation, name: &str) -> Result<(usize, &'s Pod), NotFound> {
     let (ns, name) = name.split_once('/').unwrap_or(("default", name));
-    let found = sim.pods().iter().enumerate().rev().filter(|(_, p)| p.namespace == ns && p.name == name).min_by_key(|(_, p)| p.deleted);
+    let found = sim
+        .pods()
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, p)| p.namespace == ns && p.name == name)
+        .min_by_key(|(_, p)| p.deleted);
     found.ok_or_else(|| {
-        let mut names: Vec<String> =
-            sim.pods().iter().filter(|p| !p.deleted).map(|p| format!("{}/{}", p.namespace, p.name)).collect();
+        let mut names: Vec<String> = sim
+            .pods()
+            .iter()
+            .filter(|p| !p.deleted)
+            .map(|p| format!("{}/{}", p.namespace, p.name))
+            .collect();
         names.sort();
-        let shown = if names.len() > 12 { format!("{}, …", names[..12].join(", ")) } else { names.join(", ") };
-        NotFound { message: format!("no pod {ns}/{name} in the simulation at {}; pods: {shown}", time(sim.now())) }
+        let shown = if names.len() > 12 {
+            format!("{}, …", names[..12].join(", "))
+        } else {
+            names.join(", ")
+        };
+        NotFound {
+            message: format!(
+                "no pod {ns}/{name} in the simulation at {}; pods: {shown}",
+                time(sim.now())
+            ),
+        }
     })
 }
 
@@ -42,22 +61,52 @@ pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, 
         sections.push(kube_section(sim, k, lang));
     }
     let summary = summary(sim, pod, &full, record, &checks, kube, lang);
-    Ok(Explanation { kind: "pod", name: full, time: time(sim.now()), summary, sections })
+    Ok(Explanation {
+        kind: "pod",
+        name: full,
+        time: time(sim.now()),
+        summary,
+        sections,
+    })
 }
 
 fn node_name(sim: &Simulation, n: usize) -> String {
-    sim.nodes().get(n).map(|n| n.name.clone()).unwrap_or_default()
+    sim.nodes()
+        .get(n)
+        .map(|n| n.name.clone())
+        .unwrap_or_default()
 }
 
 fn node_desc(sim: &Simulation, n: usize, lang: Lang) -> String {
-    let Some(node) = sim.nodes().get(n) else { return String::new() };
-    let pool = node.nodepool.and_then(|i| sim.node_pools().nth(i)).map(|(np, _)| np.name.clone());
+    let Some(node) = sim.nodes().get(n) else {
+        return String::new();
+    };
+    let pool = node
+        .nodepool
+        .and_then(|i| sim.node_pools().nth(i))
+        .map(|(np, _)| np.name.clone());
     let owner = match (pool, &node.node_group) {
         (Some(p), _) => say!(lang, "NodePool {}", "NodePool {}", p),
-        (None, Some(g)) => say!(lang, "node group {}, not managed by Karpenter", "노드 그룹 {}, Karpenter가 관리하지 않음", g),
-        (None, None) => say!(lang, "not managed by Karpenter", "Karpenter가 관리하지 않음"),
+        (None, Some(g)) => say!(
+            lang,
+            "node group {}, not managed by Karpenter",
+            "노드 그룹 {}, Karpenter가 관리하지 않음",
+            g
+        ),
+        (None, None) => say!(
+            lang,
+            "not managed by Karpenter",
+            "Karpenter가 관리하지 않음"
+        ),
     };
-    format!("{} ({}, {} {}, {})", node.name, node.instance_type, node.capacity_type.as_str(), node.zone, owner)
+    format!(
+        "{} ({}, {} {}, {})",
+        node.name,
+        node.instance_type,
+        node.capacity_type.as_str(),
+        node.zone,
+        owner
+    )
 }
 
 fn summary(
@@ -74,16 +123,27 @@ fn summary(
     }
     if let Some(n) = pod.node {
         let phase = if pod.phase == Phase::Succeeded {
-            say!(lang, "ran to completion on", "다음 노드에서 실행을 마쳤습니다:")
+            say!(
+                lang,
+                "ran to completion on",
+                "다음 노드에서 실행을 마쳤습니다:"
+            )
         } else {
             say!(lang, "runs on", "다음 노드에서 실행 중입니다:")
         };
         let mut s = format!("{full} {phase} {}.", node_desc(sim, n, lang));
         match record.map(|r| &r.outcome) {
             Some(ProvisioningOutcome::NewClaim(c)) if *c == n => {
-                let pool = checks.iter().find(|(_, v)| *v == PoolVerdict::Took).map(|(c, _)| c.nodepool.clone()).unwrap_or_default();
-                let earlier: Vec<String> =
-                    checks.iter().take_while(|(_, v)| *v != PoolVerdict::Took).map(|(c, _)| c.nodepool.clone()).collect();
+                let pool = checks
+                    .iter()
+                    .find(|(_, v)| *v == PoolVerdict::Took)
+                    .map(|(c, _)| c.nodepool.clone())
+                    .unwrap_or_default();
+                let earlier: Vec<String> = checks
+                    .iter()
+                    .take_while(|(_, v)| *v != PoolVerdict::Took)
+                    .map(|(c, _)| c.nodepool.clone())
+                    .collect();
                 s.push(' ');
                 if earlier.is_empty() {
                     s.push_str(&say!(
@@ -154,11 +214,23 @@ fn summary(
             msg
         ),
         Some(ProvisioningOutcome::Failed(_)) => {
-            let reasons: Vec<String> = checks.iter().map(|(c, v)| format!("{} ({})", c.nodepool, first_obstacle(c, v, lang))).collect();
+            let reasons: Vec<String> = checks
+                .iter()
+                .map(|(c, v)| format!("{} ({})", c.nodepool, first_obstacle(c, v, lang)))
+                .collect();
             let pools = if reasons.is_empty() {
-                say!(lang, "there is no Ready NodePool", "Ready 상태인 NodePool이 없습니다")
+                say!(
+                    lang,
+                    "there is no Ready NodePool",
+                    "Ready 상태인 NodePool이 없습니다"
+                )
             } else {
-                say!(lang, "no NodePool can launch a node for it: {}", "어떤 NodePool도 노드를 띄울 수 없습니다: {}", reasons.join("; "))
+                say!(
+                    lang,
+                    "no NodePool can launch a node for it: {}",
+                    "어떤 NodePool도 노드를 띄울 수 없습니다: {}",
+                    reasons.join("; ")
+                )
             };
             say!(
                 lang,
@@ -193,7 +265,12 @@ fn summary(
 /// The first check that fails, in a few words (for the summary).
 fn first_obstacle(c: &PoolChecks, verdict: &PoolVerdict, lang: Lang) -> String {
     if let Err(t) = &c.taints {
-        return say!(lang, "does not tolerate taint {}", "테인트 {}를 허용하지 않음", t);
+        return say!(
+            lang,
+            "does not tolerate taint {}",
+            "테인트 {}를 허용하지 않음",
+            t
+        );
     }
     if !c.requirements.passes() {
         return requirements_text(c, lang);
@@ -218,18 +295,37 @@ fn karpenter_section(sim: &Simulation, r: &ProvisioningRecord, lang: Lang) -> Se
     let line = match &r.outcome {
         ProvisioningOutcome::NewClaim(n) => Line::new(
             Status::Chosen,
-            say!(lang, "launched NodeClaim {} for it", "이 파드를 위해 NodeClaim {}를 띄움", node_name(sim, *n)),
+            say!(
+                lang,
+                "launched NodeClaim {} for it",
+                "이 파드를 위해 NodeClaim {}를 띄움",
+                node_name(sim, *n)
+            ),
         )
         .about(&node_name(sim, *n)),
         ProvisioningOutcome::Existing(n) => Line::new(
             Status::Chosen,
-            say!(lang, "nominated it for {}, which had room", "자리가 있는 {}에 배정함", node_name(sim, *n)),
+            say!(
+                lang,
+                "nominated it for {}, which had room",
+                "자리가 있는 {}에 배정함",
+                node_name(sim, *n)
+            ),
         )
         .about(&node_name(sim, *n)),
-        ProvisioningOutcome::Failed(msg) => {
-            Line::new(Status::Fail, say!(lang, "could not schedule it: {}", "스케줄할 수 없음: {}", msg))
-        }
-        ProvisioningOutcome::Ignored(msg) => Line::new(Status::Info, say!(lang, "ignores it: {}", "무시함: {}", msg)),
+        ProvisioningOutcome::Failed(msg) => Line::new(
+            Status::Fail,
+            say!(
+                lang,
+                "could not schedule it: {}",
+                "스케줄할 수 없음: {}",
+                msg
+            ),
+        ),
+        ProvisioningOutcome::Ignored(msg) => Line::new(
+            Status::Info,
+            say!(lang, "ignores it: {}", "무시함: {}", msg),
+        ),
     };
     lines.push(line);
     if r.relaxed {
@@ -242,41 +338,123 @@ fn karpenter_section(sim: &Simulation, r: &ProvisioningRecord, lang: Lang) -> Se
             ),
         ));
     }
-    Section { id: "karpenter", title: say!(lang, "Karpenter", "Karpenter"), at: Some(time(r.at)), lines }
+    Section {
+        id: "karpenter",
+        title: say!(lang, "Karpenter", "Karpenter"),
+        at: Some(time(r.at)),
+        lines,
+    }
 }
 
-fn pools_section(sim: &Simulation, r: &ProvisioningRecord, checks: &[(PoolChecks, PoolVerdict)], lang: Lang) -> Section {
+fn pools_section(
+    sim: &Simulation,
+    r: &ProvisioningRecord,
+    checks: &[(PoolChecks, PoolVerdict)],
+    lang: Lang,
+) -> Section {
     let mut lines = Vec::new();
     let took = checks.iter().any(|(_, v)| *v == PoolVerdict::Took);
     for (c, verdict) in checks {
         let pool = &c.nodepool;
-        let weight = sim.node_pools().find(|(np, _)| &np.name == pool).map_or(0, |(np, _)| np.weight);
+        let weight = sim
+            .node_pools()
+            .find(|(np, _)| &np.name == pool)
+            .map_or(0, |(np, _)| np.weight);
         let verdict_line = match verdict {
-            PoolVerdict::Took => Line::new(Status::Chosen, say!(lang, "weight {}: took the pod", "가중치 {}: 파드를 받음", weight)),
-            PoolVerdict::Refused(msg) => {
-                Line::new(Status::Fail, say!(lang, "weight {}: refused: {}", "가중치 {}: 거절: {}", weight, msg))
-            }
+            PoolVerdict::Took => Line::new(
+                Status::Chosen,
+                say!(
+                    lang,
+                    "weight {}: took the pod",
+                    "가중치 {}: 파드를 받음",
+                    weight
+                ),
+            ),
+            PoolVerdict::Refused(msg) => Line::new(
+                Status::Fail,
+                say!(
+                    lang,
+                    "weight {}: refused: {}",
+                    "가중치 {}: 거절: {}",
+                    weight,
+                    msg
+                ),
+            ),
             PoolVerdict::NotTried if c.passes() => {
                 let why = if took {
-                    say!(lang, "a NodePool earlier in the order took it", "순서상 앞선 NodePool이 받음")
+                    say!(
+                        lang,
+                        "a NodePool earlier in the order took it",
+                        "순서상 앞선 NodePool이 받음"
+                    )
                 } else {
-                    say!(lang, "an existing node or NodeClaim had room", "기존 노드나 NodeClaim에 자리가 있었음")
+                    say!(
+                        lang,
+                        "an existing node or NodeClaim had room",
+                        "기존 노드나 NodeClaim에 자리가 있었음"
+                    )
                 };
-                Line::new(Status::Pass, say!(lang, "weight {}: could take it, not needed: {}", "가중치 {}: 받을 수 있지만 필요 없었음: {}", weight, why))
+                Line::new(
+                    Status::Pass,
+                    say!(
+                        lang,
+                        "weight {}: could take it, not needed: {}",
+                        "가중치 {}: 받을 수 있지만 필요 없었음: {}",
+                        weight,
+                        why
+                    ),
+                )
             }
-            PoolVerdict::NotTried => Line::new(Status::Skipped, say!(lang, "weight {}: not tried", "가중치 {}: 시도하지 않음", weight)),
+            PoolVerdict::NotTried => Line::new(
+                Status::Skipped,
+                say!(
+                    lang,
+                    "weight {}: not tried",
+                    "가중치 {}: 시도하지 않음",
+                    weight
+                ),
+            ),
         };
         lines.push(verdict_line.about(pool).check("verdict"));
         let mark = |ok: bool| if ok { Status::Pass } else { Status::Fail };
         let taints = match &c.taints {
-            Ok(()) => say!(lang, "tolerates every taint of the NodePool", "NodePool의 모든 테인트를 허용함"),
-            Err(t) => say!(lang, "does not tolerate taint {}", "테인트 {}를 허용하지 않음", t),
+            Ok(()) => say!(
+                lang,
+                "tolerates every taint of the NodePool",
+                "NodePool의 모든 테인트를 허용함"
+            ),
+            Err(t) => say!(
+                lang,
+                "does not tolerate taint {}",
+                "테인트 {}를 허용하지 않음",
+                t
+            ),
         };
-        lines.push(Line::new(mark(c.taints.is_ok()), taints).about(pool).check("taints"));
-        lines.push(Line::new(mark(c.requirements.passes()), requirements_text(c, lang)).about(pool).check("requirements"));
-        lines.push(Line::new(mark(c.resources.passes()), resources_text(c, lang)).about(pool).check("resources"));
-        lines.push(Line::new(mark(c.offerings.passes()), offerings_text(c, lang)).about(pool).check("offerings"));
-        lines.push(Line::new(mark(c.limits.passes()), limits_text(c, lang)).about(pool).check("limits"));
+        lines.push(
+            Line::new(mark(c.taints.is_ok()), taints)
+                .about(pool)
+                .check("taints"),
+        );
+        lines.push(
+            Line::new(mark(c.requirements.passes()), requirements_text(c, lang))
+                .about(pool)
+                .check("requirements"),
+        );
+        lines.push(
+            Line::new(mark(c.resources.passes()), resources_text(c, lang))
+                .about(pool)
+                .check("resources"),
+        );
+        lines.push(
+            Line::new(mark(c.offerings.passes()), offerings_text(c, lang))
+                .about(pool)
+                .check("offerings"),
+        );
+        lines.push(
+            Line::new(mark(c.limits.passes()), limits_text(c, lang))
+                .about(pool)
+                .check("limits"),
+        );
     }
     // NodePools the pass did not consider at all.
     let considered: Vec<&str> = checks.iter().map(|(c, _)| c.nodepool.as_str()).collect();
@@ -291,7 +469,11 @@ fn pools_section(sim: &Simulation, r: &ProvisioningRecord, checks: &[(PoolChecks
                 "요구 사항에 맞고 오퍼링이 있는 인스턴스 타입이 없음(NoCompatibleInstanceTypes)"
             )
         });
-        lines.push(Line::new(Status::Fail, say!(lang, "skipped: {}", "건너뜀: {}", why)).about(&np.name).check("verdict"));
+        lines.push(
+            Line::new(Status::Fail, say!(lang, "skipped: {}", "건너뜀: {}", why))
+                .about(&np.name)
+                .check("verdict"),
+        );
     }
     let at = r.pass.as_ref().map(|p| time(p.at));
     Section {
@@ -309,7 +491,10 @@ fn pools_section(sim: &Simulation, r: &ProvisioningRecord, checks: &[(PoolChecks
 fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
     match &c.requirements.pool {
         Err(Incompatibility::UndefinedKey { key, hint }) => {
-            let hint = hint.as_ref().map(|h| say!(lang, " (a typo of {}?)", " ({}의 오타?)", h)).unwrap_or_default();
+            let hint = hint
+                .as_ref()
+                .map(|h| say!(lang, " (a typo of {}?)", " ({}의 오타?)", h))
+                .unwrap_or_default();
             say!(
                 lang,
                 "the pod selects label {}{}, which this NodePool does not define: add it to the template's labels, or a requirement with operator Exists",
@@ -318,7 +503,11 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
                 hint
             )
         }
-        Err(Incompatibility::Disjoint { key, incoming, existing }) => say!(
+        Err(Incompatibility::Disjoint {
+            key,
+            incoming,
+            existing,
+        }) => say!(
             lang,
             "{}: the pod needs {}, the NodePool allows {}",
             "{}: 파드는 {}가 필요하지만 NodePool은 {}만 허용함",
@@ -345,12 +534,24 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
 
 fn resources_text(c: &PoolChecks, lang: Lang) -> String {
     let r = &c.resources;
-    let overhead = if r.daemon_overhead.iter().any(|(n, v)| n != ResourceName::Pods && v != 0) {
-        say!(lang, " after DaemonSet overhead {}", " (DaemonSet 오버헤드 {} 제외)", say::resources(&r.daemon_overhead))
+    let overhead = if r
+        .daemon_overhead
+        .iter()
+        .any(|(n, v)| n != ResourceName::Pods && v != 0)
+    {
+        say!(
+            lang,
+            " after DaemonSet overhead {}",
+            " (DaemonSet 오버헤드 {} 제외)",
+            say::resources(&r.daemon_overhead)
+        )
     } else {
         String::new()
     };
-    let asks = r.requests.iter().any(|(n, v)| n != ResourceName::Pods && v != 0);
+    let asks = r
+        .requests
+        .iter()
+        .any(|(n, v)| n != ResourceName::Pods && v != 0);
     if r.passes() && !asks {
         return say!(
             lang,
@@ -369,10 +570,18 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
             overhead
         );
     }
-    let short: Vec<String> = r.short.iter().map(|&n| format!("{} {}", n.as_str(), say::amount(n, r.requests.get(n)))).collect();
+    let short: Vec<String> = r
+        .short
+        .iter()
+        .map(|&n| format!("{} {}", n.as_str(), say::amount(n, r.requests.get(n))))
+        .collect();
     match &r.roomiest {
         Some((name, room)) => {
-            let has: Vec<String> = r.short.iter().map(|&n| format!("{} {}", n.as_str(), say::amount(n, room.get(n)))).collect();
+            let has: Vec<String> = r
+                .short
+                .iter()
+                .map(|&n| format!("{} {}", n.as_str(), say::amount(n, room.get(n))))
+                .collect();
             let (needs, has) = if short.is_empty() {
                 (say::resources(&r.requests), say::resources(room))
             } else {
@@ -388,39 +597,90 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
                 overhead
             )
         }
-        None => say!(lang, "needs {}; no instance type is left to hold it", "{}가 필요하지만 남은 인스턴스 타입이 없음", say::resources(&r.requests)),
+        None => say!(
+            lang,
+            "needs {}; no instance type is left to hold it",
+            "{}가 필요하지만 남은 인스턴스 타입이 없음",
+            say::resources(&r.requests)
+        ),
     }
 }
 
 fn offerings_text(c: &PoolChecks, lang: Lang) -> String {
     let o = &c.offerings;
-    let zones = o.zones.as_ref().map_or_else(|| say!(lang, "any zone", "모든 존"), say::allowed);
-    let cts = o.capacity_types.as_ref().map_or_else(|| say!(lang, "any capacity type", "모든 용량 유형"), say::allowed);
+    let zones = o
+        .zones
+        .as_ref()
+        .map_or_else(|| say!(lang, "any zone", "모든 존"), say::allowed);
+    let cts = o.capacity_types.as_ref().map_or_else(
+        || say!(lang, "any capacity type", "모든 용량 유형"),
+        say::allowed,
+    );
     if o.passes() {
-        say!(lang, "{} instance types are offered in {} as {}", "인스턴스 타입 {}개가 {}에서 {}로 제공됨", o.offering, zones, cts)
+        say!(
+            lang,
+            "{} instance types are offered in {} as {}",
+            "인스턴스 타입 {}개가 {}에서 {}로 제공됨",
+            o.offering,
+            zones,
+            cts
+        )
     } else {
-        say!(lang, "no instance type left is offered in {} as {}", "남은 인스턴스 타입 중 {}에서 {}로 제공되는 것이 없음", zones, cts)
+        say!(
+            lang,
+            "no instance type left is offered in {} as {}",
+            "남은 인스턴스 타입 중 {}에서 {}로 제공되는 것이 없음",
+            zones,
+            cts
+        )
     }
 }
 
 fn limits_text(c: &PoolChecks, lang: Lang) -> String {
     let l = &c.limits;
     if l.resources.is_empty() && l.nodes.is_none() {
-        return say!(lang, "the NodePool sets no limits", "NodePool에 limits가 없음");
+        return say!(
+            lang,
+            "the NodePool sets no limits",
+            "NodePool에 limits가 없음"
+        );
     }
     let mut parts: Vec<String> = l
         .resources
         .iter()
         .map(|&(r, limit, left)| {
-            say!(lang, "{} {} of {} left", "{0} {2} 중 {1} 남음", r.as_str(), say::amount(r, left.max(0)), say::amount(r, limit))
+            say!(
+                lang,
+                "{} {} of {} left",
+                "{0} {2} 중 {1} 남음",
+                r.as_str(),
+                say::amount(r, left.max(0)),
+                say::amount(r, limit)
+            )
         })
         .collect();
     if let Some((limit, left)) = l.nodes {
-        parts.push(say!(lang, "nodes {} of {} left", "nodes {1} 중 {0} 남음", left.max(0), limit));
+        parts.push(say!(
+            lang,
+            "nodes {} of {} left",
+            "nodes {1} 중 {0} 남음",
+            left.max(0),
+            limit
+        ));
     }
     let needed = l.smallest.as_ref().map(|(name, cap)| {
-        let needs: Vec<String> = l.resources.iter().map(|&(r, _, _)| format!("{} {}", r.as_str(), say::amount(r, cap.get(r)))).collect();
-        say!(lang, "; the smallest instance type that fits, {}, needs {}", "; 들어맞는 가장 작은 인스턴스 타입 {}에는 {}가 필요함", name, say::list(&needs, lang))
+        let needs: Vec<String> = l
+            .resources
+            .iter()
+            .map(|&(r, _, _)| format!("{} {}", r.as_str(), say::amount(r, cap.get(r))))
+            .collect();
+        say!(
+            lang,
+            "; the smallest instance type that fits, {}, needs {}",
+            "; 들어맞는 가장 작은 인스턴스 타입 {}에는 {}가 필요함",
+            name,
+            say::list(&needs, lang)
+        )
     });
     format!("{}{}", parts.join(", "), needed.unwrap_or_default())
 }
@@ -433,11 +693,23 @@ fn rejection_text(r: &Rejection, lang: Lang) -> String {
             Rejection::Taint(t) => format!("허용하지 않는 테인트 {t}"),
             Rejection::NodeAffinity => "파드의 node affinity/selector와 맞지 않음".into(),
             Rejection::Ports => "요청한 hostPort가 이미 사용 중".into(),
-            Rejection::Insufficient(rs) => rs.iter().map(|r| if *r == "pods" { "파드 수 초과".to_string() } else { format!("{r} 부족") }).collect::<Vec<_>>().join(", "),
+            Rejection::Insufficient(rs) => rs
+                .iter()
+                .map(|r| {
+                    if *r == "pods" {
+                        "파드 수 초과".to_string()
+                    } else {
+                        format!("{r} 부족")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
             Rejection::Spread => "topology spread 제약을 만족하지 않음".into(),
             Rejection::Affinity => "pod affinity 규칙을 만족하지 않음".into(),
             Rejection::AntiAffinity => "pod anti-affinity 규칙을 만족하지 않음".into(),
-            Rejection::ExistingAntiAffinity => "기존 파드의 anti-affinity 규칙을 만족하지 않음".into(),
+            Rejection::ExistingAntiAffinity => {
+                "기존 파드의 anti-affinity 규칙을 만족하지 않음".into()
+            }
         },
     }
 }
@@ -450,32 +722,81 @@ fn rejection_check(r: &Rejection) -> &'static str {
         Rejection::Ports => "NodePorts",
         Rejection::Insufficient(_) => "NodeResourcesFit",
         Rejection::Spread => "PodTopologySpread",
-        Rejection::Affinity | Rejection::AntiAffinity | Rejection::ExistingAntiAffinity => "InterPodAffinity",
+        Rejection::Affinity | Rejection::AntiAffinity | Rejection::ExistingAntiAffinity => {
+            "InterPodAffinity"
+        }
     }
 }
 
 fn kube_section(sim: &Simulation, k: &KubeRecord, lang: Lang) -> Section {
     let mut lines = Vec::new();
     if k.considered == 0 {
-        lines.push(Line::new(Status::Info, say!(lang, "no node was Ready yet", "아직 Ready인 노드가 없었음")));
+        lines.push(Line::new(
+            Status::Info,
+            say!(lang, "no node was Ready yet", "아직 Ready인 노드가 없었음"),
+        ));
     }
     for (n, result) in &k.nodes {
         let name = node_name(sim, *n);
         let line = match result {
-            Ok(()) if k.chosen == Some(*n) => Line::new(Status::Chosen, say!(lang, "{}: passed every filter and scored highest: bound here", "{}: 모든 필터를 통과하고 점수가 가장 높아 여기에 배치됨", name)),
-            Ok(()) => Line::new(Status::Pass, say!(lang, "{}: passed every filter", "{}: 모든 필터 통과", name)),
-            Err(r) => Line::new(Status::Fail, format!("{name}: {}", rejection_text(r, lang))).check(rejection_check(r)),
+            Ok(()) if k.chosen == Some(*n) => Line::new(
+                Status::Chosen,
+                say!(
+                    lang,
+                    "{}: passed every filter and scored highest: bound here",
+                    "{}: 모든 필터를 통과하고 점수가 가장 높아 여기에 배치됨",
+                    name
+                ),
+            ),
+            Ok(()) => Line::new(
+                Status::Pass,
+                say!(lang, "{}: passed every filter", "{}: 모든 필터 통과", name),
+            ),
+            Err(r) => Line::new(Status::Fail, format!("{name}: {}", rejection_text(r, lang)))
+                .check(rejection_check(r)),
         };
         lines.push(line.about(&name));
     }
     for (r, count) in &k.counts {
-        lines.push(Line::new(Status::Fail, say!(lang, "{} nodes: {}", "노드 {}개: {}", count, rejection_text(r, lang))).check(rejection_check(r)));
+        lines.push(
+            Line::new(
+                Status::Fail,
+                say!(
+                    lang,
+                    "{} nodes: {}",
+                    "노드 {}개: {}",
+                    count,
+                    rejection_text(r, lang)
+                ),
+            )
+            .check(rejection_check(r)),
+        );
     }
     if k.nodes.is_empty() && k.considered > 0 {
         if let Some(c) = k.chosen {
-            lines.push(Line::new(Status::Chosen, say!(lang, "bound to {}, the highest score of {} feasible nodes", "가능한 노드 {1}개 중 점수가 가장 높은 {0}에 배치됨", node_name(sim, c), k.feasible)));
+            lines.push(Line::new(
+                Status::Chosen,
+                say!(
+                    lang,
+                    "bound to {}, the highest score of {} feasible nodes",
+                    "가능한 노드 {1}개 중 점수가 가장 높은 {0}에 배치됨",
+                    node_name(sim, c),
+                    k.feasible
+                ),
+            ));
         }
     }
-    let title = say!(lang, "kube-scheduler: {} of {} nodes passed its filters", "kube-scheduler: 노드 {1}개 중 {0}개가 필터 통과", k.feasible, k.considered);
-    Section { id: "kube-scheduler", title, at: Some(time(k.at)), lines }
+    let title = say!(
+        lang,
+        "kube-scheduler: {} of {} nodes passed its filters",
+        "kube-scheduler: 노드 {1}개 중 {0}개가 필터 통과",
+        k.feasible,
+        k.considered
+    );
+    Section {
+        id: "kube-scheduler",
+        title,
+        at: Some(time(k.at)),
+        lines,
+    }
 }

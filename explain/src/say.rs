@@ -41,7 +41,11 @@ pub fn resources(r: &Resources) -> String {
         .filter(|(n, v)| *n != ResourceName::Pods && *v != 0)
         .map(|(n, v)| format!("{}={}", n.as_str(), Resources::format_amount(n, v)))
         .collect();
-    if parts.is_empty() { String::from("{}") } else { parts.join(", ") }
+    if parts.is_empty() {
+        String::from("{}")
+    } else {
+        parts.join(", ")
+    }
 }
 
 pub fn amount(name: ResourceName, v: i64) -> String {
@@ -66,7 +70,11 @@ pub fn list(items: &[String], lang: Lang) -> String {
     match (items.len(), lang) {
         (0, _) => String::new(),
         (1, _) => items[0].clone(),
-        (_, Lang::En) => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+        (_, Lang::En) => format!(
+            "{} and {}",
+            items[..items.len() - 1].join(", "),
+            items[items.len() - 1]
+        ),
         (_, Lang::Ko) => items.join(", "),
     }
 }

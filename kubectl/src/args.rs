@@ -15,18 +15,45 @@ const DEFS: &[Def] = &[
     ("namespace", Some('n'), Takes::Value, &[]),
     ("context", None, Takes::Value, &[]),
     ("kubeconfig", None, Takes::Value, &[]),
-    ("all-namespaces", Some('A'), Takes::Nothing, &["get", "describe", "delete", "annotate"]),
-    ("output", Some('o'), Takes::Value, &["get", "apply", "delete", "run", "scale", "annotate"]),
-    ("selector", Some('l'), Takes::Value, &["get", "describe", "delete", "annotate", "logs", "cordon", "uncordon", "scale"]),
+    (
+        "all-namespaces",
+        Some('A'),
+        Takes::Nothing,
+        &["get", "describe", "delete", "annotate"],
+    ),
+    (
+        "output",
+        Some('o'),
+        Takes::Value,
+        &["get", "apply", "delete", "run", "scale", "annotate"],
+    ),
+    (
+        "selector",
+        Some('l'),
+        Takes::Value,
+        &[
+            "get", "describe", "delete", "annotate", "logs", "cordon", "uncordon", "scale",
+        ],
+    ),
     ("labels", Some('l'), Takes::Value, &["run"]),
     ("label-columns", Some('L'), Takes::Value, &["get"]),
     ("watch", Some('w'), Takes::Nothing, &["get"]),
     ("watch-only", None, Takes::Nothing, &["get"]),
     ("show-labels", None, Takes::Nothing, &["get"]),
     ("no-headers", None, Takes::Nothing, &["get"]),
-    ("filename", Some('f'), Takes::Value, &["apply", "delete", "get", "describe", "scale", "annotate"]),
+    (
+        "filename",
+        Some('f'),
+        Takes::Value,
+        &["apply", "delete", "get", "describe", "scale", "annotate"],
+    ),
     ("follow", Some('f'), Takes::Nothing, &["logs"]),
-    ("all", None, Takes::Nothing, &["delete", "annotate", "scale"]),
+    (
+        "all",
+        None,
+        Takes::Nothing,
+        &["delete", "annotate", "scale"],
+    ),
     ("replicas", None, Takes::Value, &["scale"]),
     ("current-replicas", None, Takes::Value, &["scale"]),
     ("image", None, Takes::Value, &["run"]),
@@ -34,7 +61,14 @@ const DEFS: &[Def] = &[
     ("port", None, Takes::Value, &["run"]),
     ("env", None, Takes::Value, &["run"]),
     ("command", None, Takes::Nothing, &["run"]),
-    ("dry-run", None, Takes::Value, &["run", "apply", "delete", "scale", "annotate", "cordon", "uncordon"]),
+    (
+        "dry-run",
+        None,
+        Takes::Value,
+        &[
+            "run", "apply", "delete", "scale", "annotate", "cordon", "uncordon",
+        ],
+    ),
     ("overwrite", None, Takes::Nothing, &["annotate"]),
     ("force", None, Takes::Nothing, &["delete", "apply"]),
     ("grace-period", None, Takes::Value, &["delete"]),
@@ -59,12 +93,18 @@ pub struct Args {
 
 impl Args {
     pub fn has(&self, name: &str) -> bool {
-        self.flags.iter().any(|(n, v)| *n == name && v.as_deref() != Some("false"))
+        self.flags
+            .iter()
+            .any(|(n, v)| *n == name && v.as_deref() != Some("false"))
     }
 
     /// The last value of a flag.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.flags.iter().rev().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
+        self.flags
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v.as_deref())
     }
 
     /// Every value of a repeatable flag, commas split (`-L a,b -L c`).
@@ -81,7 +121,11 @@ impl Args {
 
     /// Every value of a flag as given (`-f a -f b`).
     pub fn all(&self, name: &str) -> Vec<String> {
-        self.flags.iter().filter(|(n, _)| *n == name).filter_map(|(_, v)| v.clone()).collect()
+        self.flags
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .filter_map(|(_, v)| v.clone())
+            .collect()
     }
 }
 
@@ -101,11 +145,13 @@ pub fn flags_of(sub: &str) -> Vec<String> {
 }
 
 fn find_long(sub: &str, name: &str) -> Option<&'static Def> {
-    DEFS.iter().find(|(long, _, _, subs)| *long == name && (subs.is_empty() || subs.contains(&sub)))
+    DEFS.iter()
+        .find(|(long, _, _, subs)| *long == name && (subs.is_empty() || subs.contains(&sub)))
 }
 
 fn find_short(sub: &str, c: char) -> Option<&'static Def> {
-    DEFS.iter().find(|(_, short, _, subs)| *short == Some(c) && (subs.is_empty() || subs.contains(&sub)))
+    DEFS.iter()
+        .find(|(_, short, _, subs)| *short == Some(c) && (subs.is_empty() || subs.contains(&sub)))
 }
 
 /// Parses the words after the subcommand; the error is kubectl's, with its usage hint.
@@ -131,7 +177,9 @@ pub fn parse(sub: &str, words: &[String]) -> Result<Args, String> {
                 (Takes::Value, Some(v)) => Some(v),
                 (Takes::Value, None) => match it.next() {
                     Some(v) => Some(v.clone()),
-                    None => return Err(format!("error: flag needs an argument: --{name}\n{usage}")),
+                    None => {
+                        return Err(format!("error: flag needs an argument: --{name}\n{usage}"));
+                    }
                 },
             };
             args.flags.push((long, value));
@@ -145,7 +193,9 @@ pub fn parse(sub: &str, words: &[String]) -> Result<Args, String> {
             let mut i = 0;
             while let Some(&c) = chars.get(i) {
                 let Some(&(long, _, takes, _)) = find_short(sub, c) else {
-                    return Err(format!("error: unknown shorthand flag: '{c}' in -{rest}\n{usage}"));
+                    return Err(format!(
+                        "error: unknown shorthand flag: '{c}' in -{rest}\n{usage}"
+                    ));
                 };
                 if takes == Takes::Nothing {
                     args.flags.push((long, None));
@@ -158,7 +208,11 @@ pub fn parse(sub: &str, words: &[String]) -> Result<Args, String> {
                 } else {
                     match it.next() {
                         Some(v) => v.clone(),
-                        None => return Err(format!("error: flag needs an argument: '{c}' in -{c}\n{usage}")),
+                        None => {
+                            return Err(format!(
+                                "error: flag needs an argument: '{c}' in -{c}\n{usage}"
+                            ));
+                        }
                     }
                 };
                 args.flags.push((long, Some(value)));
@@ -176,12 +230,28 @@ mod tests {
     use super::*;
 
     fn p(sub: &str, words: &[&str]) -> Result<Args, String> {
-        parse(sub, &words.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        parse(
+            sub,
+            &words.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
     }
 
     #[test]
     fn pflag_forms() {
-        let a = p("get", &["nodes", "-L", "a,b", "-Lc", "--label-columns=d", "-owide", "-n=x", "-Aw"]).unwrap_or_default();
+        let a = p(
+            "get",
+            &[
+                "nodes",
+                "-L",
+                "a,b",
+                "-Lc",
+                "--label-columns=d",
+                "-owide",
+                "-n=x",
+                "-Aw",
+            ],
+        )
+        .unwrap_or_default();
         assert_eq!(a.positional, ["nodes"]);
         assert_eq!(a.values("label-columns"), ["a", "b", "c", "d"]);
         assert_eq!(a.value("output"), Some("wide"));
@@ -195,8 +265,20 @@ mod tests {
 
     #[test]
     fn pflag_errors() {
-        assert_eq!(p("run", &["nginx", "--replicas=1"]), Err("error: unknown flag: --replicas\nSee 'kubectl run --help' for usage.".into()));
-        assert_eq!(p("get", &["-x"]), Err("error: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage.".into()));
-        assert!(p("get", &["-o"]).is_err_and(|e| e.starts_with("error: flag needs an argument: 'o' in -o")));
+        assert_eq!(
+            p("run", &["nginx", "--replicas=1"]),
+            Err("error: unknown flag: --replicas\nSee 'kubectl run --help' for usage.".into())
+        );
+        assert_eq!(
+            p("get", &["-x"]),
+            Err(
+                "error: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage."
+                    .into()
+            )
+        );
+        assert!(
+            p("get", &["-o"])
+                .is_err_and(|e| e.starts_with("error: flag needs an argument: 'o' in -o"))
+        );
     }
 }

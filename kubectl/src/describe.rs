@@ -11,13 +11,13 @@ use kpg_core::sim::Node;
 use kpg_core::taints::TolerationOperator;
 use serde_json::Value;
 
+use crate::Reply;
 use crate::args::Args;
 use crate::format::{self, human_duration, rfc1123z, tabwriter};
 use crate::get::{not_found, parse_targets};
 use crate::kinds::Kind;
 use crate::objects;
 use crate::state::{self, State};
-use crate::Reply;
 
 /// kubectl's prefix writer over a tab-writer buffer: `LEVEL_n` indents by two spaces a
 /// level; `flush` aligns what has been written so far on its own (describe flushes before
@@ -29,7 +29,10 @@ struct Writer {
 
 impl Writer {
     fn new() -> Writer {
-        Writer { done: String::new(), text: String::new() }
+        Writer {
+            done: String::new(),
+            text: String::new(),
+        }
     }
 
     fn w(&mut self, level: usize, s: &str) {
@@ -77,7 +80,11 @@ impl Writer {
             if v.len() + k.len() + 2 > 140 || v.contains('\n') {
                 self.text.push_str(&format!("{k}:\n"));
                 for line in v.split('\n') {
-                    let short = if line.len() > 138 { format!("{}...", line.get(..138).unwrap_or(line)) } else { line.to_string() };
+                    let short = if line.len() > 138 {
+                        format!("{}...", line.get(..138).unwrap_or(line))
+                    } else {
+                        line.to_string()
+                    };
                     self.text.push_str(&format!("\t  {short}\n"));
                 }
             } else {
@@ -106,7 +113,12 @@ fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
     // The event recorder aggregates repeats of one event into a count.
     let mut merged: Vec<(Ev, u32, Millis)> = Vec::new();
     for e in events {
-        if let Some(m) = merged.iter_mut().find(|(m, _, _)| m.reason == e.reason && m.message == e.message && m.from == e.from && m.warning == e.warning) {
+        if let Some(m) = merged.iter_mut().find(|(m, _, _)| {
+            m.reason == e.reason
+                && m.message == e.message
+                && m.from == e.from
+                && m.warning == e.warning
+        }) {
             m.1 += 1;
             m.2 = e.time;
             continue;
@@ -119,24 +131,57 @@ fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
     w.w(1, "----\t------\t----\t----\t-------\n");
     for (e, count, last) in merged {
         let first = human_duration(now.saturating_sub(e.time));
-        let age = if count > 1 { format!("{} (x{count} over {first})", human_duration(now.saturating_sub(last))) } else { first };
+        let age = if count > 1 {
+            format!(
+                "{} (x{count} over {first})",
+                human_duration(now.saturating_sub(last))
+            )
+        } else {
+            first
+        };
         let kind = if e.warning { "Warning" } else { "Normal" };
-        w.w(1, &format!("{kind}\t{}\t{age}\t{}\t{}\n", e.reason, e.from, e.message.trim()));
+        w.w(
+            1,
+            &format!(
+                "{kind}\t{}\t{age}\t{}\t{}\n",
+                e.reason,
+                e.from,
+                e.message.trim()
+            ),
+        );
     }
 }
 
-fn engine_events(state: &State, object: &str, from: impl Fn(&kpg_core::sim::Event) -> String) -> Vec<Ev> {
+fn engine_events(
+    state: &State,
+    object: &str,
+    from: impl Fn(&kpg_core::sim::Event) -> String,
+) -> Vec<Ev> {
     state
         .events_of(object)
         .into_iter()
-        .map(|e| Ev { time: e.time, warning: e.warning, reason: e.reason.clone(), from: from(e), message: e.message.clone() })
+        .map(|e| Ev {
+            time: e.time,
+            warning: e.warning,
+            reason: e.reason.clone(),
+            from: from(e),
+            message: e.message.clone(),
+        })
         .collect()
 }
 
 pub fn run(state: &State, args: &Args) -> Reply {
     let (kinds, names) = match parse_targets(&args.positional) {
         Ok(t) => t,
-        Err(e) => return Reply { output: e.replace("kubectl get -h", "kubectl describe -h").replace("type of resource to get", "type of resource to describe"), ok: false, ..Reply::default() },
+        Err(e) => {
+            return Reply {
+                output: e
+                    .replace("kubectl get -h", "kubectl describe -h")
+                    .replace("type of resource to get", "type of resource to describe"),
+                ok: false,
+                ..Reply::default()
+            };
+        }
     };
     let namespace = crate::get::namespace_of(args);
     let mut outputs: Vec<String> = Vec::new();
@@ -144,14 +189,23 @@ pub fn run(state: &State, args: &Args) -> Reply {
     for kind in kinds {
         let mut req = match crate::get::request(args) {
             Ok(r) => r,
-            Err(e) => return Reply { output: e, ok: false, ..Reply::default() },
+            Err(e) => {
+                return Reply {
+                    output: e,
+                    ok: false,
+                    ..Reply::default()
+                };
+            }
         };
         req.kinds = vec![kind];
         req.output = crate::get::Output::Name;
         let rows = crate::get::rows(state, kind, &req);
         let mut chosen: Vec<(String, String)> = Vec::new();
         if names.is_empty() {
-            chosen = rows.iter().map(|r| (r.namespace.clone(), r.name.clone())).collect();
+            chosen = rows
+                .iter()
+                .map(|r| (r.namespace.clone(), r.name.clone()))
+                .collect();
         }
         for name in &names {
             if let Some(r) = rows.iter().find(|r| &r.name == name) {
@@ -159,7 +213,11 @@ pub fn run(state: &State, args: &Args) -> Reply {
                 continue;
             }
             // kubectl describe falls back to every object whose name starts with NAME.
-            let prefixed: Vec<(String, String)> = rows.iter().filter(|r| r.name.starts_with(name.as_str())).map(|r| (r.namespace.clone(), r.name.clone())).collect();
+            let prefixed: Vec<(String, String)> = rows
+                .iter()
+                .filter(|r| r.name.starts_with(name.as_str()))
+                .map(|r| (r.namespace.clone(), r.name.clone()))
+                .collect();
             if prefixed.is_empty() {
                 errors.push_str(&not_found(kind, name));
             }
@@ -178,7 +236,11 @@ pub fn run(state: &State, args: &Args) -> Reply {
         output = String::from("No resources found\n");
     }
     output.push_str(&errors);
-    Reply { output, ok, ..Reply::default() }
+    Reply {
+        output,
+        ok,
+        ..Reply::default()
+    }
 }
 
 pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Option<String> {
@@ -188,16 +250,34 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
         Kind::NodeClaim => {
             let n = state.claim(name)?;
             let v = objects::nodeclaim(state, n);
-            Some(generic(state, &v, engine_events(state, &format!("NodeClaim/{name}"), |_| String::from("karpenter"))))
+            Some(generic(
+                state,
+                &v,
+                engine_events(state, &format!("NodeClaim/{name}"), |_| {
+                    String::from("karpenter")
+                }),
+            ))
         }
         Kind::NodePool => {
             let v = objects::nodepool(state, name)?;
-            Some(generic(state, &v, engine_events(state, &format!("NodePool/{name}"), |_| String::from("karpenter"))))
+            Some(generic(
+                state,
+                &v,
+                engine_events(state, &format!("NodePool/{name}"), |_| {
+                    String::from("karpenter")
+                }),
+            ))
         }
         Kind::EC2NodeClass => {
             let d = state.declared("EC2NodeClass", "", name)?;
             let v = objects::nodeclass(state, d);
-            Some(generic(state, &v, engine_events(state, &format!("EC2NodeClass/{name}"), |_| String::from("karpenter"))))
+            Some(generic(
+                state,
+                &v,
+                engine_events(state, &format!("EC2NodeClass/{name}"), |_| {
+                    String::from("karpenter")
+                }),
+            ))
         }
         Kind::Unsimulated(_) | Kind::Namespace => None,
         other => {
@@ -210,25 +290,72 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
                 Kind::DaemonSet => "daemonset-controller",
                 _ => "controllermanager",
             };
-            Some(generic(state, &v, engine_events(state, &format!("{}/{namespace}/{name}", other.kind()), |_| from.to_string())))
+            Some(generic(
+                state,
+                &v,
+                engine_events(
+                    state,
+                    &format!("{}/{namespace}/{name}", other.kind()),
+                    |_| from.to_string(),
+                ),
+            ))
         }
     }
 }
 
 fn value_map(v: Option<&Value>) -> kpg_core::model::StringMap {
-    v.and_then(Value::as_object).map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect()).unwrap_or_default()
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// kubectl's `genericDescriber`.
 fn generic(state: &State, v: &Value, events: Vec<Ev>) -> String {
     let mut w = Writer::new();
     let meta = v.get("metadata");
-    w.w(0, &format!("Name:\t{}\n", meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or_default()));
-    w.w(0, &format!("Namespace:\t{}\n", meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).unwrap_or_default()));
+    w.w(
+        0,
+        &format!(
+            "Name:\t{}\n",
+            meta.and_then(|m| m.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "Namespace:\t{}\n",
+            meta.and_then(|m| m.get("namespace"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        ),
+    );
     w.labels("Labels", &value_map(meta.and_then(|m| m.get("labels"))));
     w.annotations(&value_map(meta.and_then(|m| m.get("annotations"))));
     if let Some(obj) = v.as_object() {
-        unstructured(&mut w, 0, obj, "", &[".metadata.managedFields", ".metadata.name", ".metadata.namespace", ".metadata.labels", ".metadata.annotations"]);
+        unstructured(
+            &mut w,
+            0,
+            obj,
+            "",
+            &[
+                ".metadata.managedFields",
+                ".metadata.name",
+                ".metadata.namespace",
+                ".metadata.labels",
+                ".metadata.annotations",
+            ],
+        );
     }
     events_section(&mut w, events, state.now);
     w.finish()
@@ -242,11 +369,19 @@ fn go_value(v: &Value) -> String {
     }
 }
 
-fn unstructured(w: &mut Writer, level: usize, content: &serde_json::Map<String, Value>, prefix: &str, skip: &[&str]) {
+fn unstructured(
+    w: &mut Writer,
+    level: usize,
+    content: &serde_json::Map<String, Value>,
+    prefix: &str,
+    skip: &[&str],
+) {
     let mut fields: Vec<&String> = content.keys().collect();
     fields.sort();
     for field in fields {
-        let Some(value) = content.get(field) else { continue };
+        let Some(value) = content.get(field) else {
+            continue;
+        };
         let path = format!("{prefix}.{field}");
         if skip.contains(&path.as_str()) {
             continue;
@@ -265,7 +400,10 @@ fn unstructured(w: &mut Writer, level: usize, content: &serde_json::Map<String, 
                     }
                 }
             }
-            other => w.w(level, &format!("{}:\t{}\n", smart_label(field), go_value(other))),
+            other => w.w(
+                level,
+                &format!("{}:\t{}\n", smart_label(field), go_value(other)),
+            ),
         }
     }
 }
@@ -304,7 +442,10 @@ fn camel_split(s: &str) -> Vec<String> {
             runs[i + 1].insert(0, c);
         }
     }
-    runs.into_iter().filter(|r| !r.is_empty()).map(|r| r.into_iter().collect()).collect()
+    runs.into_iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.into_iter().collect())
+        .collect()
 }
 
 /// kubectl's `smartLabelFor`: `apiVersion` → `API Version`, `imageID` → `Image ID`.
@@ -351,28 +492,83 @@ fn smart_label(field: &str) -> String {
 
 fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
     let mut events = Vec::new();
-    let claim_events = n.nodeclaim.as_ref().map(|c| state.events_of(&format!("NodeClaim/{c}"))).unwrap_or_default();
-    let registered = if n.nodeclaim.is_some() { claim_events.iter().find(|e| e.reason == "Registered").map(|e| e.time) } else { Some(n.created_at) };
-    let ready = if n.nodeclaim.is_some() { claim_events.iter().find(|e| e.reason == "Initialized").map(|e| e.time) } else { Some(n.created_at) };
+    let claim_events = n
+        .nodeclaim
+        .as_ref()
+        .map(|c| state.events_of(&format!("NodeClaim/{c}")))
+        .unwrap_or_default();
+    let registered = if n.nodeclaim.is_some() {
+        claim_events
+            .iter()
+            .find(|e| e.reason == "Registered")
+            .map(|e| e.time)
+    } else {
+        Some(n.created_at)
+    };
+    let ready = if n.nodeclaim.is_some() {
+        claim_events
+            .iter()
+            .find(|e| e.reason == "Initialized")
+            .map(|e| e.time)
+    } else {
+        Some(n.created_at)
+    };
     if let Some(t) = registered {
-        events.push(Ev { time: t, warning: false, reason: "Starting".into(), from: "kubelet".into(), message: "Starting kubelet.".into() });
-        events.push(Ev { time: t, warning: false, reason: "RegisteredNode".into(), from: "node-controller".into(), message: format!("Node {0} event: Registered Node {0} in Controller", n.name) });
+        events.push(Ev {
+            time: t,
+            warning: false,
+            reason: "Starting".into(),
+            from: "kubelet".into(),
+            message: "Starting kubelet.".into(),
+        });
+        events.push(Ev {
+            time: t,
+            warning: false,
+            reason: "RegisteredNode".into(),
+            from: "node-controller".into(),
+            message: format!("Node {0} event: Registered Node {0} in Controller", n.name),
+        });
     }
     if let Some(t) = ready {
-        events.push(Ev { time: t, warning: false, reason: "NodeReady".into(), from: "kubelet".into(), message: format!("Node {} status is now: NodeReady", n.name) });
+        events.push(Ev {
+            time: t,
+            warning: false,
+            reason: "NodeReady".into(),
+            from: "kubelet".into(),
+            message: format!("Node {} status is now: NodeReady", n.name),
+        });
     }
     // Karpenter publishes its disruption events on the Node as well as the NodeClaim.
     for e in claim_events {
-        if matches!(e.reason.as_str(), "Created" | "Launched" | "Registered" | "Initialized" | "DisruptionLaunching") {
+        if matches!(
+            e.reason.as_str(),
+            "Created" | "Launched" | "Registered" | "Initialized" | "DisruptionLaunching"
+        ) {
             continue;
         }
-        events.push(Ev { time: e.time, warning: e.warning, reason: e.reason.clone(), from: "karpenter".into(), message: e.message.clone() });
+        events.push(Ev {
+            time: e.time,
+            warning: e.warning,
+            reason: e.reason.clone(),
+            from: "karpenter".into(),
+            message: e.message.clone(),
+        });
     }
     // The engine's own events on the Node: cordon and uncordon (the kubelet's words), spot
     // interruption warnings (Karpenter's).
     for e in state.events_of(&format!("Node/{}", n.name)) {
-        let from = if e.reason.starts_with("Node") { "kubelet" } else { "karpenter" };
-        events.push(Ev { time: e.time, warning: e.warning, reason: e.reason.clone(), from: from.into(), message: e.message.clone() });
+        let from = if e.reason.starts_with("Node") {
+            "kubelet"
+        } else {
+            "karpenter"
+        };
+        events.push(Ev {
+            time: e.time,
+            warning: e.warning,
+            reason: e.reason.clone(),
+            from: from.into(),
+            message: e.message.clone(),
+        });
     }
     events
 }
@@ -384,9 +580,15 @@ fn node(state: &State, n: &Node) -> String {
     w.w(0, "Roles:\t<none>\n");
     w.labels("Labels", &n.labels);
     w.annotations(&value_map(v.pointer("/metadata/annotations")));
-    w.w(0, &format!("CreationTimestamp:\t{}\n", rfc1123z(n.created_at)));
-    let mut taints: Vec<&kpg_core::taints::Taint> = n.taints.iter().chain(n.startup_taints.iter()).collect();
-    crate::order::by_text(&mut taints, |t| crate::order::key(&[t.effect.as_str(), &t.key]));
+    w.w(
+        0,
+        &format!("CreationTimestamp:\t{}\n", rfc1123z(n.created_at)),
+    );
+    let mut taints: Vec<&kpg_core::taints::Taint> =
+        n.taints.iter().chain(n.startup_taints.iter()).collect();
+    crate::order::by_text(&mut taints, |t| {
+        crate::order::key(&[t.effect.as_str(), &t.key])
+    });
     w.w(0, "Taints:\t");
     if taints.is_empty() {
         w.text.push_str("<none>\n");
@@ -402,54 +604,154 @@ fn node(state: &State, n: &Node) -> String {
     w.w(1, &format!("HolderIdentity:\t{}\n", n.name));
     w.w(1, "AcquireTime:\t<unset>\n");
     w.w(1, &format!("RenewTime:\t{}\n", rfc1123z(state.now)));
-    w.w(0, "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n");
-    w.w(1, "----\t------\t-----------------\t------------------\t------\t-------\n");
-    for c in v.pointer("/status/conditions").and_then(Value::as_array).into_iter().flatten() {
-        let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    w.w(
+        0,
+        "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",
+    );
+    w.w(
+        1,
+        "----\t------\t-----------------\t------------------\t------\t-------\n",
+    );
+    for c in v
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let s = |k: &str| {
+            c.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
         let at = kpg_core::duration::parse("0s").unwrap_or(0);
         let _ = at;
-        let transition = if s("type") == "Ready" { n.initialized_at.filter(|_| state::node_ready(n)).unwrap_or(n.created_at) } else { n.created_at };
-        w.w(1, &format!("{} \t{} \t{} \t{} \t{} \t{}\n", s("type"), s("status"), rfc1123z(state.now), rfc1123z(transition), s("reason"), s("message")));
+        let transition = if s("type") == "Ready" {
+            n.initialized_at
+                .filter(|_| state::node_ready(n))
+                .unwrap_or(n.created_at)
+        } else {
+            n.created_at
+        };
+        w.w(
+            1,
+            &format!(
+                "{} \t{} \t{} \t{} \t{} \t{}\n",
+                s("type"),
+                s("status"),
+                rfc1123z(state.now),
+                rfc1123z(transition),
+                s("reason"),
+                s("message")
+            ),
+        );
     }
     w.w(0, "Addresses:\n");
     w.w(1, &format!("InternalIP:\t{}\n", format::node_ip(&n.name)));
     w.w(1, &format!("Hostname:\t{}\n", n.name));
     let names = objects::node_resources(n);
-    let mut shown: Vec<(String, i64, i64)> = names.iter().map(|&r| (r.as_str().to_string(), n.capacity.get(r), n.allocatable.get(r))).collect();
+    let mut shown: Vec<(String, i64, i64)> = names
+        .iter()
+        .map(|&r| {
+            (
+                r.as_str().to_string(),
+                n.capacity.get(r),
+                n.allocatable.get(r),
+            )
+        })
+        .collect();
     shown.push((String::from("hugepages-1Gi"), 0, 0));
     shown.push((String::from("hugepages-2Mi"), 0, 0));
     shown.sort();
     w.w(0, "Capacity:\n");
     for (name, cap, _) in &shown {
         let r = ResourceName::parse(name);
-        let value = if name.starts_with("hugepages") { String::from("0") } else { format::quantity(r, *cap) };
+        let value = if name.starts_with("hugepages") {
+            String::from("0")
+        } else {
+            format::quantity(r, *cap)
+        };
         w.w(0, &format!("  {name}:\t{value}\n"));
     }
     w.w(0, "Allocatable:\n");
     for (name, _, alloc) in &shown {
         let r = ResourceName::parse(name);
-        let value = if name.starts_with("hugepages") { String::from("0") } else { format::quantity(r, *alloc) };
+        let value = if name.starts_with("hugepages") {
+            String::from("0")
+        } else {
+            format::quantity(r, *alloc)
+        };
         w.w(0, &format!("  {name}:\t{value}\n"));
     }
     let (os, kernel, runtime) = objects::node_info(state, n);
     w.w(0, "System Info:\n");
-    w.w(0, &format!("  Machine ID:\tec2{:08x}{:08x}{:08x}{:08x}\n", format::fnv1a(&n.name), format::fnv1a("m"), format::fnv1a(&format!("{}m", n.name)), format::fnv1a(&format!("m{}", n.name))));
-    w.w(0, &format!("  System UUID:\t{}\n", format::uuid(&format!("system/{}", n.name))));
-    w.w(0, &format!("  Boot ID:\t{}\n", format::uuid(&format!("boot/{}", n.name))));
+    w.w(
+        0,
+        &format!(
+            "  Machine ID:\tec2{:08x}{:08x}{:08x}{:08x}\n",
+            format::fnv1a(&n.name),
+            format::fnv1a("m"),
+            format::fnv1a(&format!("{}m", n.name)),
+            format::fnv1a(&format!("m{}", n.name))
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "  System UUID:\t{}\n",
+            format::uuid(&format!("system/{}", n.name))
+        ),
+    );
+    w.w(
+        0,
+        &format!(
+            "  Boot ID:\t{}\n",
+            format::uuid(&format!("boot/{}", n.name))
+        ),
+    );
     w.w(0, &format!("  Kernel Version:\t{kernel}\n"));
     w.w(0, &format!("  OS Image:\t{os}\n"));
-    w.w(0, &format!("  Operating System:\t{}\n", n.labels.get("kubernetes.io/os").map_or("linux", String::as_str)));
+    w.w(
+        0,
+        &format!(
+            "  Operating System:\t{}\n",
+            n.labels
+                .get("kubernetes.io/os")
+                .map_or("linux", String::as_str)
+        ),
+    );
     w.w(0, &format!("  Architecture:\t{}\n", n.arch));
     w.w(0, &format!("  Container Runtime Version:\t{runtime}\n"));
-    w.w(0, &format!("  Kubelet Version:\t{}\n", format::NODE_VERSION));
-    w.w(0, &format!("ProviderID:\t{}\n", format::provider_id(&n.zone, &n.name)));
+    w.w(
+        0,
+        &format!("  Kubelet Version:\t{}\n", format::NODE_VERSION),
+    );
+    w.w(
+        0,
+        &format!("ProviderID:\t{}\n", format::provider_id(&n.zone, &n.name)),
+    );
     let pods = state.pods_on(n);
-    w.w(0, &format!("Non-terminated Pods:\t({} in total)\n", pods.len()));
-    w.w(1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n");
-    w.w(1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n");
+    w.w(
+        0,
+        &format!("Non-terminated Pods:\t({} in total)\n", pods.len()),
+    );
+    w.w(
+        1,
+        "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
+    );
+    w.w(
+        1,
+        "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
+    );
     let alloc_cpu = n.allocatable.get(ResourceName::Cpu);
     let alloc_mem = n.allocatable.get(ResourceName::Memory);
-    let pct = |v: i64, of: i64| if of == 0 { 0 } else { v.saturating_mul(100) / of };
+    let pct = |v: i64, of: i64| {
+        if of == 0 {
+            0
+        } else {
+            v.saturating_mul(100) / of
+        }
+    };
     let (mut cr, mut cl, mut mr, mut ml) = (0i64, 0i64, 0i64, 0i64);
     for p in &pods {
         let req = p.requests;
@@ -476,17 +778,40 @@ fn node(state: &State, n: &Node) -> String {
             ),
         );
     }
-    w.w(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n");
+    w.w(
+        0,
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
+    );
     w.w(1, "Resource\tRequests\tLimits\n");
     w.w(1, "--------\t--------\t------\n");
-    w.w(1, &format!("cpu\t{} ({}%)\t{} ({}%)\n", format::quantity(ResourceName::Cpu, cr), pct(cr, alloc_cpu), format::quantity(ResourceName::Cpu, cl), pct(cl, alloc_cpu)));
-    w.w(1, &format!("memory\t{} ({}%)\t{} ({}%)\n", format::quantity(ResourceName::Memory, mr), pct(mr, alloc_mem), format::quantity(ResourceName::Memory, ml), pct(ml, alloc_mem)));
+    w.w(
+        1,
+        &format!(
+            "cpu\t{} ({}%)\t{} ({}%)\n",
+            format::quantity(ResourceName::Cpu, cr),
+            pct(cr, alloc_cpu),
+            format::quantity(ResourceName::Cpu, cl),
+            pct(cl, alloc_cpu)
+        ),
+    );
+    w.w(
+        1,
+        &format!(
+            "memory\t{} ({}%)\t{} ({}%)\n",
+            format::quantity(ResourceName::Memory, mr),
+            pct(mr, alloc_mem),
+            format::quantity(ResourceName::Memory, ml),
+            pct(ml, alloc_mem)
+        ),
+    );
     w.w(1, "ephemeral-storage\t0 (0%)\t0 (0%)\n");
     w.w(1, "hugepages-1Gi\t0 (0%)\t0 (0%)\n");
     w.w(1, "hugepages-2Mi\t0 (0%)\t0 (0%)\n");
     for (name, _, _) in &shown {
         let r = ResourceName::parse(name);
-        if !["cpu", "memory", "ephemeral-storage", "pods"].contains(&name.as_str()) && !name.starts_with("hugepages") {
+        if !["cpu", "memory", "ephemeral-storage", "pods"].contains(&name.as_str())
+            && !name.starts_with("hugepages")
+        {
             let used: i64 = pods.iter().map(|p| p.requests.get(r)).sum();
             w.w(1, &format!("{name}\t{used}\t{used}\n"));
         }
@@ -515,7 +840,10 @@ fn pod(state: &State, p: &Pod) -> String {
     }
     w.w(0, "Service Account:\tdefault\n");
     match node {
-        Some(n) => w.w(0, &format!("Node:\t{}/{}\n", n.name, format::node_ip(&n.name))),
+        Some(n) => w.w(
+            0,
+            &format!("Node:\t{}/{}\n", n.name, format::node_ip(&n.name)),
+        ),
         None => w.w(0, "Node:\t<none>\n"),
     }
     let started = p.started_at.unwrap_or(p.created_at);
@@ -526,7 +854,11 @@ fn pod(state: &State, p: &Pod) -> String {
     w.annotations(&p.annotations);
     w.w(0, &format!("Status:\t{}\n", p.phase.as_str()));
     let has_ip = bound && p.phase != Phase::Pending;
-    let ip = if has_ip { format::pod_ip(&p.namespace, &p.name) } else { String::new() };
+    let ip = if has_ip {
+        format::pod_ip(&p.namespace, &p.name)
+    } else {
+        String::new()
+    };
     w.w(0, &format!("IP:\t{ip}\n"));
     if has_ip {
         w.w(0, "IPs:\n");
@@ -537,9 +869,22 @@ fn pod(state: &State, p: &Pod) -> String {
     if let Some((kind, name)) = objects::controller(p) {
         w.w(0, &format!("Controlled By:\t{kind}/{name}\n"));
     }
-    let api = format!("kube-api-access-{}", &format!("{:05x}", format::fnv1a(&p.name) & 0xfffff).chars().map(|c| if c.is_ascii_digit() { ((c as u8 - b'0') + b'b') as char } else { c }).collect::<String>());
+    let api = format!(
+        "kube-api-access-{}",
+        &format!("{:05x}", format::fnv1a(&p.name) & 0xfffff)
+            .chars()
+            .map(|c| if c.is_ascii_digit() {
+                ((c as u8 - b'0') + b'b') as char
+            } else {
+                c
+            })
+            .collect::<String>()
+    );
     let containers = |w: &mut Writer, label: &str, list: &[kpg_core::model::Container]| {
-        w.w(0, &format!("{label}:{}\n", if list.is_empty() { " <none>" } else { "" }));
+        w.w(
+            0,
+            &format!("{label}:{}\n", if list.is_empty() { " <none>" } else { "" }),
+        );
         for c in list {
             w.w(1, &format!("{}:\n", c.name));
             let image = state.image(p, &c.name).unwrap_or_default();
@@ -548,17 +893,43 @@ fn pod(state: &State, p: &Pod) -> String {
             }
             w.w(2, &format!("Image:\t{image}\n"));
             if bound {
-                let repo = if image.contains('/') { format!("docker.io/{image}") } else { format!("docker.io/library/{image}") };
+                let repo = if image.contains('/') {
+                    format!("docker.io/{image}")
+                } else {
+                    format!("docker.io/library/{image}")
+                };
                 let repo = repo.split(':').next().unwrap_or(&repo).to_string();
                 w.w(2, &format!("Image ID:\t{repo}@sha256:{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}\n", format::fnv1a(&image), format::fnv1a(&format!("{image}1")), format::fnv1a(&format!("{image}2")), format::fnv1a(&format!("{image}3")), format::fnv1a(&format!("{image}4")), format::fnv1a(&format!("{image}5")), format::fnv1a(&format!("{image}6")), format::fnv1a(&format!("{image}7"))));
             }
-            let ports: Vec<String> = c.host_ports.iter().map(|h| format!("{}/{}", h.port, h.protocol)).collect();
+            let ports: Vec<String> = c
+                .host_ports
+                .iter()
+                .map(|h| format!("{}/{}", h.port, h.protocol))
+                .collect();
             if ports.len() > 1 {
                 w.w(2, &format!("Ports:\t{}\n", ports.join(", ")));
                 w.w(2, &format!("Host Ports:\t{}\n", ports.join(", ")));
             } else {
-                w.w(2, &format!("Port:\t{}\n", ports.first().cloned().unwrap_or_else(|| String::from("<none>"))));
-                w.w(2, &format!("Host Port:\t{}\n", ports.first().cloned().unwrap_or_else(|| String::from("<none>"))));
+                w.w(
+                    2,
+                    &format!(
+                        "Port:\t{}\n",
+                        ports
+                            .first()
+                            .cloned()
+                            .unwrap_or_else(|| String::from("<none>"))
+                    ),
+                );
+                w.w(
+                    2,
+                    &format!(
+                        "Host Port:\t{}\n",
+                        ports
+                            .first()
+                            .cloned()
+                            .unwrap_or_else(|| String::from("<none>"))
+                    ),
+                );
             }
             if !c.command.is_empty() {
                 w.w(2, "Command:\n");
@@ -585,21 +956,41 @@ fn pod(state: &State, p: &Pod) -> String {
                     Phase::Succeeded | Phase::Failed => {
                         let ok = p.phase == Phase::Succeeded;
                         w.w(2, "State:\tTerminated\n");
-                        w.w(3, &format!("Reason:\t{}\n", if ok { "Completed" } else { "Error" }));
+                        w.w(
+                            3,
+                            &format!("Reason:\t{}\n", if ok { "Completed" } else { "Error" }),
+                        );
                         w.w(3, &format!("Exit Code:\t{}\n", if ok { 0 } else { 1 }));
                         w.w(3, &format!("Started:\t{}\n", rfc1123z(started)));
-                        w.w(3, &format!("Finished:\t{}\n", rfc1123z(started + p.runtime.unwrap_or(0))));
+                        w.w(
+                            3,
+                            &format!(
+                                "Finished:\t{}\n",
+                                rfc1123z(started + p.runtime.unwrap_or(0))
+                            ),
+                        );
                     }
                     Phase::Pending => {
                         w.w(2, "State:\tWaiting\n");
                         w.w(3, "Reason:\tContainerCreating\n");
                     }
                 }
-                w.w(2, &format!("Ready:\t{}\n", if p.phase == Phase::Running { "True" } else { "False" }));
+                w.w(
+                    2,
+                    &format!(
+                        "Ready:\t{}\n",
+                        if p.phase == Phase::Running {
+                            "True"
+                        } else {
+                            "False"
+                        }
+                    ),
+                );
                 w.w(2, "Restart Count:\t0\n");
             }
             let res = |w: &mut Writer, title: &str, r: &kpg_core::resources::Resources| {
-                let items: Vec<(ResourceName, i64)> = r.iter().filter(|(n, _)| *n != ResourceName::Pods).collect();
+                let items: Vec<(ResourceName, i64)> =
+                    r.iter().filter(|(n, _)| *n != ResourceName::Pods).collect();
                 if items.is_empty() {
                     return;
                 }
@@ -614,7 +1005,10 @@ fn pod(state: &State, p: &Pod) -> String {
             res(w, "Requests", &c.requests);
             w.w(2, "Environment:\t<none>\n");
             w.w(2, "Mounts:\n");
-            w.w(3, &format!("/var/run/secrets/kubernetes.io/serviceaccount from {api} (ro)\n"));
+            w.w(
+                3,
+                &format!("/var/run/secrets/kubernetes.io/serviceaccount from {api} (ro)\n"),
+            );
         }
     };
     if !p.spec.init_containers.is_empty() {
@@ -625,7 +1019,13 @@ fn pod(state: &State, p: &Pod) -> String {
     if bound {
         let running = p.phase == Phase::Running;
         let t = |b: bool| if b { "True" } else { "False" };
-        for (kind, status) in [("PodReadyToStartContainers", t(p.phase != Phase::Pending)), ("Initialized", "True"), ("Ready", t(running)), ("ContainersReady", t(running)), ("PodScheduled", "True")] {
+        for (kind, status) in [
+            ("PodReadyToStartContainers", t(p.phase != Phase::Pending)),
+            ("Initialized", "True"),
+            ("Ready", t(running)),
+            ("ContainersReady", t(running)),
+            ("PodScheduled", "True"),
+        ] {
             w.w(1, &format!("{kind} \t{status} \n"));
         }
     } else {
@@ -633,7 +1033,10 @@ fn pod(state: &State, p: &Pod) -> String {
     }
     w.w(0, "Volumes:\n");
     w.w(1, &format!("{api}:\n"));
-    w.w(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n");
+    w.w(
+        2,
+        "Type:\tProjected (a volume that contains injected data from multiple sources)\n",
+    );
     w.w(2, "TokenExpirationSeconds:\t3607\n");
     w.w(2, "ConfigMapName:\tkube-root-ca.crt\n");
     w.w(2, "Optional:\tfalse\n");
@@ -653,15 +1056,25 @@ fn pod(state: &State, p: &Pod) -> String {
                 s.push_str(&format!(":{}", e.as_str()));
             }
             if t.operator == TolerationOperator::Exists && t.value.is_empty() {
-                s.push_str(if t.key.is_empty() && t.effect.is_none() { "op=Exists" } else { " op=Exists" });
+                s.push_str(if t.key.is_empty() && t.effect.is_none() {
+                    "op=Exists"
+                } else {
+                    " op=Exists"
+                });
             }
             (t.key.clone(), s)
         })
         .collect();
     // The DefaultTolerationSeconds admission plugin adds these to every pod.
-    for key in ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"] {
+    for key in [
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ] {
         if !tolerations.iter().any(|(k, _)| k == key) {
-            tolerations.push((key.to_string(), format!("{key}:NoExecute op=Exists for 300s")));
+            tolerations.push((
+                key.to_string(),
+                format!("{key}:NoExecute op=Exists for 300s"),
+            ));
         }
     }
     crate::order::by_text(&mut tolerations, |t| t.0.clone());
@@ -673,7 +1086,9 @@ fn pod(state: &State, p: &Pod) -> String {
         w.text.push_str(&format!("{t}\n"));
     }
     let mut events = engine_events(state, &format!("Pod/{}/{}", p.namespace, p.name), |e| {
-        if e.reason == "Scheduled" || (e.reason == "FailedScheduling" && !e.message.starts_with("Failed to schedule pod")) {
+        if e.reason == "Scheduled"
+            || (e.reason == "FailedScheduling" && !e.message.starts_with("Failed to schedule pod"))
+        {
             String::from("default-scheduler")
         } else if e.reason == "Completed" || e.reason == "Killing" {
             String::from("kubelet")
@@ -686,19 +1101,47 @@ fn pod(state: &State, p: &Pod) -> String {
     // its summary on the pod rather than as an event).
     if !bound
         && let Some(msg) = &p.scheduler_message
-        && !events.iter().any(|e| e.from == "default-scheduler" && e.reason == "FailedScheduling")
+        && !events
+            .iter()
+            .any(|e| e.from == "default-scheduler" && e.reason == "FailedScheduling")
     {
         let index = state.sim.pods().iter().position(|q| std::ptr::eq(q, p));
-        let at = index.and_then(|i| state.sim.evidence().scheduling(i)).map_or(p.created_at, |r| r.at);
-        events.push(Ev { time: at, warning: true, reason: "FailedScheduling".into(), from: "default-scheduler".into(), message: msg.clone() });
+        let at = index
+            .and_then(|i| state.sim.evidence().scheduling(i))
+            .map_or(p.created_at, |r| r.at);
+        events.push(Ev {
+            time: at,
+            warning: true,
+            reason: "FailedScheduling".into(),
+            from: "default-scheduler".into(),
+            message: msg.clone(),
+        });
     }
     if let (true, Some(t)) = (bound, p.started_at) {
         for c in &p.spec.containers {
             let image = state.image(p, &c.name).unwrap_or_default();
-            events.push(Ev { time: t, warning: false, reason: "Pulling".into(), from: "kubelet".into(), message: format!("Pulling image \"{image}\"") });
+            events.push(Ev {
+                time: t,
+                warning: false,
+                reason: "Pulling".into(),
+                from: "kubelet".into(),
+                message: format!("Pulling image \"{image}\""),
+            });
             events.push(Ev { time: t, warning: false, reason: "Pulled".into(), from: "kubelet".into(), message: format!("Successfully pulled image \"{image}\" in 1.2s (1.2s including waiting). Image size: 2155458 bytes.") });
-            events.push(Ev { time: t, warning: false, reason: "Created".into(), from: "kubelet".into(), message: format!("Created container: {}", c.name) });
-            events.push(Ev { time: t, warning: false, reason: "Started".into(), from: "kubelet".into(), message: format!("Started container {}", c.name) });
+            events.push(Ev {
+                time: t,
+                warning: false,
+                reason: "Created".into(),
+                from: "kubelet".into(),
+                message: format!("Created container: {}", c.name),
+            });
+            events.push(Ev {
+                time: t,
+                warning: false,
+                reason: "Started".into(),
+                from: "kubelet".into(),
+                message: format!("Started container {}", c.name),
+            });
         }
     }
     events_section(&mut w, events, state.now);
@@ -716,7 +1159,10 @@ mod tests {
         assert_eq!(smart_label("providerID"), "Provider ID");
         assert_eq!(smart_label("nodeClassRef"), "Node Class Ref");
         assert_eq!(smart_label("amiSelectorTerms"), "Ami Selector Terms");
-        assert_eq!(smart_label("karpenter.sh/discovery"), "karpenter.sh/discovery");
+        assert_eq!(
+            smart_label("karpenter.sh/discovery"),
+            "karpenter.sh/discovery"
+        );
         assert_eq!(smart_label("uid"), "UID");
         assert_eq!(smart_label("expireAfter"), "Expire After");
     }

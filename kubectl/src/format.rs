@@ -18,7 +18,11 @@ pub fn human_duration(ms: Millis) -> String {
     let minutes = seconds / 60;
     if minutes < 10 {
         let s = seconds % 60;
-        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
+        return if s == 0 {
+            format!("{minutes}m")
+        } else {
+            format!("{minutes}m{s}s")
+        };
     }
     if minutes < 60 * 3 {
         return format!("{minutes}m");
@@ -26,21 +30,33 @@ pub fn human_duration(ms: Millis) -> String {
     let hours = minutes / 60;
     if hours < 8 {
         let m = minutes % 60;
-        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
+        return if m == 0 {
+            format!("{hours}h")
+        } else {
+            format!("{hours}h{m}m")
+        };
     }
     if hours < 48 {
         return format!("{hours}h");
     }
     if hours < 24 * 8 {
         let h = hours % 24;
-        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
+        return if h == 0 {
+            format!("{}d", hours / 24)
+        } else {
+            format!("{}d{h}h", hours / 24)
+        };
     }
     if hours < 24 * 365 * 2 {
         return format!("{}d", hours / 24);
     }
     if hours < 24 * 365 * 8 {
         let dy = (hours / 24) % 365;
-        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
+        return if dy == 0 {
+            format!("{}y", hours / 24 / 365)
+        } else {
+            format!("{}y{dy}d", hours / 24 / 365)
+        };
     }
     format!("{}y", hours / 24 / 365)
 }
@@ -58,11 +74,27 @@ pub fn tabwriter(text: &str, minwidth: usize, padding: usize) -> String {
     let lines: Vec<Vec<&str>> = text.split('\n').map(|l| l.split('\t').collect()).collect();
     let mut out = String::with_capacity(text.len() + text.len() / 2);
     let mut widths = Vec::new();
-    format_block(&lines, 0, lines.len(), &mut widths, minwidth, padding, &mut out);
+    format_block(
+        &lines,
+        0,
+        lines.len(),
+        &mut widths,
+        minwidth,
+        padding,
+        &mut out,
+    );
     out
 }
 
-fn format_block(lines: &[Vec<&str>], mut line0: usize, line1: usize, widths: &mut Vec<usize>, minwidth: usize, padding: usize, out: &mut String) {
+fn format_block(
+    lines: &[Vec<&str>],
+    mut line0: usize,
+    line1: usize,
+    widths: &mut Vec<usize>,
+    minwidth: usize,
+    padding: usize,
+    out: &mut String,
+) {
     let column = widths.len();
     let mut this = line0;
     while this < line1 {
@@ -86,14 +118,23 @@ fn format_block(lines: &[Vec<&str>], mut line0: usize, line1: usize, widths: &mu
     write_lines(lines, line0, line1, widths, out);
 }
 
-fn write_lines(lines: &[Vec<&str>], line0: usize, line1: usize, widths: &[usize], out: &mut String) {
+fn write_lines(
+    lines: &[Vec<&str>],
+    line0: usize,
+    line1: usize,
+    widths: &[usize],
+    out: &mut String,
+) {
     for (i, line) in lines.iter().enumerate().take(line1).skip(line0) {
         for (j, cell) in line.iter().enumerate() {
             out.push_str(cell);
             if let Some(&w) = widths.get(j)
                 && j + 1 < line.len()
             {
-                out.extend(std::iter::repeat_n(' ', w.saturating_sub(cell.chars().count())));
+                out.extend(std::iter::repeat_n(
+                    ' ',
+                    w.saturating_sub(cell.chars().count()),
+                ));
             }
         }
         if i + 1 < lines.len() {
@@ -164,7 +205,13 @@ pub fn uuid(seed: &str) -> String {
     let b = fnv1a(&format!("{seed}/b"));
     let c = fnv1a(&format!("{seed}/c"));
     let d = fnv1a(&format!("{seed}/d"));
-    format!("{a:08x}-{:04x}-4{:03x}-{:04x}-{:04x}{d:08x}", b >> 16, b & 0xfff, 0x8000 | (c >> 16 & 0x3fff), c & 0xffff)
+    format!(
+        "{a:08x}-{:04x}-4{:03x}-{:04x}-{:04x}{d:08x}",
+        b >> 16,
+        b & 0xfff,
+        0x8000 | (c >> 16 & 0x3fff),
+        c & 0xffff
+    )
 }
 
 /// Civil date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
@@ -215,23 +262,37 @@ fn wall(ms: Millis) -> Wall {
 /// `metav1.Time` in YAML and JSON: RFC 3339 to the second, `1970-01-01T00:05:00Z`.
 pub fn rfc3339(ms: Millis) -> String {
     let w = wall(ms);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", w.year, w.month, w.day, w.hour, w.minute, w.second)
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        w.year, w.month, w.day, w.hour, w.minute, w.second
+    )
 }
 
 /// zap's ISO 8601 with milliseconds, as Karpenter's JSON logs write `time`.
 pub fn log_time(ms: Millis) -> String {
     let w = wall(ms);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", w.year, w.month, w.day, w.hour, w.minute, w.second, w.millis)
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        w.year, w.month, w.day, w.hour, w.minute, w.second, w.millis
+    )
 }
 
 /// Go's `time.RFC1123Z`, as `describe` prints timestamps: `Thu, 01 Jan 1970 00:05:00 +0000`.
 pub fn rfc1123z(ms: Millis) -> String {
     const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
     let w = wall(ms);
     let day = DAYS.get(w.weekday).copied().unwrap_or("Thu");
-    let month = MONTHS.get(w.month.saturating_sub(1) as usize).copied().unwrap_or("Jan");
-    format!("{day}, {:02} {month} {:04} {:02}:{:02}:{:02} +0000", w.day, w.year, w.hour, w.minute, w.second)
+    let month = MONTHS
+        .get(w.month.saturating_sub(1) as usize)
+        .copied()
+        .unwrap_or("Jan");
+    format!(
+        "{day}, {:02} {month} {:04} {:02}:{:02}:{:02} +0000",
+        w.day, w.year, w.hour, w.minute, w.second
+    )
 }
 
 /// A resource amount as a Kubernetes quantity string (`1930m`, `1418Mi`, `11`).
@@ -261,8 +322,16 @@ pub fn dollars(micro: i64, places: u32, grouped: bool) -> String {
     let per = 10u64.pow(places);
     let whole = units / per;
     let frac = units % per;
-    let whole = if grouped { thousands(whole) } else { whole.to_string() };
-    if places == 0 { whole } else { format!("{whole}.{frac:0width$}", width = places as usize) }
+    let whole = if grouped {
+        thousands(whole)
+    } else {
+        whole.to_string()
+    };
+    if places == 0 {
+        whole
+    } else {
+        format!("{whole}.{frac:0width$}", width = places as usize)
+    }
 }
 
 #[cfg(test)]
@@ -300,9 +369,16 @@ mod tests {
         let rows = vec![
             vec!["NAME".to_string(), "STATUS".into(), "AGE".into()],
             vec!["fixed-1".to_string(), "Ready".into(), "41s".into()],
-            vec!["platform-abcde".to_string(), "NotReady".into(), "2m3s".into()],
+            vec![
+                "platform-abcde".to_string(),
+                "NotReady".into(),
+                "2m3s".into(),
+            ],
         ];
-        assert_eq!(tabulate(&rows), "NAME             STATUS     AGE\nfixed-1          Ready      41s\nplatform-abcde   NotReady   2m3s\n");
+        assert_eq!(
+            tabulate(&rows),
+            "NAME             STATUS     AGE\nfixed-1          Ready      41s\nplatform-abcde   NotReady   2m3s\n"
+        );
     }
 
     #[test]
@@ -310,7 +386,10 @@ mod tests {
         // The way describe writes: `Name:\tx`, then a two-line table of three columns.
         let text = "Name:\tweb\nLabels:\tapp=web\nConditions:\n  Type\tStatus\n  Ready \tTrue \n";
         let got = tabwriter(text, 0, 2);
-        assert_eq!(got, "Name:    web\nLabels:  app=web\nConditions:\n  Type    Status\n  Ready   True \n");
+        assert_eq!(
+            got,
+            "Name:    web\nLabels:  app=web\nConditions:\n  Type    Status\n  Ready   True \n"
+        );
     }
 
     #[test]

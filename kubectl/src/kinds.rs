@@ -28,18 +28,66 @@ pub struct Unsimulated {
 }
 
 const UNSIMULATED: &[Unsimulated] = &[
-    Unsimulated { plural: "services", names: &["service", "svc"], namespaced: true },
-    Unsimulated { plural: "ingresses", names: &["ingress", "ing", "ingresses.networking.k8s.io"], namespaced: true },
-    Unsimulated { plural: "persistentvolumeclaims", names: &["persistentvolumeclaim", "pvc"], namespaced: true },
-    Unsimulated { plural: "persistentvolumes", names: &["persistentvolume", "pv"], namespaced: false },
-    Unsimulated { plural: "configmaps", names: &["configmap", "cm"], namespaced: true },
-    Unsimulated { plural: "secrets", names: &["secret"], namespaced: true },
-    Unsimulated { plural: "serviceaccounts", names: &["serviceaccount", "sa"], namespaced: true },
-    Unsimulated { plural: "storageclasses", names: &["storageclass", "sc"], namespaced: false },
-    Unsimulated { plural: "cronjobs", names: &["cronjob", "cj"], namespaced: true },
-    Unsimulated { plural: "horizontalpodautoscalers", names: &["horizontalpodautoscaler", "hpa"], namespaced: true },
-    Unsimulated { plural: "endpoints", names: &["endpoint", "ep"], namespaced: true },
-    Unsimulated { plural: "nodeoverlays", names: &["nodeoverlay", "nodeoverlays.karpenter.sh"], namespaced: false },
+    Unsimulated {
+        plural: "services",
+        names: &["service", "svc"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "ingresses",
+        names: &["ingress", "ing", "ingresses.networking.k8s.io"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "persistentvolumeclaims",
+        names: &["persistentvolumeclaim", "pvc"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "persistentvolumes",
+        names: &["persistentvolume", "pv"],
+        namespaced: false,
+    },
+    Unsimulated {
+        plural: "configmaps",
+        names: &["configmap", "cm"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "secrets",
+        names: &["secret"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "serviceaccounts",
+        names: &["serviceaccount", "sa"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "storageclasses",
+        names: &["storageclass", "sc"],
+        namespaced: false,
+    },
+    Unsimulated {
+        plural: "cronjobs",
+        names: &["cronjob", "cj"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "horizontalpodautoscalers",
+        names: &["horizontalpodautoscaler", "hpa"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "endpoints",
+        names: &["endpoint", "ep"],
+        namespaced: true,
+    },
+    Unsimulated {
+        plural: "nodeoverlays",
+        names: &["nodeoverlay", "nodeoverlays.karpenter.sh"],
+        namespaced: false,
+    },
 ];
 
 /// The simulated kinds, in the order `kubectl api-resources` would list them by name.
@@ -63,11 +111,19 @@ impl Kind {
     pub fn parse(word: &str) -> Option<Kind> {
         let w = word.to_ascii_lowercase();
         for k in SIMULATED {
-            if k.names().contains(&w.as_str()) || w == k.plural() || w == k.singular() || w == k.qualified_plural() || w == k.qualified_singular() {
+            if k.names().contains(&w.as_str())
+                || w == k.plural()
+                || w == k.singular()
+                || w == k.qualified_plural()
+                || w == k.qualified_singular()
+            {
                 return Some(k);
             }
         }
-        UNSIMULATED.iter().find(|u| u.plural == w || u.names.contains(&w.as_str())).map(Kind::Unsimulated)
+        UNSIMULATED
+            .iter()
+            .find(|u| u.plural == w || u.names.contains(&w.as_str()))
+            .map(Kind::Unsimulated)
     }
 
     /// Every word that names a simulated type, for completion.
@@ -179,7 +235,11 @@ impl Kind {
 
     pub fn namespaced(self) -> bool {
         match self {
-            Kind::Node | Kind::NodeClaim | Kind::NodePool | Kind::EC2NodeClass | Kind::Namespace => false,
+            Kind::Node
+            | Kind::NodeClaim
+            | Kind::NodePool
+            | Kind::EC2NodeClass
+            | Kind::Namespace => false,
             Kind::Unsimulated(u) => u.namespaced,
             _ => true,
         }

@@ -62,22 +62,63 @@ pub struct Reply {
 
 impl Reply {
     fn ok(output: impl Into<String>) -> Reply {
-        Reply { output: output.into(), ok: true, ..Reply::default() }
+        Reply {
+            output: output.into(),
+            ok: true,
+            ..Reply::default()
+        }
     }
 
     fn fail(output: impl Into<String>) -> Reply {
-        Reply { output: output.into(), ok: false, ..Reply::default() }
+        Reply {
+            output: output.into(),
+            ok: false,
+            ..Reply::default()
+        }
     }
 }
 
 /// The kubectl subcommands the playground answers.
-pub const SUPPORTED: &[&str] = &["annotate", "apply", "cordon", "delete", "describe", "get", "logs", "run", "scale", "uncordon"];
+pub const SUPPORTED: &[&str] = &[
+    "annotate", "apply", "cordon", "delete", "describe", "get", "logs", "run", "scale", "uncordon",
+];
 
 /// kubectl's other subcommands: named as unsupported rather than unknown.
 const KUBECTL_OTHERS: &[&str] = &[
-    "create", "expose", "set", "explain", "edit", "rollout", "autoscale", "certificate", "cluster-info", "top", "drain", "taint",
-    "attach", "exec", "port-forward", "proxy", "cp", "auth", "debug", "events", "diff", "patch", "replace", "wait", "kustomize",
-    "label", "completion", "alpha", "api-resources", "api-versions", "config", "plugin", "version", "options",
+    "create",
+    "expose",
+    "set",
+    "explain",
+    "edit",
+    "rollout",
+    "autoscale",
+    "certificate",
+    "cluster-info",
+    "top",
+    "drain",
+    "taint",
+    "attach",
+    "exec",
+    "port-forward",
+    "proxy",
+    "cp",
+    "auth",
+    "debug",
+    "events",
+    "diff",
+    "patch",
+    "replace",
+    "wait",
+    "kustomize",
+    "label",
+    "completion",
+    "alpha",
+    "api-resources",
+    "api-versions",
+    "config",
+    "plugin",
+    "version",
+    "options",
 ];
 
 pub const HELP: &str = "\
@@ -110,15 +151,27 @@ pub fn run(world: &World, line: &str) -> Reply {
     if words.first().is_some_and(|w| w == "$") {
         words.remove(0);
     }
-    let Some(first) = words.first().cloned() else { return Reply::ok("") };
+    let Some(first) = words.first().cloned() else {
+        return Reply::ok("");
+    };
     let rest = &words[1..];
     match first.as_str() {
         "kubectl" | "k" => kubectl(world, rest),
         "eks-node-viewer" => viewer::run(world, rest),
         "help" | "--help" | "-h" => Reply::ok(HELP),
         // The manifest files `apply -f` and `delete -f` read (the page's tabs).
-        "ls" => Reply::ok(world.files.iter().map(|(n, _)| format!("{n}\n")).collect::<String>()),
-        "clear" | "cls" => Reply { ok: true, clear: true, ..Reply::default() },
+        "ls" => Reply::ok(
+            world
+                .files
+                .iter()
+                .map(|(n, _)| format!("{n}\n"))
+                .collect::<String>(),
+        ),
+        "clear" | "cls" => Reply {
+            ok: true,
+            clear: true,
+            ..Reply::default()
+        },
         other => Reply::fail(format!(
             "error: the playground's terminal runs kubectl and eks-node-viewer (and ls, help, clear); \"{other}\" is not available here\n"
         )),
@@ -137,13 +190,18 @@ fn kubectl(world: &World, words: &[String]) -> Reply {
                 leading.push(flag);
                 leading.push(v);
             }
-        } else if w.starts_with("--namespace=") || w.starts_with("-n=") || (w.starts_with("-n") && w.len() > 2 && !w.starts_with("--")) {
+        } else if w.starts_with("--namespace=")
+            || w.starts_with("-n=")
+            || (w.starts_with("-n") && w.len() > 2 && !w.starts_with("--"))
+        {
             leading.push(words.remove(0));
         } else {
             break;
         }
     }
-    let Some(sub) = words.first().cloned() else { return Reply::ok(HELP) };
+    let Some(sub) = words.first().cloned() else {
+        return Reply::ok(HELP);
+    };
     let mut rest: Vec<String> = words[1..].to_vec();
     rest.extend(leading);
     if sub == "help" || sub == "--help" || sub == "-h" {
@@ -151,9 +209,15 @@ fn kubectl(world: &World, words: &[String]) -> Reply {
     }
     if !SUPPORTED.contains(&sub.as_str()) {
         if KUBECTL_OTHERS.contains(&sub.as_str()) {
-            return Reply::fail(format!("error: the playground's kubectl does not support \"{sub}\"; it supports: {}\n", SUPPORTED.join(", ")));
+            return Reply::fail(format!(
+                "error: the playground's kubectl does not support \"{sub}\"; it supports: {}\n",
+                SUPPORTED.join(", ")
+            ));
         }
-        return Reply::fail(format!("error: unknown command \"{sub}\" for \"kubectl\"\nthe playground's kubectl supports: {}\n", SUPPORTED.join(", ")));
+        return Reply::fail(format!(
+            "error: unknown command \"{sub}\" for \"kubectl\"\nthe playground's kubectl supports: {}\n",
+            SUPPORTED.join(", ")
+        ));
     }
     let args = match args::parse(&sub, &rest) {
         Ok(a) => a,
@@ -178,10 +242,23 @@ fn kubectl(world: &World, words: &[String]) -> Reply {
             // found"), then each change.
             let empty = get::watched_rows(&state, &req).is_empty();
             let quiet = watching && empty && req.names.is_empty();
-            let output = if args.has("watch-only") || quiet { String::new() } else { output };
+            let output = if args.has("watch-only") || quiet {
+                String::new()
+            } else {
+                output
+            };
             let ok = ok || quiet;
-            let watch = if watching { Some(Watch::for_get(&state, req)) } else { None };
-            Reply { output, ok, watch, ..Reply::default() }
+            let watch = if watching {
+                Some(Watch::for_get(&state, req))
+            } else {
+                None
+            };
+            Reply {
+                output,
+                ok,
+                watch,
+                ..Reply::default()
+            }
         }
         "describe" => describe::run(&state, &args),
         "scale" => mutate::scale(world, &state, &args),
@@ -192,6 +269,8 @@ fn kubectl(world: &World, words: &[String]) -> Reply {
         "cordon" => mutate::cordon(&state, &args, true),
         "uncordon" => mutate::cordon(&state, &args, false),
         "logs" => logs::run(&state, &args),
-        _ => Reply::fail(format!("error: unknown command \"{sub}\" for \"kubectl\"\n")),
+        _ => Reply::fail(format!(
+            "error: unknown command \"{sub}\" for \"kubectl\"\n"
+        )),
     }
 }

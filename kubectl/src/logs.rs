@@ -27,7 +27,11 @@ struct Line(String);
 
 impl Line {
     fn new(level: &str, at: u64, message: &str) -> Line {
-        Line(format!("{{\"level\":\"{level}\",\"time\":\"{}\",\"logger\":\"controller\",\"message\":{},\"commit\":\"{COMMIT}\"", log_time(at), json(message)))
+        Line(format!(
+            "{{\"level\":\"{level}\",\"time\":\"{}\",\"logger\":\"controller\",\"message\":{},\"commit\":\"{COMMIT}\"",
+            log_time(at),
+            json(message)
+        ))
     }
 
     fn raw(mut self, key: &str, value: &str) -> Line {
@@ -51,9 +55,14 @@ impl Line {
     fn controller(self, controller: &str, group: &str, kind: &str, name: &str, seed: &str) -> Line {
         let mut l = self.s("controller", controller);
         if !kind.is_empty() {
-            l = l.s("controllerGroup", group).s("controllerKind", kind).obj(kind, name);
+            l = l
+                .s("controllerGroup", group)
+                .s("controllerKind", kind)
+                .obj(kind, name);
         }
-        l.s("namespace", "").s("name", name).s("reconcileID", &format::uuid(seed))
+        l.s("namespace", "")
+            .s("name", name)
+            .s("reconcileID", &format::uuid(seed))
     }
 
     fn done(mut self) -> String {
@@ -79,7 +88,11 @@ fn allocatable(node: &Node) -> String {
             out.push(',');
         }
         first = false;
-        out.push_str(&format!("{}:{}", json(r.as_str()), json(&format::quantity(r, v))));
+        out.push_str(&format!(
+            "{}:{}",
+            json(r.as_str()),
+            json(&format::quantity(r, v))
+        ));
     }
     out.push('}');
     out
@@ -90,7 +103,11 @@ fn pretty(list: &[String], n: usize) -> String {
     if list.len() <= n {
         return list.join(", ");
     }
-    format!("{} and {} other(s)", list.get(..n).unwrap_or(list).join(", "), list.len() - n)
+    format!(
+        "{} and {} other(s)",
+        list.get(..n).unwrap_or(list).join(", "),
+        list.len() - n
+    )
 }
 
 fn after<'m>(message: &'m str, key: &str) -> &'m str {
@@ -99,7 +116,11 @@ fn after<'m>(message: &'m str, key: &str) -> &'m str {
 
 fn claim_node<'a>(state: &State<'a>, object: &str) -> Option<&'a Node> {
     let name = object.strip_prefix("NodeClaim/")?;
-    state.sim.nodes().iter().find(|n| n.nodeclaim.as_deref() == Some(name))
+    state
+        .sim
+        .nodes()
+        .iter()
+        .find(|n| n.nodeclaim.as_deref() == Some(name))
 }
 
 /// Every log line up to now, in order.
@@ -124,24 +145,56 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
             }
             let mut pods: Vec<String> = Vec::new();
             for c in &created {
-                if let Some(n) = sim.nodes().iter().position(|n| Some(c.object.trim_start_matches("NodeClaim/")) == n.nodeclaim.as_deref())
-                    && let Some(rec) = sim.evidence().claims.get(&n)
+                if let Some(n) = sim.nodes().iter().position(|n| {
+                    Some(c.object.trim_start_matches("NodeClaim/")) == n.nodeclaim.as_deref()
+                }) && let Some(rec) = sim.evidence().claims.get(&n)
                 {
-                    pods.extend(rec.pods.iter().filter_map(|&p| sim.pods().get(p)).map(|p| p.key()));
+                    pods.extend(
+                        rec.pods
+                            .iter()
+                            .filter_map(|&p| sim.pods().get(p))
+                            .map(|p| p.key()),
+                    );
                 }
             }
             let seed = format!("provisioner/{t}");
-            let replacement = created.iter().any(|c| events.iter().any(|d| d.time == t && d.object == c.object && d.reason == "DisruptionLaunching"));
+            let replacement = created.iter().any(|c| {
+                events.iter().any(|d| {
+                    d.time == t && d.object == c.object && d.reason == "DisruptionLaunching"
+                })
+            });
             if !replacement {
-                out.push(Line::new("INFO", t, "found provisionable pod(s)").controller("provisioner", "", "", "", &seed).s("Pods", &pretty(&pods, 5)).s("duration", "21.529384ms").done());
-                out.push(Line::new("INFO", t, "computed new nodeclaim(s) to fit pod(s)").controller("provisioner", "", "", "", &seed).n("nodeclaims", created.len()).n("pods", pods.len()).done());
+                out.push(
+                    Line::new("INFO", t, "found provisionable pod(s)")
+                        .controller("provisioner", "", "", "", &seed)
+                        .s("Pods", &pretty(&pods, 5))
+                        .s("duration", "21.529384ms")
+                        .done(),
+                );
+                out.push(
+                    Line::new("INFO", t, "computed new nodeclaim(s) to fit pod(s)")
+                        .controller("provisioner", "", "", "", &seed)
+                        .n("nodeclaims", created.len())
+                        .n("pods", pods.len())
+                        .done(),
+                );
             }
             for c in created {
                 let name = c.object.trim_start_matches("NodeClaim/");
-                let pool = after(&c.message, "NodePool=").split(',').next().unwrap_or_default();
-                let requests = after(&c.message, "requests=").split(", instance-types=").next().unwrap_or("{}");
+                let pool = after(&c.message, "NodePool=")
+                    .split(',')
+                    .next()
+                    .unwrap_or_default();
+                let requests = after(&c.message, "requests=")
+                    .split(", instance-types=")
+                    .next()
+                    .unwrap_or("{}");
                 let types = after(&c.message, "instance-types=");
-                let controller = if replacement { "disruption" } else { "provisioner" };
+                let controller = if replacement {
+                    "disruption"
+                } else {
+                    "provisioner"
+                };
                 out.push(
                     Line::new("INFO", t, "created nodeclaim")
                         .controller(controller, "", "", "", &seed)
@@ -162,7 +215,13 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                 if let Some(n) = claim_node(state, &e.object) {
                     out.push(
                         Line::new("INFO", t, "launched nodeclaim")
-                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .controller(
+                                "nodeclaim.lifecycle",
+                                "karpenter.sh",
+                                "NodeClaim",
+                                name,
+                                &seed,
+                            )
                             .s("provider-id", &format::provider_id(&n.zone, name))
                             .s("instance-type", &n.instance_type)
                             .s("zone", &n.zone)
@@ -176,7 +235,13 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                 if let Some(n) = claim_node(state, &e.object) {
                     out.push(
                         Line::new("INFO", t, "registered nodeclaim")
-                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .controller(
+                                "nodeclaim.lifecycle",
+                                "karpenter.sh",
+                                "NodeClaim",
+                                name,
+                                &seed,
+                            )
                             .s("provider-id", &format::provider_id(&n.zone, name))
                             .obj("Node", &n.name)
                             .done(),
@@ -187,7 +252,13 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                 if let Some(n) = claim_node(state, &e.object) {
                     out.push(
                         Line::new("INFO", t, "initialized nodeclaim")
-                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &seed)
+                            .controller(
+                                "nodeclaim.lifecycle",
+                                "karpenter.sh",
+                                "NodeClaim",
+                                name,
+                                &seed,
+                            )
                             .s("provider-id", &format::provider_id(&n.zone, name))
                             .obj("Node", &n.name)
                             .raw("allocatable", &allocatable(n))
@@ -197,17 +268,32 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
             }
             "FailedScheduling" if e.message.starts_with("Failed to schedule pod, ") => {
                 let mut parts = e.object.splitn(3, '/');
-                let (_, ns, pod) = (parts.next(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+                let (_, ns, pod) = (
+                    parts.next(),
+                    parts.next().unwrap_or_default(),
+                    parts.next().unwrap_or_default(),
+                );
                 out.push(
                     Line::new("ERROR", t, "could not schedule pod")
                         .controller("provisioner", "", "", "", &format!("provisioner/{t}"))
-                        .raw("Pod", &format!("{{\"name\":{},\"namespace\":{}}}", json(pod), json(ns)))
-                        .s("error", e.message.trim_start_matches("Failed to schedule pod, "))
+                        .raw(
+                            "Pod",
+                            &format!("{{\"name\":{},\"namespace\":{}}}", json(pod), json(ns)),
+                        )
+                        .s(
+                            "error",
+                            e.message.trim_start_matches("Failed to schedule pod, "),
+                        )
                         .done(),
                 );
             }
             "Disrupting" => {
-                if let Some(cmd) = sim.evidence().commands.iter().find(|c| c.at == t && c.executed) {
+                if let Some(cmd) = sim
+                    .evidence()
+                    .commands
+                    .iter()
+                    .find(|c| c.at == t && c.executed)
+                {
                     out.push(disrupting(state, cmd, t));
                 }
             }
@@ -240,10 +326,21 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
             }
             "Deleted" if e.object.starts_with("NodeClaim/") => {
                 if let Some(n) = claim_node(state, &e.object) {
-                    out.push(Line::new("INFO", t, "deleted node").controller("node.termination", "", "Node", &n.name, &seed).obj("NodeClaim", name).done());
+                    out.push(
+                        Line::new("INFO", t, "deleted node")
+                            .controller("node.termination", "", "Node", &n.name, &seed)
+                            .obj("NodeClaim", name)
+                            .done(),
+                    );
                     out.push(
                         Line::new("INFO", t, "deleted nodeclaim")
-                            .controller("nodeclaim.lifecycle", "karpenter.sh", "NodeClaim", name, &format!("{seed}/nc"))
+                            .controller(
+                                "nodeclaim.lifecycle",
+                                "karpenter.sh",
+                                "NodeClaim",
+                                name,
+                                &format!("{seed}/nc"),
+                            )
                             .s("provider-id", &format::provider_id(&n.zone, name))
                             .obj("Node", &n.name)
                             .done(),
@@ -264,16 +361,38 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
 fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u64) -> String {
     let pod_count = cmd.pods;
     let sim = state.sim;
-    let nodes: Vec<&Node> = cmd.candidates.iter().filter_map(|&n| sim.nodes().get(n)).collect();
-    let decision = if cmd.replacement.is_some() { "replace" } else { "delete" };
-    let mut pools: Vec<String> = nodes.iter().filter_map(|n| state.pool_name(n)).map(str::to_string).collect();
+    let nodes: Vec<&Node> = cmd
+        .candidates
+        .iter()
+        .filter_map(|&n| sim.nodes().get(n))
+        .collect();
+    let decision = if cmd.replacement.is_some() {
+        "replace"
+    } else {
+        "delete"
+    };
+    let mut pools: Vec<String> = nodes
+        .iter()
+        .filter_map(|n| state.pool_name(n))
+        .map(str::to_string)
+        .collect();
     pools.dedup();
     let names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
     let id = format::uuid(&format!("command/{t}"));
     let savings = format::dollars(cmd.savings, 2, false);
     let command = match &cmd.replacement {
-        Some(_) => format!("{}/{id}: {decision}: nodepools=[{}]: [{}] -> [1 replacement] (savings: ${savings})", cmd.reason.as_str(), pools.join(","), names.join(", ")),
-        None => format!("{}/{id}: {decision}: nodepools=[{}]: [{}] (savings: ${savings})", cmd.reason.as_str(), pools.join(","), names.join(", ")),
+        Some(_) => format!(
+            "{}/{id}: {decision}: nodepools=[{}]: [{}] -> [1 replacement] (savings: ${savings})",
+            cmd.reason.as_str(),
+            pools.join(","),
+            names.join(", ")
+        ),
+        None => format!(
+            "{}/{id}: {decision}: nodepools=[{}]: [{}] (savings: ${savings})",
+            cmd.reason.as_str(),
+            pools.join(","),
+            names.join(", ")
+        ),
     };
     let disrupted: Vec<String> = nodes
         .iter()
@@ -291,8 +410,16 @@ fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u6
         .replacement
         .iter()
         .map(|types| {
-            let ct = if nodes.iter().any(|n| n.capacity_type.as_str() == "spot") { "spot" } else { "on-demand" };
-            format!("{{\"capacity-type\":{},\"instance-types\":{}}}", json(ct), json(&pretty(types, 5)))
+            let ct = if nodes.iter().any(|n| n.capacity_type.as_str() == "spot") {
+                "spot"
+            } else {
+                "on-demand"
+            };
+            format!(
+                "{{\"capacity-type\":{},\"instance-types\":{}}}",
+                json(ct),
+                json(&pretty(types, 5))
+            )
         })
         .collect();
     Line::new("INFO", t, "disrupting node(s)")
@@ -303,7 +430,10 @@ fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u6
         .n("replacement-node-count", replacements.len())
         .n("pod-count", pod_count)
         .raw("disrupted-nodes", &format!("[{}]", disrupted.join(",")))
-        .raw("replacement-nodes", &format!("[{}]", replacements.join(",")))
+        .raw(
+            "replacement-nodes",
+            &format!("[{}]", replacements.join(",")),
+        )
         .done()
 }
 
@@ -313,15 +443,36 @@ fn is_karpenter(args: &Args) -> Result<(), String> {
     let ns_ok = namespace == "kube-system" || namespace == "karpenter";
     if let Some(sel) = args.value("selector") {
         let s = crate::selector::parse(sel).map_err(|e| format!("error: {e}\n"))?;
-        let karpenter: kpg_core::model::StringMap = [("app.kubernetes.io/name".to_string(), "karpenter".to_string()), ("app.kubernetes.io/instance".to_string(), "karpenter".to_string())].into_iter().collect();
+        let karpenter: kpg_core::model::StringMap = [
+            (
+                "app.kubernetes.io/name".to_string(),
+                "karpenter".to_string(),
+            ),
+            (
+                "app.kubernetes.io/instance".to_string(),
+                "karpenter".to_string(),
+            ),
+        ]
+        .into_iter()
+        .collect();
         if ns_ok && s.matches(&karpenter) && !s.requirements.is_empty() {
             return Ok(());
         }
         return Err(format!("No resources found in {namespace} namespace.\n"));
     }
     match args.positional.first() {
-        None => Err(String::from("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n")),
-        Some(p) if ns_ok && (p == "deployment/karpenter" || p == "deploy/karpenter" || p.starts_with("karpenter-") || p.starts_with("pod/karpenter-")) => Ok(()),
+        None => Err(String::from(
+            "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n",
+        )),
+        Some(p)
+            if ns_ok
+                && (p == "deployment/karpenter"
+                    || p == "deploy/karpenter"
+                    || p.starts_with("karpenter-")
+                    || p.starts_with("pod/karpenter-")) =>
+        {
+            Ok(())
+        }
         Some(p) => {
             let name = p.rsplit('/').next().unwrap_or(p);
             Err(format!(
@@ -333,14 +484,30 @@ fn is_karpenter(args: &Args) -> Result<(), String> {
 
 pub fn run(state: &State, args: &Args) -> Reply {
     if let Err(e) = is_karpenter(args) {
-        return Reply { output: e, ok: false, ..Reply::default() };
+        return Reply {
+            output: e,
+            ok: false,
+            ..Reply::default()
+        };
     }
-    let tail = args.value("tail").and_then(|t| t.parse::<i64>().ok()).and_then(|t| usize::try_from(t).ok());
+    let tail = args
+        .value("tail")
+        .and_then(|t| t.parse::<i64>().ok())
+        .and_then(|t| usize::try_from(t).ok());
     let req = Request { tail };
     let mut output: String = lines(state, &req).into_iter().map(|l| l + "\n").collect();
     if output.is_empty() {
         output = String::new();
     }
-    let watch = if args.has("follow") { Some(Watch::for_logs(state, Request { tail: None })) } else { None };
-    Reply { output, ok: true, watch, ..Reply::default() }
+    let watch = if args.has("follow") {
+        Some(Watch::for_logs(state, Request { tail: None }))
+    } else {
+        None
+    };
+    Reply {
+        output,
+        ok: true,
+        watch,
+        ..Reply::default()
+    }
 }

@@ -16,24 +16,53 @@ use crate::{Reply, World};
 /// A mutation for the caller to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    Scale { kind: String, name: String, namespace: String, replicas: u32 },
-    Delete { kind: String, name: String, namespace: String },
+    Scale {
+        kind: String,
+        name: String,
+        namespace: String,
+        replicas: u32,
+    },
+    Delete {
+        kind: String,
+        name: String,
+        namespace: String,
+    },
     /// One object's YAML text.
-    Apply { document: String },
-    Cordon { node: String, unschedulable: bool },
-    Annotate { kind: String, name: String, namespace: String, set: BTreeMap<String, String>, remove: Vec<String> },
+    Apply {
+        document: String,
+    },
+    Cordon {
+        node: String,
+        unschedulable: bool,
+    },
+    Annotate {
+        kind: String,
+        name: String,
+        namespace: String,
+        set: BTreeMap<String, String>,
+        remove: Vec<String>,
+    },
 }
 
 /// A flow-mapping scalar: plain when YAML reads it back as the same string, else quoted.
 fn flow(s: &str) -> String {
     let plain = !s.is_empty()
-        && !s.contains([',', '[', ']', '{', '}', ':', '#', '"', '\'', ' ', '\n', '\t', '&', '*', '!', '|', '>', '%', '@', '`'])
-        && !matches!(s.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~")
+        && !s.contains([
+            ',', '[', ']', '{', '}', ':', '#', '"', '\'', ' ', '\n', '\t', '&', '*', '!', '|', '>',
+            '%', '@', '`',
+        ])
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+        )
         && !s.starts_with(['-', '?'])
         && s.parse::<f64>().is_err();
-    if plain { s.to_string() } else { crate::yaml::quote(s) }
+    if plain {
+        s.to_string()
+    } else {
+        crate::yaml::quote(s)
+    }
 }
-
 
 fn namespaced(kind: &str) -> bool {
     Kind::from_kind(kind).is_none_or(Kind::namespaced)
@@ -52,15 +81,47 @@ impl Change {
             s
         };
         match self {
-            Change::Scale { kind, name, namespace, replicas } => {
-                format!("{head}    scale: {{{}, replicas: {replicas}}}\n", target(kind, name, namespace))
+            Change::Scale {
+                kind,
+                name,
+                namespace,
+                replicas,
+            } => {
+                format!(
+                    "{head}    scale: {{{}, replicas: {replicas}}}\n",
+                    target(kind, name, namespace)
+                )
             }
-            Change::Delete { kind, name, namespace } => format!("{head}    delete: {{{}}}\n", target(kind, name, namespace)),
-            Change::Cordon { node, unschedulable } => format!("{head}    cordon: {{node: {}, unschedulable: {unschedulable}}}\n", flow(node)),
-            Change::Annotate { kind, name, namespace, set, remove } => {
-                let set: Vec<String> = set.iter().map(|(k, v)| format!("{}: {}", flow(k), crate::yaml::quote(v))).collect();
+            Change::Delete {
+                kind,
+                name,
+                namespace,
+            } => format!("{head}    delete: {{{}}}\n", target(kind, name, namespace)),
+            Change::Cordon {
+                node,
+                unschedulable,
+            } => format!(
+                "{head}    cordon: {{node: {}, unschedulable: {unschedulable}}}\n",
+                flow(node)
+            ),
+            Change::Annotate {
+                kind,
+                name,
+                namespace,
+                set,
+                remove,
+            } => {
+                let set: Vec<String> = set
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", flow(k), crate::yaml::quote(v)))
+                    .collect();
                 let remove: Vec<String> = remove.iter().map(|k| flow(k)).collect();
-                format!("{head}    annotate: {{{}, set: {{{}}}, remove: [{}]}}\n", target(kind, name, namespace), set.join(", "), remove.join(", "))
+                format!(
+                    "{head}    annotate: {{{}, set: {{{}}}, remove: [{}]}}\n",
+                    target(kind, name, namespace),
+                    set.join(", "),
+                    remove.join(", ")
+                )
             }
             Change::Apply { document } => {
                 let mut out = format!("{head}    apply:\n");
@@ -84,17 +145,25 @@ impl Change {
 }
 
 fn fail(output: String) -> Reply {
-    Reply { output, ok: false, ..Reply::default() }
+    Reply {
+        output,
+        ok: false,
+        ..Reply::default()
+    }
 }
 
 /// The workload kinds `kubectl scale` takes.
 pub fn scale(world: &World, state: &State, args: &Args) -> Reply {
     let _ = world;
     let Some(replicas) = args.value("replicas") else {
-        return fail(String::from("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n"));
+        return fail(String::from(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n",
+        ));
     };
     let Ok(replicas) = replicas.parse::<u32>() else {
-        return fail(format!("error: invalid argument \"{replicas}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{replicas}\": invalid syntax\nSee 'kubectl scale --help' for usage.\n"));
+        return fail(format!(
+            "error: invalid argument \"{replicas}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{replicas}\": invalid syntax\nSee 'kubectl scale --help' for usage.\n"
+        ));
     };
     let (kinds, names) = match parse_targets(&args.positional) {
         Ok(t) => t,
@@ -105,11 +174,20 @@ pub fn scale(world: &World, state: &State, args: &Args) -> Reply {
     let mut changes = Vec::new();
     let mut ok = true;
     if names.is_empty() {
-        return fail(String::from("error: resource(s) were provided, but no name was specified\n"));
+        return fail(String::from(
+            "error: resource(s) were provided, but no name was specified\n",
+        ));
     }
     for kind in kinds {
-        if !matches!(kind, Kind::Deployment | Kind::StatefulSet | Kind::ReplicaSet) {
-            out.push_str(&format!("error: no scaler has been implemented for {{\"{}\" \"{}\"}}\n", kind.group(), kind.kind()));
+        if !matches!(
+            kind,
+            Kind::Deployment | Kind::StatefulSet | Kind::ReplicaSet
+        ) {
+            out.push_str(&format!(
+                "error: no scaler has been implemented for {{\"{}\" \"{}\"}}\n",
+                kind.group(),
+                kind.kind()
+            ));
             ok = false;
             continue;
         }
@@ -119,26 +197,47 @@ pub fn scale(world: &World, state: &State, args: &Args) -> Reply {
                 ok = false;
                 continue;
             };
-            let current = d.value.pointer("/spec/replicas").and_then(Value::as_u64).unwrap_or(1);
+            let current = d
+                .value
+                .pointer("/spec/replicas")
+                .and_then(Value::as_u64)
+                .unwrap_or(1);
             if current != u64::from(replicas) {
-                changes.push(Change::Scale { kind: kind.kind().to_string(), name: name.clone(), namespace: namespace.clone(), replicas });
+                changes.push(Change::Scale {
+                    kind: kind.kind().to_string(),
+                    name: name.clone(),
+                    namespace: namespace.clone(),
+                    replicas,
+                });
             }
             out.push_str(&format!("{}/{name} scaled\n", kind.qualified_singular()));
         }
     }
-    Reply { output: out, ok, changes, ..Reply::default() }
+    Reply {
+        output: out,
+        ok,
+        changes,
+        ..Reply::default()
+    }
 }
 
 /// A file of `world.files` by name (exactly, or by its last path component).
 pub fn find_file<'a>(world: &'a World, name: &str) -> Option<&'a (String, String)> {
     let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
-    world.files.iter().find(|(n, _)| n == name).or_else(|| world.files.iter().find(|(n, _)| base(n) == base(name)))
+    world
+        .files
+        .iter()
+        .find(|(n, _)| n == name)
+        .or_else(|| world.files.iter().find(|(n, _)| base(n) == base(name)))
 }
 
 /// kubectl's message, and the files there are (`ls` lists them too).
 fn missing_file(world: &World, name: &str) -> String {
     let names: Vec<&str> = world.files.iter().map(|(n, _)| n.as_str()).collect();
-    format!("error: the path \"{name}\" does not exist\n# the files here: {}\n", names.join(" "))
+    format!(
+        "error: the path \"{name}\" does not exist\n# the files here: {}\n",
+        names.join(" ")
+    )
 }
 
 /// The engine's model of one object's text, normalised so that two loads of the same object
@@ -156,13 +255,24 @@ fn model(text: &str) -> Option<Scenario> {
 }
 
 fn same(a: &Scenario, b: &Scenario) -> bool {
-    a.node_pools == b.node_pools && a.node_classes == b.node_classes && a.workloads == b.workloads && a.pdbs == b.pdbs && a.namespaces == b.namespaces
+    a.node_pools == b.node_pools
+        && a.node_classes == b.node_classes
+        && a.workloads == b.workloads
+        && a.pdbs == b.pdbs
+        && a.namespaces == b.namespaces
 }
 
 /// `created`, `configured` or `unchanged`: the object against what the cluster runs. The
 /// engine's own model where it keeps one (NodePools; workloads through their pods' specs),
 /// else the object as the files declare it.
-fn verb(state: &State, kind: Kind, kind_name: &str, namespace: &str, name: &str, doc: &str) -> &'static str {
+fn verb(
+    state: &State,
+    kind: Kind,
+    kind_name: &str,
+    namespace: &str,
+    name: &str,
+    doc: &str,
+) -> &'static str {
     let new = model(doc);
     if kind == Kind::NodePool {
         return match (state.pool(name), new) {
@@ -177,14 +287,26 @@ fn verb(state: &State, kind: Kind, kind_name: &str, namespace: &str, name: &str,
         } else {
             state.pods_of(wk, namespace, name)
         };
-        let Some(w) = new.as_ref().and_then(|m| m.workloads.first()) else { return "configured" };
+        let Some(w) = new.as_ref().and_then(|m| m.workloads.first()) else {
+            return "configured";
+        };
         let Some(first) = pods.first() else {
-            return if state.declared(kind_name, namespace, name).is_some() { "configured" } else { "created" };
+            return if state.declared(kind_name, namespace, name).is_some() {
+                "configured"
+            } else {
+                "created"
+            };
         };
         let active = pods.iter().filter(|p| p.is_active()).count() as u32;
-        let counted = matches!(kind, Kind::Deployment | Kind::StatefulSet | Kind::ReplicaSet);
+        let counted = matches!(
+            kind,
+            Kind::Deployment | Kind::StatefulSet | Kind::ReplicaSet
+        );
         let same = *first.spec == w.template.spec
-            && w.template.labels.iter().all(|(k, v)| first.labels.get(k) == Some(v))
+            && w.template
+                .labels
+                .iter()
+                .all(|(k, v)| first.labels.get(k) == Some(v))
             && (!counted || active == w.replicas);
         return if same { "unchanged" } else { "configured" };
     }
@@ -214,34 +336,61 @@ pub fn apply(world: &World, state: &State, args: &Args) -> Reply {
         for (doc, value) in state::documents(text) {
             let (kind_name, name, namespace) = state::identity(&value);
             let Some(kind) = Kind::from_kind(&kind_name) else {
-                let what = if value.get("apiVersion").and_then(Value::as_str).is_some_and(|a| a.starts_with("playground.karpenter.dev")) {
-                    format!("{kind_name}/{name} skipped: the playground's own kinds are read when the scenario loads, not applied to a running cluster\n")
+                let what = if value
+                    .get("apiVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|a| a.starts_with("playground.karpenter.dev"))
+                {
+                    format!(
+                        "{kind_name}/{name} skipped: the playground's own kinds are read when the scenario loads, not applied to a running cluster\n"
+                    )
                 } else {
-                    format!("{}/{name} skipped: the playground does not simulate {kind_name} objects\n", kind_name.to_ascii_lowercase())
+                    format!(
+                        "{}/{name} skipped: the playground does not simulate {kind_name} objects\n",
+                        kind_name.to_ascii_lowercase()
+                    )
                 };
                 out.push_str(&what);
                 continue;
             };
             let loaded = kpg_manifests::load(&doc);
             if let Some(err) = loaded.errors().next() {
-                out.push_str(&format!("The {kind_name} \"{name}\" is invalid: {}{}\n", if err.path.is_empty() { String::new() } else { format!("{}: ", err.path) }, err.message));
+                out.push_str(&format!(
+                    "The {kind_name} \"{name}\" is invalid: {}{}\n",
+                    if err.path.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{}: ", err.path)
+                    },
+                    err.message
+                ));
                 ok = false;
                 continue;
             }
             let verb = verb(state, kind, &kind_name, &namespace, &name, &doc);
             if verb != "unchanged" {
-                changes.push(Change::Apply { document: doc.clone() });
+                changes.push(Change::Apply {
+                    document: doc.clone(),
+                });
             }
             let _ = fname;
             out.push_str(&format!("{}/{name} {verb}\n", kind.qualified_singular()));
         }
     }
-    Reply { output: out, ok, changes, ..Reply::default() }
+    Reply {
+        output: out,
+        ok,
+        changes,
+        ..Reply::default()
+    }
 }
 
 fn deleted_line(kind: Kind, name: &str, namespace: &str) -> String {
     if kind.namespaced() {
-        format!("{} \"{name}\" deleted from {namespace} namespace\n", kind.qualified_singular())
+        format!(
+            "{} \"{name}\" deleted from {namespace} namespace\n",
+            kind.qualified_singular()
+        )
     } else {
         format!("{} \"{name}\" deleted\n", kind.qualified_singular())
     }
@@ -258,11 +407,26 @@ fn exists(state: &State, kind: Kind, namespace: &str, name: &str) -> bool {
     }
 }
 
-fn delete_one(state: &State, kind: Kind, namespace: &str, name: &str, out: &mut String, changes: &mut Vec<Change>) {
+fn delete_one(
+    state: &State,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    out: &mut String,
+    changes: &mut Vec<Change>,
+) {
     let _ = state;
     out.push_str(&deleted_line(kind, name, namespace));
     // A controller's pod goes and its controller makes another (the engine's delete step).
-    changes.push(Change::Delete { kind: kind.kind().to_string(), name: name.to_string(), namespace: if kind.namespaced() { namespace.to_string() } else { String::new() } });
+    changes.push(Change::Delete {
+        kind: kind.kind().to_string(),
+        name: name.to_string(),
+        namespace: if kind.namespaced() {
+            namespace.to_string()
+        } else {
+            String::new()
+        },
+    });
 }
 
 pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
@@ -280,7 +444,9 @@ pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
             };
             for (_, value) in state::documents(text) {
                 let (kind_name, name, ns) = state::identity(&value);
-                let Some(kind) = Kind::from_kind(&kind_name) else { continue };
+                let Some(kind) = Kind::from_kind(&kind_name) else {
+                    continue;
+                };
                 if exists(state, kind, &ns, &name) {
                     delete_one(state, kind, &ns, &name, &mut out, &mut changes);
                 } else {
@@ -289,20 +455,34 @@ pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
                 }
             }
         }
-        return Reply { output: out, ok, changes, ..Reply::default() };
+        return Reply {
+            output: out,
+            ok,
+            changes,
+            ..Reply::default()
+        };
     }
     let (kinds, names) = match parse_targets(&args.positional) {
         Ok(t) => t,
-        Err(e) => return fail(e.replace("kubectl get -h", "kubectl delete -h").replace("type of resource to get", "type of resource to delete")),
+        Err(e) => {
+            return fail(
+                e.replace("kubectl get -h", "kubectl delete -h")
+                    .replace("type of resource to get", "type of resource to delete"),
+            );
+        }
     };
     let all = args.has("all");
     if names.is_empty() && !all && args.value("selector").is_none() {
-        return fail(String::from("error: resource(s) were provided, but no name was specified\n"));
+        return fail(String::from(
+            "error: resource(s) were provided, but no name was specified\n",
+        ));
     }
     for kind in kinds {
         if names.is_empty() {
             let req = crate::get::request(args);
-            let Ok(mut req) = req else { return fail(req.err().unwrap_or_default()) };
+            let Ok(mut req) = req else {
+                return fail(req.err().unwrap_or_default());
+            };
             req.kinds = vec![kind];
             req.output = crate::get::Output::Name;
             let rows = crate::get::rows(state, kind, &req);
@@ -323,36 +503,61 @@ pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
             }
         }
     }
-    Reply { output: out, ok, changes, ..Reply::default() }
+    Reply {
+        output: out,
+        ok,
+        changes,
+        ..Reply::default()
+    }
 }
 
 /// `kubectl run NAME --image=IMAGE`: a bare Pod labelled `run=NAME`.
 pub fn run(state: &State, args: &Args) -> Reply {
     let Some(name) = args.positional.first() else {
-        return fail(String::from("error: NAME is required for run\nSee 'kubectl run -h' for help and examples\n"));
+        return fail(String::from(
+            "error: NAME is required for run\nSee 'kubectl run -h' for help and examples\n",
+        ));
     };
     let Some(image) = args.value("image").filter(|i| !i.is_empty()) else {
         return fail(String::from("error: required flag(s) \"image\" not set\n"));
     };
     if let Err(e) = kpg_core::labels::validate_dns1123_subdomain(name) {
-        return fail(format!("The Pod \"{name}\" is invalid: metadata.name: Invalid value: \"{name}\": {e}\n"));
+        return fail(format!(
+            "The Pod \"{name}\" is invalid: metadata.name: Invalid value: \"{name}\": {e}\n"
+        ));
     }
     let namespace = namespace_of(args);
     if state.pod(&namespace, name).is_some() {
-        return fail(format!("Error from server (AlreadyExists): pods \"{name}\" already exists\n"));
+        return fail(format!(
+            "Error from server (AlreadyExists): pods \"{name}\" already exists\n"
+        ));
     }
     let mut labels = vec![(String::from("run"), name.clone())];
     if let Some(l) = args.value("labels") {
-        labels = l.split(',').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        labels = l
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
     }
     let mut doc = String::from("apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n");
     for (k, v) in &labels {
         doc.push_str(&format!("    {}: {}\n", flow(k), flow(v)));
     }
-    doc.push_str(&format!("  name: {}\n  namespace: {}\nspec:\n  containers:\n  - image: {}\n    name: {}\n", flow(name), flow(&namespace), flow(image), flow(name)));
+    doc.push_str(&format!(
+        "  name: {}\n  namespace: {}\nspec:\n  containers:\n  - image: {}\n    name: {}\n",
+        flow(name),
+        flow(&namespace),
+        flow(image),
+        flow(name)
+    ));
     let rest: Vec<&String> = args.positional.iter().skip(1).collect();
     if !rest.is_empty() {
-        let key = if args.has("command") { "command" } else { "args" };
+        let key = if args.has("command") {
+            "command"
+        } else {
+            "args"
+        };
         doc.push_str(&format!("    {key}:\n"));
         for a in rest {
             doc.push_str(&format!("    - {}\n", crate::yaml::quote(a)));
@@ -361,19 +566,34 @@ pub fn run(state: &State, args: &Args) -> Reply {
     if let Some(r) = args.value("restart") {
         doc.push_str(&format!("  restartPolicy: {}\n", flow(r)));
     }
-    Reply { output: format!("pod/{name} created\n"), ok: true, changes: vec![Change::Apply { document: doc }], ..Reply::default() }
+    Reply {
+        output: format!("pod/{name} created\n"),
+        ok: true,
+        changes: vec![Change::Apply { document: doc }],
+        ..Reply::default()
+    }
 }
 
 pub fn annotate(state: &State, args: &Args) -> Reply {
     let (kinds, mut names) = match parse_targets(&args.positional) {
         Ok(t) => t,
-        Err(e) => return fail(e.replace("kubectl get -h", "kubectl annotate -h").replace("type of resource to get", "type of resource to annotate")),
+        Err(e) => {
+            return fail(
+                e.replace("kubectl get -h", "kubectl annotate -h")
+                    .replace("type of resource to get", "type of resource to annotate"),
+            );
+        }
     };
     // Names are the words before the first `k=v` or `k-`.
-    let split = names.iter().position(|w| w.contains('=') || w.ends_with('-')).unwrap_or(names.len());
+    let split = names
+        .iter()
+        .position(|w| w.contains('=') || w.ends_with('-'))
+        .unwrap_or(names.len());
     let updates: Vec<String> = names.split_off(split);
     if updates.is_empty() {
-        return fail(String::from("error: at least one annotation update is required\nSee 'kubectl annotate -h' for help and examples\n"));
+        return fail(String::from(
+            "error: at least one annotation update is required\nSee 'kubectl annotate -h' for help and examples\n",
+        ));
     }
     let mut set = BTreeMap::new();
     let mut remove = Vec::new();
@@ -398,8 +618,21 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
             continue;
         }
         let targets: Vec<String> = if args.has("all") {
-            let req = crate::get::Request { kinds: vec![kind], names: Vec::new(), namespace: namespace.clone(), all_namespaces: false, selector: Default::default(), label_columns: Vec::new(), output: crate::get::Output::Name, show_labels: false, no_headers: false };
-            crate::get::rows(state, kind, &req).into_iter().map(|r| r.name).collect()
+            let req = crate::get::Request {
+                kinds: vec![kind],
+                names: Vec::new(),
+                namespace: namespace.clone(),
+                all_namespaces: false,
+                selector: Default::default(),
+                label_columns: Vec::new(),
+                output: crate::get::Output::Name,
+                show_labels: false,
+                no_headers: false,
+            };
+            crate::get::rows(state, kind, &req)
+                .into_iter()
+                .map(|r| r.name)
+                .collect()
         } else {
             names.clone()
         };
@@ -417,7 +650,12 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
             if !args.has("overwrite") {
                 let clashes: Vec<String> = set
                     .iter()
-                    .filter_map(|(k, v)| current.get(k).filter(|c| *c != v).map(|c| format!("'{k}' already has a value ({c})")))
+                    .filter_map(|(k, v)| {
+                        current
+                            .get(k)
+                            .filter(|c| *c != v)
+                            .map(|c| format!("'{k}' already has a value ({c})"))
+                    })
                     .collect();
                 if !clashes.is_empty() {
                     out.push_str(&format!("error: --overwrite is false but found the following declared annotation(s): {}\n", clashes.join("; ")));
@@ -425,12 +663,17 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
                     continue;
                 }
             }
-            let changed = set.iter().any(|(k, v)| current.get(k) != Some(v)) || remove.iter().any(|k| current.contains_key(k));
+            let changed = set.iter().any(|(k, v)| current.get(k) != Some(v))
+                || remove.iter().any(|k| current.contains_key(k));
             if changed {
                 changes.push(Change::Annotate {
                     kind: kind.kind().to_string(),
                     name: name.clone(),
-                    namespace: if kind.namespaced() { namespace.clone() } else { String::new() },
+                    namespace: if kind.namespaced() {
+                        namespace.clone()
+                    } else {
+                        String::new()
+                    },
                     set: set.clone(),
                     remove: remove.clone(),
                 });
@@ -438,27 +681,47 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
             out.push_str(&format!("{}/{name} annotated\n", kind.qualified_singular()));
         }
     }
-    Reply { output: out, ok, changes, ..Reply::default() }
+    Reply {
+        output: out,
+        ok,
+        changes,
+        ..Reply::default()
+    }
 }
 
 pub fn cordon(state: &State, args: &Args, unschedulable: bool) -> Reply {
-    let verb = if unschedulable { "cordoned" } else { "uncordoned" };
+    let verb = if unschedulable {
+        "cordoned"
+    } else {
+        "uncordoned"
+    };
     let sub = if unschedulable { "cordon" } else { "uncordon" };
     let names: Vec<String> = match args.value("selector") {
         Some(sel) => match crate::selector::parse(sel) {
-            Ok(s) => state.nodes().into_iter().filter(|n| s.matches(&n.labels)).map(|n| n.name.clone()).collect(),
+            Ok(s) => state
+                .nodes()
+                .into_iter()
+                .filter(|n| s.matches(&n.labels))
+                .map(|n| n.name.clone())
+                .collect(),
             Err(e) => return fail(format!("error: {e}\n")),
         },
         None => args.positional.clone(),
     };
     if names.is_empty() {
-        return fail(format!("error: USAGE: {sub} NODE [flags]\nSee 'kubectl {sub} -h' for help and examples\n"));
+        return fail(format!(
+            "error: USAGE: {sub} NODE [flags]\nSee 'kubectl {sub} -h' for help and examples\n"
+        ));
     }
     let mut out = String::new();
     let mut changes = Vec::new();
     let mut ok = true;
     for name in names {
-        let name = name.strip_prefix("node/").or_else(|| name.strip_prefix("nodes/")).unwrap_or(&name).to_string();
+        let name = name
+            .strip_prefix("node/")
+            .or_else(|| name.strip_prefix("nodes/"))
+            .unwrap_or(&name)
+            .to_string();
         let Some(node) = state.node(&name) else {
             out.push_str(&not_found(Kind::Node, &name));
             ok = false;
@@ -468,10 +731,18 @@ pub fn cordon(state: &State, args: &Args, unschedulable: bool) -> Reply {
             out.push_str(&format!("node/{name} already {verb}\n"));
             continue;
         }
-        changes.push(Change::Cordon { node: name.clone(), unschedulable });
+        changes.push(Change::Cordon {
+            node: name.clone(),
+            unschedulable,
+        });
         out.push_str(&format!("node/{name} {verb}\n"));
     }
-    Reply { output: out, ok, changes, ..Reply::default() }
+    Reply {
+        output: out,
+        ok,
+        changes,
+        ..Reply::default()
+    }
 }
 
 #[cfg(test)]
@@ -480,21 +751,55 @@ mod tests {
 
     #[test]
     fn timeline_steps_render_as_the_format_says() {
-        let s = Change::Scale { kind: "Deployment".into(), name: "inflate".into(), namespace: "default".into(), replicas: 3 };
-        assert_eq!(s.timeline_step(150_000), "  - at: 2m30s\n    scale: {kind: Deployment, name: inflate, namespace: default, replicas: 3}\n");
-        let d = Change::Delete { kind: "NodePool".into(), name: "default".into(), namespace: String::new() };
-        assert_eq!(d.timeline_step(0), "  - at: 0m0s\n    delete: {kind: NodePool, name: default}\n");
-        let c = Change::Cordon { node: "n1".into(), unschedulable: true };
-        assert_eq!(c.timeline_step(61_000), "  - at: 1m1s\n    cordon: {node: n1, unschedulable: true}\n");
+        let s = Change::Scale {
+            kind: "Deployment".into(),
+            name: "inflate".into(),
+            namespace: "default".into(),
+            replicas: 3,
+        };
+        assert_eq!(
+            s.timeline_step(150_000),
+            "  - at: 2m30s\n    scale: {kind: Deployment, name: inflate, namespace: default, replicas: 3}\n"
+        );
+        let d = Change::Delete {
+            kind: "NodePool".into(),
+            name: "default".into(),
+            namespace: String::new(),
+        };
+        assert_eq!(
+            d.timeline_step(0),
+            "  - at: 0m0s\n    delete: {kind: NodePool, name: default}\n"
+        );
+        let c = Change::Cordon {
+            node: "n1".into(),
+            unschedulable: true,
+        };
+        assert_eq!(
+            c.timeline_step(61_000),
+            "  - at: 1m1s\n    cordon: {node: n1, unschedulable: true}\n"
+        );
         let a = Change::Annotate {
             kind: "Node".into(),
             name: "n1".into(),
             namespace: String::new(),
-            set: [("karpenter.sh/do-not-disrupt".to_string(), "true".to_string())].into_iter().collect(),
+            set: [(
+                "karpenter.sh/do-not-disrupt".to_string(),
+                "true".to_string(),
+            )]
+            .into_iter()
+            .collect(),
             remove: vec!["note".into()],
         };
-        assert_eq!(a.timeline_step(0), "  - at: 0m0s\n    annotate: {kind: Node, name: n1, set: {karpenter.sh/do-not-disrupt: \"true\"}, remove: [note]}\n");
-        let p = Change::Apply { document: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n".into() };
-        assert_eq!(p.timeline_step(1_500), "  - at: 0m1.5s\n    apply:\n      apiVersion: v1\n      kind: Pod\n      metadata:\n        name: x\n");
+        assert_eq!(
+            a.timeline_step(0),
+            "  - at: 0m0s\n    annotate: {kind: Node, name: n1, set: {karpenter.sh/do-not-disrupt: \"true\"}, remove: [note]}\n"
+        );
+        let p = Change::Apply {
+            document: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n".into(),
+        };
+        assert_eq!(
+            p.timeline_step(1_500),
+            "  - at: 0m1.5s\n    apply:\n      apiVersion: v1\n      kind: Pod\n      metadata:\n        name: x\n"
+        );
     }
 }

@@ -14,16 +14,35 @@ use crate::format::{self, rfc3339};
 use crate::state::{self, State};
 
 fn string_map(m: &StringMap) -> Value {
-    Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect())
+    Value::Object(
+        m.iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
+            .collect(),
+    )
 }
 
 pub fn resource_map(r: &Resources, names: &[ResourceName]) -> Value {
-    Value::Object(names.iter().map(|&n| (n.as_str().to_string(), Value::from(format::quantity(n, r.get(n))))).collect())
+    Value::Object(
+        names
+            .iter()
+            .map(|&n| {
+                (
+                    n.as_str().to_string(),
+                    Value::from(format::quantity(n, r.get(n))),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// Names of the resources a node reports, in the API's order.
 pub fn node_resources(node: &Node) -> Vec<ResourceName> {
-    let mut names = vec![ResourceName::Cpu, ResourceName::EphemeralStorage, ResourceName::Memory, ResourceName::Pods];
+    let mut names = vec![
+        ResourceName::Cpu,
+        ResourceName::EphemeralStorage,
+        ResourceName::Memory,
+        ResourceName::Pods,
+    ];
     for (r, _) in node.capacity.iter() {
         if !names.contains(&r) && r != ResourceName::Other {
             names.push(r);
@@ -34,18 +53,28 @@ pub fn node_resources(node: &Node) -> Vec<ResourceName> {
 }
 
 fn taints(list: &[Taint]) -> Value {
-    Value::Array(list.iter().map(|t| {
-        let mut m = Map::new();
-        m.insert("effect".into(), Value::from(t.effect.as_str()));
-        m.insert("key".into(), Value::from(t.key.as_str()));
-        if !t.value.is_empty() {
-            m.insert("value".into(), Value::from(t.value.as_str()));
-        }
-        Value::Object(m)
-    }).collect())
+    Value::Array(
+        list.iter()
+            .map(|t| {
+                let mut m = Map::new();
+                m.insert("effect".into(), Value::from(t.effect.as_str()));
+                m.insert("key".into(), Value::from(t.key.as_str()));
+                if !t.value.is_empty() {
+                    m.insert("value".into(), Value::from(t.value.as_str()));
+                }
+                Value::Object(m)
+            })
+            .collect(),
+    )
 }
 
-fn metadata(name: &str, namespace: Option<&str>, created: Millis, labels: &StringMap, annotations: &StringMap) -> Map<String, Value> {
+fn metadata(
+    name: &str,
+    namespace: Option<&str>,
+    created: Millis,
+    labels: &StringMap,
+    annotations: &StringMap,
+) -> Map<String, Value> {
     let mut m = Map::new();
     if !annotations.is_empty() {
         m.insert("annotations".into(), string_map(annotations));
@@ -58,7 +87,13 @@ fn metadata(name: &str, namespace: Option<&str>, created: Millis, labels: &Strin
     if let Some(ns) = namespace {
         m.insert("namespace".into(), Value::from(ns));
     }
-    m.insert("uid".into(), Value::from(format::uuid(&format!("{}/{name}", namespace.unwrap_or_default()))));
+    m.insert(
+        "uid".into(),
+        Value::from(format::uuid(&format!(
+            "{}/{name}",
+            namespace.unwrap_or_default()
+        ))),
+    );
     m
 }
 
@@ -69,12 +104,32 @@ fn condition(kind: &str, status: bool, at: Millis, reason: &str, message: &str) 
 /// The OS image, kernel and runtime a node reports, by AMI family (from its EC2NodeClass).
 pub fn node_info(state: &State, node: &Node) -> (&'static str, String, &'static str) {
     let family = ami_family(state, node);
-    let arch = if node.arch == "arm64" { "aarch64" } else { "x86_64" };
+    let arch = if node.arch == "arm64" {
+        "aarch64"
+    } else {
+        "x86_64"
+    };
     match family.as_str() {
-        "bottlerocket" => ("Bottlerocket OS 1.49.0 (aws-k8s-1.34)", String::from("6.12.46"), "containerd://2.0.6+bottlerocket"),
-        "al2" => ("Amazon Linux 2", format!("5.10.245-241.976.amzn2.{arch}"), "containerd://1.7.27"),
-        f if f.starts_with("windows") => ("Windows Server 2022 Datacenter", String::from("10.0.20348.4405"), "containerd://1.7.27"),
-        _ => ("Amazon Linux 2023.9.20251117", format!("6.12.46-66.121.amzn2023.{arch}"), "containerd://2.1.4"),
+        "bottlerocket" => (
+            "Bottlerocket OS 1.49.0 (aws-k8s-1.34)",
+            String::from("6.12.46"),
+            "containerd://2.0.6+bottlerocket",
+        ),
+        "al2" => (
+            "Amazon Linux 2",
+            format!("5.10.245-241.976.amzn2.{arch}"),
+            "containerd://1.7.27",
+        ),
+        f if f.starts_with("windows") => (
+            "Windows Server 2022 Datacenter",
+            String::from("10.0.20348.4405"),
+            "containerd://1.7.27",
+        ),
+        _ => (
+            "Amazon Linux 2023.9.20251117",
+            format!("6.12.46-66.121.amzn2023.{arch}"),
+            "containerd://2.1.4",
+        ),
     }
 }
 
@@ -83,21 +138,36 @@ pub fn ami_family(state: &State, node: &Node) -> String {
     let class = node_class_name(state, node);
     class
         .and_then(|c| state.declared("EC2NodeClass", "", &c))
-        .and_then(|d| d.value.pointer("/spec/amiSelectorTerms/0/alias").and_then(Value::as_str).map(str::to_string))
+        .and_then(|d| {
+            d.value
+                .pointer("/spec/amiSelectorTerms/0/alias")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
         .map(|a| a.split('@').next().unwrap_or("al2023").to_ascii_lowercase())
         .unwrap_or_else(|| String::from("al2023"))
 }
 
 pub fn node_class_name(state: &State, node: &Node) -> Option<String> {
     let p = node.nodepool?;
-    state.sim.node_pools().nth(p).map(|(np, _)| np.node_class_ref.name.clone())
+    state
+        .sim
+        .node_pools()
+        .nth(p)
+        .map(|(np, _)| np.node_class_ref.name.clone())
 }
 
 pub fn node(state: &State, node: &Node) -> Value {
     let mut annotations = StringMap::new();
-    annotations.insert("alpha.kubernetes.io/provided-node-ip".into(), format::node_ip(&node.name));
+    annotations.insert(
+        "alpha.kubernetes.io/provided-node-ip".into(),
+        format::node_ip(&node.name),
+    );
     annotations.insert("node.alpha.kubernetes.io/ttl".into(), "0".into());
-    annotations.insert("volumes.kubernetes.io/controller-managed-attach-detach".into(), "true".into());
+    annotations.insert(
+        "volumes.kubernetes.io/controller-managed-attach-detach".into(),
+        "true".into(),
+    );
     if node.nodeclaim.is_some() {
         for (k, v) in &node.annotations {
             annotations.insert(k.clone(), v.clone());
@@ -106,10 +176,21 @@ pub fn node(state: &State, node: &Node) -> Value {
     let labels = node.labels.clone();
     let mut meta = metadata(&node.name, None, node.created_at, &labels, &annotations);
     meta.remove("uid");
-    meta.insert("uid".into(), Value::from(format::uuid(&format!("node/{}", node.name))));
+    meta.insert(
+        "uid".into(),
+        Value::from(format::uuid(&format!("node/{}", node.name))),
+    );
     let mut spec = Map::new();
-    spec.insert("providerID".into(), Value::from(format::provider_id(&node.zone, &node.name)));
-    let all_taints: Vec<Taint> = node.taints.iter().chain(node.startup_taints.iter()).cloned().collect();
+    spec.insert(
+        "providerID".into(),
+        Value::from(format::provider_id(&node.zone, &node.name)),
+    );
+    let all_taints: Vec<Taint> = node
+        .taints
+        .iter()
+        .chain(node.startup_taints.iter())
+        .cloned()
+        .collect();
     if !all_taints.is_empty() {
         spec.insert("taints".into(), taints(&all_taints));
     }
@@ -155,7 +236,11 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     let initialized = node.initialized_at.is_some();
     let mut labels = node.labels.clone();
     if !launched {
-        for k in [kpg_core::wellknown::INSTANCE_TYPE, kpg_core::wellknown::ZONE, kpg_core::wellknown::CAPACITY_TYPE] {
+        for k in [
+            kpg_core::wellknown::INSTANCE_TYPE,
+            kpg_core::wellknown::ZONE,
+            kpg_core::wellknown::CAPACITY_TYPE,
+        ] {
             labels.remove(k);
         }
     }
@@ -163,8 +248,14 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     labels.remove(kpg_core::wellknown::REGISTERED);
     labels.remove(kpg_core::wellknown::INITIALIZED);
     let mut annotations = node.annotations.clone();
-    annotations.insert("karpenter.k8s.aws/ec2nodeclass-hash".into(), node.node_class_hash.to_string());
-    annotations.insert("karpenter.sh/nodepool-hash".into(), node.pool_hash.to_string());
+    annotations.insert(
+        "karpenter.k8s.aws/ec2nodeclass-hash".into(),
+        node.node_class_hash.to_string(),
+    );
+    annotations.insert(
+        "karpenter.sh/nodepool-hash".into(),
+        node.pool_hash.to_string(),
+    );
     let mut meta = metadata(&name, None, node.created_at, &labels, &annotations);
     meta.insert("finalizers".into(), json!(["karpenter.sh/termination"]));
     meta.insert("ownerReferences".into(), json!([{"apiVersion": "karpenter.sh/v1", "blockOwnerDeletion": true, "kind": "NodePool", "name": pool, "uid": format::uuid(&format!("/{pool}"))}]));
@@ -173,7 +264,10 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     }
     let class = node_class_name(state, node).unwrap_or_default();
     let mut spec = Map::new();
-    spec.insert("nodeClassRef".into(), json!({"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": class}));
+    spec.insert(
+        "nodeClassRef".into(),
+        json!({"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": class}),
+    );
     let mut reqs: Vec<Value> = Vec::new();
     // What the NodeClaim was created with (its NodePool's and its pods' requirements), as
     // the provisioner recorded it; a NodeClaim without a record shows its node's labels.
@@ -182,7 +276,10 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     let requirements = record.map_or(&node.requirements, |r| &r.requirements);
     // Karpenter's scheduler pins a placeholder hostname while it packs pods; the NodeClaim
     // it creates carries no hostname requirement.
-    for r in requirements.iter().filter(|r| r.key != kpg_core::wellknown::HOSTNAME) {
+    for r in requirements
+        .iter()
+        .filter(|r| r.key != kpg_core::wellknown::HOSTNAME)
+    {
         let values: Vec<Value> = r.values().iter().map(|v| Value::from(v.as_str())).collect();
         let mut m = Map::new();
         m.insert("key".into(), Value::from(r.key.as_str()));
@@ -197,19 +294,35 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
         spec.insert("resources".into(), serde_json::json!({"requests": resource_map(&r.requests, &[ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods])}));
     }
     if !node.taints.is_empty() {
-        let own: Vec<Taint> = node.taints.iter().filter(|t| t.key != kpg_core::wellknown::DISRUPTED_TAINT).cloned().collect();
+        let own: Vec<Taint> = node
+            .taints
+            .iter()
+            .filter(|t| t.key != kpg_core::wellknown::DISRUPTED_TAINT)
+            .cloned()
+            .collect();
         if !own.is_empty() {
             spec.insert("taints".into(), taints(&own));
         }
     }
     // The NodePool's own text where it declares one (the API keeps the string as written).
-    let declared_expiry = state.declared("NodePool", "", &pool).and_then(|d| d.value.pointer("/spec/template/spec/expireAfter").and_then(Value::as_str).map(str::to_string));
-    match (declared_expiry, node.expire_at.map(|at| at.saturating_sub(node.created_at))) {
+    let declared_expiry = state.declared("NodePool", "", &pool).and_then(|d| {
+        d.value
+            .pointer("/spec/template/spec/expireAfter")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    });
+    match (
+        declared_expiry,
+        node.expire_at.map(|at| at.saturating_sub(node.created_at)),
+    ) {
         (Some(text), _) => {
             spec.insert("expireAfter".into(), Value::from(text));
         }
         (None, Some(ms)) => {
-            spec.insert("expireAfter".into(), Value::from(kpg_core::duration::format(ms)));
+            spec.insert(
+                "expireAfter".into(),
+                Value::from(kpg_core::duration::format(ms)),
+            );
         }
         (None, None) => {
             spec.insert("expireAfter".into(), Value::from("Never"));
@@ -219,23 +332,55 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     let mut status = Map::new();
     let mut conditions = Vec::new();
     if launched {
-        status.insert("allocatable".into(), resource_map(&node.allocatable, &names));
+        status.insert(
+            "allocatable".into(),
+            resource_map(&node.allocatable, &names),
+        );
         status.insert("capacity".into(), resource_map(&node.capacity, &names));
         status.insert("imageID".into(), Value::from(node.image_id.as_str()));
-        status.insert("providerID".into(), Value::from(format::provider_id(&node.zone, &name)));
+        status.insert(
+            "providerID".into(),
+            Value::from(format::provider_id(&node.zone, &name)),
+        );
     }
     if registered {
         status.insert("nodeName".into(), Value::from(node.name.as_str()));
     }
     let at = node.created_at;
-    let event_at = |reason: &str| state.events_of(&format!("NodeClaim/{name}")).iter().find(|e| e.reason == reason).map_or(at, |e| e.time);
+    let event_at = |reason: &str| {
+        state
+            .events_of(&format!("NodeClaim/{name}"))
+            .iter()
+            .find(|e| e.reason == reason)
+            .map_or(at, |e| e.time)
+    };
     if let Some((since, why)) = node.drifted {
         conditions.push(json!({"lastTransitionTime": rfc3339(since), "message": "", "reason": why.as_str(), "status": "True", "type": "Drifted"}));
     }
-    conditions.push(status_condition("Initialized", initialized, node.initialized_at.unwrap_or(at)));
-    conditions.push(status_condition("Launched", launched, if launched { event_at("Launched") } else { at }));
-    conditions.push(status_condition("Registered", registered, if registered { event_at("Registered") } else { at }));
-    conditions.push(status_condition("Ready", initialized, node.initialized_at.unwrap_or(at)));
+    conditions.push(status_condition(
+        "Initialized",
+        initialized,
+        node.initialized_at.unwrap_or(at),
+    ));
+    conditions.push(status_condition(
+        "Launched",
+        launched,
+        if launched { event_at("Launched") } else { at },
+    ));
+    conditions.push(status_condition(
+        "Registered",
+        registered,
+        if registered {
+            event_at("Registered")
+        } else {
+            at
+        },
+    ));
+    conditions.push(status_condition(
+        "Ready",
+        initialized,
+        node.initialized_at.unwrap_or(at),
+    ));
     status.insert("conditions".into(), Value::Array(conditions));
     json!({"apiVersion": "karpenter.sh/v1", "kind": "NodeClaim", "metadata": Value::Object(meta), "spec": Value::Object(spec), "status": Value::Object(status)})
 }
@@ -257,14 +402,22 @@ fn status_condition(kind: &str, done: bool, at: Millis) -> Value {
 /// A declared object with its metadata filled in as the API server does.
 fn declared_object(d: &crate::state::Declared) -> Map<String, Value> {
     let mut obj = d.value.as_object().cloned().unwrap_or_default();
-    let meta = obj.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    let meta = obj
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
     if let Some(m) = meta.as_object_mut() {
         m.insert("creationTimestamp".into(), Value::from(rfc3339(d.created)));
         if !d.namespace.is_empty() {
             m.insert("namespace".into(), Value::from(d.namespace.as_str()));
         }
         m.insert("generation".into(), Value::from(1));
-        m.insert("uid".into(), Value::from(format::uuid(&format!("{}/{}/{}", d.kind, d.namespace, d.name))));
+        m.insert(
+            "uid".into(),
+            Value::from(format::uuid(&format!(
+                "{}/{}/{}",
+                d.kind, d.namespace, d.name
+            ))),
+        );
         if let Some(at) = d.deleted {
             m.insert("deletionTimestamp".into(), Value::from(rfc3339(at)));
         }
@@ -281,7 +434,16 @@ pub fn nodepool(state: &State, name: &str) -> Option<Value> {
             let mut m = Map::new();
             m.insert("apiVersion".into(), Value::from("karpenter.sh/v1"));
             m.insert("kind".into(), Value::from("NodePool"));
-            m.insert("metadata".into(), Value::Object(metadata(name, None, 0, &StringMap::new(), &StringMap::new())));
+            m.insert(
+                "metadata".into(),
+                Value::Object(metadata(
+                    name,
+                    None,
+                    0,
+                    &StringMap::new(),
+                    &StringMap::new(),
+                )),
+            );
             m
         }
     };
@@ -325,10 +487,23 @@ pub fn nodeclass(state: &State, d: &crate::state::Declared) -> Value {
     if let Some(id) = ami {
         status.insert("amis".into(), json!([{"id": id, "name": d.value.pointer("/spec/amiSelectorTerms/0/alias").and_then(Value::as_str).unwrap_or_default()}]));
     }
-    status.insert("conditions".into(), json!([cond("AMIsReady"), cond("InstanceProfileReady"), cond("Ready"), cond("SecurityGroupsReady"), cond("SubnetsReady"), cond("ValidationSucceeded")]));
+    status.insert(
+        "conditions".into(),
+        json!([
+            cond("AMIsReady"),
+            cond("InstanceProfileReady"),
+            cond("Ready"),
+            cond("SecurityGroupsReady"),
+            cond("SubnetsReady"),
+            cond("ValidationSucceeded")
+        ]),
+    );
     if let Some(role) = d.value.pointer("/spec/role").and_then(Value::as_str) {
         let cluster = role.rsplit('-').next().unwrap_or(role);
-        status.insert("instanceProfile".into(), Value::from(format!("{cluster}_{}", format::fnv1a(role))));
+        status.insert(
+            "instanceProfile".into(),
+            Value::from(format!("{cluster}_{}", format::fnv1a(role))),
+        );
     }
     obj.insert("status".into(), Value::Object(status));
     Value::Object(obj)
@@ -349,7 +524,10 @@ pub fn pod_labels(pod: &Pod) -> StringMap {
             labels.insert("job-name".into(), name.clone());
         }
         Some((WorkloadKind::StatefulSet, _)) => {
-            labels.insert("statefulset.kubernetes.io/pod-name".into(), pod.name.clone());
+            labels.insert(
+                "statefulset.kubernetes.io/pod-name".into(),
+                pod.name.clone(),
+            );
         }
         _ => {}
     }
@@ -359,7 +537,9 @@ pub fn pod_labels(pod: &Pod) -> StringMap {
 /// `Kind/name` of the pod's direct controller (`ReplicaSet/web-5d8f7c9b4` for a Deployment).
 pub fn controller(pod: &Pod) -> Option<(String, String)> {
     match &pod.owner {
-        Some((WorkloadKind::Deployment, _)) => state::replicaset_of(pod).map(|rs| (String::from("ReplicaSet"), rs)),
+        Some((WorkloadKind::Deployment, _)) => {
+            state::replicaset_of(pod).map(|rs| (String::from("ReplicaSet"), rs))
+        }
         Some((WorkloadKind::DaemonSet, n)) => Some((String::from("DaemonSet"), n.clone())),
         Some((k, n)) if *k != WorkloadKind::Pod => Some((k.as_str().to_string(), n.clone())),
         _ => None,
@@ -368,7 +548,13 @@ pub fn controller(pod: &Pod) -> Option<(String, String)> {
 
 pub fn pod(state: &State, pod: &Pod) -> Value {
     let labels = pod_labels(pod);
-    let mut meta = metadata(&pod.name, Some(&pod.namespace), pod.created_at, &labels, &pod.annotations);
+    let mut meta = metadata(
+        &pod.name,
+        Some(&pod.namespace),
+        pod.created_at,
+        &labels,
+        &pod.annotations,
+    );
     if let Some((kind, name)) = controller(pod) {
         let api = if kind == "Job" { "batch/v1" } else { "apps/v1" };
         meta.insert("ownerReferences".into(), json!([{"apiVersion": api, "blockOwnerDeletion": true, "controller": true, "kind": kind, "name": name, "uid": format::uuid(&format!("{kind}/{}/{name}", pod.namespace))}]));
@@ -377,18 +563,40 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
         Some((k, n)) => (k.as_str(), n.as_str()),
         None => ("Pod", pod.name.as_str()),
     };
-    let template = state.declared(kind, &pod.namespace, name).and_then(|d| if kind == "Pod" { d.value.get("spec") } else { d.value.pointer("/spec/template/spec") });
-    let mut spec = template.and_then(Value::as_object).cloned().unwrap_or_default();
+    let template = state.declared(kind, &pod.namespace, name).and_then(|d| {
+        if kind == "Pod" {
+            d.value.get("spec")
+        } else {
+            d.value.pointer("/spec/template/spec")
+        }
+    });
+    let mut spec = template
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
     if !spec.contains_key("containers") {
-        spec.insert("containers".into(), Value::Array(pod.spec.containers.iter().map(|c| json!({"name": c.name})).collect()));
+        spec.insert(
+            "containers".into(),
+            Value::Array(
+                pod.spec
+                    .containers
+                    .iter()
+                    .map(|c| json!({"name": c.name}))
+                    .collect(),
+            ),
+        );
     }
     if let Some(n) = pod.node.and_then(|n| state.node_name(n)) {
         spec.insert("nodeName".into(), Value::from(n));
     }
-    spec.entry("restartPolicy").or_insert_with(|| Value::from(if kind == "Job" { "Never" } else { "Always" }));
-    spec.entry("schedulerName").or_insert_with(|| Value::from("default-scheduler"));
-    spec.entry("serviceAccountName").or_insert_with(|| Value::from("default"));
-    spec.entry("terminationGracePeriodSeconds").or_insert_with(|| Value::from(30));
+    spec.entry("restartPolicy")
+        .or_insert_with(|| Value::from(if kind == "Job" { "Never" } else { "Always" }));
+    spec.entry("schedulerName")
+        .or_insert_with(|| Value::from("default-scheduler"));
+    spec.entry("serviceAccountName")
+        .or_insert_with(|| Value::from("default"));
+    spec.entry("terminationGracePeriodSeconds")
+        .or_insert_with(|| Value::from(30));
     let mut status = Map::new();
     let bound = pod.node.is_some();
     let mut conditions = Vec::new();
@@ -407,7 +615,11 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
         }
         status.insert("startTime".into(), Value::from(rfc3339(started)));
     } else {
-        let message = pod.karpenter_message.clone().or_else(|| pod.scheduler_message.clone()).unwrap_or_default();
+        let message = pod
+            .karpenter_message
+            .clone()
+            .or_else(|| pod.scheduler_message.clone())
+            .unwrap_or_default();
         conditions.push(json!({"lastTransitionTime": rfc3339(pod.created_at), "message": message, "reason": "Unschedulable", "status": "False", "type": "PodScheduled"}));
     }
     status.insert("conditions".into(), Value::Array(conditions));
@@ -419,22 +631,37 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
 /// `qos.GetPodQOS`: Guaranteed when every container's cpu and memory requests equal their
 /// limits, BestEffort with no requests or limits at all, Burstable otherwise.
 pub fn qos_class(pod: &Pod) -> &'static str {
-    let all: Vec<&kpg_core::model::Container> = pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).collect();
-    let any = all.iter().any(|c| !c.requests.is_zero() || !c.limits.is_zero());
+    let all: Vec<&kpg_core::model::Container> = pod
+        .spec
+        .containers
+        .iter()
+        .chain(pod.spec.init_containers.iter())
+        .collect();
+    let any = all
+        .iter()
+        .any(|c| !c.requests.is_zero() || !c.limits.is_zero());
     if !any {
         return "BestEffort";
     }
     let guaranteed = all.iter().all(|c| {
-        [ResourceName::Cpu, ResourceName::Memory].iter().all(|&r| c.limits.get(r) > 0 && c.limits.get(r) == c.requests.get(r))
+        [ResourceName::Cpu, ResourceName::Memory]
+            .iter()
+            .all(|&r| c.limits.get(r) > 0 && c.limits.get(r) == c.requests.get(r))
     });
-    if guaranteed { "Guaranteed" } else { "Burstable" }
+    if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
 }
 
 /// A workload as declared, with the status its pods give it.
 pub fn workload(state: &State, d: &crate::state::Declared) -> Value {
     let mut obj = declared_object(d);
     let kind = crate::kinds::Kind::from_kind(&d.kind).and_then(crate::kinds::Kind::workload);
-    let pods = kind.map(|k| state.pods_of(k, &d.namespace, &d.name)).unwrap_or_default();
+    let pods = kind
+        .map(|k| state.pods_of(k, &d.namespace, &d.name))
+        .unwrap_or_default();
     let active = pods.iter().filter(|p| p.is_active()).count();
     let ready = pods.iter().filter(|p| p.phase == Phase::Running).count();
     let status = match d.kind.as_str() {
@@ -442,8 +669,12 @@ pub fn workload(state: &State, d: &crate::state::Declared) -> Value {
             let succeeded = pods.iter().filter(|p| p.phase == Phase::Succeeded).count();
             json!({"active": active, "ready": ready, "startTime": rfc3339(d.created), "succeeded": succeeded})
         }
-        "DaemonSet" => json!({"currentNumberScheduled": active, "desiredNumberScheduled": active, "numberAvailable": ready, "numberReady": ready, "updatedNumberScheduled": active}),
-        _ => json!({"availableReplicas": ready, "readyReplicas": ready, "replicas": active, "updatedReplicas": active}),
+        "DaemonSet" => {
+            json!({"currentNumberScheduled": active, "desiredNumberScheduled": active, "numberAvailable": ready, "numberReady": ready, "updatedNumberScheduled": active})
+        }
+        _ => {
+            json!({"availableReplicas": ready, "readyReplicas": ready, "replicas": active, "updatedReplicas": active})
+        }
     };
     obj.insert("status".into(), status);
     Value::Object(obj)

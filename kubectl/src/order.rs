@@ -14,7 +14,8 @@ pub fn key(parts: &[&str]) -> String {
 
 /// Sorts by a text key.
 pub fn by_text<T>(items: &mut Vec<T>, key: impl Fn(&T) -> String) {
-    let mut keys: Vec<(String, usize)> = items.iter().enumerate().map(|(i, x)| (key(x), i)).collect();
+    let mut keys: Vec<(String, usize)> =
+        items.iter().enumerate().map(|(i, x)| (key(x), i)).collect();
     keys.sort_unstable();
     reorder(items, keys.into_iter().map(|(_, i)| i));
 }
@@ -47,12 +48,22 @@ mod tests {
 
     #[test]
     fn orders_as_a_stable_sort_by_the_tuple_would() {
-        let mut v = vec![("b", "x", 1), ("a-b", "c", 2), ("a", "z", 3), ("a", "z", 4), ("a", "y", 5)];
+        let mut v = vec![
+            ("b", "x", 1),
+            ("a-b", "c", 2),
+            ("a", "z", 3),
+            ("a", "z", 4),
+            ("a", "y", 5),
+        ];
         let mut want = v.clone();
         want.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
         by_text(&mut v, |t| key(&[t.0, t.1]));
         assert_eq!(v, want);
-        assert_eq!(v.iter().map(|t| t.2).collect::<Vec<_>>(), [5, 3, 4, 2, 1], "ties keep their order");
+        assert_eq!(
+            v.iter().map(|t| t.2).collect::<Vec<_>>(),
+            [5, 3, 4, 2, 1],
+            "ties keep their order"
+        );
         let mut n = vec![(3u64, 'a'), (1, 'b'), (3, 'c'), (0, 'd')];
         by_number(&mut n, |t| t.0);
         assert_eq!(n, [(0, 'd'), (1, 'b'), (3, 'a'), (3, 'c')]);

@@ -49,17 +49,29 @@ fn split_terms(text: &str) -> Vec<&str> {
     out
 }
 
-fn requirement(key: &str, operator: SelectorOperator, values: Vec<String>) -> Result<LabelSelectorRequirement, String> {
+fn requirement(
+    key: &str,
+    operator: SelectorOperator,
+    values: Vec<String>,
+) -> Result<LabelSelectorRequirement, String> {
     let key = key.trim();
     if let Err(e) = kpg_core::labels::validate_qualified_name(key) {
-        return Err(format!("unable to parse requirement: invalid label key \"{key}\": {e}"));
+        return Err(format!(
+            "unable to parse requirement: invalid label key \"{key}\": {e}"
+        ));
     }
     for v in &values {
         if let Err(e) = kpg_core::labels::validate_label_value(v) {
-            return Err(format!("unable to parse requirement: invalid label value: \"{v}\": at key: \"{key}\": {e}"));
+            return Err(format!(
+                "unable to parse requirement: invalid label value: \"{v}\": at key: \"{key}\": {e}"
+            ));
         }
     }
-    Ok(LabelSelectorRequirement { key: key.to_string(), operator, values })
+    Ok(LabelSelectorRequirement {
+        key: key.to_string(),
+        operator,
+        values,
+    })
 }
 
 fn parse_term(term: &str) -> Result<LabelSelectorRequirement, String> {
@@ -75,18 +87,29 @@ fn parse_term(term: &str) -> Result<LabelSelectorRequirement, String> {
     if let Some((k, v)) = term.split_once('=') {
         return requirement(k, SelectorOperator::In, vec![v.trim().to_string()]);
     }
-    for (word, op) in [(" notin ", SelectorOperator::NotIn), (" in ", SelectorOperator::In)] {
+    for (word, op) in [
+        (" notin ", SelectorOperator::NotIn),
+        (" in ", SelectorOperator::In),
+    ] {
         if let Some((k, rest)) = term.split_once(word) {
             let rest = rest.trim();
             let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
-                return Err(format!("unable to parse requirement: found '{rest}', expected: '('"));
+                return Err(format!(
+                    "unable to parse requirement: found '{rest}', expected: '('"
+                ));
             };
-            let values: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+            let values: Vec<String> = inner
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
             return requirement(k, op, values);
         }
     }
     if term.contains(['(', ')', ' ', '<', '>']) {
-        return Err(format!("unable to parse requirement: found '{term}', expected: in, notin, =, ==, !=, gt, lt"));
+        return Err(format!(
+            "unable to parse requirement: found '{term}', expected: in, notin, =, ==, !=, gt, lt"
+        ));
     }
     requirement(term, SelectorOperator::Exists, Vec::new())
 }
@@ -96,17 +119,37 @@ mod tests {
     use super::*;
 
     fn labels(pairs: &[(&str, &str)]) -> StringMap {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn every_form() {
         let l = labels(&[("app", "web"), ("tier", "front")]);
-        let yes = ["app=web", "app==web", "app", "!db", "app in (web,api)", "tier notin (back)", "app=web,tier=front", "tier!=back", ""];
+        let yes = [
+            "app=web",
+            "app==web",
+            "app",
+            "!db",
+            "app in (web,api)",
+            "tier notin (back)",
+            "app=web,tier=front",
+            "tier!=back",
+            "",
+        ];
         for s in yes {
             assert!(parse(s).is_ok_and(|sel| sel.matches(&l)), "{s}");
         }
-        let no = ["app=api", "!app", "db", "app notin (web)", "app=web,tier=back", "app!=web"];
+        let no = [
+            "app=api",
+            "!app",
+            "db",
+            "app notin (web)",
+            "app=web,tier=back",
+            "app!=web",
+        ];
         for s in no {
             assert!(parse(s).is_ok_and(|sel| !sel.matches(&l)), "{s}");
         }

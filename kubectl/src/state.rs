@@ -42,8 +42,12 @@ pub fn documents(text: &str) -> Vec<(String, Value)> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for (first, last, _) in kpg_manifests::document_spans(text) {
-        let (Some(from), Some(to)) = (first.checked_sub(1), Some(last)) else { continue };
-        let Some(slice) = lines.get(from..to.min(lines.len())) else { continue };
+        let (Some(from), Some(to)) = (first.checked_sub(1), Some(last)) else {
+            continue;
+        };
+        let Some(slice) = lines.get(from..to.min(lines.len())) else {
+            continue;
+        };
         let doc = slice.join("\n") + "\n";
         let parsed = std::panic::catch_unwind(|| serde_saphyr::from_str::<Value>(&doc));
         if let Ok(Ok(value)) = parsed
@@ -57,11 +61,23 @@ pub fn documents(text: &str) -> Vec<(String, Value)> {
 
 /// `kind`, `metadata.name`, `metadata.namespace` (defaulted for namespaced kinds).
 pub fn identity(value: &Value) -> (String, String, String) {
-    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-    let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let name = value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let namespaced = Kind::from_kind(&kind).is_none_or(Kind::namespaced);
     let namespace = if namespaced {
-        value.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default").to_string()
+        value
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("default")
+            .to_string()
     } else {
         String::new()
     };
@@ -77,10 +93,25 @@ fn step_time(step: &Value) -> Option<Millis> {
 }
 
 fn target(v: &Value, kind_default: &str) -> (String, String, String) {
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or(kind_default).to_string();
-    let name = v.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or(kind_default)
+        .to_string();
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let namespaced = Kind::from_kind(&kind).is_none_or(Kind::namespaced);
-    let namespace = if namespaced { v.get("namespace").and_then(Value::as_str).unwrap_or("default").to_string() } else { String::new() };
+    let namespace = if namespaced {
+        v.get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("default")
+            .to_string()
+    } else {
+        String::new()
+    };
     (kind, name, namespace)
 }
 
@@ -93,7 +124,11 @@ impl<'a> State<'a> {
             for (_, value) in documents(text) {
                 let (kind, name, namespace) = identity(&value);
                 if kind == "Timeline" {
-                    let list = value.pointer("/spec/steps").and_then(Value::as_array).cloned().unwrap_or_default();
+                    let list = value
+                        .pointer("/spec/steps")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
                     for step in list {
                         if let Some(at) = step_time(&step) {
                             let order = steps.len();
@@ -105,8 +140,17 @@ impl<'a> State<'a> {
                 if kind.is_empty() || name.is_empty() {
                     continue;
                 }
-                declared.retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
-                declared.push(Declared { kind, name, namespace, value, created: 0, deleted: None, file: file.clone() });
+                declared
+                    .retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
+                declared.push(Declared {
+                    kind,
+                    name,
+                    namespace,
+                    value,
+                    created: 0,
+                    deleted: None,
+                    file: file.clone(),
+                });
             }
         }
         // The engine plays steps in time order, and steps at one instant in document order.
@@ -117,27 +161,56 @@ impl<'a> State<'a> {
                 let (kind, name, namespace) = identity(obj);
                 let created = declared
                     .iter()
-                    .find(|d| d.kind == kind && d.name == name && d.namespace == namespace && d.deleted.is_none())
+                    .find(|d| {
+                        d.kind == kind
+                            && d.name == name
+                            && d.namespace == namespace
+                            && d.deleted.is_none()
+                    })
                     .map_or(at, |d| d.created);
-                declared.retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
-                declared.push(Declared { kind, name, namespace, value: obj.clone(), created, deleted: None, file: String::from("Timeline") });
+                declared
+                    .retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
+                declared.push(Declared {
+                    kind,
+                    name,
+                    namespace,
+                    value: obj.clone(),
+                    created,
+                    deleted: None,
+                    file: String::from("Timeline"),
+                });
             } else if let Some(t) = step.get("delete") {
                 let (kind, name, namespace) = target(t, "");
-                for d in declared.iter_mut().filter(|d| d.kind == kind && d.name == name && d.namespace == namespace) {
+                for d in declared
+                    .iter_mut()
+                    .filter(|d| d.kind == kind && d.name == name && d.namespace == namespace)
+                {
                     d.deleted.get_or_insert(at);
                 }
             } else if let Some(t) = step.get("scale") {
                 let (kind, name, namespace) = target(t, "Deployment");
                 let replicas = t.get("replicas").cloned().unwrap_or(Value::from(0));
-                for d in declared.iter_mut().filter(|d| d.kind == kind && d.name == name && d.namespace == namespace) {
+                for d in declared
+                    .iter_mut()
+                    .filter(|d| d.kind == kind && d.name == name && d.namespace == namespace)
+                {
                     if let Some(spec) = d.value.get_mut("spec").and_then(Value::as_object_mut) {
-                        let key = if kind == "Job" { "parallelism" } else { "replicas" };
+                        let key = if kind == "Job" {
+                            "parallelism"
+                        } else {
+                            "replicas"
+                        };
                         spec.insert(key.into(), replicas.clone());
                     }
                 }
             }
         }
-        let mut state = State { sim: world.sim, now, declared, files: world.files };
+        let mut state = State {
+            sim: world.sim,
+            now,
+            declared,
+            files: world.files,
+        };
         // Deleted objects are gone, except an EC2NodeClass whose deletion waits for its
         // NodeClaims (the engine says when it finally went).
         let finished: Vec<String> = world
@@ -152,12 +225,16 @@ impl<'a> State<'a> {
             Some(_) if d.kind == "EC2NodeClass" => !finished.contains(&d.name),
             Some(_) => false,
         });
-        crate::order::by_text(&mut state.declared, |d| crate::order::key(&[&d.kind, &d.namespace, &d.name]));
+        crate::order::by_text(&mut state.declared, |d| {
+            crate::order::key(&[&d.kind, &d.namespace, &d.name])
+        });
         state
     }
 
     pub fn declared(&self, kind: &str, namespace: &str, name: &str) -> Option<&Declared> {
-        self.declared.iter().find(|d| d.kind == kind && d.name == name && (d.namespace == namespace || d.namespace.is_empty()))
+        self.declared.iter().find(|d| {
+            d.kind == kind && d.name == name && (d.namespace == namespace || d.namespace.is_empty())
+        })
     }
 
     pub fn declared_of(&self, kind: &str) -> impl Iterator<Item = &Declared> + '_ {
@@ -167,24 +244,40 @@ impl<'a> State<'a> {
 
     /// Node objects: fixed nodes, and Karpenter's once they registered; by name.
     pub fn nodes(&self) -> Vec<&'a Node> {
-        let mut v: Vec<&Node> = self.sim.nodes().iter().filter(|n| is_node_object(n)).collect();
+        let mut v: Vec<&Node> = self
+            .sim
+            .nodes()
+            .iter()
+            .filter(|n| is_node_object(n))
+            .collect();
         crate::order::by_text(&mut v, |n| n.name.clone());
         v
     }
 
     pub fn node(&self, name: &str) -> Option<&'a Node> {
-        self.sim.nodes().iter().find(|n| n.name == name && is_node_object(n))
+        self.sim
+            .nodes()
+            .iter()
+            .find(|n| n.name == name && is_node_object(n))
     }
 
     /// NodeClaims that exist; by name.
     pub fn claims(&self) -> Vec<&'a Node> {
-        let mut v: Vec<&Node> = self.sim.nodes().iter().filter(|n| !n.deleted && n.nodeclaim.is_some()).collect();
+        let mut v: Vec<&Node> = self
+            .sim
+            .nodes()
+            .iter()
+            .filter(|n| !n.deleted && n.nodeclaim.is_some())
+            .collect();
         crate::order::by_text(&mut v, |n| n.nodeclaim.clone().unwrap_or_default());
         v
     }
 
     pub fn claim(&self, name: &str) -> Option<&'a Node> {
-        self.sim.nodes().iter().find(|n| !n.deleted && n.nodeclaim.as_deref() == Some(name))
+        self.sim
+            .nodes()
+            .iter()
+            .find(|n| !n.deleted && n.nodeclaim.as_deref() == Some(name))
     }
 
     /// Pods that exist (finished ones included, as the API server keeps them); by namespace
@@ -196,7 +289,10 @@ impl<'a> State<'a> {
     }
 
     pub fn pod(&self, namespace: &str, name: &str) -> Option<&'a Pod> {
-        self.sim.pods().iter().find(|p| !p.deleted && p.name == name && p.namespace == namespace)
+        self.sim
+            .pods()
+            .iter()
+            .find(|p| !p.deleted && p.name == name && p.namespace == namespace)
     }
 
     pub fn node_name(&self, index: usize) -> Option<&'a str> {
@@ -205,8 +301,13 @@ impl<'a> State<'a> {
 
     /// Live NodePools with their index (nodes refer to pools by index); by name.
     pub fn pools(&self) -> Vec<(usize, &'a NodePool)> {
-        let mut v: Vec<(usize, &NodePool)> =
-            self.sim.node_pools().enumerate().filter(|(_, (_, deleted))| !deleted).map(|(i, (np, _))| (i, np)).collect();
+        let mut v: Vec<(usize, &NodePool)> = self
+            .sim
+            .node_pools()
+            .enumerate()
+            .filter(|(_, (_, deleted))| !deleted)
+            .map(|(i, (np, _))| (i, np))
+            .collect();
         crate::order::by_text(&mut v, |p| p.1.name.clone());
         v
     }
@@ -232,21 +333,33 @@ impl<'a> State<'a> {
 
     /// The engine's events about an object (`Kind/name` or `Kind/namespace/name`).
     pub fn events_of(&self, object: &str) -> Vec<&'a Event> {
-        self.sim.events().iter().filter(|e| e.object == object).collect()
+        self.sim
+            .events()
+            .iter()
+            .filter(|e| e.object == object)
+            .collect()
     }
 
     /// The pods of a workload, by (kind, namespace, name).
     pub fn pods_of(&self, kind: WorkloadKind, namespace: &str, name: &str) -> Vec<&'a Pod> {
         self.pods()
             .into_iter()
-            .filter(|p| p.namespace == namespace && p.owner.as_ref().is_some_and(|(k, n)| *k == kind && n == name))
+            .filter(|p| {
+                p.namespace == namespace
+                    && p.owner
+                        .as_ref()
+                        .is_some_and(|(k, n)| *k == kind && n == name)
+            })
             .collect()
     }
 
     /// Pods bound to a node, not finished (kubectl's "Non-terminated Pods").
     pub fn pods_on(&self, node: &Node) -> Vec<&'a Pod> {
         let index = self.sim.nodes().iter().position(|n| std::ptr::eq(n, node));
-        self.pods().into_iter().filter(|p| p.node.is_some() && p.node == index && p.is_active()).collect()
+        self.pods()
+            .into_iter()
+            .filter(|p| p.node.is_some() && p.node == index && p.is_active())
+            .collect()
     }
 
     /// The image of a pod's container, from its workload's manifest.
@@ -256,9 +369,18 @@ impl<'a> State<'a> {
             None => ("Pod", pod.name.as_str()),
         };
         let d = self.declared(kind, &pod.namespace, name)?;
-        let spec = if kind == "Pod" { d.value.get("spec") } else { d.value.pointer("/spec/template/spec") }?;
+        let spec = if kind == "Pod" {
+            d.value.get("spec")
+        } else {
+            d.value.pointer("/spec/template/spec")
+        }?;
         for list in ["containers", "initContainers"] {
-            for c in spec.get(list).and_then(Value::as_array).into_iter().flatten() {
+            for c in spec
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if c.get("name").and_then(Value::as_str) == Some(container) {
                     return c.get("image").and_then(Value::as_str).map(str::to_string);
                 }
@@ -270,9 +392,16 @@ impl<'a> State<'a> {
     /// The namespaces: EKS's four, the declared ones and any a workload uses.
     pub fn namespaces(&self) -> Vec<(String, Millis)> {
         let mut out: Vec<(String, Millis)> =
-            ["default", "kube-node-lease", "kube-public", "kube-system"].iter().map(|n| (n.to_string(), 0)).collect();
+            ["default", "kube-node-lease", "kube-public", "kube-system"]
+                .iter()
+                .map(|n| (n.to_string(), 0))
+                .collect();
         for d in &self.declared {
-            let name = if d.kind == "Namespace" { d.name.clone() } else { d.namespace.clone() };
+            let name = if d.kind == "Namespace" {
+                d.name.clone()
+            } else {
+                d.namespace.clone()
+            };
             if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
                 out.push((name, d.created));
             }
@@ -305,7 +434,14 @@ pub fn launched(n: &Node) -> bool {
 
 /// Containers kubectl's READY column counts: containers and sidecars.
 pub fn container_count(pod: &Pod) -> usize {
-    (pod.spec.containers.len() + pod.spec.init_containers.iter().filter(|c| c.restart_always).count()).max(1)
+    (pod.spec.containers.len()
+        + pod
+            .spec
+            .init_containers
+            .iter()
+            .filter(|c| c.restart_always)
+            .count())
+    .max(1)
 }
 
 pub fn pod_bound(pod: &Pod) -> bool {
@@ -319,7 +455,9 @@ pub fn pod_running(pod: &Pod) -> bool {
 /// The ReplicaSet a Deployment's pod belongs to: its name without the pod suffix.
 pub fn replicaset_of(pod: &Pod) -> Option<String> {
     match &pod.owner {
-        Some((WorkloadKind::Deployment, _)) => pod.name.rsplit_once('-').map(|(rs, _)| rs.to_string()),
+        Some((WorkloadKind::Deployment, _)) => {
+            pod.name.rsplit_once('-').map(|(rs, _)| rs.to_string())
+        }
         _ => None,
     }
 }

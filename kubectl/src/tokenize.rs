@@ -64,7 +64,10 @@ pub fn split_partial(line: &str) -> Result<(Vec<Word>, Option<char>), TokenError
                 return Err(TokenError::Operator(op));
             }
             '\'' => {
-                let w = current.get_or_insert_with(|| Word { text: String::new(), start: i });
+                let w = current.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    start: i,
+                });
                 let mut closed = false;
                 for (_, q) in chars.by_ref() {
                     if q == '\'' {
@@ -80,7 +83,10 @@ pub fn split_partial(line: &str) -> Result<(Vec<Word>, Option<char>), TokenError
                 }
             }
             '"' => {
-                let w = current.get_or_insert_with(|| Word { text: String::new(), start: i });
+                let w = current.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    start: i,
+                });
                 let mut closed = false;
                 while let Some((_, q)) = chars.next() {
                     match q {
@@ -105,13 +111,22 @@ pub fn split_partial(line: &str) -> Result<(Vec<Word>, Option<char>), TokenError
                 }
             }
             '\\' => {
-                let w = current.get_or_insert_with(|| Word { text: String::new(), start: i });
+                let w = current.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    start: i,
+                });
                 if let Some((_, n)) = chars.next() {
                     w.text.push(n);
                 }
             }
             other => {
-                current.get_or_insert_with(|| Word { text: String::new(), start: i }).text.push(other);
+                current
+                    .get_or_insert_with(|| Word {
+                        text: String::new(),
+                        start: i,
+                    })
+                    .text
+                    .push(other);
             }
         }
     }
@@ -124,22 +139,38 @@ mod tests {
     use super::*;
 
     fn texts(line: &str) -> Vec<String> {
-        split(line).unwrap_or_default().into_iter().map(|w| w.text).collect()
+        split(line)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|w| w.text)
+            .collect()
     }
 
     #[test]
     fn quotes_escapes_and_comments() {
-        assert_eq!(texts("kubectl get nodes -L a,b"), ["kubectl", "get", "nodes", "-L", "a,b"]);
-        assert_eq!(texts("kubectl annotate node x 'note=hello world'"), ["kubectl", "annotate", "node", "x", "note=hello world"]);
+        assert_eq!(
+            texts("kubectl get nodes -L a,b"),
+            ["kubectl", "get", "nodes", "-L", "a,b"]
+        );
+        assert_eq!(
+            texts("kubectl annotate node x 'note=hello world'"),
+            ["kubectl", "annotate", "node", "x", "note=hello world"]
+        );
         assert_eq!(texts(r#"a "b \"c\"" d\ e"#), ["a", "b \"c\"", "d e"]);
-        assert_eq!(texts("kubectl get nodeclaims -w     # watch"), ["kubectl", "get", "nodeclaims", "-w"]);
+        assert_eq!(
+            texts("kubectl get nodeclaims -w     # watch"),
+            ["kubectl", "get", "nodeclaims", "-w"]
+        );
         assert_eq!(texts("a x#y"), ["a", "x#y"]);
         assert_eq!(texts("a ''"), ["a", ""]);
     }
 
     #[test]
     fn operators_are_refused() {
-        assert_eq!(split("kubectl get pods | grep x"), Err(TokenError::Operator("|".into())));
+        assert_eq!(
+            split("kubectl get pods | grep x"),
+            Err(TokenError::Operator("|".into()))
+        );
         assert_eq!(split("a && b"), Err(TokenError::Operator("&&".into())));
         assert!(split("echo 'a|b'").is_ok());
         assert_eq!(split("a 'b"), Err(TokenError::Unterminated('\'')));

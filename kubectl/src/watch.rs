@@ -20,8 +20,15 @@ pub struct Watch {
 #[derive(Clone, Debug)]
 enum Inner {
     /// `header`: printed already (with the first row; an empty list prints nothing).
-    Get { req: Request, rows: BTreeMap<String, Row>, header: bool },
-    Logs { req: logs::Request, printed: usize },
+    Get {
+        req: Request,
+        rows: BTreeMap<String, Row>,
+        header: bool,
+    },
+    Logs {
+        req: logs::Request,
+        printed: usize,
+    },
 }
 
 fn comparable(req: &Request, row: &Row) -> Vec<String> {
@@ -36,14 +43,21 @@ fn comparable(req: &Request, row: &Row) -> Vec<String> {
 
 impl Watch {
     pub fn for_get(state: &State, req: Request) -> Watch {
-        let rows: BTreeMap<String, Row> = get::watched_rows(state, &req).into_iter().map(|r| (r.key(), r)).collect();
+        let rows: BTreeMap<String, Row> = get::watched_rows(state, &req)
+            .into_iter()
+            .map(|r| (r.key(), r))
+            .collect();
         let header = !rows.is_empty();
-        Watch { inner: Inner::Get { req, rows, header } }
+        Watch {
+            inner: Inner::Get { req, rows, header },
+        }
     }
 
     pub fn for_logs(state: &State, req: logs::Request) -> Watch {
         let printed = logs::lines(state, &req).len();
-        Watch { inner: Inner::Logs { req, printed } }
+        Watch {
+            inner: Inner::Logs { req, printed },
+        }
     }
 
     /// The lines the command would print since the last poll (no header).
@@ -51,11 +65,15 @@ impl Watch {
         let state = State::new(world);
         match &mut self.inner {
             Inner::Get { req, rows, header } => {
-                let now: BTreeMap<String, Row> = get::watched_rows(&state, req).into_iter().map(|r| (r.key(), r)).collect();
+                let now: BTreeMap<String, Row> = get::watched_rows(&state, req)
+                    .into_iter()
+                    .map(|r| (r.key(), r))
+                    .collect();
                 let with_kind = req.kinds.len() > 1;
                 let mut out = String::new();
                 let print = |row: &Row, out: &mut String, header: &mut bool| {
-                    let (head, mut body) = get::table_cells(req, row.kind, std::slice::from_ref(row), with_kind);
+                    let (head, mut body) =
+                        get::table_cells(req, row.kind, std::slice::from_ref(row), with_kind);
                     if !*header && !req.no_headers {
                         body.insert(0, head);
                     }
@@ -63,7 +81,9 @@ impl Watch {
                     out.push_str(&tabulate(&body));
                 };
                 for (key, row) in &now {
-                    let changed = rows.get(key).is_none_or(|old| comparable(req, old) != comparable(req, row));
+                    let changed = rows
+                        .get(key)
+                        .is_none_or(|old| comparable(req, old) != comparable(req, row));
                     if changed {
                         print(row, &mut out, header);
                     }
@@ -78,7 +98,11 @@ impl Watch {
             }
             Inner::Logs { req, printed } => {
                 let all = logs::lines(&state, req);
-                let new: String = all.iter().skip(*printed).map(|l| format!("{l}\n")).collect();
+                let new: String = all
+                    .iter()
+                    .skip(*printed)
+                    .map(|l| format!("{l}\n"))
+                    .collect();
                 *printed = all.len().max(*printed);
                 new
             }

@@ -119,7 +119,11 @@ fn write_list(items: &[Value], level: usize, out: &mut String) {
 }
 
 fn key(k: &str) -> String {
-    if needs_quotes(k) { quote(k) } else { k.to_string() }
+    if needs_quotes(k) {
+        quote(k)
+    } else {
+        k.to_string()
+    }
 }
 
 fn scalar(v: &Value) -> String {
@@ -146,7 +150,9 @@ fn needs_quotes(s: &str) -> bool {
         return true;
     }
     let lower = s.to_ascii_lowercase();
-    let special_words = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"];
+    let special_words = [
+        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
+    ];
     if special_words.contains(&lower.as_str()) {
         return true;
     }
@@ -159,7 +165,12 @@ fn needs_quotes(s: &str) -> bool {
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !dash_ok {
         return true;
     }
-    if s.starts_with(' ') || s.ends_with(' ') || s.contains(": ") || s.contains(" #") || s.ends_with(':') {
+    if s.starts_with(' ')
+        || s.ends_with(' ')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.ends_with(':')
+    {
         return true;
     }
     s.chars().any(|c| c.is_control())
@@ -171,7 +182,9 @@ fn looks_numeric(s: &str) -> bool {
         return true;
     }
     // An int or a float as YAML reads one: digits, one dot at most, an exponent.
-    t.chars().all(|c| c.is_ascii_digit() || "._eE+-".contains(c)) && t.replace('_', "").parse::<f64>().is_ok()
+    t.chars()
+        .all(|c| c.is_ascii_digit() || "._eE+-".contains(c))
+        && t.replace('_', "").parse::<f64>().is_ok()
 }
 
 fn looks_like_timestamp(s: &str) -> bool {
@@ -230,10 +243,29 @@ spec:
 
     #[test]
     fn quoting() {
-        for s in ["", "true", "8", "1.5", "a: b", "*", "1970-01-01T00:00:00Z", "-"] {
+        for s in [
+            "",
+            "true",
+            "8",
+            "1.5",
+            "a: b",
+            "*",
+            "1970-01-01T00:00:00Z",
+            "-",
+        ] {
             assert!(needs_quotes(s), "{s}");
         }
-        for s in ["192.168.1.4", "nginx", "400m", "512Mi", "karpenter.sh/nodepool", "/bin/sh", "-c", "al2023@latest", "aws:///zone/i-1"] {
+        for s in [
+            "192.168.1.4",
+            "nginx",
+            "400m",
+            "512Mi",
+            "karpenter.sh/nodepool",
+            "/bin/sh",
+            "-c",
+            "al2023@latest",
+            "aws:///zone/i-1",
+        ] {
             assert!(!needs_quotes(s), "{s}");
         }
     }

@@ -15,7 +15,9 @@ fn main() {
         }
     };
     let body = if args.next().as_deref() == Some("--case") {
-        text.split_once("\n---\n").map(|(_, rest)| rest.to_string()).unwrap_or_default()
+        text.split_once("\n---\n")
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
     } else {
         text
     };

@@ -71,10 +71,19 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
             Code::DuplicateField,
             &path,
             d.pos,
-            format!("`{}` is given twice (first at line {})", d.key, d.first.line),
+            format!(
+                "`{}` is given twice (first at line {})",
+                d.key, d.first.line
+            ),
             Some("keep one of them".into()),
         );
-        cx.ko(format!("`{}`가 두 번 나옵니다(처음은 {}번째 줄)", d.key, d.first.line), Some("하나만 남기세요".into()));
+        cx.ko(
+            format!(
+                "`{}`가 두 번 나옵니다(처음은 {}번째 줄)",
+                d.key, d.first.line
+            ),
+            Some("하나만 남기세요".into()),
+        );
     }
     let is_list = matches!(kind, Some("List")) && matches!(&root.value, Value::Map(_));
     if is_list {
@@ -86,13 +95,28 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
     let ok = cx.error_count() == 0;
     diagnostics.append(&mut cx.diags);
     if let (true, Some(converted)) = (ok, converted) {
-        let label = object_label(converted.kind, Some(&converted.namespace), Some(&converted.name));
-        accepted.push(Accepted { doc: piece.index, label, converted, refs: cx.refs, dropped: false });
+        let label = object_label(
+            converted.kind,
+            Some(&converted.namespace),
+            Some(&converted.name),
+        );
+        accepted.push(Accepted {
+            doc: piece.index,
+            label,
+            converted,
+            refs: cx.refs,
+            dropped: false,
+        });
     }
 }
 
 /// `kind: List` (what `kubectl get -o yaml` prints): each item is read as its own object.
-fn read_list(cx: &mut Cx, root: &yaml::Node, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
+fn read_list(
+    cx: &mut Cx,
+    root: &yaml::Node,
+    accepted: &mut Vec<Accepted>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     let doc_errors = cx.error_count();
     let root_field = Field::root(root, "");
     let mut f = Fields::of(cx, &root_field);
@@ -107,8 +131,18 @@ fn read_list(cx: &mut Cx, root: &yaml::Node, accepted: &mut Vec<Accepted>, diagn
         let ok = icx.error_count() == 0 && doc_errors == 0;
         diagnostics.append(&mut icx.diags);
         if let (true, Some(converted)) = (ok, converted) {
-            let label = object_label(converted.kind, Some(&converted.namespace), Some(&converted.name));
-            accepted.push(Accepted { doc: cx.doc, label, converted, refs: icx.refs, dropped: false });
+            let label = object_label(
+                converted.kind,
+                Some(&converted.namespace),
+                Some(&converted.name),
+            );
+            accepted.push(Accepted {
+                doc: cx.doc,
+                label,
+                converted,
+                refs: icx.refs,
+                dropped: false,
+            });
         }
     }
 }
@@ -124,7 +158,15 @@ impl WithKorean for Diagnostic {
     }
 }
 
-fn diag(severity: Severity, code: Code, a: &Accepted, path: &str, pos: Pos, message: String, help: Option<String>) -> Diagnostic {
+fn diag(
+    severity: Severity,
+    code: Code,
+    a: &Accepted,
+    path: &str,
+    pos: Pos,
+    message: String,
+    help: Option<String>,
+) -> Diagnostic {
     Diagnostic {
         severity,
         code,
@@ -149,7 +191,8 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     let mut steps: Vec<Step> = Vec::new();
     let mut v1beta1_kubelets = Vec::new();
     for a in accepted.into_iter().filter(|a| !a.dropped) {
-        if let (Some(k), Object::NodePool(np)) = (a.converted.v1beta1_kubelet, &a.converted.object) {
+        if let (Some(k), Object::NodePool(np)) = (a.converted.v1beta1_kubelet, &a.converted.object)
+        {
             v1beta1_kubelets.push((np.name.clone(), np.node_class_ref.name.clone(), k));
         }
         match a.converted.object {
@@ -176,12 +219,22 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
 /// receives becomes its own, and each different one goes to a copy named
 /// `<class>-<nodepool>` that the NodePools with that kubelet then use. So a v1beta1 manifest
 /// and its migration simulate alike. A class that sets its own kubelet keeps it.
-fn give_kubelets_to_classes(scenario: &mut Scenario, kubelets: Vec<(String, String, kpg_core::model::KubeletConfig)>) {
-    let mut taken: BTreeSet<String> = scenario.node_classes.iter().map(|c| c.name.clone()).collect();
+fn give_kubelets_to_classes(
+    scenario: &mut Scenario,
+    kubelets: Vec<(String, String, kpg_core::model::KubeletConfig)>,
+) {
+    let mut taken: BTreeSet<String> = scenario
+        .node_classes
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
     // class -> the kubelets given so far and the class each went to
-    let mut given: BTreeMap<String, Vec<(kpg_core::model::KubeletConfig, String)>> = BTreeMap::new();
+    let mut given: BTreeMap<String, Vec<(kpg_core::model::KubeletConfig, String)>> =
+        BTreeMap::new();
     for (pool, class, kubelet) in kubelets {
-        let Some(ci) = scenario.node_classes.iter().position(|c| c.name == class) else { continue };
+        let Some(ci) = scenario.node_classes.iter().position(|c| c.name == class) else {
+            continue;
+        };
         let so_far = given.entry(class.clone()).or_default();
         let target = if let Some((_, to)) = so_far.iter().find(|(k, _)| *k == kubelet) {
             to.clone()
@@ -194,7 +247,16 @@ fn give_kubelets_to_classes(scenario: &mut Scenario, kubelets: Vec<(String, Stri
             class.clone()
         } else {
             let base = format!("{class}-{pool}");
-            let name = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") }).find(|c| !taken.contains(c)).unwrap_or(base);
+            let name = (1..)
+                .map(|n| {
+                    if n == 1 {
+                        base.clone()
+                    } else {
+                        format!("{base}-{n}")
+                    }
+                })
+                .find(|c| !taken.contains(c))
+                .unwrap_or(base);
             taken.insert(name.clone());
             let mut copy = scenario.node_classes[ci].clone();
             copy.name = name.clone();
@@ -235,15 +297,31 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         }
         let key = (c.kind, c.namespace.clone(), c.name.clone());
         if let Some((doc, pos)) = seen.get(&key) {
-            diagnostics.push(diag(
-                Severity::Error,
-                Code::DuplicateObject,
-                a,
-                "metadata.name",
-                c.name_pos,
-                format!("{} is already defined in document {} (line {})", a.label, doc + 1, pos.line),
-                Some("rename one of them or delete the duplicate".into()),
-            ).with_ko(format!("{}가 이미 {}번째 문서({}번째 줄)에 있습니다", a.label, doc + 1, pos.line), Some("둘 중 하나의 이름을 바꾸거나 중복을 지우세요".into())));
+            diagnostics.push(
+                diag(
+                    Severity::Error,
+                    Code::DuplicateObject,
+                    a,
+                    "metadata.name",
+                    c.name_pos,
+                    format!(
+                        "{} is already defined in document {} (line {})",
+                        a.label,
+                        doc + 1,
+                        pos.line
+                    ),
+                    Some("rename one of them or delete the duplicate".into()),
+                )
+                .with_ko(
+                    format!(
+                        "{}가 이미 {}번째 문서({}번째 줄)에 있습니다",
+                        a.label,
+                        doc + 1,
+                        pos.line
+                    ),
+                    Some("둘 중 하나의 이름을 바꾸거나 중복을 지우세요".into()),
+                ),
+            );
             a.dropped = true;
         } else {
             seen.insert(key, (a.doc, c.name_pos));
@@ -260,9 +338,17 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
     for (i, a) in accepted.iter().enumerate().filter(|(_, a)| !a.dropped) {
         match &a.converted.object {
             Object::NodePool(np) => {
-                current.insert(np.name.clone(), (np.node_class_ref.group.clone(), np.node_class_ref.kind.clone()));
+                current.insert(
+                    np.name.clone(),
+                    (
+                        np.node_class_ref.group.clone(),
+                        np.node_class_ref.kind.clone(),
+                    ),
+                );
             }
-            Object::Timeline(s) => steps.extend(s.iter().enumerate().map(|(j, st)| (st.step.at, i, j))),
+            Object::Timeline(s) => {
+                steps.extend(s.iter().enumerate().map(|(j, st)| (st.step.at, i, j)))
+            }
             _ => {}
         }
     }
@@ -270,7 +356,9 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
     steps.sort();
     let mut bad = Vec::new();
     for (_, i, j) in steps {
-        let Object::Timeline(s) = &accepted[i].converted.object else { continue };
+        let Object::Timeline(s) = &accepted[i].converted.object else {
+            continue;
+        };
         let Some(st) = s.get(j) else { continue };
         let obj = match &st.step.action {
             TimelineAction::Delete { kind, name, .. } if kind == "NodePool" => {
@@ -280,8 +368,13 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
             TimelineAction::Apply(obj) => obj,
             _ => continue,
         };
-        let AppliedObject::NodePool(np) = obj.as_ref() else { continue };
-        let new = (np.node_class_ref.group.clone(), np.node_class_ref.kind.clone());
+        let AppliedObject::NodePool(np) = obj.as_ref() else {
+            continue;
+        };
+        let new = (
+            np.node_class_ref.group.clone(),
+            np.node_class_ref.kind.clone(),
+        );
         match current.get(&np.name) {
             Some(old) if *old != new => bad.push((i, j, np.name.clone(), old.clone(), new)),
             _ => {
@@ -319,7 +412,8 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
 /// custom catalog lacks, which cannot be simulated.
 fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     let mut known: BTreeSet<(String, String, String)> = BTreeSet::new();
-    let mut namespaces: BTreeSet<String> = BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).collect();
+    let mut namespaces: BTreeSet<String> =
+        BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).collect();
     let mut custom_types = BTreeSet::new();
     for a in accepted.iter().filter(|a| !a.dropped) {
         let c = &a.converted;
@@ -335,10 +429,18 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 for s in steps {
                     if let TimelineAction::Apply(obj) = &s.step.action {
                         let (kind, ns, name) = match obj.as_ref() {
-                            AppliedObject::NodePool(np) => ("NodePool", String::new(), np.name.clone()),
-                            AppliedObject::NodeClass(nc) => ("EC2NodeClass", String::new(), nc.name.clone()),
-                            AppliedObject::Workload(w) => (w.kind.as_str(), w.namespace.clone(), w.name.clone()),
-                            AppliedObject::Pdb(p) => ("PodDisruptionBudget", p.namespace.clone(), p.name.clone()),
+                            AppliedObject::NodePool(np) => {
+                                ("NodePool", String::new(), np.name.clone())
+                            }
+                            AppliedObject::NodeClass(nc) => {
+                                ("EC2NodeClass", String::new(), nc.name.clone())
+                            }
+                            AppliedObject::Workload(w) => {
+                                (w.kind.as_str(), w.namespace.clone(), w.name.clone())
+                            }
+                            AppliedObject::Pdb(p) => {
+                                ("PodDisruptionBudget", p.namespace.clone(), p.name.clone())
+                            }
                         };
                         known.insert((kind.to_string(), ns, name));
                     }
@@ -353,17 +455,38 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
             if matches!(r.kind.as_str(), "InstanceType" | "Region" | "Zone") {
                 if let Some((message, help)) = catalog_problem(r, &custom_types) {
                     let ko = match r.kind.as_str() {
-                        "InstanceType" => format!("인스턴스 유형 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
+                        "InstanceType" => {
+                            format!("인스턴스 유형 `{}`를 카탈로그에서 찾을 수 없습니다", r.name)
+                        }
                         "Region" => format!("리전 `{}`는 내장 카탈로그에 없습니다", r.name),
                         _ => format!("가용 영역 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
                     };
-                    diagnostics.push(diag(Severity::Error, Code::UnknownReference, a, &r.path, r.pos, message, Some(help)).with_ko(ko, None));
+                    diagnostics.push(
+                        diag(
+                            Severity::Error,
+                            Code::UnknownReference,
+                            a,
+                            &r.path,
+                            r.pos,
+                            message,
+                            Some(help),
+                        )
+                        .with_ko(ko, None),
+                    );
                     drop = true;
                 }
                 continue;
             }
             if !known.contains(&(r.kind.clone(), r.namespace.clone(), r.name.clone())) {
-                let target = object_label(&r.kind, if r.namespace.is_empty() { None } else { Some(&r.namespace) }, Some(&r.name));
+                let target = object_label(
+                    &r.kind,
+                    if r.namespace.is_empty() {
+                        None
+                    } else {
+                        Some(&r.namespace)
+                    },
+                    Some(&r.name),
+                );
                 let consequence = match r.kind.as_str() {
                     "EC2NodeClass" => ": the NodePool will never launch nodes",
                     _ => "",
@@ -409,8 +532,17 @@ fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, 
             }
             let help = crate::reader::suggest(&r.name, custom_types.iter().map(String::as_str))
                 .map(|g| format!("did you mean `{g}`?"))
-                .unwrap_or_else(|| "with InstanceType documents the built-in catalog is not used: name one of them".into());
-            Some((format!("instance type `{}` is not defined by any InstanceType document", r.name), help))
+                .unwrap_or_else(|| {
+                    "with InstanceType documents the built-in catalog is not used: name one of them"
+                        .into()
+                });
+            Some((
+                format!(
+                    "instance type `{}` is not defined by any InstanceType document",
+                    r.name
+                ),
+                help,
+            ))
         }
         "InstanceType" => {
             if aws::lookup(&r.name).is_some() {
@@ -419,14 +551,23 @@ fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, 
             let help = crate::reader::suggest(&r.name, aws::entries().iter().map(|e| e.name))
                 .map(|g| format!("did you mean `{g}`?"))
                 .unwrap_or_else(|| "use an EC2 instance type such as m5.large, or define it with an InstanceType document".into());
-            Some((format!("`{}` is not an instance type of the built-in catalog", r.name), help))
+            Some((
+                format!(
+                    "`{}` is not an instance type of the built-in catalog",
+                    r.name
+                ),
+                help,
+            ))
         }
         _ if !custom_types.is_empty() => None,
         "Region" => {
             if aws::region_index(&r.name).is_some() {
                 return None;
             }
-            Some((format!("region `{}` is not in the built-in catalog", r.name), format!("use one of {}", aws::REGIONS.join(", "))))
+            Some((
+                format!("region `{}` is not in the built-in catalog", r.name),
+                format!("use one of {}", aws::REGIONS.join(", ")),
+            ))
         }
         _ => {
             // `namespace` carries the region the zone belongs to.
@@ -434,7 +575,10 @@ fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, 
             if zones.contains(&r.name) {
                 return None;
             }
-            Some((format!("zone `{}` is not a zone of {}", r.name, r.namespace), format!("use {}", zones.join(", "))))
+            Some((
+                format!("zone `{}` is not a zone of {}", r.name, r.namespace),
+                format!("use {}", zones.join(", ")),
+            ))
         }
     }
 }
@@ -450,17 +594,38 @@ fn replicas_of(kind: WorkloadKind, replicas: u32) -> i64 {
 
 /// Caps the pods a scenario implies: initially, and at every step of its timelines.
 fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
-    let help = || Some(format!("the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas show the same behaviour)"));
-    let help_ko = || format!("플레이그라운드는 파드를 최대 {MAX_PODS}개까지 시뮬레이션합니다. `replicas`를 줄이세요(레플리카 몇 개로도 같은 동작을 볼 수 있습니다)");
+    let help = || {
+        Some(format!(
+            "the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas show the same behaviour)"
+        ))
+    };
+    let help_ko = || {
+        format!(
+            "플레이그라운드는 파드를 최대 {MAX_PODS}개까지 시뮬레이션합니다. `replicas`를 줄이세요(레플리카 몇 개로도 같은 동작을 볼 수 있습니다)"
+        )
+    };
     let mut current: BTreeMap<(WorkloadKind, String, String), i64> = BTreeMap::new();
     let mut total: i64 = 0;
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
-        let Object::Workload(w) = &a.converted.object else { continue };
+        let Object::Workload(w) = &a.converted.object else {
+            continue;
+        };
         let n = replicas_of(w.kind, w.replicas);
         if total + n > MAX_PODS {
             let message = format!("{} brings the scenario to {} pods", a.label, total + n);
             let ko = format!("{}로 시나리오의 파드가 {}개가 됩니다", a.label, total + n);
-            diagnostics.push(diag(Severity::Error, Code::TooLarge, a, "spec.replicas", a.converted.name_pos, message, help()).with_ko(ko, Some(help_ko())));
+            diagnostics.push(
+                diag(
+                    Severity::Error,
+                    Code::TooLarge,
+                    a,
+                    "spec.replicas",
+                    a.converted.name_pos,
+                    message,
+                    help(),
+                )
+                .with_ko(ko, Some(help_ko())),
+            );
             a.dropped = true;
             continue;
         }
@@ -480,8 +645,14 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         if bad.iter().any(|(bi, _)| *bi == i) {
             continue;
         }
-        let Object::Timeline(s) = &accepted[i].converted.object else { continue };
-        let Some((kind, name, ns, replicas)) = s.get(j).and_then(|st| playground::step_replicas(&st.step)) else { continue };
+        let Object::Timeline(s) = &accepted[i].converted.object else {
+            continue;
+        };
+        let Some((kind, name, ns, replicas)) =
+            s.get(j).and_then(|st| playground::step_replicas(&st.step))
+        else {
+            continue;
+        };
         let n = replicas_of(kind, replicas);
         let key = (kind, ns.to_string(), name.to_string());
         let old = current.get(&key).copied().unwrap_or(0);
@@ -497,8 +668,19 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         let a = &mut accepted[i];
         if let Object::Timeline(s) = &a.converted.object {
             if let Some(st) = s.get(j) {
-                let d = diag(Severity::Error, Code::TooLarge, a, &st.path, st.pos, "this step brings the scenario above the pod limit".into(), help())
-                    .with_ko("이 단계로 시나리오의 파드가 한도를 넘습니다".into(), Some(help_ko()));
+                let d = diag(
+                    Severity::Error,
+                    Code::TooLarge,
+                    a,
+                    &st.path,
+                    st.pos,
+                    "this step brings the scenario above the pod limit".into(),
+                    help(),
+                )
+                .with_ko(
+                    "이 단계로 시나리오의 파드가 한도를 넘습니다".into(),
+                    Some(help_ko()),
+                );
                 diagnostics.push(d);
             }
         }

@@ -52,10 +52,22 @@ impl Origin {
     pub fn meaning(self) -> (&'static str, &'static str) {
         match self {
             Origin::Yaml => ("not valid YAML", "올바른 YAML이 아닙니다"),
-            Origin::ApiServer => ("the API server rejects this at kubectl apply", "kubectl apply 때 API 서버가 거부합니다"),
-            Origin::Karpenter => ("the API server accepts this; Karpenter ignores or refuses it at run time", "API 서버는 받아들이지만 Karpenter가 실행 중에 무시하거나 거부합니다"),
-            Origin::V1beta1 => ("a v1beta1 difference: read as v1, and kpg migrate rewrites it", "v1beta1과의 차이: v1으로 읽으며 kpg migrate가 고쳐 씁니다"),
-            Origin::Playground => ("the playground's own kinds and limits", "플레이그라운드 고유의 종류와 한도"),
+            Origin::ApiServer => (
+                "the API server rejects this at kubectl apply",
+                "kubectl apply 때 API 서버가 거부합니다",
+            ),
+            Origin::Karpenter => (
+                "the API server accepts this; Karpenter ignores or refuses it at run time",
+                "API 서버는 받아들이지만 Karpenter가 실행 중에 무시하거나 거부합니다",
+            ),
+            Origin::V1beta1 => (
+                "a v1beta1 difference: read as v1, and kpg migrate rewrites it",
+                "v1beta1과의 차이: v1으로 읽으며 kpg migrate가 고쳐 씁니다",
+            ),
+            Origin::Playground => (
+                "the playground's own kinds and limits",
+                "플레이그라운드 고유의 종류와 한도",
+            ),
         }
     }
 }
@@ -264,11 +276,26 @@ mod tests {
         for info in ALL {
             let name = info.code.as_str();
             assert!(seen.insert(name), "{name} twice");
-            assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{name}");
-            assert!(!name.starts_with('-') && !name.ends_with('-') && !name.contains("--"), "{name}");
+            assert!(
+                name.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{name}"
+            );
+            assert!(
+                !name.starts_with('-') && !name.ends_with('-') && !name.contains("--"),
+                "{name}"
+            );
             assert!(info.summary.ends_with('.'), "{name}: {}", info.summary);
-            assert!(info.summary_ko.chars().any(|c| ('가'..='힣').contains(&c)), "{name}: {}", info.summary_ko);
+            assert!(
+                info.summary_ko.chars().any(|c| ('가'..='힣').contains(&c)),
+                "{name}: {}",
+                info.summary_ko
+            );
         }
-        assert_eq!(Code::parse("invalid-value"), None, "the coarse code is gone");
+        assert_eq!(
+            Code::parse("invalid-value"),
+            None,
+            "the coarse code is gone"
+        );
     }
 }

@@ -114,7 +114,16 @@ mod tests {
             d.to_string(),
             "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
         );
-        let bare = Diagnostic { object: None, path: String::new(), help: None, ko: None, ..d };
-        assert_eq!(bare.to_string(), "document 4 at 12:14: error[invalid-quantity]: cannot parse `12Gib`");
+        let bare = Diagnostic {
+            object: None,
+            path: String::new(),
+            help: None,
+            ko: None,
+            ..d
+        };
+        assert_eq!(
+            bare.to_string(),
+            "document 4 at 12:14: error[invalid-quantity]: cannot parse `12Gib`"
+        );
     }
 }

@@ -169,7 +169,11 @@ fn clean_scalar(v: &str) -> Option<String> {
         None => v,
     };
     let v = v.trim().trim_matches(|c| c == '"' || c == '\'').trim();
-    if v.is_empty() { None } else { Some(v.to_string()) }
+    if v.is_empty() {
+        None
+    } else {
+        Some(v.to_string())
+    }
 }
 
 fn flow_field(flow: &str, field: &str) -> Option<String> {
@@ -177,7 +181,11 @@ fn flow_field(flow: &str, field: &str) -> Option<String> {
     let inner = inner.split('}').next().unwrap_or("");
     inner.split(',').find_map(|part| {
         let (k, v) = part.split_once(':')?;
-        if k.trim().trim_matches(|c| c == '"' || c == '\'') == field { clean_scalar(v) } else { None }
+        if k.trim().trim_matches(|c| c == '"' || c == '\'') == field {
+            clean_scalar(v)
+        } else {
+            None
+        }
     })
 }
 

@@ -33,8 +33,8 @@ mod yaml;
 pub use codes::{Code, CodeInfo, Origin};
 pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::document_spans;
-pub use migrate::{Change, Migration, migrate};
 pub use kpg_core::model::Scenario;
+pub use migrate::{Change, Migration, migrate};
 
 /// Inputs larger than this are refused with one `too-large` error.
 pub const MAX_INPUT_BYTES: usize = 5 * 1024 * 1024;
@@ -81,15 +81,27 @@ pub fn load(text: &str) -> Loaded {
                     text.len(),
                     MAX_INPUT_BYTES
                 ),
-                help: Some("remove documents the simulation does not need (Services, ConfigMaps, ...)".into()),
+                help: Some(
+                    "remove documents the simulation does not need (Services, ConfigMaps, ...)"
+                        .into(),
+                ),
                 ko: Some(diagnostic::Korean {
-                    message: format!("시나리오가 {} 바이트입니다. 플레이그라운드는 최대 {} 바이트까지 읽습니다", text.len(), MAX_INPUT_BYTES),
-                    help: Some("시뮬레이션에 필요 없는 문서(Service, ConfigMap 등)를 지우세요".into()),
+                    message: format!(
+                        "시나리오가 {} 바이트입니다. 플레이그라운드는 최대 {} 바이트까지 읽습니다",
+                        text.len(),
+                        MAX_INPUT_BYTES
+                    ),
+                    help: Some(
+                        "시뮬레이션에 필요 없는 문서(Service, ConfigMap 등)를 지우세요".into(),
+                    ),
                 }),
             }],
         };
     }
     let mut diagnostics = Vec::new();
     let scenario = assemble::load(text, &mut diagnostics);
-    Loaded { scenario, diagnostics }
+    Loaded {
+        scenario,
+        diagnostics,
+    }
 }

@@ -75,12 +75,17 @@ struct Editor<'t> {
 
 impl<'t> Editor<'t> {
     fn new(text: &'t str) -> Editor<'t> {
-        Editor { lines: text.split_inclusive('\n').collect(), edits: BTreeMap::new() }
+        Editor {
+            lines: text.split_inclusive('\n').collect(),
+            edits: BTreeMap::new(),
+        }
     }
 
     /// The line's text without its line ending.
     fn line(&self, i: usize) -> &'t str {
-        self.lines.get(i).map_or("", |l| l.trim_end_matches(['\n', '\r']))
+        self.lines
+            .get(i)
+            .map_or("", |l| l.trim_end_matches(['\n', '\r']))
     }
 
     fn ending(&self, i: usize) -> &'t str {
@@ -93,14 +98,22 @@ impl<'t> Editor<'t> {
     }
 
     fn current(&self, i: usize) -> String {
-        self.edits.get(&i).and_then(|e| e.replace.clone()).unwrap_or_else(|| self.line(i).to_string())
+        self.edits
+            .get(&i)
+            .and_then(|e| e.replace.clone())
+            .unwrap_or_else(|| self.line(i).to_string())
     }
 
     /// Replaces the first `from` at or after character column `col` (1-based) of line `i`.
     fn replace_in(&mut self, i: usize, col: usize, from: &str, to: &str) -> bool {
         let text = self.current(i);
-        let start = text.char_indices().nth(col.saturating_sub(1)).map_or(text.len(), |(b, _)| b);
-        let Some(at) = text[start..].find(from) else { return false };
+        let start = text
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(text.len(), |(b, _)| b);
+        let Some(at) = text[start..].find(from) else {
+            return false;
+        };
         let at = start + at;
         let new = format!("{}{}{}", &text[..at], to, &text[at + from.len()..]);
         self.edit(i).replace = Some(new);
@@ -188,7 +201,10 @@ fn indent_of(line: &str) -> usize {
 /// A mapping's entry by key.
 fn entry<'n>(map: &'n Node, key: &str) -> Option<(&'n Node, &'n Node)> {
     match &map.value {
-        Value::Map(entries) => entries.iter().find(|(k, _)| k.key_text() == key).map(|(k, v)| (k, v)),
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| k.key_text() == key)
+            .map(|(k, v)| (k, v)),
         _ => None,
     }
 }
@@ -209,7 +225,10 @@ fn is_flow(key: &Node, value: &Node) -> bool {
 /// The indentation of a block mapping's keys (from its first key), if it is one.
 fn child_indent(map: &Node, key_line_of_parent: usize) -> Option<usize> {
     match &map.value {
-        Value::Map(entries) => entries.first().filter(|(k, _)| k.pos.line > key_line_of_parent).map(|(k, _)| k.pos.col - 1),
+        Value::Map(entries) => entries
+            .first()
+            .filter(|(k, _)| k.pos.line > key_line_of_parent)
+            .map(|(k, _)| k.pos.col - 1),
         _ => None,
     }
 }
@@ -281,20 +300,46 @@ struct KubeletSource {
 pub fn migrate(text: &str) -> Migration {
     let mut docs = Vec::new();
     for piece in document::split(text) {
-        let Ok(parsed) = yaml::parse(&piece.text, piece.line_offset) else { continue };
+        let Ok(parsed) = yaml::parse(&piece.text, piece.line_offset) else {
+            continue;
+        };
         let root = parsed.root;
         let kind = get(&root, "kind").and_then(text_of).unwrap_or_default();
-        let api_version = get(&root, "apiVersion").and_then(text_of).unwrap_or_default();
-        let name = get(&root, "metadata").and_then(|m| get(m, "name")).and_then(text_of).unwrap_or_default();
-        docs.push(Doc { index: piece.index, first_line: piece.first_content_line, last_line: piece.last_content_line, root, kind, api_version, name });
+        let api_version = get(&root, "apiVersion")
+            .and_then(text_of)
+            .unwrap_or_default();
+        let name = get(&root, "metadata")
+            .and_then(|m| get(m, "name"))
+            .and_then(text_of)
+            .unwrap_or_default();
+        docs.push(Doc {
+            index: piece.index,
+            first_line: piece.first_content_line,
+            last_line: piece.last_content_line,
+            root,
+            kind,
+            api_version,
+            name,
+        });
     }
     let mut ed = Editor::new(text.strip_prefix('\u{FEFF}').unwrap_or(text));
-    let bom = if text.starts_with('\u{FEFF}') { "\u{FEFF}" } else { "" };
+    let bom = if text.starts_with('\u{FEFF}') {
+        "\u{FEFF}"
+    } else {
+        ""
+    };
     let mut changes = Vec::new();
     // EC2NodeClass name -> the kubelet blocks of the NodePools that refer to it.
     let mut kubelets: BTreeMap<String, Vec<KubeletSource>> = BTreeMap::new();
-    let names: Vec<String> = docs.iter().filter(|d| d.kind == "EC2NodeClass").map(|d| d.name.clone()).collect();
-    for doc in docs.iter().filter(|d| d.kind == "NodePool" && d.api_version == "karpenter.sh/v1beta1") {
+    let names: Vec<String> = docs
+        .iter()
+        .filter(|d| d.kind == "EC2NodeClass")
+        .map(|d| d.name.clone())
+        .collect();
+    for doc in docs
+        .iter()
+        .filter(|d| d.kind == "NodePool" && d.api_version == "karpenter.sh/v1beta1")
+    {
         migrate_node_pool(&mut ed, doc, &mut changes, &mut kubelets);
     }
     for doc in docs.iter().filter(|d| d.kind == "EC2NodeClass") {
@@ -318,24 +363,56 @@ pub fn migrate(text: &str) -> Migration {
         }
     }
     changes.sort_by_key(|c| (c.line, c.manual));
-    Migration { text: format!("{bom}{}", ed.finish()), changes }
+    Migration {
+        text: format!("{bom}{}", ed.finish()),
+        changes,
+    }
 }
 
 fn change(changes: &mut Vec<Change>, doc: &Doc, line: usize, message: impl Into<String>) {
-    changes.push(Change { document: doc.index, object: doc.label(), line, message: message.into(), manual: false });
+    changes.push(Change {
+        document: doc.index,
+        object: doc.label(),
+        line,
+        message: message.into(),
+        manual: false,
+    });
 }
 
 fn manual(changes: &mut Vec<Change>, doc: &Doc, line: usize, message: impl Into<String>) {
-    changes.push(Change { document: doc.index, object: doc.label(), line, message: message.into(), manual: true });
+    changes.push(Change {
+        document: doc.index,
+        object: doc.label(),
+        line,
+        message: message.into(),
+        manual: true,
+    });
 }
 
-fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, kubelets: &mut BTreeMap<String, Vec<KubeletSource>>) {
+fn migrate_node_pool(
+    ed: &mut Editor<'_>,
+    doc: &Doc,
+    changes: &mut Vec<Change>,
+    kubelets: &mut BTreeMap<String, Vec<KubeletSource>>,
+) {
     let root = &doc.root;
     if let Some(v) = get(root, "apiVersion") {
-        ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.sh/v1beta1", "karpenter.sh/v1");
-        change(changes, doc, v.pos.line, "apiVersion karpenter.sh/v1beta1 → karpenter.sh/v1");
+        ed.replace_in(
+            v.pos.line - 1,
+            v.pos.col,
+            "karpenter.sh/v1beta1",
+            "karpenter.sh/v1",
+        );
+        change(
+            changes,
+            doc,
+            v.pos.line,
+            "apiVersion karpenter.sh/v1beta1 → karpenter.sh/v1",
+        );
     }
-    let Some((_, spec)) = entry(root, "spec") else { return };
+    let Some((_, spec)) = entry(root, "spec") else {
+        return;
+    };
     let template = get(spec, "template");
     let tspec_entry = template.and_then(|t| entry(t, "spec"));
     // `disruption: null` is an omitted block (the API server prunes the null).
@@ -345,19 +422,44 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
     if let Some((dk, d)) = disruption
         && let Some((ek, ev)) = entry(d, "expireAfter")
     {
-        let value = ed.line(ev.pos.line - 1).chars().skip(ev.pos.col - 1).collect::<String>();
-        let value = value.trim_end_matches(trailing_comment(&value)).trim().to_string();
+        let value = ed
+            .line(ev.pos.line - 1)
+            .chars()
+            .skip(ev.pos.col - 1)
+            .collect::<String>();
+        let value = value
+            .trim_end_matches(trailing_comment(&value))
+            .trim()
+            .to_string();
         match tspec_entry {
-            Some((tk, tspec)) if !is_flow(dk, d) && !is_flow(tk, tspec) && ev.pos.line == ek.pos.line => {
+            Some((tk, tspec))
+                if !is_flow(dk, d) && !is_flow(tk, tspec) && ev.pos.line == ek.pos.line =>
+            {
                 let indent = child_indent(tspec, tk.pos.line).unwrap_or(tk.pos.col - 1 + 2);
                 let line = ek.pos.line - 1;
                 let end = ed.block_end(line, ek.pos.col - 1);
                 ed.delete_lines(line, end);
                 let tend = ed.block_end(tk.pos.line - 1, tk.pos.col - 1);
-                ed.edit(tend - 1).after.push(format!("{}expireAfter: {value}", " ".repeat(indent)));
-                change(changes, doc, ek.pos.line, format!("spec.disruption.expireAfter moved to spec.template.spec.expireAfter ({value}); in v1 expiry is forceful and changing it drifts nodes"));
+                ed.edit(tend - 1)
+                    .after
+                    .push(format!("{}expireAfter: {value}", " ".repeat(indent)));
+                change(
+                    changes,
+                    doc,
+                    ek.pos.line,
+                    format!(
+                        "spec.disruption.expireAfter moved to spec.template.spec.expireAfter ({value}); in v1 expiry is forceful and changing it drifts nodes"
+                    ),
+                );
             }
-            _ => manual(changes, doc, ek.pos.line, format!("move spec.disruption.expireAfter ({value}) to spec.template.spec.expireAfter")),
+            _ => manual(
+                changes,
+                doc,
+                ek.pos.line,
+                format!(
+                    "move spec.disruption.expireAfter ({value}) to spec.template.spec.expireAfter"
+                ),
+            ),
         }
     }
 
@@ -368,45 +470,97 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
         if let Some((_, pv)) = policy
             && text_of(pv).as_deref() == Some("WhenUnderutilized")
         {
-            ed.replace_in(pv.pos.line - 1, pv.pos.col, "WhenUnderutilized", "WhenEmptyOrUnderutilized");
-            change(changes, doc, pv.pos.line, "consolidationPolicy WhenUnderutilized → WhenEmptyOrUnderutilized");
+            ed.replace_in(
+                pv.pos.line - 1,
+                pv.pos.col,
+                "WhenUnderutilized",
+                "WhenEmptyOrUnderutilized",
+            );
+            change(
+                changes,
+                doc,
+                pv.pos.line,
+                "consolidationPolicy WhenUnderutilized → WhenEmptyOrUnderutilized",
+            );
         }
         if get(d, "consolidateAfter").is_none() {
             match (policy, is_flow(dk, d)) {
                 (Some((pk, _)), false) => {
                     let line = pk.pos.line - 1;
                     let end = ed.block_end(line, pk.pos.col - 1);
-                    ed.edit(end - 1).after.push(format!("{}consolidateAfter: 0s", " ".repeat(pk.pos.col - 1)));
-                    change(changes, doc, pk.pos.line, "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did");
+                    ed.edit(end - 1).after.push(format!(
+                        "{}consolidateAfter: 0s",
+                        " ".repeat(pk.pos.col - 1)
+                    ));
+                    change(
+                        changes,
+                        doc,
+                        pk.pos.line,
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
+                    );
                 }
                 (None, false) => {
                     let indent = child_indent(d, dk.pos.line).unwrap_or(dk.pos.col - 1 + 2);
-                    ed.edit(dk.pos.line - 1).after.push(format!("{}consolidateAfter: 0s", " ".repeat(indent)));
-                    change(changes, doc, dk.pos.line, "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did");
+                    ed.edit(dk.pos.line - 1)
+                        .after
+                        .push(format!("{}consolidateAfter: 0s", " ".repeat(indent)));
+                    change(
+                        changes,
+                        doc,
+                        dk.pos.line,
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
+                    );
                 }
-                (_, true) => manual(changes, doc, dk.pos.line, "add consolidateAfter: 0s to spec.disruption (v1 requires it in a written disruption block)"),
+                (_, true) => manual(
+                    changes,
+                    doc,
+                    dk.pos.line,
+                    "add consolidateAfter: 0s to spec.disruption (v1 requires it in a written disruption block)",
+                ),
             }
         }
     }
 
-    let Some((_, tspec)) = tspec_entry else { return };
+    let Some((_, tspec)) = tspec_entry else {
+        return;
+    };
     // nodeClassRef: group and kind are required in v1.
     if let Some((rk, rv)) = entry(tspec, "nodeClassRef") {
         let class = get(rv, "name").and_then(text_of).unwrap_or_default();
-        let group = get(rv, "apiVersion").and_then(text_of).map(|a| a.split('/').next().unwrap_or_default().to_string());
-        let group = group.filter(|g| !g.is_empty()).unwrap_or_else(|| "karpenter.k8s.aws".into());
-        let kind = get(rv, "kind").and_then(text_of).unwrap_or_else(|| "EC2NodeClass".into());
+        let group = get(rv, "apiVersion")
+            .and_then(text_of)
+            .map(|a| a.split('/').next().unwrap_or_default().to_string());
+        let group = group
+            .filter(|g| !g.is_empty())
+            .unwrap_or_else(|| "karpenter.k8s.aws".into());
+        let kind = get(rv, "kind")
+            .and_then(text_of)
+            .unwrap_or_else(|| "EC2NodeClass".into());
         if is_flow(rk, rv) {
             let line = ed.current(rk.pos.line - 1);
             let open = line.char_indices().nth(rv.pos.col - 1).map(|(b, _)| b);
             let close = open.and_then(|o| line[o..].find('}').map(|c| o + c));
             match (open, close) {
                 (Some(o), Some(c)) if line[o..].starts_with('{') => {
-                    let new = format!("{}{{group: {group}, kind: {kind}, name: {class}}}{}", &line[..o], &line[c + 1..]);
+                    let new = format!(
+                        "{}{{group: {group}, kind: {kind}, name: {class}}}{}",
+                        &line[..o],
+                        &line[c + 1..]
+                    );
                     ed.edit(rk.pos.line - 1).replace = Some(new);
-                    change(changes, doc, rk.pos.line, "nodeClassRef gains group and kind (required in v1)");
+                    change(
+                        changes,
+                        doc,
+                        rk.pos.line,
+                        "nodeClassRef gains group and kind (required in v1)",
+                    );
                 }
-                _ => manual(changes, doc, rk.pos.line, "nodeClassRef needs group: karpenter.k8s.aws and kind: EC2NodeClass in v1"),
+                _ => manual(
+                    changes,
+                    doc,
+                    rk.pos.line,
+                    "nodeClassRef needs group: karpenter.k8s.aws and kind: EC2NodeClass in v1",
+                ),
             }
         } else if let Some(indent) = child_indent(rv, rk.pos.line) {
             let pad = " ".repeat(indent);
@@ -426,44 +580,98 @@ fn migrate_node_pool(ed: &mut Editor<'_>, doc: &Doc, changes: &mut Vec<Change>, 
             {
                 ed.edit(first).before.push(format!("{pad}kind: {kind}"));
             }
-            change(changes, doc, rk.pos.line, "nodeClassRef: group and kind added (required in v1), apiVersion dropped");
+            change(
+                changes,
+                doc,
+                rk.pos.line,
+                "nodeClassRef: group and kind added (required in v1), apiVersion dropped",
+            );
         }
     }
     // kubelet moves to the EC2NodeClass.
     if let Some((kk, kv)) = entry(tspec, "kubelet") {
         let name_node = get(tspec, "nodeClassRef").and_then(|r| get(r, "name"));
         let class = name_node.and_then(text_of).unwrap_or_default();
-        let source = |block| KubeletSource { block, pool: doc.label(), pool_name: doc.name.clone(), line: kk.pos.line, class_name_at: name_node.map(|n| n.pos) };
+        let source = |block| KubeletSource {
+            block,
+            pool: doc.label(),
+            pool_name: doc.name.clone(),
+            line: kk.pos.line,
+            class_name_at: name_node.map(|n| n.pos),
+        };
         if is_flow(kk, kv) || kv.pos.line == kk.pos.line {
-            let rest: String = ed.line(kk.pos.line - 1).chars().skip(kk.pos.col - 1).collect();
+            let rest: String = ed
+                .line(kk.pos.line - 1)
+                .chars()
+                .skip(kk.pos.col - 1)
+                .collect();
             ed.edit(kk.pos.line - 1).delete = true;
-            kubelets.entry(class).or_default().push(source(vec![rest.trim_end().to_string()]));
+            kubelets
+                .entry(class)
+                .or_default()
+                .push(source(vec![rest.trim_end().to_string()]));
         } else {
             let start = kk.pos.line - 1;
             let end = ed.block_end(start, kk.pos.col - 1);
             let base = kk.pos.col - 1;
             // The block with the key's indentation taken off, so it can go at any depth.
-            let block: Vec<String> = (start..end).map(|i| ed.line(i).get(base.min(indent_of(ed.line(i)))..).unwrap_or("").to_string()).collect();
+            let block: Vec<String> = (start..end)
+                .map(|i| {
+                    ed.line(i)
+                        .get(base.min(indent_of(ed.line(i)))..)
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect();
             ed.delete_lines(start, end);
             kubelets.entry(class).or_default().push(source(block));
         }
-        change(changes, doc, kk.pos.line, "spec.template.spec.kubelet moved to the EC2NodeClass (v1 configures the kubelet there)");
+        change(
+            changes,
+            doc,
+            kk.pos.line,
+            "spec.template.spec.kubelet moved to the EC2NodeClass (v1 configures the kubelet there)",
+        );
     }
     if let Some((rk, _)) = entry(tspec, "resources") {
         let start = rk.pos.line - 1;
         let end = ed.block_end(start, rk.pos.col - 1);
         ed.delete_lines(start, end);
-        change(changes, doc, rk.pos.line, "spec.template.spec.resources removed (v1 dropped this unused field)");
+        change(
+            changes,
+            doc,
+            rk.pos.line,
+            "spec.template.spec.resources removed (v1 dropped this unused field)",
+        );
     }
 }
 
-fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: Vec<KubeletSource>, names: &[String], changes: &mut Vec<Change>) {
+fn migrate_node_class(
+    ed: &mut Editor<'_>,
+    doc: &Doc,
+    v1beta1: bool,
+    incoming: Vec<KubeletSource>,
+    names: &[String],
+    changes: &mut Vec<Change>,
+) {
     let root = &doc.root;
     if v1beta1 && let Some(v) = get(root, "apiVersion") {
-        ed.replace_in(v.pos.line - 1, v.pos.col, "karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1");
-        change(changes, doc, v.pos.line, "apiVersion karpenter.k8s.aws/v1beta1 → karpenter.k8s.aws/v1");
+        ed.replace_in(
+            v.pos.line - 1,
+            v.pos.col,
+            "karpenter.k8s.aws/v1beta1",
+            "karpenter.k8s.aws/v1",
+        );
+        change(
+            changes,
+            doc,
+            v.pos.line,
+            "apiVersion karpenter.k8s.aws/v1beta1 → karpenter.k8s.aws/v1",
+        );
     }
-    let Some((sk, spec)) = entry(root, "spec") else { return };
+    let Some((sk, spec)) = entry(root, "spec") else {
+        return;
+    };
     if v1beta1
         && let Some((fk, fv)) = entry(spec, "amiFamily")
         && get(spec, "amiSelectorTerms").is_none()
@@ -477,14 +685,28 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
                 let e = ed.edit(fk.pos.line - 1);
                 e.replace = Some(format!("{pad}amiSelectorTerms:{comment}"));
                 e.after.push(format!("{pad}  - alias: {alias}@latest"));
-                change(changes, doc, fk.pos.line, format!("amiFamily: {family} → amiSelectorTerms: [{{alias: {alias}@latest}}] (v1 selects AMIs by alias; pin a version such as {alias}@v20240807 for production)"));
+                change(
+                    changes,
+                    doc,
+                    fk.pos.line,
+                    format!(
+                        "amiFamily: {family} → amiSelectorTerms: [{{alias: {alias}@latest}}] (v1 selects AMIs by alias; pin a version such as {alias}@v20240807 for production)"
+                    ),
+                );
             }
-            Some(_) => manual(changes, doc, fk.pos.line, "replace amiFamily with amiSelectorTerms: [{alias: <family>@latest}]"),
+            Some(_) => manual(
+                changes,
+                doc,
+                fk.pos.line,
+                "replace amiFamily with amiSelectorTerms: [{alias: <family>@latest}]",
+            ),
             None => manual(
                 changes,
                 doc,
                 fk.pos.line,
-                format!("amiFamily {family} has no v1 alias (Ubuntu was removed in v1; Custom needs amiSelectorTerms): add amiSelectorTerms by id, name or tags"),
+                format!(
+                    "amiFamily {family} has no v1 alias (Ubuntu was removed in v1; Custom needs amiSelectorTerms): add amiSelectorTerms by id, name or tags"
+                ),
             ),
         }
     }
@@ -501,26 +723,61 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
     }
     let pools: Vec<String> = incoming.iter().map(|s| s.pool.clone()).collect();
     if let Some((kk, _)) = entry(spec, "kubelet") {
-        manual(changes, doc, kk.pos.line, format!("{} set kubelet in the NodePool and this EC2NodeClass has its own: merge them here", pools.join(", ")));
+        manual(
+            changes,
+            doc,
+            kk.pos.line,
+            format!(
+                "{} set kubelet in the NodePool and this EC2NodeClass has its own: merge them here",
+                pools.join(", ")
+            ),
+        );
         return;
     }
     if is_flow(sk, spec) {
-        manual(changes, doc, sk.pos.line, "add the NodePool's kubelet block to this EC2NodeClass's spec");
+        manual(
+            changes,
+            doc,
+            sk.pos.line,
+            "add the NodePool's kubelet block to this EC2NodeClass's spec",
+        );
         return;
     }
     let indent = child_indent(spec, sk.pos.line).unwrap_or(sk.pos.col - 1 + 2);
     let end = ed.block_end(sk.pos.line - 1, sk.pos.col - 1);
     let pad = " ".repeat(indent);
-    let kubelet_lines = |block: &[String]| -> Vec<String> { block.iter().map(|l| if l.is_empty() { l.clone() } else { format!("{pad}{l}") }).collect() };
+    let kubelet_lines = |block: &[String]| -> Vec<String> {
+        block
+            .iter()
+            .map(|l| {
+                if l.is_empty() {
+                    l.clone()
+                } else {
+                    format!("{pad}{l}")
+                }
+            })
+            .collect()
+    };
 
     // The other kubelets each get a copy of the class, rendered with this class's edits so far
     // (before its own kubelet is added), renamed, with the kubelet at the end of its spec.
     let mut copies: Vec<String> = Vec::new();
     let mut taken: Vec<String> = names.to_vec();
-    let name_at = get(&doc.root, "metadata").and_then(|m| get(m, "name")).map(|n| n.pos);
+    let name_at = get(&doc.root, "metadata")
+        .and_then(|m| get(m, "name"))
+        .map(|n| n.pos);
     for (block, members) in groups.iter().skip(1) {
         let base = format!("{}-{}", doc.name, members[0].pool_name);
-        let copy_name = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") }).find(|c| !taken.contains(c)).unwrap_or(base);
+        let copy_name = (1..)
+            .map(|n| {
+                if n == 1 {
+                    base.clone()
+                } else {
+                    format!("{base}-{n}")
+                }
+            })
+            .find(|c| !taken.contains(c))
+            .unwrap_or(base);
         taken.push(copy_name.clone());
         let (Some(at), false) = (name_at, members.iter().any(|m| m.class_name_at.is_none())) else {
             for m in members {
@@ -528,7 +785,11 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
             }
             continue;
         };
-        let mut lines: Vec<String> = ed.render(doc.first_line - 1, end).lines().map(str::to_string).collect();
+        let mut lines: Vec<String> = ed
+            .render(doc.first_line - 1, end)
+            .lines()
+            .map(str::to_string)
+            .collect();
         let rel = at.line - doc.first_line;
         if let Some(l) = lines.get_mut(rel) {
             let start = l.char_indices().nth(at.col - 1).map_or(l.len(), |(b, _)| b);
@@ -554,7 +815,15 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
             });
         }
         let who: Vec<&str> = members.iter().map(|m| m.pool.as_str()).collect();
-        change(changes, doc, sk.pos.line, format!("copied as EC2NodeClass \"{copy_name}\" for {}, whose kubelet differs", who.join(", ")));
+        change(
+            changes,
+            doc,
+            sk.pos.line,
+            format!(
+                "copied as EC2NodeClass \"{copy_name}\" for {}, whose kubelet differs",
+                who.join(", ")
+            ),
+        );
     }
     let (first_block, first_members) = &groups[0];
     ed.edit(end - 1).after.extend(kubelet_lines(first_block));
@@ -562,7 +831,15 @@ fn migrate_node_class(ed: &mut Editor<'_>, doc: &Doc, v1beta1: bool, incoming: V
         ed.edit(doc.last_line - 1).after.extend(copies);
     }
     let who: Vec<&str> = first_members.iter().map(|m| m.pool.as_str()).collect();
-    change(changes, doc, sk.pos.line, format!("kubelet received from {} (v1 configures the kubelet in the EC2NodeClass)", who.join(", ")));
+    change(
+        changes,
+        doc,
+        sk.pos.line,
+        format!(
+            "kubelet received from {} (v1 configures the kubelet in the EC2NodeClass)",
+            who.join(", ")
+        ),
+    );
 }
 
 #[cfg(test)]
@@ -669,25 +946,61 @@ spec:
     fn a_node_pool_without_a_disruption_block_gets_none() {
         // v1 defaults the omitted block to consolidateAfter: 0s, WhenEmptyOrUnderutilized and a
         // 10% budget: what v1beta1 did without one. A null block is an omitted one.
-        for tail in ["", "  disruption: null\n", "  disruption:\n  limits:\n    cpu: 10\n"] {
-            let text = format!("apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: c\n      requirements: []\n{tail}");
+        for tail in [
+            "",
+            "  disruption: null\n",
+            "  disruption:\n  limits:\n    cpu: 10\n",
+        ] {
+            let text = format!(
+                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: c\n      requirements: []\n{tail}"
+            );
             let m = migrate(&text);
-            let expected = format!("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      requirements: []\n{tail}");
+            let expected = format!(
+                "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      requirements: []\n{tail}"
+            );
             assert_eq!(m.text, expected, "{tail:?}: {:?}", m.changes);
-            assert!(m.changes.iter().all(|c| !c.message.contains("disruption") && !c.message.contains("consolidateAfter")), "{:?}", m.changes);
+            assert!(
+                m.changes.iter().all(|c| !c.message.contains("disruption")
+                    && !c.message.contains("consolidateAfter")),
+                "{:?}",
+                m.changes
+            );
             let loaded = crate::load(&m.text);
-            assert!(loaded.diagnostics.iter().all(|d| d.code != crate::Code::MissingField), "{:?}", loaded.diagnostics);
+            assert!(
+                loaded
+                    .diagnostics
+                    .iter()
+                    .all(|d| d.code != crate::Code::MissingField),
+                "{:?}",
+                loaded.diagnostics
+            );
         }
     }
 
     #[test]
     fn a_written_disruption_block_without_consolidate_after_gets_0s() {
         let head = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: c}\n      requirements: []\n";
-        let m = migrate(&format!("{head}  disruption:\n    budgets:\n      - nodes: \"1\"\n"));
-        assert!(m.text.ends_with("  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\"\n"), "{}", m.text);
+        let m = migrate(&format!(
+            "{head}  disruption:\n    budgets:\n      - nodes: \"1\"\n"
+        ));
+        assert!(
+            m.text.ends_with(
+                "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\"\n"
+            ),
+            "{}",
+            m.text
+        );
         assert!(m.changes.iter().any(|c| c.line == 10 && c.message == "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did"), "{:?}", m.changes);
-        let m = migrate(&format!("{head}  disruption: {{consolidationPolicy: WhenEmpty}}\n"));
-        assert!(m.changes.iter().any(|c| c.manual && c.message.contains("add consolidateAfter: 0s")), "a flow block needs a person: {:?}", m.changes);
+        let m = migrate(&format!(
+            "{head}  disruption: {{consolidationPolicy: WhenEmpty}}\n"
+        ));
+        assert!(
+            m.changes
+                .iter()
+                .any(|c| c.manual && c.message.contains("add consolidateAfter: 0s")),
+            "a flow block needs a person: {:?}",
+            m.changes
+        );
     }
 
     #[test]
@@ -703,7 +1016,10 @@ spec:
         let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: default}\n  disruption:\n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
         let m = migrate(text);
         assert!(m.text.contains("      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"), "{}", m.text);
-        assert!(m.text.contains("consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n"));
+        assert!(
+            m.text
+                .contains("consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n")
+        );
     }
 
     #[test]
@@ -712,6 +1028,12 @@ spec:
         let m = migrate(text);
         assert!(m.text.starts_with("apiVersion: karpenter.k8s.aws/v1\n"));
         assert!(m.text.contains("amiFamily: Ubuntu"), "left for a person");
-        assert!(m.changes.iter().any(|c| c.manual && c.message.contains("Ubuntu was removed")), "{:?}", m.changes);
+        assert!(
+            m.changes
+                .iter()
+                .any(|c| c.manual && c.message.contains("Ubuntu was removed")),
+            "{:?}",
+            m.changes
+        );
     }
 }

@@ -8,7 +8,6 @@
 //! Unknown fields are found by bookkeeping: a [`Fields`] remembers which keys a converter asked
 //! for (or declared as known but ignored) and warns about the rest when it is finished.
 
-
 use kpg_core::resources::ResourceName;
 
 use crate::codes::Code;
@@ -40,11 +39,23 @@ pub(crate) struct Cx {
 
 impl Cx {
     pub fn new(doc: usize, object: Option<String>) -> Cx {
-        Cx { doc, object, diags: Vec::new(), refs: Vec::new(), errors: 0 }
+        Cx {
+            doc,
+            object,
+            diags: Vec::new(),
+            refs: Vec::new(),
+            errors: 0,
+        }
     }
 
     pub fn refer(&mut self, kind: &str, namespace: &str, name: &str, f: &Field<'_>) {
-        self.refs.push(Ref { kind: kind.to_string(), namespace: namespace.to_string(), name: name.to_string(), path: f.path.clone(), pos: f.pos() });
+        self.refs.push(Ref {
+            kind: kind.to_string(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+            path: f.path.clone(),
+            pos: f.pos(),
+        });
     }
 
     pub fn error_count(&self) -> usize {
@@ -81,15 +92,32 @@ impl Cx {
     /// not specific enough to serve as it is).
     pub fn ko(&mut self, message: impl Into<String>, help: Option<String>) {
         if let Some(d) = self.diags.last_mut() {
-            d.ko = Some(Korean { message: message.into(), help });
+            d.ko = Some(Korean {
+                message: message.into(),
+                help,
+            });
         }
     }
 
-    pub fn error(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn error(
+        &mut self,
+        code: Code,
+        path: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.report(Severity::Error, code, path, pos, message, help);
     }
 
-    pub fn warn(&mut self, code: Code, path: &str, pos: Pos, message: impl Into<String>, help: Option<String>) {
+    pub fn warn(
+        &mut self,
+        code: Code,
+        path: &str,
+        pos: Pos,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.report(Severity::Warning, code, path, pos, message, help);
     }
 
@@ -108,14 +136,28 @@ impl Cx {
             _ => Some(format!("write {expected} here")),
         };
         let found = match f.node.scalar_text() {
-            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", f.node.type_name()),
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => {
+                format!("{} ({t})", f.node.type_name())
+            }
             Some(t) => format!("{} (\"{}\")", f.node.type_name(), truncate(&t, 40)),
             None => f.node.type_name().to_string(),
         };
-        self.error(Code::InvalidType, &f.path, f.pos(), format!("expected {expected}, found {found}"), help.clone());
+        self.error(
+            Code::InvalidType,
+            &f.path,
+            f.pos(),
+            format!("expected {expected}, found {found}"),
+            help.clone(),
+        );
         let found_ko = match f.node.scalar_text() {
-            Some(t) if !matches!(f.node.value, Value::Str(_)) => format!("{} ({t})", type_name_ko(f.node.type_name())),
-            Some(t) => format!("{} (\"{}\")", type_name_ko(f.node.type_name()), truncate(&t, 40)),
+            Some(t) if !matches!(f.node.value, Value::Str(_)) => {
+                format!("{} ({t})", type_name_ko(f.node.type_name()))
+            }
+            Some(t) => format!(
+                "{} (\"{}\")",
+                type_name_ko(f.node.type_name()),
+                truncate(&t, 40)
+            ),
             None => type_name_ko(f.node.type_name()).to_string(),
         };
         let help_ko = help.map(|h| match h.split_once(": ") {
@@ -123,7 +165,10 @@ impl Cx {
             Some(("remove the quotes", v)) => format!("따옴표를 빼세요: {v}"),
             _ => format!("여기에는 {}을(를) 쓰세요", type_name_ko(expected)),
         });
-        self.ko(format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)), help_ko);
+        self.ko(
+            format!("{}이어야 하는데 {found_ko}입니다", type_name_ko(expected)),
+            help_ko,
+        );
     }
 
     /// A string scalar. Numbers and booleans are rejected as Kubernetes' decoder does
@@ -142,8 +187,17 @@ impl Cx {
     pub fn nonempty_str(&mut self, f: &Field<'_>) -> Option<String> {
         let s = self.str(f)?;
         if s.is_empty() {
-            self.error(Code::EmptyValue, &f.path, f.pos(), "must not be empty", Some("give it a value, or remove the field".into()));
-            self.ko("비어 있으면 안 됩니다", Some("값을 쓰거나 필드를 지우세요".into()));
+            self.error(
+                Code::EmptyValue,
+                &f.path,
+                f.pos(),
+                "must not be empty",
+                Some("give it a value, or remove the field".into()),
+            );
+            self.ko(
+                "비어 있으면 안 됩니다",
+                Some("값을 쓰거나 필드를 지우세요".into()),
+            );
             return None;
         }
         Some(s)
@@ -153,7 +207,14 @@ impl Cx {
     pub fn int(&mut self, f: &Field<'_>, min: i64, max: i64) -> Option<i64> {
         let v = match &f.node.value {
             Value::Int(i) => *i,
-            Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 && f.node.raw.as_deref().is_some_and(|r| !r.contains(['.', 'e', 'E'])) => {
+            Value::Float(x)
+                if x.fract() == 0.0
+                    && x.abs() < 9.0e18
+                    && f.node
+                        .raw
+                        .as_deref()
+                        .is_some_and(|r| !r.contains(['.', 'e', 'E'])) =>
+            {
                 // An integer too large for i64 arrives as a float; it is out of range anyway.
                 *x as i64
             }
@@ -164,14 +225,26 @@ impl Cx {
         };
         if v < min || v > max {
             let (message, ko) = if max == i64::MAX {
-                (format!("must be at least {min}, found {v}"), format!("{min} 이상이어야 하는데 {v}입니다"))
+                (
+                    format!("must be at least {min}, found {v}"),
+                    format!("{min} 이상이어야 하는데 {v}입니다"),
+                )
             } else {
-                (format!("must be between {min} and {max}, found {v}"), format!("{min}에서 {max} 사이여야 하는데 {v}입니다"))
+                (
+                    format!("must be between {min} and {max}, found {v}"),
+                    format!("{min}에서 {max} 사이여야 하는데 {v}입니다"),
+                )
             };
             let (help, help_ko) = if max == i64::MAX {
-                (format!("use a whole number of at least {min}"), format!("{min} 이상의 정수를 쓰세요"))
+                (
+                    format!("use a whole number of at least {min}"),
+                    format!("{min} 이상의 정수를 쓰세요"),
+                )
             } else {
-                (format!("use a whole number from {min} to {max}"), format!("{min}에서 {max} 사이의 정수를 쓰세요"))
+                (
+                    format!("use a whole number from {min} to {max}"),
+                    format!("{min}에서 {max} 사이의 정수를 쓰세요"),
+                )
             };
             self.error(Code::OutOfRange, &f.path, f.pos(), message, Some(help));
             self.ko(ko, Some(help_ko));
@@ -196,7 +269,11 @@ impl Cx {
             Value::Seq(items) => items
                 .iter()
                 .enumerate()
-                .map(|(i, node)| Field { node, path: format!("{}[{i}]", f.path), key_pos: node.pos })
+                .map(|(i, node)| Field {
+                    node,
+                    path: format!("{}[{i}]", f.path),
+                    key_pos: node.pos,
+                })
                 .collect(),
             _ => {
                 self.wrong_type(f, "a list");
@@ -206,7 +283,10 @@ impl Cx {
     }
 
     pub fn string_list(&mut self, f: &Field<'_>) -> Vec<String> {
-        self.seq(f).iter().filter_map(|item| self.str(item)).collect()
+        self.seq(f)
+            .iter()
+            .filter_map(|item| self.str(item))
+            .collect()
     }
 
     /// The entries of a map whose keys are free-form (labels, resource lists), each with the
@@ -219,7 +299,15 @@ impl Cx {
                     let key = k.key_text();
                     let mut path = f.path.clone();
                     push_key(&mut path, &key);
-                    (key, k.pos, Field { node: v, path, key_pos: k.pos })
+                    (
+                        key,
+                        k.pos,
+                        Field {
+                            node: v,
+                            path,
+                            key_pos: k.pos,
+                        },
+                    )
                 })
                 .collect(),
             _ => {
@@ -230,7 +318,12 @@ impl Cx {
     }
 
     /// One of a fixed set of spellings; the help lists them all.
-    pub fn choice(&mut self, f: &Field<'_>, valid: &[&'static str], what: &str) -> Option<&'static str> {
+    pub fn choice(
+        &mut self,
+        f: &Field<'_>,
+        valid: &[&'static str],
+        what: &str,
+    ) -> Option<&'static str> {
         let s = self.str(f)?;
         if let Some(v) = valid.iter().find(|v| **v == s) {
             return Some(v);
@@ -241,8 +334,17 @@ impl Cx {
             message.push_str(&format!(" (did you mean `{guess}`?)"));
             ko.push_str(&format!(" (`{guess}`를 쓰려던 것인가요?)"));
         }
-        self.error(Code::InvalidChoice, &f.path, f.pos(), message, Some(format!("use one of {}", valid.join(", "))));
-        self.ko(ko, Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))));
+        self.error(
+            Code::InvalidChoice,
+            &f.path,
+            f.pos(),
+            message,
+            Some(format!("use one of {}", valid.join(", "))),
+        );
+        self.ko(
+            ko,
+            Some(format!("다음 중 하나를 쓰세요: {}", valid.join(", "))),
+        );
         None
     }
 
@@ -259,8 +361,17 @@ impl Cx {
         };
         match ext::quantity(resource, &text) {
             Ok(v) if v < 0 => {
-                self.error(Code::InvalidQuantity, &f.path, f.pos(), format!("`{text}` is negative"), Some(String::from("quantities here must be zero or more")));
-                self.ko(format!("`{text}`는 음수입니다"), Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()));
+                self.error(
+                    Code::InvalidQuantity,
+                    &f.path,
+                    f.pos(),
+                    format!("`{text}` is negative"),
+                    Some(String::from("quantities here must be zero or more")),
+                );
+                self.ko(
+                    format!("`{text}`는 음수입니다"),
+                    Some("여기에는 0 이상의 양만 쓸 수 있습니다".into()),
+                );
                 None
             }
             Ok(v) => Some(v),
@@ -272,7 +383,10 @@ impl Cx {
                     e,
                     Some(quantity_help(resource)),
                 );
-                self.ko(format!("`{text}`는 Kubernetes 수량으로 읽을 수 없습니다"), None);
+                self.ko(
+                    format!("`{text}`는 Kubernetes 수량으로 읽을 수 없습니다"),
+                    None,
+                );
                 None
             }
         }
@@ -291,7 +405,10 @@ impl Cx {
                     format!("expected a duration string, found the number {t}"),
                     Some(format!("add a unit: \"{t}s\"")),
                 );
-                self.ko(format!("기간 문자열이어야 하는데 숫자 {t}입니다"), Some(format!("단위를 붙이세요: \"{t}s\"")));
+                self.ko(
+                    format!("기간 문자열이어야 하는데 숫자 {t}입니다"),
+                    Some(format!("단위를 붙이세요: \"{t}s\"")),
+                );
                 return None;
             }
             _ => {
@@ -299,7 +416,11 @@ impl Cx {
                 return None;
             }
         };
-        let parsed = if never { ext::duration_or_never(&s) } else { ext::duration(&s).map(Some) };
+        let parsed = if never {
+            ext::duration_or_never(&s)
+        } else {
+            ext::duration(&s).map(Some)
+        };
         match parsed {
             Ok(v) => Some(v),
             Err(e) => {
@@ -308,9 +429,22 @@ impl Cx {
                 } else {
                     "use a duration such as 30s, 5m or 720h"
                 };
-                self.error(Code::InvalidDuration, &f.path, f.pos(), e, Some(help.into()));
-                let help_ko = if never { "30s, 5m, 720h 같은 기간이나 Never를 쓰세요" } else { "30s, 5m, 720h 같은 기간을 쓰세요" };
-                self.ko(format!("`{s}`는 기간으로 읽을 수 없습니다"), Some(help_ko.into()));
+                self.error(
+                    Code::InvalidDuration,
+                    &f.path,
+                    f.pos(),
+                    e,
+                    Some(help.into()),
+                );
+                let help_ko = if never {
+                    "30s, 5m, 720h 같은 기간이나 Never를 쓰세요"
+                } else {
+                    "30s, 5m, 720h 같은 기간을 쓰세요"
+                };
+                self.ko(
+                    format!("`{s}`는 기간으로 읽을 수 없습니다"),
+                    Some(help_ko.into()),
+                );
                 None
             }
         }
@@ -321,7 +455,8 @@ fn quantity_help(resource: ResourceName) -> String {
     match resource {
         ResourceName::Cpu => "use cores or millicores, e.g. 2, 0.5 or 500m".into(),
         ResourceName::Memory | ResourceName::EphemeralStorage => {
-            "use bytes with a suffix, e.g. 512Mi, 4Gi or 1G (binary suffixes are Ki, Mi, Gi, Ti)".into()
+            "use bytes with a suffix, e.g. 512Mi, 4Gi or 1G (binary suffixes are Ki, Mi, Gi, Ti)"
+                .into()
         }
         _ => "use a whole number, e.g. 1".into(),
     }
@@ -339,7 +474,10 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
 
 /// Appends a map key to a field path: `a.b` for plain keys, `a["karpenter.sh/x"]` otherwise.
 pub(crate) fn push_key(path: &mut String, key: &str) {
-    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if plain {
         if !path.is_empty() {
             path.push('.');
@@ -364,7 +502,10 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 }
 
 /// The closest candidate within a small edit distance, for "did you mean" hints.
-pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let w = word.to_ascii_lowercase();
     let limit = (w.chars().count() / 3).clamp(1, 3);
     candidates
@@ -402,11 +543,19 @@ pub(crate) struct Field<'n> {
 
 impl<'n> Field<'n> {
     pub fn root(node: &'n Node, path: &str) -> Field<'n> {
-        Field { node, path: path.to_string(), key_pos: node.pos }
+        Field {
+            node,
+            path: path.to_string(),
+            key_pos: node.pos,
+        }
     }
 
     pub fn pos(&self) -> Pos {
-        if self.node.pos.line > 0 { self.node.pos } else { self.key_pos }
+        if self.node.pos.line > 0 {
+            self.node.pos
+        } else {
+            self.key_pos
+        }
     }
 }
 
@@ -455,7 +604,10 @@ impl<'n> Fields<'n> {
         if !self.known.contains(&key) {
             self.known.push(key);
         }
-        let i = self.entries.iter().position(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))?;
+        let i = self
+            .entries
+            .iter()
+            .position(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))?;
         self.used[i] = true;
         Some(i)
     }
@@ -467,7 +619,11 @@ impl<'n> Fields<'n> {
         if v.is_null() {
             return None;
         }
-        Some(Field { node: v, path: self.child_path(key), key_pos: k.pos })
+        Some(Field {
+            node: v,
+            path: self.child_path(key),
+            key_pos: k.pos,
+        })
     }
 
     /// Whether `key` is written at all (even as null).
@@ -491,15 +647,38 @@ impl<'n> Fields<'n> {
         self.require(cx, key, Some(help.to_string()))
     }
 
-    fn require(&mut self, cx: &mut Cx, key: &'static str, help: Option<String>) -> Option<Field<'n>> {
+    fn require(
+        &mut self,
+        cx: &mut Cx,
+        key: &'static str,
+        help: Option<String>,
+    ) -> Option<Field<'n>> {
         let f = self.get(key);
         if f.is_none() && self.valid {
             // A specific help (a value to type) serves both languages; otherwise say where.
-            let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
-            let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
-            let help_ko = if help.is_some() { None } else { Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요")) };
+            let within = if self.path.is_empty() {
+                String::from("the document")
+            } else {
+                format!("`{}`", self.path)
+            };
+            let within_ko = if self.path.is_empty() {
+                String::from("문서")
+            } else {
+                format!("`{}`", self.path)
+            };
+            let help_ko = if help.is_some() {
+                None
+            } else {
+                Some(format!("{within_ko} 아래에 `{key}:`를 추가하세요"))
+            };
             let help = help.or_else(|| Some(format!("add `{key}:` under {within}")));
-            cx.error(Code::MissingField, &self.child_path(key), self.anchor, format!("missing required field `{key}`"), help);
+            cx.error(
+                Code::MissingField,
+                &self.child_path(key),
+                self.anchor,
+                format!("missing required field `{key}`"),
+                help,
+            );
             cx.ko(format!("필수 필드 `{key}`가 없습니다"), help_ko);
         }
         f
@@ -526,7 +705,10 @@ impl<'n> Fields<'n> {
                         format!("`{key}` is not simulated and is ignored{why}"),
                         Some("remove it, or keep it: it does not change the simulation".into()),
                     );
-                    cx.ko(format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"), Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
+                    cx.ko(
+                        format!("`{key}`는 시뮬레이션하지 않으므로 무시합니다"),
+                        Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
+                    );
                 }
             }
         }
@@ -541,20 +723,41 @@ impl<'n> Fields<'n> {
             let key = k.key_text();
             let help = suggest(&key, self.known.iter().copied())
                 .map(|s| format!("did you mean `{s}`?"))
-                .or_else(|| Some(String::from("check its spelling and indentation, or remove it")));
-            let within = if self.path.is_empty() { String::from("the document") } else { format!("`{}`", self.path) };
+                .or_else(|| {
+                    Some(String::from(
+                        "check its spelling and indentation, or remove it",
+                    ))
+                });
+            let within = if self.path.is_empty() {
+                String::from("the document")
+            } else {
+                format!("`{}`", self.path)
+            };
             cx.warn(
                 Code::UnknownField,
                 &join(&self.path, &key),
                 k.pos,
-                format!("unknown field `{}` in {within}; it is ignored", truncate(&key, 60)),
+                format!(
+                    "unknown field `{}` in {within}; it is ignored",
+                    truncate(&key, 60)
+                ),
                 help.clone(),
             );
-            let within_ko = if self.path.is_empty() { String::from("문서") } else { format!("`{}`", self.path) };
+            let within_ko = if self.path.is_empty() {
+                String::from("문서")
+            } else {
+                format!("`{}`", self.path)
+            };
             let help_ko = suggest(&key, self.known.iter().copied())
                 .map(|s| format!("`{s}`를 쓰려던 것인가요?"))
                 .or_else(|| Some(String::from("철자와 들여쓰기를 확인하거나 지우세요")));
-            cx.ko(format!("{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다", truncate(&key, 60)), help_ko);
+            cx.ko(
+                format!(
+                    "{within_ko}에 알 수 없는 필드 `{}`가 있어 무시합니다",
+                    truncate(&key, 60)
+                ),
+                help_ko,
+            );
         }
     }
 }
@@ -591,7 +794,10 @@ mod tests {
         let ops = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
         assert_eq!(suggest("Inn", ops), Some("In"));
         assert_eq!(suggest("exist", ops), Some("Exists"));
-        assert_eq!(suggest("requirments", ["requirements", "taints"]), Some("requirements"));
+        assert_eq!(
+            suggest("requirments", ["requirements", "taints"]),
+            Some("requirements")
+        );
         assert_eq!(suggest("banana", ops), None);
     }
 }

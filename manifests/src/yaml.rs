@@ -68,9 +68,24 @@ impl Node {
     pub fn scalar_text(&self) -> Option<String> {
         match &self.value {
             Value::Str(s) => Some(s.clone()),
-            Value::Bool(b) => Some(self.raw.as_deref().map(str::to_string).unwrap_or_else(|| b.to_string())),
-            Value::Int(i) => Some(self.raw.as_deref().map(str::to_string).unwrap_or_else(|| i.to_string())),
-            Value::Float(f) => Some(self.raw.as_deref().map(str::to_string).unwrap_or_else(|| f.to_string())),
+            Value::Bool(b) => Some(
+                self.raw
+                    .as_deref()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| b.to_string()),
+            ),
+            Value::Int(i) => Some(
+                self.raw
+                    .as_deref()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| i.to_string()),
+            ),
+            Value::Float(f) => Some(
+                self.raw
+                    .as_deref()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| f.to_string()),
+            ),
             _ => None,
         }
     }
@@ -78,7 +93,8 @@ impl Node {
     /// A mapping key as a string: YAML allows any scalar as a key; Kubernetes' decoder turns
     /// non-string keys into strings, and so do we (using the spelling the user wrote).
     pub fn key_text(&self) -> String {
-        self.scalar_text().unwrap_or_else(|| String::from("<complex key>"))
+        self.scalar_text()
+            .unwrap_or_else(|| String::from("<complex key>"))
     }
 }
 
@@ -221,29 +237,50 @@ fn options() -> serde_saphyr::Options {
 pub(crate) fn parse(text: &str, line_offset: usize) -> Result<Parsed, SyntaxError> {
     // serde-saphyr is fuzzed and documented as panic-free; catching a panic anyway keeps one
     // pathological document from taking the whole scenario (or the web page) down with it.
-    let result = std::panic::catch_unwind(|| serde_saphyr::from_str_with_options::<Spanned<Raw>>(text, options()));
+    let result = std::panic::catch_unwind(|| {
+        serde_saphyr::from_str_with_options::<Spanned<Raw>>(text, options())
+    });
     let spanned = match result {
         Ok(Ok(s)) => s,
         Ok(Err(err)) => {
             let inner = err.without_snippet();
-            let message = serde_saphyr::DefaultMessageFormatter.format_message(inner).into_owned();
+            let message = serde_saphyr::DefaultMessageFormatter
+                .format_message(inner)
+                .into_owned();
             let pos = err
                 .location()
                 .map(|l| shift(l, line_offset))
                 .filter(|p| p.line > 0)
-                .unwrap_or(Pos { line: line_offset + 1, col: 1 });
-            return Err(SyntaxError { pos, message: clean_message(&message) });
+                .unwrap_or(Pos {
+                    line: line_offset + 1,
+                    col: 1,
+                });
+            return Err(SyntaxError {
+                pos,
+                message: clean_message(&message),
+            });
         }
         Err(_) => {
             return Err(SyntaxError {
-                pos: Pos { line: line_offset + 1, col: 1 },
+                pos: Pos {
+                    line: line_offset + 1,
+                    col: 1,
+                },
                 message: String::from("the YAML parser failed on this document"),
             });
         }
     };
-    let mut builder = Builder { text, line_offset, duplicates: Vec::new(), path: Vec::new() };
+    let mut builder = Builder {
+        text,
+        line_offset,
+        duplicates: Vec::new(),
+        path: Vec::new(),
+    };
     let root = builder.node(spanned);
-    Ok(Parsed { root, duplicates: builder.duplicates })
+    Ok(Parsed {
+        root,
+        duplicates: builder.duplicates,
+    })
 }
 
 /// Drops serde-saphyr's own location suffix: our diagnostic carries line and column already.
@@ -265,7 +302,10 @@ fn shift(loc: Location, line_offset: usize) -> Pos {
     if line == 0 {
         Pos::default()
     } else {
-        Pos { line: line.saturating_add(line_offset), col }
+        Pos {
+            line: line.saturating_add(line_offset),
+            col,
+        }
     }
 }
 
@@ -288,7 +328,11 @@ impl Builder<'_> {
         let start = usize::try_from(span.byte_offset()?).ok()?;
         let len = usize::try_from(span.byte_len()?).ok()?;
         let raw = self.text.get(start..start.checked_add(len)?)?.trim();
-        if raw.is_empty() || raw.starts_with('*') { None } else { Some(raw.into()) }
+        if raw.is_empty() || raw.starts_with('*') {
+            None
+        } else {
+            Some(raw.into())
+        }
     }
 
     fn node(&mut self, s: Spanned<Raw>) -> Node {

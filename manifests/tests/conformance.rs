@@ -18,13 +18,22 @@ fn scenario_of(text: &str) -> &str {
 fn all_conformance_scenarios_load_without_errors() {
     let dir = shared().join("conformance/cases");
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{} must exist (shared/ beside the repository): {e}", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} must exist (shared/ beside the repository): {e}",
+                dir.display()
+            )
+        })
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     entries.sort();
-    assert!(entries.len() >= 46, "expected the 46 conformance cases, found {}", entries.len());
+    assert!(
+        entries.len() >= 46,
+        "expected the 46 conformance cases, found {}",
+        entries.len()
+    );
     let mut failures = Vec::new();
     for path in &entries {
         let text = std::fs::read_to_string(path).expect("readable");
@@ -36,14 +45,24 @@ fn all_conformance_scenarios_load_without_errors() {
                 eprintln!("{}: {d}", path.display());
             }
         }
-        assert!(!loaded.scenario.node_pools.is_empty(), "{}: no NodePool", path.display());
-        assert!(!loaded.scenario.instance_types.is_empty(), "{}: no InstanceType", path.display());
+        assert!(
+            !loaded.scenario.node_pools.is_empty(),
+            "{}: no NodePool",
+            path.display()
+        );
+        assert!(
+            !loaded.scenario.instance_types.is_empty(),
+            "{}: no InstanceType",
+            path.display()
+        );
     }
     assert!(failures.is_empty(), "errors:\n{}", failures.join("\n"));
 }
 
 fn seed(name: &str) -> kpg_manifests::Loaded {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/seeds")
+        .join(name);
     kpg_manifests::load(&std::fs::read_to_string(&path).expect("fixture"))
 }
 
@@ -53,7 +72,10 @@ fn seed_articles_load_without_errors() {
 
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds");
     let mut count = 0;
-    for entry in std::fs::read_dir(&dir).expect("fixtures").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .filter_map(Result::ok)
+    {
         let text = std::fs::read_to_string(entry.path()).expect("readable");
         let loaded = kpg_manifests::load(&text);
         let errors: Vec<_> = loaded.errors().map(|d| d.to_string()).collect();
@@ -66,11 +88,23 @@ fn seed_articles_load_without_errors() {
     let l = seed("000-nodeclass-nodepool-v1beta1.yaml");
     assert_eq!(l.scenario.node_classes[0].ami_family, AmiFamily::Al2023);
     let np = &l.scenario.node_pools[0];
-    assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized);
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized
+    );
     assert_eq!(np.consolidate_after, Some(30_000));
-    assert_eq!((np.node_class_ref.group.as_str(), np.node_class_ref.kind.as_str()), ("karpenter.k8s.aws", "EC2NodeClass"));
+    assert_eq!(
+        (
+            np.node_class_ref.group.as_str(),
+            np.node_class_ref.kind.as_str()
+        ),
+        ("karpenter.k8s.aws", "EC2NodeClass")
+    );
     assert_eq!(np.requirements.len(), 3);
-    assert!(l.warnings().any(|d| d.code == "v1beta1-consolidation-policy"));
+    assert!(
+        l.warnings()
+            .any(|d| d.code == "v1beta1-consolidation-policy")
+    );
 
     // 002: v1 EC2NodeClass with a 50Gi root volume, two v1 NodePools, two Deployments.
     let l = seed("002-nodeclass-v1.yaml");

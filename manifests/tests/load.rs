@@ -3,7 +3,8 @@
 
 use kpg_core::catalog::CapacityType;
 use kpg_core::model::{
-    AmiFamily, AppliedObject, BudgetNodes, ConsolidationPolicy, IntOrPercent, TimelineAction, WhenUnsatisfiable, WorkloadKind,
+    AmiFamily, AppliedObject, BudgetNodes, ConsolidationPolicy, IntOrPercent, TimelineAction,
+    WhenUnsatisfiable, WorkloadKind,
 };
 use kpg_core::requirements::Operator;
 use kpg_core::resources::ResourceName;
@@ -16,7 +17,12 @@ fn errors(l: &Loaded) -> Vec<&Diagnostic> {
 
 fn only(l: &Loaded, code: &str) -> Diagnostic {
     let found: Vec<_> = l.diagnostics.iter().filter(|d| d.code == code).collect();
-    assert_eq!(found.len(), 1, "expected one {code}, got: {:#?}", l.diagnostics);
+    assert_eq!(
+        found.len(),
+        1,
+        "expected one {code}, got: {:#?}",
+        l.diagnostics
+    );
     found[0].clone()
 }
 
@@ -66,9 +72,19 @@ spec:
     assert_eq!((d.line, d.column), (14, 21));
     assert_eq!(d.document, 0);
     assert_eq!(d.object.as_deref(), Some("NodePool/platform"));
-    assert_eq!(d.help.as_deref(), Some("use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"));
-    assert!(d.message.contains("Inn") && d.message.contains("did you mean `In`"), "{}", d.message);
-    assert!(l.scenario.node_pools.is_empty(), "a document with errors is left out");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte")
+    );
+    assert!(
+        d.message.contains("Inn") && d.message.contains("did you mean `In`"),
+        "{}",
+        d.message
+    );
+    assert!(
+        l.scenario.node_pools.is_empty(),
+        "a document with errors is left out"
+    );
     assert_eq!(
         d.to_string(),
         "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-choice]: \
@@ -100,7 +116,12 @@ metadata: {name: b}
     assert_eq!(d.document, 1);
     assert_eq!((d.line, d.column), (9, 11));
     assert_eq!(d.object.as_deref(), Some("Pod/default/broken"));
-    let names: Vec<_> = l.scenario.namespaces.iter().map(|n| n.name.as_str()).collect();
+    let names: Vec<_> = l
+        .scenario
+        .namespaces
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
     assert_eq!(names, ["a", "b"]);
     assert_eq!(l.diagnostics.len(), 1, "{:#?}", l.diagnostics);
 }
@@ -144,7 +165,11 @@ fn unknown_kinds_are_skipped_with_a_warning() {
     );
     let l = load(&text);
     assert_clean(&l);
-    let warnings: Vec<_> = l.diagnostics.iter().filter(|d| d.code == "unknown-kind").collect();
+    let warnings: Vec<_> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "unknown-kind")
+        .collect();
     assert_eq!(warnings.len(), 2);
     assert_eq!(warnings[0].document, 0);
     assert_eq!((warnings[0].line, warnings[0].column), (2, 7));
@@ -185,7 +210,10 @@ spec:
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
     let np = &l.scenario.node_pools[0];
     assert_eq!(np.expire_after, Some(720 * 3600 * 1000));
-    assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized);
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized
+    );
     assert_eq!(np.consolidate_after, Some(60_000));
     assert_eq!(np.budgets.len(), 1);
     assert_eq!(np.budgets[0].nodes, BudgetNodes::Percent(10));
@@ -214,16 +242,33 @@ spec:
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.path, "spec.disruption.consolidateAfter");
     assert_eq!((d.line, d.column), (10, 3), "at the block's key");
-    assert!(d.message.contains("written `spec.disruption` block"), "{}", d.message);
+    assert!(
+        d.message.contains("written `spec.disruption` block"),
+        "{}",
+        d.message
+    );
     assert_eq!(
         d.help.as_deref(),
-        Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults")
+        Some(
+            "add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults"
+        )
     );
-    assert!(d.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")), "{:?}", d.ko);
+    assert!(
+        d.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")),
+        "{:?}",
+        d.ko
+    );
     // An empty block is a written block: the CRD's block default does not apply to it.
-    for empty in ["  disruption: {}\n", "  disruption:\n    budgets: [{nodes: '1'}]\n"] {
+    for empty in [
+        "  disruption: {}\n",
+        "  disruption:\n    budgets: [{nodes: '1'}]\n",
+    ] {
         let l = load(&text.replace("  disruption:\n    consolidationPolicy: WhenEmpty\n", empty));
-        assert_eq!(only(&l, "missing-field").path, "spec.disruption.consolidateAfter", "{empty}");
+        assert_eq!(
+            only(&l, "missing-field").path,
+            "spec.disruption.consolidateAfter",
+            "{empty}"
+        );
     }
 }
 
@@ -244,15 +289,26 @@ spec:
       requirements: []
 ";
     // `disruption: null` is pruned by the API server, then defaulted like an omitted block.
-    for text in [pool.to_string(), format!("{pool}  disruption: null\n"), format!("{pool}  disruption:\n")] {
+    for text in [
+        pool.to_string(),
+        format!("{pool}  disruption: null\n"),
+        format!("{pool}  disruption:\n"),
+    ] {
         let l = load(&format!("{NODECLASS}---\n{text}"));
         assert!(l.diagnostics.is_empty(), "{text}\n{:#?}", l.diagnostics);
         let np = &l.scenario.node_pools[0];
-        assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized);
+        assert_eq!(
+            np.consolidation_policy,
+            ConsolidationPolicy::WhenEmptyOrUnderutilized
+        );
         assert_eq!(np.consolidate_after, Some(0));
         assert_eq!(np.budgets.len(), 1);
         assert_eq!(np.budgets[0].nodes, BudgetNodes::Percent(10));
-        assert!(np.budgets[0].schedule.is_none() && np.budgets[0].duration.is_none() && np.budgets[0].reasons.is_empty());
+        assert!(
+            np.budgets[0].schedule.is_none()
+                && np.budgets[0].duration.is_none()
+                && np.budgets[0].reasons.is_empty()
+        );
         assert_eq!(np.expire_after, Some(720 * 3600 * 1000));
     }
 }
@@ -284,14 +340,31 @@ spec:
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
     let np = &l.scenario.node_pools[0];
     assert_eq!(np.consolidate_after, Some(300_000));
-    assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized, "a null policy is defaulted");
-    assert_eq!(np.expire_after, Some(720 * 3600 * 1000), "a null expireAfter is defaulted");
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized,
+        "a null policy is defaulted"
+    );
+    assert_eq!(
+        np.expire_after,
+        Some(720 * 3600 * 1000),
+        "a null expireAfter is defaulted"
+    );
     // `nodes` is required in a budget item, but the CRD defaults it to 10% first.
     assert_eq!(np.budgets.len(), 2);
-    assert!(np.budgets.iter().all(|b| b.nodes == BudgetNodes::Percent(10)), "{:?}", np.budgets);
+    assert!(
+        np.budgets
+            .iter()
+            .all(|b| b.nodes == BudgetNodes::Percent(10)),
+        "{:?}",
+        np.budgets
+    );
     assert_eq!(np.budgets[0].reasons, ["Drifted"]);
     // An explicit empty list is not defaulted: no budget at all.
-    let l = load(&text.replace("    budgets:\n    - reasons: [Drifted]\n    - schedule: '@daily'\n      duration: 1h\n", "    budgets: []\n"));
+    let l = load(&text.replace(
+        "    budgets:\n    - reasons: [Drifted]\n    - schedule: '@daily'\n      duration: 1h\n",
+        "    budgets: []\n",
+    ));
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
     assert!(l.scenario.node_pools[0].budgets.is_empty());
 }
@@ -335,11 +408,23 @@ spec:
     assert_clean(&l);
     let np = &l.scenario.node_pools[0];
     assert_eq!(np.weight, 50);
-    assert_eq!(np.limits.resources[ResourceName::Cpu as usize], Some(100_000));
-    assert_eq!(np.limits.resources[ResourceName::Memory as usize], Some(400 << 30));
-    assert_eq!(np.limits.resources[ResourceName::NvidiaGpu as usize], Some(8));
+    assert_eq!(
+        np.limits.resources[ResourceName::Cpu as usize],
+        Some(100_000)
+    );
+    assert_eq!(
+        np.limits.resources[ResourceName::Memory as usize],
+        Some(400 << 30)
+    );
+    assert_eq!(
+        np.limits.resources[ResourceName::NvidiaGpu as usize],
+        Some(8)
+    );
     assert_eq!(np.limits.nodes, Some(10));
-    assert_eq!(np.template_labels.get("team").map(String::as_str), Some("ml"));
+    assert_eq!(
+        np.template_labels.get("team").map(String::as_str),
+        Some("ml")
+    );
     assert_eq!(np.expire_after, None);
     assert_eq!(np.termination_grace_period, Some(48 * 3600 * 1000));
     assert_eq!(np.taints[0].effect, TaintEffect::NoSchedule);
@@ -374,10 +459,17 @@ spec:
       duration: 1h
 ";
     let l = load(text);
-    let w = l.warnings().find(|d| d.code == "unparsable-schedule").expect("a warning about the schedule");
+    let w = l
+        .warnings()
+        .find(|d| d.code == "unparsable-schedule")
+        .expect("a warning about the schedule");
     assert_eq!(w.path, "spec.disruption.budgets[0].schedule");
     assert_eq!((w.line, w.column), (14, 17));
-    assert!(w.message.contains("blocks every disruption"), "{}", w.message);
+    assert!(
+        w.message.contains("blocks every disruption"),
+        "{}",
+        w.message
+    );
     assert!(!l.has_errors(), "the API server would accept it");
 }
 
@@ -419,7 +511,10 @@ spec:
         "spec.disruption.budgets[0].nodes",
         "spec.disruption.budgets[1]",
     ] {
-        assert!(paths.iter().any(|p| p == expected), "no error at {expected}: {paths:#?}");
+        assert!(
+            paths.iter().any(|p| p == expected),
+            "no error at {expected}: {paths:#?}"
+        );
     }
     // An unknown capacity type passes the API server; Karpenter's runtime validation fails the
     // NodePool instead (never Ready).
@@ -452,7 +547,10 @@ spec:
     let l = load(&text);
     assert_clean(&l);
     let np = &l.scenario.node_pools[0];
-    assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized);
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized
+    );
     assert_eq!(np.consolidate_after, Some(0));
     assert_eq!(np.expire_after, Some(168 * 3600 * 1000));
     assert_eq!(np.node_class_ref.group, "karpenter.k8s.aws");
@@ -471,7 +569,11 @@ spec:
     let expire = only(&l, "v1beta1-expire-after");
     assert_eq!(expire.path, "spec.disruption.expireAfter");
     assert_eq!((expire.line, expire.column), (28, 18));
-    assert!(l.diagnostics.iter().all(|d| d.severity == Severity::Warning));
+    assert!(
+        l.diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Warning)
+    );
 }
 
 /// v1 defaults an omitted `disruption` block to what v1beta1 did (consolidate underutilized
@@ -498,20 +600,39 @@ spec:
     let l = load(&pool(""));
     assert_clean(&l);
     let codes: Vec<_> = l.diagnostics.iter().map(|d| d.code.as_str()).collect();
-    assert_eq!(codes, ["v1beta1-api", "v1beta1-node-class-ref"], "{:#?}", l.diagnostics);
+    assert_eq!(
+        codes,
+        ["v1beta1-api", "v1beta1-node-class-ref"],
+        "{:#?}",
+        l.diagnostics
+    );
     let np = &l.scenario.node_pools[0];
-    assert_eq!(np.consolidation_policy, ConsolidationPolicy::WhenEmptyOrUnderutilized);
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized
+    );
     assert_eq!(np.consolidate_after, Some(0));
     assert_eq!(np.budgets[0].nodes, BudgetNodes::Percent(10));
 
-    for block in ["  disruption:\n    consolidationPolicy: WhenUnderutilized\n", "  disruption:\n    expireAfter: 168h\n"] {
+    for block in [
+        "  disruption:\n    consolidationPolicy: WhenUnderutilized\n",
+        "  disruption:\n    expireAfter: 168h\n",
+    ] {
         let l = load(&pool(block));
         assert_clean(&l);
         let w = only(&l, "v1beta1-consolidate-after");
         assert_eq!(w.severity, Severity::Warning);
         assert_eq!(w.path, "spec.disruption.consolidateAfter", "{block}");
-        assert!(w.message.contains("written disruption block"), "{}", w.message);
-        assert!(w.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")), "{:?}", w.ko);
+        assert!(
+            w.message.contains("written disruption block"),
+            "{}",
+            w.message
+        );
+        assert!(
+            w.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")),
+            "{:?}",
+            w.ko
+        );
         assert_eq!(l.scenario.node_pools[0].consolidate_after, Some(0));
     }
 }
@@ -556,7 +677,13 @@ spec:
     assert_eq!(nc.kubelet.kube_reserved.get("memory"), Some(&(1 << 30)));
     assert_eq!(nc.kubelet.kube_reserved.get("pid"), Some(&100));
     assert_eq!(nc.kubelet.system_reserved.get("memory"), Some(&(100 << 20)));
-    assert_eq!(nc.kubelet.eviction_hard.get("memory.available").map(String::as_str), Some("5%"));
+    assert_eq!(
+        nc.kubelet
+            .eviction_hard
+            .get("memory.available")
+            .map(String::as_str),
+        Some("5%")
+    );
     assert!(nc.subnet_zones.is_empty());
 }
 
@@ -574,11 +701,26 @@ spec:
   subnetSelectorTerms: []
 ";
     let l = load(text);
-    let msgs: Vec<_> = errors(&l).iter().map(|d| (d.path.clone(), d.code.as_str())).collect();
-    assert!(msgs.contains(&("spec.instanceProfile".into(), "role-xor-instance-profile")), "{msgs:?}");
-    assert!(msgs.contains(&("spec.amiSelectorTerms[0].alias".into(), "invalid-alias")), "{msgs:?}");
-    assert!(msgs.contains(&("spec.subnetSelectorTerms".into(), "no-selector-terms")), "{msgs:?}");
-    assert!(msgs.contains(&("spec.securityGroupSelectorTerms".into(), "missing-field")), "{msgs:?}");
+    let msgs: Vec<_> = errors(&l)
+        .iter()
+        .map(|d| (d.path.clone(), d.code.as_str()))
+        .collect();
+    assert!(
+        msgs.contains(&("spec.instanceProfile".into(), "role-xor-instance-profile")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.contains(&("spec.amiSelectorTerms[0].alias".into(), "invalid-alias")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.contains(&("spec.subnetSelectorTerms".into(), "no-selector-terms")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.contains(&("spec.securityGroupSelectorTerms".into(), "missing-field")),
+        "{msgs:?}"
+    );
 }
 
 #[test]
@@ -599,7 +741,11 @@ spec:
     assert_clean(&l);
     let nc = &l.scenario.node_classes[0];
     assert_eq!(nc.ami_family, AmiFamily::Al2);
-    assert_eq!(nc.ami_alias.as_deref(), Some("al2@latest"), "without selector terms v1beta1 ran the family's latest AMI");
+    assert_eq!(
+        nc.ami_alias.as_deref(),
+        Some("al2@latest"),
+        "without selector terms v1beta1 ran the family's latest AMI"
+    );
     assert_eq!(nc.root_volume_bytes, Some(80 << 30));
     assert_eq!(only(&l, "v1beta1-ami-family").path, "spec.amiFamily");
 }
@@ -646,7 +792,11 @@ spec:
     assert!(w.selector.is_some());
     let c = &w.template.spec.containers[0];
     assert_eq!(c.requests.get(ResourceName::Cpu), 500);
-    assert_eq!(c.requests.get(ResourceName::Memory), 1000, "request defaulted from the limit");
+    assert_eq!(
+        c.requests.get(ResourceName::Memory),
+        1000,
+        "request defaulted from the limit"
+    );
     assert_eq!(c.limits.get(ResourceName::Cpu), 2000);
     assert_eq!(c.host_ports[0].port, 8080);
     assert_eq!(c.host_ports[0].protocol, "TCP");
@@ -727,15 +877,42 @@ fn jobs_follow_batch_v1_defaulting() {
     };
     let l = load(&job(""));
     assert_clean(&l);
-    assert_eq!((l.scenario.workloads[0].replicas, l.scenario.workloads[0].completions), (1, Some(1)));
+    assert_eq!(
+        (
+            l.scenario.workloads[0].replicas,
+            l.scenario.workloads[0].completions
+        ),
+        (1, Some(1))
+    );
     let l = load(&job("  parallelism: 3\n"));
-    assert_eq!((l.scenario.workloads[0].replicas, l.scenario.workloads[0].completions), (3, None));
+    assert_eq!(
+        (
+            l.scenario.workloads[0].replicas,
+            l.scenario.workloads[0].completions
+        ),
+        (3, None)
+    );
     let l = load(&job("  completions: 5\n"));
-    assert_eq!((l.scenario.workloads[0].replicas, l.scenario.workloads[0].completions), (1, Some(5)));
+    assert_eq!(
+        (
+            l.scenario.workloads[0].replicas,
+            l.scenario.workloads[0].completions
+        ),
+        (1, Some(5))
+    );
     let l = load(&job("  parallelism: 2\n  completions: 6\n"));
-    assert_eq!((l.scenario.workloads[0].replicas, l.scenario.workloads[0].completions), (2, Some(6)));
+    assert_eq!(
+        (
+            l.scenario.workloads[0].replicas,
+            l.scenario.workloads[0].completions
+        ),
+        (2, Some(6))
+    );
     let l = load(&job("  parallelism: 2\n").replace("      restartPolicy: Never\n", ""));
-    assert_eq!(only(&l, "missing-field").path, "spec.template.spec.restartPolicy");
+    assert_eq!(
+        only(&l, "missing-field").path,
+        "spec.template.spec.restartPolicy"
+    );
 }
 
 #[test]
@@ -757,8 +934,15 @@ spec:
 ";
     let l = load(text);
     let paths: Vec<_> = errors(&l).iter().map(|d| d.path.clone()).collect();
-    for expected in ["spec.replicas", "spec.template.spec.restartPolicy", "spec.template.spec.containers[1].name"] {
-        assert!(paths.iter().any(|p| p == expected), "no error at {expected}: {paths:#?}");
+    for expected in [
+        "spec.replicas",
+        "spec.template.spec.restartPolicy",
+        "spec.template.spec.containers[1].name",
+    ] {
+        assert!(
+            paths.iter().any(|p| p == expected),
+            "no error at {expected}: {paths:#?}"
+        );
     }
     // The selector check is skipped once other errors make the object unusable.
     let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a}]}\n";
@@ -806,7 +990,11 @@ spec:
 ";
     let l = load(text);
     assert_clean(&l);
-    let w: Vec<_> = l.diagnostics.iter().filter(|d| d.code == "unknown-field").collect();
+    let w: Vec<_> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "unknown-field")
+        .collect();
     assert_eq!(w.len(), 2);
     assert_eq!(w[0].path, "metadata.lables");
     assert_eq!((w[0].line, w[0].column), (5, 3));
@@ -823,7 +1011,11 @@ fn duplicate_objects_point_at_the_first() {
     let d = only(&l, "duplicate-object");
     assert_eq!(d.document, 1);
     assert_eq!((d.line, d.column), (8, 9));
-    assert!(d.message.contains("document 1") && d.message.contains("line 3"), "{}", d.message);
+    assert!(
+        d.message.contains("document 1") && d.message.contains("line 3"),
+        "{}",
+        d.message
+    );
     assert_eq!(l.scenario.namespaces.len(), 1);
     // Same name, different namespace or kind: fine.
     let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: kube-system}\nspec: {containers: [{name: c}]}\n";
@@ -871,7 +1063,10 @@ spec:
     let l = load(text);
     assert_clean(&l);
     let c = &l.scenario.cluster;
-    assert_eq!((c.name.as_str(), c.region.as_str(), c.seed), ("demo", "ap-northeast-2", 42));
+    assert_eq!(
+        (c.name.as_str(), c.region.as_str(), c.seed),
+        ("demo", "ap-northeast-2", 42)
+    );
     let g = &c.node_groups[0];
     assert_eq!((g.count, g.capacity_type.as_str()), (1, "on-demand"));
     assert_eq!(g.taints[0].key, "dedicated");
@@ -879,7 +1074,10 @@ spec:
     assert_eq!(it.capacity.get(ResourceName::Cpu), 2000);
     assert_eq!(it.capacity.get(ResourceName::Pods), 110);
     assert_eq!((it.arch.as_str(), it.os.as_str()), ("arm64", "linux"));
-    assert_eq!(it.overhead.map(|o| o.get(ResourceName::Memory)), Some(100 << 20));
+    assert_eq!(
+        it.overhead.map(|o| o.get(ResourceName::Memory)),
+        Some(100 << 20)
+    );
     assert_eq!(it.offerings[0].price, 140_000);
     assert_eq!(it.offerings[0].capacity_type, CapacityType::Spot);
     assert!(it.offerings[0].available);
@@ -890,7 +1088,8 @@ spec:
 
 #[test]
 fn cluster_defaults_and_node_group_references() {
-    let l = load("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\n");
+    let l =
+        load("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\n");
     assert_clean(&l);
     assert_eq!(l.scenario.cluster.region, "us-east-1");
     let text = "\
@@ -910,7 +1109,10 @@ spec: {cpu: 2, memory: 4Gi, offerings: [{zone: z, price: 1}]}
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.path, "spec.nodeGroups[0].instanceType");
     assert_eq!(d.help.as_deref(), Some("did you mean `small`?"));
-    assert_eq!(l.scenario.cluster.name, "playground", "the erroneous Cluster is left out");
+    assert_eq!(
+        l.scenario.cluster.name, "playground",
+        "the erroneous Cluster is left out"
+    );
     let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: a}\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: b}\n";
     assert_eq!(only(&load(text), "duplicate-object").document, 1);
 }
@@ -957,8 +1159,17 @@ spec:
     let steps = &l.scenario.timeline;
     assert_eq!(steps.len(), 6);
     assert_eq!(steps[0].at, 120_000, "sorted by time");
-    assert!(matches!(&steps[0].action, TimelineAction::Scale { replicas: 8, kind: WorkloadKind::Deployment, .. }));
-    assert!(matches!(&steps[1].action, TimelineAction::Delete { kind, namespace, .. } if kind == "Deployment" && namespace == "default"));
+    assert!(matches!(
+        &steps[0].action,
+        TimelineAction::Scale {
+            replicas: 8,
+            kind: WorkloadKind::Deployment,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&steps[1].action, TimelineAction::Delete { kind, namespace, .. } if kind == "Deployment" && namespace == "default")
+    );
     match &steps[2].action {
         TimelineAction::Apply(obj) => match obj.as_ref() {
             AppliedObject::NodePool(np) => assert_eq!(np.consolidate_after, Some(30_000)),
@@ -966,9 +1177,13 @@ spec:
         },
         other => panic!("{other:?}"),
     }
-    assert!(matches!(&steps[3].action, TimelineAction::Interrupt { nodepool: Some(p), node: None } if p == "extra"));
+    assert!(
+        matches!(&steps[3].action, TimelineAction::Interrupt { nodepool: Some(p), node: None } if p == "extra")
+    );
     assert!(matches!(&steps[4].action, TimelineAction::ReleaseAmi { alias } if alias == "al2023"));
-    assert!(matches!(&steps[5].action, TimelineAction::Delete { namespace, .. } if namespace.is_empty()));
+    assert!(
+        matches!(&steps[5].action, TimelineAction::Delete { namespace, .. } if namespace.is_empty())
+    );
 }
 
 #[test]
@@ -992,12 +1207,22 @@ spec:
 ";
     let l = load(text);
     let errs: Vec<_> = errors(&l).iter().map(|d| d.path.clone()).collect();
-    assert!(errs.contains(&"spec.steps[0].delete".to_string()), "{errs:#?}");
+    assert!(
+        errs.contains(&"spec.steps[0].delete".to_string()),
+        "{errs:#?}"
+    );
     assert!(errs.contains(&"spec.steps[1].at".to_string()), "{errs:#?}");
-    assert!(errs.contains(&"spec.steps[1].apply.spec.containers[0].resources.requests.memory".to_string()), "{errs:#?}");
+    assert!(
+        errs.contains(
+            &"spec.steps[1].apply.spec.containers[0].resources.requests.memory".to_string()
+        ),
+        "{errs:#?}"
+    );
     assert!(errs.contains(&"spec.steps[2]".to_string()), "{errs:#?}");
     assert!(l.scenario.timeline.is_empty());
-    let l = load("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\nspec:\n  steps: [{at: 1m, scale: {kind: Deployment, name: nowhere, replicas: 2}}]\n");
+    let l = load(
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\nspec:\n  steps: [{at: 1m, scale: {kind: Deployment, name: nowhere, replicas: 2}}]\n",
+    );
     let d = only(&l, "unknown-reference");
     assert_eq!(d.severity, Severity::Warning);
     assert_eq!(d.path, "spec.steps[0].scale.name");
@@ -1032,10 +1257,22 @@ spec:
   selector: {matchLabels: {app: api}}
 ";
     let l = load(text);
-    assert_eq!(l.scenario.namespaces[0].labels.get("tier").map(String::as_str), Some("prod"));
+    assert_eq!(
+        l.scenario.namespaces[0]
+            .labels
+            .get("tier")
+            .map(String::as_str),
+        Some("prod")
+    );
     assert_eq!(l.scenario.pdbs.len(), 2);
-    assert_eq!(l.scenario.pdbs[0].max_unavailable, Some(IntOrPercent::Int(0)));
-    assert_eq!(l.scenario.pdbs[1].min_available, Some(IntOrPercent::Percent(50)));
+    assert_eq!(
+        l.scenario.pdbs[0].max_unavailable,
+        Some(IntOrPercent::Int(0))
+    );
+    assert_eq!(
+        l.scenario.pdbs[1].min_available,
+        Some(IntOrPercent::Percent(50))
+    );
     let d = only(&l, "invalid-int-or-percent");
     assert_eq!(d.path, "spec.minAvailable");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("\"2%\"")));
@@ -1061,7 +1298,11 @@ spec:
 ";
     let l = load(text);
     assert_clean(&l);
-    let refs: Vec<_> = l.diagnostics.iter().filter(|d| d.code == "unknown-reference").collect();
+    let refs: Vec<_> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "unknown-reference")
+        .collect();
     assert_eq!(refs.len(), 2, "{refs:#?}");
     assert_eq!(refs[0].path, "metadata.namespace");
     assert_eq!(refs[1].path, "spec.template.spec.nodeClassRef.name");
@@ -1091,7 +1332,9 @@ items:
 
 #[test]
 fn known_kinds_with_other_api_versions_are_read_best_effort() {
-    let l = load("apiVersion: apps/v1beta2\nkind: ReplicaSet\nmetadata: {name: r}\nspec:\n  replicas: 2\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n");
+    let l = load(
+        "apiVersion: apps/v1beta2\nkind: ReplicaSet\nmetadata: {name: r}\nspec:\n  replicas: 2\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n",
+    );
     assert_clean(&l);
     let d = only(&l, "unexpected-api-version");
     assert_eq!(d.severity, Severity::Warning);
@@ -1123,14 +1366,21 @@ fn size_caps() {
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n  replicas: {n}\n  selector: {{matchLabels: {{a: b}}}}\n  template: {{metadata: {{labels: {{a: b}}}}, spec: {{containers: [{{name: c}}]}}}}\n"
         )
     };
-    let text = format!("{}---\n{}---\n{}", deploy("a", 30_000), deploy("b", 30_000), deploy("c", 20_000));
+    let text = format!(
+        "{}---\n{}---\n{}",
+        deploy("a", 30_000),
+        deploy("b", 30_000),
+        deploy("c", 20_000)
+    );
     let l = load(&text);
     let d = only(&l, "too-large");
     assert_eq!(d.document, 1);
     assert!(d.help.is_some());
     assert_eq!(l.scenario.workloads.len(), 2);
 
-    let l = load("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\nspec:\n  nodeGroups: [{name: a, instanceType: m5.large, count: 4000}, {name: b, instanceType: m5.large, count: 2000}]\n");
+    let l = load(
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\nspec:\n  nodeGroups: [{name: a, instanceType: m5.large, count: 4000}, {name: b, instanceType: m5.large, count: 2000}]\n",
+    );
     assert_eq!(only(&l, "too-large").path, "spec.nodeGroups[1]");
 
     let text = format!(
@@ -1143,9 +1393,17 @@ fn size_caps() {
 
 #[test]
 fn document_spans_outline_the_stream() {
-    let text = format!("---\n{NODECLASS}---\n# comment\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n");
+    let text = format!(
+        "---\n{NODECLASS}---\n# comment\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+    );
     let spans = kpg_manifests::document_spans(&text);
-    assert_eq!(spans, vec![(2, 13, Some("EC2NodeClass/default".into())), (16, 19, Some("Pod/default/p".into()))]);
+    assert_eq!(
+        spans,
+        vec![
+            (2, 13, Some("EC2NodeClass/default".into())),
+            (16, 19, Some("Pod/default/p".into()))
+        ]
+    );
 }
 
 #[test]
@@ -1169,8 +1427,14 @@ spec:
 
 #[test]
 fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
-    let cluster = |spec: &str| format!("apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\nspec:\n{spec}");
-    let l = load(&cluster("  region: ap-northeast-2\n  zones: [ap-northeast-2a]\n  nodeGroups: [{name: g, instanceType: t3.medium, count: 2}]\n"));
+    let cluster = |spec: &str| {
+        format!(
+            "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\nspec:\n{spec}"
+        )
+    };
+    let l = load(&cluster(
+        "  region: ap-northeast-2\n  zones: [ap-northeast-2a]\n  nodeGroups: [{name: g, instanceType: t3.medium, count: 2}]\n",
+    ));
     assert_clean(&l);
     assert_eq!(l.scenario.cluster.node_groups[0].count, 2);
 
@@ -1179,10 +1443,14 @@ fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
     assert_eq!(d.path, "spec.region");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("us-east-1")));
 
-    let l = load(&cluster("  region: ap-northeast-2\n  zones: [ap-northeast-2a, us-east-1a]\n"));
+    let l = load(&cluster(
+        "  region: ap-northeast-2\n  zones: [ap-northeast-2a, us-east-1a]\n",
+    ));
     assert_eq!(only(&l, "unknown-reference").path, "spec.zones[1]");
 
-    let l = load(&cluster("  nodeGroups: [{name: g, instanceType: m5.larg}]\n"));
+    let l = load(&cluster(
+        "  nodeGroups: [{name: g, instanceType: m5.larg}]\n",
+    ));
     let d = only(&l, "unknown-reference");
     assert_eq!(d.path, "spec.nodeGroups[0].instanceType");
     assert_eq!(d.help.as_deref(), Some("did you mean `m5.large`?"));
@@ -1204,13 +1472,31 @@ spec:
   - {at: 6m, delete: {kind: Pod, name: web-6d4b9-x2k4p}}
 ";
     let l = load(text);
-    assert!(l.diagnostics.is_empty(), "nodes and controller-made pods are not documents to refer to: {:#?}", l.diagnostics);
+    assert!(
+        l.diagnostics.is_empty(),
+        "nodes and controller-made pods are not documents to refer to: {:#?}",
+        l.diagnostics
+    );
     let steps = &l.scenario.timeline;
-    assert!(matches!(&steps[0].action, TimelineAction::Cordon { node, unschedulable: true } if node == "default-abcde"));
-    assert!(matches!(&steps[1].action, TimelineAction::Cordon { unschedulable: false, .. }));
-    assert!(matches!(&steps[2].action, TimelineAction::Annotate { kind, namespace, set, .. } if kind == "Node" && namespace.is_empty() && set["karpenter.sh/do-not-disrupt"] == "true"));
-    assert!(matches!(&steps[3].action, TimelineAction::Annotate { namespace, remove, .. } if namespace == "default" && remove == &["karpenter.sh/do-not-disrupt".to_string()]));
-    assert!(matches!(&steps[4].action, TimelineAction::Delete { kind, namespace, .. } if kind == "NodeClaim" && namespace.is_empty()));
+    assert!(
+        matches!(&steps[0].action, TimelineAction::Cordon { node, unschedulable: true } if node == "default-abcde")
+    );
+    assert!(matches!(
+        &steps[1].action,
+        TimelineAction::Cordon {
+            unschedulable: false,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&steps[2].action, TimelineAction::Annotate { kind, namespace, set, .. } if kind == "Node" && namespace.is_empty() && set["karpenter.sh/do-not-disrupt"] == "true")
+    );
+    assert!(
+        matches!(&steps[3].action, TimelineAction::Annotate { namespace, remove, .. } if namespace == "default" && remove == &["karpenter.sh/do-not-disrupt".to_string()])
+    );
+    assert!(
+        matches!(&steps[4].action, TimelineAction::Delete { kind, namespace, .. } if kind == "NodeClaim" && namespace.is_empty())
+    );
 
     let bad = "\
 apiVersion: playground.karpenter.dev/v1alpha1
@@ -1222,7 +1508,22 @@ spec:
   - {at: 2m, annotate: {kind: Node, name: n}}
 ";
     let l = load(bad);
-    let messages: Vec<String> = l.diagnostics.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
-    assert!(messages.iter().any(|m| m.starts_with("6:") && m.contains("`Deployment` is not a valid kind to annotate")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.starts_with("7:") && m.contains("annotate needs `set` or `remove`")), "{messages:?}");
+    let messages: Vec<String> = l
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("6:")
+                && m.contains("`Deployment` is not a valid kind to annotate")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("7:") && m.contains("annotate needs `set` or `remove`")),
+        "{messages:?}"
+    );
 }

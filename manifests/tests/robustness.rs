@@ -15,15 +15,24 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
 fn corpus() -> Vec<String> {
     let mut out = Vec::new();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for dir in [root.join("../../shared/conformance/cases"), root.join("tests/fixtures/seeds")] {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+    for dir in [
+        root.join("../../shared/conformance/cases"),
+        root.join("tests/fixtures/seeds"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         paths.sort();
         for p in paths {
@@ -37,8 +46,9 @@ fn corpus() -> Vec<String> {
 }
 
 const NOISE: &[&str] = &[
-    ":", "-", "- ", "[", "]", "{", "}", "'", "\"", "#", "&a ", "*a", "!", "!!int ", "|", ">", "%", "@", "\t", " ", "\n",
-    "---\n", "...\n", "0", "-1", "1e999", "0x", "~", "null", "yes", "<<: *a\n", "é", "\u{FEFF}", "\r\n", "Never", "Gi",
+    ":", "-", "- ", "[", "]", "{", "}", "'", "\"", "#", "&a ", "*a", "!", "!!int ", "|", ">", "%",
+    "@", "\t", " ", "\n", "---\n", "...\n", "0", "-1", "1e999", "0x", "~", "null", "yes",
+    "<<: *a\n", "é", "\u{FEFF}", "\r\n", "Never", "Gi",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
@@ -70,12 +80,20 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
             }
             4 => {
                 let l = &mut lines[i];
-                let cut = l.char_indices().map(|(k, _)| k).nth(rng.below(l.chars().count() + 1)).unwrap_or(l.len());
+                let cut = l
+                    .char_indices()
+                    .map(|(k, _)| k)
+                    .nth(rng.below(l.chars().count() + 1))
+                    .unwrap_or(l.len());
                 l.insert_str(cut, NOISE[rng.below(NOISE.len())]);
             }
             5 => {
                 let l = &mut lines[i];
-                let cut = l.char_indices().map(|(k, _)| k).nth(rng.below(l.chars().count() + 1)).unwrap_or(l.len());
+                let cut = l
+                    .char_indices()
+                    .map(|(k, _)| k)
+                    .nth(rng.below(l.chars().count() + 1))
+                    .unwrap_or(l.len());
                 l.truncate(cut);
             }
             _ => {
@@ -99,8 +117,14 @@ fn mutated_scenarios_never_panic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let start = Instant::now();
     // KPG_FUZZ_RUNS raises the count for a longer hunt (e.g. in release mode).
-    let total: usize = std::env::var("KPG_FUZZ_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(600);
-    let seed: u64 = std::env::var("KPG_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x9E37_79B9_7F4A_7C15);
+    let total: usize = std::env::var("KPG_FUZZ_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let seed: u64 = std::env::var("KPG_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
     rng.0 = seed.max(1);
     let mut runs = 0;
     while runs < total {
@@ -115,7 +139,10 @@ fn mutated_scenarios_never_panic() {
         runs += 1;
     }
     let per_run = start.elapsed() / total.max(1) as u32;
-    assert!(per_run < Duration::from_millis(200), "too slow: {per_run:?} per scenario");
+    assert!(
+        per_run < Duration::from_millis(200),
+        "too slow: {per_run:?} per scenario"
+    );
 }
 
 #[test]
@@ -124,13 +151,19 @@ fn pathological_yaml_is_rejected_not_fatal() {
     let l = kpg_manifests::load(&deep);
     assert!(l.has_errors());
 
-    let deep_map = (0..2_000).map(|i| format!("{}k:\n", " ".repeat(i))).collect::<String>();
+    let deep_map = (0..2_000)
+        .map(|i| format!("{}k:\n", " ".repeat(i)))
+        .collect::<String>();
     let l = kpg_manifests::load(&deep_map);
     assert!(l.has_errors());
 
     let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
     for i in 0..12 {
-        let prev = if i == 0 { "a".to_string() } else { format!("b{}", i - 1) };
+        let prev = if i == 0 {
+            "a".to_string()
+        } else {
+            format!("b{}", i - 1)
+        };
         bomb.push_str(&format!("b{i}: &b{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
     }
     let start = Instant::now();
@@ -138,20 +171,37 @@ fn pathological_yaml_is_rejected_not_fatal() {
     assert!(l.has_errors());
     assert!(start.elapsed() < Duration::from_secs(10));
 
-    for text in ["\u{0}", "\u{FEFF}", "---", "...", "- - -", "? a\n: b", "!!binary aGk=", "a: !custom {b: 1}", "*x", "&a a: 1", "key: \"\\uD800\""] {
+    for text in [
+        "\u{0}",
+        "\u{FEFF}",
+        "---",
+        "...",
+        "- - -",
+        "? a\n: b",
+        "!!binary aGk=",
+        "a: !custom {b: 1}",
+        "*x",
+        "&a a: 1",
+        "key: \"\\uD800\"",
+    ] {
         let _ = kpg_manifests::load(text);
     }
 }
 
 #[test]
 fn many_documents_load_in_reasonable_time() {
-    let ns = |i: usize| format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns-{i}}}\n---\n");
+    let ns =
+        |i: usize| format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns-{i}}}\n---\n");
     let text: String = (0..5_000).map(ns).collect();
     let start = Instant::now();
     let l = kpg_manifests::load(&text);
     assert!(!l.has_errors());
     assert_eq!(l.scenario.namespaces.len(), 5_000);
-    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
     let empty = "---\n".repeat(200_000);
     assert!(kpg_manifests::load(&empty).diagnostics.is_empty());
 }

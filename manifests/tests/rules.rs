@@ -59,108 +59,517 @@ struct Case {
 }
 
 fn korean(d: &kpg_manifests::Diagnostic) -> bool {
-    d.ko.as_ref().is_some_and(|k| k.message.chars().any(|c| ('가'..='힣').contains(&c)))
+    d.ko.as_ref()
+        .is_some_and(|k| k.message.chars().any(|c| ('가'..='힣').contains(&c)))
 }
 
 fn check(cases: &[Case]) {
     let mut failures = Vec::new();
     for c in cases {
-        assert!(c.base.contains(c.good), "{}: the base has `{}`", c.rule, c.good);
+        assert!(
+            c.base.contains(c.good),
+            "{}: the base has `{}`",
+            c.rule,
+            c.good
+        );
         // Karpenter's objects are read together (the pool refers to the class).
-        let good = if c.base == CLASS || c.base == POOL { format!("{CLASS}---\n{POOL}") } else { c.base.to_string() };
+        let good = if c.base == CLASS || c.base == POOL {
+            format!("{CLASS}---\n{POOL}")
+        } else {
+            c.base.to_string()
+        };
         let l = load(&good);
-        let errs: Vec<String> = l.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.to_string()).collect();
+        let errs: Vec<String> = l
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
         if !errs.is_empty() {
-            failures.push(format!("{}: the passing manifest has errors: {errs:?}", c.rule));
+            failures.push(format!(
+                "{}: the passing manifest has errors: {errs:?}",
+                c.rule
+            ));
             continue;
         }
         let l = load(&good.replacen(c.good, c.bad, 1));
-        if !l.diagnostics.iter().any(|d| d.severity == Severity::Error && d.path.contains(c.path) && d.code == c.code) {
-            let got: Vec<String> = l.diagnostics.iter().map(|d| format!("{} {} {}", d.code, d.path, d.message)).collect();
-            failures.push(format!("{}: no {} error at {} in {got:?}", c.rule, c.code, c.path));
+        if !l
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.path.contains(c.path) && d.code == c.code)
+        {
+            let got: Vec<String> = l
+                .diagnostics
+                .iter()
+                .map(|d| format!("{} {} {}", d.code, d.path, d.message))
+                .collect();
+            failures.push(format!(
+                "{}: no {} error at {} in {got:?}",
+                c.rule, c.code, c.path
+            ));
         }
         // Every finding reads in Korean too (the page shows it to Korean readers), and says
         // how to fix it.
         for d in l.diagnostics.iter().filter(|d| !korean(d)) {
-            failures.push(format!("{}: no Korean for {} {}: {}", c.rule, d.code, d.path, d.message));
+            failures.push(format!(
+                "{}: no Korean for {} {}: {}",
+                c.rule, d.code, d.path, d.message
+            ));
         }
         for d in l.diagnostics.iter().filter(|d| d.help.is_none()) {
-            failures.push(format!("{}: no suggested fix for {} {}: {}", c.rule, d.code, d.path, d.message));
+            failures.push(format!(
+                "{}: no suggested fix for {} {}: {}",
+                c.rule, d.code, d.path, d.message
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} rules not enforced:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} rules not enforced:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn node_pool_rules() {
-    let r = |rule, good, bad, path, code| Case { rule, base: POOL, good, bad, path, code };
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: POOL,
+        good,
+        bad,
+        path,
+        code,
+    };
     check(&[
-        r("template is required", "  template:\n    metadata:\n      labels:\n        team: a\n    spec:", "  templat:\n    metadata:\n      labels:\n        team: a\n    spec:", "spec.template", "missing-field"),
-        r("nodeClassRef is required", "      nodeClassRef:", "      nodeClassRe:", "nodeClassRef", "missing-field"),
-        r("nodeClassRef.group is required", "        group: karpenter.k8s.aws\n", "", "nodeClassRef.group", "missing-field"),
-        r("nodeClassRef.kind is required", "        kind: EC2NodeClass\n", "", "nodeClassRef.kind", "missing-field"),
-        r("nodeClassRef.name is non-empty", "        name: default", "        name: \"\"", "nodeClassRef.name", "empty-value"),
-        r("nodeClassRef.group has no slash", "group: karpenter.k8s.aws", "group: karpenter.k8s.aws/v1", "nodeClassRef.group", "invalid-node-class-group"),
-        r("requirements is required", "      requirements:\n", "      requirementz:\n", "requirements", "missing-field"),
-        r("requirement key is a qualified name", "key: karpenter.sh/capacity-type", "key: \"bad key!\"", "requirements[0].key", "invalid-label"),
-        r("requirement operator enum", "operator: In", "operator: Inn", "requirements[0].operator", "invalid-choice"),
-        r("In needs a value", "values: [spot]", "values: []", "requirements[0].values", "missing-values"),
-        r("Gt needs one integer", "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]", "requirements[0].values", "invalid-bound"),
-        r("minValues needs that many values", "values: [spot]", "values: [spot]\n          minValues: 2", "requirements[0]", "min-values-exceeds-values"),
-        r("minValues is 1..50", "values: [spot]", "values: [spot]\n          minValues: 0", "requirements[0].minValues", "out-of-range"),
-        r("requirement value is a label value", "values: [spot]", "values: [\"sp ot\"]", "requirements[0].values[0]", "invalid-label"),
-        r("label domain karpenter.sh is restricted", "key: karpenter.sh/capacity-type", "key: karpenter.sh/custom", "requirements[0].key", "restricted-label"),
-        r("karpenter.sh/nodepool is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
-        r("kubernetes.io/hostname is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: kubernetes.io/hostname\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
-        r("label domain karpenter.k8s.aws is restricted", "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]", "requirements[0].key", "restricted-label"),
-        r("label keys are qualified names", "        team: a", "        \"bad key!\": a", "labels", "invalid-label"),
-        r("label values are label values", "        team: a", "        team: \"a b\"", "labels.team", "invalid-label"),
-        r("labels may not use karpenter.sh/nodepool", "        team: a", "        karpenter.sh/nodepool: a", "labels", "restricted-label"),
-        r("labels may not use a restricted domain", "        team: a", "        karpenter.sh/custom: a", "labels", "restricted-label"),
-        r("taint effect enum", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: Sometimes}", "taints[0].effect", "invalid-choice"),
-        r("no duplicate taint key+effect across taints and startupTaints", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}", "taints", "duplicate-taint"),
-        r("expireAfter pattern", "expireAfter: 720h", "expireAfter: 30d", "expireAfter", "invalid-duration"),
-        r("terminationGracePeriod has no Never", "      expireAfter: 720h", "      expireAfter: 720h\n      terminationGracePeriod: Never", "terminationGracePeriod", "invalid-duration"),
-        r("consolidationPolicy enum", "consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle", "consolidationPolicy", "invalid-choice"),
-        r("consolidateAfter is required", "    consolidateAfter: 30s\n", "", "consolidateAfter", "missing-field"),
-        r("consolidateAfter pattern", "consolidateAfter: 30s", "consolidateAfter: 30sec", "consolidateAfter", "invalid-duration"),
-        r("budget nodes pattern", "nodes: 10%", "nodes: 101%", "budgets[0].nodes", "invalid-budget-nodes"),
-        r("budget schedule needs duration", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"", "budgets[0]", "schedule-without-duration"),
-        r("budget duration pattern", "      - nodes: 10%", "      - nodes: 10%\n        schedule: \"@daily\"\n        duration: 10s", "budgets[0].duration", "invalid-budget-duration"),
-        r("budget reasons enum", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Bored]", "budgets[0].reasons[0]", "invalid-choice"),
-        r("weight is 1..100", "weight: 10", "weight: 101", "weight", "out-of-range"),
-        r("limits are quantities", "cpu: 100", "cpu: lots", "limits.cpu", "invalid-quantity"),
+        r(
+            "template is required",
+            "  template:\n    metadata:\n      labels:\n        team: a\n    spec:",
+            "  templat:\n    metadata:\n      labels:\n        team: a\n    spec:",
+            "spec.template",
+            "missing-field",
+        ),
+        r(
+            "nodeClassRef is required",
+            "      nodeClassRef:",
+            "      nodeClassRe:",
+            "nodeClassRef",
+            "missing-field",
+        ),
+        r(
+            "nodeClassRef.group is required",
+            "        group: karpenter.k8s.aws\n",
+            "",
+            "nodeClassRef.group",
+            "missing-field",
+        ),
+        r(
+            "nodeClassRef.kind is required",
+            "        kind: EC2NodeClass\n",
+            "",
+            "nodeClassRef.kind",
+            "missing-field",
+        ),
+        r(
+            "nodeClassRef.name is non-empty",
+            "        name: default",
+            "        name: \"\"",
+            "nodeClassRef.name",
+            "empty-value",
+        ),
+        r(
+            "nodeClassRef.group has no slash",
+            "group: karpenter.k8s.aws",
+            "group: karpenter.k8s.aws/v1",
+            "nodeClassRef.group",
+            "invalid-node-class-group",
+        ),
+        r(
+            "requirements is required",
+            "      requirements:\n",
+            "      requirementz:\n",
+            "requirements",
+            "missing-field",
+        ),
+        r(
+            "requirement key is a qualified name",
+            "key: karpenter.sh/capacity-type",
+            "key: \"bad key!\"",
+            "requirements[0].key",
+            "invalid-label",
+        ),
+        r(
+            "requirement operator enum",
+            "operator: In",
+            "operator: Inn",
+            "requirements[0].operator",
+            "invalid-choice",
+        ),
+        r(
+            "In needs a value",
+            "values: [spot]",
+            "values: []",
+            "requirements[0].values",
+            "missing-values",
+        ),
+        r(
+            "Gt needs one integer",
+            "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+            "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]",
+            "requirements[0].values",
+            "invalid-bound",
+        ),
+        r(
+            "minValues needs that many values",
+            "values: [spot]",
+            "values: [spot]\n          minValues: 2",
+            "requirements[0]",
+            "min-values-exceeds-values",
+        ),
+        r(
+            "minValues is 1..50",
+            "values: [spot]",
+            "values: [spot]\n          minValues: 0",
+            "requirements[0].minValues",
+            "out-of-range",
+        ),
+        r(
+            "requirement value is a label value",
+            "values: [spot]",
+            "values: [\"sp ot\"]",
+            "requirements[0].values[0]",
+            "invalid-label",
+        ),
+        r(
+            "label domain karpenter.sh is restricted",
+            "key: karpenter.sh/capacity-type",
+            "key: karpenter.sh/custom",
+            "requirements[0].key",
+            "restricted-label",
+        ),
+        r(
+            "karpenter.sh/nodepool is restricted",
+            "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+            "key: karpenter.sh/nodepool\n          operator: In\n          values: [x]",
+            "requirements[0].key",
+            "restricted-label",
+        ),
+        r(
+            "kubernetes.io/hostname is restricted",
+            "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+            "key: kubernetes.io/hostname\n          operator: In\n          values: [x]",
+            "requirements[0].key",
+            "restricted-label",
+        ),
+        r(
+            "label domain karpenter.k8s.aws is restricted",
+            "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+            "key: karpenter.k8s.aws/custom\n          operator: In\n          values: [x]",
+            "requirements[0].key",
+            "restricted-label",
+        ),
+        r(
+            "label keys are qualified names",
+            "        team: a",
+            "        \"bad key!\": a",
+            "labels",
+            "invalid-label",
+        ),
+        r(
+            "label values are label values",
+            "        team: a",
+            "        team: \"a b\"",
+            "labels.team",
+            "invalid-label",
+        ),
+        r(
+            "labels may not use karpenter.sh/nodepool",
+            "        team: a",
+            "        karpenter.sh/nodepool: a",
+            "labels",
+            "restricted-label",
+        ),
+        r(
+            "labels may not use a restricted domain",
+            "        team: a",
+            "        karpenter.sh/custom: a",
+            "labels",
+            "restricted-label",
+        ),
+        r(
+            "taint effect enum",
+            "      expireAfter: 720h",
+            "      expireAfter: 720h\n      taints:\n        - {key: a, effect: Sometimes}",
+            "taints[0].effect",
+            "invalid-choice",
+        ),
+        r(
+            "no duplicate taint key+effect across taints and startupTaints",
+            "      expireAfter: 720h",
+            "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}",
+            "taints",
+            "duplicate-taint",
+        ),
+        r(
+            "expireAfter pattern",
+            "expireAfter: 720h",
+            "expireAfter: 30d",
+            "expireAfter",
+            "invalid-duration",
+        ),
+        r(
+            "terminationGracePeriod has no Never",
+            "      expireAfter: 720h",
+            "      expireAfter: 720h\n      terminationGracePeriod: Never",
+            "terminationGracePeriod",
+            "invalid-duration",
+        ),
+        r(
+            "consolidationPolicy enum",
+            "consolidationPolicy: WhenEmptyOrUnderutilized",
+            "consolidationPolicy: WhenIdle",
+            "consolidationPolicy",
+            "invalid-choice",
+        ),
+        r(
+            "consolidateAfter is required",
+            "    consolidateAfter: 30s\n",
+            "",
+            "consolidateAfter",
+            "missing-field",
+        ),
+        r(
+            "consolidateAfter pattern",
+            "consolidateAfter: 30s",
+            "consolidateAfter: 30sec",
+            "consolidateAfter",
+            "invalid-duration",
+        ),
+        r(
+            "budget nodes pattern",
+            "nodes: 10%",
+            "nodes: 101%",
+            "budgets[0].nodes",
+            "invalid-budget-nodes",
+        ),
+        r(
+            "budget schedule needs duration",
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        schedule: \"@daily\"",
+            "budgets[0]",
+            "schedule-without-duration",
+        ),
+        r(
+            "budget duration pattern",
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        schedule: \"@daily\"\n        duration: 10s",
+            "budgets[0].duration",
+            "invalid-budget-duration",
+        ),
+        r(
+            "budget reasons enum",
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        reasons: [Bored]",
+            "budgets[0].reasons[0]",
+            "invalid-choice",
+        ),
+        r(
+            "weight is 1..100",
+            "weight: 10",
+            "weight: 101",
+            "weight",
+            "out-of-range",
+        ),
+        r(
+            "limits are quantities",
+            "cpu: 100",
+            "cpu: lots",
+            "limits.cpu",
+            "invalid-quantity",
+        ),
     ]);
 }
 
 #[test]
 fn ec2_node_class_rules() {
-    let r = |rule, good, bad, path, code| Case { rule, base: CLASS, good, bad, path, code };
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: CLASS,
+        good,
+        bad,
+        path,
+        code,
+    };
     check(&[
-        r("subnetSelectorTerms is required", "  subnetSelectorTerms:", "  subnetSelectorTermz:", "subnetSelectorTerms", "missing-field"),
-        r("securityGroupSelectorTerms is required", "  securityGroupSelectorTerms:", "  securityGroupSelectorTermz:", "securityGroupSelectorTerms", "missing-field"),
-        r("amiSelectorTerms is required", "  amiSelectorTerms:\n    - alias: al2023@latest\n", "", "amiSelectorTerms", "missing-field"),
-        r("exactly one of role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "", "spec", "role-xor-instance-profile"),
-        r("not both role and instanceProfile", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  instanceProfile: p\n", "spec", "role-xor-instance-profile"),
-        r("alias format", "alias: al2023@latest", "alias: al2023", "amiSelectorTerms[0].alias", "invalid-alias"),
-        r("alias family", "alias: al2023@latest", "alias: ubuntu@latest", "amiSelectorTerms[0].alias", "invalid-alias"),
-        r("windows aliases are @latest only", "alias: al2023@latest", "alias: windows2022@v1", "amiSelectorTerms[0].alias", "invalid-alias"),
-        r("alias is alone", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n    - id: ami-0123\n", "amiSelectorTerms", "alias-not-alone"),
-        r("amiFamily needed without alias", "    - alias: al2023@latest\n", "    - id: ami-0123\n", "amiFamily", "missing-field"),
-        r("amiFamily must match the alias", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  amiFamily: Bottlerocket\n", "amiFamily", "ami-family-mismatch"),
-        r("subnet id pattern", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - id: net-1\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].id", "invalid-resource-id"),
-        r("subnet id is exclusive", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - {id: subnet-1, tags: {a: b}}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0]", "exclusive-selector-field"),
-        r("security group id pattern", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - id: group-1", "securityGroupSelectorTerms[0].id", "invalid-resource-id"),
-        r("tags may not be empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags", "empty-tag"),
-        r("kubelet maxPods >= 0", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {maxPods: -1}\n", "kubelet.maxPods", "out-of-range"),
-        r("kubelet reserved keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {kubeReserved: {gpu: 1}}\n", "kubelet.kubeReserved", "invalid-reserved-resource"),
-        r("eviction signals", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {evictionHard: {disk.available: 10%}}\n", "kubelet.evictionHard", "invalid-eviction-signal"),
-        r("image GC high > low", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n", "kubelet", "image-gc-thresholds"),
-        r("one root volume", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n", "blockDeviceMappings", "multiple-root-volumes"),
-        r("volume type enum", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n", "ebs.volumeType", "invalid-choice"),
-        r("ebs needs a size or snapshot", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n", "ebs", "ebs-needs-size-or-snapshot"),
-        r("hop limit 1..64", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  metadataOptions: {httpPutResponseHopLimit: 65}\n", "metadataOptions.httpPutResponseHopLimit", "out-of-range"),
-        r("tags forbid cluster keys", "  role: KarpenterNodeRole-demo\n", "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n", "tags", "restricted-tag"),
+        r(
+            "subnetSelectorTerms is required",
+            "  subnetSelectorTerms:",
+            "  subnetSelectorTermz:",
+            "subnetSelectorTerms",
+            "missing-field",
+        ),
+        r(
+            "securityGroupSelectorTerms is required",
+            "  securityGroupSelectorTerms:",
+            "  securityGroupSelectorTermz:",
+            "securityGroupSelectorTerms",
+            "missing-field",
+        ),
+        r(
+            "amiSelectorTerms is required",
+            "  amiSelectorTerms:\n    - alias: al2023@latest\n",
+            "",
+            "amiSelectorTerms",
+            "missing-field",
+        ),
+        r(
+            "exactly one of role and instanceProfile",
+            "  role: KarpenterNodeRole-demo\n",
+            "",
+            "spec",
+            "role-xor-instance-profile",
+        ),
+        r(
+            "not both role and instanceProfile",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  instanceProfile: p\n",
+            "spec",
+            "role-xor-instance-profile",
+        ),
+        r(
+            "alias format",
+            "alias: al2023@latest",
+            "alias: al2023",
+            "amiSelectorTerms[0].alias",
+            "invalid-alias",
+        ),
+        r(
+            "alias family",
+            "alias: al2023@latest",
+            "alias: ubuntu@latest",
+            "amiSelectorTerms[0].alias",
+            "invalid-alias",
+        ),
+        r(
+            "windows aliases are @latest only",
+            "alias: al2023@latest",
+            "alias: windows2022@v1",
+            "amiSelectorTerms[0].alias",
+            "invalid-alias",
+        ),
+        r(
+            "alias is alone",
+            "    - alias: al2023@latest\n",
+            "    - alias: al2023@latest\n    - id: ami-0123\n",
+            "amiSelectorTerms",
+            "alias-not-alone",
+        ),
+        r(
+            "amiFamily needed without alias",
+            "    - alias: al2023@latest\n",
+            "    - id: ami-0123\n",
+            "amiFamily",
+            "missing-field",
+        ),
+        r(
+            "amiFamily must match the alias",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  amiFamily: Bottlerocket\n",
+            "amiFamily",
+            "ami-family-mismatch",
+        ),
+        r(
+            "subnet id pattern",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            "    - id: net-1\n  securityGroupSelectorTerms:",
+            "subnetSelectorTerms[0].id",
+            "invalid-resource-id",
+        ),
+        r(
+            "subnet id is exclusive",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            "    - {id: subnet-1, tags: {a: b}}\n  securityGroupSelectorTerms:",
+            "subnetSelectorTerms[0]",
+            "exclusive-selector-field",
+        ),
+        r(
+            "security group id pattern",
+            "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}",
+            "  securityGroupSelectorTerms:\n    - id: group-1",
+            "securityGroupSelectorTerms[0].id",
+            "invalid-resource-id",
+        ),
+        r(
+            "tags may not be empty",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            "    - tags: {}\n  securityGroupSelectorTerms:",
+            "subnetSelectorTerms[0].tags",
+            "empty-tag",
+        ),
+        r(
+            "kubelet maxPods >= 0",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  kubelet: {maxPods: -1}\n",
+            "kubelet.maxPods",
+            "out-of-range",
+        ),
+        r(
+            "kubelet reserved keys",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  kubelet: {kubeReserved: {gpu: 1}}\n",
+            "kubelet.kubeReserved",
+            "invalid-reserved-resource",
+        ),
+        r(
+            "eviction signals",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  kubelet: {evictionHard: {disk.available: 10%}}\n",
+            "kubelet.evictionHard",
+            "invalid-eviction-signal",
+        ),
+        r(
+            "image GC high > low",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n",
+            "kubelet",
+            "image-gc-thresholds",
+        ),
+        r(
+            "one root volume",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n",
+            "blockDeviceMappings",
+            "multiple-root-volumes",
+        ),
+        r(
+            "volume type enum",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n",
+            "ebs.volumeType",
+            "invalid-choice",
+        ),
+        r(
+            "ebs needs a size or snapshot",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n",
+            "ebs",
+            "ebs-needs-size-or-snapshot",
+        ),
+        r(
+            "hop limit 1..64",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  metadataOptions: {httpPutResponseHopLimit: 65}\n",
+            "metadataOptions.httpPutResponseHopLimit",
+            "out-of-range",
+        ),
+        r(
+            "tags forbid cluster keys",
+            "  role: KarpenterNodeRole-demo\n",
+            "  role: KarpenterNodeRole-demo\n  tags: {karpenter.sh/nodepool: x}\n",
+            "tags",
+            "restricted-tag",
+        ),
     ]);
 }
 
@@ -171,69 +580,375 @@ fn text(s: String) -> &'static str {
 
 #[test]
 fn node_pool_size_and_version_rules() {
-    let r = |rule, good, bad, path, code| Case { rule, base: POOL, good, bad, path, code };
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: POOL,
+        good,
+        bad,
+        path,
+        code,
+    };
     let many_labels: String = (0..101).map(|i| format!("        l{i}: v\n")).collect();
     let long_key = format!("{}/{}", "a".repeat(253), "b".repeat(63));
-    let many_reqs: String = (0..101).map(|i| format!("        - {{key: example.com/k{i}, operator: Exists}}\n")).collect();
-    let many_budgets: String = (0..51).map(|_| "      - nodes: 10%\n".to_string()).collect();
+    let many_reqs: String = (0..101)
+        .map(|i| format!("        - {{key: example.com/k{i}, operator: Exists}}\n"))
+        .collect();
+    let many_budgets: String = (0..51)
+        .map(|_| "      - nodes: 10%\n".to_string())
+        .collect();
     check(&[
-        r("at most 100 labels", "        team: a\n", text(many_labels), "spec.template.metadata.labels", "too-many-items"),
-        r("label values are at most 63 characters", "        team: a", text(format!("        team: {}", "a".repeat(64))), "labels.team", "invalid-label"),
-        r("requirement keys are at most 316 characters", "key: karpenter.sh/capacity-type", text(format!("key: {long_key}")), "requirements[0].key", "too-long"),
-        r("requirement values are at most 63 characters", "values: [spot]", text(format!("values: [{}]", "s".repeat(64))), "requirements[0].values[0]", "invalid-label"),
-        r("at most 100 requirements", "      requirements:\n", text(format!("      requirements:\n{many_reqs}")), "spec.template.spec.requirements", "too-many-items"),
-        r("at most 50 budgets", "      - nodes: 10%\n", text(many_budgets), "spec.disruption.budgets", "too-many-items"),
-        r("budget reasons are a set", "      - nodes: 10%", "      - nodes: 10%\n        reasons: [Empty, Drifted, Empty]", "budgets[0].reasons[2]", "duplicate-item"),
-        r("budget schedule is cron", "      - nodes: 10%", "      - nodes: 10%\n        schedule: every day\n        duration: 1h", "budgets[0].schedule", "invalid-schedule"),
-        r("NodePool durations are whole s, m or h", "expireAfter: 720h", "expireAfter: 1.5h", "expireAfter", "invalid-nodepool-duration"),
-        r("taint keys are qualified names", "      expireAfter: 720h", "      expireAfter: 720h\n      taints:\n        - {key: \"bad key\", effect: NoSchedule}", "taints[0].key", "invalid-label"),
-        r("a static NodePool takes no weight", "  weight: 10", "  replicas: 2\n  weight: 10", "spec.weight", "static-nodepool"),
-        r("a static NodePool limits only nodes", "  limits:\n    cpu: 100", "  replicas: 2\n  limits:\n    cpu: 100", "spec.limits", "static-nodepool"),
-        r("replicas are not negative", "  weight: 10", "  weight: 10\n  replicas: -1", "spec.replicas", "out-of-range"),
+        r(
+            "at most 100 labels",
+            "        team: a\n",
+            text(many_labels),
+            "spec.template.metadata.labels",
+            "too-many-items",
+        ),
+        r(
+            "label values are at most 63 characters",
+            "        team: a",
+            text(format!("        team: {}", "a".repeat(64))),
+            "labels.team",
+            "invalid-label",
+        ),
+        r(
+            "requirement keys are at most 316 characters",
+            "key: karpenter.sh/capacity-type",
+            text(format!("key: {long_key}")),
+            "requirements[0].key",
+            "too-long",
+        ),
+        r(
+            "requirement values are at most 63 characters",
+            "values: [spot]",
+            text(format!("values: [{}]", "s".repeat(64))),
+            "requirements[0].values[0]",
+            "invalid-label",
+        ),
+        r(
+            "at most 100 requirements",
+            "      requirements:\n",
+            text(format!("      requirements:\n{many_reqs}")),
+            "spec.template.spec.requirements",
+            "too-many-items",
+        ),
+        r(
+            "at most 50 budgets",
+            "      - nodes: 10%\n",
+            text(many_budgets),
+            "spec.disruption.budgets",
+            "too-many-items",
+        ),
+        r(
+            "budget reasons are a set",
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        reasons: [Empty, Drifted, Empty]",
+            "budgets[0].reasons[2]",
+            "duplicate-item",
+        ),
+        r(
+            "budget schedule is cron",
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        schedule: every day\n        duration: 1h",
+            "budgets[0].schedule",
+            "invalid-schedule",
+        ),
+        r(
+            "NodePool durations are whole s, m or h",
+            "expireAfter: 720h",
+            "expireAfter: 1.5h",
+            "expireAfter",
+            "invalid-nodepool-duration",
+        ),
+        r(
+            "taint keys are qualified names",
+            "      expireAfter: 720h",
+            "      expireAfter: 720h\n      taints:\n        - {key: \"bad key\", effect: NoSchedule}",
+            "taints[0].key",
+            "invalid-label",
+        ),
+        r(
+            "a static NodePool takes no weight",
+            "  weight: 10",
+            "  replicas: 2\n  weight: 10",
+            "spec.weight",
+            "static-nodepool",
+        ),
+        r(
+            "a static NodePool limits only nodes",
+            "  limits:\n    cpu: 100",
+            "  replicas: 2\n  limits:\n    cpu: 100",
+            "spec.limits",
+            "static-nodepool",
+        ),
+        r(
+            "replicas are not negative",
+            "  weight: 10",
+            "  weight: 10\n  replicas: -1",
+            "spec.replicas",
+            "out-of-range",
+        ),
     ]);
 }
 
 #[test]
 fn ec2_node_class_fine_print_rules() {
-    let r = |rule, good, bad, path, code| Case { rule, base: CLASS, good, bad, path, code };
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: CLASS,
+        good,
+        bad,
+        path,
+        code,
+    };
     let role = "  role: KarpenterNodeRole-demo\n";
     let with = |extra: &str| text(format!("{role}{extra}"));
     let many_tags: String = (0..21).map(|i| format!("t{i}: v, ")).collect();
     let many_terms: String = (0..31).map(|i| format!("    - id: subnet-{i}\n")).collect();
-    let many_bdms: String = (0..51).map(|i| format!("    - {{deviceName: /dev/xvd{i}, ebs: {{volumeSize: 20Gi}}}}\n")).collect();
+    let many_bdms: String = (0..51)
+        .map(|i| format!("    - {{deviceName: /dev/xvd{i}, ebs: {{volumeSize: 20Gi}}}}\n"))
+        .collect();
     check(&[
-        r("evictionSoft needs a grace period", role, with("  kubelet:\n    evictionSoft: {memory.available: 500Mi}\n"), "kubelet.evictionSoft", "eviction-soft-pairing"),
-        r("a grace period needs evictionSoft", role, with("  kubelet:\n    evictionSoftGracePeriod: {memory.available: 1m}\n"), "kubelet.evictionSoftGracePeriod", "eviction-soft-pairing"),
-        r("podsPerCore >= 0", role, with("  kubelet: {podsPerCore: -1}\n"), "kubelet.podsPerCore", "out-of-range"),
-        r("clusterDNS is a list", role, with("  kubelet: {clusterDNS: 10.100.0.10}\n"), "kubelet.clusterDNS", "invalid-type"),
-        r("reserved quantities are not negative", role, with("  kubelet: {systemReserved: {cpu: \"-1\"}}\n"), "kubelet.systemReserved", "invalid-quantity"),
-        r("image GC thresholds are 0..100", role, with("  kubelet: {imageGCHighThresholdPercent: 101}\n"), "kubelet.imageGCHighThresholdPercent", "out-of-range"),
-        r("evictionMaxPodGracePeriod is an integer", role, with("  kubelet: {evictionMaxPodGracePeriod: 1m}\n"), "kubelet.evictionMaxPodGracePeriod", "invalid-type"),
-        r("iops is an integer", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, iops: \"3000 IOPS\"}}\n"), "ebs.iops", "invalid-type"),
-        r("throughput is an integer", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, throughput: fast}}\n"), "ebs.throughput", "invalid-type"),
-        r("volumeInitializationRate is 100..300", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {snapshotID: snap-1, volumeInitializationRate: 50}}\n"), "ebs.volumeInitializationRate", "out-of-range"),
-        r("volumeInitializationRate needs a snapshot", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeInitializationRate: 200}}\n"), "ebs.volumeInitializationRate", "initialization-rate-needs-snapshot"),
-        r("volumeSize units", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20GB}}\n"), "ebs.volumeSize", "invalid-volume-size"),
-        r("volumeSize is within the pattern", role, with("  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 60000Gi}}\n"), "ebs.volumeSize", "invalid-volume-size"),
-        r("at most 50 block device mappings", role, with(&format!("  blockDeviceMappings:\n{many_bdms}")), "spec.blockDeviceMappings", "too-many-items"),
-        r("alias is at most 30 characters", "alias: al2023@latest", "alias: al2023@v20240625-and-a-long-tail", "amiSelectorTerms[0].alias", "too-long"),
-        r("an ssmParameter term is alone with an alias", "    - alias: al2023@latest\n", "    - alias: al2023@latest\n      ssmParameter: /aws/service/eks/x\n", "amiSelectorTerms[0].alias", "alias-not-alone"),
-        r("ami id is exclusive", "    - alias: al2023@latest\n", "    - {id: ami-0123, tags: {a: b}}\n  amiFamily: AL2023\n", "amiSelectorTerms[0]", "exclusive-selector-field"),
-        r("ami id pattern", "    - alias: al2023@latest\n", "    - id: image-1\n  amiFamily: AL2023\n", "amiSelectorTerms[0].id", "invalid-resource-id"),
-        r("amiFamily enum", role, with("  amiFamily: Ubuntu\n"), "amiFamily", "invalid-choice"),
-        r("security group name is exclusive", "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}", "  securityGroupSelectorTerms:\n    - {name: my-sg, tags: {a: b}}", "securityGroupSelectorTerms[0]", "exclusive-selector-field"),
-        r("a selector term takes at most 20 tags", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", text(format!("    - tags: {{{many_tags}}}\n  securityGroupSelectorTerms:")), "subnetSelectorTerms[0].tags", "too-many-items"),
-        r("at most 30 subnet terms", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", text(format!("{many_terms}  securityGroupSelectorTerms:")), "subnetSelectorTerms", "too-many-items"),
-        r("tag values are not empty", "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:", "    - tags: {karpenter.sh/discovery: \"\"}\n  securityGroupSelectorTerms:", "subnetSelectorTerms[0].tags", "empty-tag"),
-        r("role is not empty", "  role: KarpenterNodeRole-demo", "  role: \"\"", "spec.role", "empty-value"),
-        r("eks:eks-cluster-name is a restricted tag", role, with("  tags: {eks:eks-cluster-name: demo}\n"), "tags", "restricted-tag"),
-        r("httpTokens enum", role, with("  metadataOptions: {httpTokens: sometimes}\n"), "metadataOptions.httpTokens", "invalid-choice"),
-        r("instanceStorePolicy enum", role, with("  instanceStorePolicy: RAID1\n"), "instanceStorePolicy", "invalid-choice"),
-        r("associatePublicIPAddress is a boolean", role, with("  associatePublicIPAddress: \"yes\"\n"), "associatePublicIPAddress", "invalid-type"),
-        r("userData is a string", role, with("  userData: {script: x}\n"), "userData", "invalid-type"),
-        r("capacity reservation id pattern", role, with("  capacityReservationSelectorTerms:\n    - id: reservation-1\n"), "capacityReservationSelectorTerms[0].id", "invalid-resource-id"),
-        r("capacity reservation owner is an account id", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, ownerID: \"12345\"}\n"), "capacityReservationSelectorTerms[0].ownerID", "invalid-resource-id"),
-        r("instanceMatchCriteria enum", role, with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, instanceMatchCriteria: any}\n"), "instanceMatchCriteria", "invalid-choice"),
+        r(
+            "evictionSoft needs a grace period",
+            role,
+            with("  kubelet:\n    evictionSoft: {memory.available: 500Mi}\n"),
+            "kubelet.evictionSoft",
+            "eviction-soft-pairing",
+        ),
+        r(
+            "a grace period needs evictionSoft",
+            role,
+            with("  kubelet:\n    evictionSoftGracePeriod: {memory.available: 1m}\n"),
+            "kubelet.evictionSoftGracePeriod",
+            "eviction-soft-pairing",
+        ),
+        r(
+            "podsPerCore >= 0",
+            role,
+            with("  kubelet: {podsPerCore: -1}\n"),
+            "kubelet.podsPerCore",
+            "out-of-range",
+        ),
+        r(
+            "clusterDNS is a list",
+            role,
+            with("  kubelet: {clusterDNS: 10.100.0.10}\n"),
+            "kubelet.clusterDNS",
+            "invalid-type",
+        ),
+        r(
+            "reserved quantities are not negative",
+            role,
+            with("  kubelet: {systemReserved: {cpu: \"-1\"}}\n"),
+            "kubelet.systemReserved",
+            "invalid-quantity",
+        ),
+        r(
+            "image GC thresholds are 0..100",
+            role,
+            with("  kubelet: {imageGCHighThresholdPercent: 101}\n"),
+            "kubelet.imageGCHighThresholdPercent",
+            "out-of-range",
+        ),
+        r(
+            "evictionMaxPodGracePeriod is an integer",
+            role,
+            with("  kubelet: {evictionMaxPodGracePeriod: 1m}\n"),
+            "kubelet.evictionMaxPodGracePeriod",
+            "invalid-type",
+        ),
+        r(
+            "iops is an integer",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, iops: \"3000 IOPS\"}}\n",
+            ),
+            "ebs.iops",
+            "invalid-type",
+        ),
+        r(
+            "throughput is an integer",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, throughput: fast}}\n",
+            ),
+            "ebs.throughput",
+            "invalid-type",
+        ),
+        r(
+            "volumeInitializationRate is 100..300",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {snapshotID: snap-1, volumeInitializationRate: 50}}\n",
+            ),
+            "ebs.volumeInitializationRate",
+            "out-of-range",
+        ),
+        r(
+            "volumeInitializationRate needs a snapshot",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeInitializationRate: 200}}\n",
+            ),
+            "ebs.volumeInitializationRate",
+            "initialization-rate-needs-snapshot",
+        ),
+        r(
+            "volumeSize units",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20GB}}\n",
+            ),
+            "ebs.volumeSize",
+            "invalid-volume-size",
+        ),
+        r(
+            "volumeSize is within the pattern",
+            role,
+            with(
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 60000Gi}}\n",
+            ),
+            "ebs.volumeSize",
+            "invalid-volume-size",
+        ),
+        r(
+            "at most 50 block device mappings",
+            role,
+            with(&format!("  blockDeviceMappings:\n{many_bdms}")),
+            "spec.blockDeviceMappings",
+            "too-many-items",
+        ),
+        r(
+            "alias is at most 30 characters",
+            "alias: al2023@latest",
+            "alias: al2023@v20240625-and-a-long-tail",
+            "amiSelectorTerms[0].alias",
+            "too-long",
+        ),
+        r(
+            "an ssmParameter term is alone with an alias",
+            "    - alias: al2023@latest\n",
+            "    - alias: al2023@latest\n      ssmParameter: /aws/service/eks/x\n",
+            "amiSelectorTerms[0].alias",
+            "alias-not-alone",
+        ),
+        r(
+            "ami id is exclusive",
+            "    - alias: al2023@latest\n",
+            "    - {id: ami-0123, tags: {a: b}}\n  amiFamily: AL2023\n",
+            "amiSelectorTerms[0]",
+            "exclusive-selector-field",
+        ),
+        r(
+            "ami id pattern",
+            "    - alias: al2023@latest\n",
+            "    - id: image-1\n  amiFamily: AL2023\n",
+            "amiSelectorTerms[0].id",
+            "invalid-resource-id",
+        ),
+        r(
+            "amiFamily enum",
+            role,
+            with("  amiFamily: Ubuntu\n"),
+            "amiFamily",
+            "invalid-choice",
+        ),
+        r(
+            "security group name is exclusive",
+            "  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}",
+            "  securityGroupSelectorTerms:\n    - {name: my-sg, tags: {a: b}}",
+            "securityGroupSelectorTerms[0]",
+            "exclusive-selector-field",
+        ),
+        r(
+            "a selector term takes at most 20 tags",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            text(format!(
+                "    - tags: {{{many_tags}}}\n  securityGroupSelectorTerms:"
+            )),
+            "subnetSelectorTerms[0].tags",
+            "too-many-items",
+        ),
+        r(
+            "at most 30 subnet terms",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            text(format!("{many_terms}  securityGroupSelectorTerms:")),
+            "subnetSelectorTerms",
+            "too-many-items",
+        ),
+        r(
+            "tag values are not empty",
+            "    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:",
+            "    - tags: {karpenter.sh/discovery: \"\"}\n  securityGroupSelectorTerms:",
+            "subnetSelectorTerms[0].tags",
+            "empty-tag",
+        ),
+        r(
+            "role is not empty",
+            "  role: KarpenterNodeRole-demo",
+            "  role: \"\"",
+            "spec.role",
+            "empty-value",
+        ),
+        r(
+            "eks:eks-cluster-name is a restricted tag",
+            role,
+            with("  tags: {eks:eks-cluster-name: demo}\n"),
+            "tags",
+            "restricted-tag",
+        ),
+        r(
+            "httpTokens enum",
+            role,
+            with("  metadataOptions: {httpTokens: sometimes}\n"),
+            "metadataOptions.httpTokens",
+            "invalid-choice",
+        ),
+        r(
+            "instanceStorePolicy enum",
+            role,
+            with("  instanceStorePolicy: RAID1\n"),
+            "instanceStorePolicy",
+            "invalid-choice",
+        ),
+        r(
+            "associatePublicIPAddress is a boolean",
+            role,
+            with("  associatePublicIPAddress: \"yes\"\n"),
+            "associatePublicIPAddress",
+            "invalid-type",
+        ),
+        r(
+            "userData is a string",
+            role,
+            with("  userData: {script: x}\n"),
+            "userData",
+            "invalid-type",
+        ),
+        r(
+            "capacity reservation id pattern",
+            role,
+            with("  capacityReservationSelectorTerms:\n    - id: reservation-1\n"),
+            "capacityReservationSelectorTerms[0].id",
+            "invalid-resource-id",
+        ),
+        r(
+            "capacity reservation owner is an account id",
+            role,
+            with("  capacityReservationSelectorTerms:\n    - {tags: {a: b}, ownerID: \"12345\"}\n"),
+            "capacityReservationSelectorTerms[0].ownerID",
+            "invalid-resource-id",
+        ),
+        r(
+            "instanceMatchCriteria enum",
+            role,
+            with(
+                "  capacityReservationSelectorTerms:\n    - {tags: {a: b}, instanceMatchCriteria: any}\n",
+            ),
+            "instanceMatchCriteria",
+            "invalid-choice",
+        ),
     ]);
 }
 
@@ -246,11 +961,26 @@ fn the_fine_print_accepts_what_the_crd_accepts() {
     );
     let ssm = CLASS.replace("    - alias: al2023@latest\n", "    - ssmParameter: /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id\n  amiFamily: AL2023\n");
     let long_key = format!("{}/{}", "a".repeat(252), "b".repeat(63));
-    let pool = POOL.replace("key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]", &format!("key: {long_key}\n          operator: Exists"))
-        .replace("      - nodes: 10%", "      - nodes: 10%\n        reasons: [Empty, Drifted]");
-    for (what, text) in [("edge values", format!("{class}---\n{pool}")), ("ssmParameter", format!("{ssm}---\n{POOL}"))] {
+    let pool = POOL
+        .replace(
+            "key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
+            &format!("key: {long_key}\n          operator: Exists"),
+        )
+        .replace(
+            "      - nodes: 10%",
+            "      - nodes: 10%\n        reasons: [Empty, Drifted]",
+        );
+    for (what, text) in [
+        ("edge values", format!("{class}---\n{pool}")),
+        ("ssmParameter", format!("{ssm}---\n{POOL}")),
+    ] {
         let l = load(&text);
-        let errs: Vec<String> = l.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.to_string()).collect();
+        let errs: Vec<String> = l
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
         assert!(errs.is_empty(), "{what}: {errs:#?}");
     }
 }
@@ -263,7 +993,11 @@ fn gte_and_lte_warn_that_karpenter_before_v1_9_rejects_them() {
     );
     let l = load(&format!("{CLASS}---\n{pool}"));
     assert!(!l.has_errors(), "{:#?}", l.diagnostics);
-    let d = l.diagnostics.iter().find(|d| d.code == "needs-newer-karpenter").expect("a warning");
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "needs-newer-karpenter")
+        .expect("a warning");
     assert_eq!(d.path, "spec.template.spec.requirements[0].operator");
     assert!(d.help.as_deref().is_some_and(|h| h.contains("Gt")), "{d}");
     assert_eq!(l.scenario.node_pools.len(), 1, "the pool is simulated");
@@ -274,17 +1008,40 @@ fn a_timeline_cannot_change_a_node_pools_node_class_group_or_kind() {
     let timeline = |group: &str, delete_first: bool| {
         let applied = POOL.replace("group: karpenter.k8s.aws", &format!("group: {group}"));
         let indented: String = applied.lines().map(|l| format!("        {l}\n")).collect();
-        let delete = if delete_first { "    - at: 1m\n      delete: {kind: NodePool, name: p}\n" } else { "" };
-        format!("{CLASS}---\n{POOL}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{delete}    - at: 2m\n      apply:\n{indented}")
+        let delete = if delete_first {
+            "    - at: 1m\n      delete: {kind: NodePool, name: p}\n"
+        } else {
+            ""
+        };
+        format!(
+            "{CLASS}---\n{POOL}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{delete}    - at: 2m\n      apply:\n{indented}"
+        )
     };
     let l = load(&timeline("example.com", false));
-    let d = l.diagnostics.iter().find(|d| d.code == "immutable-field").unwrap_or_else(|| panic!("{:#?}", l.diagnostics));
-    assert!(d.path.ends_with(".apply.spec.template.spec.nodeClassRef.group"), "{}", d.path);
-    assert!(d.message.contains("karpenter.k8s.aws") && d.message.contains("example.com"), "{}", d.message);
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "immutable-field")
+        .unwrap_or_else(|| panic!("{:#?}", l.diagnostics));
+    assert!(
+        d.path
+            .ends_with(".apply.spec.template.spec.nodeClassRef.group"),
+        "{}",
+        d.path
+    );
+    assert!(
+        d.message.contains("karpenter.k8s.aws") && d.message.contains("example.com"),
+        "{}",
+        d.message
+    );
     assert!(l.scenario.timeline.is_empty(), "the Timeline is left out");
     // The same step after deleting the NodePool creates a new one: allowed.
     let l = load(&timeline("example.com", true));
-    assert!(!l.diagnostics.iter().any(|d| d.code == "immutable-field"), "{:#?}", l.diagnostics);
+    assert!(
+        !l.diagnostics.iter().any(|d| d.code == "immutable-field"),
+        "{:#?}",
+        l.diagnostics
+    );
     // Applying with the same group and kind is an ordinary update.
     let l = load(&timeline("karpenter.k8s.aws", false));
     assert!(!l.has_errors(), "{:#?}", l.diagnostics);
@@ -300,8 +1057,17 @@ fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
         "        team: a\n        node-role.kubernetes.io/web: \"\"\n        example.kubernetes.io/owner: a\n        team.k8s.io/x: \"y\"\n        pool.node.kubernetes.io/x: a\n        kubernetes.io/arch: amd64\n",
     );
     let l = load(&format!("{CLASS}---\n{pool}"));
-    assert!(!l.has_errors(), "v1.9 and later accept them: {:#?}", l.diagnostics);
-    let warned: Vec<&str> = l.diagnostics.iter().filter(|d| d.code == "restricted-before-v1-9").map(|d| d.path.as_str()).collect();
+    assert!(
+        !l.has_errors(),
+        "v1.9 and later accept them: {:#?}",
+        l.diagnostics
+    );
+    let warned: Vec<&str> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "restricted-before-v1-9")
+        .map(|d| d.path.as_str())
+        .collect();
     assert_eq!(
         warned,
         [
@@ -346,43 +1112,175 @@ spec:
 
 #[test]
 fn workload_rules() {
-    let r = |rule, good, bad, path, code| Case { rule, base: DEPLOYMENT, good, bad, path, code };
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: DEPLOYMENT,
+        good,
+        bad,
+        path,
+        code,
+    };
     check(&[
-        r("names are DNS-1123 subdomains", "  name: web\n", "  name: Web_1\n", "metadata.name", "invalid-name"),
-        r("label keys are qualified names", "labels: {app: web}\nspec:\n  replicas", "labels: {\"a b\": web}\nspec:\n  replicas", "metadata.labels", "invalid-label"),
-        r("label values are label values", "      labels: {app: web}", "      labels: {app: \"we b\"}", "template.metadata.labels", "invalid-label"),
-        r("replicas are not negative", "replicas: 2", "replicas: -1", "replicas", "out-of-range"),
-        r("the selector matches the template", "    matchLabels: {app: web}", "    matchLabels: {app: api}", "selector", "selector-mismatch"),
-        r("containers are required", "      containers:\n        - name: app\n          image: nginx\n", "      initContainers:\n        - name: app\n          image: nginx\n", "containers", "missing-field"),
-        r("container names are DNS labels", "        - name: app", "        - name: App_1", "containers[0].name", "invalid-container-name"),
-        r("quantities parse", "cpu: 250m", "cpu: 250mc", "requests.cpu", "invalid-quantity"),
-        r("quantities are not negative", "cpu: 250m", "cpu: -1", "requests.cpu", "invalid-quantity"),
-        r("requests do not exceed limits", "requests: {cpu: 250m, memory: 256Mi}", "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}", "resources", "request-exceeds-limit"),
-        r("toleration operator enum", "operator: Equal", "operator: Equals", "tolerations[0].operator", "invalid-choice"),
-        r("Exists takes no value", "{key: dedicated, operator: Equal, value: web, effect: NoSchedule}", "{key: dedicated, operator: Exists, value: web, effect: NoSchedule}", "tolerations[0]", "toleration-exists-with-value"),
-        r("toleration effect enum", "effect: NoSchedule}", "effect: Never}", "tolerations[0].effect", "invalid-choice"),
-        r("affinity terms need a topologyKey", "              topologyKey: kubernetes.io/hostname", "              topologyKey: \"\"", "topologyKey", "empty-value"),
-        r("maxSkew is positive", "maxSkew: 1", "maxSkew: 0", "maxSkew", "out-of-range"),
-        r("whenUnsatisfiable enum", "whenUnsatisfiable: ScheduleAnyway", "whenUnsatisfiable: Sometimes", "whenUnsatisfiable", "invalid-choice"),
+        r(
+            "names are DNS-1123 subdomains",
+            "  name: web\n",
+            "  name: Web_1\n",
+            "metadata.name",
+            "invalid-name",
+        ),
+        r(
+            "label keys are qualified names",
+            "labels: {app: web}\nspec:\n  replicas",
+            "labels: {\"a b\": web}\nspec:\n  replicas",
+            "metadata.labels",
+            "invalid-label",
+        ),
+        r(
+            "label values are label values",
+            "      labels: {app: web}",
+            "      labels: {app: \"we b\"}",
+            "template.metadata.labels",
+            "invalid-label",
+        ),
+        r(
+            "replicas are not negative",
+            "replicas: 2",
+            "replicas: -1",
+            "replicas",
+            "out-of-range",
+        ),
+        r(
+            "the selector matches the template",
+            "    matchLabels: {app: web}",
+            "    matchLabels: {app: api}",
+            "selector",
+            "selector-mismatch",
+        ),
+        r(
+            "containers are required",
+            "      containers:\n        - name: app\n          image: nginx\n",
+            "      initContainers:\n        - name: app\n          image: nginx\n",
+            "containers",
+            "missing-field",
+        ),
+        r(
+            "container names are DNS labels",
+            "        - name: app",
+            "        - name: App_1",
+            "containers[0].name",
+            "invalid-container-name",
+        ),
+        r(
+            "quantities parse",
+            "cpu: 250m",
+            "cpu: 250mc",
+            "requests.cpu",
+            "invalid-quantity",
+        ),
+        r(
+            "quantities are not negative",
+            "cpu: 250m",
+            "cpu: -1",
+            "requests.cpu",
+            "invalid-quantity",
+        ),
+        r(
+            "requests do not exceed limits",
+            "requests: {cpu: 250m, memory: 256Mi}",
+            "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}",
+            "resources",
+            "request-exceeds-limit",
+        ),
+        r(
+            "toleration operator enum",
+            "operator: Equal",
+            "operator: Equals",
+            "tolerations[0].operator",
+            "invalid-choice",
+        ),
+        r(
+            "Exists takes no value",
+            "{key: dedicated, operator: Equal, value: web, effect: NoSchedule}",
+            "{key: dedicated, operator: Exists, value: web, effect: NoSchedule}",
+            "tolerations[0]",
+            "toleration-exists-with-value",
+        ),
+        r(
+            "toleration effect enum",
+            "effect: NoSchedule}",
+            "effect: Never}",
+            "tolerations[0].effect",
+            "invalid-choice",
+        ),
+        r(
+            "affinity terms need a topologyKey",
+            "              topologyKey: kubernetes.io/hostname",
+            "              topologyKey: \"\"",
+            "topologyKey",
+            "empty-value",
+        ),
+        r(
+            "maxSkew is positive",
+            "maxSkew: 1",
+            "maxSkew: 0",
+            "maxSkew",
+            "out-of-range",
+        ),
+        r(
+            "whenUnsatisfiable enum",
+            "whenUnsatisfiable: ScheduleAnyway",
+            "whenUnsatisfiable: Sometimes",
+            "whenUnsatisfiable",
+            "invalid-choice",
+        ),
     ]);
 }
 
 #[test]
 fn a_requirement_with_no_valid_capacity_type_loads_but_the_pool_is_never_ready() {
     // The API server accepts any value; Karpenter's runtime validation fails the NodePool.
-    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [cheap]")));
+    let l = load(&format!(
+        "{CLASS}---\n{}",
+        POOL.replace("values: [spot]", "values: [cheap]")
+    ));
     assert!(!l.has_errors(), "{:#?}", l.diagnostics);
-    let d = l.diagnostics.iter().find(|d| d.code == "nodepool-not-ready").expect("a warning says so");
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "nodepool-not-ready")
+        .expect("a warning says so");
     assert_eq!(d.path, "spec.template.spec.requirements[0].values");
     let np = &l.scenario.node_pools[0];
-    assert!(np.invalid.as_deref().is_some_and(|w| w.contains("karpenter.sh/capacity-type")), "{:?}", np.invalid);
+    assert!(
+        np.invalid
+            .as_deref()
+            .is_some_and(|w| w.contains("karpenter.sh/capacity-type")),
+        "{:?}",
+        np.invalid
+    );
     // Some valid values: the invalid ones are ignored, the pool is fine.
-    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]")));
+    let l = load(&format!(
+        "{CLASS}---\n{}",
+        POOL.replace("values: [spot]", "values: [spot, cheap]")
+    ));
     assert!(l.scenario.node_pools[0].invalid.is_none());
     // Unless minValues asks for more values than are valid.
-    let l = load(&format!("{CLASS}---\n{}", POOL.replace("values: [spot]", "values: [spot, cheap]\n          minValues: 2")));
+    let l = load(&format!(
+        "{CLASS}---\n{}",
+        POOL.replace(
+            "values: [spot]",
+            "values: [spot, cheap]\n          minValues: 2"
+        )
+    ));
     assert!(!l.has_errors(), "{:#?}", l.diagnostics);
-    assert!(l.scenario.node_pools[0].invalid.as_deref().is_some_and(|w| w.contains("minValues")), "{:?}", l.scenario.node_pools[0].invalid);
+    assert!(
+        l.scenario.node_pools[0]
+            .invalid
+            .as_deref()
+            .is_some_and(|w| w.contains("minValues")),
+        "{:?}",
+        l.scenario.node_pools[0].invalid
+    );
 }
 
 #[test]
@@ -391,7 +1289,10 @@ fn the_shared_checks_speak_korean_too() {
     // quantity and a number out of range: the checks every document goes through.
     let pool = POOL
         .replace("  weight: 10", "  weight: 101\n  colour: red")
-        .replace("consolidationPolicy: WhenEmptyOrUnderutilized", "consolidationPolicy: WhenIdle")
+        .replace(
+            "consolidationPolicy: WhenEmptyOrUnderutilized",
+            "consolidationPolicy: WhenIdle",
+        )
         .replace("expireAfter: 720h", "expireAfter: 30d")
         .replace("cpu: 100", "cpu: lots")
         .replace("    consolidateAfter: 30s\n", "")
@@ -399,13 +1300,24 @@ fn the_shared_checks_speak_korean_too() {
     let class = CLASS.replace("  role: KarpenterNodeRole-demo\n", "");
     let l = load(&format!("{class}---\n{pool}"));
     let codes: Vec<&str> = l.diagnostics.iter().map(|d| d.code.as_str()).collect();
-    for code in ["unknown-field", "missing-field", "invalid-type", "invalid-choice", "out-of-range", "invalid-duration", "invalid-quantity"] {
+    for code in [
+        "unknown-field",
+        "missing-field",
+        "invalid-type",
+        "invalid-choice",
+        "out-of-range",
+        "invalid-duration",
+        "invalid-quantity",
+    ] {
         assert!(codes.contains(&code), "{code} in {codes:?}");
     }
     let untranslated: Vec<String> = l
         .diagnostics
         .iter()
-        .filter(|d| d.ko.as_ref().is_none_or(|k| !k.message.chars().any(|c| ('가'..='힣').contains(&c))))
+        .filter(|d| {
+            d.ko.as_ref()
+                .is_none_or(|k| !k.message.chars().any(|c| ('가'..='힣').contains(&c)))
+        })
         .map(|d| format!("{} {} {}", d.code, d.path, d.message))
         .collect();
     assert!(untranslated.is_empty(), "{untranslated:#?}");

@@ -25,7 +25,10 @@ pub const SPEEDS: [u32; 3] = [1, 10, 60];
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selected {
     Pod(String),
-    Node { name: String, nodeclaim: Option<String> },
+    Node {
+        name: String,
+        nodeclaim: Option<String>,
+    },
 }
 
 impl Selected {
@@ -34,7 +37,10 @@ impl Selected {
             Selected::Pod(key) => Subject::Pod(key.clone()),
             // A Karpenter node is explained through its NodeClaim, which adds the
             // candidate instance types to what the node alone would say.
-            Selected::Node { nodeclaim: Some(nc), .. } => Subject::NodeClaim(nc.clone()),
+            Selected::Node {
+                nodeclaim: Some(nc),
+                ..
+            } => Subject::NodeClaim(nc.clone()),
             Selected::Node { name, .. } => Subject::Node(name.clone()),
         }
     }
@@ -103,7 +109,10 @@ impl Playground {
                 .find(|n| n.name == name)
                 .and_then(|n| n.nodeclaim.clone())
         });
-        self.select(Selected::Node { name: name.to_string(), nodeclaim });
+        self.select(Selected::Node {
+            name: name.to_string(),
+            nodeclaim,
+        });
     }
 
     /// Reads the running simulation (untracked: callers track `snapshot` or `clock`).

@@ -10,9 +10,9 @@ use leptos::prelude::*;
 use crate::app::{BottomTab, Playground, Selected};
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
-use crate::terminal_view::TerminalPane;
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
+use crate::terminal_view::TerminalPane;
 use kpg_core::catalog::CapacityType;
 
 #[component]
@@ -56,7 +56,10 @@ fn rich(text: &str) -> impl IntoView + use<> {
     text.split("\n\n")
         .map(|para| {
             if para.lines().all(|l| l.starts_with("- ")) {
-                let items = para.lines().map(|l| view! { <li>{inline(&l[2..])}</li> }).collect_view();
+                let items = para
+                    .lines()
+                    .map(|l| view! { <li>{inline(&l[2..])}</li> })
+                    .collect_view();
                 view! { <ul>{items}</ul> }.into_any()
             } else {
                 view! { <p>{inline(para)}</p> }.into_any()
@@ -340,7 +343,10 @@ fn NodeCardView(name: String) -> impl IntoView {
     let select_name = name.clone();
     let select = move || {
         let nodeclaim = card.with_untracked(|c| c.as_ref().and_then(|c| c.nodeclaim.clone()));
-        pg.select(Selected::Node { name: select_name.clone(), nodeclaim });
+        pg.select(Selected::Node {
+            name: select_name.clone(),
+            nodeclaim,
+        });
     };
     let select_key = select.clone();
     let state_text = move || {

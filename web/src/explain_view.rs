@@ -69,7 +69,12 @@ fn explanation_view(pg: Playground, e: Explanation) -> impl IntoView {
     let mut sections: Vec<&Section> = e.sections.iter().collect();
     if e.kind != "pod" {
         const FIRST: [&str; 3] = ["disruption", "launch", "funnel"];
-        sections.sort_by_key(|s| FIRST.iter().position(|id| *id == s.id).unwrap_or(FIRST.len()));
+        sections.sort_by_key(|s| {
+            FIRST
+                .iter()
+                .position(|id| *id == s.id)
+                .unwrap_or(FIRST.len())
+        });
     }
     let sections = sections
         .into_iter()
@@ -204,7 +209,8 @@ fn pools_view(pg: Playground, s: &Section, matrix: Vec<focus::MatrixRow>) -> imp
 /// The NodeClaim's candidate table: the chosen type and the cheaper ones with why each lost;
 /// the capacity-type and zone reasons above it.
 fn launch_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
-    let (typed, notes): (Vec<&Line>, Vec<&Line>) = s.lines.iter().partition(|l| l.subject.is_some());
+    let (typed, notes): (Vec<&Line>, Vec<&Line>) =
+        s.lines.iter().partition(|l| l.subject.is_some());
     let rows = typed
         .into_iter()
         .map(|l| {

@@ -94,7 +94,11 @@ pub fn focus(e: &Explanation) -> Focus {
         let mark = Mark {
             fits: row.fits(),
             chosen: row.verdict == Status::Chosen,
-            why: if row.fits() { row.verdict_text.clone() } else { row.reason() },
+            why: if row.fits() {
+                row.verdict_text.clone()
+            } else {
+                row.reason()
+            },
         };
         out.pools.insert(row.pool, mark);
     }
@@ -169,7 +173,11 @@ mod tests {
         let platform = &f.pools["platform"];
         assert!(!platform.fits);
         assert!(platform.why.contains("cpu 0 of 8 left"), "{}", platform.why);
-        assert!(f.pools["service"].why.contains("taint"), "{:?}", f.pools["service"]);
+        assert!(
+            f.pools["service"].why.contains("taint"),
+            "{:?}",
+            f.pools["service"]
+        );
 
         let m = matrix(&e);
         let names: Vec<&str> = m.iter().map(|r| r.pool.as_str()).collect();
@@ -186,20 +194,49 @@ mod tests {
         let pod = r
             .pods
             .iter()
-            .find(|p| p.phase == "Running" && !p.owner.as_deref().is_some_and(|o| o.starts_with("DaemonSet/")))
+            .find(|p| {
+                p.phase == "Running"
+                    && !p
+                        .owner
+                        .as_deref()
+                        .is_some_and(|o| o.starts_with("DaemonSet/"))
+            })
             .expect("a running pod");
-        let e = explain(&sim, &Subject::Pod(format!("{}/{}", pod.namespace, pod.name)), Lang::En).unwrap();
+        let e = explain(
+            &sim,
+            &Subject::Pod(format!("{}/{}", pod.namespace, pod.name)),
+            Lang::En,
+        )
+        .unwrap();
         let f = focus(&e);
         let node = pod.node.as_ref().unwrap();
-        assert!(f.nodes.get(node).is_some_and(|m| m.fits && m.chosen), "{f:?}");
+        assert!(
+            f.nodes.get(node).is_some_and(|m| m.fits && m.chosen),
+            "{f:?}"
+        );
     }
 
     #[test]
     fn a_subject_is_cut_only_where_it_opens_the_line() {
-        let line = |subject: &str, text: &str| Line { status: Status::Info, subject: Some(subject.into()), check: None, text: text.into(), price_per_hour: None };
-        assert_eq!(without_subject(&line("n1", "n1: node(s) had untolerated taint")), "node(s) had untolerated taint");
-        assert_eq!(without_subject(&line("default/web", "default/web cpu=1")), "cpu=1");
-        assert_eq!(without_subject(&line("m7i.large", "m7i.large, spot in z1")), "m7i.large, spot in z1");
+        let line = |subject: &str, text: &str| Line {
+            status: Status::Info,
+            subject: Some(subject.into()),
+            check: None,
+            text: text.into(),
+            price_per_hour: None,
+        };
+        assert_eq!(
+            without_subject(&line("n1", "n1: node(s) had untolerated taint")),
+            "node(s) had untolerated taint"
+        );
+        assert_eq!(
+            without_subject(&line("default/web", "default/web cpu=1")),
+            "cpu=1"
+        );
+        assert_eq!(
+            without_subject(&line("m7i.large", "m7i.large, spot in z1")),
+            "m7i.large, spot in z1"
+        );
     }
 
     #[test]

@@ -255,7 +255,9 @@ impl T {
             ResetLabHelp => "Put back this lab's manifests as the lesson wrote them",
             Untitled => "untitled",
             Explain => "Explain",
-            ExplainHint => "Select a pod or a node in the cluster to see why: which nodes and NodePools could take a pod, why a node got its instance type, why it is or is not consolidated.",
+            ExplainHint => {
+                "Select a pod or a node in the cluster to see why: which nodes and NodePools could take a pod, why a node got its instance type, why it is or is not consolidated."
+            }
             ExplainGone => "It no longer exists in the cluster.",
             ClearSelection => "Clear the selection",
             ExplainThis => "Select to see why",
@@ -273,7 +275,9 @@ impl T {
             KindNode => "Node",
             KindNodeClaim => "NodeClaim",
             Terminal => "Terminal",
-            TerminalHelp => "Type a command, e.g. kubectl get nodes -L karpenter.sh/nodepool (Tab completes, ↑ recalls, help lists the commands).",
+            TerminalHelp => {
+                "Type a command, e.g. kubectl get nodes -L karpenter.sh/nodepool (Tab completes, ↑ recalls, help lists the commands)."
+            }
             TerminalChanged => "Added to the Timeline document at",
             Watching => "watching: press Ctrl+C to stop",
             PoolNotReady => "Not Ready, so Karpenter skips it:",
@@ -374,7 +378,9 @@ impl T {
             ResetLabHelp => "이 실습의 매니페스트를 레슨 원본으로 되돌립니다",
             Untitled => "제목 없음",
             Explain => "설명",
-            ExplainHint => "클러스터에서 파드나 노드를 선택하면 이유를 보여 줍니다. 어떤 노드와 NodePool이 파드를 받을 수 있는지, 노드가 왜 그 인스턴스 유형이 되었는지, 왜 통합되거나 통합되지 않는지 알 수 있습니다.",
+            ExplainHint => {
+                "클러스터에서 파드나 노드를 선택하면 이유를 보여 줍니다. 어떤 노드와 NodePool이 파드를 받을 수 있는지, 노드가 왜 그 인스턴스 유형이 되었는지, 왜 통합되거나 통합되지 않는지 알 수 있습니다."
+            }
             ExplainGone => "클러스터에 더 이상 없습니다.",
             ClearSelection => "선택 해제",
             ExplainThis => "선택하면 이유를 보여 줍니다",
@@ -392,7 +398,9 @@ impl T {
             KindNode => "노드",
             KindNodeClaim => "NodeClaim",
             Terminal => "터미널",
-            TerminalHelp => "명령을 입력하세요. 예: kubectl get nodes -L karpenter.sh/nodepool (Tab은 자동 완성, ↑는 이전 명령, help는 명령 목록)",
+            TerminalHelp => {
+                "명령을 입력하세요. 예: kubectl get nodes -L karpenter.sh/nodepool (Tab은 자동 완성, ↑는 이전 명령, help는 명령 목록)"
+            }
             TerminalChanged => "Timeline 문서에 추가됨:",
             Watching => "감시 중: Ctrl+C로 멈춥니다",
             PoolNotReady => "Ready 상태가 아니라서 Karpenter가 건너뜁니다:",

@@ -51,7 +51,10 @@ impl Lab {
             Lab::Limits => lang.pick("Limits", "한도"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
-            Lab::V1beta1 => lang.pick("Hello, Karpenter in v1beta1", "v1beta1로 쓴 Hello, Karpenter"),
+            Lab::V1beta1 => lang.pick(
+                "Hello, Karpenter in v1beta1",
+                "v1beta1로 쓴 Hello, Karpenter",
+            ),
             Lab::V1beta1Batch => lang.pick("Batch pools in v1beta1", "v1beta1로 쓴 배치 풀"),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
@@ -431,19 +434,48 @@ mod tests {
     #[test]
     fn the_v1beta1_lesson_states_the_consolidate_after_rule_the_reader_applies() {
         let step = &find("v1beta1-to-v1").expect("the v1beta1 lesson").steps[0].body;
-        assert!(step.en.contains("requires it in any `disruption` block you write") && step.en.contains("`consolidateAfter: 0s`"), "{}", step.en);
-        assert!(step.ko.contains("직접 쓴 `disruption` 블록 안에서는 필수") && step.ko.contains("`consolidateAfter: 0s`"), "{}", step.ko);
+        assert!(
+            step.en
+                .contains("requires it in any `disruption` block you write")
+                && step.en.contains("`consolidateAfter: 0s`"),
+            "{}",
+            step.en
+        );
+        assert!(
+            step.ko.contains("직접 쓴 `disruption` 블록 안에서는 필수")
+                && step.ko.contains("`consolidateAfter: 0s`"),
+            "{}",
+            step.ko
+        );
         let text = Lab::V1beta1.text();
-        let codes = |t: &str| kpg_manifests::load(t).diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>();
+        let codes = |t: &str| {
+            kpg_manifests::load(t)
+                .diagnostics
+                .iter()
+                .map(|d| d.code.as_str())
+                .collect::<Vec<_>>()
+        };
         let written = text.replace("    consolidateAfter: 30s\n", "");
         assert_ne!(written, text);
-        assert!(codes(&written).contains(&"v1beta1-consolidate-after"), "a written block without it");
+        assert!(
+            codes(&written).contains(&"v1beta1-consolidate-after"),
+            "a written block without it"
+        );
         let omitted = text.replace("  disruption:\n    consolidationPolicy: WhenUnderutilized\n    consolidateAfter: 30s\n", "");
         assert_ne!(omitted, text);
-        assert!(!codes(&omitted).contains(&"v1beta1-consolidate-after"), "no block: v1 defaults it");
+        assert!(
+            !codes(&omitted).contains(&"v1beta1-consolidate-after"),
+            "no block: v1 defaults it"
+        );
         let v1 = kpg_manifests::migrate(&omitted).text;
         let loaded = kpg_manifests::load(&v1);
         assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
-        assert!(loaded.scenario.node_pools.iter().all(|np| np.consolidate_after == Some(0)));
+        assert!(
+            loaded
+                .scenario
+                .node_pools
+                .iter()
+                .all(|np| np.consolidate_after == Some(0))
+        );
     }
 }

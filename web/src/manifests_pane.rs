@@ -301,7 +301,10 @@ fn Problems() -> impl IntoView {
     let pg = expect_context::<Playground>();
     // Outer `Some`: the view is open; inner: what migrating would change.
     let preview = RwSignal::new(None::<Option<Preview>>);
-    let offer = Memo::new(move |_| pg.analysis.with(|a| a.problems.iter().any(|p| p.code.starts_with("v1beta1-"))));
+    let offer = Memo::new(move |_| {
+        pg.analysis
+            .with(|a| a.problems.iter().any(|p| p.code.starts_with("v1beta1-")))
+    });
     let counter = StoredValue::new(0u64);
     let count = move || pg.analysis.with(|a| a.problems.len());
     view! {

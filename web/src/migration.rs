@@ -48,7 +48,13 @@ impl Preview {
                 }
                 Some(prev) => {
                     let at = out.index_of(prev).map_or(out.docs.len(), |i| i + 1);
-                    out.docs.insert(at, crate::workspace::Doc { id: change.doc_id, text: change.after.clone() });
+                    out.docs.insert(
+                        at,
+                        crate::workspace::Doc {
+                            id: change.doc_id,
+                            text: change.after.clone(),
+                        },
+                    );
                     out.next_id = out.next_id.max(change.doc_id + 1);
                 }
             }
@@ -96,16 +102,33 @@ pub fn preview(ws: &Workspace) -> Option<Preview> {
     for b in &after.docs {
         let title = crate::workspace::title(&b.text);
         match ws.docs.get(i) {
-            Some(a) if crate::workspace::title(&a.text) == title || after.docs.len() == ws.docs.len() => {
+            Some(a)
+                if crate::workspace::title(&a.text) == title
+                    || after.docs.len() == ws.docs.len() =>
+            {
                 if a.text != b.text {
-                    docs.push(DocChange { doc_id: a.id, inserted_after: None, title, before: a.text.clone(), after: b.text.clone(), rows: side_by_side(&a.text, &b.text) });
+                    docs.push(DocChange {
+                        doc_id: a.id,
+                        inserted_after: None,
+                        title,
+                        before: a.text.clone(),
+                        after: b.text.clone(),
+                        rows: side_by_side(&a.text, &b.text),
+                    });
                 }
                 previous = Some(a.id);
                 i += 1;
             }
             _ => {
                 let after_id = previous?;
-                docs.push(DocChange { doc_id: next_id, inserted_after: Some(after_id), title, before: String::new(), after: b.text.clone(), rows: side_by_side("", &b.text) });
+                docs.push(DocChange {
+                    doc_id: next_id,
+                    inserted_after: Some(after_id),
+                    title,
+                    before: String::new(),
+                    after: b.text.clone(),
+                    rows: side_by_side("", &b.text),
+                });
                 previous = Some(next_id);
                 next_id += 1;
             }
@@ -144,17 +167,26 @@ pub fn side_by_side(before: &str, after: &str) -> Vec<Row> {
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
         }
     }
     let mut rows = Vec::new();
     let (mut i, mut j) = (0, 0);
     let mut removed: Vec<(usize, String)> = Vec::new();
     let mut added: Vec<(usize, String)> = Vec::new();
-    let flush = |rows: &mut Vec<Row>, removed: &mut Vec<(usize, String)>, added: &mut Vec<(usize, String)>| {
+    let flush = |rows: &mut Vec<Row>,
+                 removed: &mut Vec<(usize, String)>,
+                 added: &mut Vec<(usize, String)>| {
         let k = removed.len().max(added.len());
         for x in 0..k {
-            rows.push(Row { old: removed.get(x).cloned(), new: added.get(x).cloned() });
+            rows.push(Row {
+                old: removed.get(x).cloned(),
+                new: added.get(x).cloned(),
+            });
         }
         removed.clear();
         added.clear();
@@ -162,7 +194,10 @@ pub fn side_by_side(before: &str, after: &str) -> Vec<Row> {
     while i < n || j < m {
         if i < n && j < m && a[i] == b[j] {
             flush(&mut rows, &mut removed, &mut added);
-            rows.push(Row { old: Some((i + 1, a[i].to_string())), new: Some((j + 1, b[j].to_string())) });
+            rows.push(Row {
+                old: Some((i + 1, a[i].to_string())),
+                new: Some((j + 1, b[j].to_string())),
+            });
             i += 1;
             j += 1;
         } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
@@ -184,9 +219,24 @@ mod tests {
     #[test]
     fn unchanged_lines_pair_and_a_replaced_line_is_one_row() {
         let rows = side_by_side("a\nb\nc\n", "a\nB\nc\nd\n");
-        let shown: Vec<(Option<&str>, Option<&str>)> =
-            rows.iter().map(|r| (r.old.as_ref().map(|o| o.1.as_str()), r.new.as_ref().map(|n| n.1.as_str()))).collect();
-        assert_eq!(shown, [(Some("a"), Some("a")), (Some("b"), Some("B")), (Some("c"), Some("c")), (None, Some("d"))]);
+        let shown: Vec<(Option<&str>, Option<&str>)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.old.as_ref().map(|o| o.1.as_str()),
+                    r.new.as_ref().map(|n| n.1.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Some("a"), Some("a")),
+                (Some("b"), Some("B")),
+                (Some("c"), Some("c")),
+                (None, Some("d"))
+            ]
+        );
         assert_eq!(rows.iter().filter(|r| r.changed()).count(), 2);
     }
 
@@ -194,30 +244,75 @@ mod tests {
     fn the_v1beta1_lesson_migrates_tab_by_tab_and_applies_to_the_hello_world_lab() {
         let ws = Workspace::from_stream(crate::lessons::Lab::V1beta1.text());
         let p = preview(&ws).expect("there is something to migrate");
-        assert_eq!(p.docs.len(), 2, "the EC2NodeClass and the NodePool; the pod stays");
+        assert_eq!(
+            p.docs.len(),
+            2,
+            "the EC2NodeClass and the NodePool; the pod stays"
+        );
         assert!(p.notes.iter().all(|n| !n.manual && n.doc_id.is_some()));
         let accepted = p.apply(&ws);
         assert_eq!(accepted.docs.len(), ws.docs.len());
-        assert!(accepted.docs.iter().zip(&ws.docs).all(|(a, b)| a.id == b.id), "tabs keep their ids");
+        assert!(
+            accepted
+                .docs
+                .iter()
+                .zip(&ws.docs)
+                .all(|(a, b)| a.id == b.id),
+            "tabs keep their ids"
+        );
         let analysis = crate::workspace::analyse(&accepted);
-        assert!(analysis.problems.is_empty(), "the migrated manifests are clean: {:?}", analysis.problems);
+        assert!(
+            analysis.problems.is_empty(),
+            "the migrated manifests are clean: {:?}",
+            analysis.problems
+        );
         assert!(preview(&accepted).is_none(), "nothing left to migrate");
     }
 
     #[test]
     fn a_class_copy_for_a_different_kubelet_becomes_a_new_tab_after_its_class() {
         let class = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiFamily: AL2023\n  role: R\n  subnetSelectorTerms:\n    - tags: {a: b}\n  securityGroupSelectorTerms:\n    - tags: {a: b}\n";
-        let pool = |name: &str, pods: u32| format!("apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: {name}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: default\n      requirements: []\n      kubelet:\n        maxPods: {pods}\n");
-        let ws = Workspace::from_stream(&format!("{class}---\n{}---\n{}", pool("web", 8), pool("batch", 110)));
+        let pool = |name: &str, pods: u32| {
+            format!(
+                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: {name}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: default\n      requirements: []\n      kubelet:\n        maxPods: {pods}\n"
+            )
+        };
+        let ws = Workspace::from_stream(&format!(
+            "{class}---\n{}---\n{}",
+            pool("web", 8),
+            pool("batch", 110)
+        ));
         let p = preview(&ws).expect("something to migrate");
         let accepted = p.apply(&ws);
-        let titles: Vec<String> = accepted.docs.iter().map(|d| crate::workspace::title(&d.text)).collect();
-        assert_eq!(titles, ["EC2NodeClass/default", "EC2NodeClass/default-batch", "NodePool/web", "NodePool/batch"]);
+        let titles: Vec<String> = accepted
+            .docs
+            .iter()
+            .map(|d| crate::workspace::title(&d.text))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "EC2NodeClass/default",
+                "EC2NodeClass/default-batch",
+                "NodePool/web",
+                "NodePool/batch"
+            ]
+        );
         assert_eq!(accepted.docs[0].id, ws.docs[0].id);
-        assert_eq!(accepted.docs[2].id, ws.docs[1].id, "old tabs keep their ids");
+        assert_eq!(
+            accepted.docs[2].id, ws.docs[1].id,
+            "old tabs keep their ids"
+        );
         let new_id = accepted.docs[1].id;
-        assert!(ws.index_of(new_id).is_none() && accepted.next_id > new_id, "a fresh id");
-        assert!(accepted.docs[3].text.contains("name: default-batch"), "{}", accepted.docs[3].text);
+        assert!(
+            ws.index_of(new_id).is_none() && accepted.next_id > new_id,
+            "a fresh id"
+        );
+        assert!(
+            accepted.docs[3].text.contains("name: default-batch"),
+            "{}",
+            accepted.docs[3].text
+        );
         let analysis = crate::workspace::analyse(&accepted);
         assert!(analysis.problems.is_empty(), "{:?}", analysis.problems);
     }
@@ -229,7 +324,11 @@ mod tests {
         assert!(analysis.problems.len() >= 5, "{:?}", analysis.problems);
         for p in &analysis.problems {
             let (message, _) = p.text(crate::i18n::Lang::Ko);
-            assert!(message.chars().any(|c| ('가'..='힣').contains(&c)), "{} has no Korean: {message}", p.code);
+            assert!(
+                message.chars().any(|c| ('가'..='힣').contains(&c)),
+                "{} has no Korean: {message}",
+                p.code
+            );
             assert_eq!(p.text(crate::i18n::Lang::En).0, p.message);
         }
     }

@@ -276,10 +276,13 @@ pub fn take(sim: &Simulation) -> Snapshot {
                 Some(Fate::SpotInterrupted)
             } else if let Some(reason) = node.disruption {
                 Some(Fate::Disrupting(reason.as_str().into()))
-            } else if node.state == NodeState::Deleting && node.expire_at.is_some_and(|t| t as i64 <= now) {
+            } else if node.state == NodeState::Deleting
+                && node.expire_at.is_some_and(|t| t as i64 <= now)
+            {
                 Some(Fate::Expired)
             } else {
-                node.drifted.map(|(_, reason)| Fate::Drifted(reason.as_str().into()))
+                node.drifted
+                    .map(|(_, reason)| Fate::Drifted(reason.as_str().into()))
             },
             replaces: node.replaces.clone(),
         };
@@ -326,7 +329,10 @@ pub fn take(sim: &Simulation) -> Snapshot {
     for lane in lanes.iter_mut() {
         let mut i = 0;
         while i < lane.nodes.len() {
-            let target = lane.nodes[i].replaces.first().and_then(|old| lane.nodes.iter().position(|c| &c.name == old));
+            let target = lane.nodes[i]
+                .replaces
+                .first()
+                .and_then(|old| lane.nodes.iter().position(|c| &c.name == old));
             match target {
                 Some(t) if t + 1 != i && t != i => {
                     let card = lane.nodes.remove(i);
@@ -552,7 +558,10 @@ mod tests {
         let LaneKind::NodePool { not_ready, .. } = &s.lanes[0].kind else {
             panic!("{:?}", s.lanes)
         };
-        assert_eq!(not_ready.as_deref(), Some("EC2NodeClass \"default\" not found"));
+        assert_eq!(
+            not_ready.as_deref(),
+            Some("EC2NodeClass \"default\" not found")
+        );
     }
 
     #[test]

@@ -41,7 +41,10 @@ pub struct History {
 
 impl History {
     pub fn from_saved(commands: Vec<String>) -> History {
-        let mut h = History { commands, ..History::default() };
+        let mut h = History {
+            commands,
+            ..History::default()
+        };
         h.trim();
         h
     }
@@ -107,7 +110,13 @@ pub fn file_name(text: &str, id: u32) -> String {
     let slug: String = t
         .to_ascii_lowercase()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     format!("{slug}.yaml")
 }
@@ -171,9 +180,17 @@ mod tests {
         assert_eq!(h.commands().len(), 2, "a repeat is kept once");
         assert_eq!(h.up("kubectl desc").as_deref(), Some("kubectl get pods -A"));
         assert_eq!(h.up("").as_deref(), Some("kubectl get nodes"));
-        assert_eq!(h.up("").as_deref(), Some("kubectl get nodes"), "stays at the oldest");
+        assert_eq!(
+            h.up("").as_deref(),
+            Some("kubectl get nodes"),
+            "stays at the oldest"
+        );
         assert_eq!(h.down().as_deref(), Some("kubectl get pods -A"));
-        assert_eq!(h.down().as_deref(), Some("kubectl desc"), "back to what was being typed");
+        assert_eq!(
+            h.down().as_deref(),
+            Some("kubectl desc"),
+            "back to what was being typed"
+        );
         assert_eq!(h.down(), None);
     }
 
@@ -191,8 +208,16 @@ mod tests {
     fn tabs_are_files_named_after_their_objects() {
         let ws = Workspace::from_stream(Lab::ScaleOut.text());
         let names: Vec<String> = files(&ws).into_iter().map(|(n, _)| n).collect();
-        assert!(names.iter().any(|n| n.starts_with("nodepool-")), "{names:?}");
-        assert!(names.iter().all(|n| n.ends_with(".yaml") && !n.contains('/')), "{names:?}");
+        assert!(
+            names.iter().any(|n| n.starts_with("nodepool-")),
+            "{names:?}"
+        );
+        assert!(
+            names
+                .iter()
+                .all(|n| n.ends_with(".yaml") && !n.contains('/')),
+            "{names:?}"
+        );
         assert_eq!(file_name("kind: \n", 7), "untitled-7.yaml");
     }
 

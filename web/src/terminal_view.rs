@@ -104,15 +104,23 @@ impl Term {
         self.stop_watch();
         self.hints.set(Vec::new());
         self.history.update_value(|h| h.push(line));
-        let saved = self.history.with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
+        let saved = self
+            .history
+            .with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
         browser::save(HISTORY_KEY, &saved);
         let at_ms = pg.clock.get_untracked();
         if line.trim().is_empty() {
-            self.push_entry(Entry { at_ms, command: String::new(), output: String::new(), ok: true });
+            self.push_entry(Entry {
+                at_ms,
+                command: String::new(),
+                output: String::new(),
+                ok: true,
+            });
             return;
         }
         let files = Term::world_files(pg);
-        let Some(reply) = pg.with_sim(|sim| kpg_kubectl::run(&World { sim, files: &files }, line)) else {
+        let Some(reply) = pg.with_sim(|sim| kpg_kubectl::run(&World { sim, files: &files }, line))
+        else {
             self.push_entry(Entry {
                 at_ms,
                 command: line.to_string(),
@@ -136,7 +144,12 @@ impl Term {
                 snapshot::clock(at_ms)
             ));
         }
-        let i = self.push_entry(Entry { at_ms, command: line.to_string(), output, ok: reply.ok });
+        let i = self.push_entry(Entry {
+            at_ms,
+            command: line.to_string(),
+            output,
+            ok: reply.ok,
+        });
         if let Some(w) = reply.watch {
             self.watch.set_value(Some((i, w)));
             self.watching.set(true);
@@ -147,7 +160,9 @@ impl Term {
     fn complete(&self, pg: Playground) {
         let line = self.line.get_untracked();
         let files = Term::world_files(pg);
-        let Some(c) = pg.with_sim(|sim| kpg_kubectl::complete(&World { sim, files: &files }, &line)) else {
+        let Some(c) =
+            pg.with_sim(|sim| kpg_kubectl::complete(&World { sim, files: &files }, &line))
+        else {
             return;
         };
         let start = c.start.min(line.len());
@@ -173,10 +188,18 @@ impl Term {
 }
 
 fn common_prefix(words: &[String]) -> String {
-    let Some(first) = words.first() else { return String::new() };
+    let Some(first) = words.first() else {
+        return String::new();
+    };
     let mut end = first.len();
     for w in &words[1..] {
-        end = end.min(first.bytes().zip(w.bytes()).take_while(|(a, b)| a == b).count());
+        end = end.min(
+            first
+                .bytes()
+                .zip(w.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
     }
     while !first.is_char_boundary(end) {
         end -= 1;

@@ -162,7 +162,8 @@ pub struct Problem {
 impl Problem {
     /// The origin's tag and what it means, in `lang`.
     pub fn origin_text(&self, lang: crate::i18n::Lang) -> (&'static str, &'static str) {
-        let ((label, label_ko), (meaning, meaning_ko)) = (self.origin.label(), self.origin.meaning());
+        let ((label, label_ko), (meaning, meaning_ko)) =
+            (self.origin.label(), self.origin.meaning());
         match lang {
             crate::i18n::Lang::Ko => (label_ko, meaning_ko),
             _ => (label, meaning),
@@ -173,7 +174,9 @@ impl Problem {
     /// translation leaves out is specific, such as a value to type, and stays as it is).
     pub fn text(&self, lang: crate::i18n::Lang) -> (String, Option<String>) {
         match (&self.ko, lang) {
-            (Some((message, help)), crate::i18n::Lang::Ko) => (message.clone(), help.clone().or_else(|| self.help.clone())),
+            (Some((message, help)), crate::i18n::Lang::Ko) => {
+                (message.clone(), help.clone().or_else(|| self.help.clone()))
+            }
             _ => (self.message.clone(), self.help.clone()),
         }
     }
@@ -302,9 +305,17 @@ mod tests {
         let mut ws = Workspace::default();
         ws.push("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: -1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: nginx}]}\n".into());
         let a = analyse(&ws);
-        let p = a.problems.iter().find(|p| p.code == "out-of-range").expect("replicas below 0");
+        let p = a
+            .problems
+            .iter()
+            .find(|p| p.code == "out-of-range")
+            .expect("replicas below 0");
         assert_eq!(p.origin_text(crate::i18n::Lang::En).0, "API server");
-        assert!(p.origin_text(crate::i18n::Lang::En).1.contains("kubectl apply"));
+        assert!(
+            p.origin_text(crate::i18n::Lang::En)
+                .1
+                .contains("kubectl apply")
+        );
         assert_eq!(p.origin_text(crate::i18n::Lang::Ko).0, "API 서버");
     }
 

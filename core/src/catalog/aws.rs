@@ -23,7 +23,9 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{CapacityType, CatalogError, InstanceType, InstanceTypeSpec, MicroDollars, Offering, PriceSource};
+use super::{
+    CapacityType, CatalogError, InstanceType, InstanceTypeSpec, MicroDollars, Offering, PriceSource,
+};
 use crate::model::{AmiFamily, KubeletConfig, NodeClass, StringMap};
 use crate::requirements::{Requirement, Requirements};
 use crate::resources::{ResourceName, Resources};
@@ -60,7 +62,8 @@ pub mod keys {
     pub const GPU_COUNT: &str = "karpenter.k8s.aws/instance-gpu-count";
     pub const GPU_MEMORY: &str = "karpenter.k8s.aws/instance-gpu-memory";
     pub const ACCELERATOR_NAME: &str = "karpenter.k8s.aws/instance-accelerator-name";
-    pub const ACCELERATOR_MANUFACTURER: &str = "karpenter.k8s.aws/instance-accelerator-manufacturer";
+    pub const ACCELERATOR_MANUFACTURER: &str =
+        "karpenter.k8s.aws/instance-accelerator-manufacturer";
     pub const ACCELERATOR_COUNT: &str = "karpenter.k8s.aws/instance-accelerator-count";
     pub const CPU_MANUFACTURER: &str = "karpenter.k8s.aws/instance-cpu-manufacturer";
     pub const TENANCY: &str = "karpenter.k8s.aws/instance-tenancy";
@@ -186,7 +189,11 @@ const fn row(
         size,
         gpu_name,
         zones,
-        on_demand: [opt_price(on_demand[0]), opt_price(on_demand[1]), opt_price(on_demand[2])],
+        on_demand: [
+            opt_price(on_demand[0]),
+            opt_price(on_demand[1]),
+            opt_price(on_demand[2]),
+        ],
         memory_mib,
         gpu_memory_mib,
         network_bandwidth_mbps: opt_u32(network_bandwidth_mbps),
@@ -225,9 +232,16 @@ impl CatalogEntry {
         if self.arch == Arch::Arm64 {
             return "aws";
         }
-        let attributes = self.family.trim_start_matches(|c: char| c.is_ascii_lowercase()).trim_start_matches(|c: char| c.is_ascii_digit());
+        let attributes = self
+            .family
+            .trim_start_matches(|c: char| c.is_ascii_lowercase())
+            .trim_start_matches(|c: char| c.is_ascii_digit());
         let attributes = attributes.split('-').next().unwrap_or("");
-        if attributes.contains('a') { "amd" } else { "intel" }
+        if attributes.contains('a') {
+            "amd"
+        } else {
+            "intel"
+        }
     }
 
     pub fn has_gpu(&self) -> bool {
@@ -237,7 +251,11 @@ impl CatalogEntry {
     /// `nvidia`, `amd` or `habana`, derived from the GPU name; `None` without a GPU or when
     /// the name is not recognised.
     pub fn gpu_manufacturer(&self) -> Option<&'static str> {
-        if self.has_gpu() { gpu_manufacturer(self.gpu_name) } else { None }
+        if self.has_gpu() {
+            gpu_manufacturer(self.gpu_name)
+        } else {
+            None
+        }
     }
 
     /// Karpenter's `ENILimitedPods` with no reserved ENIs.
@@ -247,7 +265,9 @@ impl CatalogEntry {
 
     /// Whether the type is offered in the zone `<region><letter>`.
     pub fn offered_in(&self, region_index: usize, letter: u8) -> bool {
-        self.zones.get(region_index).is_some_and(|z| z.as_bytes().contains(&letter))
+        self.zones
+            .get(region_index)
+            .is_some_and(|z| z.as_bytes().contains(&letter))
     }
 
     /// On-demand price in a region and where it came from: the region's own price, else
@@ -261,7 +281,11 @@ impl CatalogEntry {
 
     /// The Spot Instance Advisor's saving for this type in a region, when the data has one.
     pub fn spot_advisor_saving(&self, region_index: usize) -> Option<i64> {
-        if region_index == AP_NORTHEAST_2 { self.spot_saving_pct_apne2.map(i64::from) } else { None }
+        if region_index == AP_NORTHEAST_2 {
+            self.spot_saving_pct_apne2.map(i64::from)
+        } else {
+            None
+        }
     }
 
     /// Spot price in a region (on-demand × (1 − saving)), rounded to the micro-dollar.
@@ -269,7 +293,10 @@ impl CatalogEntry {
         let (od, _) = self.on_demand_price(region_index)?;
         let (saving, source) = match self.spot_advisor_saving(region_index) {
             Some(s) => (s, PriceSource::SpotAdvisor),
-            None => (DEFAULT_SPOT_SAVING_PERCENT[region_index].1, PriceSource::SpotDefault),
+            None => (
+                DEFAULT_SPOT_SAVING_PERCENT[region_index].1,
+                PriceSource::SpotDefault,
+            ),
         };
         Some((apply_saving(od, saving), source))
     }
@@ -277,8 +304,8 @@ impl CatalogEntry {
 
 fn gpu_manufacturer(name: &str) -> Option<&'static str> {
     const NVIDIA: &[&str] = &[
-        "a100", "a10g", "b200", "b300", "gb200", "h100", "h200", "k520", "k80", "l4", "l40s", "m60", "t4", "t4g",
-        "v100",
+        "a100", "a10g", "b200", "b300", "gb200", "h100", "h200", "k520", "k80", "l4", "l40s",
+        "m60", "t4", "t4g", "v100",
     ];
     if NVIDIA.contains(&name) || name.starts_with("rtx-") {
         Some("nvidia")
@@ -318,7 +345,12 @@ pub fn region_index(region: &str) -> Option<usize> {
 /// The zones that appear for a region in the data (`ap-northeast-2a` … `ap-northeast-2d`).
 pub fn region_zones(region: &str) -> Option<Vec<String>> {
     let idx = region_index(region)?;
-    Some(table::REGION_ZONE_LETTERS[idx].bytes().map(|l| zone_name(region, l)).collect())
+    Some(
+        table::REGION_ZONE_LETTERS[idx]
+            .bytes()
+            .map(|l| zone_name(region, l))
+            .collect(),
+    )
 }
 
 fn zone_name(region: &str, letter: u8) -> String {
@@ -350,7 +382,11 @@ pub fn instance_types_where(
 ) -> Result<Vec<InstanceType>, CatalogError> {
     let ctx = Context::new(region, zones, node_class)?;
     let mut builder = LabelBuilder::default();
-    Ok(table::ENTRIES.iter().filter(|e| keep.admits(e)).map(|e| ctx.resolve(e, &mut builder)).collect())
+    Ok(table::ENTRIES
+        .iter()
+        .filter(|e| keep.admits(e))
+        .map(|e| ctx.resolve(e, &mut builder))
+        .collect())
 }
 
 /// One catalog type, resolved as in [`instance_types`] (for fixed node groups).
@@ -378,19 +414,34 @@ struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    fn new(region: &'a str, zones: &[String], node_class: &'a NodeClass) -> Result<Context<'a>, CatalogError> {
-        let region_index = region_index(region).ok_or_else(|| CatalogError::UnknownRegion(region.to_string()))?;
+    fn new(
+        region: &'a str,
+        zones: &[String],
+        node_class: &'a NodeClass,
+    ) -> Result<Context<'a>, CatalogError> {
+        let region_index =
+            region_index(region).ok_or_else(|| CatalogError::UnknownRegion(region.to_string()))?;
         let known = table::REGION_ZONE_LETTERS[region_index].as_bytes();
         let letter_of = |zone: &String| -> Result<u8, CatalogError> {
             match zone.strip_prefix(region).map(str::as_bytes) {
                 Some([l]) if known.contains(l) => Ok(*l),
-                _ => Err(CatalogError::UnknownZone { region: region.to_string(), zone: zone.clone() }),
+                _ => Err(CatalogError::UnknownZone {
+                    region: region.to_string(),
+                    zone: zone.clone(),
+                }),
             }
         };
-        let mut letters: Vec<u8> =
-            if zones.is_empty() { known.to_vec() } else { zones.iter().map(letter_of).collect::<Result<_, _>>()? };
+        let mut letters: Vec<u8> = if zones.is_empty() {
+            known.to_vec()
+        } else {
+            zones.iter().map(letter_of).collect::<Result<_, _>>()?
+        };
         if !node_class.subnet_zones.is_empty() {
-            let pinned: Vec<u8> = node_class.subnet_zones.iter().map(letter_of).collect::<Result<_, _>>()?;
+            let pinned: Vec<u8> = node_class
+                .subnet_zones
+                .iter()
+                .map(letter_of)
+                .collect::<Result<_, _>>()?;
             letters.retain(|l| pinned.contains(l));
         }
         letters.sort_unstable();
@@ -399,10 +450,15 @@ impl<'a> Context<'a> {
         Ok(Context {
             region,
             region_index,
-            zones: letters.into_iter().map(|l| (l, zone_name(region, l))).collect(),
+            zones: letters
+                .into_iter()
+                .map(|l| (l, zone_name(region, l)))
+                .collect(),
             family,
             kubelet: &node_class.kubelet,
-            ephemeral: node_class.root_volume_bytes.unwrap_or_else(|| default_ephemeral_bytes(family)),
+            ephemeral: node_class
+                .root_volume_bytes
+                .unwrap_or_else(|| default_ephemeral_bytes(family)),
             windows_build: windows_build(family),
         })
     }
@@ -433,8 +489,18 @@ impl<'a> Context<'a> {
 
         // Overhead: kube-reserved memory uses the ENI-limited pod count on AL2/AL2023/Custom
         // (`UsesENILimitedMemoryOverhead`) and the pods capacity on Bottlerocket and Windows.
-        let reserved_pods = if uses_eni_limited_memory_overhead(self.family) { e.eni_limited_pods() } else { pods };
-        let overhead = compute_overhead(vcpu * 1000, memory, Some(self.ephemeral), reserved_pods, self.kubelet);
+        let reserved_pods = if uses_eni_limited_memory_overhead(self.family) {
+            e.eni_limited_pods()
+        } else {
+            pods
+        };
+        let overhead = compute_overhead(
+            vcpu * 1000,
+            memory,
+            Some(self.ephemeral),
+            reserved_pods,
+            self.kubelet,
+        );
         let allocatable = capacity.saturating_sub(&overhead);
 
         // Offerings.
@@ -447,8 +513,11 @@ impl<'a> Context<'a> {
             } else {
                 PriceSource::SpotDefault
             };
-            let od_source =
-                if self.region_index == US_EAST_1 { PriceSource::Regional } else { PriceSource::UsEast1Fallback };
+            let od_source = if self.region_index == US_EAST_1 {
+                PriceSource::Regional
+            } else {
+                PriceSource::UsEast1Fallback
+            };
             for (letter, zone) in &self.zones {
                 if !e.offered_in(self.region_index, *letter) {
                     continue;
@@ -476,7 +545,11 @@ impl<'a> Context<'a> {
         // selects it onto a node that lacks the label, which kube-scheduler then refuses.
         // So Inferentia/Trainium/DL types, whose accelerators the data does not describe,
         // say they have none: selecting them is refused with a reason, not launched wrongly.
-        for key in [keys::ACCELERATOR_COUNT, keys::ACCELERATOR_MANUFACTURER, keys::ACCELERATOR_NAME] {
+        for key in [
+            keys::ACCELERATOR_COUNT,
+            keys::ACCELERATOR_MANUFACTURER,
+            keys::ACCELERATOR_NAME,
+        ] {
             b.absent(key);
         }
         b.known(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
@@ -494,7 +567,12 @@ impl<'a> Context<'a> {
             b.known_num(keys::GPU_MEMORY, e.gpu_memory_mib.into());
             b.known(keys::GPU_NAME, e.gpu_name);
         } else {
-            for key in [keys::GPU_COUNT, keys::GPU_MANUFACTURER, keys::GPU_MEMORY, keys::GPU_NAME] {
+            for key in [
+                keys::GPU_COUNT,
+                keys::GPU_MANUFACTURER,
+                keys::GPU_MEMORY,
+                keys::GPU_NAME,
+            ] {
                 b.absent(key);
             }
         }
@@ -531,15 +609,27 @@ impl<'a> Context<'a> {
         requirements.add(Requirement::in_values(keys::TENANCY, ["default"]));
         absent_aws_keys(&labels, &mut requirements);
 
-        InstanceType { name: e.name.to_string(), requirements, labels, capacity, overhead, allocatable, offerings }
+        InstanceType {
+            name: e.name.to_string(),
+            requirements,
+            labels,
+            capacity,
+            overhead,
+            allocatable,
+            offerings,
+        }
     }
 }
 
 /// `DoesNotExist` for every AWS well-known key a type has neither as a label nor as a
 /// requirement, so no pod selecting such a key is launched onto a node that lacks it.
 fn absent_aws_keys(labels: &StringMap, requirements: &mut Requirements) {
-    for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/") || k.starts_with("topology.k8s.aws/")) {
-        if *key != wellknown::NODECLASS && !labels.contains_key(*key) && !requirements.has_key(key) {
+    for key in wellknown::WELL_KNOWN
+        .iter()
+        .filter(|k| k.starts_with("karpenter.k8s.aws/") || k.starts_with("topology.k8s.aws/"))
+    {
+        if *key != wellknown::NODECLASS && !labels.contains_key(*key) && !requirements.has_key(key)
+        {
             requirements.add(Requirement::does_not_exist(key));
         }
     }
@@ -561,11 +651,15 @@ struct LabelBuilder {
 impl LabelBuilder {
     /// A label and its `In [value]` requirement.
     fn label(&mut self, key: &str, value: String) {
-        self.requirements.push(Requirement::in_values(key, [value.clone()]));
+        self.requirements
+            .push(Requirement::in_values(key, [value.clone()]));
         self.labels.insert(key.to_string(), value);
     }
 
-    fn memo_for(&mut self, key: &'static str) -> &mut (&'static str, Requirement, BTreeMap<String, Requirement>) {
+    fn memo_for(
+        &mut self,
+        key: &'static str,
+    ) -> &mut (&'static str, Requirement, BTreeMap<String, Requirement>) {
         // Keys are a few dozen constants: a linear scan by address beats a map keyed by them.
         let found = self
             .memo
@@ -573,7 +667,8 @@ impl LabelBuilder {
             .position(|m| core::ptr::eq(m.0, key))
             .or_else(|| self.memo.iter().position(|m| m.0 == key));
         let i = found.unwrap_or_else(|| {
-            self.memo.push((key, Requirement::does_not_exist(key), BTreeMap::new()));
+            self.memo
+                .push((key, Requirement::does_not_exist(key), BTreeMap::new()));
             self.memo.len() - 1
         });
         &mut self.memo[i]
@@ -619,14 +714,22 @@ impl LabelBuilder {
     /// Capacity type `In` the capacity types of the available offerings.
     fn capacity_types(&mut self, offerings: &[Offering]) {
         // `Requirement::in_values` sorts and deduplicates.
-        let values = offerings.iter().filter(|o| o.available).map(|o| o.capacity_type.as_str());
-        self.requirements.push(Requirement::in_values(wellknown::CAPACITY_TYPE, values));
+        let values = offerings
+            .iter()
+            .filter(|o| o.available)
+            .map(|o| o.capacity_type.as_str());
+        self.requirements
+            .push(Requirement::in_values(wellknown::CAPACITY_TYPE, values));
     }
 
     /// Zone `In` the zones of the available offerings.
     fn zones(&mut self, offerings: &[Offering]) {
-        let values = offerings.iter().filter(|o| o.available).map(|o| o.zone.as_str());
-        self.requirements.push(Requirement::in_values(wellknown::ZONE, values));
+        let values = offerings
+            .iter()
+            .filter(|o| o.available)
+            .map(|o| o.zone.as_str());
+        self.requirements
+            .push(Requirement::in_values(wellknown::ZONE, values));
     }
 
     /// The labels and requirements collected since the last call. Requirements are put in key
@@ -636,14 +739,21 @@ impl LabelBuilder {
         if !self.requirements.is_sorted_by(|a, b| a.key <= b.key) {
             self.requirements.sort_unstable_by(|a, b| a.key.cmp(&b.key));
         }
-        (core::mem::take(&mut self.labels), Requirements::from_iter(self.requirements.drain(..)))
+        (
+            core::mem::take(&mut self.labels),
+            Requirements::from_iter(self.requirements.drain(..)),
+        )
     }
 }
 
 /// A user-declared `InstanceType` (scenario-format §1.2): capacity exactly as given (no VM
 /// overhead), overhead as given or else the AWS formulas with P = the pods capacity, offerings
 /// from the spec limited to `zones` (and the node class's subnet zones) when those are set.
-pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_class: &NodeClass) -> InstanceType {
+pub fn custom_instance_type(
+    spec: &InstanceTypeSpec,
+    zones: &[String],
+    node_class: &NodeClass,
+) -> InstanceType {
     let capacity = spec.capacity;
     let overhead = spec.overhead.unwrap_or_else(|| {
         let ephemeral = capacity.get(ResourceName::EphemeralStorage);
@@ -659,7 +769,8 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
 
     let wanted = |zone: &str| {
         (zones.is_empty() || zones.iter().any(|z| z == zone))
-            && (node_class.subnet_zones.is_empty() || node_class.subnet_zones.iter().any(|z| z == zone))
+            && (node_class.subnet_zones.is_empty()
+                || node_class.subnet_zones.iter().any(|z| z == zone))
     };
     let offerings: Vec<Offering> = spec
         .offerings
@@ -689,7 +800,15 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
     // Like the built-in types, a custom type lacks the AWS attributes it does not declare:
     // `instance-local-nvme Exists` must not match a type without local NVMe.
     absent_aws_keys(&labels, &mut requirements);
-    InstanceType { name: spec.name.clone(), requirements, labels, capacity, overhead, allocatable, offerings }
+    InstanceType {
+        name: spec.name.clone(),
+        requirements,
+        labels,
+        capacity,
+        overhead,
+        allocatable,
+        offerings,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -698,7 +817,11 @@ pub fn custom_instance_type(spec: &InstanceTypeSpec, zones: &[String], node_clas
 fn default_ephemeral_bytes(family: AmiFamily) -> i64 {
     // AL2/AL2023 /dev/xvda, Bottlerocket /dev/xvdb (data volume), Custom fallback: 20Gi;
     // Windows /dev/sda1: 50Gi.
-    if family.is_windows() { 50 * GIB } else { 20 * GIB }
+    if family.is_windows() {
+        50 * GIB
+    } else {
+        20 * GIB
+    }
 }
 
 fn windows_build(family: AmiFamily) -> Option<&'static str> {
@@ -711,7 +834,10 @@ fn windows_build(family: AmiFamily) -> Option<&'static str> {
 }
 
 fn uses_eni_limited_memory_overhead(family: AmiFamily) -> bool {
-    matches!(family, AmiFamily::Al2 | AmiFamily::Al2023 | AmiFamily::Custom)
+    matches!(
+        family,
+        AmiFamily::Al2 | AmiFamily::Al2023 | AmiFamily::Custom
+    )
 }
 
 fn gpu_resource(manufacturer: &str) -> Option<ResourceName> {
@@ -751,8 +877,12 @@ fn pods_capacity(eni_limited: i64, vcpu: i64, family: AmiFamily, kubelet: &Kubel
 /// kube-reserved CPU: 6 % of the first core, 1 % of the second, 0.5 % of cores 3–4, 0.25 %
 /// of the rest; each tier truncated to whole millicores.
 pub fn kube_reserved_cpu(cpu_millis: i64) -> i64 {
-    const TIERS: [(i64, i64, i64, i64); 4] =
-        [(0, 1000, 6, 100), (1000, 2000, 1, 100), (2000, 4000, 5, 1000), (4000, 1 << 31, 25, 10_000)];
+    const TIERS: [(i64, i64, i64, i64); 4] = [
+        (0, 1000, 6, 100),
+        (1000, 2000, 1, 100),
+        (2000, 4000, 5, 1000),
+        (4000, 1 << 31, 25, 10_000),
+    ];
     TIERS
         .iter()
         .filter(|t| cpu_millis >= t.0)
@@ -794,8 +924,10 @@ fn compute_overhead(
     if let Some(e) = ephemeral {
         eviction.set(ResourceName::EphemeralStorage, ceil_div(e, 10));
     }
-    if let Some(v) =
-        kubelet.eviction_hard.get("memory.available").and_then(|s| eviction_signal(ResourceName::Memory, memory, s))
+    if let Some(v) = kubelet
+        .eviction_hard
+        .get("memory.available")
+        .and_then(|s| eviction_signal(ResourceName::Memory, memory, s))
     {
         eviction.set(ResourceName::Memory, v);
     }
@@ -821,7 +953,9 @@ fn eviction_signal(resource: ResourceName, capacity: i64, value: &str) -> Option
         let v = ceil_div_i128(i128::from(capacity) * num, 100 * den);
         return i64::try_from(v).ok();
     }
-    crate::quantity::parse_for_resource(resource, value).ok().filter(|v| *v >= 0)
+    crate::quantity::parse_for_resource(resource, value)
+        .ok()
+        .filter(|v| *v >= 0)
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {

@@ -123,7 +123,10 @@ pub struct InstanceType {
 impl InstanceType {
     /// The cheapest available offering, if any.
     pub fn cheapest_available(&self) -> Option<&Offering> {
-        self.offerings.iter().filter(|o| o.available).min_by_key(|o| o.price)
+        self.offerings
+            .iter()
+            .filter(|o| o.available)
+            .min_by_key(|o| o.price)
     }
 }
 
@@ -156,7 +159,9 @@ const PREFILTER_KEYS: [&str; 4] = [
 impl Prefilter {
     /// Admits every type.
     pub fn all() -> Prefilter {
-        Prefilter { pools: alloc::vec![Vec::new()] }
+        Prefilter {
+            pools: alloc::vec![Vec::new()],
+        }
     }
 
     /// The prefilter for the node pools using one node class.
@@ -169,7 +174,11 @@ impl Prefilter {
                     .iter()
                     .filter(|r| matches!(r.operator, Operator::In | Operator::NotIn))
                     .map(|r| Requirement::new(&r.key, r.operator, r.values.iter().cloned()))
-                    .chain(np.template_labels.iter().map(|(k, v)| Requirement::in_values(k, [v.clone()])))
+                    .chain(
+                        np.template_labels
+                            .iter()
+                            .map(|(k, v)| Requirement::in_values(k, [v.clone()])),
+                    )
                     .filter(|r| PREFILTER_KEYS.contains(&r.key.as_str()))
                     .collect()
             })
@@ -230,8 +239,13 @@ impl CatalogCache {
         // The name does not change what a node class can launch.
         let mut shape = node_class.clone();
         shape.name = String::new();
-        let key =
-            CacheKey { region: region.into(), zones: zones.to_vec(), shape, custom: custom.to_vec(), prefilter: prefilter.clone() };
+        let key = CacheKey {
+            region: region.into(),
+            zones: zones.to_vec(),
+            shape,
+            custom: custom.to_vec(),
+            prefilter: prefilter.clone(),
+        };
         if let Some((_, types)) = self.entries.iter().find(|(k, _)| *k == key) {
             return Ok(types.clone());
         }
@@ -261,7 +275,10 @@ pub fn resolve(
     if custom.is_empty() {
         aws::instance_types(region, zones, node_class)
     } else {
-        Ok(custom.iter().map(|spec| aws::custom_instance_type(spec, zones, node_class)).collect())
+        Ok(custom
+            .iter()
+            .map(|spec| aws::custom_instance_type(spec, zones, node_class))
+            .collect())
     }
 }
 
@@ -272,7 +289,10 @@ mod tests {
     use crate::requirements::{Operator, Requirements};
 
     fn pool(reqs: &[(&str, Operator, &[&str])]) -> NodePool {
-        reqs.iter().fold(NodePool::new("p", "default"), |np, (k, op, v)| np.require(k, *op, v))
+        reqs.iter()
+            .fold(NodePool::new("p", "default"), |np, (k, op, v)| {
+                np.require(k, *op, v)
+            })
     }
 
     /// The prefilter only skips types the pools could never launch: every resolved type that
@@ -281,28 +301,53 @@ mod tests {
     fn prefilter_never_drops_a_type_a_pool_could_use() {
         let nc = NodeClass::al2023("default");
         let pools = [
-            pool(&[("node.kubernetes.io/instance-type", Operator::In, &["t3.small", "m7i-flex.large"])]),
+            pool(&[(
+                "node.kubernetes.io/instance-type",
+                Operator::In,
+                &["t3.small", "m7i-flex.large"],
+            )]),
             pool(&[
-                ("karpenter.k8s.aws/instance-category", Operator::In, &["c", "m"]),
+                (
+                    "karpenter.k8s.aws/instance-category",
+                    Operator::In,
+                    &["c", "m"],
+                ),
                 ("kubernetes.io/arch", Operator::NotIn, &["arm64"]),
-                ("karpenter.k8s.aws/instance-generation", Operator::Gt, &["6"]),
+                (
+                    "karpenter.k8s.aws/instance-generation",
+                    Operator::Gt,
+                    &["6"],
+                ),
             ]),
         ];
         let prefilter = Prefilter::for_pools(pools.iter());
         let all = aws::instance_types("us-east-1", &[], &nc).unwrap();
         let admitted = aws::instance_types_where("us-east-1", &[], &nc, &prefilter).unwrap();
-        assert!(admitted.len() < all.len() / 2, "the prefilter skips most of the catalog");
+        assert!(
+            admitted.len() < all.len() / 2,
+            "the prefilter skips most of the catalog"
+        );
         for it in &all {
             let usable = pools.iter().any(|np| {
                 let reqs: Requirements = np
                     .requirements
                     .iter()
-                    .map(|r| crate::requirements::Requirement::new(&r.key, r.operator, r.values.iter().cloned()))
+                    .map(|r| {
+                        crate::requirements::Requirement::new(
+                            &r.key,
+                            r.operator,
+                            r.values.iter().cloned(),
+                        )
+                    })
                     .collect();
                 it.requirements.intersects_ok(&reqs)
             });
             if usable {
-                assert!(admitted.iter().any(|a| a.name == it.name), "{} was dropped", it.name);
+                assert!(
+                    admitted.iter().any(|a| a.name == it.name),
+                    "{} was dropped",
+                    it.name
+                );
             }
         }
         assert!(Prefilter::for_pools([].iter()).pools.is_empty());

@@ -37,7 +37,11 @@ impl PoolChecks {
     /// Whether a new NodeClaim from this NodePool could take the pod (topology and
     /// minValues aside, which depend on the other pods of the pass).
     pub fn passes(&self) -> bool {
-        self.taints.is_ok() && self.requirements.passes() && self.resources.passes() && self.offerings.passes() && self.limits.passes()
+        self.taints.is_ok()
+            && self.requirements.passes()
+            && self.resources.passes()
+            && self.offerings.passes()
+            && self.limits.passes()
     }
 }
 
@@ -119,18 +123,33 @@ impl LimitsCheck {
 fn narrow(set: &[u32], keep: impl Fn(u32) -> bool) -> (Vec<u32>, u32) {
     let kept: Vec<u32> = set.iter().copied().filter(|&i| keep(i)).collect();
     let n = kept.len() as u32;
-    if kept.is_empty() { (set.to_vec(), 0) } else { (kept, n) }
+    if kept.is_empty() {
+        (set.to_vec(), 0)
+    } else {
+        (kept, n)
+    }
 }
 
 /// Evaluates every check of `template` for `pod`, as the solver saw it (`considered`, and
 /// the template's `limits` at that moment). `configured` is the NodePool's `spec.limits`.
-pub fn pool_checks(template: &Template, limits: &Limits, configured: &crate::model::Limits, considered: &Considered, pod: &Pod) -> PoolChecks {
+pub fn pool_checks(
+    template: &Template,
+    limits: &Limits,
+    configured: &crate::model::Limits,
+    considered: &Considered,
+    pod: &Pod,
+) -> PoolChecks {
     let types = &template.instance_types;
-    let tolerations = considered.tolerations.as_deref().unwrap_or(&pod.spec.tolerations);
+    let tolerations = considered
+        .tolerations
+        .as_deref()
+        .unwrap_or(&pod.spec.tolerations);
     let taints = karpenter_tolerates(&template.taints, tolerations);
 
     let pod_reqs = &considered.requirements.preferred;
-    let pool = template.requirements.compatible(pod_reqs, Undefined::AllowWellKnown);
+    let pool = template
+        .requirements
+        .compatible(pod_reqs, Undefined::AllowWellKnown);
     let combined = if pool.is_ok() {
         let mut r = template.requirements.clone();
         r.add_all(pod_reqs);
@@ -139,60 +158,109 @@ pub fn pool_checks(template: &Template, limits: &Limits, configured: &crate::mod
         template.requirements.clone()
     };
     let candidates: &[u32] = &template.candidates;
-    let (after_reqs, meeting) = narrow(candidates, |i| pool.is_ok() && types[i as usize].requirements.intersects_ok(&combined));
+    let (after_reqs, meeting) = narrow(candidates, |i| {
+        pool.is_ok() && types[i as usize].requirements.intersects_ok(&combined)
+    });
     let meeting = if pool.is_ok() { meeting } else { 0 };
 
     let requests = pod.requests;
     let extended = requests.has_extended();
     let fits = |i: u32| {
         let h = &template.headroom[i as usize];
-        if extended { requests.fits_in(h) } else { requests.fits_in_core(h) }
+        if extended {
+            requests.fits_in(h)
+        } else {
+            requests.fits_in_core(h)
+        }
     };
     let (after_fit, fitting) = narrow(&after_reqs, fits);
     let mut best_room = Resources::ZERO;
     for &i in &after_reqs {
         best_room = best_room.max(&template.headroom[i as usize]);
     }
-    let short: Vec<ResourceName> =
-        ResourceName::ALL.iter().copied().filter(|&r| requests.get(r) > 0 && requests.get(r) > best_room.get(r)).collect();
+    let short: Vec<ResourceName> = ResourceName::ALL
+        .iter()
+        .copied()
+        .filter(|&r| requests.get(r) > 0 && requests.get(r) > best_room.get(r))
+        .collect();
     let scarce = short.first().copied().unwrap_or(ResourceName::Cpu);
     let roomiest = after_reqs
         .iter()
         .copied()
         .max_by(|&a, &b| {
-            let (ha, hb) = (template.headroom[a as usize].get(scarce), template.headroom[b as usize].get(scarce));
-            ha.cmp(&hb).then(types[b as usize].name.cmp(&types[a as usize].name))
+            let (ha, hb) = (
+                template.headroom[a as usize].get(scarce),
+                template.headroom[b as usize].get(scarce),
+            );
+            ha.cmp(&hb)
+                .then(types[b as usize].name.cmp(&types[a as usize].name))
         })
-        .map(|i| (types[i as usize].name.clone(), template.headroom[i as usize]));
+        .map(|i| {
+            (
+                types[i as usize].name.clone(),
+                template.headroom[i as usize],
+            )
+        });
     let daemon_overhead = candidates
         .iter()
         .map(|&i| template.daemon_overhead[i as usize])
-        .fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))))
+        .fold(None, |acc: Option<Resources>, o| {
+            Some(acc.map_or(o, |a| a.min(&o)))
+        })
         .unwrap_or(Resources::ZERO);
 
-    let (after_off, offering) = narrow(&after_fit, |i| has_compatible_offering(&types[i as usize], &combined));
+    let (after_off, offering) = narrow(&after_fit, |i| {
+        has_compatible_offering(&types[i as usize], &combined)
+    });
 
-    let smallest_by = configured.resources.iter().position(Option::is_some).map_or(ResourceName::Cpu, |i| ResourceName::ALL[i]);
+    let smallest_by = configured
+        .resources
+        .iter()
+        .position(Option::is_some)
+        .map_or(ResourceName::Cpu, |i| ResourceName::ALL[i]);
     let smallest = after_off
         .iter()
         .copied()
         .min_by(|&a, &b| {
-            let (ca, cb) = (types[a as usize].capacity.get(smallest_by), types[b as usize].capacity.get(smallest_by));
-            ca.cmp(&cb).then(types[a as usize].name.cmp(&types[b as usize].name))
+            let (ca, cb) = (
+                types[a as usize].capacity.get(smallest_by),
+                types[b as usize].capacity.get(smallest_by),
+            );
+            ca.cmp(&cb)
+                .then(types[a as usize].name.cmp(&types[b as usize].name))
         })
         .map(|i| (types[i as usize].name.clone(), types[i as usize].capacity));
-    let (_, within) = narrow(&after_off, |i| !super::exceeds(&limits.resources, &types[i as usize].capacity));
+    let (_, within) = narrow(&after_off, |i| {
+        !super::exceeds(&limits.resources, &types[i as usize].capacity)
+    });
     let limit_lines = (0..RESOURCE_COUNT)
-        .filter_map(|i| configured.resources[i].map(|l| (ResourceName::ALL[i], l, limits.resources[i].unwrap_or(l))))
+        .filter_map(|i| {
+            configured.resources[i]
+                .map(|l| (ResourceName::ALL[i], l, limits.resources[i].unwrap_or(l)))
+        })
         .collect();
 
     PoolChecks {
         nodepool: template.name.clone(),
         candidates: candidates.len() as u32,
         taints,
-        requirements: RequirementsCheck { pool, meeting, pod: pod_reqs.clone() },
-        resources: ResourcesCheck { requests, daemon_overhead, fitting, roomiest, short },
-        offerings: OfferingsCheck { zones: combined.get(ZONE).cloned(), capacity_types: combined.get(CAPACITY_TYPE).cloned(), offering },
+        requirements: RequirementsCheck {
+            pool,
+            meeting,
+            pod: pod_reqs.clone(),
+        },
+        resources: ResourcesCheck {
+            requests,
+            daemon_overhead,
+            fitting,
+            roomiest,
+            short,
+        },
+        offerings: OfferingsCheck {
+            zones: combined.get(ZONE).cloned(),
+            capacity_types: combined.get(CAPACITY_TYPE).cloned(),
+            offering,
+        },
         limits: LimitsCheck {
             resources: limit_lines,
             nodes: configured.nodes.map(|l| (l, limits.nodes.unwrap_or(l))),

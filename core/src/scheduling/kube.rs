@@ -55,16 +55,32 @@ impl Rejection {
         match self {
             Rejection::Unschedulable => alloc::vec!["node(s) were unschedulable".into()],
             Rejection::Taint(t) => alloc::vec![format!("node(s) had untolerated taint {t}")],
-            Rejection::NodeAffinity => alloc::vec!["node(s) didn't match Pod's node affinity/selector".into()],
-            Rejection::Ports => alloc::vec!["node(s) didn't have free ports for the requested pod ports".into()],
+            Rejection::NodeAffinity => {
+                alloc::vec!["node(s) didn't match Pod's node affinity/selector".into()]
+            }
+            Rejection::Ports => {
+                alloc::vec!["node(s) didn't have free ports for the requested pod ports".into()]
+            }
             Rejection::Insufficient(rs) => rs
                 .iter()
-                .map(|r| if *r == "pods" { String::from("Too many pods") } else { format!("Insufficient {r}") })
+                .map(|r| {
+                    if *r == "pods" {
+                        String::from("Too many pods")
+                    } else {
+                        format!("Insufficient {r}")
+                    }
+                })
                 .collect(),
-            Rejection::Spread => alloc::vec!["node(s) didn't match pod topology spread constraints".into()],
+            Rejection::Spread => {
+                alloc::vec!["node(s) didn't match pod topology spread constraints".into()]
+            }
             Rejection::Affinity => alloc::vec!["node(s) didn't match pod affinity rules".into()],
-            Rejection::AntiAffinity => alloc::vec!["node(s) didn't match pod anti-affinity rules".into()],
-            Rejection::ExistingAntiAffinity => alloc::vec!["node(s) didn't satisfy existing pods anti-affinity rules".into()],
+            Rejection::AntiAffinity => {
+                alloc::vec!["node(s) didn't match pod anti-affinity rules".into()]
+            }
+            Rejection::ExistingAntiAffinity => {
+                alloc::vec!["node(s) didn't satisfy existing pods anti-affinity rules".into()]
+            }
         }
     }
 }
@@ -94,28 +110,43 @@ fn term_namespaces(cluster: &Cluster<'_>, pod_ns: &str, term: &PodAffinityTerm) 
 }
 
 fn term_selects(cluster: &Cluster<'_>, owner: &Pod, term: &PodAffinityTerm, pod: &Pod) -> bool {
-    let Some(sel) = &term.label_selector else { return false };
+    let Some(sel) = &term.label_selector else {
+        return false;
+    };
     if !term_namespaces(cluster, &owner.namespace, term).contains(&pod.namespace) {
         return false;
     }
     if !sel.matches(&pod.labels) {
         return false;
     }
-    term.match_label_keys.iter().all(|k| owner.labels.get(k) == pod.labels.get(k))
+    term.match_label_keys
+        .iter()
+        .all(|k| owner.labels.get(k) == pod.labels.get(k))
 }
 
 /// Whether a node's pods count for a pod's spread constraint (nodeAffinityPolicy and
 /// nodeTaintsPolicy).
-fn spread_counts_node(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, node: &KubeNode) -> bool {
+fn spread_counts_node(
+    pod: &Pod,
+    tsc: &crate::model::TopologySpreadConstraint,
+    node: &KubeNode,
+) -> bool {
     (!tsc.node_affinity_honor || node_matches_pod_affinity(&pod.spec, &node.labels))
-        && (!tsc.node_taints_honor || scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok())
+        && (!tsc.node_taints_honor
+            || scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok())
 }
 
 /// Whether a spread constraint of `pod` counts `other`.
 fn spread_selects(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, other: &Pod) -> bool {
     other.namespace == pod.namespace
-        && tsc.label_selector.as_ref().is_some_and(|s| s.matches(&other.labels))
-        && tsc.match_label_keys.iter().all(|k| pod.labels.get(k) == other.labels.get(k))
+        && tsc
+            .label_selector
+            .as_ref()
+            .is_some_and(|s| s.matches(&other.labels))
+        && tsc
+            .match_label_keys
+            .iter()
+            .all(|k| pod.labels.get(k) == other.labels.get(k))
 }
 
 /// Spread counts computed during one kube-scheduler pass, shared by pods with the same spec
@@ -138,7 +169,10 @@ impl SpreadCache {
         self.entries
             .iter()
             .find(|e| {
-                e.index == index && alloc::rc::Rc::ptr_eq(&e.pod.spec, &pod.spec) && e.pod.namespace == pod.namespace && e.pod.labels == pod.labels
+                e.index == index
+                    && alloc::rc::Rc::ptr_eq(&e.pod.spec, &pod.spec)
+                    && e.pod.namespace == pod.namespace
+                    && e.pod.labels == pod.labels
             })
             .map(|e| &e.counts)
     }
@@ -180,15 +214,23 @@ impl Cluster<'_> {
     }
 
     /// Spread counts for one constraint of `pod`, over the nodes it counts on.
-    fn spread_counts(&self, pod: &Pod, tsc: &crate::model::TopologySpreadConstraint) -> BTreeMap<String, i32> {
+    fn spread_counts(
+        &self,
+        pod: &Pod,
+        tsc: &crate::model::TopologySpreadConstraint,
+    ) -> BTreeMap<String, i32> {
         let mut counts: BTreeMap<String, i32> = BTreeMap::new();
         for (i, node) in self.nodes.iter().enumerate() {
             if !spread_counts_node(pod, tsc, node) {
                 continue;
             }
-            let Some(d) = node.domain(&tsc.topology_key) else { continue };
-            let matching =
-                self.bound[i].iter().filter(|&&q| spread_selects(pod, tsc, &self.pods[q])).count() as i32;
+            let Some(d) = node.domain(&tsc.topology_key) else {
+                continue;
+            };
+            let matching = self.bound[i]
+                .iter()
+                .filter(|&&q| spread_selects(pod, tsc, &self.pods[q]))
+                .count() as i32;
             *counts.entry(String::from(d)).or_insert(0) += matching;
         }
         counts
@@ -207,13 +249,22 @@ impl Cluster<'_> {
                 .collect(),
             ..Default::default()
         };
-        let spreads = pod.spec.topology_spread.iter().enumerate().filter(|(_, t)| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
+        let spreads = pod
+            .spec
+            .topology_spread
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
         for (index, tsc) in spreads {
             let counts = match cache.find(pod, index) {
                 Some(counts) => counts.clone(),
                 None => {
                     let counts = self.spread_counts(pod, tsc);
-                    cache.entries.push(SpreadEntry { pod: pod.clone(), index, counts: counts.clone() });
+                    cache.entries.push(SpreadEntry {
+                        pod: pod.clone(),
+                        index,
+                        counts: counts.clone(),
+                    });
                     counts
                 }
             };
@@ -221,14 +272,21 @@ impl Cluster<'_> {
             if tsc.min_domains.is_some_and(|m| (counts.len() as i32) < m) {
                 min = 0;
             }
-            let self_match = i32::from(tsc.label_selector.as_ref().is_some_and(|s| s.matches(&pod.labels)));
+            let self_match = i32::from(
+                tsc.label_selector
+                    .as_ref()
+                    .is_some_and(|s| s.matches(&pod.labels)),
+            );
             pre.spread.push((counts, min, self_match));
         }
         let domains_with = |term: &PodAffinityTerm| -> Vec<String> {
             let mut out: Vec<String> = Vec::new();
             for (i, node) in self.nodes.iter().enumerate() {
                 if let Some(d) = node.domain(&term.topology_key) {
-                    if self.bound[i].iter().any(|&q| term_selects(self, pod, term, &self.pods[q])) {
+                    if self.bound[i]
+                        .iter()
+                        .any(|&q| term_selects(self, pod, term, &self.pods[q]))
+                    {
                         out.push(String::from(d));
                     }
                 }
@@ -247,11 +305,16 @@ impl Cluster<'_> {
         }
         for (i, node) in self.nodes.iter().enumerate() {
             // Most pods carry no anti-affinity; skip them without looking at their terms.
-            for other in self.bound[i].iter().map(|&q| &self.pods[q]).filter(|o| !o.spec.pod_anti_affinity.is_empty()) {
+            for other in self.bound[i]
+                .iter()
+                .map(|&q| &self.pods[q])
+                .filter(|o| !o.spec.pod_anti_affinity.is_empty())
+            {
                 for term in &other.spec.pod_anti_affinity {
                     if term_selects(self, other, term, pod) {
                         if let Some(d) = node.domain(&term.topology_key) {
-                            pre.existing_anti.push((term.topology_key.clone(), String::from(d)));
+                            pre.existing_anti
+                                .push((term.topology_key.clone(), String::from(d)));
                         }
                     }
                 }
@@ -281,30 +344,54 @@ impl Cluster<'_> {
             return Err(Rejection::Ports);
         }
         let free = node.allocatable - node.requested;
-        let short: Vec<&'static str> = pod.requests.exceeding(&free).map(ResourceName::as_str).collect();
+        let short: Vec<&'static str> = pod
+            .requests
+            .exceeding(&free)
+            .map(ResourceName::as_str)
+            .collect();
         if !short.is_empty() {
             return Err(Rejection::Insufficient(short));
         }
-        let spreads = pod.spec.topology_spread.iter().filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
+        let spreads = pod
+            .spec
+            .topology_spread
+            .iter()
+            .filter(|t| t.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule);
         for (tsc, (counts, min, self_match)) in spreads.zip(pre.spread.iter()) {
-            let Some(here) = node.domain(&tsc.topology_key) else { return Err(Rejection::Spread) };
+            let Some(here) = node.domain(&tsc.topology_key) else {
+                return Err(Rejection::Spread);
+            };
             let here_count = counts.get(here).copied().unwrap_or(0);
             if here_count + self_match - min > tsc.max_skew {
                 return Err(Rejection::Spread);
             }
         }
         for (term, (domains, may_start)) in pod.spec.pod_affinity.iter().zip(pre.affinity.iter()) {
-            let Some(here) = node.domain(&term.topology_key) else { return Err(Rejection::Affinity) };
+            let Some(here) = node.domain(&term.topology_key) else {
+                return Err(Rejection::Affinity);
+            };
             if !*may_start && !domains.iter().any(|d| d == here) {
                 return Err(Rejection::Affinity);
             }
         }
-        for (term, domains) in pod.spec.pod_anti_affinity.iter().zip(pre.anti_affinity.iter()) {
-            if node.domain(&term.topology_key).is_some_and(|here| domains.iter().any(|d| d == here)) {
+        for (term, domains) in pod
+            .spec
+            .pod_anti_affinity
+            .iter()
+            .zip(pre.anti_affinity.iter())
+        {
+            if node
+                .domain(&term.topology_key)
+                .is_some_and(|here| domains.iter().any(|d| d == here))
+            {
                 return Err(Rejection::AntiAffinity);
             }
         }
-        if pre.existing_anti.iter().any(|(key, d)| node.domain(key) == Some(d.as_str())) {
+        if pre
+            .existing_anti
+            .iter()
+            .any(|(key, d)| node.domain(key) == Some(d.as_str()))
+        {
             return Err(Rejection::ExistingAntiAffinity);
         }
         Ok(())
@@ -323,7 +410,11 @@ impl Cluster<'_> {
                     .node_affinity
                     .preferred
                     .iter()
-                    .filter(|t| t.requirements.iter().all(|r| crate::pod::label_requirement_holds(r, &self.nodes[n].labels)))
+                    .filter(|t| {
+                        t.requirements
+                            .iter()
+                            .all(|r| crate::pod::label_requirement_holds(r, &self.nodes[n].labels))
+                    })
                     .map(|t| i64::from(t.weight))
                     .sum()
             })
@@ -334,7 +425,10 @@ impl Cluster<'_> {
                 self.nodes[n]
                     .taints
                     .iter()
-                    .filter(|t| t.effect == TaintEffect::PreferNoSchedule && !tolerated(&pod.spec.tolerations, t))
+                    .filter(|t| {
+                        t.effect == TaintEffect::PreferNoSchedule
+                            && !tolerated(&pod.spec.tolerations, t)
+                    })
                     .count() as i64
             })
             .collect();
@@ -343,12 +437,24 @@ impl Cluster<'_> {
         let mut best: Option<(i64, usize)> = None;
         for (k, &n) in feasible.iter().enumerate() {
             let node = &self.nodes[n];
-            let aff = if max_aff > 0 { affinity[k] * 100 / max_aff } else { 0 };
-            let taint = if max_int > 0 { 100 - intolerable[k] * 100 / max_int } else { 100 };
+            let aff = if max_aff > 0 {
+                affinity[k] * 100 / max_aff
+            } else {
+                0
+            };
+            let taint = if max_int > 0 {
+                100 - intolerable[k] * 100 / max_int
+            } else {
+                100
+            };
             let after = node.requested + pod.requests;
             let least = |r: ResourceName| {
                 let a = node.allocatable.get(r);
-                if a <= 0 { 0 } else { ((a - after.get(r)).max(0) * 100) / a }
+                if a <= 0 {
+                    0
+                } else {
+                    ((a - after.get(r)).max(0) * 100) / a
+                }
             };
             let fit = (least(ResourceName::Cpu) + least(ResourceName::Memory)) / 2;
             let score = aff * 2 + taint * 3 + fit;
@@ -371,11 +477,16 @@ impl Cluster<'_> {
                 *counts.entry(p).or_insert(0) += 1;
             }
         }
-        let mut parts: Vec<String> = counts.into_iter().map(|(p, c)| format!("{c} {p}")).collect();
+        let mut parts: Vec<String> = counts
+            .into_iter()
+            .map(|(p, c)| format!("{c} {p}"))
+            .collect();
         parts.sort();
         let n = self.nodes.len();
         if parts.is_empty() {
-            format!("0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.")
+            format!(
+                "0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
+            )
         } else {
             format!(
                 "0/{n} nodes are available: {}. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.",
@@ -403,7 +514,9 @@ mod tests {
             labels: [("app".to_string(), app.to_string())].into_iter().collect(),
             annotations: Default::default(),
             spec: Rc::new(spec),
-            requests: Resources::ZERO.with(ResourceName::Cpu, cpu).with(ResourceName::Pods, 1),
+            requests: Resources::ZERO
+                .with(ResourceName::Cpu, cpu)
+                .with(ResourceName::Pods, 1),
             created_at: 0,
             seq: 0,
             node: None,
@@ -422,34 +535,69 @@ mod tests {
         KubeNode {
             id,
             name: alloc::format!("node-{id}"),
-            labels: [("topology.kubernetes.io/zone".to_string(), zone.to_string())].into_iter().collect(),
+            labels: [("topology.kubernetes.io/zone".to_string(), zone.to_string())]
+                .into_iter()
+                .collect(),
             taints,
             unschedulable: false,
-            allocatable: Resources::ZERO.with(ResourceName::Cpu, cpu).with(ResourceName::Pods, 110),
+            allocatable: Resources::ZERO
+                .with(ResourceName::Cpu, cpu)
+                .with(ResourceName::Pods, 110),
             requested: Resources::ZERO,
             host_ports: vec![],
         }
     }
 
     fn app_selector(app: &str) -> LabelSelector {
-        LabelSelector { match_labels: [("app".to_string(), app.to_string())].into_iter().collect(), match_expressions: vec![] }
+        LabelSelector {
+            match_labels: [("app".to_string(), app.to_string())].into_iter().collect(),
+            match_expressions: vec![],
+        }
     }
 
     #[test]
     fn filters_name_the_first_failing_reason_and_summarise_like_kube_scheduler() {
         let nodes = vec![
             node(0, "a", 500, vec![]),
-            node(1, "b", 4000, vec![Taint::new("node", "service", TaintEffect::NoSchedule)]),
-            node(2, "c", 4000, vec![Taint::new("soft", "", TaintEffect::PreferNoSchedule)]),
+            node(
+                1,
+                "b",
+                4000,
+                vec![Taint::new("node", "service", TaintEffect::NoSchedule)],
+            ),
+            node(
+                2,
+                "c",
+                4000,
+                vec![Taint::new("soft", "", TaintEffect::PreferNoSchedule)],
+            ),
         ];
         let pods = vec![pod("p", "web", 1000, PodSpec::default())];
         let bound = vec![vec![], vec![], vec![]];
         let namespaces = BTreeMap::new();
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
-        assert_eq!(cluster.filter(&pods[0], 0), Err(Rejection::Insufficient(vec!["cpu"])));
-        assert_eq!(cluster.filter(&pods[0], 1), Err(Rejection::Taint("{node: service}".into())));
-        assert_eq!(cluster.filter(&pods[0], 2), Ok(()), "PreferNoSchedule only lowers the score");
-        let summary = cluster.summary(&[Rejection::Insufficient(vec!["cpu"]), Rejection::Taint("{node: service}".into())]);
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &bound,
+            namespaces: &namespaces,
+        };
+        assert_eq!(
+            cluster.filter(&pods[0], 0),
+            Err(Rejection::Insufficient(vec!["cpu"]))
+        );
+        assert_eq!(
+            cluster.filter(&pods[0], 1),
+            Err(Rejection::Taint("{node: service}".into()))
+        );
+        assert_eq!(
+            cluster.filter(&pods[0], 2),
+            Ok(()),
+            "PreferNoSchedule only lowers the score"
+        );
+        let summary = cluster.summary(&[
+            Rejection::Insufficient(vec!["cpu"]),
+            Rejection::Taint("{node: service}".into()),
+        ]);
         assert!(summary.starts_with("0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node: service}."), "{summary}");
     }
 
@@ -464,11 +612,22 @@ mod tests {
             match_label_keys: vec![],
             mismatch_label_keys: vec![],
         };
-        let spec = PodSpec { pod_anti_affinity: vec![anti], ..Default::default() };
-        let pods = vec![pod("running", "web", 100, PodSpec::default()), pod("new", "web", 100, spec)];
+        let spec = PodSpec {
+            pod_anti_affinity: vec![anti],
+            ..Default::default()
+        };
+        let pods = vec![
+            pod("running", "web", 100, PodSpec::default()),
+            pod("new", "web", 100, spec),
+        ];
         let bound = vec![vec![0], vec![]];
         let namespaces = BTreeMap::new();
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &bound,
+            namespaces: &namespaces,
+        };
         assert_eq!(cluster.filter(&pods[1], 0), Err(Rejection::AntiAffinity));
         assert_eq!(cluster.filter(&pods[1], 1), Ok(()));
 
@@ -482,11 +641,27 @@ mod tests {
             node_affinity_honor: true,
             node_taints_honor: false,
         };
-        let spec = PodSpec { topology_spread: vec![spread], ..Default::default() };
-        let pods = vec![pod("a1", "web", 100, PodSpec::default()), pod("a2", "web", 100, PodSpec::default()), pod("new", "web", 100, spec)];
+        let spec = PodSpec {
+            topology_spread: vec![spread],
+            ..Default::default()
+        };
+        let pods = vec![
+            pod("a1", "web", 100, PodSpec::default()),
+            pod("a2", "web", 100, PodSpec::default()),
+            pod("new", "web", 100, spec),
+        ];
         let bound = vec![vec![0, 1], vec![]];
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
-        assert_eq!(cluster.filter(&pods[2], 0), Err(Rejection::Spread), "zone a would reach skew 3");
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &bound,
+            namespaces: &namespaces,
+        };
+        assert_eq!(
+            cluster.filter(&pods[2], 0),
+            Err(Rejection::Spread),
+            "zone a would reach skew 3"
+        );
         assert_eq!(cluster.filter(&pods[2], 1), Ok(()));
     }
 
@@ -502,7 +677,15 @@ mod tests {
             node_affinity_honor: true,
             node_taints_honor: false,
         };
-        let replica = pod("r1", "web", 100, PodSpec { topology_spread: vec![spread], ..Default::default() });
+        let replica = pod(
+            "r1",
+            "web",
+            100,
+            PodSpec {
+                topology_spread: vec![spread],
+                ..Default::default()
+            },
+        );
         let mut sibling = replica.clone();
         sibling.name = "r2".into();
         let nodes = vec![node(0, "a", 8000, vec![]), node(1, "b", 8000, vec![])];
@@ -511,16 +694,33 @@ mod tests {
         let mut cache = SpreadCache::default();
         // r1 binds to zone a; the cache learns it and r2 is then kept out of zone a.
         let empty = vec![vec![], vec![]];
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &empty, namespaces: &namespaces };
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &empty,
+            namespaces: &namespaces,
+        };
         let pre = cluster.prefilter_cached(&pods[0], &mut cache);
         assert_eq!(cluster.filter_with(&pods[0], 0, &pre), Ok(()));
         cache.record(&pods[0], &nodes[0]);
         let after = vec![vec![0], vec![]];
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &after, namespaces: &namespaces };
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &after,
+            namespaces: &namespaces,
+        };
         let cached = cluster.prefilter_cached(&pods[1], &mut cache);
         let fresh = cluster.prefilter(&pods[1]);
-        assert_eq!(cached.spread, fresh.spread, "the cache agrees with a fresh count");
-        assert_eq!(cluster.filter_with(&pods[1], 0, &cached), Err(Rejection::Spread), "zone a would have skew 2");
+        assert_eq!(
+            cached.spread, fresh.spread,
+            "the cache agrees with a fresh count"
+        );
+        assert_eq!(
+            cluster.filter_with(&pods[1], 0, &cached),
+            Err(Rejection::Spread),
+            "zone a would have skew 2"
+        );
         assert_eq!(cluster.filter_with(&pods[1], 1, &cached), Ok(()));
     }
 
@@ -532,20 +732,36 @@ mod tests {
         let pods = vec![pod("p", "web", 100, PodSpec::default())];
         let bound = vec![vec![], vec![], vec![]];
         let namespaces = BTreeMap::new();
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
-        assert_eq!(cluster.choose(&pods[0], &[0, 1]), Some(1), "least allocated wins");
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &bound,
+            namespaces: &namespaces,
+        };
+        assert_eq!(
+            cluster.choose(&pods[0], &[0, 1]),
+            Some(1),
+            "least allocated wins"
+        );
         let mut spec = PodSpec::default();
-        spec.node_affinity.preferred.push(crate::model::WeightedNodeSelectorTerm {
-            weight: 50,
-            requirements: vec![crate::model::NodeSelectorRequirement {
-                key: "topology.kubernetes.io/zone".into(),
-                operator: crate::requirements::Operator::In,
-                values: vec!["b".into()],
-                min_values: None,
-            }],
-        });
+        spec.node_affinity
+            .preferred
+            .push(crate::model::WeightedNodeSelectorTerm {
+                weight: 50,
+                requirements: vec![crate::model::NodeSelectorRequirement {
+                    key: "topology.kubernetes.io/zone".into(),
+                    operator: crate::requirements::Operator::In,
+                    values: vec!["b".into()],
+                    min_values: None,
+                }],
+            });
         let pods = vec![pod("p", "web", 100, spec)];
-        let cluster = Cluster { nodes: &nodes, pods: &pods, bound: &bound, namespaces: &namespaces };
+        let cluster = Cluster {
+            nodes: &nodes,
+            pods: &pods,
+            bound: &bound,
+            namespaces: &namespaces,
+        };
         assert_eq!(cluster.choose(&pods[0], &[0, 1, 2]), Some(2));
     }
 }

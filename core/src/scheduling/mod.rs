@@ -155,8 +155,17 @@ pub enum FitError {
     Requirements(crate::requirements::Incompatibility),
     Topology(String),
     /// `requirements` is only kept when the error will be reported (a new NodeClaim).
-    InstanceTypes { head: &'static str, typo: bool, requirements: Option<Requirements>, requests: Resources },
-    MinValues { keys: Vec<String>, requirements: Requirements, requests: Resources },
+    InstanceTypes {
+        head: &'static str,
+        typo: bool,
+        requirements: Option<Requirements>,
+        requests: Resources,
+    },
+    MinValues {
+        keys: Vec<String>,
+        requirements: Requirements,
+        requests: Resources,
+    },
 }
 
 impl core::fmt::Display for FitError {
@@ -167,14 +176,27 @@ impl core::fmt::Display for FitError {
             FitError::Resources => f.write_str("exceeds node resources"),
             FitError::Requirements(e) => write!(f, "incompatible requirements, {e}"),
             FitError::Topology(m) => f.write_str(m),
-            FitError::InstanceTypes { head, typo, requirements, requests } => {
-                let typo = if *typo { " (CPU request >= 1 Million, m vs M typo?)" } else { "" };
+            FitError::InstanceTypes {
+                head,
+                typo,
+                requirements,
+                requests,
+            } => {
+                let typo = if *typo {
+                    " (CPU request >= 1 Million, m vs M typo?)"
+                } else {
+                    ""
+                };
                 match requirements {
                     Some(r) => write!(f, "{head}{typo}, requirements={r}, resources={requests}"),
                     None => write!(f, "{head}{typo}, resources={requests}"),
                 }
             }
-            FitError::MinValues { keys, requirements, requests } => write!(
+            FitError::MinValues {
+                keys,
+                requirements,
+                requests,
+            } => write!(
                 f,
                 "minValues requirement is not met for label(s) (label(s)=[{}]), requirements={requirements}, resources={requests}",
                 keys.join(" ")
@@ -306,7 +328,12 @@ pub struct Solver<'a> {
 }
 
 fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
-    pod.spec.containers.iter().chain(pod.spec.init_containers.iter()).flat_map(|c| c.host_ports.iter().cloned()).collect()
+    pod.spec
+        .containers
+        .iter()
+        .chain(pod.spec.init_containers.iter())
+        .flat_map(|c| c.host_ports.iter().cloned())
+        .collect()
 }
 
 /// kube-scheduler's NodePorts rule: same port and protocol conflict when either IP is a
@@ -394,7 +421,12 @@ impl<'a> Solver<'a> {
     }
 
     /// The solve half of [`Solver::new`].
-    pub fn with_prepared(pods: &'a [Pod], nodes: Vec<NodeView>, templates: Vec<Template>, prepared: PreparedTopology) -> Solver<'a> {
+    pub fn with_prepared(
+        pods: &'a [Pod],
+        nodes: Vec<NodeView>,
+        templates: Vec<Template>,
+        prepared: PreparedTopology,
+    ) -> Solver<'a> {
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
         Solver {
             pods,
@@ -413,7 +445,13 @@ impl<'a> Solver<'a> {
     }
 
     fn template_limits(&self) -> Vec<Limits> {
-        self.templates.iter().map(|t| Limits { resources: t.remaining, nodes: t.remaining_nodes }).collect()
+        self.templates
+            .iter()
+            .map(|t| Limits {
+                resources: t.remaining,
+                nodes: t.remaining_nodes,
+            })
+            .collect()
     }
 
     /// Karpenter's queue order: CPU then memory descending, then creation, then UID.
@@ -465,7 +503,9 @@ impl<'a> Solver<'a> {
         for claim in self.claims.iter_mut() {
             let tpl = &self.templates[claim.template];
             let requests = claim.requests;
-            claim.options.retain(|&i| requests.fits_in(&tpl.headroom[i as usize]));
+            claim
+                .options
+                .retain(|&i| requests.fits_in(&tpl.headroom[i as usize]));
         }
         out.claims = self.claims;
         out.limits = self.limits_log;
@@ -492,12 +532,17 @@ impl<'a> Solver<'a> {
     fn attempt(&mut self, p: usize, prefs: &Preferences) -> Attempt {
         let pod = &self.pods[p];
         let spec = pod.spec.clone();
-        let unrelaxed = prefs.term_index == 0 && prefs.preferred_node.len() == spec.node_affinity.preferred.len();
+        let unrelaxed = prefs.term_index == 0
+            && prefs.preferred_node.len() == spec.node_affinity.preferred.len();
         let key = Rc::as_ptr(&spec) as *const u8 as usize;
         let pr = match (unrelaxed, self.requirement_cache.get(&key)) {
             (true, Some(pr)) => pr.clone(),
             _ => {
-                let pr = Rc::new(pod_requirements(&spec, prefs.term_index, &prefs.preferred_node));
+                let pr = Rc::new(pod_requirements(
+                    &spec,
+                    prefs.term_index,
+                    &prefs.preferred_node,
+                ));
                 if unrelaxed {
                     self.requirement_cache.insert(key, pr.clone());
                 }
@@ -506,18 +551,33 @@ impl<'a> Solver<'a> {
         };
         let mut groups = Vec::new();
         for (i, tsc) in spec.topology_spread.iter().enumerate() {
-            if tsc.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule || prefs.schedule_anyway.contains(&i) {
+            if tsc.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule
+                || prefs.schedule_anyway.contains(&i)
+            {
                 groups.push(self.topology.spread_group(pod, i, tsc));
             }
         }
         for (i, t) in spec.pod_affinity.iter().enumerate() {
-            groups.push(self.topology.affinity_group(pod, 1, i, t, GroupKind::Affinity, false));
+            groups.push(
+                self.topology
+                    .affinity_group(pod, 1, i, t, GroupKind::Affinity, false),
+            );
         }
         for &i in &prefs.preferred_affinity {
-            groups.push(self.topology.affinity_group(pod, 2, i, &spec.preferred_pod_affinity[i].term, GroupKind::Affinity, false));
+            groups.push(self.topology.affinity_group(
+                pod,
+                2,
+                i,
+                &spec.preferred_pod_affinity[i].term,
+                GroupKind::Affinity,
+                false,
+            ));
         }
         for (i, t) in spec.pod_anti_affinity.iter().enumerate() {
-            groups.push(self.topology.affinity_group(pod, 3, i, t, GroupKind::AntiAffinity, false));
+            groups.push(
+                self.topology
+                    .affinity_group(pod, 3, i, t, GroupKind::AntiAffinity, false),
+            );
         }
         for &i in &prefs.preferred_anti {
             groups.push(self.topology.affinity_group(
@@ -536,7 +596,12 @@ impl<'a> Solver<'a> {
         } else {
             None
         };
-        Attempt { requirements: pr, groups, tolerations, host_ports: pod_host_ports(pod) }
+        Attempt {
+            requirements: pr,
+            groups,
+            tolerations,
+            host_ports: pod_host_ports(pod),
+        }
     }
 
     fn add(&mut self, p: usize, prefs: &Preferences) -> Result<Placement, String> {
@@ -563,7 +628,8 @@ impl<'a> Solver<'a> {
                     node.requirements = Rc::new(r);
                 }
                 if !self.topology.groups.is_empty() {
-                    self.topology.record(pod, &self.nodes[n].requirements, &owned);
+                    self.topology
+                        .record(pod, &self.nodes[n].requirements, &owned);
                 }
                 return Ok(Placement::Existing(n));
             }
@@ -585,7 +651,8 @@ impl<'a> Solver<'a> {
                 claim.pods.push(p);
                 claim.host_ports.extend(a.host_ports.iter().cloned());
                 if !self.topology.groups.is_empty() {
-                    self.topology.record(pod, &self.claims[c].requirements, &owned);
+                    self.topology
+                        .record(pod, &self.claims[c].requirements, &owned);
                 }
                 return Ok(Placement::Claim(c));
             }
@@ -599,19 +666,32 @@ impl<'a> Solver<'a> {
         for t in 0..self.templates.len() {
             let tpl = &self.templates[t];
             if tpl.remaining_nodes.is_some_and(|n| n <= 0) {
-                errors.push(format!("node limits have been exhausted for nodepool (NodePool={})", tpl.name));
+                errors.push(format!(
+                    "node limits have been exhausted for nodepool (NodePool={})",
+                    tpl.name
+                ));
                 self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
                 continue;
             }
-            let mut options: Vec<u32> =
-                tpl.candidates.iter().copied().filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize])).collect();
+            let mut options: Vec<u32> = tpl
+                .candidates
+                .iter()
+                .copied()
+                .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
+                .collect();
             options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
             if options.is_empty() {
-                errors.push(format!("all available instance types exceed limits for nodepool (NodePool={})", tpl.name));
+                errors.push(format!(
+                    "all available instance types exceed limits for nodepool (NodePool={})",
+                    tpl.name
+                ));
                 self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
                 continue;
             }
-            let limits_at_open = Limits { resources: tpl.remaining, nodes: tpl.remaining_nodes };
+            let limits_at_open = Limits {
+                resources: tpl.remaining,
+                nodes: tpl.remaining_nodes,
+            };
             self.placeholder += 1;
             let hostname = format!("hostname-placeholder-{:04}", self.placeholder);
             let mut requirements = tpl.requirements.clone();
@@ -664,7 +744,13 @@ impl<'a> Solver<'a> {
                 Err(e) => {
                     self.topology.unregister_domain(HOSTNAME, &hostname);
                     let tpl = &self.templates[t];
-                    let overhead = tpl.candidates.iter().map(|&i| tpl.daemon_overhead[i as usize]).fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))));
+                    let overhead = tpl
+                        .candidates
+                        .iter()
+                        .map(|&i| tpl.daemon_overhead[i as usize])
+                        .fold(None, |acc: Option<Resources>, o| {
+                            Some(acc.map_or(o, |a| a.min(&o)))
+                        });
                     errors.push(format!(
                         "incompatible with nodepool \"{}\", daemonset overhead={}, {}",
                         tpl.name,
@@ -689,7 +775,13 @@ impl<'a> Solver<'a> {
     }
 
     #[allow(clippy::result_large_err)] // the error is built only on the failure path
-    fn node_can_add(&self, n: usize, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<Option<Requirements>, FitError> {
+    fn node_can_add(
+        &self,
+        n: usize,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Result<Option<Requirements>, FitError> {
         let node = &self.nodes[n];
         if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
             return Err(FitError::Taint(t));
@@ -700,7 +792,9 @@ impl<'a> Solver<'a> {
         if !pod.requests.fits_in(&node.remaining) {
             return Err(FitError::Resources);
         }
-        node.requirements.compatible(&a.requirements.preferred, Undefined::Deny).map_err(FitError::Requirements)?;
+        node.requirements
+            .compatible(&a.requirements.preferred, Undefined::Deny)
+            .map_err(FitError::Requirements)?;
         // A node's requirements are its labels; clone them only when the pod narrows them.
         let mut new_reqs = if node.requirements.covers(&a.requirements.preferred) {
             None
@@ -715,9 +809,12 @@ impl<'a> Solver<'a> {
                 .topology
                 .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
                 .map_err(|e| FitError::Topology(e.message))?;
-            base.compatible(&topo, Undefined::Deny).map_err(FitError::Requirements)?;
+            base.compatible(&topo, Undefined::Deny)
+                .map_err(FitError::Requirements)?;
             if !base.covers(&topo) {
-                let mut r = new_reqs.take().unwrap_or_else(|| Requirements::clone(&node.requirements));
+                let mut r = new_reqs
+                    .take()
+                    .unwrap_or_else(|| Requirements::clone(&node.requirements));
                 r.add_all(&topo);
                 new_reqs = Some(r);
             }
@@ -726,12 +823,20 @@ impl<'a> Solver<'a> {
     }
 
     #[allow(clippy::result_large_err)] // the error is built only on the failure path
-    fn claim_can_add(&self, claim: &NewClaim, pod: &Pod, a: &Attempt, owned: &[usize]) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
+    fn claim_can_add(
+        &self,
+        claim: &NewClaim,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
         let tpl = &self.templates[claim.template];
         // A full NodeClaim is the common miss in big passes: its largest option (the first)
         // lacks the CPU, so no option can take the pod whatever the requirements say.
         if let Some(&largest) = claim.options.first() {
-            if !claim.pods.is_empty() && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu() {
+            if !claim.pods.is_empty()
+                && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu()
+            {
                 return Err(FitError::Resources);
             }
         }
@@ -741,17 +846,21 @@ impl<'a> Solver<'a> {
         if ports_conflict(&claim.host_ports, &a.host_ports) {
             return Err(FitError::HostPorts);
         }
-        claim.requirements.compatible(&a.requirements.preferred, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+        claim
+            .requirements
+            .compatible(&a.requirements.preferred, Undefined::AllowWellKnown)
+            .map_err(FitError::Requirements)?;
         // Most pods add nothing to a NodeClaim's requirements; only clone when they might.
         let topology = !a.groups.is_empty() || self.topology.has_inverse();
         // Clone the NodeClaim's requirements only when the pod narrows them.
-        let mut new_reqs: Option<Requirements> = if claim.requirements.covers(&a.requirements.preferred) {
-            None
-        } else {
-            let mut r = claim.requirements.clone();
-            r.add_all(&a.requirements.preferred);
-            Some(r)
-        };
+        let mut new_reqs: Option<Requirements> =
+            if claim.requirements.covers(&a.requirements.preferred) {
+                None
+            } else {
+                let mut r = claim.requirements.clone();
+                r.add_all(&a.requirements.preferred);
+                Some(r)
+            };
         if topology {
             let base = new_reqs.as_ref().unwrap_or(&claim.requirements);
             let detail = claim.pods.is_empty();
@@ -759,9 +868,12 @@ impl<'a> Solver<'a> {
                 .topology
                 .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, detail)
                 .map_err(|e| FitError::Topology(e.message))?;
-            base.compatible(&topo, Undefined::AllowWellKnown).map_err(FitError::Requirements)?;
+            base.compatible(&topo, Undefined::AllowWellKnown)
+                .map_err(FitError::Requirements)?;
             if !base.covers(&topo) {
-                let mut r = new_reqs.take().unwrap_or_else(|| claim.requirements.clone());
+                let mut r = new_reqs
+                    .take()
+                    .unwrap_or_else(|| claim.requirements.clone());
                 r.add_all(&topo);
                 new_reqs = Some(r);
             }
@@ -803,12 +915,19 @@ impl<'a> Solver<'a> {
             if !detail && requests.cpu() > headroom.cpu() {
                 break;
             }
-            let fit_ok = if extended { requests.fits_in(headroom) } else { requests.fits_in_core(headroom) };
+            let fit_ok = if extended {
+                requests.fits_in(headroom)
+            } else {
+                requests.fits_in_core(headroom)
+            };
             if !detail && !fit_ok {
                 continue;
             }
             let (req_ok, off_ok) = if changed {
-                (it.requirements.intersects_ok(reqs), has_compatible_offering(it, reqs))
+                (
+                    it.requirements.intersects_ok(reqs),
+                    has_compatible_offering(it, reqs),
+                )
             } else {
                 (true, true)
             };
@@ -847,8 +966,17 @@ impl<'a> Solver<'a> {
                 "no instance type met the requirements/resources/offering tuple"
             };
             let typo = !any_fit && pod.requests.cpu() >= 1_000_000_000;
-            let requirements = if claim.pods.is_empty() { Some(reqs.clone()) } else { None };
-            return Err(FitError::InstanceTypes { head, typo, requirements, requests });
+            let requirements = if claim.pods.is_empty() {
+                Some(reqs.clone())
+            } else {
+                None
+            };
+            return Err(FitError::InstanceTypes {
+                head,
+                typo,
+                requirements,
+                requests,
+            });
         }
         // minValues (Strict): the surviving types must still offer enough distinct values.
         let mut unmet: Vec<String> = Vec::new();
@@ -858,7 +986,10 @@ impl<'a> Solver<'a> {
                     .iter()
                     .filter_map(|&i| {
                         let it = &tpl.instance_types[i as usize];
-                        it.labels.get(&r.key).map(String::as_str).filter(|v| r.has(v))
+                        it.labels
+                            .get(&r.key)
+                            .map(String::as_str)
+                            .filter(|v| r.has(v))
                     })
                     .collect();
                 values.sort_unstable();
@@ -869,7 +1000,11 @@ impl<'a> Solver<'a> {
             }
         }
         if !unmet.is_empty() {
-            return Err(FitError::MinValues { keys: unmet, requirements: reqs.clone(), requests });
+            return Err(FitError::MinValues {
+                keys: unmet,
+                requirements: reqs.clone(),
+                requests,
+            });
         }
         Ok((new_reqs, Some(survivors)))
     }
@@ -880,7 +1015,9 @@ pub fn has_compatible_offering(it: &InstanceType, reqs: &Requirements) -> bool {
     let zone = reqs.get(ZONE);
     let ct = reqs.get(CAPACITY_TYPE);
     it.offerings.iter().any(|o| {
-        o.available && zone.is_none_or(|z| z.has(&o.zone)) && ct.is_none_or(|c| c.has(o.capacity_type.as_str()))
+        o.available
+            && zone.is_none_or(|z| z.has(&o.zone))
+            && ct.is_none_or(|c| c.has(o.capacity_type.as_str()))
     })
 }
 
@@ -906,5 +1043,7 @@ pub fn cheapest_offering<'i>(
 
 /// Whether a taint list has a PreferNoSchedule taint.
 pub fn has_prefer_no_schedule(taints: &[Taint]) -> bool {
-    taints.iter().any(|t| t.effect == TaintEffect::PreferNoSchedule)
+    taints
+        .iter()
+        .any(|t| t.effect == TaintEffect::PreferNoSchedule)
 }

@@ -55,7 +55,9 @@ pub struct TopologyGroup {
 impl TopologyGroup {
     pub fn selects(&self, pod_namespace: &str, pod_labels: &StringMap) -> bool {
         match &self.selector {
-            Some(sel) => self.namespaces.iter().any(|n| n == pod_namespace) && sel.matches(pod_labels),
+            Some(sel) => {
+                self.namespaces.iter().any(|n| n == pod_namespace) && sel.matches(pod_labels)
+            }
             None => false,
         }
     }
@@ -114,14 +116,27 @@ impl TopologyGroup {
 
     /// The domains a pod may use, given its own (strict) requirement on the key and the
     /// node's.
-    pub fn next_domains(&self, self_selecting: bool, pod_domains: &Requirement, node_domains: &Requirement) -> Requirement {
+    pub fn next_domains(
+        &self,
+        self_selecting: bool,
+        pod_domains: &Requirement,
+        node_domains: &Requirement,
+    ) -> Requirement {
         match self.kind {
             GroupKind::Spread => {
                 let min = self.min_count(pod_domains);
                 let candidates: Vec<(&String, i32)> = if node_domains.operator() == Operator::In {
-                    node_domains.values().iter().filter_map(|d| self.domains.get_key_value(d).map(|(k, c)| (k, *c))).collect()
+                    node_domains
+                        .values()
+                        .iter()
+                        .filter_map(|d| self.domains.get_key_value(d).map(|(k, c)| (k, *c)))
+                        .collect()
                 } else {
-                    self.domains.iter().filter(|(d, _)| node_domains.has(d)).map(|(d, c)| (d, *c)).collect()
+                    self.domains
+                        .iter()
+                        .filter(|(d, _)| node_domains.has(d))
+                        .map(|(d, c)| (d, *c))
+                        .collect()
                 };
                 let mut best: Option<(&String, i32)> = None;
                 for (d, c) in candidates {
@@ -136,8 +151,12 @@ impl TopologyGroup {
                 }
             }
             GroupKind::Affinity => {
-                let mut options: Vec<String> =
-                    self.domains.iter().filter(|(d, c)| **c > 0 && pod_domains.has(d)).map(|(d, _)| d.clone()).collect();
+                let mut options: Vec<String> = self
+                    .domains
+                    .iter()
+                    .filter(|(d, c)| **c > 0 && pod_domains.has(d))
+                    .map(|(d, _)| d.clone())
+                    .collect();
                 if options.is_empty() && self_selecting {
                     let both = pod_domains.intersection(node_domains);
                     if let Some(d) = self.domains.keys().find(|d| both.has(d)) {
@@ -146,12 +165,24 @@ impl TopologyGroup {
                         options.push(d.clone());
                     }
                 }
-                if options.is_empty() { Requirement::does_not_exist(&self.key) } else { Requirement::in_values(&self.key, options) }
+                if options.is_empty() {
+                    Requirement::does_not_exist(&self.key)
+                } else {
+                    Requirement::in_values(&self.key, options)
+                }
             }
             GroupKind::AntiAffinity => {
-                let options: Vec<String> =
-                    self.domains.iter().filter(|(d, c)| **c == 0 && pod_domains.has(d)).map(|(d, _)| d.clone()).collect();
-                if options.is_empty() { Requirement::does_not_exist(&self.key) } else { Requirement::in_values(&self.key, options) }
+                let options: Vec<String> = self
+                    .domains
+                    .iter()
+                    .filter(|(d, c)| **c == 0 && pod_domains.has(d))
+                    .map(|(d, _)| d.clone())
+                    .collect();
+                if options.is_empty() {
+                    Requirement::does_not_exist(&self.key)
+                } else {
+                    Requirement::in_values(&self.key, options)
+                }
             }
         }
     }
@@ -200,8 +231,15 @@ fn selector_signature(sel: &Option<LabelSelector>) -> String {
 }
 
 impl Topology {
-    pub fn new(universe: BTreeMap<String, Vec<String>>, namespaces: BTreeMap<String, StringMap>) -> Topology {
-        Topology { universe, namespaces, ..Default::default() }
+    pub fn new(
+        universe: BTreeMap<String, Vec<String>>,
+        namespaces: BTreeMap<String, StringMap>,
+    ) -> Topology {
+        Topology {
+            universe,
+            namespaces,
+            ..Default::default()
+        }
     }
 
     /// Adds a domain value to a key's universe (an existing node's label, a new hostname).
@@ -249,13 +287,22 @@ impl Topology {
         out
     }
 
-    fn with_label_keys(sel: &Option<LabelSelector>, keys: &[String], labels: &StringMap, mismatch: bool) -> Option<LabelSelector> {
+    fn with_label_keys(
+        sel: &Option<LabelSelector>,
+        keys: &[String],
+        labels: &StringMap,
+        mismatch: bool,
+    ) -> Option<LabelSelector> {
         let mut sel = sel.clone()?;
         for k in keys {
             if let Some(v) = labels.get(k) {
                 sel.match_expressions.push(LabelSelectorRequirement {
                     key: k.clone(),
-                    operator: if mismatch { SelectorOperator::NotIn } else { SelectorOperator::In },
+                    operator: if mismatch {
+                        SelectorOperator::NotIn
+                    } else {
+                        SelectorOperator::In
+                    },
                     values: alloc::vec![v.clone()],
                 });
             }
@@ -285,7 +332,12 @@ impl Topology {
         if let Some(g) = self.cache.get(&ckey) {
             return *g;
         }
-        let selector = Self::with_label_keys(&tsc.label_selector, &tsc.match_label_keys, &pod.labels, false);
+        let selector = Self::with_label_keys(
+            &tsc.label_selector,
+            &tsc.match_label_keys,
+            &pod.labels,
+            false,
+        );
         let filter = if tsc.node_affinity_honor
             && (!pod.spec.node_selector.is_empty() || !pod.spec.node_affinity.required.is_empty())
         {
@@ -301,7 +353,9 @@ impl Topology {
             selector: selector_signature(&selector),
             max_skew: tsc.max_skew,
             min_domains: tsc.min_domains,
-            filter: filter.as_ref().map_or(0, |s| Rc::as_ptr(s) as *const u8 as usize),
+            filter: filter
+                .as_ref()
+                .map_or(0, |s| Rc::as_ptr(s) as *const u8 as usize),
         };
         let g = self.intern(sig, || TopologyGroup {
             kind: GroupKind::Spread,
@@ -320,13 +374,26 @@ impl Topology {
 
     /// The group for a pod (anti-)affinity term. `slot` distinguishes required and preferred
     /// terms in the cache.
-    pub fn affinity_group(&mut self, pod: &Pod, slot: u8, idx: usize, term: &PodAffinityTerm, kind: GroupKind, inverse: bool) -> usize {
+    pub fn affinity_group(
+        &mut self,
+        pod: &Pod,
+        slot: u8,
+        idx: usize,
+        term: &PodAffinityTerm,
+        kind: GroupKind,
+        inverse: bool,
+    ) -> usize {
         let ckey = (Rc::as_ptr(&pod.spec) as *const u8 as usize, slot, idx);
         if let Some(g) = self.cache.get(&ckey) {
             return *g;
         }
         let selector = {
-            let s = Self::with_label_keys(&term.label_selector, &term.match_label_keys, &pod.labels, false);
+            let s = Self::with_label_keys(
+                &term.label_selector,
+                &term.match_label_keys,
+                &pod.labels,
+                false,
+            );
             Self::with_label_keys(&s, &term.mismatch_label_keys, &pod.labels, true)
         };
         let namespaces = self.term_namespaces(&pod.namespace, term);
@@ -359,22 +426,50 @@ impl Topology {
     pub fn inverse_groups(&mut self, pod: &Pod) -> Vec<usize> {
         let spec = pod.spec.clone();
         (0..spec.pod_anti_affinity.len())
-            .map(|i| self.affinity_group(pod, 10, i, &spec.pod_anti_affinity[i], GroupKind::AntiAffinity, true))
+            .map(|i| {
+                self.affinity_group(
+                    pod,
+                    10,
+                    i,
+                    &spec.pod_anti_affinity[i],
+                    GroupKind::AntiAffinity,
+                    true,
+                )
+            })
             .collect()
     }
 
     /// Counts an already-running pod on a node with these labels (hostname falls back to
     /// the node name).
-    pub fn count_existing(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize]) {
+    pub fn count_existing(
+        &mut self,
+        pod: &Pod,
+        node_name: &str,
+        labels: &StringMap,
+        owned_inverse: &[usize],
+    ) {
         self.count_existing_by(pod, node_name, labels, owned_inverse, 1);
     }
 
     /// Takes back [`Topology::count_existing`]: the pod's node is going away.
-    pub fn forget_existing(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize]) {
+    pub fn forget_existing(
+        &mut self,
+        pod: &Pod,
+        node_name: &str,
+        labels: &StringMap,
+        owned_inverse: &[usize],
+    ) {
         self.count_existing_by(pod, node_name, labels, owned_inverse, -1);
     }
 
-    fn count_existing_by(&mut self, pod: &Pod, node_name: &str, labels: &StringMap, owned_inverse: &[usize], delta: i32) {
+    fn count_existing_by(
+        &mut self,
+        pod: &Pod,
+        node_name: &str,
+        labels: &StringMap,
+        owned_inverse: &[usize],
+        delta: i32,
+    ) {
         for g in self.groups.iter_mut() {
             let domain = match labels.get(&g.key) {
                 Some(d) => d.as_str(),
@@ -454,7 +549,9 @@ impl Topology {
             .groups
             .iter()
             .enumerate()
-            .filter(|(i, g)| g.inverse && !owned_inverse.contains(i) && g.selects(&pod.namespace, &pod.labels))
+            .filter(|(i, g)| {
+                g.inverse && !owned_inverse.contains(i) && g.selects(&pod.namespace, &pod.labels)
+            })
             .map(|(i, _)| i);
         for gi in own.iter().copied().chain(inverse) {
             let g = &self.groups[gi];
@@ -465,9 +562,15 @@ impl Topology {
             let domains = g.next_domains(self_selecting, pod_domains, node_domains);
             if domains.is_empty() {
                 if !detail {
-                    return Err(TopologyError { message: String::from(g.kind.phrase()) });
+                    return Err(TopologyError {
+                        message: String::from(g.kind.phrase()),
+                    });
                 }
-                let counts: Vec<String> = g.domains.iter().map(|(d, c)| alloc::format!("{d}:{c}")).collect();
+                let counts: Vec<String> = g
+                    .domains
+                    .iter()
+                    .map(|(d, c)| alloc::format!("{d}:{c}"))
+                    .collect();
                 return Err(TopologyError {
                     message: alloc::format!(
                         "unsatisfiable topology constraint for {}, key={} (counts = {{{}}}, podDomains = {}, nodeDomains = {})",
@@ -490,7 +593,13 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    fn group(kind: GroupKind, key: &str, counts: &[(&str, i32)], max_skew: i32, min_domains: Option<i32>) -> TopologyGroup {
+    fn group(
+        kind: GroupKind,
+        key: &str,
+        counts: &[(&str, i32)],
+        max_skew: i32,
+        min_domains: Option<i32>,
+    ) -> TopologyGroup {
         TopologyGroup {
             kind,
             key: key.into(),
@@ -508,7 +617,13 @@ mod tests {
 
     #[test]
     fn spread_picks_the_least_populated_allowed_domain() {
-        let g = group(GroupKind::Spread, ZONE, &[("a", 2), ("b", 1), ("c", 1)], 1, None);
+        let g = group(
+            GroupKind::Spread,
+            ZONE,
+            &[("a", 2), ("b", 1), ("c", 1)],
+            1,
+            None,
+        );
         let any = Requirement::exists(ZONE);
         assert_eq!(g.next_domains(true, &any, &any).values(), ["b"]);
         // Only zone a on the node: 2 + 1 − 1 > 1, so nothing is allowed.
@@ -520,19 +635,33 @@ mod tests {
     fn min_domains_above_the_domain_count_makes_the_minimum_zero() {
         let g = group(GroupKind::Spread, ZONE, &[("a", 1), ("b", 1)], 1, Some(3));
         let any = Requirement::exists(ZONE);
-        assert!(g.next_domains(true, &any, &any).is_empty(), "1 + 1 − 0 > 1 in every zone");
+        assert!(
+            g.next_domains(true, &any, &any).is_empty(),
+            "1 + 1 − 0 > 1 in every zone"
+        );
     }
 
     #[test]
     fn anti_affinity_allows_only_empty_domains_and_affinity_only_populated_ones() {
         let any = Requirement::exists(ZONE);
-        let anti = group(GroupKind::AntiAffinity, ZONE, &[("a", 1), ("b", 0)], 0, None);
+        let anti = group(
+            GroupKind::AntiAffinity,
+            ZONE,
+            &[("a", 1), ("b", 0)],
+            0,
+            None,
+        );
         assert_eq!(anti.next_domains(true, &any, &any).values(), ["b"]);
         let aff = group(GroupKind::Affinity, ZONE, &[("a", 0), ("b", 2)], 0, None);
         assert_eq!(aff.next_domains(false, &any, &any).values(), ["b"]);
         // With no matching pod anywhere, a self-selecting pod may start in the node's domain.
         let empty = group(GroupKind::Affinity, ZONE, &[("a", 0), ("b", 0)], 0, None);
-        assert_eq!(empty.next_domains(true, &any, &Requirement::in_values(ZONE, ["b"])).values(), ["b"]);
+        assert_eq!(
+            empty
+                .next_domains(true, &any, &Requirement::in_values(ZONE, ["b"]))
+                .values(),
+            ["b"]
+        );
         assert!(empty.next_domains(false, &any, &any).is_empty());
     }
 }

@@ -60,7 +60,10 @@ impl Replacement {
             .claim
             .options
             .iter()
-            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &self.claim.requirements, None).map(|o| (o.price, types[i as usize].name.as_str())))
+            .filter_map(|&i| {
+                scheduling::cheapest_offering(&types[i as usize], &self.claim.requirements, None)
+                    .map(|o| (o.price, types[i as usize].name.as_str()))
+            })
             .collect();
         named.sort();
         named.into_iter().map(|(_, n)| n).collect()
@@ -157,7 +160,9 @@ struct PdbState {
 impl Simulation {
     pub(super) fn is_managed(&self, n: usize) -> bool {
         let node = &self.nodes[n];
-        node.exists() && node.nodeclaim.is_some() && node.nodepool.is_some_and(|p| p < self.node_pools.len())
+        node.exists()
+            && node.nodeclaim.is_some()
+            && node.nodepool.is_some_and(|p| p < self.node_pools.len())
     }
 
     /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
@@ -182,9 +187,13 @@ impl Simulation {
     fn budget_counts(&self, pool: usize) -> (u32, u32) {
         let (mut nodes, mut disrupting) = (0, 0);
         for n in 0..self.nodes.len() {
-            if self.is_managed(n) && self.nodes[n].nodepool == Some(pool) && self.nodes[n].initialized_at.is_some() {
+            if self.is_managed(n)
+                && self.nodes[n].nodepool == Some(pool)
+                && self.nodes[n].initialized_at.is_some()
+            {
                 nodes += 1;
-                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some() {
+                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some()
+                {
                     disrupting += 1;
                 }
             }
@@ -194,11 +203,19 @@ impl Simulation {
 
     fn budget_remaining(&self, pool: usize, reason: Reason) -> u32 {
         let (nodes, disrupting) = self.budget_counts(pool);
-        disruption::remaining(&self.node_pools[pool].budgets, reason, nodes, disrupting, self.now)
+        disruption::remaining(
+            &self.node_pools[pool].budgets,
+            reason,
+            nodes,
+            disrupting,
+            self.now,
+        )
     }
 
     fn pdb_state(&self) -> PdbState {
-        PdbState { allowed: self.pdb_allowances() }
+        PdbState {
+            allowed: self.pdb_allowances(),
+        }
     }
 
     /// Why a pod keeps its node from being disrupted gracefully, if it does:
@@ -207,20 +224,34 @@ impl Simulation {
     fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<Blocker> {
         let pod = &self.pods[p];
         if self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
-            return Some(Blocker::PodDoNotDisrupt(format!("{}/{}", pod.namespace, pod.name)));
+            return Some(Blocker::PodDoNotDisrupt(format!(
+                "{}/{}",
+                pod.namespace, pod.name
+            )));
         }
         if self.tolerates_disruption(p) {
             return None;
         }
-        let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
+        let matching: Vec<usize> = (0..self.pdbs.len())
+            .filter(|&i| self.pdb_selects(i, p))
+            .collect();
         if matching.len() > 1 {
-            let names: Vec<String> = matching.iter().map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name)).collect();
-            return Some(Blocker::Pdb(format!("Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])", names.join(", "))));
+            let names: Vec<String> = matching
+                .iter()
+                .map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name))
+                .collect();
+            return Some(Blocker::Pdb(format!(
+                "Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])",
+                names.join(", ")
+            )));
         }
         if let Some(&i) = matching.first()
             && pdbs.allowed[i] == 0
         {
-            return Some(Blocker::Pdb(format!("Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])", self.pdbs[i].namespace, self.pdbs[i].name)));
+            return Some(Blocker::Pdb(format!(
+                "Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])",
+                self.pdbs[i].namespace, self.pdbs[i].name
+            )));
         }
         None
     }
@@ -228,7 +259,12 @@ impl Simulation {
     /// The nodes the controller may disrupt, and the blocked ones with why
     /// (`DisruptionBlocked`). `eventual` is drift's class: a NodeClaim with a
     /// `terminationGracePeriod` ignores its pods' blockers there.
-    fn candidates(&self, eventual: bool, by_node: &[Vec<usize>], pdbs: &PdbState) -> (Vec<Candidate>, Vec<(usize, Blocker)>) {
+    fn candidates(
+        &self,
+        eventual: bool,
+        by_node: &[Vec<usize>],
+        pdbs: &PdbState,
+    ) -> (Vec<Candidate>, Vec<(usize, Blocker)>) {
         let nominated = self.nominated_nodes();
         let mut out = Vec::new();
         let mut blocked = Vec::new();
@@ -238,14 +274,21 @@ impl Simulation {
             }
             let node = &self.nodes[n];
             let Some(pool) = node.nodepool else { continue };
-            if node.state != NodeState::Ready || node.disruption.is_some() || self.pool_deleted[pool] {
+            if node.state != NodeState::Ready
+                || node.disruption.is_some()
+                || self.pool_deleted[pool]
+            {
                 continue;
             }
             if nominated[n] {
                 blocked.push((n, Blocker::Nominated));
                 continue;
             }
-            if node.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v == "true") {
+            if node
+                .annotations
+                .get(wk::DO_NOT_DISRUPT)
+                .is_some_and(|v| v == "true")
+            {
                 blocked.push((n, Blocker::NodeDoNotDisrupt));
                 continue;
             }
@@ -255,21 +298,41 @@ impl Simulation {
                 blocked.push((n, blocker));
                 continue;
             }
-            let pods: Vec<usize> = by_node[n].iter().copied().filter(|&p| !self.pods[p].is_daemon()).collect();
+            let pods: Vec<usize> = by_node[n]
+                .iter()
+                .copied()
+                .filter(|&p| !self.pods[p].is_daemon())
+                .collect();
             let consolidatable = self.consolidatable_at(n).is_some_and(|at| at <= self.now);
             let costs: f64 = pods
                 .iter()
                 .map(|&p| {
                     let pod = &self.pods[p];
-                    disruption::eviction_cost(pod.annotations.get("controller.kubernetes.io/pod-deletion-cost").map(String::as_str), pod.spec.priority)
+                    disruption::eviction_cost(
+                        pod.annotations
+                            .get("controller.kubernetes.io/pod-deletion-cost")
+                            .map(String::as_str),
+                        pod.spec.priority,
+                    )
                 })
                 .filter(|c| *c > 0.0)
                 .sum();
             let score = node.price as f64 / (1.0 + costs);
-            out.push(Candidate { node: n, pool, pods, price: node.price, consolidatable, score });
+            out.push(Candidate {
+                node: n,
+                pool,
+                pods,
+                price: node.price,
+                consolidatable,
+                score,
+            });
         }
         // Most dollars saved per unit of disruption first (v1.14), then by name.
-        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| self.nodes[a.node].name.cmp(&self.nodes[b.node].name)));
+        out.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| self.nodes[a.node].name.cmp(&self.nodes[b.node].name))
+        });
         (out, blocked)
     }
 
@@ -294,7 +357,8 @@ impl Simulation {
     /// Records that a budget kept a node out of this pass (Karpenter publishes no event).
     fn budget_blocks(&mut self, n: usize, reason: Reason) {
         self.budget_blocked = true;
-        self.evidence.disruption_verdict(n, self.now, Blocker::Budget(reason));
+        self.evidence
+            .disruption_verdict(n, self.now, Blocker::Budget(reason));
     }
 
     /// [`Simulation::verdict`] about a node's NodeClaim.
@@ -319,7 +383,11 @@ impl Simulation {
                 drifted += 1;
             }
         }
-        Fingerprint { version: self.version, consolidatable, drifted }
+        Fingerprint {
+            version: self.version,
+            consolidatable,
+            drifted,
+        }
     }
 
     /// Keeps one disruption poll queued (on the 10 s ticks) while a look could find
@@ -335,7 +403,10 @@ impl Simulation {
         let mut any = false;
         let mut scheduled_budgets = false;
         for n in 0..self.nodes.len() {
-            if !self.is_managed(n) || self.nodes[n].state != NodeState::Ready || self.nodes[n].disruption.is_some() {
+            if !self.is_managed(n)
+                || self.nodes[n].state != NodeState::Ready
+                || self.nodes[n].disruption.is_some()
+            {
                 continue;
             }
             let node = &self.nodes[n];
@@ -356,8 +427,15 @@ impl Simulation {
             return;
         }
         // Only workloads with a duration-valued `do-not-disrupt` need the per-pod look.
-        let timed = self.workloads.iter().any(|w| w.template.annotations.get(wk::DO_NOT_DISRUPT).is_some_and(|v| v != "true"));
-        for p in (0..self.pods.len()).filter(|&p| timed && self.pods[p].is_active() && self.pods[p].node.is_some()) {
+        let timed = self.workloads.iter().any(|w| {
+            w.template
+                .annotations
+                .get(wk::DO_NOT_DISRUPT)
+                .is_some_and(|v| v != "true")
+        });
+        for p in (0..self.pods.len())
+            .filter(|&p| timed && self.pods[p].is_active() && self.pods[p].node.is_some())
+        {
             if let DoNotDisrupt::Until(t) = self.pod_do_not_disrupt(p) {
                 at(t);
             }
@@ -384,7 +462,10 @@ impl Simulation {
 
     /// The methods in Karpenter's order (v1.5 and later): the first that decides wins.
     fn decide(&mut self) -> Option<Plan> {
-        self.emptiness().or_else(|| self.drift()).or_else(|| self.multi_node()).or_else(|| self.single_node())
+        self.emptiness()
+            .or_else(|| self.drift())
+            .or_else(|| self.multi_node())
+            .or_else(|| self.single_node())
     }
 
     /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]):
@@ -392,13 +473,21 @@ impl Simulation {
     pub fn consolidatable_at(&self, n: usize) -> Option<Millis> {
         let node = &self.nodes[n];
         let np = self.node_pools.get(node.nodepool?)?;
-        disruption::consolidatable_at(node.initialized_at, node.last_pod_event, np.consolidate_after)
+        disruption::consolidatable_at(
+            node.initialized_at,
+            node.last_pod_event,
+            np.consolidate_after,
+        )
     }
 
     /// What the pod's `karpenter.sh/do-not-disrupt` annotation means now.
     pub(super) fn pod_do_not_disrupt(&self, p: usize) -> DoNotDisrupt {
         let pod = &self.pods[p];
-        disruption::do_not_disrupt(pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str), pod.started_at, self.now)
+        disruption::do_not_disrupt(
+            pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str),
+            pod.started_at,
+            self.now,
+        )
     }
 
     /// One pass of the disruption controller at the current instant, without acting on it:
@@ -410,7 +499,11 @@ impl Simulation {
         Some(DisruptionDecision {
             method: plan.method.as_str(),
             reason: plan.reason.as_str(),
-            candidates: plan.candidates.iter().map(|&n| self.nodes[n].name.clone()).collect(),
+            candidates: plan
+                .candidates
+                .iter()
+                .map(|&n| self.nodes[n].name.clone())
+                .collect(),
             replacements: plan.replacements.len(),
             savings: plan.savings,
         })
@@ -457,11 +550,18 @@ impl Simulation {
     }
 
     /// Takes candidates in order while their pool's budget for `reason` lasts.
-    fn within_budgets(&mut self, candidates: Vec<Candidate>, reason: Reason, cap: usize) -> Vec<Candidate> {
+    fn within_budgets(
+        &mut self,
+        candidates: Vec<Candidate>,
+        reason: Reason,
+        cap: usize,
+    ) -> Vec<Candidate> {
         let mut left: BTreeMap<usize, u32> = BTreeMap::new();
         let mut out = Vec::new();
         for c in candidates {
-            let budget = *left.entry(c.pool).or_insert_with(|| self.budget_remaining(c.pool, reason));
+            let budget = *left
+                .entry(c.pool)
+                .or_insert_with(|| self.budget_remaining(c.pool, reason));
             if budget == 0 {
                 self.budget_blocks(c.node, reason);
                 continue;
@@ -478,21 +578,41 @@ impl Simulation {
     /// Emptiness: every empty, consolidatable candidate its pool's `Empty` budget admits, in
     /// one command that launches nothing.
     fn emptiness(&mut self) -> Option<Plan> {
-        let candidates: Vec<Candidate> = self.gather(false).into_iter().filter(|c| c.empty() && c.consolidatable).collect();
+        let candidates: Vec<Candidate> = self
+            .gather(false)
+            .into_iter()
+            .filter(|c| c.empty() && c.consolidatable)
+            .collect();
         let chosen = self.within_budgets(candidates, Reason::Empty, usize::MAX);
         if chosen.is_empty() {
             return None;
         }
         let savings = chosen.iter().map(|c| c.price as i64).sum();
-        Some(Plan { method: Method::Emptiness, reason: Reason::Empty, candidates: chosen.iter().map(|c| c.node).collect(), replacements: Vec::new(), savings })
+        Some(Plan {
+            method: Method::Emptiness,
+            reason: Reason::Empty,
+            candidates: chosen.iter().map(|c| c.node).collect(),
+            replacements: Vec::new(),
+            savings,
+        })
     }
 
     /// Drift: the first drifted candidate (empty ones first, then the longest drifted) within
     /// its pool's `Drifted` budget whose pods all fit somewhere, with however many
     /// replacements that takes.
     fn drift(&mut self) -> Option<Plan> {
-        let mut candidates: Vec<Candidate> = self.gather(true).into_iter().filter(|c| self.nodes[c.node].drifted.is_some()).collect();
-        candidates.sort_by_key(|c| (!c.empty(), self.nodes[c.node].drifted.map(|d| d.0), self.nodes[c.node].name.clone()));
+        let mut candidates: Vec<Candidate> = self
+            .gather(true)
+            .into_iter()
+            .filter(|c| self.nodes[c.node].drifted.is_some())
+            .collect();
+        candidates.sort_by_key(|c| {
+            (
+                !c.empty(),
+                self.nodes[c.node].drifted.map(|d| d.0),
+                self.nodes[c.node].name.clone(),
+            )
+        });
         for c in candidates {
             if self.budget_remaining(c.pool, Reason::Drifted) == 0 {
                 self.budget_blocks(c.node, Reason::Drifted);
@@ -500,15 +620,28 @@ impl Simulation {
             }
             let sim = self.simulate(&[c.node]);
             if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
-                self.block(c.node, "DisruptionBlocked", Blocker::PodsWouldNotSchedule(why));
+                self.block(
+                    c.node,
+                    "DisruptionBlocked",
+                    Blocker::PodsWouldNotSchedule(why),
+                );
                 continue;
             }
             let replacements: Vec<Replacement> = sim
                 .claims
                 .into_iter()
-                .map(|claim| Replacement { template: sim.templates[claim.template].clone(), claim })
+                .map(|claim| Replacement {
+                    template: sim.templates[claim.template].clone(),
+                    claim,
+                })
                 .collect();
-            return Some(Plan { method: Method::Drift, reason: Reason::Drifted, candidates: alloc::vec![c.node], replacements, savings: 0 });
+            return Some(Plan {
+                method: Method::Drift,
+                reason: Reason::Drifted,
+                candidates: alloc::vec![c.node],
+                replacements,
+                savings: 0,
+            });
         }
         None
     }
@@ -524,7 +657,11 @@ impl Simulation {
             let np = &self.node_pools[c.pool];
             let name = np.name.clone();
             if np.consolidate_after.is_none() {
-                self.block(c.node, "Unconsolidatable", Blocker::ConsolidationDisabled(name));
+                self.block(
+                    c.node,
+                    "Unconsolidatable",
+                    Blocker::ConsolidationDisabled(name),
+                );
             } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
                 self.block(c.node, "Unconsolidatable", Blocker::WhenEmptyOnly(name));
             } else if c.consolidatable {
@@ -604,7 +741,11 @@ impl Simulation {
     /// Karpenter's `computeConsolidation`: simulate scheduling without the candidates; a
     /// command is valid when every pod that has to move fits and at most one new node,
     /// strictly cheaper at its worst launch price, is needed.
-    fn compute_consolidation(&mut self, candidates: &[usize], method: Method) -> Result<Plan, Blocker> {
+    fn compute_consolidation(
+        &mut self,
+        candidates: &[usize],
+        method: Method,
+    ) -> Result<Plan, Blocker> {
         let sim = self.simulate(candidates);
         if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
             return Err(Blocker::PodsWouldNotSchedule(why));
@@ -626,9 +767,19 @@ impl Simulation {
         let mut claim = claims.remove(0);
         let template = sim.templates[claim.template].clone();
         let types = template.instance_types.clone();
-        let spot_allowed = claim.requirements.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(CapacityType::Spot.as_str()));
-        let od_allowed = claim.requirements.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(CapacityType::OnDemand.as_str()));
-        if candidates.iter().all(|&n| self.nodes[n].capacity_type == CapacityType::Spot) && spot_allowed {
+        let spot_allowed = claim
+            .requirements
+            .get(wk::CAPACITY_TYPE)
+            .is_none_or(|r| r.has(CapacityType::Spot.as_str()));
+        let od_allowed = claim
+            .requirements
+            .get(wk::CAPACITY_TYPE)
+            .is_none_or(|r| r.has(CapacityType::OnDemand.as_str()));
+        if candidates
+            .iter()
+            .all(|&n| self.nodes[n].capacity_type == CapacityType::Spot)
+            && spot_allowed
+        {
             // The SpotToSpotConsolidation feature gate is off by default.
             return Err(Blocker::SpotToSpot);
         }
@@ -646,7 +797,9 @@ impl Simulation {
                 }
             }
         }
-        claim.options.retain(|&i| disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling));
+        claim.options.retain(|&i| {
+            disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling)
+        });
         if !min_values_hold(&types, &claim.options, &reqs) {
             return Err(Blocker::MinValues);
         }
@@ -656,17 +809,27 @@ impl Simulation {
         if spot_allowed && od_allowed {
             // Priced as spot, so launched as spot: if spot is short the launch fails rather
             // than buying a pricier on-demand node.
-            claim.requirements.add(Requirement::in_values(wk::CAPACITY_TYPE, [String::from(CapacityType::Spot.as_str())]));
-            if !claim.options.iter().any(|&i| scheduling::has_compatible_offering(&types[i as usize], &claim.requirements)) {
+            claim.requirements.add(Requirement::in_values(
+                wk::CAPACITY_TYPE,
+                [String::from(CapacityType::Spot.as_str())],
+            ));
+            if !claim.options.iter().any(|&i| {
+                scheduling::has_compatible_offering(&types[i as usize], &claim.requirements)
+            }) {
                 // Upstream launches and fails with insufficient capacity, then caches the
                 // offerings as unavailable and ends here on its next pass.
-                return Err(Blocker::NotCheaper(Some("the replacement would launch as spot, and no cheaper option offers spot")));
+                return Err(Blocker::NotCheaper(Some(
+                    "the replacement would launch as spot, and no cheaper option offers spot",
+                )));
             }
         }
         let cheapest = claim
             .options
             .iter()
-            .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], &claim.requirements, None).map(|o| o.price))
+            .filter_map(|&i| {
+                scheduling::cheapest_offering(&types[i as usize], &claim.requirements, None)
+                    .map(|o| o.price)
+            })
             .min();
         let savings = price as i64 - cheapest.map_or(0, |c| c as i64);
         Ok(Plan {
@@ -688,7 +851,10 @@ impl Simulation {
         let pending: Vec<usize> = (0..self.pods.len())
             .filter(|&p| {
                 let pod = &self.pods[p];
-                pod.is_pending() && !pod.is_daemon() && pod.spec.node_name.is_none() && self.provisioner_ignores(pod).is_none()
+                pod.is_pending()
+                    && !pod.is_daemon()
+                    && pod.spec.node_name.is_none()
+                    && self.provisioner_ignores(pod).is_none()
             })
             .collect();
         let templates = self.build_templates();
@@ -698,7 +864,12 @@ impl Simulation {
         let domains = self.template_domains(&templates, &keys);
         // Every pod that could move: the running pods of every node in view.
         let mut schedulable = pending.clone();
-        schedulable.extend(bound.iter().map(|&(p, _)| p).filter(|&p| !self.pods[p].is_daemon()));
+        schedulable.extend(
+            bound
+                .iter()
+                .map(|&(p, _)| p)
+                .filter(|&p| !self.pods[p].is_daemon()),
+        );
         let topology = self.topology_for(&keys, &domains, &[]);
         let prepared = Solver::prepare(&self.pods, &schedulable, topology, &bound, &node_labels);
         // How many nodes give each (key, value) domain, so that taking a node out can tell
@@ -711,7 +882,18 @@ impl Simulation {
                 }
             }
         }
-        let base = Rc::new(SimBase { version: self.version, by_node, pending, templates, views, node_labels, keys, domains, prepared, node_domains });
+        let base = Rc::new(SimBase {
+            version: self.version,
+            by_node,
+            pending,
+            templates,
+            views,
+            node_labels,
+            keys,
+            domains,
+            prepared,
+            node_domains,
+        });
         self.sim_base = Some(base.clone());
         base
     }
@@ -724,12 +906,20 @@ impl Simulation {
         let base = self.sim_base();
         let mut excluded = candidates.to_vec();
         excluded.sort_unstable();
-        let mut moving: Vec<usize> =
-            candidates.iter().flat_map(|&n| base.by_node[n].iter().copied()).filter(|&p| !self.pods[p].is_daemon()).collect();
+        let mut moving: Vec<usize> = candidates
+            .iter()
+            .flat_map(|&n| base.by_node[n].iter().copied())
+            .filter(|&p| !self.pods[p].is_daemon())
+            .collect();
         moving.sort_unstable();
         let mut pods = base.pending.clone();
         pods.extend(moving.iter().copied());
-        let views: Vec<NodeView> = base.views.iter().filter(|v| excluded.binary_search(&v.id).is_err()).cloned().collect();
+        let views: Vec<NodeView> = base
+            .views
+            .iter()
+            .filter(|v| excluded.binary_search(&v.id).is_err())
+            .cloned()
+            .collect();
         // The candidates' pods (DaemonSet ones included) leave with them, and so do domains
         // only they gave.
         let mut prepared = base.prepared.clone();
@@ -740,10 +930,22 @@ impl Simulation {
         }
         for key in &base.keys {
             for &c in &excluded {
-                let Some(value) = self.nodes[c].domain(key) else { continue };
-                let from_pools = base.domains.get(key).is_some_and(|d| d.binary_search_by(|v| v.as_str().cmp(value)).is_ok());
-                let leaving = excluded.iter().filter(|&&e| self.nodes[e].domain(key) == Some(value)).count() as u32;
-                let giving = base.node_domains.get(&(key.clone(), value.to_string())).copied().unwrap_or(0);
+                let Some(value) = self.nodes[c].domain(key) else {
+                    continue;
+                };
+                let from_pools = base
+                    .domains
+                    .get(key)
+                    .is_some_and(|d| d.binary_search_by(|v| v.as_str().cmp(value)).is_ok());
+                let leaving = excluded
+                    .iter()
+                    .filter(|&&e| self.nodes[e].domain(key) == Some(value))
+                    .count() as u32;
+                let giving = base
+                    .node_domains
+                    .get(&(key.clone(), value.to_string()))
+                    .copied()
+                    .unwrap_or(0);
                 if !from_pools && giving <= leaving {
                     let value = value.to_string();
                     prepared.topology.remove_domain(key, &value);
@@ -751,7 +953,8 @@ impl Simulation {
             }
         }
         let solver = Solver::with_prepared(&self.pods, views, base.templates.clone(), prepared);
-        let initialized: Vec<(usize, bool)> = solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
+        let initialized: Vec<(usize, bool)> =
+            solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
         let outcome = solver.solve(pods);
         let mut failures: Vec<(usize, String)> = Vec::new();
         for &p in &moving {
@@ -761,10 +964,17 @@ impl Simulation {
                 && !initialized[*v].1
             {
                 let name = &self.nodes[initialized[*v].0].name;
-                failures.push((p, format!("would schedule against uninitialized nodeclaim/{name}, node/{name}")));
+                failures.push((
+                    p,
+                    format!("would schedule against uninitialized nodeclaim/{name}, node/{name}"),
+                ));
             }
         }
-        Simulated { templates: base.templates.clone(), claims: outcome.claims, failures }
+        Simulated {
+            templates: base.templates.clone(),
+            claims: outcome.claims,
+            failures,
+        }
     }
 
     // ----- validation and execution -----
@@ -774,14 +984,25 @@ impl Simulation {
     /// with the same or more replacement options) and is executed; then the controller looks
     /// again at once.
     pub(super) fn disruption_validate(&mut self) {
-        let Some(plan) = self.pending_command.take() else { return };
+        let Some(plan) = self.pending_command.take() else {
+            return;
+        };
         let plan = match plan.method {
             Method::Emptiness => {
                 // Emptiness tolerates losing some candidates.
                 let still = self.emptiness().map(|p| p.candidates).unwrap_or_default();
-                let kept: Vec<usize> = plan.candidates.iter().copied().filter(|n| still.contains(n)).collect();
+                let kept: Vec<usize> = plan
+                    .candidates
+                    .iter()
+                    .copied()
+                    .filter(|n| still.contains(n))
+                    .collect();
                 let savings = kept.iter().map(|&n| self.nodes[n].price as i64).sum();
-                (!kept.is_empty()).then_some(Plan { candidates: kept, savings, ..plan })
+                (!kept.is_empty()).then_some(Plan {
+                    candidates: kept,
+                    savings,
+                    ..plan
+                })
             }
             _ => self.revalidate(plan),
         };
@@ -795,12 +1016,20 @@ impl Simulation {
         let by_node = self.active_pods_by_node();
         let pdbs = self.pdb_state();
         let (current, _) = self.candidates(false, &by_node, &pdbs);
-        let all_still = plan.candidates.iter().all(|n| current.iter().any(|c| c.node == *n && c.consolidatable && !c.empty()));
+        let all_still = plan.candidates.iter().all(|n| {
+            current
+                .iter()
+                .any(|c| c.node == *n && c.consolidatable && !c.empty())
+        });
         let mut spent: BTreeMap<usize, u32> = BTreeMap::new();
         for &n in &plan.candidates {
-            *spent.entry(self.nodes[n].nodepool.unwrap_or_default()).or_default() += 1;
+            *spent
+                .entry(self.nodes[n].nodepool.unwrap_or_default())
+                .or_default() += 1;
         }
-        let within = spent.iter().all(|(&pool, &k)| self.budget_remaining(pool, Reason::Underutilized) >= k);
+        let within = spent
+            .iter()
+            .all(|(&pool, &k)| self.budget_remaining(pool, Reason::Underutilized) >= k);
         let why = if !all_still {
             Some("a candidate is no longer a candidate")
         } else if !within {
@@ -810,10 +1039,19 @@ impl Simulation {
                 Err(_) => Some("the scheduling simulation no longer agrees"),
                 Ok(fresh) => {
                     let same_shape = fresh.replacements.len() == plan.replacements.len();
-                    let subset = plan.replacements.iter().zip(fresh.replacements.iter()).all(|(old, new)| {
-                        old.claim.options.iter().all(|o| new.claim.options.contains(o))
-                    });
-                    if same_shape && subset { None } else { Some("the scheduling simulation no longer agrees") }
+                    let subset = plan.replacements.iter().zip(fresh.replacements.iter()).all(
+                        |(old, new)| {
+                            old.claim
+                                .options
+                                .iter()
+                                .all(|o| new.claim.options.contains(o))
+                        },
+                    );
+                    if same_shape && subset {
+                        None
+                    } else {
+                        Some("the scheduling simulation no longer agrees")
+                    }
                 }
             }
         };
@@ -823,7 +1061,12 @@ impl Simulation {
                 self.record_command(&plan, false);
                 for &n in &plan.candidates {
                     let obj = format!("NodeClaim/{}", self.nodes[n].name);
-                    self.event(false, "ConsolidationRejected", obj, format!("Consolidation was rejected: {why}"));
+                    self.event(
+                        false,
+                        "ConsolidationRejected",
+                        obj,
+                        format!("Consolidation was rejected: {why}"),
+                    );
                 }
                 None
             }
@@ -832,7 +1075,10 @@ impl Simulation {
 
     /// Keeps a command the controller decided on, and whether it ran.
     fn record_command(&mut self, plan: &Plan, executed: bool) {
-        let replacement = plan.replacements.first().map(|r| r.options_by_price().into_iter().map(String::from).collect());
+        let replacement = plan
+            .replacements
+            .first()
+            .map(|r| r.options_by_price().into_iter().map(String::from).collect());
         self.evidence.commands.push(evidence::CommandRecord {
             at: self.now,
             method: plan.method.as_str(),
@@ -847,30 +1093,55 @@ impl Simulation {
 
     /// The pods a command on these nodes moves: every pod but the DaemonSets'.
     fn pods_moved(&self, candidates: &[usize]) -> usize {
-        candidates.iter().map(|&n| self.pods_on(n).iter().filter(|&&p| !self.pods[p].is_daemon()).count()).sum()
+        candidates
+            .iter()
+            .map(|&n| {
+                self.pods_on(n)
+                    .iter()
+                    .filter(|&&p| !self.pods[p].is_daemon())
+                    .count()
+            })
+            .sum()
     }
 
     /// The command waiting out its 15 s validation that would disrupt the node, if any:
     /// (method, savings in micro-dollars per hour).
     pub fn pending_disruption(&self, n: usize) -> Option<(&'static str, i64)> {
-        self.pending_command.as_ref().filter(|p| p.candidates.contains(&n)).map(|p| (p.method.as_str(), p.savings))
+        self.pending_command
+            .as_ref()
+            .filter(|p| p.candidates.contains(&n))
+            .map(|p| (p.method.as_str(), p.savings))
     }
 
     /// Starts a command: logs it, launches its replacements, taints and holds its
     /// candidates; without replacements they are deleted at once.
     fn execute(&mut self, plan: Plan) {
         self.record_command(&plan, true);
-        let decision = if plan.replacements.is_empty() { "delete" } else { "replace" };
+        let decision = if plan.replacements.is_empty() {
+            "delete"
+        } else {
+            "replace"
+        };
         let pods = self.pods_moved(&plan.candidates);
         let nodes: Vec<String> = plan
             .candidates
             .iter()
             .map(|&n| {
                 let node = &self.nodes[n];
-                format!("{}/{}/{}", node.name, node.instance_type, node.capacity_type.as_str())
+                format!(
+                    "{}/{}/{}",
+                    node.name,
+                    node.instance_type,
+                    node.capacity_type.as_str()
+                )
             })
             .collect();
-        let mut pools: Vec<String> = plan.candidates.iter().filter_map(|&n| self.nodes[n].nodepool).map(|p| self.node_pools[p].name.clone()).collect();
+        let mut pools: Vec<String> = plan
+            .candidates
+            .iter()
+            .filter_map(|&n| self.nodes[n].nodepool)
+            .map(|p| self.node_pools[p].name.clone())
+            .collect();
         pools.sort();
         pools.dedup();
         let mut message = format!(
@@ -882,22 +1153,42 @@ impl Simulation {
         for r in &plan.replacements {
             let names = r.options_by_price();
             let shown: Vec<&str> = names.iter().take(3).copied().collect();
-            let more = if names.len() > 3 { format!(" and {} other(s)", names.len() - 3) } else { String::new() };
+            let more = if names.len() > 3 {
+                format!(" and {} other(s)", names.len() - 3)
+            } else {
+                String::new()
+            };
             let ct = match r.claim.requirements.get(wk::CAPACITY_TYPE) {
                 Some(req) if req.has("spot") && !req.has("on-demand") => "spot",
                 Some(req) if !req.has("spot") => "on-demand",
                 _ => "spot or on-demand",
             };
-            message.push_str(&format!(" and replacing with {ct} node from types {}{more}", shown.join(", ")));
+            message.push_str(&format!(
+                " and replacing with {ct} node from types {}{more}",
+                shown.join(", ")
+            ));
         }
         if plan.method != Method::Drift {
-            message.push_str(&format!(", savings ${}/h", dollars(plan.savings.max(0) as MicroDollars)));
+            message.push_str(&format!(
+                ", savings ${}/h",
+                dollars(plan.savings.max(0) as MicroDollars)
+            ));
         }
-        self.event(false, "Disrupting", format!("NodePool/{}", pools.join(",")), message);
+        self.event(
+            false,
+            "Disrupting",
+            format!("NodePool/{}", pools.join(",")),
+            message,
+        );
 
         let mut replacements = Vec::new();
         for r in &plan.replacements {
-            let launchable = r.claim.options.iter().any(|&i| scheduling::has_compatible_offering(&r.template.instance_types[i as usize], &r.claim.requirements));
+            let launchable = r.claim.options.iter().any(|&i| {
+                scheduling::has_compatible_offering(
+                    &r.template.instance_types[i as usize],
+                    &r.claim.requirements,
+                )
+            });
             if !launchable {
                 // The launch fails (insufficient capacity of the pinned capacity type) and the
                 // command is dropped: the candidates stay as they are.
@@ -909,23 +1200,49 @@ impl Simulation {
                 return;
             }
             let n = self.create_nodeclaim(&r.template, &r.claim, None);
-            self.nodes[n].replaces = plan.candidates.iter().map(|&c| self.nodes[c].name.clone()).collect();
+            self.nodes[n].replaces = plan
+                .candidates
+                .iter()
+                .map(|&c| self.nodes[c].name.clone())
+                .collect();
             let obj = format!("NodeClaim/{}", self.nodes[n].name);
-            self.event(false, "DisruptionLaunching", obj, format!("Launching NodeClaim: {}", plan.reason.as_str()));
+            self.event(
+                false,
+                "DisruptionLaunching",
+                obj,
+                format!("Launching NodeClaim: {}", plan.reason.as_str()),
+            );
             replacements.push(n);
         }
         for &n in &plan.candidates {
             self.nodes[n].disruption = Some(plan.reason);
-            if !self.nodes[n].taints.iter().any(|t| t.key == wk::DISRUPTED_TAINT) {
-                self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+            if !self.nodes[n]
+                .taints
+                .iter()
+                .any(|t| t.key == wk::DISRUPTED_TAINT)
+            {
+                self.nodes[n].taints.push(Taint::new(
+                    wk::DISRUPTED_TAINT,
+                    "",
+                    TaintEffect::NoSchedule,
+                ));
             }
             if !replacements.is_empty() {
                 let obj = format!("NodeClaim/{}", self.nodes[n].name);
-                self.event(false, "DisruptionWaitingReadiness", obj, "Waiting on readiness to continue disruption".into());
+                self.event(
+                    false,
+                    "DisruptionWaitingReadiness",
+                    obj,
+                    "Waiting on readiness to continue disruption".into(),
+                );
             }
         }
         self.version += 1;
-        let command = Command { reason: plan.reason, candidates: plan.candidates, replacements };
+        let command = Command {
+            reason: plan.reason,
+            candidates: plan.candidates,
+            replacements,
+        };
         if command.replacements.is_empty() {
             self.finish_command(&command);
         } else {
@@ -934,10 +1251,19 @@ impl Simulation {
     }
 
     fn finish_command(&mut self, command: &Command) {
-        let how = if command.replacements.is_empty() { "Delete" } else { "Replace" };
+        let how = if command.replacements.is_empty() {
+            "Delete"
+        } else {
+            "Replace"
+        };
         for &n in &command.candidates {
             let obj = format!("NodeClaim/{}", self.nodes[n].name);
-            self.event(false, "DisruptionTerminating", obj, format!("Disrupting NodeClaim: {}/{how}", command.reason.as_str()));
+            self.event(
+                false,
+                "DisruptionTerminating",
+                obj,
+                format!("Disrupting NodeClaim: {}/{how}", command.reason.as_str()),
+            );
             self.terminate(n, command.reason.as_str());
         }
     }
@@ -948,13 +1274,21 @@ impl Simulation {
         let mut i = 0;
         while i < self.commands.len() {
             let cmd = self.commands[i].clone();
-            let failed = cmd.replacements.iter().any(|&r| !self.nodes[r].exists() || self.nodes[r].state == NodeState::Deleting);
-            let ready = cmd.replacements.iter().all(|&r| self.nodes[r].state == NodeState::Ready);
+            let failed = cmd
+                .replacements
+                .iter()
+                .any(|&r| !self.nodes[r].exists() || self.nodes[r].state == NodeState::Deleting);
+            let ready = cmd
+                .replacements
+                .iter()
+                .all(|&r| self.nodes[r].state == NodeState::Ready);
             if failed {
                 self.commands.remove(i);
                 for &n in &cmd.candidates {
                     self.nodes[n].disruption = None;
-                    self.nodes[n].taints.retain(|t| t.key != wk::DISRUPTED_TAINT);
+                    self.nodes[n]
+                        .taints
+                        .retain(|t| t.key != wk::DISRUPTED_TAINT);
                     let obj = format!("NodeClaim/{}", self.nodes[n].name);
                     self.event(true, "DisruptionFailed", obj, "failed terminating nodes while executing a disruption command: a replacement was lost".into());
                 }
@@ -1018,8 +1352,18 @@ impl Simulation {
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
         match now {
-            Some(r) => self.event(false, "Drifted", obj, format!("NodeClaim drifted: {}", r.as_str())),
-            None => self.event(false, "DriftResolved", obj, "NodeClaim no longer drifted".into()),
+            Some(r) => self.event(
+                false,
+                "Drifted",
+                obj,
+                format!("NodeClaim drifted: {}", r.as_str()),
+            ),
+            None => self.event(
+                false,
+                "DriftResolved",
+                obj,
+                "NodeClaim no longer drifted".into(),
+            ),
         }
     }
 
@@ -1043,16 +1387,31 @@ impl Simulation {
 /// `Not all pods would schedule, ns/pod => why` for the first pod that would not, if any.
 fn not_all_pods_would_schedule(pods: &[Pod], failures: &[(usize, String)]) -> Option<String> {
     let (p, err) = failures.first()?;
-    let more = if failures.len() > 1 { format!(" (and {} other pod(s))", failures.len() - 1) } else { String::new() };
-    Some(format!("Not all pods would schedule, {}/{} => {err}{more}", pods[*p].namespace, pods[*p].name))
+    let more = if failures.len() > 1 {
+        format!(" (and {} other pod(s))", failures.len() - 1)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "Not all pods would schedule, {}/{} => {err}{more}",
+        pods[*p].namespace, pods[*p].name
+    ))
 }
 
 /// Whether the remaining options still give every `minValues` requirement enough distinct
 /// values.
 fn min_values_hold(types: &[InstanceType], options: &[u32], reqs: &Requirements) -> bool {
     reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
-        let mut values: Vec<&str> =
-            options.iter().filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v))).collect();
+        let mut values: Vec<&str> = options
+            .iter()
+            .filter_map(|&i| {
+                types[i as usize]
+                    .labels
+                    .get(&r.key)
+                    .map(String::as_str)
+                    .filter(|v| r.has(v))
+            })
+            .collect();
         values.sort_unstable();
         values.dedup();
         values.len() >= r.min_values.unwrap_or(0) as usize

@@ -72,14 +72,25 @@ impl ProvisioningRecord {
     /// The pod × NodePool checks as the solver saw them, in Karpenter's NodePool order,
     /// with each NodePool's own verdict.
     pub fn pool_checks(&self, pod: &Pod) -> Vec<(PoolChecks, scheduling::PoolVerdict)> {
-        let (Some(c), Some(pass)) = (&self.considered, &self.pass) else { return Vec::new() };
-        let Some(limits) = pass.limits.get(c.limits as usize) else { return Vec::new() };
+        let (Some(c), Some(pass)) = (&self.considered, &self.pass) else {
+            return Vec::new();
+        };
+        let Some(limits) = pass.limits.get(c.limits as usize) else {
+            return Vec::new();
+        };
         pass.templates
             .iter()
             .enumerate()
             .map(|(t, tpl)| {
-                let verdict = c.pools.get(t).cloned().unwrap_or(scheduling::PoolVerdict::NotTried);
-                (checks::pool_checks(tpl, &limits[t], &pass.configured[t], c, pod), verdict)
+                let verdict = c
+                    .pools
+                    .get(t)
+                    .cloned()
+                    .unwrap_or(scheduling::PoolVerdict::NotTried);
+                (
+                    checks::pool_checks(tpl, &limits[t], &pass.configured[t], c, pod),
+                    verdict,
+                )
             })
             .collect()
     }
@@ -100,7 +111,9 @@ pub struct KubeRecord {
 }
 
 /// Rejections grouped by kind, for clusters too big to keep per node.
-pub(super) fn count_rejections<'r>(rejections: impl Iterator<Item = &'r Rejection>) -> Vec<(Rejection, u32)> {
+pub(super) fn count_rejections<'r>(
+    rejections: impl Iterator<Item = &'r Rejection>,
+) -> Vec<(Rejection, u32)> {
     let mut counts: BTreeMap<Rejection, u32> = BTreeMap::new();
     for r in rejections {
         *counts.entry(r.clone()).or_default() += 1;
@@ -205,8 +218,15 @@ impl ClaimRecord {
         let types = &tpl.instance_types;
         let in_pool: alloc::collections::BTreeSet<u32> = tpl.candidates.iter().copied().collect();
         let options: alloc::collections::BTreeSet<u32> = self.options.iter().copied().collect();
-        let priced: BTreeMap<usize, usize> = self.launch.priced.iter().enumerate().map(|(k, &(_, i))| (i, k)).collect();
-        let launch: alloc::collections::BTreeSet<usize> = self.launch.launch.iter().copied().collect();
+        let priced: BTreeMap<usize, usize> = self
+            .launch
+            .priced
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, i))| (i, k))
+            .collect();
+        let launch: alloc::collections::BTreeSet<usize> =
+            self.launch.launch.iter().copied().collect();
         let extended = self.requests.has_extended();
         let mut out: Vec<TypeVerdict> = types
             .iter()
@@ -236,11 +256,17 @@ impl ClaimRecord {
                     TypeStage::PodRequirements(Some(e))
                 } else {
                     let h = &tpl.headroom[i];
-                    let fits = if extended { self.requests.fits_in(h) } else { self.requests.fits_in_core(h) };
+                    let fits = if extended {
+                        self.requests.fits_in(h)
+                    } else {
+                        self.requests.fits_in_core(h)
+                    };
                     if !fits {
                         let short = ResourceName::ALL
                             .iter()
-                            .filter(|&&r| self.requests.get(r) > 0 && self.requests.get(r) > h.get(r))
+                            .filter(|&&r| {
+                                self.requests.get(r) > 0 && self.requests.get(r) > h.get(r)
+                            })
                             .map(|&r| (r, self.requests.get(r), h.get(r)))
                             .collect();
                         TypeStage::Resources(short)
@@ -253,19 +279,37 @@ impl ClaimRecord {
                     }
                 };
                 let price = scheduling::cheapest_offering(it, &self.requirements, None)
-                    .or_else(|| it.offerings.iter().filter(|o| o.available).min_by_key(|o| o.price))
+                    .or_else(|| {
+                        it.offerings
+                            .iter()
+                            .filter(|o| o.available)
+                            .min_by_key(|o| o.price)
+                    })
                     .map(|o| o.price);
-                TypeVerdict { name: it.name.clone(), price, stage }
+                TypeVerdict {
+                    name: it.name.clone(),
+                    price,
+                    stage,
+                }
             })
             .collect();
-        out.sort_by(|a, b| a.price.unwrap_or(MicroDollars::MAX).cmp(&b.price.unwrap_or(MicroDollars::MAX)).then(a.name.cmp(&b.name)));
+        out.sort_by(|a, b| {
+            a.price
+                .unwrap_or(MicroDollars::MAX)
+                .cmp(&b.price.unwrap_or(MicroDollars::MAX))
+                .then(a.name.cmp(&b.name))
+        });
         out
     }
 }
 
 fn over_limits(limits: &Limits, capacity: &Resources) -> Option<Vec<(ResourceName, i64, i64)>> {
     let over: Vec<(ResourceName, i64, i64)> = (0..RESOURCE_COUNT)
-        .filter_map(|i| limits.resources[i].filter(|&rem| capacity.0[i] > rem).map(|rem| (ResourceName::ALL[i], capacity.0[i], rem)))
+        .filter_map(|i| {
+            limits.resources[i]
+                .filter(|&rem| capacity.0[i] > rem)
+                .map(|rem| (ResourceName::ALL[i], capacity.0[i], rem))
+        })
         .collect();
     (!over.is_empty()).then_some(over)
 }
@@ -274,10 +318,18 @@ fn over_limits(limits: &Limits, capacity: &Resources) -> Option<Vec<(ResourceNam
 /// 600; the AWS provider drops metal and accelerated types while others remain, sends the
 /// 60 cheapest, picks the capacity type (reserved, then spot if no pricier than the cheapest
 /// on-demand, else on-demand) and the cheapest offering of it, ties broken at random.
-pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requirements, rng: &mut Rng) -> Launch {
+pub(super) fn choose_launch(
+    types: &[InstanceType],
+    options: &[u32],
+    reqs: &Requirements,
+    rng: &mut Rng,
+) -> Launch {
     let mut priced: Vec<(MicroDollars, usize)> = options
         .iter()
-        .filter_map(|&i| scheduling::cheapest_offering(&types[i as usize], reqs, None).map(|o| (o.price, i as usize)))
+        .filter_map(|&i| {
+            scheduling::cheapest_offering(&types[i as usize], reqs, None)
+                .map(|o| (o.price, i as usize))
+        })
         .collect();
     priced.sort_by(|a, b| a.0.cmp(&b.0).then(types[a.1].name.cmp(&types[b.1].name)));
     priced.truncate(MAX_INSTANCE_TYPES);
@@ -285,23 +337,45 @@ pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requ
     let mut candidates = priced.clone();
     let mut exotic = Vec::new();
     if !has_min_values {
-        let plain: Vec<(MicroDollars, usize)> = candidates.iter().copied().filter(|&(_, i)| !is_exotic(&types[i])).collect();
+        let plain: Vec<(MicroDollars, usize)> = candidates
+            .iter()
+            .copied()
+            .filter(|&(_, i)| !is_exotic(&types[i]))
+            .collect();
         if !plain.is_empty() {
-            exotic = candidates.iter().filter(|&&(_, i)| is_exotic(&types[i])).map(|&(_, i)| i).collect();
+            exotic = candidates
+                .iter()
+                .filter(|&&(_, i)| is_exotic(&types[i]))
+                .map(|&(_, i)| i)
+                .collect();
             candidates = plain;
         }
     }
-    let allows = |ct: CapacityType| reqs.get(wk::CAPACITY_TYPE).is_none_or(|r| r.has(ct.as_str()));
+    let allows = |ct: CapacityType| {
+        reqs.get(wk::CAPACITY_TYPE)
+            .is_none_or(|r| r.has(ct.as_str()))
+    };
     let cheapest_of = |ct: CapacityType, list: &[(MicroDollars, usize)]| {
-        list.iter().filter_map(|&(_, i)| scheduling::cheapest_offering(&types[i], reqs, Some(ct)).map(|o| o.price)).min()
+        list.iter()
+            .filter_map(|&(_, i)| {
+                scheduling::cheapest_offering(&types[i], reqs, Some(ct)).map(|o| o.price)
+            })
+            .min()
     };
     let cheapest_od = cheapest_of(CapacityType::OnDemand, &candidates);
-    let spot_cap = if allows(CapacityType::Spot) && allows(CapacityType::OnDemand) && !has_min_values { cheapest_od } else { None };
+    let spot_cap =
+        if allows(CapacityType::Spot) && allows(CapacityType::OnDemand) && !has_min_values {
+            cheapest_od
+        } else {
+            None
+        };
     candidates.truncate(MAX_LAUNCH_TYPES);
     let launch: Vec<usize> = candidates.iter().map(|&(_, i)| i).collect();
     let offers = |ct: CapacityType| {
         candidates.iter().any(|&(_, i)| {
-            scheduling::cheapest_offering(&types[i], reqs, Some(ct)).is_some_and(|o| ct != CapacityType::Spot || spot_cap.is_none_or(|cap| o.price <= cap))
+            scheduling::cheapest_offering(&types[i], reqs, Some(ct)).is_some_and(|o| {
+                ct != CapacityType::Spot || spot_cap.is_none_or(|cap| o.price <= cap)
+            })
         })
     };
     let capacity_type = [CapacityType::Reserved, CapacityType::Spot]
@@ -323,7 +397,10 @@ pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requ
     let zone_req = reqs.get(wk::ZONE);
     for &(_, i) in &candidates {
         for (oi, o) in types[i].offerings.iter().enumerate() {
-            if !o.available || o.capacity_type != capacity_type || !zone_req.is_none_or(|z| z.has(&o.zone)) {
+            if !o.available
+                || o.capacity_type != capacity_type
+                || !zone_req.is_none_or(|z| z.has(&o.zone))
+            {
                 continue;
             }
             if o.price < best_price {
@@ -335,7 +412,11 @@ pub(super) fn choose_launch(types: &[InstanceType], options: &[u32], reqs: &Requ
             }
         }
     }
-    let chosen = if best.is_empty() { None } else { Some(best[rng.below(best.len() as u64) as usize]) };
+    let chosen = if best.is_empty() {
+        None
+    } else {
+        Some(best[rng.below(best.len() as u64) as usize])
+    };
     Launch {
         priced,
         exotic,
@@ -384,17 +465,38 @@ impl Blocker {
     pub fn message(&self) -> String {
         match self {
             Blocker::Nominated => "Node is nominated for a pending pod".into(),
-            Blocker::NodeDoNotDisrupt => format!("Disruption is blocked through the \"{}\" annotation", wk::DO_NOT_DISRUPT),
-            Blocker::PodDoNotDisrupt(pod) => format!("Pod has \"{}\" annotation (Pod={pod})", wk::DO_NOT_DISRUPT),
+            Blocker::NodeDoNotDisrupt => format!(
+                "Disruption is blocked through the \"{}\" annotation",
+                wk::DO_NOT_DISRUPT
+            ),
+            Blocker::PodDoNotDisrupt(pod) => {
+                format!("Pod has \"{}\" annotation (Pod={pod})", wk::DO_NOT_DISRUPT)
+            }
             Blocker::Pdb(why) | Blocker::PodsWouldNotSchedule(why) => why.clone(),
-            Blocker::ConsolidationDisabled(pool) => format!("NodePool \"{pool}\" has consolidation disabled"),
-            Blocker::WhenEmptyOnly(pool) => format!("NodePool \"{pool}\" has non-empty consolidation disabled"),
-            Blocker::Budget(reason) => format!("No allowed disruptions for disruption reason {}", reason.as_str()),
-            Blocker::TooManyReplacements(n) => format!("Can't remove without creating {n} candidates"),
-            Blocker::SpotToSpot => "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node".into(),
-            Blocker::MinValues => "Can't replace with a cheaper node (minValues would not hold)".into(),
+            Blocker::ConsolidationDisabled(pool) => {
+                format!("NodePool \"{pool}\" has consolidation disabled")
+            }
+            Blocker::WhenEmptyOnly(pool) => {
+                format!("NodePool \"{pool}\" has non-empty consolidation disabled")
+            }
+            Blocker::Budget(reason) => format!(
+                "No allowed disruptions for disruption reason {}",
+                reason.as_str()
+            ),
+            Blocker::TooManyReplacements(n) => {
+                format!("Can't remove without creating {n} candidates")
+            }
+            Blocker::SpotToSpot => {
+                "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"
+                    .into()
+            }
+            Blocker::MinValues => {
+                "Can't replace with a cheaper node (minValues would not hold)".into()
+            }
             Blocker::NotCheaper(None) => "Can't replace with a cheaper node".into(),
-            Blocker::NotCheaper(Some(detail)) => format!("Can't replace with a cheaper node: {detail}"),
+            Blocker::NotCheaper(Some(detail)) => {
+                format!("Can't replace with a cheaper node: {detail}")
+            }
         }
     }
 

@@ -286,20 +286,30 @@ impl Simulation {
     }
 
     /// [`Simulation::new`], reusing instance types resolved by earlier simulations.
-    pub fn with_cache(scenario: Scenario, cache: &mut catalog::CatalogCache) -> Result<Simulation, SimError> {
+    pub fn with_cache(
+        scenario: Scenario,
+        cache: &mut catalog::CatalogCache,
+    ) -> Result<Simulation, SimError> {
         let seed = scenario.cluster.seed;
         let region = scenario.cluster.region.clone();
         let zones = if !scenario.cluster.zones.is_empty() {
             scenario.cluster.zones.clone()
         } else if !scenario.instance_types.is_empty() {
-            let mut z: Vec<String> =
-                scenario.instance_types.iter().flat_map(|t| t.offerings.iter().map(|o| o.zone.clone())).collect();
+            let mut z: Vec<String> = scenario
+                .instance_types
+                .iter()
+                .flat_map(|t| t.offerings.iter().map(|o| o.zone.clone()))
+                .collect();
             z.sort();
             z.dedup();
             z
         } else {
-            catalog::aws::region_zones(&region)
-                .ok_or_else(|| SimError::Catalog(format!("unknown region \"{region}\"; use one of {}", catalog::aws::REGIONS.join(", "))))?
+            catalog::aws::region_zones(&region).ok_or_else(|| {
+                SimError::Catalog(format!(
+                    "unknown region \"{region}\"; use one of {}",
+                    catalog::aws::REGIONS.join(", ")
+                ))
+            })?
         };
         let mut sim = Simulation {
             now: 0,
@@ -307,11 +317,23 @@ impl Simulation {
             zones,
             node_pools: scenario.node_pools.clone(),
             pool_deleted: alloc::vec![false; scenario.node_pools.len()],
-            node_classes: scenario.node_classes.iter().map(|c| (c.name.clone(), c.clone())).collect(),
+            node_classes: scenario
+                .node_classes
+                .iter()
+                .map(|c| (c.name.clone(), c.clone()))
+                .collect(),
             workloads: scenario.workloads.clone(),
             workload_state: alloc::vec![WorkloadState::default(); scenario.workloads.len()],
-            specs: scenario.workloads.iter().map(|w| Rc::new(w.template.spec.clone())).collect(),
-            namespaces: scenario.namespaces.iter().map(|n| (n.name.clone(), n.labels.clone())).collect(),
+            specs: scenario
+                .workloads
+                .iter()
+                .map(|w| Rc::new(w.template.spec.clone()))
+                .collect(),
+            namespaces: scenario
+                .namespaces
+                .iter()
+                .map(|n| (n.name.clone(), n.labels.clone()))
+                .collect(),
             timeline: scenario.timeline.clone(),
             custom_types: scenario.instance_types.clone(),
             catalogs: BTreeMap::new(),
@@ -350,17 +372,33 @@ impl Simulation {
         for w in &sim.workloads {
             sim.namespaces.entry(w.namespace.clone()).or_default();
         }
-        let total: u64 = scenario.cluster.node_groups.iter().map(|g| u64::from(g.count)).sum();
+        let total: u64 = scenario
+            .cluster
+            .node_groups
+            .iter()
+            .map(|g| u64::from(g.count))
+            .sum();
         if total > MAX_NODES as u64 {
-            return Err(SimError::TooLarge(format!("{total} fixed nodes; the playground simulates at most {MAX_NODES}")));
+            return Err(SimError::TooLarge(format!(
+                "{total} fixed nodes; the playground simulates at most {MAX_NODES}"
+            )));
         }
-        let pods: u64 = sim.workloads.iter().filter(|w| w.kind != WorkloadKind::DaemonSet).map(|w| u64::from(w.replicas)).sum();
+        let pods: u64 = sim
+            .workloads
+            .iter()
+            .filter(|w| w.kind != WorkloadKind::DaemonSet)
+            .map(|w| u64::from(w.replicas))
+            .sum();
         if pods > MAX_PODS as u64 {
-            return Err(SimError::TooLarge(format!("{pods} pods; the playground simulates at most {MAX_PODS}")));
+            return Err(SimError::TooLarge(format!(
+                "{pods} pods; the playground simulates at most {MAX_PODS}"
+            )));
         }
         for nc in scenario.node_classes.iter() {
             let prefilter = catalog::Prefilter::for_pools(sim.pools_using(&nc.name));
-            let types = cache.resolve(&sim.region, &sim.zones, nc, &sim.custom_types, &prefilter).map_err(catalog_error)?;
+            let types = cache
+                .resolve(&sim.region, &sim.zones, nc, &sim.custom_types, &prefilter)
+                .map_err(catalog_error)?;
             sim.catalogs.insert(nc.name.clone(), types);
         }
         for group in &scenario.cluster.node_groups {
@@ -387,7 +425,10 @@ impl Simulation {
             },
             _ => None,
         });
-        self.node_pools.iter().chain(applied).filter(move |np| np.node_class_ref.name == node_class)
+        self.node_pools
+            .iter()
+            .chain(applied)
+            .filter(move |np| np.node_class_ref.name == node_class)
     }
 
     fn note_prices(&mut self) {
@@ -424,7 +465,9 @@ impl Simulation {
     /// The NodePools in the order the scenario gave them (indices match [`Node::nodepool`]),
     /// each with whether a Timeline step has deleted it.
     pub fn node_pools(&self) -> impl Iterator<Item = (&NodePool, bool)> + '_ {
-        self.node_pools.iter().zip(self.pool_deleted.iter().copied())
+        self.node_pools
+            .iter()
+            .zip(self.pool_deleted.iter().copied())
     }
 
     /// Where the numbers are approximations (spot prices, fallback regional prices).
@@ -472,7 +515,13 @@ impl Simulation {
     }
 
     fn event(&mut self, warning: bool, reason: &str, object: String, message: String) {
-        self.events.push(Event { time: self.now, warning, reason: reason.into(), object, message });
+        self.events.push(Event {
+            time: self.now,
+            warning,
+            reason: reason.into(),
+            object,
+            message,
+        });
     }
 
     /// Managed node groups run the EKS-optimized AL2023 AMI with default kubelet settings.
@@ -485,22 +534,44 @@ impl Simulation {
     fn add_node_group(&mut self, group: &NodeGroup) -> Result<(), SimError> {
         let nc = Self::default_node_class();
         let it = if self.custom_types.is_empty() {
-            catalog::aws::instance_type_named(&self.region, &self.zones, &nc, &group.instance_type).map_err(catalog_error)?
+            catalog::aws::instance_type_named(&self.region, &self.zones, &nc, &group.instance_type)
+                .map_err(catalog_error)?
         } else {
             let spec = self
                 .custom_types
                 .iter()
                 .find(|t| t.name == group.instance_type)
-                .ok_or_else(|| SimError::Catalog(format!("node group \"{}\": unknown instance type \"{}\"", group.name, group.instance_type)))?;
+                .ok_or_else(|| {
+                    SimError::Catalog(format!(
+                        "node group \"{}\": unknown instance type \"{}\"",
+                        group.name, group.instance_type
+                    ))
+                })?;
             catalog::aws::custom_instance_type(spec, &self.zones, &nc)
         };
-        let zones = if group.zones.is_empty() { self.zones.clone() } else { group.zones.clone() };
+        let zones = if group.zones.is_empty() {
+            self.zones.clone()
+        } else {
+            group.zones.clone()
+        };
         let ct = CapacityType::parse(&group.capacity_type).unwrap_or(CapacityType::OnDemand);
         for i in 0..group.count as usize {
-            let zone = zones.get(i % zones.len().max(1)).cloned().unwrap_or_default();
-            let offering = it.offerings.iter().find(|o| o.zone == zone && o.capacity_type == ct).or_else(|| it.offerings.iter().find(|o| o.capacity_type == ct));
-            let (price, source) = offering.map_or((0, PriceSource::Regional), |o| (o.price, o.price_source));
-            let mut rng = self.rng.fork(pod::stable_hash(&["nodegroup", &group.name, &i.to_string()]));
+            let zone = zones
+                .get(i % zones.len().max(1))
+                .cloned()
+                .unwrap_or_default();
+            let offering = it
+                .offerings
+                .iter()
+                .find(|o| o.zone == zone && o.capacity_type == ct)
+                .or_else(|| it.offerings.iter().find(|o| o.capacity_type == ct));
+            let (price, source) =
+                offering.map_or((0, PriceSource::Regional), |o| (o.price, o.price_source));
+            let mut rng = self.rng.fork(pod::stable_hash(&[
+                "nodegroup",
+                &group.name,
+                &i.to_string(),
+            ]));
             let name = format!("{}-{}", group.name, rng.k8s_suffix(5));
             let mut labels = it.labels.clone();
             labels.extend(group.labels.clone());
@@ -555,8 +626,16 @@ impl Simulation {
     fn new_pod(&mut self, w: usize, name: String, node: Option<usize>) -> usize {
         let wl = &self.workloads[w];
         let spec = self.specs[w].clone();
-        let owner = if wl.kind == WorkloadKind::Pod { None } else { Some((wl.kind, wl.name.clone())) };
-        let runtime = if wl.kind == WorkloadKind::Job { pod::job_runtime(&wl.template) } else { None };
+        let owner = if wl.kind == WorkloadKind::Pod {
+            None
+        } else {
+            Some((wl.kind, wl.name.clone()))
+        };
+        let runtime = if wl.kind == WorkloadKind::Job {
+            pod::job_runtime(&wl.template)
+        } else {
+            None
+        };
         let requests = effective_requests(&spec);
         self.seq += 1;
         let pod = Pod {
@@ -618,7 +697,9 @@ impl Simulation {
     fn add_replica(&mut self, w: usize) -> usize {
         let ordinal = self.workload_state[w].next_ordinal;
         self.workload_state[w].next_ordinal += 1;
-        let name = self.namer.pod_name(&self.workloads[w], ordinal, self.workload_state[w].revision);
+        let name =
+            self.namer
+                .pod_name(&self.workloads[w], ordinal, self.workload_state[w].revision);
         self.new_pod(w, name, None)
     }
 
@@ -626,7 +707,8 @@ impl Simulation {
     /// node affinity matches the node's labels.
     fn daemon_fits(&self, w: usize, labels: &StringMap, taints: &[Taint]) -> bool {
         let spec = &self.workloads[w].template.spec;
-        crate::taints::scheduler_tolerates(taints, &spec.tolerations).is_ok() && pod::node_matches_pod_affinity(spec, labels)
+        crate::taints::scheduler_tolerates(taints, &spec.tolerations).is_ok()
+            && pod::node_matches_pod_affinity(spec, labels)
     }
 
     fn create_daemon_pod(&mut self, w: usize, n: usize) {
@@ -636,7 +718,9 @@ impl Simulation {
         if !self.daemon_fits(w, &node.labels.clone(), &taints) {
             return;
         }
-        let name = self.namer.daemon_pod_name(&self.workloads[w], &node.name.clone());
+        let name = self
+            .namer
+            .daemon_pod_name(&self.workloads[w], &node.name.clone());
         let p = self.new_pod(w, name, Some(n));
         if self.nodes[n].state == NodeState::Ready {
             self.pods[p].phase = Phase::Running;
@@ -645,7 +729,8 @@ impl Simulation {
 
     fn create_daemon_pods(&mut self, n: usize) {
         for w in 0..self.workloads.len() {
-            if self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted {
+            if self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted
+            {
                 self.create_daemon_pod(w, n);
             }
         }
@@ -663,17 +748,21 @@ impl Simulation {
     }
 
     fn requests_of(&self, pods: &[usize]) -> Resources {
-        pods.iter().fold(Resources::ZERO, |sum, &p| sum + self.pods[p].requests)
+        pods.iter()
+            .fold(Resources::ZERO, |sum, &p| sum + self.pods[p].requests)
     }
 
     fn pods_on(&self, n: usize) -> Vec<usize> {
-        (0..self.pods.len()).filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted).collect()
+        (0..self.pods.len())
+            .filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted)
+            .collect()
     }
 
     // ----- the clock -----
 
     fn batch_close(&self) -> Option<Millis> {
-        self.batch.map(|(first, last)| (last + BATCH_IDLE).min(first + BATCH_MAX))
+        self.batch
+            .map(|(first, last)| (last + BATCH_IDLE).min(first + BATCH_MAX))
     }
 
     fn next_time(&self) -> Option<Millis> {
@@ -767,7 +856,10 @@ impl Simulation {
         }
         if fresh {
             self.trigger();
-        } else if !unschedulable.is_empty() && self.solved_version != Some(self.version) && !self.retrigger_pending {
+        } else if !unschedulable.is_empty()
+            && self.solved_version != Some(self.version)
+            && !self.retrigger_pending
+        {
             self.retrigger_pending = true;
             let at = self.now + RETRIGGER;
             self.schedule(at, Action::Retrigger);
@@ -791,7 +883,9 @@ impl Simulation {
             Action::Timeline(i) => self.timeline_step(i),
             Action::Retrigger => {
                 self.retrigger_pending = false;
-                if self.solved_version != Some(self.version) && self.pods.iter().any(|p| p.is_pending() && !p.is_daemon()) {
+                if self.solved_version != Some(self.version)
+                    && self.pods.iter().any(|p| p.is_pending() && !p.is_daemon())
+                {
                     self.trigger();
                 }
             }
@@ -814,16 +908,26 @@ impl Simulation {
     fn kube_schedule(&mut self) -> Vec<usize> {
         self.bind_named_pods();
         let mut pending: Vec<usize> = (0..self.pods.len())
-            .filter(|&p| self.pods[p].is_pending() && !self.pods[p].is_daemon() && self.pods[p].spec.node_name.is_none())
+            .filter(|&p| {
+                self.pods[p].is_pending()
+                    && !self.pods[p].is_daemon()
+                    && self.pods[p].spec.node_name.is_none()
+            })
             .collect();
         if pending.is_empty() {
             return pending;
         }
         pending.sort_by(|&a, &b| {
             let (pa, pb) = (&self.pods[a], &self.pods[b]);
-            pb.spec.priority.cmp(&pa.spec.priority).then(pa.created_at.cmp(&pb.created_at)).then(pa.seq.cmp(&pb.seq))
+            pb.spec
+                .priority
+                .cmp(&pa.spec.priority)
+                .then(pa.created_at.cmp(&pb.created_at))
+                .then(pa.seq.cmp(&pb.seq))
         });
-        let ready: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists() && self.nodes[n].state >= NodeState::Registered).collect();
+        let ready: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| self.nodes[n].exists() && self.nodes[n].state >= NodeState::Registered)
+            .collect();
         let mut knodes: Vec<KubeNode> = ready
             .iter()
             .map(|&n| {
@@ -831,7 +935,11 @@ impl Simulation {
                 let mut taints = node.taints.clone();
                 taints.extend(node.startup_taints.iter().cloned());
                 if node.state == NodeState::Registered {
-                    taints.push(Taint::new("node.kubernetes.io/not-ready", "", TaintEffect::NoSchedule));
+                    taints.push(Taint::new(
+                        "node.kubernetes.io/not-ready",
+                        "",
+                        TaintEffect::NoSchedule,
+                    ));
                 }
                 KubeNode {
                     id: n,
@@ -846,13 +954,19 @@ impl Simulation {
             })
             .collect();
         let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); knodes.len()];
-        let position: BTreeMap<usize, usize> = ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let position: BTreeMap<usize, usize> =
+            ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         for (p, pod) in self.pods.iter().enumerate() {
             if let Some(i) = pod.node.and_then(|n| position.get(&n)) {
                 if pod.is_active() {
                     knodes[*i].requested += pod.requests;
                     bound[*i].push(p);
-                    knodes[*i].host_ports.extend(pod.spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
+                    knodes[*i].host_ports.extend(
+                        pod.spec
+                            .containers
+                            .iter()
+                            .flat_map(|c| c.host_ports.iter().cloned()),
+                    );
                 }
             }
         }
@@ -862,7 +976,10 @@ impl Simulation {
         let mut last_failed: Option<(usize, Option<String>)> = None;
         let mut spread_cache = kube::SpreadCache::default();
         let same = |a: &Pod, b: &Pod| {
-            Rc::ptr_eq(&a.spec, &b.spec) && a.namespace == b.namespace && a.requests == b.requests && a.labels == b.labels
+            Rc::ptr_eq(&a.spec, &b.spec)
+                && a.namespace == b.namespace
+                && a.requests == b.requests
+                && a.labels == b.labels
         };
         for p in pending {
             if let Some((q, summary)) = &last_failed {
@@ -877,15 +994,31 @@ impl Simulation {
             }
             let detail = knodes.len() <= evidence::KUBE_DETAIL_NODES;
             let (choice, summary, results) = {
-                let cluster = kube::Cluster { nodes: &knodes, pods: &self.pods, bound: &bound, namespaces: &self.namespaces };
+                let cluster = kube::Cluster {
+                    nodes: &knodes,
+                    pods: &self.pods,
+                    bound: &bound,
+                    namespaces: &self.namespaces,
+                };
                 let pre = cluster.prefilter_cached(&self.pods[p], &mut spread_cache);
-                let results: Vec<(usize, Result<(), kube::Rejection>)> =
-                    (0..knodes.len()).map(|i| (knodes[i].id, cluster.filter_with(&self.pods[p], i, &pre))).collect();
-                let feasible: Vec<usize> = (0..knodes.len()).filter(|&i| results[i].1.is_ok()).collect();
+                let results: Vec<(usize, Result<(), kube::Rejection>)> = (0..knodes.len())
+                    .map(|i| (knodes[i].id, cluster.filter_with(&self.pods[p], i, &pre)))
+                    .collect();
+                let feasible: Vec<usize> = (0..knodes.len())
+                    .filter(|&i| results[i].1.is_ok())
+                    .collect();
                 let choice = cluster.choose(&self.pods[p], &feasible);
                 let rejections = || results.iter().filter_map(|(_, r)| r.as_ref().err());
-                let summary = if choice.is_none() { Some(cluster.summary(rejections())) } else { None };
-                let counts = if detail { Vec::new() } else { evidence::count_rejections(rejections()) };
+                let summary = if choice.is_none() {
+                    Some(cluster.summary(rejections()))
+                } else {
+                    None
+                };
+                let counts = if detail {
+                    Vec::new()
+                } else {
+                    evidence::count_rejections(rejections())
+                };
                 let record = evidence::KubeRecord {
                     at: self.now,
                     nodes: if detail { results } else { Vec::new() },
@@ -901,7 +1034,13 @@ impl Simulation {
                 Some(i) => {
                     let n = knodes[i].id;
                     knodes[i].requested += self.pods[p].requests;
-                    knodes[i].host_ports.extend(self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()));
+                    knodes[i].host_ports.extend(
+                        self.pods[p]
+                            .spec
+                            .containers
+                            .iter()
+                            .flat_map(|c| c.host_ports.iter().cloned()),
+                    );
                     bound[i].push(p);
                     spread_cache.record(&self.pods[p], &knodes[i]);
                     self.bind(p, n);
@@ -921,16 +1060,22 @@ impl Simulation {
     /// node runs them once it exists; until then they wait, and Karpenter ignores them.
     fn bind_named_pods(&mut self) {
         for p in 0..self.pods.len() {
-            let Some(name) = self.pods[p].spec.node_name.clone() else { continue };
+            let Some(name) = self.pods[p].spec.node_name.clone() else {
+                continue;
+            };
             if !self.pods[p].is_pending() {
                 continue;
             }
-            let node = self.nodes.iter().position(|n| n.exists() && n.state >= NodeState::Registered && n.name == name);
+            let node = self
+                .nodes
+                .iter()
+                .position(|n| n.exists() && n.state >= NodeState::Registered && n.name == name);
             match node {
                 Some(n) => self.bind(p, n),
                 None => {
-                    self.pods[p].scheduler_message =
-                        Some(format!("spec.nodeName is \"{name}\" and no such node is ready; the pod waits for it"));
+                    self.pods[p].scheduler_message = Some(format!(
+                        "spec.nodeName is \"{name}\" and no such node is ready; the pod waits for it"
+                    ));
                 }
             }
         }
@@ -949,7 +1094,10 @@ impl Simulation {
         pod.karpenter_message = None;
         pod.scheduler_message = None;
         let runtime = pod.runtime;
-        let msg = format!("Successfully assigned {}/{} to {}", pod.namespace, pod.name, node_name);
+        let msg = format!(
+            "Successfully assigned {}/{} to {}",
+            pod.namespace, pod.name, node_name
+        );
         let obj = object_of_pod(pod);
         self.event(false, "Scheduled", obj, msg);
         self.version += 1;
@@ -973,14 +1121,24 @@ impl Simulation {
         let wl = &self.workloads[w];
         if wl.kind == WorkloadKind::Job {
             if let Some(c) = wl.completions {
-                let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
-                if self.workload_state[w].succeeded + active < c && !self.workload_state[w].deleted {
+                let active = self
+                    .pods
+                    .iter()
+                    .filter(|q| q.workload == w && q.is_active())
+                    .count() as u32;
+                if self.workload_state[w].succeeded + active < c && !self.workload_state[w].deleted
+                {
                     self.add_replica(w);
                 }
                 if self.workload_state[w].succeeded >= c {
                     let name = self.workloads[w].name.clone();
                     let ns = self.workloads[w].namespace.clone();
-                    self.event(false, "Completed", format!("Job/{ns}/{name}"), "Job completed".into());
+                    self.event(
+                        false,
+                        "Completed",
+                        format!("Job/{ns}/{name}"),
+                        "Job completed".into(),
+                    );
                 }
             }
         }
@@ -990,7 +1148,9 @@ impl Simulation {
 
     /// Live NodePools in Karpenter's order: weight descending, then name descending.
     fn ordered_pools(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.node_pools.len()).filter(|&p| !self.pool_deleted[p]).collect();
+        let mut order: Vec<usize> = (0..self.node_pools.len())
+            .filter(|&p| !self.pool_deleted[p])
+            .collect();
         order.sort_by(|&a, &b| {
             let (pa, pb) = (&self.node_pools[a], &self.node_pools[b]);
             pb.weight.cmp(&pa.weight).then(pb.name.cmp(&pa.name))
@@ -1002,13 +1162,19 @@ impl Simulation {
     fn template_requirements(&self, np: &NodePool) -> Requirements {
         let mut reqs = Requirements::new();
         for r in &np.requirements {
-            reqs.add(Requirement::new(&r.key, r.operator, r.values.iter().cloned()).with_min_values(r.min_values));
+            reqs.add(
+                Requirement::new(&r.key, r.operator, r.values.iter().cloned())
+                    .with_min_values(r.min_values),
+            );
         }
         for (k, v) in &np.template_labels {
             reqs.add(Requirement::in_values(k, [v.clone()]));
         }
         reqs.add(Requirement::in_values(wk::NODEPOOL, [np.name.clone()]));
-        reqs.add(Requirement::in_values(wk::NODECLASS, [np.node_class_ref.name.clone()]));
+        reqs.add(Requirement::in_values(
+            wk::NODECLASS,
+            [np.node_class_ref.name.clone()],
+        ));
         reqs
     }
 
@@ -1031,11 +1197,14 @@ impl Simulation {
     fn build_templates(&mut self) -> Vec<Template> {
         let mut out = Vec::new();
         let daemons: Vec<usize> = (0..self.workloads.len())
-            .filter(|&w| self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted)
+            .filter(|&w| {
+                self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted
+            })
             .collect();
         for pool in self.ordered_pools() {
             let np = self.node_pools[pool].clone();
-            if self.node_classes_deleting.contains(&np.node_class_ref.name) || np.invalid.is_some() {
+            if self.node_classes_deleting.contains(&np.node_class_ref.name) || np.invalid.is_some()
+            {
                 continue;
             }
             let Some(types) = self.catalogs.get(&np.node_class_ref.name).cloned() else {
@@ -1052,7 +1221,9 @@ impl Simulation {
                 None => {
                     let mut candidates: Vec<u32> = Vec::new();
                     for (i, it) in types.iter().enumerate() {
-                        if it.requirements.intersects_ok(&reqs) && scheduling::has_compatible_offering(it, &reqs) {
+                        if it.requirements.intersects_ok(&reqs)
+                            && scheduling::has_compatible_offering(it, &reqs)
+                        {
                             candidates.push(i as u32);
                         }
                     }
@@ -1060,14 +1231,24 @@ impl Simulation {
                     let min_values_ok = reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
                         let mut values: Vec<&str> = candidates
                             .iter()
-                            .filter_map(|&i| types[i as usize].labels.get(&r.key).map(String::as_str).filter(|v| r.has(v)))
+                            .filter_map(|&i| {
+                                types[i as usize]
+                                    .labels
+                                    .get(&r.key)
+                                    .map(String::as_str)
+                                    .filter(|v| r.has(v))
+                            })
                             .collect();
                         values.sort_unstable();
                         values.dedup();
                         values.len() >= r.min_values.unwrap_or(0) as usize
                     });
                     if candidates.is_empty() || !min_values_ok {
-                        let why = if min_values_ok { "" } else { " due to minValues incompatibility" };
+                        let why = if min_values_ok {
+                            ""
+                        } else {
+                            " due to minValues incompatibility"
+                        };
                         self.event(
                             true,
                             "NoCompatibleInstanceTypes",
@@ -1075,7 +1256,10 @@ impl Simulation {
                             format!("NodePool requirements filtered out all compatible available instance types{why}"),
                         );
                     }
-                    self.candidate_cache.insert(np.name.clone(), (np.clone(), types.clone(), candidates.clone(), min_values_ok));
+                    self.candidate_cache.insert(
+                        np.name.clone(),
+                        (np.clone(), types.clone(), candidates.clone(), min_values_ok),
+                    );
                     (candidates, min_values_ok)
                 }
             };
@@ -1104,7 +1288,11 @@ impl Simulation {
             let (used, count) = self.pool_usage(pool);
             let remaining: [Option<i64>; RESOURCE_COUNT] =
                 core::array::from_fn(|i| np.limits.resources[i].map(|l| l - used.0[i]));
-            let headroom = types.iter().zip(daemon_overhead.iter()).map(|(it, o)| it.allocatable - *o).collect();
+            let headroom = types
+                .iter()
+                .zip(daemon_overhead.iter())
+                .map(|(it, o)| it.allocatable - *o)
+                .collect();
             out.push(Template {
                 headroom,
                 nodepool: pool,
@@ -1125,9 +1313,17 @@ impl Simulation {
     /// Karpenter ignores pods that select restricted labels or opt out of its nodes.
     fn provisioner_ignores(&self, pod: &Pod) -> Option<String> {
         let spec = &pod.spec;
-        let keys = spec.node_selector.keys().map(|k| (k.as_str(), Operator::In)).chain(
-            spec.node_affinity.required.iter().flatten().map(|r| (r.key.as_str(), r.operator)),
-        );
+        let keys = spec
+            .node_selector
+            .keys()
+            .map(|k| (k.as_str(), Operator::In))
+            .chain(
+                spec.node_affinity
+                    .required
+                    .iter()
+                    .flatten()
+                    .map(|r| (r.key.as_str(), r.operator)),
+            );
         for (key, op) in keys {
             let key = wk::normalize_key(key);
             if key == wk::NODEPOOL && op == Operator::DoesNotExist {
@@ -1180,12 +1376,28 @@ impl Simulation {
         let views = self.node_views(&[], &by_node);
         let topology = self.topology_universe(&templates, &pending);
         let (bound, node_labels) = self.bound_pods(&views, &[]);
-        let mut solver = Solver::new(&self.pods, &pending, views, templates.clone(), topology, &bound, &node_labels);
+        let mut solver = Solver::new(
+            &self.pods,
+            &pending,
+            views,
+            templates.clone(),
+            topology,
+            &bound,
+            &node_labels,
+        );
         solver.record = true;
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
         let mut outcome = solver.solve(pending.clone());
-        let configured = templates.iter().map(|t| self.node_pools[t.nodepool].limits).collect();
-        let pass = Rc::new(evidence::Pass { at: self.now, templates, configured, limits: core::mem::take(&mut outcome.limits) });
+        let configured = templates
+            .iter()
+            .map(|t| self.node_pools[t.nodepool].limits)
+            .collect();
+        let pass = Rc::new(evidence::Pass {
+            at: self.now,
+            templates,
+            configured,
+            limits: core::mem::take(&mut outcome.limits),
+        });
         let templates = &pass.templates;
 
         let mut claim_names = Vec::new();
@@ -1205,23 +1417,40 @@ impl Simulation {
             claim_names.push(self.nodes[n].name.clone());
             claim_nodes.push(n);
         }
-        let relaxed: alloc::collections::BTreeSet<usize> = outcome.relaxed.iter().copied().collect();
+        let relaxed: alloc::collections::BTreeSet<usize> =
+            outcome.relaxed.iter().copied().collect();
         for (p, considered) in core::mem::take(&mut outcome.considered) {
             let outcome_of = match outcome.placements.get(&p) {
-                Some(Placement::Existing(v)) => evidence::ProvisioningOutcome::Existing(node_view_ids[*v]),
-                Some(Placement::Claim(c)) => evidence::ProvisioningOutcome::NewClaim(claim_nodes[*c]),
-                None => evidence::ProvisioningOutcome::Failed(outcome.errors.get(&p).cloned().unwrap_or_default()),
+                Some(Placement::Existing(v)) => {
+                    evidence::ProvisioningOutcome::Existing(node_view_ids[*v])
+                }
+                Some(Placement::Claim(c)) => {
+                    evidence::ProvisioningOutcome::NewClaim(claim_nodes[*c])
+                }
+                None => evidence::ProvisioningOutcome::Failed(
+                    outcome.errors.get(&p).cloned().unwrap_or_default(),
+                ),
             };
             let relaxed = relaxed.contains(&p);
             // A later pass that finds the pod a place on the NodeClaim launched for it says
             // less than the launch did: keep the launch.
-            if let (evidence::ProvisioningOutcome::Existing(n), Some(evidence::ProvisioningOutcome::NewClaim(launched))) =
-                (&outcome_of, self.evidence.provisioning(p).map(|r| &r.outcome))
-                && n == launched
+            if let (
+                evidence::ProvisioningOutcome::Existing(n),
+                Some(evidence::ProvisioningOutcome::NewClaim(launched)),
+            ) = (
+                &outcome_of,
+                self.evidence.provisioning(p).map(|r| &r.outcome),
+            ) && n == launched
             {
                 continue;
             }
-            let record = evidence::ProvisioningRecord { at: self.now, pass: Some(pass.clone()), outcome: outcome_of, considered: Some(considered), relaxed };
+            let record = evidence::ProvisioningRecord {
+                at: self.now,
+                pass: Some(pass.clone()),
+                outcome: outcome_of,
+                considered: Some(considered),
+                relaxed,
+            };
             self.evidence.set_provisioning(p, record);
         }
         for (&p, placement) in &outcome.placements {
@@ -1234,7 +1463,9 @@ impl Simulation {
             };
             if self.pods[p].nominated.as_deref() != Some(&target) && self.take_nominated_token() {
                 let msg = match (placement, claim) {
-                    (Placement::Claim(_), _) => format!("Pod should schedule on: nodeclaim/{target}"),
+                    (Placement::Claim(_), _) => {
+                        format!("Pod should schedule on: nodeclaim/{target}")
+                    }
                     (_, Some(c)) => format!("Pod should schedule on: nodeclaim/{c}, node/{target}"),
                     (_, None) => format!("Pod should schedule on: node/{target}"),
                 };
@@ -1267,12 +1498,17 @@ impl Simulation {
         let mut node_ids: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| {
                 let node = &self.nodes[n];
-                node.exists() && node.state != NodeState::Deleting && node.disruption.is_none() && excluded.binary_search(&n).is_err()
+                node.exists()
+                    && node.state != NodeState::Deleting
+                    && node.disruption.is_none()
+                    && excluded.binary_search(&n).is_err()
             })
             .collect();
         node_ids.sort_by(|&a, &b| {
             let (na, nb) = (&self.nodes[a], &self.nodes[b]);
-            (na.state != NodeState::Ready).cmp(&(nb.state != NodeState::Ready)).then(na.name.cmp(&nb.name))
+            (na.state != NodeState::Ready)
+                .cmp(&(nb.state != NodeState::Ready))
+                .then(na.name.cmp(&nb.name))
         });
         node_ids
             .into_iter()
@@ -1284,7 +1520,13 @@ impl Simulation {
                 let remaining = node.allocatable - self.requests_of(&by_node[n]);
                 let host_ports = by_node[n]
                     .iter()
-                    .flat_map(|&p| self.pods[p].spec.containers.iter().flat_map(|c| c.host_ports.iter().cloned()))
+                    .flat_map(|&p| {
+                        self.pods[p]
+                            .spec
+                            .containers
+                            .iter()
+                            .flat_map(|c| c.host_ports.iter().cloned())
+                    })
                     .collect();
                 NodeView {
                     id: n,
@@ -1303,12 +1545,31 @@ impl Simulation {
     /// The pods bound to the given nodes (they count for topology), except `moving` ones
     /// (sorted), and those nodes' names and labels.
     #[allow(clippy::type_complexity)]
-    fn bound_pods(&self, views: &[NodeView], moving: &[usize]) -> (Vec<(usize, usize)>, BTreeMap<usize, (String, StringMap)>) {
-        let node_labels: BTreeMap<usize, (String, StringMap)> =
-            views.iter().map(|v| (v.id, (self.nodes[v.id].name.clone(), self.nodes[v.id].labels.clone()))).collect();
+    fn bound_pods(
+        &self,
+        views: &[NodeView],
+        moving: &[usize],
+    ) -> (Vec<(usize, usize)>, BTreeMap<usize, (String, StringMap)>) {
+        let node_labels: BTreeMap<usize, (String, StringMap)> = views
+            .iter()
+            .map(|v| {
+                (
+                    v.id,
+                    (
+                        self.nodes[v.id].name.clone(),
+                        self.nodes[v.id].labels.clone(),
+                    ),
+                )
+            })
+            .collect();
         let bound = (0..self.pods.len())
             .filter(|&p| self.pods[p].is_active() && moving.binary_search(&p).is_err())
-            .filter_map(|p| self.pods[p].node.filter(|n| node_labels.contains_key(n)).map(|n| (p, n)))
+            .filter_map(|p| {
+                self.pods[p]
+                    .node
+                    .filter(|n| node_labels.contains_key(n))
+                    .map(|n| (p, n))
+            })
             .collect();
         (bound, node_labels)
     }
@@ -1323,13 +1584,24 @@ impl Simulation {
     /// Every topology key the given pods or the running pods use.
     fn topology_keys(&self, pending: &[usize]) -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
-        for p in pending.iter().copied().chain((0..self.pods.len()).filter(|&p| self.pods[p].is_active() && self.pods[p].node.is_some())) {
+        for p in pending.iter().copied().chain(
+            (0..self.pods.len())
+                .filter(|&p| self.pods[p].is_active() && self.pods[p].node.is_some()),
+        ) {
             let s = &self.pods[p].spec;
             keys.extend(s.topology_spread.iter().map(|t| t.topology_key.clone()));
             keys.extend(s.pod_affinity.iter().map(|t| t.topology_key.clone()));
             keys.extend(s.pod_anti_affinity.iter().map(|t| t.topology_key.clone()));
-            keys.extend(s.preferred_pod_affinity.iter().map(|t| t.term.topology_key.clone()));
-            keys.extend(s.preferred_pod_anti_affinity.iter().map(|t| t.term.topology_key.clone()));
+            keys.extend(
+                s.preferred_pod_affinity
+                    .iter()
+                    .map(|t| t.term.topology_key.clone()),
+            );
+            keys.extend(
+                s.preferred_pod_anti_affinity
+                    .iter()
+                    .map(|t| t.term.topology_key.clone()),
+            );
         }
         keys.sort();
         keys.dedup();
@@ -1338,7 +1610,11 @@ impl Simulation {
 
     /// The domains NodePools could launch into, per key: their requirements crossed with
     /// their instance types' labels (hostnames excluded: every new node has its own).
-    fn template_domains(&self, templates: &[Template], keys: &[String]) -> BTreeMap<String, Vec<String>> {
+    fn template_domains(
+        &self,
+        templates: &[Template],
+        keys: &[String],
+    ) -> BTreeMap<String, Vec<String>> {
         let mut out = BTreeMap::new();
         for key in keys.iter().filter(|k| *k != wk::HOSTNAME) {
             let mut values: Vec<String> = Vec::new();
@@ -1350,7 +1626,9 @@ impl Simulation {
                     }
                 }
                 for it in t.instance_types.iter() {
-                    let Some(r) = it.requirements.get(key) else { continue };
+                    let Some(r) = it.requirements.get(key) else {
+                        continue;
+                    };
                     let r = match &base {
                         Some(b) => b.intersection(r),
                         None => r.clone(),
@@ -1369,7 +1647,12 @@ impl Simulation {
 
     /// The universe: the NodePools' domains and the existing nodes' (except `excluded`,
     /// sorted).
-    fn topology_for(&self, keys: &[String], template_domains: &BTreeMap<String, Vec<String>>, excluded: &[usize]) -> Topology {
+    fn topology_for(
+        &self,
+        keys: &[String],
+        template_domains: &BTreeMap<String, Vec<String>>,
+        excluded: &[usize],
+    ) -> Topology {
         let mut universe: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for key in keys {
             let mut values: Vec<String> = template_domains.get(key).cloned().unwrap_or_default();
@@ -1400,13 +1683,24 @@ impl Simulation {
 
     /// Turns a simulated NodeClaim into an instance: Karpenter's ordering and truncation,
     /// then the AWS provider's filters, capacity type and offering choice.
-    fn create_nodeclaim(&mut self, tpl: &Template, claim: &scheduling::NewClaim, pass: Option<&Rc<evidence::Pass>>) -> usize {
+    fn create_nodeclaim(
+        &mut self,
+        tpl: &Template,
+        claim: &scheduling::NewClaim,
+        pass: Option<&Rc<evidence::Pass>>,
+    ) -> usize {
         let types = &tpl.instance_types;
         let reqs = &claim.requirements;
-        let mut rng = self.rng.fork(pod::stable_hash(&["claim", &self.now.to_string(), &self.nodes.len().to_string()]));
+        let mut rng = self.rng.fork(pod::stable_hash(&[
+            "claim",
+            &self.now.to_string(),
+            &self.nodes.len().to_string(),
+        ]));
         let launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng);
         let capacity_type = launch.capacity_type;
-        let (ti, oi) = launch.chosen.unwrap_or((launch.launch.first().copied().unwrap_or(0), usize::MAX));
+        let (ti, oi) = launch
+            .chosen
+            .unwrap_or((launch.launch.first().copied().unwrap_or(0), usize::MAX));
         let options = launch.launch.clone();
         let it = &types[ti];
         let offering = it.offerings.get(oi).cloned();
@@ -1418,7 +1712,10 @@ impl Simulation {
                 break;
             }
         }
-        let zone = offering.as_ref().map(|o| o.zone.clone()).unwrap_or_default();
+        let zone = offering
+            .as_ref()
+            .map(|o| o.zone.clone())
+            .unwrap_or_default();
         let mut labels = it.labels.clone();
         labels.extend(np.template_labels.clone());
         labels.insert(wk::ZONE.into(), zone.clone());
@@ -1439,7 +1736,9 @@ impl Simulation {
             .options
             .iter()
             .map(|&i| tpl.daemon_overhead[i as usize])
-            .fold(None, |acc: Option<Resources>, o| Some(acc.map_or(o, |a| a.min(&o))))
+            .fold(None, |acc: Option<Resources>, o| {
+                Some(acc.map_or(o, |a| a.min(&o)))
+            })
             .unwrap_or(Resources::ZERO);
         let option_names: Vec<String> = options.iter().map(|&i| types[i].name.clone()).collect();
         let requests = claim.requests + min_overhead;
@@ -1454,7 +1753,9 @@ impl Simulation {
             zone,
             capacity_type,
             price,
-            price_source: offering.as_ref().map_or(PriceSource::Regional, |o| o.price_source),
+            price_source: offering
+                .as_ref()
+                .map_or(PriceSource::Regional, |o| o.price_source),
             requirements: Requirements::from_labels(labels.iter()),
             labels,
             taints: np.taints.clone(),
@@ -1471,8 +1772,15 @@ impl Simulation {
             disruption: None,
             drifted: None,
             pool_hash: disruption::pool_hash(np),
-            node_class_hash: self.node_classes.get(&np.node_class_ref.name).map_or(0, disruption::node_class_hash),
-            image_id: self.node_classes.get(&np.node_class_ref.name).map(|nc| self.current_image(nc)).unwrap_or_default(),
+            node_class_hash: self
+                .node_classes
+                .get(&np.node_class_ref.name)
+                .map_or(0, disruption::node_class_hash),
+            image_id: self
+                .node_classes
+                .get(&np.node_class_ref.name)
+                .map(|nc| self.current_image(nc))
+                .unwrap_or_default(),
             expire_at: np.expire_after.map(|e| self.now + e),
             termination_grace: np.termination_grace_period,
             deleting_since: None,
@@ -1493,7 +1801,11 @@ impl Simulation {
                 limits: alloc::vec![alloc::vec![claim.limits_at_open]],
             }),
         };
-        let template = pass.templates.iter().position(|t| t.nodepool == tpl.nodepool).unwrap_or(0);
+        let template = pass
+            .templates
+            .iter()
+            .position(|t| t.nodepool == tpl.nodepool)
+            .unwrap_or(0);
         let record = evidence::ClaimRecord {
             pass,
             template,
@@ -1506,7 +1818,11 @@ impl Simulation {
         };
         self.evidence.claims.insert(n, record);
         let shown: Vec<String> = option_names.iter().take(5).cloned().collect();
-        let more = if option_names.len() > 5 { format!(" and {} other(s)", option_names.len() - 5) } else { String::new() };
+        let more = if option_names.len() > 5 {
+            format!(" and {} other(s)", option_names.len() - 5)
+        } else {
+            String::new()
+        };
         self.event(
             false,
             "Created",
@@ -1547,7 +1863,9 @@ impl Simulation {
         self.event(false, "Launched", obj, msg);
         // The pool or its node class may have changed while the NodeClaim was created.
         self.update_drift(n);
-        let mut rng = self.rng.fork(pod::stable_hash(&["register", &self.nodes[n].name]));
+        let mut rng = self
+            .rng
+            .fork(pod::stable_hash(&["register", &self.nodes[n].name]));
         let at = self.now + 28_000 + rng.below(10_000);
         self.schedule(at, Action::Register(n));
     }
@@ -1557,11 +1875,20 @@ impl Simulation {
             return;
         }
         self.nodes[n].state = NodeState::Registered;
-        self.nodes[n].labels.insert(wk::REGISTERED.into(), "true".into());
+        self.nodes[n]
+            .labels
+            .insert(wk::REGISTERED.into(), "true".into());
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Registered", obj, format!("registered nodeclaim, Node={}", self.nodes[n].name));
-        let mut rng = self.rng.fork(pod::stable_hash(&["ready", &self.nodes[n].name]));
+        self.event(
+            false,
+            "Registered",
+            obj,
+            format!("registered nodeclaim, Node={}", self.nodes[n].name),
+        );
+        let mut rng = self
+            .rng
+            .fork(pod::stable_hash(&["ready", &self.nodes[n].name]));
         // Node Ready takes ~10 s after registration; startup taints are lifted a few seconds
         // after registration by the agent that owns them.
         let at = self.now + 8_000 + rng.below(8_000);
@@ -1584,7 +1911,12 @@ impl Simulation {
             }
         }
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Initialized", obj, format!("initialized nodeclaim, Node={}", self.nodes[n].name));
+        self.event(
+            false,
+            "Initialized",
+            obj,
+            format!("initialized nodeclaim, Node={}", self.nodes[n].name),
+        );
         self.advance_commands();
     }
 
@@ -1617,7 +1949,9 @@ fn image_id(name: &str, release: u32) -> String {
 }
 
 fn is_exotic(it: &InstanceType) -> bool {
-    it.labels.get(wk::INSTANCE_SIZE).is_some_and(|s| s.contains("metal"))
+    it.labels
+        .get(wk::INSTANCE_SIZE)
+        .is_some_and(|s| s.contains("metal"))
         || it.capacity.get(ResourceName::NvidiaGpu) > 0
         || it.capacity.get(ResourceName::AmdGpu) > 0
         || it.capacity.get(ResourceName::AwsNeuron) > 0
@@ -1627,10 +1961,15 @@ fn is_exotic(it: &InstanceType) -> bool {
 fn catalog_error(e: catalog::CatalogError) -> SimError {
     SimError::Catalog(match e {
         catalog::CatalogError::UnknownRegion(r) => {
-            format!("unknown region \"{r}\"; the built-in catalog has {}", catalog::aws::REGIONS.join(", "))
+            format!(
+                "unknown region \"{r}\"; the built-in catalog has {}",
+                catalog::aws::REGIONS.join(", ")
+            )
         }
         catalog::CatalogError::UnknownInstanceType(t) => format!("unknown instance type \"{t}\""),
-        catalog::CatalogError::UnknownZone { region, zone } => format!("zone \"{zone}\" is not in region {region}"),
+        catalog::CatalogError::UnknownZone { region, zone } => {
+            format!("zone \"{zone}\" is not in region {region}")
+        }
     })
 }
 

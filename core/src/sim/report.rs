@@ -7,11 +7,26 @@ impl Simulation {
     /// The cluster at the current time.
     pub fn report(&self) -> Report {
         let fmt_res = |r: &Resources, names: &[ResourceName]| -> BTreeMap<String, String> {
-            names.iter().map(|n| (String::from(n.as_str()), Resources::format_amount(*n, r.get(*n)))).collect()
+            names
+                .iter()
+                .map(|n| {
+                    (
+                        String::from(n.as_str()),
+                        Resources::format_amount(*n, r.get(*n)),
+                    )
+                })
+                .collect()
         };
         let shown = [ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods];
-        let mut node_order: Vec<usize> = (0..self.nodes.len()).filter(|&n| self.nodes[n].exists()).collect();
-        node_order.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+        let mut node_order: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| self.nodes[n].exists())
+            .collect();
+        node_order.sort_by(|&a, &b| {
+            self.nodes[a]
+                .created_at
+                .cmp(&self.nodes[b].created_at)
+                .then(self.nodes[a].name.cmp(&self.nodes[b].name))
+        });
         let by_node = self.active_pods_by_node();
         let mut nodes = Vec::new();
         let mut cost: MicroDollars = 0;
@@ -24,7 +39,11 @@ impl Simulation {
                 .taints
                 .iter()
                 .chain(node.startup_taints.iter())
-                .map(|t| TaintReport { key: t.key.clone(), value: t.value.clone(), effect: t.effect.as_str().into() })
+                .map(|t| TaintReport {
+                    key: t.key.clone(),
+                    value: t.value.clone(),
+                    effect: t.effect.as_str().into(),
+                })
                 .collect();
             let mut capacity_names: Vec<ResourceName> = shown.to_vec();
             for (r, _) in node.capacity.iter() {
@@ -53,17 +72,28 @@ impl Simulation {
                 pods,
             });
         }
-        let mut pod_order: Vec<usize> = (0..self.pods.len()).filter(|&p| !self.pods[p].deleted).collect();
-        pod_order.sort_by(|&a, &b| (&self.pods[a].namespace, &self.pods[a].name).cmp(&(&self.pods[b].namespace, &self.pods[b].name)));
+        let mut pod_order: Vec<usize> = (0..self.pods.len())
+            .filter(|&p| !self.pods[p].deleted)
+            .collect();
+        pod_order.sort_by(|&a, &b| {
+            (&self.pods[a].namespace, &self.pods[a].name)
+                .cmp(&(&self.pods[b].namespace, &self.pods[b].name))
+        });
         let pods = pod_order
             .iter()
             .map(|&p| {
                 let pod = &self.pods[p];
                 let pending = pod.phase == Phase::Pending && pod.node.is_none();
                 let (reason, message) = if pending {
-                    let message = match (&pod.karpenter_message, &pod.nominated, &pod.scheduler_message) {
+                    let message = match (
+                        &pod.karpenter_message,
+                        &pod.nominated,
+                        &pod.scheduler_message,
+                    ) {
                         (Some(k), _, _) => Some(k.clone()),
-                        (None, Some(n), _) => Some(format!("Pod should schedule on: nodeclaim/{n}")),
+                        (None, Some(n), _) => {
+                            Some(format!("Pod should schedule on: nodeclaim/{n}"))
+                        }
                         (None, None, s) => s.clone(),
                     };
                     (Some(String::from("Unschedulable")), message)
@@ -80,7 +110,11 @@ impl Simulation {
                     reason,
                     message,
                     nominated: if pending { pod.nominated.clone() } else { None },
-                    scheduler_message: if pending { pod.scheduler_message.clone() } else { None },
+                    scheduler_message: if pending {
+                        pod.scheduler_message.clone()
+                    } else {
+                        None
+                    },
                     requests: fmt_res(&pod.requests, &shown),
                     created_at: duration::format(pod.created_at),
                 }
@@ -91,7 +125,11 @@ impl Simulation {
             .iter()
             .map(|e| EventReport {
                 time: duration::format(e.time),
-                kind: if e.warning { "Warning".into() } else { "Normal".into() },
+                kind: if e.warning {
+                    "Warning".into()
+                } else {
+                    "Normal".into()
+                },
                 reason: e.reason.clone(),
                 object: e.object.clone(),
                 message: e.message.clone(),
@@ -131,11 +169,18 @@ impl Simulation {
                 let node = &self.nodes[n];
                 NodeClaimReport {
                     name: node.nodeclaim.clone().unwrap_or_default(),
-                    nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()).unwrap_or_default(),
+                    nodepool: node
+                        .nodepool
+                        .map(|p| self.node_pools[p].name.clone())
+                        .unwrap_or_default(),
                     instance_type: node.instance_type.clone(),
                     zone: node.zone.clone(),
                     capacity_type: node.capacity_type.as_str().into(),
-                    node: if node.state >= NodeState::Registered { Some(node.name.clone()) } else { None },
+                    node: if node.state >= NodeState::Registered {
+                        Some(node.name.clone())
+                    } else {
+                        None
+                    },
                     state: match node.state {
                         NodeState::Launching => "Launching",
                         NodeState::Launched => "Launched",
@@ -145,7 +190,12 @@ impl Simulation {
                     }
                     .into(),
                     created_at: duration::format(node.created_at),
-                    instance_type_options: node.options.iter().take(MAX_LAUNCH_TYPES).cloned().collect(),
+                    instance_type_options: node
+                        .options
+                        .iter()
+                        .take(MAX_LAUNCH_TYPES)
+                        .cloned()
+                        .collect(),
                     price_per_hour: to_dollars(node.price),
                     drifted: node.drifted.map(|d| d.1.as_str().into()),
                     disruption_reason: node.disruption.map(|r| r.as_str().into()),
@@ -154,7 +204,11 @@ impl Simulation {
             })
             .collect();
         let mut notes = self.notes.clone();
-        if self.nodes.iter().any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback) {
+        if self
+            .nodes
+            .iter()
+            .any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback)
+        {
             notes.push(format!(
                 "Some on-demand prices for {} are us-east-1's: the built-in catalog has no regional price for those types, and Karpenter itself uses us-east-1's table until its pricing API answers.",
                 self.region

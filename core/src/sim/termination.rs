@@ -25,12 +25,23 @@ impl Simulation {
         }
         self.nodes[n].state = NodeState::Deleting;
         self.nodes[n].deleting_since = Some(self.now);
-        if !self.nodes[n].taints.iter().any(|t| t.key == wk::DISRUPTED_TAINT) {
-            self.nodes[n].taints.push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+        if !self.nodes[n]
+            .taints
+            .iter()
+            .any(|t| t.key == wk::DISRUPTED_TAINT)
+        {
+            self.nodes[n]
+                .taints
+                .push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
         }
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Terminating", obj, format!("deleting nodeclaim ({why}); draining node"));
+        self.event(
+            false,
+            "Terminating",
+            obj,
+            format!("deleting nodeclaim ({why}); draining node"),
+        );
         if let Some(grace) = self.nodes[n].termination_grace {
             let at = self.now + grace;
             self.schedule(at, Action::Drain(n));
@@ -44,11 +55,17 @@ impl Simulation {
     /// not evict `do-not-disrupt` pods; both wait, unless the NodeClaim's
     /// `terminationGracePeriod` runs out, which deletes whatever is left.
     pub(super) fn drain(&mut self, n: usize) {
-        if !self.nodes[n].exists() || self.nodes[n].state != NodeState::Deleting || self.drained.contains_key(&n) {
+        if !self.nodes[n].exists()
+            || self.nodes[n].state != NodeState::Deleting
+            || self.drained.contains_key(&n)
+        {
             return;
         }
         self.drain_parked.remove(&n);
-        let deadline = self.nodes[n].termination_grace.zip(self.nodes[n].deleting_since).map(|(g, s)| s + g);
+        let deadline = self.nodes[n]
+            .termination_grace
+            .zip(self.nodes[n].deleting_since)
+            .map(|(g, s)| s + g);
         let forced = deadline.is_some_and(|d| self.now >= d);
         let mut waves: [Vec<usize>; 4] = Default::default();
         for p in self.pods_on(n) {
@@ -58,7 +75,10 @@ impl Simulation {
                 continue;
             }
             let pod = &self.pods[p];
-            let critical = matches!(pod.spec.priority_class_name.as_deref(), Some("system-cluster-critical" | "system-node-critical"));
+            let critical = matches!(
+                pod.spec.priority_class_name.as_deref(),
+                Some("system-cluster-critical" | "system-node-critical")
+            );
             waves[usize::from(critical) * 2 + usize::from(pod.is_daemon())].push(p);
         }
         let Some(wave) = waves.iter().find(|w| !w.is_empty()).cloned() else {
@@ -78,10 +98,15 @@ impl Simulation {
                 continue;
             }
             if !forced {
-                let matching: Vec<usize> = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p)).collect();
+                let matching: Vec<usize> = (0..self.pdbs.len())
+                    .filter(|&i| self.pdb_selects(i, p))
+                    .collect();
                 if matching.len() > 1 || matching.iter().any(|&i| pdbs[i] == 0) {
                     let obj = object_of_pod(&self.pods[p]);
-                    let msg = format!("Cannot evict pod as it would violate the pod's disruption budget; draining node {}", self.nodes[n].name);
+                    let msg = format!(
+                        "Cannot evict pod as it would violate the pod's disruption budget; draining node {}",
+                        self.nodes[n].name
+                    );
                     self.verdict(obj, true, "FailedDraining", msg);
                     continue;
                 }
@@ -111,7 +136,12 @@ impl Simulation {
     /// starting elsewhere frees a PodDisruptionBudget, a deleted pod frees the node. Karpenter
     /// retries on a timer; retrying on change decides the same and lets the clock rest.
     pub(super) fn unpark_drains(&mut self) {
-        let changed: Vec<usize> = self.drain_parked.iter().filter(|&(_, &v)| v != self.version).map(|(&n, _)| n).collect();
+        let changed: Vec<usize> = self
+            .drain_parked
+            .iter()
+            .filter(|&(_, &v)| v != self.version)
+            .map(|(&n, _)| n)
+            .collect();
         for n in changed {
             self.drain_parked.remove(&n);
             let at = self.now + DRAIN_RETRY;
@@ -149,7 +179,11 @@ impl Simulation {
                 }
                 workloads.sort_unstable();
                 workloads.dedup();
-                let expected = bare + workloads.iter().map(|&w| self.workloads[w].replicas).sum::<u32>();
+                let expected = bare
+                    + workloads
+                        .iter()
+                        .map(|&w| self.workloads[w].replicas)
+                        .sum::<u32>();
                 disruption::pdb_disruptions_allowed(pdb, healthy, expected)
             })
             .collect()
@@ -163,15 +197,28 @@ impl Simulation {
     /// Evicts (or, past the grace period, deletes) a pod of a draining node; its controller
     /// creates a replacement, which the schedulers place elsewhere.
     fn evict(&mut self, p: usize, n: usize, forced: bool) {
-        let seconds = self.pods[p].spec.termination_grace_seconds.unwrap_or(30).max(0) as u64;
+        let seconds = self.pods[p]
+            .spec
+            .termination_grace_seconds
+            .unwrap_or(30)
+            .max(0) as u64;
         let gone = self.now + seconds * 1000;
         let until = self.drain_grace.entry(n).or_insert(gone);
         *until = (*until).max(gone);
         let w = self.pods[p].workload;
         self.delete_pod(p);
         let obj = object_of_pod(&self.pods[p]);
-        let how = if forced { "Deleted pod: terminationGracePeriod of" } else { "Evicted pod: draining" };
-        self.event(false, "Evicted", obj, format!("{how} node {}", self.nodes[n].name));
+        let how = if forced {
+            "Deleted pod: terminationGracePeriod of"
+        } else {
+            "Evicted pod: draining"
+        };
+        self.event(
+            false,
+            "Evicted",
+            obj,
+            format!("{how} node {}", self.nodes[n].name),
+        );
         self.replace_pod(w);
     }
 
@@ -185,9 +232,16 @@ impl Simulation {
         match self.workloads[w].kind {
             WorkloadKind::Pod | WorkloadKind::DaemonSet => {}
             WorkloadKind::Job => {
-                let active = self.pods.iter().filter(|q| q.workload == w && q.is_active()).count() as u32;
+                let active = self
+                    .pods
+                    .iter()
+                    .filter(|q| q.workload == w && q.is_active())
+                    .count() as u32;
                 let done = self.workload_state[w].succeeded;
-                if self.workloads[w].completions.is_none_or(|c| done + active < c) {
+                if self.workloads[w]
+                    .completions
+                    .is_none_or(|c| done + active < c)
+                {
                     self.add_replica(w);
                 }
             }
@@ -200,11 +254,23 @@ impl Simulation {
     /// Every pod is gone: after the evicted pods' grace period EC2 terminates the instance,
     /// and Karpenter, polling every 5 s, sees it gone.
     fn drain_complete(&mut self, n: usize) {
-        let grace_end = self.drain_grace.get(&n).copied().unwrap_or(self.now).max(self.now);
+        let grace_end = self
+            .drain_grace
+            .get(&n)
+            .copied()
+            .unwrap_or(self.now)
+            .max(self.now);
         self.drained.insert(n, self.now);
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Drained", obj, format!("drained node {}", self.nodes[n].name));
-        let mut rng = self.rng.fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
+        self.event(
+            false,
+            "Drained",
+            obj,
+            format!("drained node {}", self.nodes[n].name),
+        );
+        let mut rng = self
+            .rng
+            .fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
         let mut at = grace_end + 5_000 + rng.below(10_000);
         if let Some(reclaim) = self.nodes[n].reclaim_at {
             at = at.min(reclaim.max(self.now));
@@ -231,7 +297,12 @@ impl Simulation {
         self.drain_parked.remove(&n);
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Deleted", obj, format!("deleted node {} and its nodeclaim", self.nodes[n].name));
+        self.event(
+            false,
+            "Deleted",
+            obj,
+            format!("deleted node {} and its nodeclaim", self.nodes[n].name),
+        );
         self.advance_commands();
         self.finish_node_class_deletions();
     }
@@ -245,7 +316,12 @@ impl Simulation {
             return;
         }
         let obj = format!("NodeClaim/{}", node.name);
-        self.event(false, "Expired", obj, "NodeClaim expired (expireAfter elapsed); deleting it".into());
+        self.event(
+            false,
+            "Expired",
+            obj,
+            "NodeClaim expired (expireAfter elapsed); deleting it".into(),
+        );
         self.terminate(n, "expired");
     }
 
@@ -266,18 +342,36 @@ impl Simulation {
                     })
                     .collect();
                 // The oldest spot node of the pool.
-                spot.sort_by(|&a, &b| self.nodes[a].created_at.cmp(&self.nodes[b].created_at).then(self.nodes[a].name.cmp(&self.nodes[b].name)));
+                spot.sort_by(|&a, &b| {
+                    self.nodes[a]
+                        .created_at
+                        .cmp(&self.nodes[b].created_at)
+                        .then(self.nodes[a].name.cmp(&self.nodes[b].name))
+                });
                 spot.first().copied()
             }
             (None, None) => None,
         };
-        let what = node.map(|n| format!("node {n}")).or_else(|| nodepool.map(|p| format!("a spot node of NodePool {p}"))).unwrap_or_default();
+        let what = node
+            .map(|n| format!("node {n}"))
+            .or_else(|| nodepool.map(|p| format!("a spot node of NodePool {p}")))
+            .unwrap_or_default();
         let Some(n) = target else {
-            self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), format!("no {what} to interrupt"));
+            self.event(
+                true,
+                "TimelineSkipped",
+                "Timeline/interrupt".into(),
+                format!("no {what} to interrupt"),
+            );
             return;
         };
-        if self.nodes[n].capacity_type != CapacityType::Spot || self.nodes[n].state == NodeState::Deleting {
-            let msg = format!("node {} is not a running spot instance; only spot instances get interruption warnings", self.nodes[n].name);
+        if self.nodes[n].capacity_type != CapacityType::Spot
+            || self.nodes[n].state == NodeState::Deleting
+        {
+            let msg = format!(
+                "node {} is not a running spot instance; only spot instances get interruption warnings",
+                self.nodes[n].name
+            );
             self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), msg);
             return;
         }
@@ -288,7 +382,10 @@ impl Simulation {
             true,
             "SpotInterrupted",
             obj,
-            format!("Spot interruption warning: EC2 reclaims the instance at {}", duration::format(reclaim)),
+            format!(
+                "Spot interruption warning: EC2 reclaims the instance at {}",
+                duration::format(reclaim)
+            ),
         );
         self.schedule(reclaim, Action::TerminationDone(n));
         self.terminate(n, "spot interruption");
@@ -299,14 +396,22 @@ impl Simulation {
         let waiting: Vec<String> = self.node_classes_deleting.iter().cloned().collect();
         for name in waiting {
             let in_use = self.nodes.iter().any(|n| {
-                n.exists() && n.nodepool.is_some_and(|p| self.node_pools[p].node_class_ref.name == name) && n.nodeclaim.is_some()
+                n.exists()
+                    && n.nodepool
+                        .is_some_and(|p| self.node_pools[p].node_class_ref.name == name)
+                    && n.nodeclaim.is_some()
             });
             if !in_use {
                 self.node_classes_deleting.remove(&name);
                 self.node_classes.remove(&name);
                 self.catalogs.remove(&name);
                 self.version += 1;
-                self.event(false, "Deleted", format!("EC2NodeClass/{name}"), "deleted".into());
+                self.event(
+                    false,
+                    "Deleted",
+                    format!("EC2NodeClass/{name}"),
+                    "deleted".into(),
+                );
             }
         }
     }

@@ -5,32 +5,60 @@ use super::*;
 
 impl Simulation {
     fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
-        self.workloads.iter().position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
+        self.workloads
+            .iter()
+            .position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
     }
 
     pub(super) fn timeline_step(&mut self, i: usize) {
         let step = self.timeline[i].clone();
         match step.action {
-            TimelineAction::Scale { kind, name, namespace, replicas } => {
+            TimelineAction::Scale {
+                kind,
+                name,
+                namespace,
+                replicas,
+            } => {
                 let Some(w) = self.find_workload(kind.as_str(), &name, &namespace) else {
-                    self.event(true, "TimelineSkipped", format!("{}/{namespace}/{name}", kind.as_str()), "no such workload to scale".into());
+                    self.event(
+                        true,
+                        "TimelineSkipped",
+                        format!("{}/{namespace}/{name}", kind.as_str()),
+                        "no such workload to scale".into(),
+                    );
                     return;
                 };
                 self.workloads[w].replicas = replicas;
-                let mut live: Vec<usize> = (0..self.pods.len()).filter(|&p| self.pods[p].workload == w && self.pods[p].is_active()).collect();
+                let mut live: Vec<usize> = (0..self.pods.len())
+                    .filter(|&p| self.pods[p].workload == w && self.pods[p].is_active())
+                    .collect();
                 while (live.len() as u32) < replicas {
                     let p = self.add_replica(w);
                     live.push(p);
                 }
                 // Scale-down removes pending pods first, then the newest.
-                live.sort_by_key(|&p| (self.pods[p].node.is_some(), core::cmp::Reverse(self.pods[p].seq)));
+                live.sort_by_key(|&p| {
+                    (
+                        self.pods[p].node.is_some(),
+                        core::cmp::Reverse(self.pods[p].seq),
+                    )
+                });
                 while (live.len() as u32) > replicas {
                     let p = live.remove(0);
                     self.delete_pod(p);
                 }
-                self.event(false, "ScalingReplicaSet", format!("{}/{namespace}/{name}", kind.as_str()), format!("Scaled to {replicas}"));
+                self.event(
+                    false,
+                    "ScalingReplicaSet",
+                    format!("{}/{namespace}/{name}", kind.as_str()),
+                    format!("Scaled to {replicas}"),
+                );
             }
-            TimelineAction::Delete { kind, name, namespace } => {
+            TimelineAction::Delete {
+                kind,
+                name,
+                namespace,
+            } => {
                 if kind == "NodePool" {
                     // The pool stops provisioning, and its NodeClaims are deleted with it
                     // (they are owned by the pool): every node drains and terminates, no
@@ -38,9 +66,17 @@ impl Simulation {
                     if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
                         self.pool_deleted[np] = true;
                         self.version += 1;
-                        self.event(false, "Deleted", format!("NodePool/{name}"), "deleted".into());
+                        self.event(
+                            false,
+                            "Deleted",
+                            format!("NodePool/{name}"),
+                            "deleted".into(),
+                        );
                         for n in 0..self.nodes.len() {
-                            if self.nodes[n].exists() && self.nodes[n].nodepool == Some(np) && self.nodes[n].state != NodeState::Deleting {
+                            if self.nodes[n].exists()
+                                && self.nodes[n].nodepool == Some(np)
+                                && self.nodes[n].state != NodeState::Deleting
+                            {
                                 self.terminate(n, "NodePool deleted");
                             }
                         }
@@ -52,10 +88,19 @@ impl Simulation {
                     return;
                 }
                 if kind == "PodDisruptionBudget" {
-                    if let Some(i) = self.pdbs.iter().position(|p| p.name == name && p.namespace == namespace) {
+                    if let Some(i) = self
+                        .pdbs
+                        .iter()
+                        .position(|p| p.name == name && p.namespace == namespace)
+                    {
                         self.pdbs.remove(i);
                         self.version += 1;
-                        self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                        self.event(
+                            false,
+                            "Deleted",
+                            format!("{kind}/{namespace}/{name}"),
+                            "deleted".into(),
+                        );
                     }
                     return;
                 }
@@ -74,7 +119,12 @@ impl Simulation {
                             self.delete_pod(p);
                         }
                     }
-                    self.event(false, "Deleted", format!("{kind}/{namespace}/{name}"), "deleted".into());
+                    self.event(
+                        false,
+                        "Deleted",
+                        format!("{kind}/{namespace}/{name}"),
+                        "deleted".into(),
+                    );
                 }
             }
             TimelineAction::Apply(obj) => match *obj {
@@ -95,7 +145,12 @@ impl Simulation {
                 AppliedObject::NodeClass(nc) => {
                     let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
                     let types = if self.custom_types.is_empty() {
-                        catalog::aws::instance_types_where(&self.region, &self.zones, &nc, &prefilter)
+                        catalog::aws::instance_types_where(
+                            &self.region,
+                            &self.zones,
+                            &nc,
+                            &prefilter,
+                        )
                     } else {
                         catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types)
                     };
@@ -110,12 +165,20 @@ impl Simulation {
                 AppliedObject::Workload(wl) => {
                     let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
                     match existing {
-                        Some(w) if self.workloads[w].template == wl.template && wl.kind != WorkloadKind::Pod => {
+                        Some(w)
+                            if self.workloads[w].template == wl.template
+                                && wl.kind != WorkloadKind::Pod =>
+                        {
                             self.workloads[w] = wl.clone();
                             let replicas = wl.replicas;
                             self.timeline.push(TimelineStep {
                                 at: self.now,
-                                action: TimelineAction::Scale { kind: wl.kind, name: wl.name, namespace: wl.namespace, replicas },
+                                action: TimelineAction::Scale {
+                                    kind: wl.kind,
+                                    name: wl.name,
+                                    namespace: wl.namespace,
+                                    replicas,
+                                },
                             });
                             let idx = self.timeline.len() - 1;
                             self.timeline_step(idx);
@@ -142,16 +205,31 @@ impl Simulation {
                     }
                 }
                 AppliedObject::Pdb(pdb) => {
-                    match self.pdbs.iter().position(|p| p.name == pdb.name && p.namespace == pdb.namespace) {
+                    match self
+                        .pdbs
+                        .iter()
+                        .position(|p| p.name == pdb.name && p.namespace == pdb.namespace)
+                    {
                         Some(i) => self.pdbs[i] = pdb,
                         None => self.pdbs.push(pdb),
                     }
                     self.version += 1;
                 }
             },
-            TimelineAction::Interrupt { nodepool, node } => self.interrupt(nodepool.as_deref(), node.as_deref()),
-            TimelineAction::Cordon { node, unschedulable } => self.cordon(&node, unschedulable),
-            TimelineAction::Annotate { kind, name, namespace, set, remove } => self.annotate(&kind, &name, &namespace, &set, &remove),
+            TimelineAction::Interrupt { nodepool, node } => {
+                self.interrupt(nodepool.as_deref(), node.as_deref())
+            }
+            TimelineAction::Cordon {
+                node,
+                unschedulable,
+            } => self.cordon(&node, unschedulable),
+            TimelineAction::Annotate {
+                kind,
+                name,
+                namespace,
+                set,
+                remove,
+            } => self.annotate(&kind, &name, &namespace, &set, &remove),
             TimelineAction::ReleaseAmi { alias } => {
                 let family = alias.split('@').next().unwrap_or_default().to_string();
                 let release = {
@@ -169,7 +247,12 @@ impl Simulation {
 
     fn live_node(&self, kind: &str, name: &str) -> Option<usize> {
         self.nodes.iter().position(|n| {
-            n.exists() && if kind == "NodeClaim" { n.nodeclaim.as_deref() == Some(name) } else { n.name == name }
+            n.exists()
+                && if kind == "NodeClaim" {
+                    n.nodeclaim.as_deref() == Some(name)
+                } else {
+                    n.name == name
+                }
         })
     }
 
@@ -177,7 +260,12 @@ impl Simulation {
     /// and terminates the instance. Nodes of a node group are not Karpenter's to terminate.
     fn delete_node_object(&mut self, kind: &str, name: &str) {
         let Some(n) = self.live_node(kind, name) else {
-            self.event(true, "TimelineSkipped", format!("{kind}/{name}"), format!("no {kind} named {name} to delete"));
+            self.event(
+                true,
+                "TimelineSkipped",
+                format!("{kind}/{name}"),
+                format!("no {kind} named {name} to delete"),
+            );
             return;
         };
         if self.nodes[n].nodeclaim.is_none() {
@@ -192,17 +280,36 @@ impl Simulation {
     /// `kubectl delete pod` for a pod a controller owns: the pod goes, and its ReplicaSet or
     /// Job creates another one at once (a DaemonSet's pod would come straight back: left be).
     fn delete_replica(&mut self, name: &str, namespace: &str) {
-        let Some(p) = self.pods.iter().position(|p| p.is_active() && p.name == name && p.namespace == namespace) else {
-            self.event(true, "TimelineSkipped", format!("Pod/{namespace}/{name}"), "no such pod to delete".into());
+        let Some(p) = self
+            .pods
+            .iter()
+            .position(|p| p.is_active() && p.name == name && p.namespace == namespace)
+        else {
+            self.event(
+                true,
+                "TimelineSkipped",
+                format!("Pod/{namespace}/{name}"),
+                "no such pod to delete".into(),
+            );
             return;
         };
         if self.pods[p].is_daemon() {
-            self.event(true, "TimelineSkipped", format!("Pod/{namespace}/{name}"), "a DaemonSet pod: its DaemonSet recreates it on the same node".into());
+            self.event(
+                true,
+                "TimelineSkipped",
+                format!("Pod/{namespace}/{name}"),
+                "a DaemonSet pod: its DaemonSet recreates it on the same node".into(),
+            );
             return;
         }
         let w = self.pods[p].workload;
         self.delete_pod(p);
-        self.event(false, "Killing", format!("Pod/{namespace}/{name}"), "Stopping container (pod deleted)".into());
+        self.event(
+            false,
+            "Killing",
+            format!("Pod/{namespace}/{name}"),
+            "Stopping container (pod deleted)".into(),
+        );
         if !self.workload_state[w].deleted && self.workloads[w].kind != WorkloadKind::Pod {
             self.add_replica(w);
         }
@@ -213,33 +320,73 @@ impl Simulation {
     /// read the taint.
     fn cordon(&mut self, name: &str, unschedulable: bool) {
         let Some(n) = self.live_node("Node", name) else {
-            self.event(true, "TimelineSkipped", format!("Node/{name}"), "no such node to cordon".into());
+            self.event(
+                true,
+                "TimelineSkipped",
+                format!("Node/{name}"),
+                "no such node to cordon".into(),
+            );
             return;
         };
         let taints = &mut self.nodes[n].taints;
         let has = taints.iter().any(|t| t.key == wk::UNSCHEDULABLE_TAINT);
         if unschedulable && !has {
-            taints.push(Taint::new(wk::UNSCHEDULABLE_TAINT, "", TaintEffect::NoSchedule));
+            taints.push(Taint::new(
+                wk::UNSCHEDULABLE_TAINT,
+                "",
+                TaintEffect::NoSchedule,
+            ));
         } else if !unschedulable && has {
             taints.retain(|t| t.key != wk::UNSCHEDULABLE_TAINT);
         } else {
             return;
         }
         self.version += 1;
-        let reason = if unschedulable { "NodeNotSchedulable" } else { "NodeSchedulable" };
-        self.event(false, reason, format!("Node/{name}"), format!("Node {name} status is now: {reason}"));
+        let reason = if unschedulable {
+            "NodeNotSchedulable"
+        } else {
+            "NodeSchedulable"
+        };
+        self.event(
+            false,
+            reason,
+            format!("Node/{name}"),
+            format!("Node {name} status is now: {reason}"),
+        );
     }
 
     /// Annotations on a live object. On a Node (or its NodeClaim) and on a Pod,
     /// `karpenter.sh/do-not-disrupt` is what the disruption controller and the drain read.
-    fn annotate(&mut self, kind: &str, name: &str, namespace: &str, set: &StringMap, remove: &[String]) {
+    fn annotate(
+        &mut self,
+        kind: &str,
+        name: &str,
+        namespace: &str,
+        set: &StringMap,
+        remove: &[String],
+    ) {
         let target = match kind {
-            "Pod" => self.pods.iter().position(|p| p.is_active() && p.name == name && p.namespace == namespace).map(|p| &mut self.pods[p].annotations),
-            _ => self.live_node(kind, name).map(|n| &mut self.nodes[n].annotations),
+            "Pod" => self
+                .pods
+                .iter()
+                .position(|p| p.is_active() && p.name == name && p.namespace == namespace)
+                .map(|p| &mut self.pods[p].annotations),
+            _ => self
+                .live_node(kind, name)
+                .map(|n| &mut self.nodes[n].annotations),
         };
         let Some(annotations) = target else {
-            let object = if kind == "Pod" { format!("Pod/{namespace}/{name}") } else { format!("{kind}/{name}") };
-            self.event(true, "TimelineSkipped", object, format!("no such {kind} to annotate"));
+            let object = if kind == "Pod" {
+                format!("Pod/{namespace}/{name}")
+            } else {
+                format!("{kind}/{name}")
+            };
+            self.event(
+                true,
+                "TimelineSkipped",
+                object,
+                format!("no such {kind} to annotate"),
+            );
             return;
         };
         for key in remove {
@@ -262,7 +409,12 @@ impl Simulation {
         let users: Vec<String> = self
             .nodes
             .iter()
-            .filter(|n| n.exists() && n.nodeclaim.is_some() && n.nodepool.is_some_and(|p| self.node_pools[p].node_class_ref.name == name))
+            .filter(|n| {
+                n.exists()
+                    && n.nodeclaim.is_some()
+                    && n.nodepool
+                        .is_some_and(|p| self.node_pools[p].node_class_ref.name == name)
+            })
             .map(|n| n.name.clone())
             .collect();
         if !users.is_empty() {

@@ -16,6 +16,11 @@ pub fn instance_type(name: &str, cpu: i64, price: i64) -> InstanceTypeSpec {
         os: "linux".into(),
         labels: Default::default(),
         overhead: None,
-        offerings: vec![OfferingSpec { zone: "z1".into(), capacity_type: CapacityType::OnDemand, price, available: true }],
+        offerings: vec![OfferingSpec {
+            zone: "z1".into(),
+            capacity_type: CapacityType::OnDemand,
+            price,
+            available: true,
+        }],
     }
 }

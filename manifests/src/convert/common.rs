@@ -50,15 +50,26 @@ pub(crate) struct Meta {
 
 /// Reads `metadata` of the object whose fields are `root`. `namespaced` objects get the
 /// `default` namespace when none is given.
-pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rule: NameRule) -> Meta {
+pub(crate) fn metadata(
+    cx: &mut Cx,
+    root: &mut Fields<'_>,
+    namespaced: bool,
+    rule: NameRule,
+) -> Meta {
     let mut meta = Meta {
         name: String::new(),
         name_pos: root.anchor(),
-        namespace: if namespaced { String::from("default") } else { String::new() },
+        namespace: if namespaced {
+            String::from("default")
+        } else {
+            String::new()
+        },
         labels: StringMap::new(),
         annotations: StringMap::new(),
     };
-    let Some(mf) = root.req(cx, "metadata") else { return meta };
+    let Some(mf) = root.req(cx, "metadata") else {
+        return meta;
+    };
     let mut m = Fields::of(cx, &mf);
     let has_generate_name = m.get("generateName").is_some();
     match m.get("name") {
@@ -71,8 +82,17 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
                     NameRule::Free => Ok(()),
                 };
                 if let Err(e) = check {
-                    cx.error(Code::InvalidName, &f.path, f.pos(), format!("invalid name `{}`: {e}", truncate(&name, 60)), Some(name_help(rule)));
-                    cx.ko(format!("이름 `{}`이 올바르지 않습니다: {e}", truncate(&name, 60)), None);
+                    cx.error(
+                        Code::InvalidName,
+                        &f.path,
+                        f.pos(),
+                        format!("invalid name `{}`: {e}", truncate(&name, 60)),
+                        Some(name_help(rule)),
+                    );
+                    cx.ko(
+                        format!("이름 `{}`이 올바르지 않습니다: {e}", truncate(&name, 60)),
+                        None,
+                    );
                 }
                 meta.name = name;
             }
@@ -83,7 +103,13 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
             } else {
                 "add `name:` under `metadata`"
             };
-            cx.error(Code::MissingField, &m.child_path("name"), m.anchor(), "missing required field `name`", Some(help.into()));
+            cx.error(
+                Code::MissingField,
+                &m.child_path("name"),
+                m.anchor(),
+                "missing required field `name`",
+                Some(help.into()),
+            );
             cx.ko("필수 필드 `name`이 없습니다", None);
         }
     }
@@ -91,8 +117,20 @@ pub(crate) fn metadata(cx: &mut Cx, root: &mut Fields<'_>, namespaced: bool, rul
         if let Some(ns) = cx.nonempty_str(&f) {
             if namespaced {
                 if let Err(e) = ext::dns1123_label(&ns) {
-                    cx.error(Code::InvalidNamespace, &f.path, f.pos(), format!("invalid namespace `{}`: {e}", truncate(&ns, 60)), Some(name_help(NameRule::Label)));
-                    cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&ns, 60)), None);
+                    cx.error(
+                        Code::InvalidNamespace,
+                        &f.path,
+                        f.pos(),
+                        format!("invalid namespace `{}`: {e}", truncate(&ns, 60)),
+                        Some(name_help(NameRule::Label)),
+                    );
+                    cx.ko(
+                        format!(
+                            "네임스페이스 `{}`가 올바르지 않습니다: {e}",
+                            truncate(&ns, 60)
+                        ),
+                        None,
+                    );
                 }
                 meta.namespace = ns;
             }
@@ -118,14 +156,28 @@ fn name_help(rule: NameRule) -> String {
 
 /// Checks a label key; reports an `invalid-label` error at `pos`.
 pub(crate) fn check_label_key(cx: &mut Cx, path: &str, pos: Pos, key: &str) -> bool {
-    label_check(cx, path, pos, "key", key, ext::qualified_name(key),
-        "a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
+    label_check(
+        cx,
+        path,
+        pos,
+        "key",
+        key,
+        ext::qualified_name(key),
+        "a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+    )
 }
 
 /// Checks a label value; reports an `invalid-label` error at `pos`.
 pub(crate) fn check_label_value(cx: &mut Cx, path: &str, pos: Pos, value: &str) -> bool {
-    label_check(cx, path, pos, "value", value, ext::label_value(value),
-        "a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
+    label_check(
+        cx,
+        path,
+        pos,
+        "value",
+        value,
+        ext::label_value(value),
+        "a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+    )
 }
 
 fn label_check<E: core::fmt::Display>(
@@ -140,8 +192,20 @@ fn label_check<E: core::fmt::Display>(
     match result {
         Ok(()) => true,
         Err(e) => {
-            cx.error(Code::InvalidLabel, path, pos, format!("invalid label {what} `{}`: {e}", truncate(text, 80)), Some(help.into()));
-            cx.ko(format!("레이블 {what} `{}`가 올바르지 않습니다: {e}", truncate(text, 80)), None);
+            cx.error(
+                Code::InvalidLabel,
+                path,
+                pos,
+                format!("invalid label {what} `{}`: {e}", truncate(text, 80)),
+                Some(help.into()),
+            );
+            cx.ko(
+                format!(
+                    "레이블 {what} `{}`가 올바르지 않습니다: {e}",
+                    truncate(text, 80)
+                ),
+                None,
+            );
             false
         }
     }
@@ -153,7 +217,11 @@ pub(crate) fn labels(cx: &mut Cx, f: &Field<'_>) -> StringMap {
     let mut out = StringMap::new();
     for (key, key_pos, value) in cx.entries(f) {
         let ok_key = check_label_key(cx, &value.path, key_pos, &key);
-        let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
+        let v = if value.node.is_null() {
+            Some(String::new())
+        } else {
+            cx.str(&value)
+        };
         if let Some(v) = v {
             let ok_value = check_label_value(cx, &value.path, value.pos(), &v);
             if ok_key && ok_value {
@@ -168,10 +236,26 @@ pub(crate) fn annotations(cx: &mut Cx, f: &Field<'_>) -> StringMap {
     let mut out = StringMap::new();
     for (key, key_pos, value) in cx.entries(f) {
         if let Err(e) = ext::qualified_name(&key) {
-            cx.error(Code::InvalidAnnotationKey, &value.path, key_pos, format!("invalid annotation key `{}`: {e}", truncate(&key, 80)), Some("use a qualified name such as `example.com/owner`".into()));
-            cx.ko(format!("어노테이션 키 `{}`가 올바르지 않습니다: {e}", truncate(&key, 80)), Some("`example.com/owner` 같은 정규화된 이름을 쓰세요".into()));
+            cx.error(
+                Code::InvalidAnnotationKey,
+                &value.path,
+                key_pos,
+                format!("invalid annotation key `{}`: {e}", truncate(&key, 80)),
+                Some("use a qualified name such as `example.com/owner`".into()),
+            );
+            cx.ko(
+                format!(
+                    "어노테이션 키 `{}`가 올바르지 않습니다: {e}",
+                    truncate(&key, 80)
+                ),
+                Some("`example.com/owner` 같은 정규화된 이름을 쓰세요".into()),
+            );
         }
-        let v = if value.node.is_null() { Some(String::new()) } else { cx.str(&value) };
+        let v = if value.node.is_null() {
+            Some(String::new())
+        } else {
+            cx.str(&value)
+        };
         if let Some(v) = v {
             out.insert(key, v);
         }
@@ -192,7 +276,9 @@ const AWS_ALLOWED: &[&str] = &[
 /// following `IsRestrictedLabel` of Karpenter v1.9+ and the AWS provider's restricted domain.
 pub(crate) fn restricted_label(key: &str) -> Option<String> {
     if key == wellknown::NODEPOOL || key == wellknown::HOSTNAME {
-        return Some(format!("label `{key}` is restricted: Karpenter sets it itself"));
+        return Some(format!(
+            "label `{key}` is restricted: Karpenter sets it itself"
+        ));
     }
     if wellknown::is_well_known(wellknown::normalize_key(key)) || AWS_ALLOWED.contains(&key) {
         return None;
@@ -200,7 +286,9 @@ pub(crate) fn restricted_label(key: &str) -> Option<String> {
     let domain = key.split_once('/').map(|(d, _)| d).unwrap_or("");
     for restricted in ["karpenter.sh", "karpenter.k8s.aws"] {
         if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
-            return Some(format!("label domain `{restricted}` is restricted: only Karpenter's well-known labels may use it"));
+            return Some(format!(
+                "label domain `{restricted}` is restricted: only Karpenter's well-known labels may use it"
+            ));
         }
     }
     None
@@ -250,14 +338,24 @@ pub(crate) fn taints(cx: &mut Cx, f: &Field<'_>) -> Vec<Taint> {
         let mut t = Fields::of(cx, &item);
         let key = t.req(cx, "key").and_then(|k| {
             let s = cx.nonempty_str(&k)?;
-            if check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+            if check_label_key(cx, &k.path, k.pos(), &s) {
+                Some(s)
+            } else {
+                None
+            }
         });
         let value = match t.get("value") {
-            Some(v) => cx.str(&v).filter(|s| check_label_value(cx, &v.path, v.pos(), s)),
+            Some(v) => cx
+                .str(&v)
+                .filter(|s| check_label_value(cx, &v.path, v.pos(), s)),
             None => Some(String::new()),
         };
         let effect = t
-            .req_help(cx, "effect", "add `effect: NoSchedule` (or PreferNoSchedule, NoExecute)")
+            .req_help(
+                cx,
+                "effect",
+                "add `effect: NoSchedule` (or PreferNoSchedule, NoExecute)",
+            )
             .and_then(|e| cx.choice(&e, TAINT_EFFECTS, "taint effect"))
             .and_then(TaintEffect::parse);
         t.ignore(&["timeAdded"]);
@@ -269,8 +367,18 @@ pub(crate) fn taints(cx: &mut Cx, f: &Field<'_>) -> Vec<Taint> {
     out
 }
 
-pub(crate) const POD_NODE_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
-pub(crate) const NODEPOOL_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"];
+pub(crate) const POD_NODE_OPERATORS: &[&str] =
+    &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+pub(crate) const NODEPOOL_OPERATORS: &[&str] = &[
+    "In",
+    "NotIn",
+    "Exists",
+    "DoesNotExist",
+    "Gt",
+    "Lt",
+    "Gte",
+    "Lte",
+];
 
 /// Where a node selector requirement is written: the rules differ slightly.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -282,7 +390,11 @@ pub(crate) enum ReqSite {
 }
 
 /// One node selector requirement (`key`, `operator`, `values`, and on NodePools `minValues`).
-pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Option<NodeSelectorRequirement> {
+pub(crate) fn requirement(
+    cx: &mut Cx,
+    item: &Field<'_>,
+    site: ReqSite,
+) -> Option<NodeSelectorRequirement> {
     let errors = cx.error_count();
     let mut r = Fields::of(cx, item);
     let key = r.req(cx, "key").and_then(|k| {
@@ -309,12 +421,42 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
         }
         Some(s)
     });
-    let ops = if site == ReqSite::NodePool { NODEPOOL_OPERATORS } else { POD_NODE_OPERATORS };
+    let ops = if site == ReqSite::NodePool {
+        NODEPOOL_OPERATORS
+    } else {
+        POD_NODE_OPERATORS
+    };
     let op_field = r.req(cx, "operator");
-    let operator = op_field.as_ref().and_then(|o| cx.choice(o, ops, "operator")).and_then(Operator::parse);
-    if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of), ReqSite::NodePool) = (operator, &op_field, site) {
-        cx.warn(Code::NeedsNewerKarpenter, &of.path, of.pos(), format!("operator {} needs Karpenter v1.9 or later; older versions reject the NodePool", op.as_str()), Some(format!("on an older Karpenter use {} with the bound moved by one", if op == Operator::Gte { "Gt" } else { "Lt" })));
-        cx.ko(format!("연산자 {}는 Karpenter v1.9 이상이 필요합니다. 이전 버전은 NodePool을 거부합니다", op.as_str()), Some(format!("이전 Karpenter에서는 경곗값을 하나 옮겨 {}를 쓰세요", if op == Operator::Gte { "Gt" } else { "Lt" })));
+    let operator = op_field
+        .as_ref()
+        .and_then(|o| cx.choice(o, ops, "operator"))
+        .and_then(Operator::parse);
+    if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of), ReqSite::NodePool) =
+        (operator, &op_field, site)
+    {
+        cx.warn(
+            Code::NeedsNewerKarpenter,
+            &of.path,
+            of.pos(),
+            format!(
+                "operator {} needs Karpenter v1.9 or later; older versions reject the NodePool",
+                op.as_str()
+            ),
+            Some(format!(
+                "on an older Karpenter use {} with the bound moved by one",
+                if op == Operator::Gte { "Gt" } else { "Lt" }
+            )),
+        );
+        cx.ko(
+            format!(
+                "연산자 {}는 Karpenter v1.9 이상이 필요합니다. 이전 버전은 NodePool을 거부합니다",
+                op.as_str()
+            ),
+            Some(format!(
+                "이전 Karpenter에서는 경곗값을 하나 옮겨 {}를 쓰세요",
+                if op == Operator::Gte { "Gt" } else { "Lt" }
+            )),
+        );
     }
     let values_field = r.get("values");
     let values = match &values_field {
@@ -332,29 +474,71 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
         }
         None => Vec::new(),
     };
-    let min_field = if site == ReqSite::NodePool { r.get("minValues") } else { None };
-    let min_values = min_field.as_ref().and_then(|m| cx.int(m, 1, 50)).map(|m| m as u32);
+    let min_field = if site == ReqSite::NodePool {
+        r.get("minValues")
+    } else {
+        None
+    };
+    let min_values = min_field
+        .as_ref()
+        .and_then(|m| cx.int(m, 1, 50))
+        .map(|m| m as u32);
     r.finish(cx);
 
     if let (Some(op), Some(of)) = (operator, &op_field) {
         let vpath = r_child(&item.path, "values");
         let vpos = values_field.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
         match op {
-            Operator::In | Operator::NotIn if values.is_empty() && (site == ReqSite::Pod || op == Operator::In) => {
-                cx.error(Code::MissingValues, &vpath, vpos, format!("operator {} needs at least one value", op.as_str()), Some("add `values: [...]`, or use Exists".into()));
-                cx.ko(format!("연산자 {}에는 값이 하나 이상 있어야 합니다", op.as_str()), Some("`values: [...]`를 추가하거나 Exists를 쓰세요".into()));
+            Operator::In | Operator::NotIn
+                if values.is_empty() && (site == ReqSite::Pod || op == Operator::In) =>
+            {
+                cx.error(
+                    Code::MissingValues,
+                    &vpath,
+                    vpos,
+                    format!("operator {} needs at least one value", op.as_str()),
+                    Some("add `values: [...]`, or use Exists".into()),
+                );
+                cx.ko(
+                    format!("연산자 {}에는 값이 하나 이상 있어야 합니다", op.as_str()),
+                    Some("`values: [...]`를 추가하거나 Exists를 쓰세요".into()),
+                );
             }
             Operator::Exists | Operator::DoesNotExist if !values.is_empty() => {
-                cx.error(Code::UnexpectedValues, &vpath, vpos, format!("operator {} takes no values", op.as_str()), Some("remove `values`".into()));
-                cx.ko(format!("연산자 {}에는 값을 쓰지 않습니다", op.as_str()), Some("`values`를 지우세요".into()));
+                cx.error(
+                    Code::UnexpectedValues,
+                    &vpath,
+                    vpos,
+                    format!("operator {} takes no values", op.as_str()),
+                    Some("remove `values`".into()),
+                );
+                cx.ko(
+                    format!("연산자 {}에는 값을 쓰지 않습니다", op.as_str()),
+                    Some("`values`를 지우세요".into()),
+                );
             }
             Operator::Gt | Operator::Lt | Operator::Gte | Operator::Lte => {
                 let ok = values.len() == 1
-                    && values[0].parse::<i64>().is_ok_and(|n| site == ReqSite::Pod || n >= 0);
+                    && values[0]
+                        .parse::<i64>()
+                        .is_ok_and(|n| site == ReqSite::Pod || n >= 0);
                 if !ok {
-                    let what = if site == ReqSite::NodePool { "a single non-negative integer value" } else { "a single integer value" };
-                    cx.error(Code::InvalidBound, &vpath, vpos, format!("operator {} needs {what}", op.as_str()), Some("e.g. `values: [\"4\"]`".into()));
-                    cx.ko(format!("연산자 {}에는 양의 정수 값 하나가 필요합니다", op.as_str()), None);
+                    let what = if site == ReqSite::NodePool {
+                        "a single non-negative integer value"
+                    } else {
+                        "a single integer value"
+                    };
+                    cx.error(
+                        Code::InvalidBound,
+                        &vpath,
+                        vpos,
+                        format!("operator {} needs {what}", op.as_str()),
+                        Some("e.g. `values: [\"4\"]`".into()),
+                    );
+                    cx.ko(
+                        format!("연산자 {}에는 양의 정수 값 하나가 필요합니다", op.as_str()),
+                        None,
+                    );
                 }
             }
             _ => {}
@@ -365,10 +549,16 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
                     Code::MinValuesExceedsValues,
                     &r_child(&item.path, "minValues"),
                     min_field.as_ref().map(|m| m.pos()).unwrap_or(of.pos()),
-                    format!("minValues is {m} but only {} values are listed", values.len()),
+                    format!(
+                        "minValues is {m} but only {} values are listed",
+                        values.len()
+                    ),
                     Some("list at least minValues values, or lower minValues".into()),
                 );
-                cx.ko(format!("minValues가 {m}인데 나열된 값은 {}개뿐입니다", values.len()), Some("값을 minValues개 이상 나열하거나 minValues를 낮추세요".into()));
+                cx.ko(
+                    format!("minValues가 {m}인데 나열된 값은 {}개뿐입니다", values.len()),
+                    Some("값을 minValues개 이상 나열하거나 minValues를 낮추세요".into()),
+                );
             }
         }
         if site == ReqSite::NodePool && op == Operator::In {
@@ -380,7 +570,12 @@ pub(crate) fn requirement(cx: &mut Cx, item: &Field<'_>, site: ReqSite) -> Optio
     if cx.error_count() > errors {
         return None;
     }
-    Some(NodeSelectorRequirement { key: key?, operator: operator?, values, min_values })
+    Some(NodeSelectorRequirement {
+        key: key?,
+        operator: operator?,
+        values,
+        min_values,
+    })
 }
 
 fn r_child(path: &str, key: &str) -> String {
@@ -391,8 +586,14 @@ fn r_child(path: &str, key: &str) -> String {
 /// label with a closed set of values has no valid value, and ignores the invalid ones
 /// otherwise. [`runtime_invalid`] says the same for the engine.
 fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[String]) {
-    let Some(allowed) = closed_values(key) else { return };
-    let bad: Vec<&str> = values.iter().map(String::as_str).filter(|v| !allowed.contains(v)).collect();
+    let Some(allowed) = closed_values(key) else {
+        return;
+    };
+    let bad: Vec<&str> = values
+        .iter()
+        .map(String::as_str)
+        .filter(|v| !allowed.contains(v))
+        .collect();
     if bad.is_empty() {
         return;
     }
@@ -408,8 +609,23 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
         );
         cx.ko(format!("`{key}`에 유효한 값이 없습니다({}). Karpenter의 검증에 실패해 이 NodePool은 Ready가 되지 않고 노드를 띄우지 않습니다", bad.join(", ")), Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))));
     } else {
-        cx.warn(Code::IgnoredWellKnownValue, path, pos, format!("`{key}` values {} are not valid and are ignored by Karpenter", bad.join(", ")), help);
-        cx.ko(format!("`{key}`의 값 {}은(는) 유효하지 않아 Karpenter가 무시합니다", bad.join(", ")), Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))));
+        cx.warn(
+            Code::IgnoredWellKnownValue,
+            path,
+            pos,
+            format!(
+                "`{key}` values {} are not valid and are ignored by Karpenter",
+                bad.join(", ")
+            ),
+            help,
+        );
+        cx.ko(
+            format!(
+                "`{key}`의 값 {}은(는) 유효하지 않아 Karpenter가 무시합니다",
+                bad.join(", ")
+            ),
+            Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))),
+        );
     }
 }
 
@@ -442,7 +658,10 @@ pub(crate) fn runtime_invalid(reqs: &[NodeSelectorRequirement]) -> Option<String
 }
 
 /// A list of node selector terms (`nodeSelectorTerms`, a preference): ANDed requirements.
-pub(crate) fn node_selector_term(cx: &mut Cx, f: &Field<'_>) -> Option<Vec<NodeSelectorRequirement>> {
+pub(crate) fn node_selector_term(
+    cx: &mut Cx,
+    f: &Field<'_>,
+) -> Option<Vec<NodeSelectorRequirement>> {
     let errors = cx.error_count();
     let mut t = Fields::of(cx, f);
     let mut reqs = Vec::new();
@@ -453,9 +672,17 @@ pub(crate) fn node_selector_term(cx: &mut Cx, f: &Field<'_>) -> Option<Vec<NodeS
             }
         }
     }
-    t.unsupported(cx, &["matchFields"], " (node names are generated by the simulation)");
+    t.unsupported(
+        cx,
+        &["matchFields"],
+        " (node names are generated by the simulation)",
+    );
     t.finish(cx);
-    if cx.error_count() > errors { None } else { Some(reqs) }
+    if cx.error_count() > errors {
+        None
+    } else {
+        Some(reqs)
+    }
 }
 
 pub(crate) const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesNotExist"];
@@ -463,14 +690,21 @@ pub(crate) const SELECTOR_OPERATORS: &[&str] = &["In", "NotIn", "Exists", "DoesN
 /// A `metav1.LabelSelector`.
 pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
     let mut s = Fields::of(cx, f);
-    let match_labels = s.get("matchLabels").map(|m| labels(cx, &m)).unwrap_or_default();
+    let match_labels = s
+        .get("matchLabels")
+        .map(|m| labels(cx, &m))
+        .unwrap_or_default();
     let mut match_expressions = Vec::new();
     if let Some(exprs) = s.get("matchExpressions") {
         for item in cx.seq(&exprs) {
             let mut e = Fields::of(cx, &item);
             let key = e.req(cx, "key").and_then(|k| {
                 let v = cx.nonempty_str(&k)?;
-                if check_label_key(cx, &k.path, k.pos(), &v) { Some(v) } else { None }
+                if check_label_key(cx, &k.path, k.pos(), &v) {
+                    Some(v)
+                } else {
+                    None
+                }
             });
             let op_field = e.req(cx, "operator");
             let operator = op_field
@@ -493,23 +727,50 @@ pub(crate) fn label_selector(cx: &mut Cx, f: &Field<'_>) -> LabelSelector {
                 let vpos = vf.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
                 match op {
                     SelectorOperator::In | SelectorOperator::NotIn if values.is_empty() => {
-                        cx.error(Code::MissingValues, &vpath, vpos, "operator In and NotIn need at least one value", Some("add `values: [...]`".into()));
-                        cx.ko("연산자 In과 NotIn에는 값이 하나 이상 있어야 합니다", Some("`values: [...]`를 추가하세요".into()));
+                        cx.error(
+                            Code::MissingValues,
+                            &vpath,
+                            vpos,
+                            "operator In and NotIn need at least one value",
+                            Some("add `values: [...]`".into()),
+                        );
+                        cx.ko(
+                            "연산자 In과 NotIn에는 값이 하나 이상 있어야 합니다",
+                            Some("`values: [...]`를 추가하세요".into()),
+                        );
                     }
-                    SelectorOperator::Exists | SelectorOperator::DoesNotExist if !values.is_empty() => {
-                        cx.error(Code::UnexpectedValues, &vpath, vpos, "operator Exists and DoesNotExist take no values", Some("remove `values`".into()));
-                        cx.ko("연산자 Exists와 DoesNotExist에는 값을 쓰지 않습니다", Some("`values`를 지우세요".into()));
+                    SelectorOperator::Exists | SelectorOperator::DoesNotExist
+                        if !values.is_empty() =>
+                    {
+                        cx.error(
+                            Code::UnexpectedValues,
+                            &vpath,
+                            vpos,
+                            "operator Exists and DoesNotExist take no values",
+                            Some("remove `values`".into()),
+                        );
+                        cx.ko(
+                            "연산자 Exists와 DoesNotExist에는 값을 쓰지 않습니다",
+                            Some("`values`를 지우세요".into()),
+                        );
                     }
                     _ => {}
                 }
             }
             if let (Some(key), Some(operator)) = (key, operator) {
-                match_expressions.push(LabelSelectorRequirement { key, operator, values });
+                match_expressions.push(LabelSelectorRequirement {
+                    key,
+                    operator,
+                    values,
+                });
             }
         }
     }
     s.finish(cx);
-    LabelSelector { match_labels, match_expressions }
+    LabelSelector {
+        match_labels,
+        match_expressions,
+    }
 }
 
 /// Where a resource list is written, for the resource-name rules.
@@ -522,7 +783,11 @@ pub(crate) enum ListSite {
 }
 
 /// A resource list, as (name, engine resource, amount) in the order written.
-pub(crate) fn resource_list(cx: &mut Cx, f: &Field<'_>, site: ListSite) -> Vec<(String, ResourceName, i64)> {
+pub(crate) fn resource_list(
+    cx: &mut Cx,
+    f: &Field<'_>,
+    site: ListSite,
+) -> Vec<(String, ResourceName, i64)> {
     let mut out = Vec::new();
     for (name, key_pos, value) in cx.entries(f) {
         if !valid_resource_name(&name, site) {
@@ -532,11 +797,25 @@ pub(crate) fn resource_list(cx: &mut Cx, f: &Field<'_>, site: ListSite) -> Vec<(
             };
             let guess = crate::reader::suggest(&name, known.iter().copied());
             let help = match guess {
-                Some(g) => format!("did you mean `{g}`? Extended resources need a domain, e.g. `nvidia.com/gpu`"),
-                None => format!("use {} or an extended resource with a domain, e.g. `nvidia.com/gpu`", known.join(", ")),
+                Some(g) => format!(
+                    "did you mean `{g}`? Extended resources need a domain, e.g. `nvidia.com/gpu`"
+                ),
+                None => format!(
+                    "use {} or an extended resource with a domain, e.g. `nvidia.com/gpu`",
+                    known.join(", ")
+                ),
             };
-            cx.error(Code::InvalidResourceName, &value.path, key_pos, format!("`{}` is not a resource name", truncate(&name, 60)), Some(help));
-            cx.ko(format!("`{}`는 리소스 이름이 아닙니다", truncate(&name, 60)), None);
+            cx.error(
+                Code::InvalidResourceName,
+                &value.path,
+                key_pos,
+                format!("`{}` is not a resource name", truncate(&name, 60)),
+                Some(help),
+            );
+            cx.ko(
+                format!("`{}`는 리소스 이름이 아닙니다", truncate(&name, 60)),
+                None,
+            );
             continue;
         }
         let resource = ResourceName::parse(&name);
@@ -556,7 +835,10 @@ fn valid_resource_name(name: &str, site: ListSite) -> bool {
     }
     match site {
         ListSite::Container => matches!(name, "cpu" | "memory" | "ephemeral-storage"),
-        ListSite::Node => matches!(name, "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage"),
+        ListSite::Node => matches!(
+            name,
+            "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage"
+        ),
     }
 }
 
@@ -570,6 +852,8 @@ pub(crate) fn to_resources(list: &[(String, ResourceName, i64)]) -> Resources {
 }
 
 /// Resource lists keyed by name, for per-resource defaulting.
-pub(crate) fn by_name(list: &[(String, ResourceName, i64)]) -> BTreeMap<String, (ResourceName, i64)> {
+pub(crate) fn by_name(
+    list: &[(String, ResourceName, i64)],
+) -> BTreeMap<String, (ResourceName, i64)> {
     list.iter().map(|(n, r, v)| (n.clone(), (*r, *v))).collect()
 }

@@ -12,7 +12,10 @@ pub(crate) mod pod;
 pub(crate) mod workload;
 
 use kpg_core::catalog::InstanceTypeSpec;
-use kpg_core::model::{Cluster, KubeletConfig, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload, WorkloadKind};
+use kpg_core::model::{
+    Cluster, KubeletConfig, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload,
+    WorkloadKind,
+};
 
 use crate::codes::Code;
 use crate::reader::{Cx, Field, Fields, suggest};
@@ -27,19 +30,71 @@ pub(crate) struct KindInfo {
 }
 
 pub(crate) const KINDS: &[KindInfo] = &[
-    KindInfo { kind: "NodePool", versions: &["karpenter.sh/v1", "karpenter.sh/v1beta1"], namespaced: false },
-    KindInfo { kind: "EC2NodeClass", versions: &["karpenter.k8s.aws/v1", "karpenter.k8s.aws/v1beta1"], namespaced: false },
-    KindInfo { kind: "Pod", versions: &["v1"], namespaced: true },
-    KindInfo { kind: "Deployment", versions: &["apps/v1"], namespaced: true },
-    KindInfo { kind: "StatefulSet", versions: &["apps/v1"], namespaced: true },
-    KindInfo { kind: "DaemonSet", versions: &["apps/v1"], namespaced: true },
-    KindInfo { kind: "ReplicaSet", versions: &["apps/v1"], namespaced: true },
-    KindInfo { kind: "Job", versions: &["batch/v1"], namespaced: true },
-    KindInfo { kind: "PodDisruptionBudget", versions: &["policy/v1"], namespaced: true },
-    KindInfo { kind: "Namespace", versions: &["v1"], namespaced: false },
-    KindInfo { kind: "Cluster", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
-    KindInfo { kind: "InstanceType", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
-    KindInfo { kind: "Timeline", versions: &["playground.karpenter.dev/v1alpha1"], namespaced: false },
+    KindInfo {
+        kind: "NodePool",
+        versions: &["karpenter.sh/v1", "karpenter.sh/v1beta1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "EC2NodeClass",
+        versions: &["karpenter.k8s.aws/v1", "karpenter.k8s.aws/v1beta1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "Pod",
+        versions: &["v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "Deployment",
+        versions: &["apps/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "StatefulSet",
+        versions: &["apps/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "DaemonSet",
+        versions: &["apps/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "ReplicaSet",
+        versions: &["apps/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "Job",
+        versions: &["batch/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "PodDisruptionBudget",
+        versions: &["policy/v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "Namespace",
+        versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "Cluster",
+        versions: &["playground.karpenter.dev/v1alpha1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "InstanceType",
+        versions: &["playground.karpenter.dev/v1alpha1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "Timeline",
+        versions: &["playground.karpenter.dev/v1alpha1"],
+        namespaced: false,
+    },
 ];
 
 pub(crate) fn kind_info(kind: &str) -> Option<&'static KindInfo> {
@@ -63,7 +118,10 @@ pub(crate) fn object_label(kind: &str, namespace: Option<&str>, name: Option<&st
 
 fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
     match &node.value {
-        Value::Map(entries) => entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)).map(|(_, v)| v),
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
+            .map(|(_, v)| v),
         _ => None,
     }
 }
@@ -130,14 +188,22 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             Code::InvalidType,
             &root.path,
             root.pos(),
-            format!("expected a Kubernetes object (a map with apiVersion and kind), found {}", root.node.type_name()),
+            format!(
+                "expected a Kubernetes object (a map with apiVersion and kind), found {}",
+                root.node.type_name()
+            ),
             Some("start the document with `apiVersion:` and `kind:` lines".into()),
         );
-        cx.ko("Kubernetes 오브젝트(apiVersion과 kind가 있는 맵)여야 합니다", Some("문서를 `apiVersion:`과 `kind:` 줄로 시작하세요".into()));
+        cx.ko(
+            "Kubernetes 오브젝트(apiVersion과 kind가 있는 맵)여야 합니다",
+            Some("문서를 `apiVersion:`과 `kind:` 줄로 시작하세요".into()),
+        );
         return None;
     }
     let mut tm = Fields::of(cx, root);
-    let api_version = tm.req_help(cx, "apiVersion", "add e.g. `apiVersion: karpenter.sh/v1`").and_then(|a| cx.nonempty_str(&a));
+    let api_version = tm
+        .req_help(cx, "apiVersion", "add e.g. `apiVersion: karpenter.sh/v1`")
+        .and_then(|a| cx.nonempty_str(&a));
     let kind_field = tm.req_help(cx, "kind", "add e.g. `kind: NodePool`");
     let kind = kind_field.as_ref().and_then(|k| cx.nonempty_str(k));
     // `tm` is only for the type meta: the kind converters read the whole map again.
@@ -145,19 +211,33 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         return None;
     };
     let Some(info) = kind_info(&kind) else {
-        let mut message = format!("{kind} ({api_version}) is not simulated; the document is skipped");
+        let mut message =
+            format!("{kind} ({api_version}) is not simulated; the document is skipped");
         if site == Site::TimelineApply {
             message = format!("{kind} ({api_version}) is not simulated; this step is skipped");
         }
         let help = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("did you mean `{k}`?")).or_else(|| {
             Some(String::from("the playground simulates NodePools, EC2NodeClasses, workloads, PodDisruptionBudgets and Namespaces; other objects can stay, they are skipped"))
         });
-        cx.warn(Code::UnknownKind, &kind_field.path, kind_field.pos(), message, help);
-        let what = if site == Site::TimelineApply { "이 단계는" } else { "이 문서는" };
+        cx.warn(
+            Code::UnknownKind,
+            &kind_field.path,
+            kind_field.pos(),
+            message,
+            help,
+        );
+        let what = if site == Site::TimelineApply {
+            "이 단계는"
+        } else {
+            "이 문서는"
+        };
         let help_ko = suggest(&kind, KINDS.iter().map(|k| k.kind))
             .map(|k| format!("`{k}`를 쓰려던 것인가요?"))
             .or_else(|| Some(String::from("플레이그라운드는 NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget, Namespace를 시뮬레이션합니다. 다른 오브젝트는 두어도 되며 건너뜁니다")));
-        cx.ko(format!("{kind}({api_version})는 시뮬레이션하지 않으므로 {what} 건너뜁니다"), help_ko);
+        cx.ko(
+            format!("{kind}({api_version})는 시뮬레이션하지 않으므로 {what} 건너뜁니다"),
+            help_ko,
+        );
         return None;
     };
     if !info.versions.contains(&api_version.as_str()) {
@@ -169,10 +249,21 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             format!("{kind} is read as {}, not {api_version}", info.versions[0]),
             Some(format!("use `apiVersion: {}`", info.versions[0])),
         );
-        cx.ko(format!("{kind}는 {api_version}가 아니라 {}로 읽습니다", info.versions[0]), Some(format!("`apiVersion: {}`를 쓰세요", info.versions[0])));
+        cx.ko(
+            format!(
+                "{kind}는 {api_version}가 아니라 {}로 읽습니다",
+                info.versions[0]
+            ),
+            Some(format!("`apiVersion: {}`를 쓰세요", info.versions[0])),
+        );
     }
     let v1beta1 = api_version.ends_with("/v1beta1");
-    if site == Site::TimelineApply && matches!(info.kind, "Namespace" | "Cluster" | "InstanceType" | "Timeline") {
+    if site == Site::TimelineApply
+        && matches!(
+            info.kind,
+            "Namespace" | "Cluster" | "InstanceType" | "Timeline"
+        )
+    {
         cx.error(
             Code::TimelineKind,
             &kind_field.path,
@@ -225,7 +316,14 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             (m, Object::Timeline(o))
         }
     };
-    Some(Converted { kind: info.kind, name: meta.name, namespace: meta.namespace, name_pos: meta.name_pos, object, v1beta1_kubelet })
+    Some(Converted {
+        kind: info.kind,
+        name: meta.name,
+        namespace: meta.namespace,
+        name_pos: meta.name_pos,
+        object,
+        v1beta1_kubelet,
+    })
 }
 
 pub(crate) fn workload_kind(kind: &str) -> Option<WorkloadKind> {

@@ -5,7 +5,9 @@
 //! is converted and reported as a `v1beta1-*` warning at the field, so `kpg validate` doubles
 //! as a migration checklist.
 
-use kpg_core::model::{Budget, BudgetNodes, ConsolidationPolicy, KubeletConfig, Limits, NodeClassRef, NodePool};
+use kpg_core::model::{
+    Budget, BudgetNodes, ConsolidationPolicy, KubeletConfig, Limits, NodeClassRef, NodePool,
+};
 use kpg_core::resources::ResourceName;
 use kpg_core::taints::Taint;
 
@@ -41,9 +43,22 @@ fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
     if let crate::yaml::Value::Str(s) = &f.node.value {
         let allowed = karpenter_duration_ok(s) || (never && s == "Never");
         if !allowed {
-            let help = if never { "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never" } else { "use whole s, m or h units, e.g. 90s, 30m or 48h" };
-            cx.error(Code::InvalidNodePoolDuration, &f.path, f.pos(), format!("`{s}` does not match the NodePool duration format"), Some(help.into()));
-            cx.ko(format!("`{s}`는 NodePool의 기간 형식(초, 분, 시간 단위의 정수)에 맞지 않습니다"), None);
+            let help = if never {
+                "use whole s, m or h units, e.g. 90s, 30m or 720h, or Never"
+            } else {
+                "use whole s, m or h units, e.g. 90s, 30m or 48h"
+            };
+            cx.error(
+                Code::InvalidNodePoolDuration,
+                &f.path,
+                f.pos(),
+                format!("`{s}` does not match the NodePool duration format"),
+                Some(help.into()),
+            );
+            cx.ko(
+                format!("`{s}`는 NodePool의 기간 형식(초, 분, 시간 단위의 정수)에 맞지 않습니다"),
+                None,
+            );
             return None;
         }
     }
@@ -52,14 +67,22 @@ fn np_duration(cx: &mut Cx, f: &Field<'_>, never: bool) -> Option<Option<u64>> {
 
 /// A NodePool, and for a v1beta1 one the `kubelet` block its template carried (v1 keeps that
 /// block in the EC2NodeClass; [`crate::assemble`] gives it to the class).
-pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodePool, Option<KubeletConfig>) {
+pub(crate) fn node_pool(
+    cx: &mut Cx,
+    root: &Field<'_>,
+    v1beta1: bool,
+) -> (Meta, NodePool, Option<KubeletConfig>) {
     let mut r = Fields::of(cx, root);
     let meta = common::metadata(cx, &mut r, false, NameRule::Subdomain);
     let mut np = NodePool {
         name: meta.name.clone(),
         template_labels: Default::default(),
         template_annotations: Default::default(),
-        node_class_ref: NodeClassRef { group: NODE_CLASS_GROUP.into(), kind: NODE_CLASS_KIND.into(), name: String::new() },
+        node_class_ref: NodeClassRef {
+            group: NODE_CLASS_GROUP.into(),
+            kind: NODE_CLASS_KIND.into(),
+            name: String::new(),
+        },
         requirements: Vec::new(),
         taints: Vec::new(),
         startup_taints: Vec::new(),
@@ -67,7 +90,12 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
         termination_grace_period: None,
         consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
         consolidate_after: Some(0),
-        budgets: vec![Budget { nodes: BudgetNodes::Percent(10), schedule: None, duration: None, reasons: Vec::new() }],
+        budgets: vec![Budget {
+            nodes: BudgetNodes::Percent(10),
+            schedule: None,
+            duration: None,
+            reasons: Vec::new(),
+        }],
         limits: Limits::default(),
         weight: 0,
         invalid: None,
@@ -79,7 +107,10 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                 "apiVersion",
                 p,
                 "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
-                Some("`kpg migrate` prints the v1 manifest; the warnings below list each difference".into()),
+                Some(
+                    "`kpg migrate` prints the v1 manifest; the warnings below list each difference"
+                        .into(),
+                ),
             );
             cx.ko(
                 "karpenter.sh/v1beta1 NodePool입니다. karpenter.sh/v1의 의미로 읽습니다",
@@ -94,7 +125,9 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     };
     let mut s = Fields::of(cx, &sf);
     let mut kubelet = None;
-    if let Some(t) = s.req(cx, "template") { template(cx, &t, v1beta1, &mut np, &mut kubelet) }
+    if let Some(t) = s.req(cx, "template") {
+        template(cx, &t, v1beta1, &mut np, &mut kubelet)
+    }
     let mut disruption_expire: Option<(Option<u64>, Field<'_>)> = None;
     let disruption = s.get("disruption");
     let mut consolidate_after_seen = false;
@@ -120,7 +153,10 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
                         "WhenUnderutilized is called WhenEmptyOrUnderutilized in v1",
                         Some("write `consolidationPolicy: WhenEmptyOrUnderutilized`".into()),
                     );
-                    cx.ko("v1에서는 WhenUnderutilized의 이름이 WhenEmptyOrUnderutilized입니다", Some("`consolidationPolicy: WhenEmptyOrUnderutilized`로 쓰세요".into()));
+                    cx.ko(
+                        "v1에서는 WhenUnderutilized의 이름이 WhenEmptyOrUnderutilized입니다",
+                        Some("`consolidationPolicy: WhenEmptyOrUnderutilized`로 쓰세요".into()),
+                    );
                 }
                 Some("Balanced") => {
                     cx.warn(
@@ -226,14 +262,32 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     if let Some(l) = s.get("limits") {
         np.limits = limits(cx, &l);
         if is_static && np.limits.resources.iter().any(Option::is_some) {
-            cx.error(Code::StaticNodePool, &l.path, l.pos(), "a static NodePool (with replicas) can only limit `nodes`", Some("keep only `nodes` under limits, or remove `replicas`".into()));
-            cx.ko("정적 NodePool(replicas가 있는)은 limits에 `nodes`만 쓸 수 있습니다", Some("limits에 `nodes`만 남기거나 `replicas`를 지우세요".into()));
+            cx.error(
+                Code::StaticNodePool,
+                &l.path,
+                l.pos(),
+                "a static NodePool (with replicas) can only limit `nodes`",
+                Some("keep only `nodes` under limits, or remove `replicas`".into()),
+            );
+            cx.ko(
+                "정적 NodePool(replicas가 있는)은 limits에 `nodes`만 쓸 수 있습니다",
+                Some("limits에 `nodes`만 남기거나 `replicas`를 지우세요".into()),
+            );
         }
     }
     if let Some(w) = s.get("weight") {
         if is_static {
-            cx.error(Code::StaticNodePool, &w.path, w.pos(), "a static NodePool (with replicas) takes no weight", Some("remove `weight`, or remove `replicas`".into()));
-            cx.ko("정적 NodePool(replicas가 있는)에는 weight를 쓸 수 없습니다", Some("`weight`나 `replicas`를 지우세요".into()));
+            cx.error(
+                Code::StaticNodePool,
+                &w.path,
+                w.pos(),
+                "a static NodePool (with replicas) takes no weight",
+                Some("remove `weight`, or remove `replicas`".into()),
+            );
+            cx.ko(
+                "정적 NodePool(replicas가 있는)에는 weight를 쓸 수 없습니다",
+                Some("`weight`나 `replicas`를 지우세요".into()),
+            );
         } else if let Some(w) = cx.int(&w, 1, 100) {
             np.weight = w as i32;
         }
@@ -249,7 +303,13 @@ pub(crate) fn node_pool(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, 
     (meta, np, kubelet)
 }
 
-fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubelet: &mut Option<KubeletConfig>) {
+fn template(
+    cx: &mut Cx,
+    f: &Field<'_>,
+    v1beta1: bool,
+    np: &mut NodePool,
+    kubelet: &mut Option<KubeletConfig>,
+) {
     let mut t = Fields::of(cx, f);
     if let Some(mf) = t.get("metadata") {
         let mut m = Fields::of(cx, &mf);
@@ -257,15 +317,37 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
             let labels = common::labels(cx, &l);
             if let crate::yaml::Value::Map(entries) = &l.node.value {
                 if entries.len() > 100 {
-                    cx.error(Code::TooManyItems, &l.path, l.pos(), format!("{} labels; at most 100 are allowed", entries.len()), Some("move some labels to requirements, or drop them".into()));
-                    cx.ko(format!("레이블이 {}개입니다. 최대 100개까지 쓸 수 있습니다", entries.len()), Some("일부를 requirements로 옮기거나 지우세요".into()));
+                    cx.error(
+                        Code::TooManyItems,
+                        &l.path,
+                        l.pos(),
+                        format!("{} labels; at most 100 are allowed", entries.len()),
+                        Some("move some labels to requirements, or drop them".into()),
+                    );
+                    cx.ko(
+                        format!(
+                            "레이블이 {}개입니다. 최대 100개까지 쓸 수 있습니다",
+                            entries.len()
+                        ),
+                        Some("일부를 requirements로 옮기거나 지우세요".into()),
+                    );
                 }
             }
-            let entries = if matches!(l.node.value, crate::yaml::Value::Map(_)) { cx.entries(&l) } else { Vec::new() };
+            let entries = if matches!(l.node.value, crate::yaml::Value::Map(_)) {
+                cx.entries(&l)
+            } else {
+                Vec::new()
+            };
             for (key, _, value) in entries {
                 if labels.contains_key(&key) {
                     if let Some(why) = common::restricted_label(&key) {
-                        cx.error(Code::RestrictedLabel, &value.path, value.key_pos, why, Some("use a custom label key such as `example.com/team`".into()));
+                        cx.error(
+                            Code::RestrictedLabel,
+                            &value.path,
+                            value.key_pos,
+                            why,
+                            Some("use a custom label key such as `example.com/team`".into()),
+                        );
                         cx.ko(format!("레이블 `{key}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()));
                     } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
                         cx.warn(Code::RestrictedBeforeV1_9, &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
@@ -285,16 +367,31 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
         return;
     };
     let mut s = Fields::of(cx, &sf);
-    if let Some(r) = s.req(cx, "nodeClassRef") { np.node_class_ref = node_class_ref(cx, &r, v1beta1) }
-    if let Some(rf) = s.req_help(cx, "requirements", "add `requirements: []` (or requirements such as karpenter.sh/capacity-type In [spot])") {
+    if let Some(r) = s.req(cx, "nodeClassRef") {
+        np.node_class_ref = node_class_ref(cx, &r, v1beta1)
+    }
+    if let Some(rf) = s.req_help(
+        cx,
+        "requirements",
+        "add `requirements: []` (or requirements such as karpenter.sh/capacity-type In [spot])",
+    ) {
         for item in cx.seq(&rf) {
             if let Some(req) = common::requirement(cx, &item, ReqSite::NodePool) {
                 np.requirements.push(req);
             }
         }
         if np.requirements.len() > 100 {
-            cx.error(Code::TooManyItems, &rf.path, rf.pos(), "at most 100 requirements are allowed", Some("merge requirements on the same key".into()));
-            cx.ko("requirements는 최대 100개까지입니다", Some("같은 키의 요구 조건을 합치세요".into()));
+            cx.error(
+                Code::TooManyItems,
+                &rf.path,
+                rf.pos(),
+                "at most 100 requirements are allowed",
+                Some("merge requirements on the same key".into()),
+            );
+            cx.ko(
+                "requirements는 최대 100개까지입니다",
+                Some("같은 키의 요구 조건을 합치세요".into()),
+            );
         }
         np.invalid = common::runtime_invalid(&np.requirements);
     }
@@ -308,7 +405,10 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
         all_taints.extend(np.startup_taints.iter().map(|t| (t.clone(), tf.pos())));
     }
     for (i, (t, pos)) in all_taints.iter().enumerate() {
-        if all_taints[..i].iter().any(|(o, _)| o.key == t.key && o.effect == t.effect) {
+        if all_taints[..i]
+            .iter()
+            .any(|(o, _)| o.key == t.key && o.effect == t.effect)
+        {
             cx.error(
                 Code::DuplicateTaint,
                 &s.child_path("taints"),
@@ -344,7 +444,10 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
                 "karpenter.sh/v1 NodePools have no kubelet block; it is ignored",
                 Some("move it to the EC2NodeClass's `spec.kubelet`".into()),
             );
-            cx.ko("karpenter.sh/v1 NodePool에는 kubelet 블록이 없어 무시합니다", Some("EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()));
+            cx.ko(
+                "karpenter.sh/v1 NodePool에는 kubelet 블록이 없어 무시합니다",
+                Some("EC2NodeClass의 `spec.kubelet`으로 옮기세요".into()),
+            );
         }
     }
     if v1beta1 {
@@ -360,8 +463,17 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
             *kubelet = Some(super::nodeclass::kubelet(cx, &k));
         }
         if let Some(res) = s.get("resources") {
-            cx.warn(Code::V1beta1Resources, &res.path, res.key_pos, "spec.template.spec.resources was removed in v1 and is ignored", Some("delete it".into()));
-            cx.ko("spec.template.spec.resources는 v1에서 없어졌으므로 무시합니다", Some("지우세요".into()));
+            cx.warn(
+                Code::V1beta1Resources,
+                &res.path,
+                res.key_pos,
+                "spec.template.spec.resources was removed in v1 and is ignored",
+                Some("delete it".into()),
+            );
+            cx.ko(
+                "spec.template.spec.resources는 v1에서 없어졌으므로 무시합니다",
+                Some("지우세요".into()),
+            );
         }
     }
     s.finish(cx);
@@ -370,7 +482,11 @@ fn template(cx: &mut Cx, f: &Field<'_>, v1beta1: bool, np: &mut NodePool, kubele
 
 fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
     let mut r = Fields::of(cx, f);
-    let mut out = NodeClassRef { group: NODE_CLASS_GROUP.into(), kind: NODE_CLASS_KIND.into(), name: String::new() };
+    let mut out = NodeClassRef {
+        group: NODE_CLASS_GROUP.into(),
+        kind: NODE_CLASS_KIND.into(),
+        name: String::new(),
+    };
     let name_field = r.req(cx, "name");
     let name_pos = name_field.as_ref().map(|n| n.pos());
     if let Some(n) = name_field.and_then(|n| cx.nonempty_str(&n)) {
@@ -379,7 +495,11 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
     if v1beta1 {
         let api_version = r.get("apiVersion").and_then(|a| cx.str(&a));
         let kind = r.get("kind").and_then(|k| cx.str(&k));
-        if let Some(group) = api_version.as_deref().and_then(|a| a.split_once('/')).map(|(g, _)| g) {
+        if let Some(group) = api_version
+            .as_deref()
+            .and_then(|a| a.split_once('/'))
+            .map(|(g, _)| g)
+        {
             out.group = group.to_string();
         }
         if let Some(kind) = kind {
@@ -390,7 +510,10 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             &f.path,
             f.pos(),
             "v1 nodeClassRef needs group, kind and name (apiVersion is gone)",
-            Some(format!("write `nodeClassRef: {{group: {}, kind: {}, name: {}}}`", out.group, out.kind, out.name)),
+            Some(format!(
+                "write `nodeClassRef: {{group: {}, kind: {}, name: {}}}`",
+                out.group, out.kind, out.name
+            )),
         );
         cx.ko(
             "v1의 nodeClassRef에는 group, kind, name이 모두 있어야 합니다(apiVersion은 없어졌습니다)",
@@ -406,15 +529,27 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
         if let Some(g) = r.req_help(cx, "group", help).and_then(|g| {
             let s = cx.nonempty_str(&g)?;
             if s.contains('/') {
-                cx.error(Code::InvalidNodeClassGroup, &g.path, g.pos(), format!("group `{s}` must not contain '/'"), Some("use `group: karpenter.k8s.aws` (no version)".into()));
-                cx.ko(format!("group `{s}`에는 '/'가 들어가면 안 됩니다"), Some("`group: karpenter.k8s.aws`(버전 없이)로 쓰세요".into()));
+                cx.error(
+                    Code::InvalidNodeClassGroup,
+                    &g.path,
+                    g.pos(),
+                    format!("group `{s}` must not contain '/'"),
+                    Some("use `group: karpenter.k8s.aws` (no version)".into()),
+                );
+                cx.ko(
+                    format!("group `{s}`에는 '/'가 들어가면 안 됩니다"),
+                    Some("`group: karpenter.k8s.aws`(버전 없이)로 쓰세요".into()),
+                );
                 return None;
             }
             Some(s)
         }) {
             out.group = g;
         }
-        if let Some(k) = r.req_help(cx, "kind", "add `kind: EC2NodeClass`").and_then(|k| cx.nonempty_str(&k)) {
+        if let Some(k) = r
+            .req_help(cx, "kind", "add `kind: EC2NodeClass`")
+            .and_then(|k| cx.nonempty_str(&k))
+        {
             out.kind = k;
         }
     }
@@ -424,14 +559,35 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             Code::UnknownReference,
             &f.path,
             f.pos(),
-            format!("node class {}/{} is not simulated: this NodePool never launches nodes", out.group, out.kind),
-            Some(format!("reference an EC2NodeClass: `group: {NODE_CLASS_GROUP}`, `kind: {NODE_CLASS_KIND}`")),
+            format!(
+                "node class {}/{} is not simulated: this NodePool never launches nodes",
+                out.group, out.kind
+            ),
+            Some(format!(
+                "reference an EC2NodeClass: `group: {NODE_CLASS_GROUP}`, `kind: {NODE_CLASS_KIND}`"
+            )),
         );
-        cx.ko(format!("노드 클래스 {}/{}는 시뮬레이션하지 않습니다. 이 NodePool은 노드를 띄우지 않습니다", out.group, out.kind), None);
+        cx.ko(
+            format!(
+                "노드 클래스 {}/{}는 시뮬레이션하지 않습니다. 이 NodePool은 노드를 띄우지 않습니다",
+                out.group, out.kind
+            ),
+            None,
+        );
     } else if !out.name.is_empty() {
-        let name_field = Field { node: f.node, path: join(&f.path, "name"), key_pos: f.key_pos };
+        let name_field = Field {
+            node: f.node,
+            path: join(&f.path, "name"),
+            key_pos: f.key_pos,
+        };
         let pos = name_pos.unwrap_or(f.pos());
-        cx.refs.push(crate::reader::Ref { kind: NODE_CLASS_KIND.into(), namespace: String::new(), name: out.name.clone(), path: name_field.path, pos });
+        cx.refs.push(crate::reader::Ref {
+            kind: NODE_CLASS_KIND.into(),
+            namespace: String::new(),
+            name: out.name.clone(),
+            path: name_field.path,
+            pos,
+        });
     }
     out
 }
@@ -440,8 +596,17 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
     let mut out = Vec::new();
     let items = cx.seq(f);
     if items.len() > 50 {
-        cx.error(Code::TooManyItems, &f.path, f.pos(), "at most 50 budgets are allowed", Some("merge budgets".into()));
-        cx.ko("budgets는 최대 50개까지입니다", Some("예산을 합치세요".into()));
+        cx.error(
+            Code::TooManyItems,
+            &f.path,
+            f.pos(),
+            "at most 50 budgets are allowed",
+            Some("merge budgets".into()),
+        );
+        cx.ko(
+            "budgets는 최대 50개까지입니다",
+            Some("예산을 합치세요".into()),
+        );
     }
     for item in items {
         let mut b = Fields::of(cx, &item);
@@ -449,8 +614,17 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             Some(n) => cx.str(&n).and_then(|s| {
                 let parsed = parse_budget_nodes(&s);
                 if parsed.is_none() {
-                    cx.error(Code::InvalidBudgetNodes, &n.path, n.pos(), format!("`{s}` is not a node count or a percentage"), Some("use a count such as \"1\" or a percentage such as \"10%\"".into()));
-                    cx.ko(format!("`{s}`는 노드 수나 백분율이 아닙니다"), Some("\"1\" 같은 개수나 \"10%\" 같은 백분율을 쓰세요".into()));
+                    cx.error(
+                        Code::InvalidBudgetNodes,
+                        &n.path,
+                        n.pos(),
+                        format!("`{s}` is not a node count or a percentage"),
+                        Some("use a count such as \"1\" or a percentage such as \"10%\"".into()),
+                    );
+                    cx.ko(
+                        format!("`{s}`는 노드 수나 백분율이 아닙니다"),
+                        Some("\"1\" 같은 개수나 \"10%\" 같은 백분율을 쓰세요".into()),
+                    );
                 }
                 parsed
             }),
@@ -483,30 +657,72 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             let v = cx.duration(d, false)?.unwrap_or(0);
             if let crate::yaml::Value::Str(s) = &d.node.value {
                 if !valid_budget_duration(s) {
-                    cx.error(Code::InvalidBudgetDuration, &d.path, d.pos(), format!("`{s}` does not match the budget duration format"), Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()));
-                    cx.ko(format!("`{s}`는 예산 기간 형식에 맞지 않습니다"), Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()));
+                    cx.error(
+                        Code::InvalidBudgetDuration,
+                        &d.path,
+                        d.pos(),
+                        format!("`{s}` does not match the budget duration format"),
+                        Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()),
+                    );
+                    cx.ko(
+                        format!("`{s}`는 예산 기간 형식에 맞지 않습니다"),
+                        Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()),
+                    );
                     return None;
                 }
             }
             Some(v)
         });
         if schedule_field.is_some() != duration_field.is_some() {
-            cx.error(Code::ScheduleWithoutDuration, &item.path, item.pos(), "'schedule' must be set with 'duration'", Some("set both `schedule` and `duration`, or neither".into()));
-            cx.ko("'schedule'은 'duration'과 함께 써야 합니다", Some("`schedule`과 `duration`을 둘 다 쓰거나 둘 다 빼세요".into()));
+            cx.error(
+                Code::ScheduleWithoutDuration,
+                &item.path,
+                item.pos(),
+                "'schedule' must be set with 'duration'",
+                Some("set both `schedule` and `duration`, or neither".into()),
+            );
+            cx.ko(
+                "'schedule'은 'duration'과 함께 써야 합니다",
+                Some("`schedule`과 `duration`을 둘 다 쓰거나 둘 다 빼세요".into()),
+            );
         }
         let mut reasons: Vec<String> = Vec::new();
         if let Some(r) = b.get("reasons") {
             let items = cx.seq(&r);
             if items.len() > 50 {
-                cx.error(Code::TooManyItems, &r.path, r.pos(), "at most 50 reasons are allowed", Some("list each reason once".into()));
-                cx.ko("reasons는 최대 50개까지입니다", Some("이유마다 한 번씩만 쓰세요".into()));
+                cx.error(
+                    Code::TooManyItems,
+                    &r.path,
+                    r.pos(),
+                    "at most 50 reasons are allowed",
+                    Some("list each reason once".into()),
+                );
+                cx.ko(
+                    "reasons는 최대 50개까지입니다",
+                    Some("이유마다 한 번씩만 쓰세요".into()),
+                );
             }
             for item in &items {
-                let Some(reason) = cx.choice(item, &["Underutilized", "Empty", "Drifted"], "disruption reason") else { continue };
+                let Some(reason) = cx.choice(
+                    item,
+                    &["Underutilized", "Empty", "Drifted"],
+                    "disruption reason",
+                ) else {
+                    continue;
+                };
                 // `listType: set`: the API server refuses a repeated item.
                 if reasons.iter().any(|r| r == reason) {
-                    cx.error(Code::DuplicateItem, &item.path, item.pos(), format!("`{reason}` is listed twice"), Some("list each reason once".into()));
-                    cx.ko(format!("`{reason}`가 두 번 나옵니다"), Some("이유마다 한 번씩만 쓰세요".into()));
+                    cx.error(
+                        Code::DuplicateItem,
+                        &item.path,
+                        item.pos(),
+                        format!("`{reason}` is listed twice"),
+                        Some("list each reason once".into()),
+                    );
+                    cx.ko(
+                        format!("`{reason}`가 두 번 나옵니다"),
+                        Some("이유마다 한 번씩만 쓰세요".into()),
+                    );
                     continue;
                 }
                 reasons.push(reason.to_string());
@@ -514,7 +730,12 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
         }
         b.finish(cx);
         if let Some(nodes) = nodes {
-            out.push(Budget { nodes, schedule, duration, reasons });
+            out.push(Budget {
+                nodes,
+                schedule,
+                duration,
+                reasons,
+            });
         }
     }
     out
@@ -540,18 +761,32 @@ fn parse_budget_nodes(s: &str) -> Option<BudgetNodes> {
 
 /// The CRD's cron pattern, loosely: a macro, or five space-separated fields.
 fn valid_cron(s: &str) -> bool {
-    const MACROS: &[&str] = &["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
+    const MACROS: &[&str] = &[
+        "@annually",
+        "@yearly",
+        "@monthly",
+        "@weekly",
+        "@daily",
+        "@midnight",
+        "@hourly",
+    ];
     if MACROS.contains(&s) {
         return true;
     }
     let fields: Vec<&str> = s.split_whitespace().collect();
     fields.len() == 5
-        && fields.iter().all(|f| f.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '*' | ',' | '-' | '/' | '?')))
+        && fields.iter().all(|f| {
+            f.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '*' | ',' | '-' | '/' | '?'))
+        })
 }
 
 /// `^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`
 fn valid_budget_duration(s: &str) -> bool {
-    let s = s.strip_suffix("0s").filter(|r| !r.is_empty() && !r.ends_with(|c: char| c.is_ascii_digit())).unwrap_or(s);
+    let s = s
+        .strip_suffix("0s")
+        .filter(|r| !r.is_empty() && !r.ends_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or(s);
     let mut units = Vec::new();
     let mut digits = 0;
     for c in s.chars() {
@@ -577,14 +812,28 @@ fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
             continue;
         }
         let resource = ResourceName::parse(&name);
-        let known = name.contains('/') || matches!(name.as_str(), "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage") || name.starts_with("hugepages-");
+        let known = name.contains('/')
+            || matches!(
+                name.as_str(),
+                "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage"
+            )
+            || name.starts_with("hugepages-");
         if !known {
-            let guess = crate::reader::suggest(&name, ["cpu", "memory", "ephemeral-storage", "pods", "nodes"]);
+            let guess = crate::reader::suggest(
+                &name,
+                ["cpu", "memory", "ephemeral-storage", "pods", "nodes"],
+            );
             let help = match guess {
                 Some(g) => format!("did you mean `{g}`?"),
                 None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource such as nvidia.com/gpu".into(),
             };
-            cx.error(Code::InvalidResourceName, &value.path, key_pos, format!("`{name}` is not a resource name"), Some(help));
+            cx.error(
+                Code::InvalidResourceName,
+                &value.path,
+                key_pos,
+                format!("`{name}` is not a resource name"),
+                Some(help),
+            );
             cx.ko(format!("`{name}`는 리소스 이름이 아닙니다"), None);
             continue;
         }

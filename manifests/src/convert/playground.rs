@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 
 use kpg_core::catalog::{CapacityType, InstanceTypeSpec, MicroDollars, OfferingSpec};
-use kpg_core::model::{AppliedObject, Cluster, NodeGroup, TimelineAction, TimelineStep, WorkloadKind};
+use kpg_core::model::{
+    AppliedObject, Cluster, NodeGroup, TimelineAction, TimelineStep, WorkloadKind,
+};
 use kpg_core::resources::{ResourceName, Resources};
 
 use super::common::{self, ListSite, Meta, NameRule};
@@ -24,7 +26,10 @@ const CAPACITY_TYPES: &[&str] = &["on-demand", "spot", "reserved"];
 pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
     let mut r = Fields::of(cx, root);
     let meta = common::metadata(cx, &mut r, false, NameRule::Free);
-    let mut out = Cluster { name: meta.name.clone(), ..Cluster::default() };
+    let mut out = Cluster {
+        name: meta.name.clone(),
+        ..Cluster::default()
+    };
     if let Some(sf) = r.get("spec") {
         let mut s = Fields::of(cx, &sf);
         if let Some(rf) = s.get("region") {
@@ -46,11 +51,23 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
             for item in cx.seq(&groups) {
                 let mut g = Fields::of(cx, &item);
                 let name_field = g.req(cx, "name");
-                let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n)).unwrap_or_default();
+                let name = name_field
+                    .as_ref()
+                    .and_then(|n| cx.nonempty_str(n))
+                    .unwrap_or_default();
                 if let Some(n) = &name_field {
                     if !name.is_empty() && !names.insert(name.clone()) {
-                        cx.error(Code::DuplicateObject, &n.path, n.pos(), format!("node group `{name}` is defined twice"), Some("give each node group its own name".into()));
-                        cx.ko(format!("노드 그룹 `{name}`가 두 번 정의되었습니다"), Some("노드 그룹마다 다른 이름을 붙이세요".into()));
+                        cx.error(
+                            Code::DuplicateObject,
+                            &n.path,
+                            n.pos(),
+                            format!("node group `{name}` is defined twice"),
+                            Some("give each node group its own name".into()),
+                        );
+                        cx.ko(
+                            format!("노드 그룹 `{name}`가 두 번 정의되었습니다"),
+                            Some("노드 그룹마다 다른 이름을 붙이세요".into()),
+                        );
                     }
                 }
                 let instance_type = match g.req(cx, "instanceType") {
@@ -64,7 +81,10 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     None => String::new(),
                 };
                 let count_field = g.get("count");
-                let count = count_field.as_ref().and_then(|c| cx.int(c, 0, i64::from(u32::MAX))).unwrap_or(1);
+                let count = count_field
+                    .as_ref()
+                    .and_then(|c| cx.int(c, 0, i64::from(u32::MAX)))
+                    .unwrap_or(1);
                 total = total.saturating_add(count);
                 if total > MAX_FIXED_NODES {
                     let pos = count_field.as_ref().map(|c| c.pos()).unwrap_or(item.pos());
@@ -92,7 +112,16 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     if let Some(zf) = g.get("zones") {
                         for z in &group_zones {
                             if !out.zones.contains(z) {
-                                cx.warn(Code::UnknownReference, &zf.path, zf.pos(), format!("zone `{z}` is not one of the cluster's zones"), Some("add the zone to the Cluster's `zones`, or use one of them".into()));
+                                cx.warn(
+                                    Code::UnknownReference,
+                                    &zf.path,
+                                    zf.pos(),
+                                    format!("zone `{z}` is not one of the cluster's zones"),
+                                    Some(
+                                        "add the zone to the Cluster's `zones`, or use one of them"
+                                            .into(),
+                                    ),
+                                );
                                 cx.ko(format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"), Some("Cluster의 `zones`에 이 가용 영역을 넣거나 그중 하나를 쓰세요".into()));
                             }
                         }
@@ -103,8 +132,14 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     .and_then(|c| cx.choice(&c, CAPACITY_TYPES, "capacity type"))
                     .unwrap_or("on-demand")
                     .to_string();
-                let labels = g.get("labels").map(|l| common::labels(cx, &l)).unwrap_or_default();
-                let taints = g.get("taints").map(|t| common::taints(cx, &t)).unwrap_or_default();
+                let labels = g
+                    .get("labels")
+                    .map(|l| common::labels(cx, &l))
+                    .unwrap_or_default();
+                let taints = g
+                    .get("taints")
+                    .map(|t| common::taints(cx, &t))
+                    .unwrap_or_default();
                 g.finish(cx);
                 out.node_groups.push(NodeGroup {
                     name,
@@ -134,7 +169,11 @@ fn refer_zones(cx: &mut Cx, f: &Field<'_>, region: &str, zones: &[String]) {
     for (i, node) in items.iter().enumerate() {
         if let Value::Str(z) = &node.value {
             if zones.contains(z) {
-                let item = Field { node, path: format!("{}[{i}]", f.path), key_pos: node.pos };
+                let item = Field {
+                    node,
+                    path: format!("{}[{i}]", f.path),
+                    key_pos: node.pos,
+                };
                 cx.refer("Zone", region, z, &item);
             }
         }
@@ -146,8 +185,17 @@ fn zones(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
     for item in cx.seq(f) {
         if let Some(z) = cx.nonempty_str(&item) {
             if out.contains(&z) {
-                cx.warn(Code::DuplicateZone, &item.path, item.pos(), format!("zone `{z}` is listed twice"), Some("remove the second one".into()));
-                cx.ko(format!("가용 영역 `{z}`가 두 번 나옵니다"), Some("두 번째 것을 지우세요".into()));
+                cx.warn(
+                    Code::DuplicateZone,
+                    &item.path,
+                    item.pos(),
+                    format!("zone `{z}` is listed twice"),
+                    Some("remove the second one".into()),
+                );
+                cx.ko(
+                    format!("가용 영역 `{z}`가 두 번 나옵니다"),
+                    Some("두 번째 것을 지우세요".into()),
+                );
             } else {
                 out.push(z);
             }
@@ -170,19 +218,34 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
     };
     if let Some(sf) = r.req(cx, "spec") {
         let mut s = Fields::of(cx, &sf);
-        if let Some(v) = s.req_help(cx, "cpu", "add e.g. `cpu: \"4\"`").and_then(|f| cx.quantity(&f, ResourceName::Cpu)) {
+        if let Some(v) = s
+            .req_help(cx, "cpu", "add e.g. `cpu: \"4\"`")
+            .and_then(|f| cx.quantity(&f, ResourceName::Cpu))
+        {
             out.capacity.set(ResourceName::Cpu, v);
         }
-        if let Some(v) = s.req_help(cx, "memory", "add e.g. `memory: 16Gi`").and_then(|f| cx.quantity(&f, ResourceName::Memory)) {
+        if let Some(v) = s
+            .req_help(cx, "memory", "add e.g. `memory: 16Gi`")
+            .and_then(|f| cx.quantity(&f, ResourceName::Memory))
+        {
             out.capacity.set(ResourceName::Memory, v);
         }
         // kubelet's default maxPods when the document does not say.
-        let pods = s.get("pods").and_then(|f| cx.quantity(&f, ResourceName::Pods)).unwrap_or(110);
+        let pods = s
+            .get("pods")
+            .and_then(|f| cx.quantity(&f, ResourceName::Pods))
+            .unwrap_or(110);
         out.capacity.set(ResourceName::Pods, pods);
-        if let Some(a) = s.get("arch").and_then(|f| cx.choice(&f, &["amd64", "arm64"], "architecture")) {
+        if let Some(a) = s
+            .get("arch")
+            .and_then(|f| cx.choice(&f, &["amd64", "arm64"], "architecture"))
+        {
             out.arch = a.to_string();
         }
-        if let Some(o) = s.get("os").and_then(|f| cx.choice(&f, &["linux", "windows"], "operating system")) {
+        if let Some(o) = s
+            .get("os")
+            .and_then(|f| cx.choice(&f, &["linux", "windows"], "operating system"))
+        {
             out.os = o.to_string();
         }
         if let Some(l) = s.get("labels") {
@@ -195,9 +258,28 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
         if let Some(of) = s.get("offerings") {
             for item in cx.seq(&of) {
                 if let Some(o) = offering(cx, &item) {
-                    if out.offerings.iter().any(|x: &OfferingSpec| x.zone == o.zone && x.capacity_type == o.capacity_type) {
-                        cx.error(Code::DuplicateObject, &item.path, item.pos(), format!("a second {} offering in zone {}", o.capacity_type.as_str(), o.zone), Some("keep one offering per zone and capacity type".into()));
-                        cx.ko(format!("가용 영역 {}에 {} 오퍼링이 두 번 있습니다", o.zone, o.capacity_type.as_str()), Some("가용 영역과 용량 유형마다 오퍼링을 하나만 두세요".into()));
+                    if out.offerings.iter().any(|x: &OfferingSpec| {
+                        x.zone == o.zone && x.capacity_type == o.capacity_type
+                    }) {
+                        cx.error(
+                            Code::DuplicateObject,
+                            &item.path,
+                            item.pos(),
+                            format!(
+                                "a second {} offering in zone {}",
+                                o.capacity_type.as_str(),
+                                o.zone
+                            ),
+                            Some("keep one offering per zone and capacity type".into()),
+                        );
+                        cx.ko(
+                            format!(
+                                "가용 영역 {}에 {} 오퍼링이 두 번 있습니다",
+                                o.zone,
+                                o.capacity_type.as_str()
+                            ),
+                            Some("가용 영역과 용량 유형마다 오퍼링을 하나만 두세요".into()),
+                        );
                     }
                     out.offerings.push(o);
                 }
@@ -205,7 +287,10 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
         }
         if out.offerings.is_empty() && cx.error_count() == 0 {
             cx.warn(Code::NoOfferings, &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));
-            cx.ko("오퍼링이 없어 이 인스턴스 유형은 절대 띄울 수 없습니다", None);
+            cx.ko(
+                "오퍼링이 없어 이 인스턴스 유형은 절대 띄울 수 없습니다",
+                None,
+            );
         }
         s.finish(cx);
     }
@@ -219,24 +304,49 @@ fn offering(cx: &mut Cx, f: &Field<'_>) -> Option<OfferingSpec> {
     let mut o = Fields::of(cx, f);
     let zone = o.req(cx, "zone").and_then(|z| cx.nonempty_str(&z));
     let capacity_type = match o.get("capacityType") {
-        Some(c) => cx.choice(&c, CAPACITY_TYPES, "capacity type").and_then(CapacityType::parse),
+        Some(c) => cx
+            .choice(&c, CAPACITY_TYPES, "capacity type")
+            .and_then(CapacityType::parse),
         None => Some(CapacityType::OnDemand),
     };
-    let price = o.req_help(cx, "price", "add the price in USD per hour, e.g. `price: 0.0416`").and_then(|p| price(cx, &p));
+    let price = o
+        .req_help(
+            cx,
+            "price",
+            "add the price in USD per hour, e.g. `price: 0.0416`",
+        )
+        .and_then(|p| price(cx, &p));
     let available = o.get("available").and_then(|a| cx.bool(&a)).unwrap_or(true);
     o.finish(cx);
     if cx.error_count() > errors {
         return None;
     }
-    Some(OfferingSpec { zone: zone?, capacity_type: capacity_type?, price: price?, available })
+    Some(OfferingSpec {
+        zone: zone?,
+        capacity_type: capacity_type?,
+        price: price?,
+        available,
+    })
 }
 
 fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
     let text = match &f.node.value {
         Value::Int(_) | Value::Float(_) | Value::Str(_) => f.node.scalar_text().unwrap_or_default(),
         _ => {
-            cx.error(Code::InvalidType, &f.path, f.pos(), format!("expected a price in USD per hour, found {}", f.node.type_name()), Some("write a decimal such as 0.0416".into()));
-            cx.ko(format!("시간당 USD 가격이어야 하는데 {}입니다", f.node.type_name()), Some("0.0416 같은 소수로 쓰세요".into()));
+            cx.error(
+                Code::InvalidType,
+                &f.path,
+                f.pos(),
+                format!(
+                    "expected a price in USD per hour, found {}",
+                    f.node.type_name()
+                ),
+                Some("write a decimal such as 0.0416".into()),
+            );
+            cx.ko(
+                format!("시간당 USD 가격이어야 하는데 {}입니다", f.node.type_name()),
+                Some("0.0416 같은 소수로 쓰세요".into()),
+            );
             return None;
         }
     };
@@ -249,8 +359,17 @@ fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
             Some(v)
         }
         Err(why) => {
-            cx.error(Code::InvalidPrice, &f.path, f.pos(), format!("`{}` is not a price: {why}", truncate(&text, 40)), Some("write USD per hour as a decimal, e.g. 0.0416".into()));
-            cx.ko(format!("`{}`는 가격이 아닙니다: {why}", truncate(&text, 40)), Some("시간당 USD를 소수로 쓰세요. 예: 0.0416".into()));
+            cx.error(
+                Code::InvalidPrice,
+                &f.path,
+                f.pos(),
+                format!("`{}` is not a price: {why}", truncate(&text, 40)),
+                Some("write USD per hour as a decimal, e.g. 0.0416".into()),
+            );
+            cx.ko(
+                format!("`{}`는 가격이 아닙니다: {why}", truncate(&text, 40)),
+                Some("시간당 USD를 소수로 쓰세요. 예: 0.0416".into()),
+            );
             None
         }
     }
@@ -277,7 +396,11 @@ pub(crate) fn micro_dollars(text: &str) -> Result<(i64, bool), String> {
     if int_part.is_empty() && frac_part.is_empty() {
         return Err("no digits".into());
     }
-    if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit()) {
+    if !int_part
+        .bytes()
+        .chain(frac_part.bytes())
+        .all(|b| b.is_ascii_digit())
+    {
         return Err("not a decimal number".into());
     }
     let digits: String = format!("{int_part}{frac_part}");
@@ -285,7 +408,13 @@ pub(crate) fn micro_dollars(text: &str) -> Result<(i64, bool), String> {
     if digits.len() > 30 {
         return Err("too many digits".into());
     }
-    let mut value: i128 = if digits.is_empty() { 0 } else { digits.parse().map_err(|_| String::from("not a decimal number"))? };
+    let mut value: i128 = if digits.is_empty() {
+        0
+    } else {
+        digits
+            .parse()
+            .map_err(|_| String::from("not a decimal number"))?
+    };
     // value × 10^(exponent − len(frac) + 6) micro-dollars.
     let scale = i64::from(exponent) - frac_part.len() as i64 + 6;
     let mut exact = true;
@@ -323,7 +452,15 @@ pub(crate) struct Step {
     pub pos: Pos,
 }
 
-const ACTIONS: &[&str] = &["scale", "delete", "apply", "interrupt", "releaseAmi", "cordon", "annotate"];
+const ACTIONS: &[&str] = &[
+    "scale",
+    "delete",
+    "apply",
+    "interrupt",
+    "releaseAmi",
+    "cordon",
+    "annotate",
+];
 
 /// Objects that exist only in the running cluster (Karpenter creates them), so a step that
 /// names one is not checked against the scenario's documents.
@@ -339,7 +476,11 @@ pub(crate) fn timeline(cx: &mut Cx, root: &Field<'_>) -> (Meta, Vec<Step>) {
     let mut steps = Vec::new();
     if let Some(sf) = r.req(cx, "spec") {
         let mut s = Fields::of(cx, &sf);
-        if let Some(list) = s.req_help(cx, "steps", "add `steps: [{at: 2m, scale: {kind: Deployment, name: web, replicas: 8}}]`") {
+        if let Some(list) = s.req_help(
+            cx,
+            "steps",
+            "add `steps: [{at: 2m, scale: {kind: Deployment, name: web, replicas: 8}}]`",
+        ) {
             for item in cx.seq(&list) {
                 if let Some(step) = timeline_step(cx, &item) {
                     steps.push(step);
@@ -357,28 +498,62 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
     let errors = cx.error_count();
     let mut f = Fields::of(cx, item);
     let at = f
-        .req_help(cx, "at", "add `at: 2m` (time from the start of the simulation)")
+        .req_help(
+            cx,
+            "at",
+            "add `at: 2m` (time from the start of the simulation)",
+        )
         .and_then(|a| cx.duration(&a, false))
         .flatten();
-    let present: Vec<(&'static str, Field<'_>)> = ACTIONS.iter().filter_map(|a| f.get(a).map(|v| (*a, v))).collect();
+    let present: Vec<(&'static str, Field<'_>)> = ACTIONS
+        .iter()
+        .filter_map(|a| f.get(a).map(|v| (*a, v)))
+        .collect();
     f.finish(cx);
     let action = match present.as_slice() {
         [] => {
-            cx.error(Code::MissingField, &item.path, item.pos(), "a step needs one action", Some(format!("add one of {}", ACTIONS.join(", "))));
-            cx.ko("단계에는 동작이 하나 있어야 합니다", Some(format!("다음 중 하나를 추가하세요: {}", ACTIONS.join(", "))));
+            cx.error(
+                Code::MissingField,
+                &item.path,
+                item.pos(),
+                "a step needs one action",
+                Some(format!("add one of {}", ACTIONS.join(", "))),
+            );
+            cx.ko(
+                "단계에는 동작이 하나 있어야 합니다",
+                Some(format!("다음 중 하나를 추가하세요: {}", ACTIONS.join(", "))),
+            );
             None
         }
         [(name, v)] => action(cx, name, v),
         [_, (second, v), ..] => {
-            cx.error(Code::TimelineStepActions, &v.path, v.key_pos, format!("a step takes exactly one action; `{second}` is a second one"), Some("split it into two steps with the same `at`".into()));
-            cx.ko(format!("단계에는 동작이 정확히 하나만 있어야 합니다. `{second}`는 두 번째 동작입니다"), Some("같은 `at`으로 두 단계로 나누세요".into()));
+            cx.error(
+                Code::TimelineStepActions,
+                &v.path,
+                v.key_pos,
+                format!("a step takes exactly one action; `{second}` is a second one"),
+                Some("split it into two steps with the same `at`".into()),
+            );
+            cx.ko(
+                format!(
+                    "단계에는 동작이 정확히 하나만 있어야 합니다. `{second}`는 두 번째 동작입니다"
+                ),
+                Some("같은 `at`으로 두 단계로 나누세요".into()),
+            );
             None
         }
     };
     if cx.error_count() > errors {
         return None;
     }
-    Some(Step { step: TimelineStep { at: at?, action: action? }, path: item.path.clone(), pos: item.pos() })
+    Some(Step {
+        step: TimelineStep {
+            at: at?,
+            action: action?,
+        },
+        path: item.path.clone(),
+        pos: item.pos(),
+    })
 }
 
 /// Kinds a `scale` step can change.
@@ -388,10 +563,15 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
     match name {
         "scale" => {
             let mut s = Fields::of(cx, v);
-            let kind = s.req(cx, "kind").and_then(|k| cx.choice(&k, SCALABLE, "kind to scale"));
+            let kind = s
+                .req(cx, "kind")
+                .and_then(|k| cx.choice(&k, SCALABLE, "kind to scale"));
             let name_field = s.req(cx, "name");
             let name = name_field.as_ref().and_then(|n| cx.nonempty_str(n));
-            let namespace = s.get("namespace").and_then(|n| cx.nonempty_str(&n)).unwrap_or_else(|| "default".into());
+            let namespace = s
+                .get("namespace")
+                .and_then(|n| cx.nonempty_str(&n))
+                .unwrap_or_else(|| "default".into());
             let replicas = s
                 .req(cx, "replicas")
                 .and_then(|r| cx.int(&r, 0, MAX_PODS).map(|n| n as u32));
@@ -399,7 +579,12 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             if let (Some(k), Some(n), Some(nf)) = (kind, &name, &name_field) {
                 cx.refer(k, &namespace, n, nf);
             }
-            Some(TimelineAction::Scale { kind: workload_kind(kind?)?, name: name?, namespace, replicas: replicas? })
+            Some(TimelineAction::Scale {
+                kind: workload_kind(kind?)?,
+                name: name?,
+                namespace,
+                replicas: replicas?,
+            })
         }
         "delete" => {
             let mut d = Fields::of(cx, v);
@@ -424,7 +609,11 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             let namespace = ns_field.as_ref().and_then(|n| cx.nonempty_str(n));
             d.finish(cx);
             let (kind, namespaced) = kind?;
-            let namespace = if namespaced { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
+            let namespace = if namespaced {
+                namespace.unwrap_or_else(|| "default".into())
+            } else {
+                String::new()
+            };
             // A Pod may be one a controller created (its name is not in any document).
             if let (Some(n), Some(nf)) = (&name, &name_field)
                 && !LIVE_KINDS.contains(&kind)
@@ -432,7 +621,11 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             {
                 cx.refer(kind, &namespace, n, nf);
             }
-            Some(TimelineAction::Delete { kind: kind.to_string(), name: name?, namespace })
+            Some(TimelineAction::Delete {
+                kind: kind.to_string(),
+                name: name?,
+                namespace,
+            })
         }
         "apply" => {
             let converted = super::convert(cx, v, Site::TimelineApply)?;
@@ -452,8 +645,17 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
             let node = i.get("node").and_then(|n| cx.nonempty_str(&n));
             i.finish(cx);
             if nodepool.is_some() == node.is_some() {
-                cx.error(Code::TimelineStepActions, &v.path, v.pos(), "interrupt takes exactly one of `nodepool` and `node`", Some("e.g. `interrupt: {nodepool: default}`".into()));
-                cx.ko("interrupt에는 `nodepool`과 `node` 중 정확히 하나만 씁니다", Some("예: `interrupt: {nodepool: default}`".into()));
+                cx.error(
+                    Code::TimelineStepActions,
+                    &v.path,
+                    v.pos(),
+                    "interrupt takes exactly one of `nodepool` and `node`",
+                    Some("e.g. `interrupt: {nodepool: default}`".into()),
+                );
+                cx.ko(
+                    "interrupt에는 `nodepool`과 `node` 중 정확히 하나만 씁니다",
+                    Some("예: `interrupt: {nodepool: default}`".into()),
+                );
                 return None;
             }
             if let (Some(np), Some(nf)) = (&nodepool, &nodepool_field) {
@@ -463,27 +665,58 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
         }
         "cordon" => {
             let mut c = Fields::of(cx, v);
-            let node = c.req_help(cx, "node", "e.g. `cordon: {node: default-abcde}`").and_then(|n| cx.nonempty_str(&n));
-            let unschedulable = c.get("unschedulable").and_then(|u| cx.bool(&u)).unwrap_or(true);
+            let node = c
+                .req_help(cx, "node", "e.g. `cordon: {node: default-abcde}`")
+                .and_then(|n| cx.nonempty_str(&n));
+            let unschedulable = c
+                .get("unschedulable")
+                .and_then(|u| cx.bool(&u))
+                .unwrap_or(true);
             c.finish(cx);
-            Some(TimelineAction::Cordon { node: node?, unschedulable })
+            Some(TimelineAction::Cordon {
+                node: node?,
+                unschedulable,
+            })
         }
         "annotate" => {
             let mut a = Fields::of(cx, v);
-            let kind = a.req(cx, "kind").and_then(|k| cx.choice(&k, ANNOTATABLE, "kind to annotate"));
+            let kind = a
+                .req(cx, "kind")
+                .and_then(|k| cx.choice(&k, ANNOTATABLE, "kind to annotate"));
             let name = a.req(cx, "name").and_then(|n| cx.nonempty_str(&n));
             let namespace = a.get("namespace").and_then(|n| cx.nonempty_str(&n));
-            let set = a.get("set").map(|s| common::annotations(cx, &s)).unwrap_or_default();
-            let remove: Vec<String> = a.get("remove").map(|r| cx.seq(&r).iter().filter_map(|k| cx.nonempty_str(k)).collect()).unwrap_or_default();
+            let set = a
+                .get("set")
+                .map(|s| common::annotations(cx, &s))
+                .unwrap_or_default();
+            let remove: Vec<String> = a
+                .get("remove")
+                .map(|r| {
+                    cx.seq(&r)
+                        .iter()
+                        .filter_map(|k| cx.nonempty_str(k))
+                        .collect()
+                })
+                .unwrap_or_default();
             a.finish(cx);
             let kind = kind?;
-            let namespace = if kind == "Pod" { namespace.unwrap_or_else(|| "default".into()) } else { String::new() };
+            let namespace = if kind == "Pod" {
+                namespace.unwrap_or_else(|| "default".into())
+            } else {
+                String::new()
+            };
             if set.is_empty() && remove.is_empty() {
                 cx.error(Code::MissingField, &v.path, v.pos(), "annotate needs `set` or `remove`", Some("e.g. `annotate: {kind: Node, name: default-abcde, set: {karpenter.sh/do-not-disrupt: \"true\"}}`".into()));
                 cx.ko("annotate에는 `set`이나 `remove`가 있어야 합니다", None);
                 return None;
             }
-            Some(TimelineAction::Annotate { kind: kind.to_string(), name: name?, namespace, set, remove })
+            Some(TimelineAction::Annotate {
+                kind: kind.to_string(),
+                name: name?,
+                namespace,
+                set,
+                remove,
+            })
         }
         _ => {
             let mut a = Fields::of(cx, v);
@@ -496,9 +729,18 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
                         &f.path,
                         f.pos(),
                         format!("`{fam}` is not an AMI alias family"),
-                        Some(format!("use one of {}", super::nodeclass::ALIAS_FAMILIES.join(", "))),
+                        Some(format!(
+                            "use one of {}",
+                            super::nodeclass::ALIAS_FAMILIES.join(", ")
+                        )),
                     );
-                    cx.ko(format!("`{fam}`는 AMI alias 계열이 아닙니다"), Some(format!("다음 중 하나를 쓰세요: {}", super::nodeclass::ALIAS_FAMILIES.join(", "))));
+                    cx.ko(
+                        format!("`{fam}`는 AMI alias 계열이 아닙니다"),
+                        Some(format!(
+                            "다음 중 하나를 쓰세요: {}",
+                            super::nodeclass::ALIAS_FAMILIES.join(", ")
+                        )),
+                    );
                     return None;
                 }
                 Some(s)
@@ -512,9 +754,23 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
 /// The replicas a timeline step sets for a workload, for the scenario-wide pod cap.
 pub(crate) fn step_replicas(step: &TimelineStep) -> Option<(WorkloadKind, &str, &str, u32)> {
     match &step.action {
-        TimelineAction::Scale { kind, name, namespace, replicas } => Some((*kind, name, namespace, *replicas)),
+        TimelineAction::Scale {
+            kind,
+            name,
+            namespace,
+            replicas,
+        } => Some((*kind, name, namespace, *replicas)),
         TimelineAction::Apply(obj) => match obj.as_ref() {
-            AppliedObject::Workload(w) => Some((w.kind, &w.name, &w.namespace, if w.kind == WorkloadKind::Pod { 1 } else { w.replicas })),
+            AppliedObject::Workload(w) => Some((
+                w.kind,
+                &w.name,
+                &w.namespace,
+                if w.kind == WorkloadKind::Pod {
+                    1
+                } else {
+                    w.replicas
+                },
+            )),
             _ => None,
         },
         _ => None,

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use kpg_core::model::{
-    Container, HostPort, NodeAffinity, PodAffinityTerm, PodSpec, PodTemplate, StringMap, TopologySpreadConstraint,
-    WeightedNodeSelectorTerm, WeightedPodAffinityTerm, WhenUnsatisfiable,
+    Container, HostPort, NodeAffinity, PodAffinityTerm, PodSpec, PodTemplate, StringMap,
+    TopologySpreadConstraint, WeightedNodeSelectorTerm, WeightedPodAffinityTerm, WhenUnsatisfiable,
 };
 use kpg_core::resources::Resources;
 use kpg_core::taints::{TaintEffect, Toleration, TolerationOperator};
@@ -49,7 +49,11 @@ pub(crate) fn pod_template(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodTempl
         None => PodSpec::default(),
     };
     t.finish(cx);
-    PodTemplate { labels, annotations, spec }
+    PodTemplate {
+        labels,
+        annotations,
+        spec,
+    }
 }
 
 const IGNORED_POD_FIELDS: &[&str] = &[
@@ -95,18 +99,32 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
     let mut s = Fields::of(cx, f);
     let mut spec = PodSpec::default();
 
-    let host_network = s.get("hostNetwork").and_then(|h| cx.bool(&h)).unwrap_or(false);
+    let host_network = s
+        .get("hostNetwork")
+        .and_then(|h| cx.bool(&h))
+        .unwrap_or(false);
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut seen_ports = PortSet::new();
     match s.get("containers") {
         Some(c) => {
             let items = cx.seq(&c);
             if items.is_empty() && matches!(c.node.value, crate::yaml::Value::Seq(_)) {
-                cx.error(Code::NoContainers, &c.path, c.pos(), "a pod needs at least one container", Some("add `- name: app` with an `image:`".into()));
-                cx.ko("파드에는 컨테이너가 하나 이상 있어야 합니다", Some("`image:`가 있는 `- name: app`을 추가하세요".into()));
+                cx.error(
+                    Code::NoContainers,
+                    &c.path,
+                    c.pos(),
+                    "a pod needs at least one container",
+                    Some("add `- name: app` with an `image:`".into()),
+                );
+                cx.ko(
+                    "파드에는 컨테이너가 하나 이상 있어야 합니다",
+                    Some("`image:`가 있는 `- name: app`을 추가하세요".into()),
+                );
             }
             for item in items {
-                if let Some(container) = container(cx, &item, false, host_network, &mut names, &mut seen_ports) {
+                if let Some(container) =
+                    container(cx, &item, false, host_network, &mut names, &mut seen_ports)
+                {
                     spec.containers.push(container);
                 }
             }
@@ -119,12 +137,17 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
                 "missing required field `containers`",
                 Some("add `containers:` with at least one `- name: ...` entry".into()),
             );
-            cx.ko("필수 필드 `containers`가 없습니다", Some("`- name: ...` 항목이 하나 이상 있는 `containers:`를 추가하세요".into()));
+            cx.ko(
+                "필수 필드 `containers`가 없습니다",
+                Some("`- name: ...` 항목이 하나 이상 있는 `containers:`를 추가하세요".into()),
+            );
         }
     }
     if let Some(c) = s.get("initContainers") {
         for item in cx.seq(&c) {
-            if let Some(container) = container(cx, &item, true, host_network, &mut names, &mut seen_ports) {
+            if let Some(container) =
+                container(cx, &item, true, host_network, &mut names, &mut seen_ports)
+            {
                 spec.init_containers.push(container);
             }
         }
@@ -146,17 +169,33 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
     if let Some(t) = s.get("topologySpreadConstraints") {
         spec.topology_spread = spread_constraints(cx, &t);
     }
-    let priority = s.get("priority").and_then(|p| cx.int(&p, i64::from(i32::MIN), i64::from(i32::MAX)));
-    spec.priority_class_name = s.get("priorityClassName").and_then(|p| cx.str(&p)).filter(|p| !p.is_empty());
+    let priority = s
+        .get("priority")
+        .and_then(|p| cx.int(&p, i64::from(i32::MIN), i64::from(i32::MAX)));
+    spec.priority_class_name = s
+        .get("priorityClassName")
+        .and_then(|p| cx.str(&p))
+        .filter(|p| !p.is_empty());
     spec.priority = match priority {
         Some(p) => p as i32,
-        None => spec.priority_class_name.as_deref().and_then(builtin_priority).unwrap_or(0),
+        None => spec
+            .priority_class_name
+            .as_deref()
+            .and_then(builtin_priority)
+            .unwrap_or(0),
     };
-    spec.termination_grace_seconds = s.get("terminationGracePeriodSeconds").and_then(|t| cx.int(&t, 0, i64::MAX));
-    spec.node_name = s.get("nodeName").and_then(|n| cx.str(&n)).filter(|n| !n.is_empty());
+    spec.termination_grace_seconds = s
+        .get("terminationGracePeriodSeconds")
+        .and_then(|t| cx.int(&t, 0, i64::MAX));
+    spec.node_name = s
+        .get("nodeName")
+        .and_then(|n| cx.str(&n))
+        .filter(|n| !n.is_empty());
 
     let restart = s.get("restartPolicy");
-    let policy = restart.as_ref().and_then(|r| cx.choice(r, &["Always", "OnFailure", "Never"], "restart policy"));
+    let policy = restart
+        .as_ref()
+        .and_then(|r| cx.choice(r, &["Always", "OnFailure", "Never"], "restart policy"));
     match owner {
         Owner::Pod => {}
         Owner::Controller => {
@@ -169,8 +208,17 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         }
         Owner::Job => match (policy, &restart) {
             (Some("Always"), Some(r)) => {
-                cx.error(Code::RestartPolicyNotAllowed, &r.path, r.pos(), "a Job's pods cannot use restartPolicy Always", Some("use `restartPolicy: Never` or `OnFailure`".into()));
-                cx.ko("Job의 파드는 restartPolicy Always를 쓸 수 없습니다", Some("`restartPolicy: Never`나 `OnFailure`를 쓰세요".into()));
+                cx.error(
+                    Code::RestartPolicyNotAllowed,
+                    &r.path,
+                    r.pos(),
+                    "a Job's pods cannot use restartPolicy Always",
+                    Some("use `restartPolicy: Never` or `OnFailure`".into()),
+                );
+                cx.ko(
+                    "Job의 파드는 restartPolicy Always를 쓸 수 없습니다",
+                    Some("`restartPolicy: Never`나 `OnFailure`를 쓰세요".into()),
+                );
             }
             (None, None) => {
                 cx.error(Code::MissingField, &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
@@ -179,8 +227,16 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
             _ => {}
         },
     }
-    s.unsupported(cx, &["schedulingGates"], ": the pod is scheduled as if it had no gates");
-    s.unsupported(cx, &["resources"], ": pod-level resources are not summed; set requests on the containers");
+    s.unsupported(
+        cx,
+        &["schedulingGates"],
+        ": the pod is scheduled as if it had no gates",
+    );
+    s.unsupported(
+        cx,
+        &["resources"],
+        ": pod-level resources are not summed; set requests on the containers",
+    );
     s.ignore(IGNORED_POD_FIELDS);
     s.finish(cx);
     spec
@@ -221,12 +277,33 @@ fn container(
     if let Some(n) = c.req(cx, "name") {
         if let Some(name) = cx.nonempty_str(&n) {
             if let Err(e) = ext::dns1123_label(&name) {
-                cx.error(Code::InvalidContainerName, &n.path, n.pos(), format!("invalid container name `{}`: {e}", truncate(&name, 60)), Some("use lower-case letters, digits and -, e.g. `app`".into()));
-                cx.ko(format!("컨테이너 이름 `{}`가 올바르지 않습니다: {e}", truncate(&name, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()));
+                cx.error(
+                    Code::InvalidContainerName,
+                    &n.path,
+                    n.pos(),
+                    format!("invalid container name `{}`: {e}", truncate(&name, 60)),
+                    Some("use lower-case letters, digits and -, e.g. `app`".into()),
+                );
+                cx.ko(
+                    format!(
+                        "컨테이너 이름 `{}`가 올바르지 않습니다: {e}",
+                        truncate(&name, 60)
+                    ),
+                    Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()),
+                );
             }
             if let Some(first) = names.get(&name) {
-                cx.error(Code::DuplicateContainerName, &n.path, n.pos(), format!("container name `{name}` is already used by {first}"), Some("give every container and init container a different name".into()));
-                cx.ko(format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"), Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()));
+                cx.error(
+                    Code::DuplicateContainerName,
+                    &n.path,
+                    n.pos(),
+                    format!("container name `{name}` is already used by {first}"),
+                    Some("give every container and init container a different name".into()),
+                );
+                cx.ko(
+                    format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"),
+                    Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()),
+                );
             } else {
                 names.insert(name.clone(), n.path.clone());
             }
@@ -256,7 +333,11 @@ fn container(
         } else {
             // Per-container restart policies of regular containers (an alpha feature) do not
             // change scheduling.
-            let _ = cx.choice(r, &["Always", "OnFailure", "Never"], "container restart policy");
+            let _ = cx.choice(
+                r,
+                &["Always", "OnFailure", "Never"],
+                "container restart policy",
+            );
         }
     }
     c.ignore(IGNORED_CONTAINER_FIELDS);
@@ -270,8 +351,14 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
     let mut r = Fields::of(cx, f);
     let requests_field = r.get("requests");
     let limits_field = r.get("limits");
-    let requests = requests_field.as_ref().map(|q| common::resource_list(cx, q, ListSite::Container)).unwrap_or_default();
-    let limits = limits_field.as_ref().map(|l| common::resource_list(cx, l, ListSite::Container)).unwrap_or_default();
+    let requests = requests_field
+        .as_ref()
+        .map(|q| common::resource_list(cx, q, ListSite::Container))
+        .unwrap_or_default();
+    let limits = limits_field
+        .as_ref()
+        .map(|l| common::resource_list(cx, l, ListSite::Container))
+        .unwrap_or_default();
     r.ignore(&["claims"]);
     r.finish(cx);
 
@@ -280,7 +367,10 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
     for (name, (resource, v)) in &limit_by_name {
         match effective.get(name) {
             Some((_, req)) if req > v => {
-                let path = requests_field.as_ref().map(|q| join(&q.path, name)).unwrap_or_default();
+                let path = requests_field
+                    .as_ref()
+                    .map(|q| join(&q.path, name))
+                    .unwrap_or_default();
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
                 cx.error(
                     Code::RequestExceedsLimit,
@@ -289,7 +379,10 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
                     format!("the {name} request is larger than its limit"),
                     Some(format!("raise the {name} limit or lower the request")),
                 );
-                cx.ko(format!("{name} 요청량이 한도보다 큽니다"), Some(format!("{name} 한도를 올리거나 요청량을 낮추세요")));
+                cx.ko(
+                    format!("{name} 요청량이 한도보다 큽니다"),
+                    Some(format!("{name} 한도를 올리거나 요청량을 낮추세요")),
+                );
             }
             Some((_, req)) if is_extended(name) && req != v => {
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
@@ -305,8 +398,17 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
     for name in effective.keys() {
         if is_extended(name) && !limit_by_name.contains_key(name) {
             let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
-            cx.error(Code::ExtendedResourceLimit, &f.path, pos, format!("the extended resource {name} needs a limit equal to its request"), Some(format!("add `limits: {{{name}: ...}}`")));
-            cx.ko(format!("확장 리소스 {name}에는 요청량과 같은 한도가 있어야 합니다"), None);
+            cx.error(
+                Code::ExtendedResourceLimit,
+                &f.path,
+                pos,
+                format!("the extended resource {name} needs a limit equal to its request"),
+                Some(format!("add `limits: {{{name}: ...}}`")),
+            );
+            cx.ko(
+                format!("확장 리소스 {name}에는 요청량과 같은 한도가 있어야 합니다"),
+                None,
+            );
         }
     }
     let mut req = Resources::ZERO;
@@ -330,7 +432,9 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
     let mut out = Vec::new();
     for item in cx.seq(f) {
         let mut p = Fields::of(cx, &item);
-        let container_port = p.req(cx, "containerPort").and_then(|c| cx.int(&c, 1, 65535));
+        let container_port = p
+            .req(cx, "containerPort")
+            .and_then(|c| cx.int(&c, 1, 65535));
         let host_port = p.get("hostPort").and_then(|h| cx.int(&h, 0, 65535));
         let protocol = p
             .get("protocol")
@@ -347,10 +451,23 @@ fn ports(cx: &mut Cx, f: &Field<'_>, host_network: bool, seen: &mut PortSet) -> 
         };
         if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
             if !seen.insert((protocol, host_ip.clone(), port)) {
-                cx.error(Code::DuplicateHostPort, &item.path, item.pos(), format!("host port {port}/{protocol} is used twice in this pod"), Some("give each container its own host port".into()));
-                cx.ko(format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"), Some("컨테이너마다 다른 호스트 포트를 쓰세요".into()));
+                cx.error(
+                    Code::DuplicateHostPort,
+                    &item.path,
+                    item.pos(),
+                    format!("host port {port}/{protocol} is used twice in this pod"),
+                    Some("give each container its own host port".into()),
+                );
+                cx.ko(
+                    format!("호스트 포트 {port}/{protocol}가 이 파드에서 두 번 쓰였습니다"),
+                    Some("컨테이너마다 다른 호스트 포트를 쓰세요".into()),
+                );
             }
-            out.push(HostPort { protocol: protocol.to_string(), host_ip, port });
+            out.push(HostPort {
+                protocol: protocol.to_string(),
+                host_ip,
+                port,
+            });
         }
     }
     out
@@ -382,8 +499,23 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
         if let Some(terms) = r.req(cx, "nodeSelectorTerms") {
             let items = cx.seq(&terms);
             if items.is_empty() && matches!(terms.node.value, crate::yaml::Value::Seq(_)) {
-                cx.error(Code::EmptyNodeSelectorTerms, &terms.path, terms.pos(), "at least one node selector term is required", Some("add `- matchExpressions: [...]`, or remove the required node affinity".into()));
-                cx.ko("노드 선택 조건이 하나 이상 있어야 합니다", Some("`- matchExpressions: [...]`를 추가하거나 필수 node affinity를 지우세요".into()));
+                cx.error(
+                    Code::EmptyNodeSelectorTerms,
+                    &terms.path,
+                    terms.pos(),
+                    "at least one node selector term is required",
+                    Some(
+                        "add `- matchExpressions: [...]`, or remove the required node affinity"
+                            .into(),
+                    ),
+                );
+                cx.ko(
+                    "노드 선택 조건이 하나 이상 있어야 합니다",
+                    Some(
+                        "`- matchExpressions: [...]`를 추가하거나 필수 node affinity를 지우세요"
+                            .into(),
+                    ),
+                );
             }
             for term in items {
                 if let Some(t) = common::node_selector_term(cx, &term) {
@@ -397,10 +529,15 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
         for item in cx.seq(&pref) {
             let mut p = Fields::of(cx, &item);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
-            let term = p.req(cx, "preference").and_then(|t| common::node_selector_term(cx, &t));
+            let term = p
+                .req(cx, "preference")
+                .and_then(|t| common::node_selector_term(cx, &t));
             p.finish(cx);
             if let (Some(weight), Some(requirements)) = (weight, term) {
-                out.preferred.push(WeightedNodeSelectorTerm { weight: weight as i32, requirements });
+                out.preferred.push(WeightedNodeSelectorTerm {
+                    weight: weight as i32,
+                    requirements,
+                });
             }
         }
     }
@@ -408,7 +545,10 @@ fn node_affinity(cx: &mut Cx, f: &Field<'_>) -> NodeAffinity {
     out
 }
 
-fn pod_affinity(cx: &mut Cx, f: &Field<'_>) -> (Vec<PodAffinityTerm>, Vec<WeightedPodAffinityTerm>) {
+fn pod_affinity(
+    cx: &mut Cx,
+    f: &Field<'_>,
+) -> (Vec<PodAffinityTerm>, Vec<WeightedPodAffinityTerm>) {
     let mut a = Fields::of(cx, f);
     let mut required = Vec::new();
     let mut preferred = Vec::new();
@@ -423,10 +563,15 @@ fn pod_affinity(cx: &mut Cx, f: &Field<'_>) -> (Vec<PodAffinityTerm>, Vec<Weight
         for item in cx.seq(&pref) {
             let mut p = Fields::of(cx, &item);
             let weight = p.req(cx, "weight").and_then(|w| cx.int(&w, 1, 100));
-            let term = p.req(cx, "podAffinityTerm").and_then(|t| pod_affinity_term(cx, &t));
+            let term = p
+                .req(cx, "podAffinityTerm")
+                .and_then(|t| pod_affinity_term(cx, &t));
             p.finish(cx);
             if let (Some(weight), Some(term)) = (weight, term) {
-                preferred.push(WeightedPodAffinityTerm { weight: weight as i32, term });
+                preferred.push(WeightedPodAffinityTerm {
+                    weight: weight as i32,
+                    term,
+                });
             }
         }
     }
@@ -449,15 +594,29 @@ fn label_keys(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
 fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
     let errors = cx.error_count();
     let mut t = Fields::of(cx, f);
-    let label_selector = t.get("labelSelector").map(|s| common::label_selector(cx, &s));
+    let label_selector = t
+        .get("labelSelector")
+        .map(|s| common::label_selector(cx, &s));
     let namespaces = match t.get("namespaces") {
         Some(ns) => {
             let mut out = Vec::new();
             for item in cx.seq(&ns) {
                 if let Some(n) = cx.str(&item) {
                     if let Err(e) = ext::dns1123_label(&n) {
-                        cx.error(Code::InvalidNamespace, &item.path, item.pos(), format!("invalid namespace `{}`: {e}", truncate(&n, 60)), Some("use lower-case letters, digits and -, e.g. `team-a`".into()));
-                        cx.ko(format!("네임스페이스 `{}`가 올바르지 않습니다: {e}", truncate(&n, 60)), Some("소문자, 숫자, -로 쓰세요. 예: `team-a`".into()));
+                        cx.error(
+                            Code::InvalidNamespace,
+                            &item.path,
+                            item.pos(),
+                            format!("invalid namespace `{}`: {e}", truncate(&n, 60)),
+                            Some("use lower-case letters, digits and -, e.g. `team-a`".into()),
+                        );
+                        cx.ko(
+                            format!(
+                                "네임스페이스 `{}`가 올바르지 않습니다: {e}",
+                                truncate(&n, 60)
+                            ),
+                            Some("소문자, 숫자, -로 쓰세요. 예: `team-a`".into()),
+                        );
                     }
                     out.push(n);
                 }
@@ -466,15 +625,31 @@ fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
         }
         None => Vec::new(),
     };
-    let namespace_selector = t.get("namespaceSelector").map(|s| common::label_selector(cx, &s));
+    let namespace_selector = t
+        .get("namespaceSelector")
+        .map(|s| common::label_selector(cx, &s));
     let topology_key = t
-        .req_help(cx, "topologyKey", "e.g. `topologyKey: kubernetes.io/hostname` or `topology.kubernetes.io/zone`")
+        .req_help(
+            cx,
+            "topologyKey",
+            "e.g. `topologyKey: kubernetes.io/hostname` or `topology.kubernetes.io/zone`",
+        )
         .and_then(|k| {
             let s = cx.nonempty_str(&k)?;
-            if common::check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+            if common::check_label_key(cx, &k.path, k.pos(), &s) {
+                Some(s)
+            } else {
+                None
+            }
         });
-    let match_label_keys = t.get("matchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
-    let mismatch_label_keys = t.get("mismatchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
+    let match_label_keys = t
+        .get("matchLabelKeys")
+        .map(|k| label_keys(cx, &k))
+        .unwrap_or_default();
+    let mismatch_label_keys = t
+        .get("mismatchLabelKeys")
+        .map(|k| label_keys(cx, &k))
+        .unwrap_or_default();
     t.finish(cx);
     if cx.error_count() > errors {
         return None;
@@ -515,7 +690,10 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
             None => TolerationOperator::Equal,
         };
         let value_field = t.get("value");
-        let value = value_field.as_ref().and_then(|v| cx.str(v)).unwrap_or_default();
+        let value = value_field
+            .as_ref()
+            .and_then(|v| cx.str(v))
+            .unwrap_or_default();
         if let Some(v) = &value_field {
             if !value.is_empty() {
                 common::check_label_value(cx, &v.path, v.pos(), &value);
@@ -525,20 +703,44 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
             .get("effect")
             .and_then(|e| cx.choice(&e, common::TAINT_EFFECTS, "taint effect"))
             .and_then(TaintEffect::parse);
-        t.get("tolerationSeconds").and_then(|s| cx.int(&s, i64::MIN, i64::MAX));
+        t.get("tolerationSeconds")
+            .and_then(|s| cx.int(&s, i64::MIN, i64::MAX));
         t.finish(cx);
         if key.is_empty() && operator != TolerationOperator::Exists {
             let pos = op_field.as_ref().map(|o| o.pos()).unwrap_or(item.pos());
-            cx.error(Code::TolerationWithoutKey, &join(&item.path, "operator"), pos, "a toleration without a key must use operator Exists", Some("add `operator: Exists` (tolerates every taint), or set `key`".into()));
-            cx.ko("key가 없는 toleration은 operator Exists를 써야 합니다", Some("`operator: Exists`(모든 테인트 허용)를 추가하거나 `key`를 쓰세요".into()));
+            cx.error(
+                Code::TolerationWithoutKey,
+                &join(&item.path, "operator"),
+                pos,
+                "a toleration without a key must use operator Exists",
+                Some("add `operator: Exists` (tolerates every taint), or set `key`".into()),
+            );
+            cx.ko(
+                "key가 없는 toleration은 operator Exists를 써야 합니다",
+                Some("`operator: Exists`(모든 테인트 허용)를 추가하거나 `key`를 쓰세요".into()),
+            );
         }
         if operator == TolerationOperator::Exists && !value.is_empty() {
             let pos = value_field.as_ref().map(|v| v.pos()).unwrap_or(item.pos());
-            cx.error(Code::TolerationExistsWithValue, &join(&item.path, "value"), pos, "a toleration with operator Exists takes no value", Some("remove `value`, or use operator Equal".into()));
-            cx.ko("operator가 Exists인 toleration에는 value를 쓰지 않습니다", Some("`value`를 지우거나 operator Equal을 쓰세요".into()));
+            cx.error(
+                Code::TolerationExistsWithValue,
+                &join(&item.path, "value"),
+                pos,
+                "a toleration with operator Exists takes no value",
+                Some("remove `value`, or use operator Equal".into()),
+            );
+            cx.ko(
+                "operator가 Exists인 toleration에는 value를 쓰지 않습니다",
+                Some("`value`를 지우거나 operator Equal을 쓰세요".into()),
+            );
         }
         if cx.error_count() == errors {
-            out.push(Toleration { key, operator, value, effect });
+            out.push(Toleration {
+                key,
+                operator,
+                value,
+                effect,
+            });
         }
     }
     out
@@ -549,19 +751,45 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
     for item in cx.seq(f) {
         let errors = cx.error_count();
         let mut t = Fields::of(cx, &item);
-        let max_skew = t.req(cx, "maxSkew").and_then(|m| cx.int(&m, 1, i64::from(i32::MAX)));
+        let max_skew = t
+            .req(cx, "maxSkew")
+            .and_then(|m| cx.int(&m, 1, i64::from(i32::MAX)));
         let topology_key = t.req(cx, "topologyKey").and_then(|k| {
             let s = cx.nonempty_str(&k)?;
-            if common::check_label_key(cx, &k.path, k.pos(), &s) { Some(s) } else { None }
+            if common::check_label_key(cx, &k.path, k.pos(), &s) {
+                Some(s)
+            } else {
+                None
+            }
         });
         let when = t
             .req(cx, "whenUnsatisfiable")
-            .and_then(|w| cx.choice(&w, &["DoNotSchedule", "ScheduleAnyway"], "whenUnsatisfiable value"))
-            .map(|w| if w == "DoNotSchedule" { WhenUnsatisfiable::DoNotSchedule } else { WhenUnsatisfiable::ScheduleAnyway });
-        let label_selector = t.get("labelSelector").map(|s| common::label_selector(cx, &s));
+            .and_then(|w| {
+                cx.choice(
+                    &w,
+                    &["DoNotSchedule", "ScheduleAnyway"],
+                    "whenUnsatisfiable value",
+                )
+            })
+            .map(|w| {
+                if w == "DoNotSchedule" {
+                    WhenUnsatisfiable::DoNotSchedule
+                } else {
+                    WhenUnsatisfiable::ScheduleAnyway
+                }
+            });
+        let label_selector = t
+            .get("labelSelector")
+            .map(|s| common::label_selector(cx, &s));
         let min_domains_field = t.get("minDomains");
-        let min_domains = min_domains_field.as_ref().and_then(|m| cx.int(m, 1, i64::from(i32::MAX))).map(|m| m as i32);
-        let match_label_keys = t.get("matchLabelKeys").map(|k| label_keys(cx, &k)).unwrap_or_default();
+        let min_domains = min_domains_field
+            .as_ref()
+            .and_then(|m| cx.int(m, 1, i64::from(i32::MAX)))
+            .map(|m| m as i32);
+        let match_label_keys = t
+            .get("matchLabelKeys")
+            .map(|k| label_keys(cx, &k))
+            .unwrap_or_default();
         let node_affinity_honor = t
             .get("nodeAffinityPolicy")
             .and_then(|p| cx.choice(&p, &["Honor", "Ignore"], "nodeAffinityPolicy"))
@@ -571,20 +799,49 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
             .and_then(|p| cx.choice(&p, &["Honor", "Ignore"], "nodeTaintsPolicy"))
             .is_some_and(|p| p == "Honor");
         t.finish(cx);
-        if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) = (min_domains, when, &min_domains_field) {
-            cx.error(Code::MinDomainsNeedsDoNotSchedule, &m.path, m.pos(), "minDomains can only be used with whenUnsatisfiable: DoNotSchedule", Some("set `whenUnsatisfiable: DoNotSchedule`, or remove `minDomains`".into()));
-            cx.ko("minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다", Some("`whenUnsatisfiable: DoNotSchedule`로 바꾸거나 `minDomains`를 지우세요".into()));
+        if let (Some(_), Some(WhenUnsatisfiable::ScheduleAnyway), Some(m)) =
+            (min_domains, when, &min_domains_field)
+        {
+            cx.error(
+                Code::MinDomainsNeedsDoNotSchedule,
+                &m.path,
+                m.pos(),
+                "minDomains can only be used with whenUnsatisfiable: DoNotSchedule",
+                Some("set `whenUnsatisfiable: DoNotSchedule`, or remove `minDomains`".into()),
+            );
+            cx.ko(
+                "minDomains는 whenUnsatisfiable: DoNotSchedule과 함께만 쓸 수 있습니다",
+                Some(
+                    "`whenUnsatisfiable: DoNotSchedule`로 바꾸거나 `minDomains`를 지우세요".into(),
+                ),
+            );
         }
         if let (Some(key), Some(when)) = (&topology_key, when) {
-            if out.iter().any(|c| &c.topology_key == key && c.when_unsatisfiable == when) {
-                cx.error(Code::DuplicateSpreadConstraint, &item.path, item.pos(), format!("a second constraint with topologyKey {key} and the same whenUnsatisfiable"), Some("merge the two constraints".into()));
-                cx.ko(format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"), Some("두 제약을 하나로 합치세요".into()));
+            if out
+                .iter()
+                .any(|c| &c.topology_key == key && c.when_unsatisfiable == when)
+            {
+                cx.error(
+                    Code::DuplicateSpreadConstraint,
+                    &item.path,
+                    item.pos(),
+                    format!(
+                        "a second constraint with topologyKey {key} and the same whenUnsatisfiable"
+                    ),
+                    Some("merge the two constraints".into()),
+                );
+                cx.ko(
+                    format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"),
+                    Some("두 제약을 하나로 합치세요".into()),
+                );
             }
         }
         if cx.error_count() > errors {
             continue;
         }
-        if let (Some(max_skew), Some(topology_key), Some(when_unsatisfiable)) = (max_skew, topology_key, when) {
+        if let (Some(max_skew), Some(topology_key), Some(when_unsatisfiable)) =
+            (max_skew, topology_key, when)
+        {
             out.push(TopologySpreadConstraint {
                 max_skew: max_skew as i32,
                 topology_key,

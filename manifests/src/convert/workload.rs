@@ -1,7 +1,9 @@
 //! Pods and the controllers that create them, PodDisruptionBudgets and Namespaces.
 
 use kpg_core::labels::LabelSelector;
-use kpg_core::model::{IntOrPercent, Namespace, PodDisruptionBudget, PodTemplate, Workload, WorkloadKind};
+use kpg_core::model::{
+    IntOrPercent, Namespace, PodDisruptionBudget, PodTemplate, Workload, WorkloadKind,
+};
 
 use super::common::{self, Meta, NameRule};
 use super::pod::{self, Owner};
@@ -28,7 +30,11 @@ pub(crate) fn pod(cx: &mut Cx, root: &Field<'_>) -> (Meta, Workload) {
         replicas: 1,
         completions: None,
         selector: None,
-        template: PodTemplate { labels: meta.labels.clone(), annotations: meta.annotations.clone(), spec },
+        template: PodTemplate {
+            labels: meta.labels.clone(),
+            annotations: meta.annotations.clone(),
+            spec,
+        },
         document: cx.doc,
     };
     (meta, workload)
@@ -51,14 +57,22 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
     };
     if let Some(sf) = r.req(cx, "spec") {
         let mut s = Fields::of(cx, &sf);
-        let owner = if kind == WorkloadKind::Job { Owner::Job } else { Owner::Controller };
+        let owner = if kind == WorkloadKind::Job {
+            Owner::Job
+        } else {
+            Owner::Controller
+        };
         if let Some(t) = s.req(cx, "template") {
             workload.template = pod::pod_template(cx, &t, owner);
         }
         match kind {
             WorkloadKind::Job => {
-                let parallelism = s.get("parallelism").and_then(|p| cx.int(&p, 0, MAX_REPLICAS));
-                let completions = s.get("completions").and_then(|c| cx.int(&c, 0, MAX_REPLICAS));
+                let parallelism = s
+                    .get("parallelism")
+                    .and_then(|p| cx.int(&p, 0, MAX_REPLICAS));
+                let completions = s
+                    .get("completions")
+                    .and_then(|c| cx.int(&c, 0, MAX_REPLICAS));
                 // batch/v1 defaulting: both unset means one pod, run once; an unset
                 // parallelism is 1; an unset completions alone stays unset (a work queue).
                 workload.replicas = parallelism.unwrap_or(1) as u32;
@@ -87,15 +101,39 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                     // One pod per eligible node: the engine decides how many.
                     workload.replicas = 0;
                 } else {
-                    workload.replicas = s.get("replicas").and_then(|n| cx.int(&n, 0, MAX_REPLICAS)).unwrap_or(1) as u32;
+                    workload.replicas = s
+                        .get("replicas")
+                        .and_then(|n| cx.int(&n, 0, MAX_REPLICAS))
+                        .unwrap_or(1) as u32;
                 }
-                let selector_field = s.req_help(cx, "selector", "add `selector: {matchLabels: ...}` matching the template's labels");
+                let selector_field = s.req_help(
+                    cx,
+                    "selector",
+                    "add `selector: {matchLabels: ...}` matching the template's labels",
+                );
                 if let Some(sel) = &selector_field {
                     let selector = common::label_selector(cx, sel);
                     if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
-                        cx.error(Code::EmptySelector, &sel.path, sel.pos(), "an empty selector is not allowed here", Some("select the template's labels, e.g. `matchLabels: {app: web}`".into()));
-                        cx.ko("여기서는 빈 selector를 쓸 수 없습니다", Some("템플릿의 레이블을 선택하세요. 예: `matchLabels: {app: web}`".into()));
-                    } else if cx.error_count() == 0 && !selects(&selector, &workload.template.labels) {
+                        cx.error(
+                            Code::EmptySelector,
+                            &sel.path,
+                            sel.pos(),
+                            "an empty selector is not allowed here",
+                            Some(
+                                "select the template's labels, e.g. `matchLabels: {app: web}`"
+                                    .into(),
+                            ),
+                        );
+                        cx.ko(
+                            "여기서는 빈 selector를 쓸 수 없습니다",
+                            Some(
+                                "템플릿의 레이블을 선택하세요. 예: `matchLabels: {app: web}`"
+                                    .into(),
+                            ),
+                        );
+                    } else if cx.error_count() == 0
+                        && !selects(&selector, &workload.template.labels)
+                    {
                         cx.error(
                             Code::SelectorMismatch,
                             &sel.path,
@@ -109,7 +147,9 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                 }
                 s.ignore(&["minReadySeconds", "revisionHistoryLimit"]);
                 match kind {
-                    WorkloadKind::Deployment => s.ignore(&["strategy", "paused", "progressDeadlineSeconds"]),
+                    WorkloadKind::Deployment => {
+                        s.ignore(&["strategy", "paused", "progressDeadlineSeconds"])
+                    }
                     WorkloadKind::StatefulSet => s.ignore(&[
                         "serviceName",
                         "volumeClaimTemplates",
@@ -134,7 +174,10 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
 /// selector against its template.
 fn selects(selector: &LabelSelector, labels: &kpg_core::model::StringMap) -> bool {
     use kpg_core::labels::SelectorOperator;
-    selector.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+    selector
+        .match_labels
+        .iter()
+        .all(|(k, v)| labels.get(k) == Some(v))
         && selector.match_expressions.iter().all(|e| {
             let value = labels.get(&e.key);
             match e.operator {
@@ -153,14 +196,25 @@ pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionB
     let mut out = None;
     if let Some(sf) = r.req(cx, "spec") {
         let mut s = Fields::of(cx, &sf);
-        let selector = s.get("selector").map(|sel| common::label_selector(cx, &sel));
+        let selector = s
+            .get("selector")
+            .map(|sel| common::label_selector(cx, &sel));
         let min_field = s.get("minAvailable");
         let max_field = s.get("maxUnavailable");
         let min_available = min_field.as_ref().and_then(|f| int_or_percent(cx, f));
         let max_unavailable = max_field.as_ref().and_then(|f| int_or_percent(cx, f));
         if let (Some(_), Some(m)) = (&min_field, &max_field) {
-            cx.error(Code::PdbMinAndMax, &m.path, m.pos(), "minAvailable and maxUnavailable cannot both be set", Some("keep one of them".into()));
-            cx.ko("minAvailable과 maxUnavailable을 함께 쓸 수 없습니다", Some("둘 중 하나만 남기세요".into()));
+            cx.error(
+                Code::PdbMinAndMax,
+                &m.path,
+                m.pos(),
+                "minAvailable and maxUnavailable cannot both be set",
+                Some("keep one of them".into()),
+            );
+            cx.ko(
+                "minAvailable과 maxUnavailable을 함께 쓸 수 없습니다",
+                Some("둘 중 하나만 남기세요".into()),
+            );
         }
         s.ignore(&["unhealthyPodEvictionPolicy"]);
         s.finish(cx);
@@ -182,7 +236,10 @@ pub(crate) fn pdb(cx: &mut Cx, root: &Field<'_>) -> (Meta, Option<PodDisruptionB
                     "a PodDisruptionBudget without a selector selects no pods; it has no effect",
                     Some("add `selector: {matchLabels: ...}`".into()),
                 );
-                cx.ko("selector가 없는 PodDisruptionBudget은 아무 파드도 고르지 않아 효과가 없습니다", Some("`selector: {matchLabels: ...}`를 추가하세요".into()));
+                cx.ko(
+                    "selector가 없는 PodDisruptionBudget은 아무 파드도 고르지 않아 효과가 없습니다",
+                    Some("`selector: {matchLabels: ...}`를 추가하세요".into()),
+                );
             }
         }
     }
@@ -197,9 +254,14 @@ fn s_path(f: &Field<'_>, key: &str) -> String {
 
 fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
     match &f.node.value {
-        crate::yaml::Value::Int(_) => cx.int(f, 0, MAX_REPLICAS).map(|v| IntOrPercent::Int(v as i32)),
+        crate::yaml::Value::Int(_) => cx
+            .int(f, 0, MAX_REPLICAS)
+            .map(|v| IntOrPercent::Int(v as i32)),
         crate::yaml::Value::Str(s) => {
-            let pct = s.strip_suffix('%').and_then(|n| n.parse::<i32>().ok()).filter(|n| (0..=100).contains(n));
+            let pct = s
+                .strip_suffix('%')
+                .and_then(|n| n.parse::<i32>().ok())
+                .filter(|n| (0..=100).contains(n));
             match pct {
                 Some(p) => Some(IntOrPercent::Percent(p)),
                 None => {
@@ -208,15 +270,36 @@ fn int_or_percent(cx: &mut Cx, f: &Field<'_>) -> Option<IntOrPercent> {
                     } else {
                         "use a count such as 1 or a percentage such as \"50%\"".into()
                     };
-                    cx.error(Code::InvalidIntOrPercent, &f.path, f.pos(), format!("`{s}` is neither a count nor a percentage between 0% and 100%"), Some(help));
-                    cx.ko(format!("`{s}`는 개수도 0%에서 100% 사이의 백분율도 아닙니다"), None);
+                    cx.error(
+                        Code::InvalidIntOrPercent,
+                        &f.path,
+                        f.pos(),
+                        format!("`{s}` is neither a count nor a percentage between 0% and 100%"),
+                        Some(help),
+                    );
+                    cx.ko(
+                        format!("`{s}`는 개수도 0%에서 100% 사이의 백분율도 아닙니다"),
+                        None,
+                    );
                     None
                 }
             }
         }
         _ => {
-            cx.error(Code::InvalidType, &f.path, f.pos(), format!("expected a count or a percentage, found {}", f.node.type_name()), Some("e.g. 1 or \"50%\"".into()));
-            cx.ko(format!("개수나 백분율이어야 하는데 {}입니다", f.node.type_name()), Some("예: 1 또는 \"50%\"".into()));
+            cx.error(
+                Code::InvalidType,
+                &f.path,
+                f.pos(),
+                format!(
+                    "expected a count or a percentage, found {}",
+                    f.node.type_name()
+                ),
+                Some("e.g. 1 or \"50%\"".into()),
+            );
+            cx.ko(
+                format!("개수나 백분율이어야 하는데 {}입니다", f.node.type_name()),
+                Some("예: 1 또는 \"50%\"".into()),
+            );
             None
         }
     }
@@ -228,6 +311,9 @@ pub(crate) fn namespace(cx: &mut Cx, root: &Field<'_>) -> (Meta, Namespace) {
     let meta = common::metadata(cx, &mut r, false, NameRule::Label);
     r.ignore(&["apiVersion", "kind", "spec", "status"]);
     r.finish(cx);
-    let ns = Namespace { name: meta.name.clone(), labels: meta.labels.clone() };
+    let ns = Namespace {
+        name: meta.name.clone(),
+        labels: meta.labels.clone(),
+    };
     (meta, ns)
 }

@@ -40,11 +40,19 @@ fn named<'a>(its: &'a [InstanceType], name: &str) -> &'a InstanceType {
 }
 
 fn offering(it: &InstanceType, zone: &str, ct: CapacityType) -> Offering {
-    it.offerings.iter().find(|o| o.zone == zone && o.capacity_type == ct).cloned().unwrap()
+    it.offerings
+        .iter()
+        .find(|o| o.zone == zone && o.capacity_type == ct)
+        .cloned()
+        .unwrap()
 }
 
 fn zone_values(it: &InstanceType) -> Vec<String> {
-    it.requirements.get(wellknown::ZONE).unwrap().values().to_vec()
+    it.requirements
+        .get(wellknown::ZONE)
+        .unwrap()
+        .values()
+        .to_vec()
 }
 
 fn offered_zones(it: &InstanceType) -> Vec<&str> {
@@ -77,7 +85,12 @@ fn oracle_allocatable_matches_every_row_for_al2023() {
             row[c_pods].parse::<i64>().unwrap(),
             row[c_eph].parse::<i64>().unwrap() * GIB,
         );
-        let got = (a.cpu(), a.memory(), a.pods(), a.get(ResourceName::EphemeralStorage));
+        let got = (
+            a.cpu(),
+            a.memory(),
+            a.pods(),
+            a.get(ResourceName::EphemeralStorage),
+        );
         if got == want {
             matched += 1;
         } else {
@@ -97,7 +110,10 @@ fn oracle_allocatable_matches_every_row_for_al2023() {
     assert_eq!(a1.allocatable.memory(), 3055 * MIB);
     assert_eq!(a1.capacity.memory(), (4096 - 64 - 303) * MIB);
     assert_eq!(named(&its, "m7i.48xlarge").allocatable.cpu(), 191_450);
-    assert_eq!(named(&its, "m7i.48xlarge").allocatable.memory(), 718_987 * MIB);
+    assert_eq!(
+        named(&its, "m7i.48xlarge").allocatable.memory(),
+        718_987 * MIB
+    );
     assert_eq!(named(&its, "t3.micro").allocatable.memory(), 548 * MIB);
 }
 
@@ -123,21 +139,47 @@ fn all_types_present_and_looked_up_by_name() {
 fn regions_and_zones() {
     assert_eq!(
         region_zones("ap-northeast-2").unwrap(),
-        zones(&["ap-northeast-2a", "ap-northeast-2b", "ap-northeast-2c", "ap-northeast-2d"])
+        zones(&[
+            "ap-northeast-2a",
+            "ap-northeast-2b",
+            "ap-northeast-2c",
+            "ap-northeast-2d"
+        ])
     );
     assert_eq!(
         region_zones("us-east-1").unwrap(),
-        zones(&["us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1e", "us-east-1f"])
+        zones(&[
+            "us-east-1a",
+            "us-east-1b",
+            "us-east-1c",
+            "us-east-1d",
+            "us-east-1e",
+            "us-east-1f"
+        ])
     );
-    assert_eq!(region_zones("us-west-2").unwrap(), zones(&["us-west-2a", "us-west-2b", "us-west-2c", "us-west-2d"]));
+    assert_eq!(
+        region_zones("us-west-2").unwrap(),
+        zones(&["us-west-2a", "us-west-2b", "us-west-2c", "us-west-2d"])
+    );
     assert_eq!(region_zones("eu-west-1"), None);
 
     let nc = node_class(AmiFamily::Al2023);
-    assert_eq!(instance_types("eu-west-1", &[], &nc).unwrap_err(), CatalogError::UnknownRegion("eu-west-1".into()));
-    for bad in ["ap-northeast-2e", "us-east-1a", "ap-northeast-2", "ap-northeast-2ab"] {
+    assert_eq!(
+        instance_types("eu-west-1", &[], &nc).unwrap_err(),
+        CatalogError::UnknownRegion("eu-west-1".into())
+    );
+    for bad in [
+        "ap-northeast-2e",
+        "us-east-1a",
+        "ap-northeast-2",
+        "ap-northeast-2ab",
+    ] {
         assert_eq!(
             instance_types("ap-northeast-2", &zones(&[bad]), &nc).unwrap_err(),
-            CatalogError::UnknownZone { region: "ap-northeast-2".into(), zone: bad.into() }
+            CatalogError::UnknownZone {
+                region: "ap-northeast-2".into(),
+                zone: bad.into()
+            }
         );
     }
     assert_eq!(
@@ -155,26 +197,49 @@ fn seed_types_in_seoul() {
     assert_eq!(t3.allocatable.cpu(), 1930);
     assert_eq!(t3.allocatable.memory(), 1418 * MIB);
     assert_eq!(t3.allocatable.pods(), 11);
-    assert_eq!(offered_zones(t3), ["ap-northeast-2a", "ap-northeast-2b", "ap-northeast-2c", "ap-northeast-2d"]);
+    assert_eq!(
+        offered_zones(t3),
+        [
+            "ap-northeast-2a",
+            "ap-northeast-2b",
+            "ap-northeast-2c",
+            "ap-northeast-2d"
+        ]
+    );
     assert_eq!(t3.offerings.len(), 8);
     let od = offering(t3, "ap-northeast-2c", CapacityType::OnDemand);
-    assert_eq!((od.price, od.price_source, od.available), (26_000, PriceSource::Regional, true));
+    assert_eq!(
+        (od.price, od.price_source, od.available),
+        (26_000, PriceSource::Regional, true)
+    );
     let spot = offering(t3, "ap-northeast-2c", CapacityType::Spot);
-    assert_eq!((spot.price, spot.price_source, spot.available), (7_800, PriceSource::SpotAdvisor, true));
+    assert_eq!(
+        (spot.price, spot.price_source, spot.available),
+        (7_800, PriceSource::SpotAdvisor, true)
+    );
     assert_eq!(t3.cheapest_available().unwrap().price, 7_800);
 
     let c7i = named(&its, "c7i-flex.large");
     assert_eq!(offered_zones(c7i), ["ap-northeast-2b", "ap-northeast-2d"]);
     assert_eq!(zone_values(c7i), ["ap-northeast-2b", "ap-northeast-2d"]);
-    assert_eq!(offering(c7i, "ap-northeast-2b", CapacityType::OnDemand).price, 95_760);
+    assert_eq!(
+        offering(c7i, "ap-northeast-2b", CapacityType::OnDemand).price,
+        95_760
+    );
     // 76 % Spot Advisor saving: 95_760 × 0.24 = 22_982.4 → 22_982.
-    assert_eq!(offering(c7i, "ap-northeast-2d", CapacityType::Spot).price, 22_982);
+    assert_eq!(
+        offering(c7i, "ap-northeast-2d", CapacityType::Spot).price,
+        22_982
+    );
     assert_eq!(c7i.labels[keys::CAPABILITY_FLEX], "true");
     assert_eq!(c7i.allocatable.memory(), 3114 * MIB);
     assert_eq!(c7i.capacity.get(ResourceName::PodEni), 3);
 
     let m7i = named(&its, "m7i-flex.large");
-    assert_eq!(offering(m7i, "ap-northeast-2a", CapacityType::OnDemand).price, 117_710);
+    assert_eq!(
+        offering(m7i, "ap-northeast-2a", CapacityType::OnDemand).price,
+        117_710
+    );
     assert_eq!(m7i.allocatable.memory(), 6903 * MIB);
 
     // With subnets in a/b/c only, c7i-flex is offered in b alone (the seed text's "only in 2b").
@@ -209,9 +274,15 @@ fn regional_price_fallback_and_default_spot_saving() {
     // c5.metal has no us-west-2 price in the data: us-east-1's $4.08 is used.
     let it = instance_type_named("us-west-2", &[], &nc, "c5.metal").unwrap();
     let od = offering(&it, "us-west-2a", CapacityType::OnDemand);
-    assert_eq!((od.price, od.price_source, od.available), (4_080_000, PriceSource::UsEast1Fallback, true));
+    assert_eq!(
+        (od.price, od.price_source, od.available),
+        (4_080_000, PriceSource::UsEast1Fallback, true)
+    );
     let spot = offering(&it, "us-west-2a", CapacityType::Spot);
-    assert_eq!((spot.price, spot.price_source), (1_428_000, PriceSource::SpotDefault)); // × 0.35
+    assert_eq!(
+        (spot.price, spot.price_source),
+        (1_428_000, PriceSource::SpotDefault)
+    ); // × 0.35
 
     // t3.small has its own us-west-2 price (equal to us-east-1's).
     let it = instance_type_named("us-west-2", &[], &nc, "t3.small").unwrap();
@@ -223,13 +294,22 @@ fn regional_price_fallback_and_default_spot_saving() {
     let it = instance_type_named("ap-northeast-2", &[], &nc, "c7i.large").unwrap();
     let e = lookup("c7i.large").unwrap();
     if e.spot_saving_pct_apne2.is_none() {
-        assert_eq!(offering(&it, "ap-northeast-2a", CapacityType::Spot).price_source, PriceSource::SpotDefault);
+        assert_eq!(
+            offering(&it, "ap-northeast-2a", CapacityType::Spot).price_source,
+            PriceSource::SpotDefault
+        );
     }
     // us-east-1 is the fallback's source, so its own prices are regional.
     let it = instance_type_named("us-east-1", &[], &nc, "p4d.24xlarge").unwrap();
     let od = offering(&it, "us-east-1b", CapacityType::OnDemand);
-    assert_eq!((od.price, od.price_source), (21_957_642, PriceSource::Regional));
-    assert_eq!(offering(&it, "us-east-1b", CapacityType::Spot).price, 7_465_598); // 21_957_642 × 0.34 = 7_465_598.28
+    assert_eq!(
+        (od.price, od.price_source),
+        (21_957_642, PriceSource::Regional)
+    );
+    assert_eq!(
+        offering(&it, "us-east-1b", CapacityType::Spot).price,
+        7_465_598
+    ); // 21_957_642 × 0.34 = 7_465_598.28
 }
 
 #[test]
@@ -239,7 +319,13 @@ fn types_without_any_price_are_unavailable() {
     assert_eq!(it.offerings.len(), 2);
     assert!(it.offerings.iter().all(|o| !o.available && o.price == 0));
     assert!(zone_values(&it).is_empty());
-    assert!(it.requirements.get(wellknown::CAPACITY_TYPE).unwrap().values().is_empty());
+    assert!(
+        it.requirements
+            .get(wellknown::CAPACITY_TYPE)
+            .unwrap()
+            .values()
+            .is_empty()
+    );
     let unpriced = instance_types("us-east-1", &[], &nc)
         .unwrap()
         .iter()
@@ -309,22 +395,46 @@ fn windows_node_classes() {
     let t4g = named(&its, "t4g.small");
     assert!(t4g.offerings.is_empty());
     assert!(!t4g.labels.contains_key(wellknown::OS));
-    assert!(t4g.requirements.get(wellknown::OS).unwrap().values().is_empty());
-    assert!(its.iter().filter(|it| it.labels[wellknown::ARCH] == "arm64").all(|it| it.offerings.is_empty()));
+    assert!(
+        t4g.requirements
+            .get(wellknown::OS)
+            .unwrap()
+            .values()
+            .is_empty()
+    );
+    assert!(
+        its.iter()
+            .filter(|it| it.labels[wellknown::ARCH] == "arm64")
+            .all(|it| it.offerings.is_empty())
+    );
 
-    let linux = instance_type_named("us-east-1", &[], &node_class(AmiFamily::Al2), "t4g.small").unwrap();
+    let linux =
+        instance_type_named("us-east-1", &[], &node_class(AmiFamily::Al2), "t4g.small").unwrap();
     assert_eq!(linux.labels[wellknown::OS], "linux");
-    assert_eq!(linux.requirements.get(wellknown::WINDOWS_BUILD).unwrap().operator(), Operator::DoesNotExist);
+    assert_eq!(
+        linux
+            .requirements
+            .get(wellknown::WINDOWS_BUILD)
+            .unwrap()
+            .operator(),
+        Operator::DoesNotExist
+    );
 }
 
 #[test]
 fn kubelet_reservations_and_eviction_overrides() {
     let mut nc = node_class(AmiFamily::Al2023);
     nc.kubelet.kube_reserved.insert("cpu".into(), 200);
-    nc.kubelet.system_reserved.insert("memory".into(), 100 * MIB);
+    nc.kubelet
+        .system_reserved
+        .insert("memory".into(), 100 * MIB);
     nc.kubelet.system_reserved.insert("pid".into(), 1000); // not a resource: ignored
-    nc.kubelet.eviction_hard.insert("memory.available".into(), "5%".into());
-    nc.kubelet.eviction_hard.insert("nodefs.available".into(), "100%".into());
+    nc.kubelet
+        .eviction_hard
+        .insert("memory.available".into(), "5%".into());
+    nc.kubelet
+        .eviction_hard
+        .insert("nodefs.available".into(), "100%".into());
     let it = instance_type_named("us-east-1", &[], &nc, "m5.large").unwrap();
     let mem_cap = 7577 * MIB;
     assert_eq!(it.capacity.memory(), mem_cap);
@@ -334,21 +444,36 @@ fn kubelet_reservations_and_eviction_overrides() {
     assert_eq!(it.overhead.get(ResourceName::EphemeralStorage), GIB);
     assert_eq!(it.allocatable.get(ResourceName::EphemeralStorage), 19 * GIB);
 
-    nc.kubelet.eviction_hard.insert("memory.available".into(), "500Mi".into());
-    nc.kubelet.eviction_hard.insert("nodefs.available".into(), "1Gi".into());
+    nc.kubelet
+        .eviction_hard
+        .insert("memory.available".into(), "500Mi".into());
+    nc.kubelet
+        .eviction_hard
+        .insert("nodefs.available".into(), "1Gi".into());
     let it = instance_type_named("us-east-1", &[], &nc, "m5.large").unwrap();
     assert_eq!(it.overhead.memory(), (574 + 100 + 500) * MIB);
     assert_eq!(it.allocatable.get(ResourceName::EphemeralStorage), 18 * GIB);
 
     // Unparseable values keep the defaults.
-    nc.kubelet.eviction_hard.insert("memory.available".into(), "lots".into());
+    nc.kubelet
+        .eviction_hard
+        .insert("memory.available".into(), "lots".into());
     let it = instance_type_named("us-east-1", &[], &nc, "m5.large").unwrap();
     assert_eq!(it.overhead.memory(), (574 + 100 + 100) * MIB);
 }
 
 #[test]
 fn kube_reserved_cpu_tiers() {
-    for (vcpu, want) in [(1, 60), (2, 70), (4, 80), (8, 90), (16, 110), (48, 190), (96, 310), (192, 550)] {
+    for (vcpu, want) in [
+        (1, 60),
+        (2, 70),
+        (4, 80),
+        (8, 90),
+        (16, 110),
+        (48, 190),
+        (96, 310),
+        (192, 550),
+    ] {
         assert_eq!(kube_reserved_cpu(vcpu * 1000), want, "{vcpu} vCPU");
     }
     assert_eq!(kube_reserved_cpu(0), 0);
@@ -377,13 +502,28 @@ fn labels_and_requirements() {
     assert_eq!(l[keys::CAPABILITY_FLEX], "false");
     assert!(l.contains_key(keys::NETWORK_BANDWIDTH));
     assert!(!l.contains_key(wellknown::ZONE) && !l.contains_key(wellknown::CAPACITY_TYPE));
-    for key in [keys::GPU_COUNT, keys::GPU_NAME, keys::LOCAL_NVME, keys::ACCELERATOR_NAME] {
-        assert_eq!(m5.requirements.get(key).unwrap().operator(), Operator::DoesNotExist, "{key}");
+    for key in [
+        keys::GPU_COUNT,
+        keys::GPU_NAME,
+        keys::LOCAL_NVME,
+        keys::ACCELERATOR_NAME,
+    ] {
+        assert_eq!(
+            m5.requirements.get(key).unwrap().operator(),
+            Operator::DoesNotExist,
+            "{key}"
+        );
     }
     for (k, v) in l {
         assert!(m5.requirements.get(k).unwrap().has(v), "{k}");
     }
-    assert_eq!(m5.requirements.get(wellknown::CAPACITY_TYPE).unwrap().values(), ["on-demand", "spot"]);
+    assert_eq!(
+        m5.requirements
+            .get(wellknown::CAPACITY_TYPE)
+            .unwrap()
+            .values(),
+        ["on-demand", "spot"]
+    );
 
     let g5 = named(&its, "g5.xlarge");
     assert_eq!(g5.labels[keys::GPU_NAME], "a10g");
@@ -400,26 +540,56 @@ fn labels_and_requirements() {
     assert_eq!(g4ad.capacity.get(ResourceName::NvidiaGpu), 0);
 
     // Every GPU name in the data has a known manufacturer.
-    assert!(entries().iter().filter(|e| e.has_gpu()).all(|e| e.gpu_manufacturer().is_some()));
+    assert!(
+        entries()
+            .iter()
+            .filter(|e| e.has_gpu())
+            .all(|e| e.gpu_manufacturer().is_some())
+    );
 
     let metal = named(&its, "c5.metal");
     assert!(!metal.labels.contains_key(keys::HYPERVISOR));
-    assert_eq!(metal.requirements.get(keys::HYPERVISOR).unwrap().operator(), Operator::DoesNotExist);
+    assert_eq!(
+        metal.requirements.get(keys::HYPERVISOR).unwrap().operator(),
+        Operator::DoesNotExist
+    );
 
     // Accelerator facts are not in the data: no type claims one, so a pod selecting an
     // accelerator is refused with a reason instead of launched onto a node without the label.
     let inf2 = named(&its, "inf2.xlarge");
-    assert_eq!(inf2.requirements.get(keys::ACCELERATOR_NAME).unwrap().operator(), Operator::DoesNotExist);
+    assert_eq!(
+        inf2.requirements
+            .get(keys::ACCELERATOR_NAME)
+            .unwrap()
+            .operator(),
+        Operator::DoesNotExist
+    );
 
     // The processor maker comes from the family name; tenancy is the shared default.
-    assert_eq!(named(&its, "m7i-flex.large").labels[keys::CPU_MANUFACTURER], "intel");
-    assert_eq!(named(&its, "m5a.large").labels[keys::CPU_MANUFACTURER], "amd");
-    assert_eq!(named(&its, "c6g.large").labels[keys::CPU_MANUFACTURER], "aws");
+    assert_eq!(
+        named(&its, "m7i-flex.large").labels[keys::CPU_MANUFACTURER],
+        "intel"
+    );
+    assert_eq!(
+        named(&its, "m5a.large").labels[keys::CPU_MANUFACTURER],
+        "amd"
+    );
+    assert_eq!(
+        named(&its, "c6g.large").labels[keys::CPU_MANUFACTURER],
+        "aws"
+    );
     assert_eq!(named(&its, "t3.small").labels[keys::TENANCY], "default");
     // Every AWS well-known key is decided on every type: a value or DoesNotExist.
     for it in &its {
-        for key in wellknown::WELL_KNOWN.iter().filter(|k| k.starts_with("karpenter.k8s.aws/instance-")) {
-            assert!(it.labels.contains_key(*key) || it.requirements.has_key(key), "{} leaves {key} open", it.name);
+        for key in wellknown::WELL_KNOWN
+            .iter()
+            .filter(|k| k.starts_with("karpenter.k8s.aws/instance-"))
+        {
+            assert!(
+                it.labels.contains_key(*key) || it.requirements.has_key(key),
+                "{} leaves {key} open",
+                it.name
+            );
         }
     }
 
@@ -433,7 +603,11 @@ fn extract_adds_no_prices() {
     // regional-prices-extract.csv is not used by build.rs because every on-demand price in it
     // is already in the main CSV; keep it that way.
     let mut checked = 0;
-    for line in EXTRACT.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).skip(1) {
+    for line in EXTRACT
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+    {
         let cells: Vec<&str> = line.split(',').collect();
         let e = lookup(cells[0]).unwrap_or_else(|| panic!("{} not in the catalog", cells[0]));
         let idx = region_index(cells[1]).unwrap();
@@ -498,19 +672,44 @@ fn custom_instance_types() {
     assert_eq!(it.labels.len(), 4);
     assert_eq!(it.labels[wellknown::OS], "linux");
     assert_eq!(it.offerings.len(), 4);
-    assert!(it.offerings.iter().all(|o| o.price_source == PriceSource::Custom));
+    assert!(
+        it.offerings
+            .iter()
+            .all(|o| o.price_source == PriceSource::Custom)
+    );
     assert_eq!(zone_values(&it), ["test-zone-1", "test-zone-3"]);
-    assert_eq!(it.requirements.get(wellknown::CAPACITY_TYPE).unwrap().values(), ["on-demand", "spot"]);
-    assert!(it.requirements.get("karpenter.k8s.aws/instance-category").unwrap().has("c"));
+    assert_eq!(
+        it.requirements
+            .get(wellknown::CAPACITY_TYPE)
+            .unwrap()
+            .values(),
+        ["on-demand", "spot"]
+    );
+    assert!(
+        it.requirements
+            .get("karpenter.k8s.aws/instance-category")
+            .unwrap()
+            .has("c")
+    );
     assert_eq!(it.cheapest_available().unwrap().price, 120_000);
 
     let it = custom_instance_type(&spec, &zones(&["test-zone-2", "test-zone-3"]), &nc);
     assert_eq!(offered_zones(&it), ["test-zone-2", "test-zone-3"]);
     assert_eq!(zone_values(&it), ["test-zone-3"]);
-    assert_eq!(it.requirements.get(wellknown::CAPACITY_TYPE).unwrap().values(), ["spot"]);
+    assert_eq!(
+        it.requirements
+            .get(wellknown::CAPACITY_TYPE)
+            .unwrap()
+            .values(),
+        ["spot"]
+    );
 
     let mut given = spec.clone();
-    given.overhead = Some(Resources::ZERO.with(ResourceName::Cpu, 100).with(ResourceName::Memory, 100 * MIB));
+    given.overhead = Some(
+        Resources::ZERO
+            .with(ResourceName::Cpu, 100)
+            .with(ResourceName::Memory, 100 * MIB),
+    );
     given.capacity.set(ResourceName::EphemeralStorage, 20 * GIB);
     let it = custom_instance_type(&given, &[], &nc);
     assert_eq!(it.allocatable.cpu(), 1900);
