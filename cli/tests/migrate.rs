@@ -353,3 +353,118 @@ fn node_pools_with_different_kubelets_get_a_copy_of_their_class_and_simulate_ali
     );
     assert_eq!(pods_of("batch"), ["110"]);
 }
+
+/// A v1beta1 NodePool as many were written: no `disruption` block (v1beta1 defaulted it to
+/// `WhenUnderutilized`, at once). v1's CRD defaults the omitted block to the same behaviour,
+/// so the migration adds none; a written block that leaves out `consolidateAfter` still gets
+/// `consolidateAfter: 0s`, which v1 requires there.
+const NO_DISRUPTION_V1BETA1: &str = "apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiFamily: AL2023
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+  securityGroupSelectorTerms:
+    - tags: {karpenter.sh/discovery: demo}
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: defaults
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        name: default
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: written
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        name: default
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}
+  disruption:
+    budgets:
+      - nodes: \"1\"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: inflate}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: inflate}}
+  template:
+    metadata: {labels: {app: inflate}}
+    spec:
+      containers: [{name: pause, image: public.ecr.aws/eks-distro/kubernetes/pause:3.2, resources: {requests: {cpu: '1'}}}]
+";
+
+#[test]
+fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_after() {
+    let before = kpg_stdin(&["validate", "-"], NO_DISRUPTION_V1BETA1.as_bytes());
+    let findings = stdout(&before);
+    assert_eq!(before.status.code(), Some(0), "{findings}");
+    let flagged: Vec<&str> = findings
+        .lines()
+        .filter(|l| l.contains("v1beta1-consolidate-after"))
+        .collect();
+    assert_eq!(flagged.len(), 1, "only the written block: {findings}");
+    assert!(flagged[0].starts_with("<stdin>:36:3: warning v1beta1-consolidate-after: NodePool/written spec.disruption.consolidateAfter:"), "{}", flagged[0]);
+
+    let out = kpg_stdin(&["migrate", "-"], NO_DISRUPTION_V1BETA1.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let migrated = stdout(&out);
+    let notes = stderr(&out);
+    let pool = |name: &str| -> String {
+        let at = migrated
+            .find(&format!("  name: {name}\n"))
+            .expect("the pool");
+        migrated[at..]
+            .split("\n---\n")
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        !pool("defaults").contains("disruption"),
+        "no block added: {migrated}"
+    );
+    assert!(
+        pool("written").ends_with(
+            "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\""
+        ),
+        "{migrated}"
+    );
+    assert!(notes.contains("<stdin>:36: migrated NodePool/written: consolidateAfter: 0s added: v1 requires it in a written disruption block"), "{notes}");
+    assert!(
+        !notes.contains("NodePool/defaults: spec.disruption"),
+        "{notes}"
+    );
+
+    let after = kpg_stdin(&["validate", "-"], migrated.as_bytes());
+    assert_eq!(
+        stdout(&after).trim(),
+        "0 errors, 0 warnings",
+        "{}",
+        stdout(&after)
+    );
+    let a = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        NO_DISRUPTION_V1BETA1.as_bytes(),
+    ));
+    let b = stdout(&kpg_stdin(
+        &["simulate", "-", "--output", "json"],
+        migrated.as_bytes(),
+    ));
+    assert_eq!(a, b, "the defaulted block behaves as v1beta1's default did");
+}

@@ -211,7 +211,7 @@ codes! {
     V1beta1Api = "v1beta1-api", V1beta1, "A karpenter.sh/v1beta1 or karpenter.k8s.aws/v1beta1 object, read with its v1 meaning.", "karpenter.sh/v1beta1 또는 karpenter.k8s.aws/v1beta1 오브젝트입니다. v1의 의미로 읽습니다.";
     V1beta1ExpireAfter = "v1beta1-expire-after", V1beta1, "v1 moved expireAfter from spec.disruption to spec.template.spec, and made expiry forceful.", "v1에서 expireAfter는 spec.disruption에서 spec.template.spec으로 옮겨졌고, 만료는 강제가 되었습니다.";
     V1beta1ConsolidationPolicy = "v1beta1-consolidation-policy", V1beta1, "v1 renamed WhenUnderutilized to WhenEmptyOrUnderutilized.", "v1에서 WhenUnderutilized의 이름이 WhenEmptyOrUnderutilized로 바뀌었습니다.";
-    V1beta1ConsolidateAfter = "v1beta1-consolidate-after", V1beta1, "v1 requires consolidateAfter; v1beta1 forbade it with WhenUnderutilized.", "v1은 consolidateAfter를 요구합니다. v1beta1은 WhenUnderutilized와 함께 쓰지 못하게 했습니다.";
+    V1beta1ConsolidateAfter = "v1beta1-consolidate-after", V1beta1, "v1 requires consolidateAfter in a disruption block it is given (an omitted block defaults to consolidateAfter: 0s); v1beta1 forbade it with WhenUnderutilized.", "v1은 직접 쓴 disruption 블록 안에 consolidateAfter를 요구합니다(블록을 생략하면 consolidateAfter: 0s가 기본값입니다). v1beta1은 WhenUnderutilized와 함께 쓰지 못하게 했습니다.";
     V1beta1NodeClassRef = "v1beta1-node-class-ref", V1beta1, "v1's nodeClassRef needs group and kind besides name.", "v1의 nodeClassRef에는 name 말고도 group과 kind가 있어야 합니다.";
     V1beta1Kubelet = "v1beta1-kubelet", V1beta1, "v1 moved kubelet from the NodePool to the EC2NodeClass.", "v1에서 kubelet은 NodePool에서 EC2NodeClass로 옮겨졌습니다.";
     V1beta1Resources = "v1beta1-resources", V1beta1, "v1 removed the dead spec.template.spec.resources field.", "v1에서 쓰이지 않던 spec.template.spec.resources 필드가 없어졌습니다.";

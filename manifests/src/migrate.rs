@@ -10,8 +10,12 @@
 //! What changes:
 //! - NodePool: `apiVersion`; `spec.disruption.expireAfter` moves to
 //!   `spec.template.spec.expireAfter`; `WhenUnderutilized` becomes `WhenEmptyOrUnderutilized`;
-//!   `consolidateAfter: 0s` is added where v1beta1 left it out (v1 requires it, and 0s is what
-//!   v1beta1 did); `nodeClassRef` gains `group` (from its `apiVersion`) and `kind`;
+//!   `consolidateAfter: 0s` is added to a `disruption` block that leaves it out (v1 requires it
+//!   inside a written block, and 0s is what v1beta1 did); a NodePool without a `disruption`
+//!   block gets none, since v1's CRD defaults the omitted block to `{consolidateAfter: 0s}`
+//!   with `WhenEmptyOrUnderutilized` and a 10 % budget, which is v1beta1's default behaviour
+//!   (from v1.1.0, and v1.0.4 of the AWS chart; before that an omitted block left
+//!   consolidation off); `nodeClassRef` gains `group` (from its `apiVersion`) and `kind`;
 //!   `spec.template.spec.kubelet` moves to the referenced EC2NodeClass;
 //!   `spec.template.spec.resources` (a dead field) goes.
 //! - EC2NodeClass: `apiVersion`; an `amiFamily` without `amiSelectorTerms` becomes an
@@ -406,12 +410,13 @@ fn migrate_node_pool(
             "apiVersion karpenter.sh/v1beta1 → karpenter.sh/v1",
         );
     }
-    let Some((spec_key, spec)) = entry(root, "spec") else {
+    let Some((_, spec)) = entry(root, "spec") else {
         return;
     };
     let template = get(spec, "template");
     let tspec_entry = template.and_then(|t| entry(t, "spec"));
-    let disruption = entry(spec, "disruption");
+    // `disruption: null` is an omitted block (the API server prunes the null).
+    let disruption = entry(spec, "disruption").filter(|(_, d)| !d.is_null());
 
     // expireAfter moves from the disruption block into the template.
     if let Some((dk, d)) = disruption
@@ -458,7 +463,8 @@ fn migrate_node_pool(
         }
     }
 
-    // Policy names, and the consolidateAfter v1 requires.
+    // Policy names, and the consolidateAfter v1 requires in a written block. An omitted block
+    // stays omitted: v1 defaults it to what v1beta1 did.
     if let Some((dk, d)) = disruption {
         let policy = entry(d, "consolidationPolicy");
         if let Some((_, pv)) = policy
@@ -490,7 +496,7 @@ fn migrate_node_pool(
                         changes,
                         doc,
                         pk.pos.line,
-                        "consolidateAfter: 0s added: v1 requires it, and 0s is what v1beta1 did",
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
                     );
                 }
                 (None, false) => {
@@ -502,34 +508,17 @@ fn migrate_node_pool(
                         changes,
                         doc,
                         dk.pos.line,
-                        "consolidateAfter: 0s added: v1 requires it, and 0s is what v1beta1 did",
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
                     );
                 }
                 (_, true) => manual(
                     changes,
                     doc,
                     dk.pos.line,
-                    "add consolidateAfter: 0s to spec.disruption (v1 requires it)",
+                    "add consolidateAfter: 0s to spec.disruption (v1 requires it in a written disruption block)",
                 ),
             }
         }
-    } else if !is_flow(spec_key, spec) {
-        // v1beta1's default disruption was WhenUnderutilized at once; v1 needs consolidateAfter.
-        let indent = child_indent(spec, spec_key.pos.line).unwrap_or(spec_key.pos.col - 1 + 2);
-        let end = ed.block_end(spec_key.pos.line - 1, spec_key.pos.col - 1);
-        let pad = " ".repeat(indent);
-        let e = ed.edit(end - 1);
-        e.after.push(format!("{pad}disruption:"));
-        e.after.push(format!(
-            "{pad}  consolidationPolicy: WhenEmptyOrUnderutilized"
-        ));
-        e.after.push(format!("{pad}  consolidateAfter: 0s"));
-        change(
-            changes,
-            doc,
-            spec_key.pos.line,
-            "spec.disruption added with v1beta1's defaults (WhenEmptyOrUnderutilized, consolidateAfter: 0s)",
-        );
     }
 
     let Some((_, tspec)) = tspec_entry else {
@@ -951,6 +940,67 @@ spec:
         let m = migrate(text);
         let expected = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      expireAfter: 48h\n  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 0s\n---\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n  amiSelectorTerms:\n    - alias: bottlerocket@latest\n  role: r\n  kubelet:\n    maxPods: 20\n";
         assert_eq!(m.text, expected, "{:?}", m.changes);
+    }
+
+    #[test]
+    fn a_node_pool_without_a_disruption_block_gets_none() {
+        // v1 defaults the omitted block to consolidateAfter: 0s, WhenEmptyOrUnderutilized and a
+        // 10% budget: what v1beta1 did without one. A null block is an omitted one.
+        for tail in [
+            "",
+            "  disruption: null\n",
+            "  disruption:\n  limits:\n    cpu: 10\n",
+        ] {
+            let text = format!(
+                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: c\n      requirements: []\n{tail}"
+            );
+            let m = migrate(&text);
+            let expected = format!(
+                "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      requirements: []\n{tail}"
+            );
+            assert_eq!(m.text, expected, "{tail:?}: {:?}", m.changes);
+            assert!(
+                m.changes.iter().all(|c| !c.message.contains("disruption")
+                    && !c.message.contains("consolidateAfter")),
+                "{:?}",
+                m.changes
+            );
+            let loaded = crate::load(&m.text);
+            assert!(
+                loaded
+                    .diagnostics
+                    .iter()
+                    .all(|d| d.code != crate::Code::MissingField),
+                "{:?}",
+                loaded.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn a_written_disruption_block_without_consolidate_after_gets_0s() {
+        let head = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: c}\n      requirements: []\n";
+        let m = migrate(&format!(
+            "{head}  disruption:\n    budgets:\n      - nodes: \"1\"\n"
+        ));
+        assert!(
+            m.text.ends_with(
+                "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\"\n"
+            ),
+            "{}",
+            m.text
+        );
+        assert!(m.changes.iter().any(|c| c.line == 10 && c.message == "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did"), "{:?}", m.changes);
+        let m = migrate(&format!(
+            "{head}  disruption: {{consolidationPolicy: WhenEmpty}}\n"
+        ));
+        assert!(
+            m.changes
+                .iter()
+                .any(|c| c.manual && c.message.contains("add consolidateAfter: 0s")),
+            "a flow block needs a person: {:?}",
+            m.changes
+        );
     }
 
     #[test]

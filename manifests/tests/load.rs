@@ -223,7 +223,7 @@ spec:
 }
 
 #[test]
-fn v1_nodepool_requires_consolidate_after() {
+fn v1_nodepool_requires_consolidate_after_in_a_written_disruption_block() {
     let text = "\
 apiVersion: karpenter.sh/v1
 kind: NodePool
@@ -239,12 +239,134 @@ spec:
 ";
     let l = load(text);
     let d = only(&l, "missing-field");
+    assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.path, "spec.disruption.consolidateAfter");
-    assert_eq!(d.line, 10);
+    assert_eq!((d.line, d.column), (10, 3), "at the block's key");
+    assert!(
+        d.message.contains("written `spec.disruption` block"),
+        "{}",
+        d.message
+    );
     assert_eq!(
         d.help.as_deref(),
-        Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never)")
+        Some(
+            "add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults"
+        )
     );
+    assert!(
+        d.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")),
+        "{:?}",
+        d.ko
+    );
+    // An empty block is a written block: the CRD's block default does not apply to it.
+    for empty in [
+        "  disruption: {}\n",
+        "  disruption:\n    budgets: [{nodes: '1'}]\n",
+    ] {
+        let l = load(&text.replace("  disruption:\n    consolidationPolicy: WhenEmpty\n", empty));
+        assert_eq!(
+            only(&l, "missing-field").path,
+            "spec.disruption.consolidateAfter",
+            "{empty}"
+        );
+    }
+}
+
+/// From v1.1.0 (and v1.0.4 of the AWS chart) the NodePool CRD defaults an omitted
+/// `spec.disruption` to `{consolidateAfter: 0s}`, and the field defaults inside it fill in
+/// the policy and the budget: the official examples omit the block and apply cleanly.
+#[test]
+fn v1_nodepool_without_a_disruption_block_takes_the_crd_defaults() {
+    let pool = "\
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general-purpose
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
+";
+    // `disruption: null` is pruned by the API server, then defaulted like an omitted block.
+    for text in [
+        pool.to_string(),
+        format!("{pool}  disruption: null\n"),
+        format!("{pool}  disruption:\n"),
+    ] {
+        let l = load(&format!("{NODECLASS}---\n{text}"));
+        assert!(l.diagnostics.is_empty(), "{text}\n{:#?}", l.diagnostics);
+        let np = &l.scenario.node_pools[0];
+        assert_eq!(
+            np.consolidation_policy,
+            ConsolidationPolicy::WhenEmptyOrUnderutilized
+        );
+        assert_eq!(np.consolidate_after, Some(0));
+        assert_eq!(np.budgets.len(), 1);
+        assert_eq!(np.budgets[0].nodes, BudgetNodes::Percent(10));
+        assert!(
+            np.budgets[0].schedule.is_none()
+                && np.budgets[0].duration.is_none()
+                && np.budgets[0].reasons.is_empty()
+        );
+        assert_eq!(np.expire_after, Some(720 * 3600 * 1000));
+    }
+}
+
+#[test]
+fn field_defaults_inside_a_written_disruption_block() {
+    let text = format!(
+        "{NODECLASS}---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: p
+spec:
+  template:
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements: []
+      expireAfter: null
+  disruption:
+    consolidateAfter: 5m
+    consolidationPolicy: null
+    budgets:
+    - reasons: [Drifted]
+    - schedule: '@daily'
+      duration: 1h
+"
+    );
+    let l = load(&text);
+    assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
+    let np = &l.scenario.node_pools[0];
+    assert_eq!(np.consolidate_after, Some(300_000));
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized,
+        "a null policy is defaulted"
+    );
+    assert_eq!(
+        np.expire_after,
+        Some(720 * 3600 * 1000),
+        "a null expireAfter is defaulted"
+    );
+    // `nodes` is required in a budget item, but the CRD defaults it to 10% first.
+    assert_eq!(np.budgets.len(), 2);
+    assert!(
+        np.budgets
+            .iter()
+            .all(|b| b.nodes == BudgetNodes::Percent(10)),
+        "{:?}",
+        np.budgets
+    );
+    assert_eq!(np.budgets[0].reasons, ["Drifted"]);
+    // An explicit empty list is not defaulted: no budget at all.
+    let l = load(&text.replace(
+        "    budgets:\n    - reasons: [Drifted]\n    - schedule: '@daily'\n      duration: 1h\n",
+        "    budgets: []\n",
+    ));
+    assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
+    assert!(l.scenario.node_pools[0].budgets.is_empty());
 }
 
 #[test]
@@ -452,6 +574,67 @@ spec:
             .iter()
             .all(|d| d.severity == Severity::Warning)
     );
+}
+
+/// v1 defaults an omitted `disruption` block to what v1beta1 did (consolidate underutilized
+/// nodes at once), so a v1beta1 NodePool without one has nothing to change; a block it writes
+/// needs `consolidateAfter` in v1.
+#[test]
+fn v1beta1_consolidate_after_is_flagged_only_in_a_written_block() {
+    let pool = |disruption: &str| {
+        format!(
+            "{NODECLASS}---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: legacy
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        name: default
+      requirements: []
+{disruption}"
+        )
+    };
+    let l = load(&pool(""));
+    assert_clean(&l);
+    let codes: Vec<_> = l.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        ["v1beta1-api", "v1beta1-node-class-ref"],
+        "{:#?}",
+        l.diagnostics
+    );
+    let np = &l.scenario.node_pools[0];
+    assert_eq!(
+        np.consolidation_policy,
+        ConsolidationPolicy::WhenEmptyOrUnderutilized
+    );
+    assert_eq!(np.consolidate_after, Some(0));
+    assert_eq!(np.budgets[0].nodes, BudgetNodes::Percent(10));
+
+    for block in [
+        "  disruption:\n    consolidationPolicy: WhenUnderutilized\n",
+        "  disruption:\n    expireAfter: 168h\n",
+    ] {
+        let l = load(&pool(block));
+        assert_clean(&l);
+        let w = only(&l, "v1beta1-consolidate-after");
+        assert_eq!(w.severity, Severity::Warning);
+        assert_eq!(w.path, "spec.disruption.consolidateAfter", "{block}");
+        assert!(
+            w.message.contains("written disruption block"),
+            "{}",
+            w.message
+        );
+        assert!(
+            w.ko.as_ref().is_some_and(|k| k.message.contains("직접 쓴")),
+            "{:?}",
+            w.ko
+        );
+        assert_eq!(l.scenario.node_pools[0].consolidate_after, Some(0));
+    }
 }
 
 #[test]

@@ -323,8 +323,8 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "지적 사항 읽기",
                 },
                 body: Text {
-                    en: "These are the hello-world manifests exactly as the first article wrote them, in `karpenter.sh/v1beta1`. A v1 cluster rejects them; the playground reads them with their v1 meaning, so Play still works, and marks each difference as a warning at its field. Open Problems below the editor.\n\n- Both `apiVersion`s are now `v1`.\n- The EC2NodeClass picks its AMI with `amiSelectorTerms` and an alias such as `al2023@latest` instead of `amiFamily`.\n- `nodeClassRef` needs `group` and `kind` as well as `name`.\n- `WhenUnderutilized` is renamed `WhenEmptyOrUnderutilized`.\n- v1beta1 rejected `consolidateAfter` together with `WhenUnderutilized`, so the article's manifest would not have applied as written. v1 accepts it, and in v1 it is required.",
-                    ko: "첫 번째 글이 쓴 그대로의 hello-world 매니페스트이며 `karpenter.sh/v1beta1`입니다. v1 클러스터는 이를 거부합니다. 플레이그라운드는 v1의 의미로 읽기 때문에 재생은 되지만, 달라진 곳마다 해당 필드에 경고를 붙입니다. 편집기 아래의 Problems를 열어 보세요.\n\n- 두 `apiVersion` 모두 이제 `v1`입니다.\n- EC2NodeClass는 `amiFamily` 대신 `amiSelectorTerms`와 `al2023@latest` 같은 alias로 AMI를 고릅니다.\n- `nodeClassRef`에는 `name`과 함께 `group`과 `kind`가 있어야 합니다.\n- `WhenUnderutilized`의 이름이 `WhenEmptyOrUnderutilized`로 바뀌었습니다.\n- v1beta1은 `consolidateAfter`를 `WhenUnderutilized`와 함께 쓰는 것을 거부했으므로, 글의 매니페스트는 쓰인 그대로는 적용되지 않았을 것입니다. v1은 이를 받아들이며, v1에서는 필수 항목입니다.",
+                    en: "These are the hello-world manifests exactly as the first article wrote them, in `karpenter.sh/v1beta1`. A v1 cluster rejects them; the playground reads them with their v1 meaning, so Play still works, and marks each difference as a warning at its field. Open Problems below the editor.\n\n- Both `apiVersion`s are now `v1`.\n- The EC2NodeClass picks its AMI with `amiSelectorTerms` and an alias such as `al2023@latest` instead of `amiFamily`.\n- `nodeClassRef` needs `group` and `kind` as well as `name`.\n- `WhenUnderutilized` is renamed `WhenEmptyOrUnderutilized`.\n- v1beta1 rejected `consolidateAfter` together with `WhenUnderutilized`, so the article's manifest would not have applied as written. v1 accepts it, and requires it in any `disruption` block you write; leave the whole block out and v1 fills in `consolidateAfter: 0s`, `WhenEmptyOrUnderutilized` and a `nodes: 10%` budget, which is what v1beta1 did by default.",
+                    ko: "첫 번째 글이 쓴 그대로의 hello-world 매니페스트이며 `karpenter.sh/v1beta1`입니다. v1 클러스터는 이를 거부합니다. 플레이그라운드는 v1의 의미로 읽기 때문에 재생은 되지만, 달라진 곳마다 해당 필드에 경고를 붙입니다. 편집기 아래의 Problems를 열어 보세요.\n\n- 두 `apiVersion` 모두 이제 `v1`입니다.\n- EC2NodeClass는 `amiFamily` 대신 `amiSelectorTerms`와 `al2023@latest` 같은 alias로 AMI를 고릅니다.\n- `nodeClassRef`에는 `name`과 함께 `group`과 `kind`가 있어야 합니다.\n- `WhenUnderutilized`의 이름이 `WhenEmptyOrUnderutilized`로 바뀌었습니다.\n- v1beta1은 `consolidateAfter`를 `WhenUnderutilized`와 함께 쓰는 것을 거부했으므로, 글의 매니페스트는 쓰인 그대로는 적용되지 않았을 것입니다. v1은 이를 받아들이며, 직접 쓴 `disruption` 블록 안에서는 필수 항목입니다. 블록 전체를 빼면 v1이 `consolidateAfter: 0s`, `WhenEmptyOrUnderutilized`, `nodes: 10%` 예산을 채워 넣는데, 이는 v1beta1의 기본 동작과 같습니다.",
                 },
             },
             Step {
@@ -427,5 +427,55 @@ mod tests {
             }
         }
         assert!(find("labels-taints").is_some());
+    }
+
+    /// The v1beta1 lesson says v1 requires `consolidateAfter` only in a written `disruption`
+    /// block and defaults an omitted one; the reader agrees on the lesson's own lab.
+    #[test]
+    fn the_v1beta1_lesson_states_the_consolidate_after_rule_the_reader_applies() {
+        let step = &find("v1beta1-to-v1").expect("the v1beta1 lesson").steps[0].body;
+        assert!(
+            step.en
+                .contains("requires it in any `disruption` block you write")
+                && step.en.contains("`consolidateAfter: 0s`"),
+            "{}",
+            step.en
+        );
+        assert!(
+            step.ko.contains("직접 쓴 `disruption` 블록 안에서는 필수")
+                && step.ko.contains("`consolidateAfter: 0s`"),
+            "{}",
+            step.ko
+        );
+        let text = Lab::V1beta1.text();
+        let codes = |t: &str| {
+            kpg_manifests::load(t)
+                .diagnostics
+                .iter()
+                .map(|d| d.code.as_str())
+                .collect::<Vec<_>>()
+        };
+        let written = text.replace("    consolidateAfter: 30s\n", "");
+        assert_ne!(written, text);
+        assert!(
+            codes(&written).contains(&"v1beta1-consolidate-after"),
+            "a written block without it"
+        );
+        let omitted = text.replace("  disruption:\n    consolidationPolicy: WhenUnderutilized\n    consolidateAfter: 30s\n", "");
+        assert_ne!(omitted, text);
+        assert!(
+            !codes(&omitted).contains(&"v1beta1-consolidate-after"),
+            "no block: v1 defaults it"
+        );
+        let v1 = kpg_manifests::migrate(&omitted).text;
+        let loaded = kpg_manifests::load(&v1);
+        assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+        assert!(
+            loaded
+                .scenario
+                .node_pools
+                .iter()
+                .all(|np| np.consolidate_after == Some(0))
+        );
     }
 }

@@ -210,38 +210,32 @@ pub(crate) fn node_pool(
         }
         df.finish(cx);
     }
-    if !consolidate_after_seen {
+    // `consolidateAfter` has no default of its own (through v1.14.1): it is required inside a
+    // `disruption` block the manifest writes. An omitted block is defaulted whole by the CRD
+    // (`{consolidateAfter: 0s}`, then the policy and budget defaults inside it), which is what
+    // `np` already holds.
+    if let (false, Some(d)) = (consolidate_after_seen, &disruption) {
+        let path = join(&d.path, "consolidateAfter");
         if v1beta1 {
-            let (path, pos) = match &disruption {
-                Some(d) => (join(&d.path, "consolidateAfter"), d.key_pos),
-                None => (join(&sf.path, "disruption"), sf.key_pos),
-            };
             cx.warn(
                 Code::V1beta1ConsolidateAfter,
                 &path,
-                policy_pos.unwrap_or(pos),
-                "v1 requires consolidateAfter; 0s is used, as v1beta1 behaved",
+                policy_pos.unwrap_or(d.key_pos),
+                "v1 requires consolidateAfter in a written disruption block; 0s is used, as v1beta1 behaved",
                 Some("add `consolidateAfter: 0s` under `spec.disruption`".into()),
             );
-            cx.ko(
-                "v1에서는 consolidateAfter가 필수입니다. v1beta1처럼 동작하도록 0s를 씁니다",
-                Some("`spec.disruption` 아래에 `consolidateAfter: 0s`를 추가하세요".into()),
-            );
+            cx.ko("v1에서는 직접 쓴 disruption 블록 안에 consolidateAfter가 필수입니다. v1beta1처럼 동작하도록 0s를 씁니다", Some("`spec.disruption` 아래에 `consolidateAfter: 0s`를 추가하세요".into()));
         } else {
-            let (path, pos) = match &disruption {
-                Some(d) => (join(&d.path, "consolidateAfter"), d.key_pos),
-                None => (join(&sf.path, "disruption.consolidateAfter"), sf.key_pos),
-            };
             cx.error(
                 Code::MissingField,
                 &path,
-                pos,
-                "karpenter.sh/v1 requires `spec.disruption.consolidateAfter`",
-                Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never)".into()),
+                d.key_pos,
+                "karpenter.sh/v1 requires `consolidateAfter` in a written `spec.disruption` block (only an omitted block is defaulted, to `consolidateAfter: 0s`)",
+                Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults".into()),
             );
             cx.ko(
-                "karpenter.sh/v1에서는 `spec.disruption.consolidateAfter`가 필수입니다",
-                Some("`consolidateAfter: 0s`(또는 1m 같은 기간이나 Never)를 추가하세요".into()),
+                "karpenter.sh/v1에서는 직접 쓴 `spec.disruption` 블록 안에 `consolidateAfter`가 필수입니다(블록 전체를 생략했을 때만 `consolidateAfter: 0s`로 기본값이 채워집니다)",
+                Some("`consolidateAfter: 0s`(또는 1m 같은 기간이나 Never)를 추가하거나, 기본값을 쓰려면 `disruption` 블록 전체를 지우세요".into()),
             );
         }
     }
