@@ -166,10 +166,10 @@ fn container_counts(scenario: &Scenario) -> table::ContainerCounts {
         add(w);
     }
     for step in &scenario.timeline {
-        if let kpg_core::model::TimelineAction::Apply(obj) = &step.action {
-            if let kpg_core::model::AppliedObject::Workload(w) = obj.as_ref() {
-                add(w);
-            }
+        if let kpg_core::model::TimelineAction::Apply(obj) = &step.action
+            && let kpg_core::model::AppliedObject::Workload(w) = obj.as_ref()
+        {
+            add(w);
         }
     }
     counts

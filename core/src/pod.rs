@@ -149,15 +149,15 @@ pub fn pod_requirements(
         }
     }
     let mut preferred = strict.clone();
-    if let Some(best) = preferred_terms.first() {
-        if let Some(term) = spec.node_affinity.preferred.get(*best) {
-            for r in &term.requirements {
-                preferred.add(Requirement::new(
-                    &r.key,
-                    r.operator,
-                    r.values.iter().cloned(),
-                ));
-            }
+    if let Some(best) = preferred_terms.first()
+        && let Some(term) = spec.node_affinity.preferred.get(*best)
+    {
+        for r in &term.requirements {
+            preferred.add(Requirement::new(
+                &r.key,
+                r.operator,
+                r.values.iter().cloned(),
+            ));
         }
     }
     PodRequirements { strict, preferred }
@@ -286,10 +286,10 @@ impl PodNamer {
 
 /// How long a Job pod runs: the runtime annotation, else `sleep N` in its command.
 pub fn job_runtime(template: &PodTemplate) -> Option<Millis> {
-    if let Some(v) = template.annotations.get(RUNTIME_ANNOTATION) {
-        if let Ok(ms) = crate::duration::parse(v) {
-            return Some(ms);
-        }
+    if let Some(v) = template.annotations.get(RUNTIME_ANNOTATION)
+        && let Ok(ms) = crate::duration::parse(v)
+    {
+        return Some(ms);
     }
     for c in &template.spec.containers {
         let words: Vec<&str> = c
@@ -302,10 +302,10 @@ pub fn job_runtime(template: &PodTemplate) -> Option<Millis> {
             .filter(|w| !w.is_empty())
             .collect();
         for pair in words.windows(2) {
-            if pair[0] == "sleep" {
-                if let Ok(secs) = pair[1].trim_end_matches('s').parse::<u64>() {
-                    return Some(secs.saturating_mul(1000));
-                }
+            if pair[0] == "sleep"
+                && let Ok(secs) = pair[1].trim_end_matches('s').parse::<u64>()
+            {
+                return Some(secs.saturating_mul(1000));
             }
         }
     }

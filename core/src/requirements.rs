@@ -262,17 +262,17 @@ impl Requirement {
             (a, b) => a.or(b),
         };
         let key = self.key.clone();
-        if let (Some(g), Some(l)) = (gte, lte) {
-            if g > l {
-                return Requirement {
-                    key,
-                    complement: false,
-                    values: Vec::new(),
-                    gte: None,
-                    lte: None,
-                    min_values,
-                };
-            }
+        if let (Some(g), Some(l)) = (gte, lte)
+            && g > l
+        {
+            return Requirement {
+                key,
+                complement: false,
+                values: Vec::new(),
+                gte: None,
+                lte: None,
+                min_values,
+            };
         }
         let complement = self.complement && other.complement;
         let values = match (self.complement, other.complement) {

@@ -78,10 +78,10 @@ pub struct Toleration {
 impl Toleration {
     /// `v1.Toleration.ToleratesTaint`.
     pub fn tolerates(&self, taint: &Taint) -> bool {
-        if let Some(effect) = self.effect {
-            if effect != taint.effect {
-                return false;
-            }
+        if let Some(effect) = self.effect
+            && effect != taint.effect
+        {
+            return false;
         }
         if !self.key.is_empty() && self.key != taint.key {
             return false;
@@ -171,6 +171,37 @@ pub fn collect_effects(taints: &[Taint]) -> Vec<TaintEffect> {
     v
 }
 
+/// The tolerations the DaemonSet controller adds to every pod it creates
+/// (`AddOrUpdateDaemonPodTolerations`, kubernetes `pkg/controller/daemon/util`): DaemonSet
+/// pods survive a node going not-ready or unreachable, and run despite the node-condition
+/// taints and cordoning; host-network pods also despite `network-unavailable`.
+pub fn daemon_pod_tolerations(host_network: bool) -> Vec<Toleration> {
+    let exists = |key: &str, effect: TaintEffect| Toleration {
+        key: key.into(),
+        operator: TolerationOperator::Exists,
+        value: String::new(),
+        effect: Some(effect),
+    };
+    let mut out = alloc::vec![
+        exists("node.kubernetes.io/not-ready", TaintEffect::NoExecute),
+        exists("node.kubernetes.io/unreachable", TaintEffect::NoExecute),
+        exists("node.kubernetes.io/disk-pressure", TaintEffect::NoSchedule),
+        exists(
+            "node.kubernetes.io/memory-pressure",
+            TaintEffect::NoSchedule
+        ),
+        exists("node.kubernetes.io/pid-pressure", TaintEffect::NoSchedule),
+        exists("node.kubernetes.io/unschedulable", TaintEffect::NoSchedule),
+    ];
+    if host_network {
+        out.push(exists(
+            "node.kubernetes.io/network-unavailable",
+            TaintEffect::NoSchedule,
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,35 +258,4 @@ mod tests {
             "gpu:NoExecute"
         );
     }
-}
-
-/// The tolerations the DaemonSet controller adds to every pod it creates
-/// (`AddOrUpdateDaemonPodTolerations`, kubernetes `pkg/controller/daemon/util`): DaemonSet
-/// pods survive a node going not-ready or unreachable, and run despite the node-condition
-/// taints and cordoning; host-network pods also despite `network-unavailable`.
-pub fn daemon_pod_tolerations(host_network: bool) -> Vec<Toleration> {
-    let exists = |key: &str, effect: TaintEffect| Toleration {
-        key: key.into(),
-        operator: TolerationOperator::Exists,
-        value: String::new(),
-        effect: Some(effect),
-    };
-    let mut out = alloc::vec![
-        exists("node.kubernetes.io/not-ready", TaintEffect::NoExecute),
-        exists("node.kubernetes.io/unreachable", TaintEffect::NoExecute),
-        exists("node.kubernetes.io/disk-pressure", TaintEffect::NoSchedule),
-        exists(
-            "node.kubernetes.io/memory-pressure",
-            TaintEffect::NoSchedule
-        ),
-        exists("node.kubernetes.io/pid-pressure", TaintEffect::NoSchedule),
-        exists("node.kubernetes.io/unschedulable", TaintEffect::NoSchedule),
-    ];
-    if host_network {
-        out.push(exists(
-            "node.kubernetes.io/network-unavailable",
-            TaintEffect::NoSchedule,
-        ));
-    }
-    out
 }

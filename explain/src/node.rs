@@ -644,10 +644,13 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
     }
 }
 
+/// A funnel filter: its check id, its name, and which stages it removes.
+type FunnelStage = (&'static str, String, fn(&TypeStage) -> bool);
+
 fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
     let funnel = r.funnel();
     let total = funnel.len();
-    let stages: [(&str, String, fn(&TypeStage) -> bool); 9] = [
+    let stages: [FunnelStage; 10] = [
         (
             "nodepool",
             say!(
@@ -713,6 +716,15 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
             |s| *s == TypeStage::NotLaunched,
         ),
         (
+            "no-capacity",
+            say!(
+                lang,
+                "EC2 capacity (InsufficientInstanceCapacity)",
+                "EC2 용량(InsufficientInstanceCapacity)"
+            ),
+            |s| matches!(s, TypeStage::NoCapacity(_)),
+        ),
+        (
             "outbid",
             say!(lang, "the cheapest offering", "가장 싼 오퍼링"),
             |s| *s == TypeStage::Outbid,
@@ -727,6 +739,10 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
     let mut left = total;
     for (check, what, is) in stages {
         let out = funnel.iter().filter(|v| is(&v.stage)).count();
+        // Shortages are rare: the line shows only when EC2 turned a pool down.
+        if check == "no-capacity" && out == 0 {
+            continue;
+        }
         left -= out;
         let status = if left == 0 {
             Status::Fail

@@ -781,19 +781,20 @@ fn kube_section(sim: &Simulation, k: &KubeRecord, lang: Lang) -> Section {
             .check(rejection_check(r)),
         );
     }
-    if k.nodes.is_empty() && k.considered > 0 {
-        if let Some(c) = k.chosen {
-            lines.push(Line::new(
-                Status::Chosen,
-                say!(
-                    lang,
-                    "bound to {}, the highest score of {} feasible nodes",
-                    "가능한 노드 {1}개 중 점수가 가장 높은 {0}에 배치됨",
-                    node_name(sim, c),
-                    k.feasible
-                ),
-            ));
-        }
+    if k.nodes.is_empty()
+        && k.considered > 0
+        && let Some(c) = k.chosen
+    {
+        lines.push(Line::new(
+            Status::Chosen,
+            say!(
+                lang,
+                "bound to {}, the highest score of {} feasible nodes",
+                "가능한 노드 {1}개 중 점수가 가장 높은 {0}에 배치됨",
+                node_name(sim, c),
+                k.feasible
+            ),
+        ));
     }
     let title = say!(
         lang,

@@ -384,10 +384,11 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
     }
     for (i, j, name, (og, ok), (ng, nk)) in bad {
         let a = &mut accepted[i];
-        if let Object::Timeline(s) = &a.converted.object {
-            if let Some(st) = s.get(j) {
-                let field = if og != ng { "group" } else { "kind" };
-                let d = diag(
+        if let Object::Timeline(s) = &a.converted.object
+            && let Some(st) = s.get(j)
+        {
+            let field = if og != ng { "group" } else { "kind" };
+            let d = diag(
                     Severity::Error,
                     Code::ImmutableField,
                     a,
@@ -400,8 +401,7 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
                     format!("NodePool/{name}는 이미 group {og}의 {ok}를 nodeClassRef로 씁니다. group과 kind는 바꿀 수 없습니다(여기서는 group {ng}의 {nk})"),
                     Some(format!("`group: {og}`와 `kind: {ok}`를 그대로 두거나, 앞 단계에서 NodePool을 지우고 새로 적용하세요")),
                 );
-                diagnostics.push(d);
-            }
+            diagnostics.push(d);
         }
         a.dropped = true;
     }
@@ -666,23 +666,23 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     }
     for (i, j) in bad {
         let a = &mut accepted[i];
-        if let Object::Timeline(s) = &a.converted.object {
-            if let Some(st) = s.get(j) {
-                let d = diag(
-                    Severity::Error,
-                    Code::TooLarge,
-                    a,
-                    &st.path,
-                    st.pos,
-                    "this step brings the scenario above the pod limit".into(),
-                    help(),
-                )
-                .with_ko(
-                    "이 단계로 시나리오의 파드가 한도를 넘습니다".into(),
-                    Some(help_ko()),
-                );
-                diagnostics.push(d);
-            }
+        if let Object::Timeline(s) = &a.converted.object
+            && let Some(st) = s.get(j)
+        {
+            let d = diag(
+                Severity::Error,
+                Code::TooLarge,
+                a,
+                &st.path,
+                st.pos,
+                "this step brings the scenario above the pod limit".into(),
+                help(),
+            )
+            .with_ko(
+                "이 단계로 시나리오의 파드가 한도를 넘습니다".into(),
+                Some(help_ko()),
+            );
+            diagnostics.push(d);
         }
         a.dropped = true;
     }

@@ -866,10 +866,11 @@ fn pods_capacity(eni_limited: i64, vcpu: i64, family: AmiFamily, kubelet: &Kubel
         None if family.is_windows() => 110,
         None => eni_limited,
     };
-    if let Some(ppc) = kubelet.pods_per_core {
-        if ppc > 0 && family != AmiFamily::Bottlerocket {
-            count = count.min(ppc.saturating_mul(vcpu));
-        }
+    if let Some(ppc) = kubelet.pods_per_core
+        && ppc > 0
+        && family != AmiFamily::Bottlerocket
+    {
+        count = count.min(ppc.saturating_mul(vcpu));
     }
     count
 }

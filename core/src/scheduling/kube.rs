@@ -181,10 +181,11 @@ impl SpreadCache {
     pub fn record(&mut self, bound: &Pod, node: &KubeNode) {
         for e in &mut self.entries {
             let tsc = &e.pod.spec.topology_spread[e.index];
-            if spread_counts_node(&e.pod, tsc, node) && spread_selects(&e.pod, tsc, bound) {
-                if let Some(d) = node.domain(&tsc.topology_key) {
-                    *e.counts.entry(String::from(d)).or_insert(0) += 1;
-                }
+            if spread_counts_node(&e.pod, tsc, node)
+                && spread_selects(&e.pod, tsc, bound)
+                && let Some(d) = node.domain(&tsc.topology_key)
+            {
+                *e.counts.entry(String::from(d)).or_insert(0) += 1;
             }
         }
     }
@@ -282,13 +283,12 @@ impl Cluster<'_> {
         let domains_with = |term: &PodAffinityTerm| -> Vec<String> {
             let mut out: Vec<String> = Vec::new();
             for (i, node) in self.nodes.iter().enumerate() {
-                if let Some(d) = node.domain(&term.topology_key) {
-                    if self.bound[i]
+                if let Some(d) = node.domain(&term.topology_key)
+                    && self.bound[i]
                         .iter()
                         .any(|&q| term_selects(self, pod, term, &self.pods[q]))
-                    {
-                        out.push(String::from(d));
-                    }
+                {
+                    out.push(String::from(d));
                 }
             }
             out.sort();
@@ -311,11 +311,11 @@ impl Cluster<'_> {
                 .filter(|o| !o.spec.pod_anti_affinity.is_empty())
             {
                 for term in &other.spec.pod_anti_affinity {
-                    if term_selects(self, other, term, pod) {
-                        if let Some(d) = node.domain(&term.topology_key) {
-                            pre.existing_anti
-                                .push((term.topology_key.clone(), String::from(d)));
-                        }
+                    if term_selects(self, other, term, pod)
+                        && let Some(d) = node.domain(&term.topology_key)
+                    {
+                        pre.existing_anti
+                            .push((term.topology_key.clone(), String::from(d)));
                     }
                 }
             }

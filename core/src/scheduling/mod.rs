@@ -851,12 +851,11 @@ impl<'a> Solver<'a> {
         let tpl = &self.templates[claim.template];
         // A full NodeClaim is the common miss in big passes: its largest option (the first)
         // lacks the CPU, so no option can take the pod whatever the requirements say.
-        if let Some(&largest) = claim.options.first() {
-            if !claim.pods.is_empty()
-                && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu()
-            {
-                return Err(FitError::Resources);
-            }
+        if let Some(&largest) = claim.options.first()
+            && !claim.pods.is_empty()
+            && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu()
+        {
+            return Err(FitError::Resources);
         }
         if let Err(t) = karpenter_tolerates(&tpl.taints, a.tolerations(pod)) {
             return Err(FitError::Taint(t));

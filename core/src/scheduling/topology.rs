@@ -522,11 +522,11 @@ impl Topology {
         }
         for gi in owned_inverse {
             let g = &mut self.groups[*gi];
-            if let Some(r) = reqs.get(&g.key) {
-                if !r.is_complement() {
-                    for v in r.values().to_vec() {
-                        g.record(&v);
-                    }
+            if let Some(r) = reqs.get(&g.key)
+                && !r.is_complement()
+            {
+                for v in r.values().to_vec() {
+                    g.record(&v);
                 }
             }
         }

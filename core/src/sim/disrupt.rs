@@ -608,7 +608,7 @@ impl Simulation {
         if chosen.is_empty() {
             return None;
         }
-        let savings = chosen.iter().map(|c| c.price as i64).sum();
+        let savings = chosen.iter().map(|c| c.price).sum();
         Some(Plan {
             method: Method::Emptiness,
             reason: Reason::Empty,
@@ -852,7 +852,7 @@ impl Simulation {
                     .map(|o| o.price)
             })
             .min();
-        let savings = price as i64 - cheapest.map_or(0, |c| c as i64);
+        let savings = price as i64 - cheapest.map_or(0, |c| c);
         Ok(Plan {
             method,
             reason: Reason::Underutilized,
@@ -1020,7 +1020,7 @@ impl Simulation {
                     .copied()
                     .filter(|n| still.contains(n))
                     .collect();
-                let savings = kept.iter().map(|&n| self.nodes[n].price as i64).sum();
+                let savings = kept.iter().map(|&n| self.nodes[n].price).sum();
                 (!kept.is_empty()).then_some(Plan {
                     candidates: kept,
                     savings,

@@ -992,17 +992,17 @@ impl Simulation {
         let position: BTreeMap<usize, usize> =
             ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         for (p, pod) in self.pods.iter().enumerate() {
-            if let Some(i) = pod.node.and_then(|n| position.get(&n)) {
-                if pod.is_active() {
-                    knodes[*i].requested += pod.requests;
-                    bound[*i].push(p);
-                    knodes[*i].host_ports.extend(
-                        pod.spec
-                            .containers
-                            .iter()
-                            .flat_map(|c| c.host_ports.iter().cloned()),
-                    );
-                }
+            if let Some(i) = pod.node.and_then(|n| position.get(&n))
+                && pod.is_active()
+            {
+                knodes[*i].requested += pod.requests;
+                bound[*i].push(p);
+                knodes[*i].host_ports.extend(
+                    pod.spec
+                        .containers
+                        .iter()
+                        .flat_map(|c| c.host_ports.iter().cloned()),
+                );
             }
         }
         let mut unschedulable = Vec::new();
@@ -1017,15 +1017,15 @@ impl Simulation {
                 && a.labels == b.labels
         };
         for p in pending {
-            if let Some((q, summary)) = &last_failed {
-                if same(&self.pods[*q], &self.pods[p]) {
-                    self.pods[p].scheduler_message = summary.clone();
-                    unschedulable.push(p);
-                    if let Some(record) = self.evidence.scheduling.get(*q).cloned().flatten() {
-                        self.evidence.set_scheduling(p, record);
-                    }
-                    continue;
+            if let Some((q, summary)) = &last_failed
+                && same(&self.pods[*q], &self.pods[p])
+            {
+                self.pods[p].scheduler_message = summary.clone();
+                unschedulable.push(p);
+                if let Some(record) = self.evidence.scheduling.get(*q).cloned().flatten() {
+                    self.evidence.set_scheduling(p, record);
                 }
+                continue;
             }
             let detail = knodes.len() <= evidence::KUBE_DETAIL_NODES;
             let (choice, summary, results) = {
@@ -1154,27 +1154,26 @@ impl Simulation {
         let w = self.pods[p].workload;
         self.workload_state[w].succeeded += 1;
         let wl = &self.workloads[w];
-        if wl.kind == WorkloadKind::Job {
-            if let Some(c) = wl.completions {
-                let active = self
-                    .pods
-                    .iter()
-                    .filter(|q| q.workload == w && q.is_active())
-                    .count() as u32;
-                if self.workload_state[w].succeeded + active < c && !self.workload_state[w].deleted
-                {
-                    self.add_replica(w);
-                }
-                if self.workload_state[w].succeeded >= c {
-                    let name = self.workloads[w].name.clone();
-                    let ns = self.workloads[w].namespace.clone();
-                    self.event(
-                        false,
-                        "Completed",
-                        format!("Job/{ns}/{name}"),
-                        "Job completed".into(),
-                    );
-                }
+        if wl.kind == WorkloadKind::Job
+            && let Some(c) = wl.completions
+        {
+            let active = self
+                .pods
+                .iter()
+                .filter(|q| q.workload == w && q.is_active())
+                .count() as u32;
+            if self.workload_state[w].succeeded + active < c && !self.workload_state[w].deleted {
+                self.add_replica(w);
+            }
+            if self.workload_state[w].succeeded >= c {
+                let name = self.workloads[w].name.clone();
+                let ns = self.workloads[w].namespace.clone();
+                self.event(
+                    false,
+                    "Completed",
+                    format!("Job/{ns}/{name}"),
+                    "Job completed".into(),
+                );
             }
         }
     }
@@ -1667,10 +1666,10 @@ impl Simulation {
             let mut values: Vec<String> = Vec::new();
             for t in templates {
                 let base = t.requirements.get(key).cloned();
-                if let Some(b) = &base {
-                    if b.operator() == Operator::In {
-                        values.extend(b.values().iter().cloned());
-                    }
+                if let Some(b) = &base
+                    && b.operator() == Operator::In
+                {
+                    values.extend(b.values().iter().cloned());
                 }
                 for it in t.instance_types.iter() {
                     let Some(r) = it.requirements.get(key) else {

@@ -114,28 +114,27 @@ pub(crate) fn metadata(
             cx.ko("필수 필드 `name`이 없습니다", None);
         }
     }
-    if let Some(f) = m.get("namespace") {
-        if let Some(ns) = cx.nonempty_str(&f) {
-            if namespaced {
-                if let Err(e) = ext::dns1123_label(&ns) {
-                    cx.error(
-                        Code::InvalidNamespace,
-                        &f.path,
-                        f.pos(),
-                        format!("invalid namespace `{}`: {e}", truncate(&ns, 60)),
-                        Some(name_help(NameRule::Label)),
-                    );
-                    cx.ko(
-                        format!(
-                            "네임스페이스 `{}`가 올바르지 않습니다: {e}",
-                            truncate(&ns, 60)
-                        ),
-                        None,
-                    );
-                }
-                meta.namespace = ns;
-            }
+    if let Some(f) = m.get("namespace")
+        && let Some(ns) = cx.nonempty_str(&f)
+        && namespaced
+    {
+        if let Err(e) = ext::dns1123_label(&ns) {
+            cx.error(
+                Code::InvalidNamespace,
+                &f.path,
+                f.pos(),
+                format!("invalid namespace `{}`: {e}", truncate(&ns, 60)),
+                Some(name_help(NameRule::Label)),
+            );
+            cx.ko(
+                format!(
+                    "네임스페이스 `{}`가 올바르지 않습니다: {e}",
+                    truncate(&ns, 60)
+                ),
+                None,
+            );
         }
+        meta.namespace = ns;
     }
     if let Some(f) = m.get("labels") {
         meta.labels = labels(cx, &f);
@@ -548,28 +547,29 @@ pub(crate) fn requirement(
             }
             _ => {}
         }
-        if let (Some(m), Operator::In) = (min_values, op) {
-            if (m as usize) > values.len() {
-                cx.error(
-                    Code::MinValuesExceedsValues,
-                    &r_child(&item.path, "minValues"),
-                    min_field.as_ref().map(|m| m.pos()).unwrap_or(of.pos()),
-                    format!(
-                        "minValues is {m} but only {} values are listed",
-                        values.len()
-                    ),
-                    Some("list at least minValues values, or lower minValues".into()),
-                );
-                cx.ko(
-                    format!("minValues가 {m}인데 나열된 값은 {}개뿐입니다", values.len()),
-                    Some("값을 minValues개 이상 나열하거나 minValues를 낮추세요".into()),
-                );
-            }
+        if let (Some(m), Operator::In) = (min_values, op)
+            && (m as usize) > values.len()
+        {
+            cx.error(
+                Code::MinValuesExceedsValues,
+                &r_child(&item.path, "minValues"),
+                min_field.as_ref().map(|m| m.pos()).unwrap_or(of.pos()),
+                format!(
+                    "minValues is {m} but only {} values are listed",
+                    values.len()
+                ),
+                Some("list at least minValues values, or lower minValues".into()),
+            );
+            cx.ko(
+                format!("minValues가 {m}인데 나열된 값은 {}개뿐입니다", values.len()),
+                Some("값을 minValues개 이상 나열하거나 minValues를 낮추세요".into()),
+            );
         }
-        if site == ReqSite::NodePool && op == Operator::In {
-            if let Some(k) = key.as_deref() {
-                well_known_values(cx, &vpath, vpos, k, &values);
-            }
+        if site == ReqSite::NodePool
+            && op == Operator::In
+            && let Some(k) = key.as_deref()
+        {
+            well_known_values(cx, &vpath, vpos, k, &values);
         }
     }
     if cx.error_count() > errors {

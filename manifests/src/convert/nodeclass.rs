@@ -109,20 +109,21 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     match (declared, alias_family) {
         (Some(d), Some(a)) => {
             let d_family = family(d);
-            if d_family != Some(a) && d != "Custom" {
-                if let Some(f) = &family_field {
-                    cx.error(
-                        Code::AmiFamilyMismatch,
-                        &f.path,
-                        f.pos(),
-                        format!("amiFamily {d} does not match the alias family"),
-                        Some("remove amiFamily (the alias sets it) or use Custom".into()),
-                    );
-                    cx.ko(
-                        format!("amiFamily {d}가 alias의 계열과 다릅니다"),
-                        Some("amiFamily를 지우거나(alias가 정합니다) Custom을 쓰세요".into()),
-                    );
-                }
+            if d_family != Some(a)
+                && d != "Custom"
+                && let Some(f) = &family_field
+            {
+                cx.error(
+                    Code::AmiFamilyMismatch,
+                    &f.path,
+                    f.pos(),
+                    format!("amiFamily {d} does not match the alias family"),
+                    Some("remove amiFamily (the alias sets it) or use Custom".into()),
+                );
+                cx.ko(
+                    format!("amiFamily {d}가 alias의 계열과 다릅니다"),
+                    Some("amiFamily를 지우거나(alias가 정합니다) Custom을 쓰세요".into()),
+                );
             }
             nc.ami_family = d_family.unwrap_or(a);
         }
@@ -151,36 +152,35 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
             if v1beta1 && terms_field.is_none() && !matches!(d, "Custom" | "Ubuntu") {
                 nc.ami_alias = Some(format!("{}@latest", d.to_ascii_lowercase()));
             }
-            if v1beta1 && d != "Ubuntu" {
-                if let Some(f) = &family_field {
-                    let help = match d {
-                        "Custom" => "v1 needs amiSelectorTerms that select your AMIs".to_string(),
-                        other => format!(
-                            "in v1 write `amiSelectorTerms: [{{alias: {}@latest}}]`",
-                            other.to_ascii_lowercase()
-                        ),
-                    };
-                    cx.warn(
-                        Code::V1beta1AmiFamily,
-                        &f.path,
-                        f.pos(),
-                        "v1 requires amiSelectorTerms; an alias replaces amiFamily",
-                        Some(help),
-                    );
-                    let help_ko = match d {
-                        "Custom" => {
-                            "v1에는 AMI를 고르는 amiSelectorTerms가 있어야 합니다".to_string()
-                        }
-                        other => format!(
-                            "v1에서는 `amiSelectorTerms: [{{alias: {}@latest}}]`로 쓰세요",
-                            other.to_ascii_lowercase()
-                        ),
-                    };
-                    cx.ko(
-                        "v1에서는 amiSelectorTerms가 필수이며, amiFamily 대신 alias를 씁니다",
-                        Some(help_ko),
-                    );
-                }
+            if v1beta1
+                && d != "Ubuntu"
+                && let Some(f) = &family_field
+            {
+                let help = match d {
+                    "Custom" => "v1 needs amiSelectorTerms that select your AMIs".to_string(),
+                    other => format!(
+                        "in v1 write `amiSelectorTerms: [{{alias: {}@latest}}]`",
+                        other.to_ascii_lowercase()
+                    ),
+                };
+                cx.warn(
+                    Code::V1beta1AmiFamily,
+                    &f.path,
+                    f.pos(),
+                    "v1 requires amiSelectorTerms; an alias replaces amiFamily",
+                    Some(help),
+                );
+                let help_ko = match d {
+                    "Custom" => "v1에는 AMI를 고르는 amiSelectorTerms가 있어야 합니다".to_string(),
+                    other => format!(
+                        "v1에서는 `amiSelectorTerms: [{{alias: {}@latest}}]`로 쓰세요",
+                        other.to_ascii_lowercase()
+                    ),
+                };
+                cx.ko(
+                    "v1에서는 amiSelectorTerms가 필수이며, amiFamily 대신 alias를 씁니다",
+                    Some(help_ko),
+                );
             }
         }
         (None, Some(a)) => nc.ami_family = a,
@@ -278,12 +278,12 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     if let Some(c) = s.get("capacityReservationSelectorTerms") {
         capacity_reservation_terms(cx, &c);
     }
-    if let Some(p) = s.get("instanceStorePolicy") {
-        if cx.choice(&p, &["RAID0"], "instance store policy").is_some() {
-            let pos = s.key_pos("instanceStorePolicy").unwrap_or(p.pos());
-            cx.warn(Code::UnsupportedField, &p.path, pos, "`instanceStorePolicy` is not simulated and is ignored: ephemeral storage comes from the root volume", Some("remove it, or keep it: it does not change the simulation".into()));
-            cx.ko("`instanceStorePolicy`는 시뮬레이션하지 않으므로 무시합니다. 임시 스토리지는 루트 볼륨에서 나옵니다", Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
-        }
+    if let Some(p) = s.get("instanceStorePolicy")
+        && cx.choice(&p, &["RAID0"], "instance store policy").is_some()
+    {
+        let pos = s.key_pos("instanceStorePolicy").unwrap_or(p.pos());
+        cx.warn(Code::UnsupportedField, &p.path, pos, "`instanceStorePolicy` is not simulated and is ignored: ephemeral storage comes from the root volume", Some("remove it, or keep it: it does not change the simulation".into()));
+        cx.ko("`instanceStorePolicy`는 시뮬레이션하지 않으므로 무시합니다. 임시 스토리지는 루트 볼륨에서 나옵니다", Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
     }
     // Launch details the simulation has no use for, held to their types.
     for key in ["associatePublicIPAddress", "detailedMonitoring"] {
@@ -352,24 +352,24 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
             selector_tags(cx, &tags);
         }
         if let Some(id) = t.get("id") {
-            if let Some(v) = cx.str(&id) {
-                if !v.strip_prefix("ami-").is_some_and(|r| {
+            if let Some(v) = cx.str(&id)
+                && !v.strip_prefix("ami-").is_some_and(|r| {
                     !r.is_empty()
                         && r.bytes()
                             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-                }) {
-                    cx.error(
-                        Code::InvalidResourceId,
-                        &id.path,
-                        id.pos(),
-                        format!("`{}` is not an id of the form ami-...", truncate(&v, 40)),
-                        Some("copy the id from the AWS console or CLI".into()),
-                    );
-                    cx.ko(
-                        format!("`{}`는 ami-... 형식의 id가 아닙니다", truncate(&v, 40)),
-                        Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
-                    );
-                }
+                })
+            {
+                cx.error(
+                    Code::InvalidResourceId,
+                    &id.path,
+                    id.pos(),
+                    format!("`{}` is not an id of the form ami-...", truncate(&v, 40)),
+                    Some("copy the id from the AWS console or CLI".into()),
+                );
+                cx.ko(
+                    format!("`{}`는 ami-... 형식의 id가 아닙니다", truncate(&v, 40)),
+                    Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
+                );
             }
             // CEL: an id term selects exactly that AMI; alias, tags, name and owner may not join it.
             if others
@@ -524,20 +524,20 @@ fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
                 Some("태그 키를 쓰세요".into()),
             );
         }
-        if let Some(v) = cx.str(&value) {
-            if v.is_empty() {
-                cx.error(
-                    Code::EmptyTag,
-                    &value.path,
-                    value.pos(),
-                    "a tag value must not be empty (use \"*\" for any value)",
-                    Some("use \"*\" to match any value".into()),
-                );
-                cx.ko(
-                    "태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)",
-                    Some("아무 값이나 허용하려면 \"*\"를 쓰세요".into()),
-                );
-            }
+        if let Some(v) = cx.str(&value)
+            && v.is_empty()
+        {
+            cx.error(
+                Code::EmptyTag,
+                &value.path,
+                value.pos(),
+                "a tag value must not be empty (use \"*\" for any value)",
+                Some("use \"*\" to match any value".into()),
+            );
+            cx.ko(
+                "태그 값이 비어 있으면 안 됩니다(아무 값이나 허용하려면 \"*\"를 쓰세요)",
+                Some("아무 값이나 허용하려면 \"*\"를 쓰세요".into()),
+            );
         }
     }
 }
@@ -587,33 +587,33 @@ fn selector_terms(
         if let Some(tags) = t.get("tags") {
             selector_tags(cx, &tags);
         }
-        if let Some(id) = t.get("id") {
-            if let Some(v) = cx.str(&id) {
-                let ok = v.strip_prefix(id_prefix).is_some_and(|rest| {
-                    !rest.is_empty()
-                        && rest
-                            .chars()
-                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-                });
-                if !ok {
-                    cx.error(
-                        Code::InvalidResourceId,
-                        &id.path,
-                        id.pos(),
-                        format!(
-                            "`{}` is not an id of the form {id_prefix}...",
-                            truncate(&v, 40)
-                        ),
-                        Some("copy the id from the AWS console or CLI".into()),
-                    );
-                    cx.ko(
-                        format!(
-                            "`{}`는 {id_prefix}... 형식의 id가 아닙니다",
-                            truncate(&v, 40)
-                        ),
-                        Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
-                    );
-                }
+        if let Some(id) = t.get("id")
+            && let Some(v) = cx.str(&id)
+        {
+            let ok = v.strip_prefix(id_prefix).is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            });
+            if !ok {
+                cx.error(
+                    Code::InvalidResourceId,
+                    &id.path,
+                    id.pos(),
+                    format!(
+                        "`{}` is not an id of the form {id_prefix}...",
+                        truncate(&v, 40)
+                    ),
+                    Some("copy the id from the AWS console or CLI".into()),
+                );
+                cx.ko(
+                    format!(
+                        "`{}`는 {id_prefix}... 형식의 id가 아닙니다",
+                        truncate(&v, 40)
+                    ),
+                    Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
+                );
             }
         }
         if let Some(n) = t.get("name") {
@@ -672,20 +672,20 @@ fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) {
             ),
         ] {
             let Some(field) = t.get(key) else { continue };
-            if let Some(v) = cx.str(&field) {
-                if !ok(&v) {
-                    cx.error(
-                        Code::InvalidResourceId,
-                        &field.path,
-                        field.pos(),
-                        format!("`{}` is not {form}", truncate(&v, 40)),
-                        Some("copy it from the AWS console or CLI".into()),
-                    );
-                    cx.ko(
-                        format!("`{}`는 {form} 형식이 아닙니다", truncate(&v, 40)),
-                        Some("AWS 콘솔이나 CLI에서 복사해 오세요".into()),
-                    );
-                }
+            if let Some(v) = cx.str(&field)
+                && !ok(&v)
+            {
+                cx.error(
+                    Code::InvalidResourceId,
+                    &field.path,
+                    field.pos(),
+                    format!("`{}` is not {form}", truncate(&v, 40)),
+                    Some("copy it from the AWS console or CLI".into()),
+                );
+                cx.ko(
+                    format!("`{}`는 {form} 형식이 아닙니다", truncate(&v, 40)),
+                    Some("AWS 콘솔이나 CLI에서 복사해 오세요".into()),
+                );
             }
         }
         if let Some(m) = t.get("instanceMatchCriteria") {
@@ -799,20 +799,20 @@ pub(crate) fn kubelet(cx: &mut Cx, f: &Field<'_>) -> KubeletConfig {
         .and_then(|v| cx.int(&v, 0, 100));
     let low_field = k.get("imageGCLowThresholdPercent");
     let low = low_field.as_ref().and_then(|v| cx.int(v, 0, 100));
-    if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field) {
-        if l >= h {
-            cx.error(
-                Code::ImageGcThresholds,
-                &lf.path,
-                lf.pos(),
-                "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent",
-                Some("e.g. imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()),
-            );
-            cx.ko(
-                "imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다",
-                Some("예: imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()),
-            );
-        }
+    if let (Some(h), Some(l), Some(lf)) = (high, low, &low_field)
+        && l >= h
+    {
+        cx.error(
+            Code::ImageGcThresholds,
+            &lf.path,
+            lf.pos(),
+            "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent",
+            Some("e.g. imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()),
+        );
+        cx.ko(
+            "imageGCLowThresholdPercent는 imageGCHighThresholdPercent보다 작아야 합니다",
+            Some("예: imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80".into()),
+        );
     }
     if let Some(c) = k.get("cpuCFSQuota") {
         cx.bool(&c);
@@ -994,20 +994,20 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
         b.finish(cx);
         if root {
             roots += 1;
-            if roots > 1 {
-                if let Some(r) = &root_field {
-                    cx.error(
-                        Code::MultipleRootVolumes,
-                        &r.path,
-                        r.pos(),
-                        "at most one block device mapping can be the root volume",
-                        Some("set `rootVolume: true` on one mapping only".into()),
-                    );
-                    cx.ko(
-                        "루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다",
-                        Some("`rootVolume: true`는 매핑 하나에만 두세요".into()),
-                    );
-                }
+            if roots > 1
+                && let Some(r) = &root_field
+            {
+                cx.error(
+                    Code::MultipleRootVolumes,
+                    &r.path,
+                    r.pos(),
+                    "at most one block device mapping can be the root volume",
+                    Some("set `rootVolume: true` on one mapping only".into()),
+                );
+                cx.ko(
+                    "루트 볼륨은 블록 디바이스 매핑 하나만 될 수 있습니다",
+                    Some("`rootVolume: true`는 매핑 하나에만 두세요".into()),
+                );
             }
             marked = marked.or(Some(size));
         }
@@ -1087,48 +1087,6 @@ fn volume_size_in_pattern(digits: &str, unit: &str) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn volume_sizes_follow_the_crd_pattern_to_the_letter() {
-        for ok in [
-            ("1", "Gi"),
-            ("59000", "Gi"),
-            ("64000", "G"),
-            ("17", "Ti"),
-            ("58", "Ti"),
-            ("64", "T"),
-            ("9", "Ti"),
-        ] {
-            assert!(volume_size_in_pattern(ok.0, ok.1), "{ok:?}");
-        }
-        for bad in [
-            ("59001", "Gi"),
-            ("64001", "G"),
-            ("18", "Ti"),
-            ("59", "Ti"),
-            ("65", "T"),
-            ("0", "Gi"),
-        ] {
-            assert!(!volume_size_in_pattern(bad.0, bad.1), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn aliases() {
-        assert_eq!(parse_alias("al2023@latest"), Ok(AmiFamily::Al2023));
-        assert_eq!(
-            parse_alias("bottlerocket@v1.20.0"),
-            Ok(AmiFamily::Bottlerocket)
-        );
-        assert!(parse_alias("windows2022@v2024").is_err());
-        assert!(parse_alias("ubuntu@latest").is_err());
-        assert!(parse_alias("al2023").is_err());
-    }
-}
-
 /// `spec.tags`: keys Karpenter sets on every instance itself may not be given (CRD CEL).
 fn tags(cx: &mut Cx, f: &Field<'_>) {
     for (key, pos, value) in cx.entries(f) {
@@ -1181,4 +1139,46 @@ fn metadata_options(cx: &mut Cx, f: &Field<'_>) {
         cx.int(&v, 1, 64);
     }
     m.finish(cx);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn volume_sizes_follow_the_crd_pattern_to_the_letter() {
+        for ok in [
+            ("1", "Gi"),
+            ("59000", "Gi"),
+            ("64000", "G"),
+            ("17", "Ti"),
+            ("58", "Ti"),
+            ("64", "T"),
+            ("9", "Ti"),
+        ] {
+            assert!(volume_size_in_pattern(ok.0, ok.1), "{ok:?}");
+        }
+        for bad in [
+            ("59001", "Gi"),
+            ("64001", "G"),
+            ("18", "Ti"),
+            ("59", "Ti"),
+            ("65", "T"),
+            ("0", "Gi"),
+        ] {
+            assert!(!volume_size_in_pattern(bad.0, bad.1), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn aliases() {
+        assert_eq!(parse_alias("al2023@latest"), Ok(AmiFamily::Al2023));
+        assert_eq!(
+            parse_alias("bottlerocket@v1.20.0"),
+            Ok(AmiFamily::Bottlerocket)
+        );
+        assert!(parse_alias("windows2022@v2024").is_err());
+        assert!(parse_alias("ubuntu@latest").is_err());
+        assert!(parse_alias("al2023").is_err());
+    }
 }

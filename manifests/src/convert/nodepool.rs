@@ -100,23 +100,21 @@ pub(crate) fn node_pool(
         weight: 0,
         invalid: None,
     };
-    if v1beta1 {
-        if let Some(p) = r.key_pos("apiVersion") {
-            cx.warn(
-                Code::V1beta1Api,
-                "apiVersion",
-                p,
-                "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
-                Some(
-                    "`kpg migrate` prints the v1 manifest; the warnings below list each difference"
-                        .into(),
-                ),
-            );
-            cx.ko(
+    if v1beta1 && let Some(p) = r.key_pos("apiVersion") {
+        cx.warn(
+            Code::V1beta1Api,
+            "apiVersion",
+            p,
+            "karpenter.sh/v1beta1 NodePool: read with its karpenter.sh/v1 meaning",
+            Some(
+                "`kpg migrate` prints the v1 manifest; the warnings below list each difference"
+                    .into(),
+            ),
+        );
+        cx.ko(
                 "karpenter.sh/v1beta1 NodePool입니다. karpenter.sh/v1의 의미로 읽습니다",
                 Some("`kpg migrate`(페이지에서는 v1으로 옮기기)가 v1 매니페스트를 만들어 줍니다. 아래 경고가 달라진 점을 하나씩 짚습니다".into()),
             );
-        }
     }
     let Some(sf) = r.req(cx, "spec") else {
         r.ignore(&["apiVersion", "kind", "status"]);
@@ -315,23 +313,23 @@ fn template(
         let mut m = Fields::of(cx, &mf);
         if let Some(l) = m.get("labels") {
             let labels = common::labels(cx, &l);
-            if let crate::yaml::Value::Map(entries) = &l.node.value {
-                if entries.len() > 100 {
-                    cx.error(
-                        Code::TooManyItems,
-                        &l.path,
-                        l.pos(),
-                        format!("{} labels; at most 100 are allowed", entries.len()),
-                        Some("move some labels to requirements, or drop them".into()),
-                    );
-                    cx.ko(
-                        format!(
-                            "레이블이 {}개입니다. 최대 100개까지 쓸 수 있습니다",
-                            entries.len()
-                        ),
-                        Some("일부를 requirements로 옮기거나 지우세요".into()),
-                    );
-                }
+            if let crate::yaml::Value::Map(entries) = &l.node.value
+                && entries.len() > 100
+            {
+                cx.error(
+                    Code::TooManyItems,
+                    &l.path,
+                    l.pos(),
+                    format!("{} labels; at most 100 are allowed", entries.len()),
+                    Some("move some labels to requirements, or drop them".into()),
+                );
+                cx.ko(
+                    format!(
+                        "레이블이 {}개입니다. 최대 100개까지 쓸 수 있습니다",
+                        entries.len()
+                    ),
+                    Some("일부를 requirements로 옮기거나 지우세요".into()),
+                );
             }
             let entries = if matches!(l.node.value, crate::yaml::Value::Map(_)) {
                 cx.entries(&l)
@@ -428,10 +426,10 @@ fn template(
             np.expire_after = v;
         }
     }
-    if let Some(g) = s.get("terminationGracePeriod") {
-        if let Some(v) = np_duration(cx, &g, false) {
-            np.termination_grace_period = v;
-        }
+    if let Some(g) = s.get("terminationGracePeriod")
+        && let Some(v) = np_duration(cx, &g, false)
+    {
+        np.termination_grace_period = v;
     }
     if !v1beta1 {
         // Two common leftovers of a v1beta1 manifest, named precisely instead of as plain
@@ -655,21 +653,21 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
         let duration_field = b.get("duration");
         let duration = duration_field.as_ref().and_then(|d| {
             let v = cx.duration(d, false)?.unwrap_or(0);
-            if let crate::yaml::Value::Str(s) = &d.node.value {
-                if !valid_budget_duration(s) {
-                    cx.error(
-                        Code::InvalidBudgetDuration,
-                        &d.path,
-                        d.pos(),
-                        format!("`{s}` does not match the budget duration format"),
-                        Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()),
-                    );
-                    cx.ko(
-                        format!("`{s}`는 예산 기간 형식에 맞지 않습니다"),
-                        Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()),
-                    );
-                    return None;
-                }
+            if let crate::yaml::Value::Str(s) = &d.node.value
+                && !valid_budget_duration(s)
+            {
+                cx.error(
+                    Code::InvalidBudgetDuration,
+                    &d.path,
+                    d.pos(),
+                    format!("`{s}` does not match the budget duration format"),
+                    Some("use hours and minutes, e.g. 8h, 30m or 1h30m".into()),
+                );
+                cx.ko(
+                    format!("`{s}`는 예산 기간 형식에 맞지 않습니다"),
+                    Some("시간과 분으로 쓰세요. 예: 8h, 30m, 1h30m".into()),
+                );
+                return None;
             }
             Some(v)
         });

@@ -32,11 +32,11 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
     };
     if let Some(sf) = r.get("spec") {
         let mut s = Fields::of(cx, &sf);
-        if let Some(rf) = s.get("region") {
-            if let Some(region) = cx.nonempty_str(&rf) {
-                cx.refer("Region", "", &region, &rf);
-                out.region = region;
-            }
+        if let Some(rf) = s.get("region")
+            && let Some(region) = cx.nonempty_str(&rf)
+        {
+            cx.refer("Region", "", &region, &rf);
+            out.region = region;
         }
         if let Some(z) = s.get("zones") {
             out.zones = zones(cx, &z);
@@ -55,20 +55,21 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     .as_ref()
                     .and_then(|n| cx.nonempty_str(n))
                     .unwrap_or_default();
-                if let Some(n) = &name_field {
-                    if !name.is_empty() && !names.insert(name.clone()) {
-                        cx.error(
-                            Code::DuplicateObject,
-                            &n.path,
-                            n.pos(),
-                            format!("node group `{name}` is defined twice"),
-                            Some("give each node group its own name".into()),
-                        );
-                        cx.ko(
-                            format!("노드 그룹 `{name}`가 두 번 정의되었습니다"),
-                            Some("노드 그룹마다 다른 이름을 붙이세요".into()),
-                        );
-                    }
+                if let Some(n) = &name_field
+                    && !name.is_empty()
+                    && !names.insert(name.clone())
+                {
+                    cx.error(
+                        Code::DuplicateObject,
+                        &n.path,
+                        n.pos(),
+                        format!("node group `{name}` is defined twice"),
+                        Some("give each node group its own name".into()),
+                    );
+                    cx.ko(
+                        format!("노드 그룹 `{name}`가 두 번 정의되었습니다"),
+                        Some("노드 그룹마다 다른 이름을 붙이세요".into()),
+                    );
                 }
                 let instance_type = match g.req(cx, "instanceType") {
                     Some(t) => {
@@ -108,22 +109,28 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                     }
                     None => Vec::new(),
                 };
-                if !out.zones.is_empty() {
-                    if let Some(zf) = g.get("zones") {
-                        for z in &group_zones {
-                            if !out.zones.contains(z) {
-                                cx.warn(
-                                    Code::UnknownReference,
-                                    &zf.path,
-                                    zf.pos(),
-                                    format!("zone `{z}` is not one of the cluster's zones"),
-                                    Some(
-                                        "add the zone to the Cluster's `zones`, or use one of them"
-                                            .into(),
-                                    ),
-                                );
-                                cx.ko(format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"), Some("Cluster의 `zones`에 이 가용 영역을 넣거나 그중 하나를 쓰세요".into()));
-                            }
+                if !out.zones.is_empty()
+                    && let Some(zf) = g.get("zones")
+                {
+                    for z in &group_zones {
+                        if !out.zones.contains(z) {
+                            cx.warn(
+                                Code::UnknownReference,
+                                &zf.path,
+                                zf.pos(),
+                                format!("zone `{z}` is not one of the cluster's zones"),
+                                Some(
+                                    "add the zone to the Cluster's `zones`, or use one of them"
+                                        .into(),
+                                ),
+                            );
+                            cx.ko(
+                                format!("가용 영역 `{z}`는 클러스터의 가용 영역이 아닙니다"),
+                                Some(
+                                    "Cluster의 `zones`에 이 가용 영역을 넣거나 그중 하나를 쓰세요"
+                                        .into(),
+                                ),
+                            );
                         }
                     }
                 }
@@ -167,15 +174,15 @@ fn refer_zones(cx: &mut Cx, f: &Field<'_>, region: &str, zones: &[String]) {
         _ => return,
     };
     for (i, node) in items.iter().enumerate() {
-        if let Value::Str(z) = &node.value {
-            if zones.contains(z) {
-                let item = Field {
-                    node,
-                    path: format!("{}[{i}]", f.path),
-                    key_pos: node.pos,
-                };
-                cx.refer("Zone", region, z, &item);
-            }
+        if let Value::Str(z) = &node.value
+            && zones.contains(z)
+        {
+            let item = Field {
+                node,
+                path: format!("{}[{i}]", f.path),
+                key_pos: node.pos,
+            };
+            cx.refer("Zone", region, z, &item);
         }
     }
 }

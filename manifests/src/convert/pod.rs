@@ -201,11 +201,19 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
     match owner {
         Owner::Pod => {}
         Owner::Controller => {
-            if let (Some(p), Some(r)) = (policy, &restart) {
-                if p != "Always" {
-                    cx.error(Code::RestartPolicyNotAllowed, &r.path, r.pos(), format!("restartPolicy {p} is not allowed here: a controller's pods always restart"), Some("use `restartPolicy: Always` or remove it".into()));
-                    cx.ko(format!("restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 파드는 항상 다시 시작합니다"), Some("`restartPolicy: Always`를 쓰거나 지우세요".into()));
-                }
+            if let (Some(p), Some(r)) = (policy, &restart)
+                && p != "Always"
+            {
+                cx.error(
+                    Code::RestartPolicyNotAllowed,
+                    &r.path,
+                    r.pos(),
+                    format!(
+                        "restartPolicy {p} is not allowed here: a controller's pods always restart"
+                    ),
+                    Some("use `restartPolicy: Always` or remove it".into()),
+                );
+                cx.ko(format!("restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 파드는 항상 다시 시작합니다"), Some("`restartPolicy: Always`를 쓰거나 지우세요".into()));
             }
         }
         Owner::Job => match (policy, &restart) {
@@ -276,41 +284,41 @@ fn container(
 ) -> Option<Container> {
     let mut c = Fields::typed(cx, f, schema::V1_CONTAINER);
     let mut out = Container::default();
-    if let Some(n) = c.req(cx, "name") {
-        if let Some(name) = cx.nonempty_str(&n) {
-            if let Err(e) = ext::dns1123_label(&name) {
-                cx.error(
-                    Code::InvalidContainerName,
-                    &n.path,
-                    n.pos(),
-                    format!("invalid container name `{}`: {e}", truncate(&name, 60)),
-                    Some("use lower-case letters, digits and -, e.g. `app`".into()),
-                );
-                cx.ko(
-                    format!(
-                        "컨테이너 이름 `{}`가 올바르지 않습니다: {e}",
-                        truncate(&name, 60)
-                    ),
-                    Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()),
-                );
-            }
-            if let Some(first) = names.get(&name) {
-                cx.error(
-                    Code::DuplicateContainerName,
-                    &n.path,
-                    n.pos(),
-                    format!("container name `{name}` is already used by {first}"),
-                    Some("give every container and init container a different name".into()),
-                );
-                cx.ko(
-                    format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"),
-                    Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()),
-                );
-            } else {
-                names.insert(name.clone(), n.path.clone());
-            }
-            out.name = name;
+    if let Some(n) = c.req(cx, "name")
+        && let Some(name) = cx.nonempty_str(&n)
+    {
+        if let Err(e) = ext::dns1123_label(&name) {
+            cx.error(
+                Code::InvalidContainerName,
+                &n.path,
+                n.pos(),
+                format!("invalid container name `{}`: {e}", truncate(&name, 60)),
+                Some("use lower-case letters, digits and -, e.g. `app`".into()),
+            );
+            cx.ko(
+                format!(
+                    "컨테이너 이름 `{}`가 올바르지 않습니다: {e}",
+                    truncate(&name, 60)
+                ),
+                Some("소문자, 숫자, -로 쓰세요. 예: `app`".into()),
+            );
         }
+        if let Some(first) = names.get(&name) {
+            cx.error(
+                Code::DuplicateContainerName,
+                &n.path,
+                n.pos(),
+                format!("container name `{name}` is already used by {first}"),
+                Some("give every container and init container a different name".into()),
+            );
+            cx.ko(
+                format!("컨테이너 이름 `{name}`는 이미 {first}가 쓰고 있습니다"),
+                Some("컨테이너와 init 컨테이너마다 다른 이름을 붙이세요".into()),
+            );
+        } else {
+            names.insert(name.clone(), n.path.clone());
+        }
+        out.name = name;
     }
     if let Some(cmd) = c.get("command") {
         out.command = cx.string_list(&cmd);
@@ -585,10 +593,10 @@ fn pod_affinity(
 fn label_keys(cx: &mut Cx, f: &Field<'_>) -> Vec<String> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
-        if let Some(k) = cx.str(&item) {
-            if common::check_label_key(cx, &item.path, item.pos(), &k) {
-                out.push(k);
-            }
+        if let Some(k) = cx.str(&item)
+            && common::check_label_key(cx, &item.path, item.pos(), &k)
+        {
+            out.push(k);
         }
     }
     out
@@ -679,10 +687,10 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
             Some(k) => cx.str(k).unwrap_or_default(),
             None => String::new(),
         };
-        if let Some(k) = &key_field {
-            if !key.is_empty() {
-                common::check_label_key(cx, &k.path, k.pos(), &key);
-            }
+        if let Some(k) = &key_field
+            && !key.is_empty()
+        {
+            common::check_label_key(cx, &k.path, k.pos(), &key);
         }
         let op_field = t.get("operator");
         let operator = match &op_field {
@@ -697,10 +705,10 @@ fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
             .as_ref()
             .and_then(|v| cx.str(v))
             .unwrap_or_default();
-        if let Some(v) = &value_field {
-            if !value.is_empty() {
-                common::check_label_value(cx, &v.path, v.pos(), &value);
-            }
+        if let Some(v) = &value_field
+            && !value.is_empty()
+        {
+            common::check_label_value(cx, &v.path, v.pos(), &value);
         }
         let effect = t
             .get("effect")
@@ -819,25 +827,24 @@ fn spread_constraints(cx: &mut Cx, f: &Field<'_>) -> Vec<TopologySpreadConstrain
                 ),
             );
         }
-        if let (Some(key), Some(when)) = (&topology_key, when) {
-            if out
+        if let (Some(key), Some(when)) = (&topology_key, when)
+            && out
                 .iter()
                 .any(|c| &c.topology_key == key && c.when_unsatisfiable == when)
-            {
-                cx.error(
-                    Code::DuplicateSpreadConstraint,
-                    &item.path,
-                    item.pos(),
-                    format!(
-                        "a second constraint with topologyKey {key} and the same whenUnsatisfiable"
-                    ),
-                    Some("merge the two constraints".into()),
-                );
-                cx.ko(
-                    format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"),
-                    Some("두 제약을 하나로 합치세요".into()),
-                );
-            }
+        {
+            cx.error(
+                Code::DuplicateSpreadConstraint,
+                &item.path,
+                item.pos(),
+                format!(
+                    "a second constraint with topologyKey {key} and the same whenUnsatisfiable"
+                ),
+                Some("merge the two constraints".into()),
+            );
+            cx.ko(
+                format!("topologyKey {key}와 whenUnsatisfiable이 같은 제약이 두 번 있습니다"),
+                Some("두 제약을 하나로 합치세요".into()),
+            );
         }
         if cx.error_count() > errors {
             continue;
