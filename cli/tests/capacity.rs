@@ -182,6 +182,23 @@ fn without_spot_capacity_the_pods_fall_back_to_on_demand() {
     let nodes = r["nodes"].as_array().unwrap();
     assert_eq!(nodes.len(), 1, "the failed NodeClaim is gone");
     assert_eq!(r["pods"][0]["phase"], "Running");
+    // The on-demand node's explanation says why spot was not tried again.
+    let text = format!(
+        "{CLUSTER}{}{}{}",
+        pool("spot, on-demand"),
+        web(1),
+        timeline("  - {at: 0s, insufficientCapacity: {capacityType: spot, for: 10m}}\n")
+    );
+    let node = nodes[0]["name"].as_str().unwrap();
+    let out = common::kpg_stdin(
+        &["explain", "-", "--node", node, "--at", "3m"],
+        text.as_bytes(),
+    );
+    let explained = common::stdout(&out);
+    assert!(
+        explained.contains("4 offerings of these instance types were left out"),
+        "{explained}"
+    );
 }
 
 /// One pool without capacity: the fleet request moves on to the next cheapest pool in the

@@ -102,6 +102,7 @@ golden_tests! {
     seed003_batch_job => "seed003-batch-job",
     seed003_batch_job_fixed => "seed003-batch-job-fixed",
     seed003_v1beta1 => "seed003-v1beta1",
+    seed003_spot_shortage => "seed003-spot-shortage",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

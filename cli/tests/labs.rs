@@ -426,3 +426,61 @@ fn seed003_job_completes() {
         assert_eq!(rest["costPerHour"].as_f64(), Some(0.0));
     }
 }
+
+#[test]
+fn seed003_spot_shortage_falls_back_to_on_demand_and_returns_to_spot() {
+    let r = report("seed003-spot-shortage.yaml", &["--until", "2m"]);
+    let events = r["events"].as_array().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| str_of(e, "reason") == Some("InsufficientCapacityError")),
+        "{}",
+        summary(&r)
+    );
+    // The general pool allows on-demand: the web pods run there within two minutes.
+    let web: Vec<&Value> = r["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| str_of(p, "name").is_some_and(|n| n.starts_with("web-")))
+        .collect();
+    assert_eq!(web.len(), 2);
+    for pod in &web {
+        assert_eq!(str_of(pod, "phase"), Some("Running"), "{}", summary(&r));
+        let node = node_of(&r, pod);
+        assert_eq!(str_of(node, "nodepool"), Some("general-multiarch"));
+        assert_eq!(str_of(node, "capacityType"), Some("on-demand"), "{node}");
+    }
+    // The batch pool is spot only: its pod waits for spot.
+    assert_eq!(str_of(batch_pod(&r), "phase"), Some("Pending"));
+    assert!(
+        nodes_in(&r, Some("batch-spot")).is_empty(),
+        "{}",
+        summary(&r)
+    );
+
+    // Spot is back at 6m; by 12m the batch pod runs on spot, and consolidation has
+    // replaced the on-demand node with a cheaper spot one.
+    let r = report("seed003-spot-shortage.yaml", &["--until", "12m"]);
+    let batch = batch_pod(&r);
+    assert_eq!(str_of(batch, "phase"), Some("Running"), "{}", summary(&r));
+    assert_eq!(str_of(node_of(&r, batch), "capacityType"), Some("spot"));
+    for node in nodes(&r) {
+        assert_eq!(str_of(node, "capacityType"), Some("spot"), "{node}");
+    }
+    let first_batch_launch = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| {
+            str_of(e, "reason") == Some("Launched")
+                && str_of(e, "object").is_some_and(|o| o.starts_with("NodeClaim/batch-spot-"))
+        })
+        .and_then(|e| str_of(e, "time"))
+        .unwrap();
+    assert!(
+        first_batch_launch.starts_with('6') || first_batch_launch.starts_with('7'),
+        "no spot launch before the shortage ends at 6m: {first_batch_launch}"
+    );
+}

@@ -572,6 +572,20 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
         ),
     };
     lines.push(Line::new(Status::Info, capacity).check("capacity-type"));
+    if l.cached_unavailable > 0 {
+        lines.push(
+            Line::new(
+                Status::Info,
+                say!(
+                    lang,
+                    "{} offerings of these instance types were left out: a launch or a spot interruption found no capacity there in the last 3 minutes, and the AWS provider skips them until then",
+                    "이 인스턴스 타입의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 용량이 없었던 곳이라 AWS 프로바이더가 그때까지 건너뜀",
+                    l.cached_unavailable
+                ),
+            )
+            .check("unavailable-offerings"),
+        );
+    }
     let zone = if l.ties > 1 {
         say!(
             lang,

@@ -16,6 +16,7 @@ pub enum Lab {
     Limits,
     BatchJob,
     BatchJobFixed,
+    SpotShortage,
     V1beta1,
     V1beta1Batch,
     Blank,
@@ -34,6 +35,7 @@ impl Lab {
             Lab::Limits => include_str!("../../tests/labs/seed002-limits.yaml"),
             Lab::BatchJob => include_str!("../../tests/labs/seed003-batch-job.yaml"),
             Lab::BatchJobFixed => include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
+            Lab::SpotShortage => include_str!("../../tests/labs/seed003-spot-shortage.yaml"),
             Lab::V1beta1 => include_str!("../../tests/labs/seed000-v1beta1.yaml"),
             Lab::V1beta1Batch => include_str!("../../tests/labs/seed003-v1beta1.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
@@ -51,6 +53,7 @@ impl Lab {
             Lab::Limits => lang.pick("Limits", "한도"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
+            Lab::SpotShortage => lang.pick("When spot runs out", "스팟이 바닥나면"),
             Lab::V1beta1 => lang.pick(
                 "Hello, Karpenter in v1beta1",
                 "v1beta1로 쓴 Hello, Karpenter",
@@ -303,6 +306,17 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 풀의 `consolidateAfter`(30초)가 지나면 Karpenter가 이 노드를 정리하고, 비용은 다시 0이 됩니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
                 },
             },
+            Step {
+                lab: Lab::SpotShortage,
+                title: Text {
+                    en: "When spot runs out",
+                    ko: "스팟이 바닥나면",
+                },
+                body: Text {
+                    en: "The same two pools, a two-replica `web` Deployment beside the Job, and a Timeline step, `insufficientCapacity: {capacityType: spot, for: 6m}`: for six minutes EC2 has no spot capacity anywhere.\n\nPlay and open Events. Each spot launch comes back `InsufficientCapacityError` and its NodeClaim is deleted. The AWS provider remembers every offering that failed for 3 minutes, so the next try, seconds later, picks others. `general-multiarch` allows on-demand, so `web` soon runs on an on-demand node. `batch-spot` is spot only: the Job waits, and Karpenter tries again each time the memory of a failed offering runs out.\n\nWhen spot returns, the Job gets its spot node, and consolidation swaps the on-demand node for a cheaper spot one. Click a node to see which offerings had no capacity. Try `instanceType` or `zone` in the step to take away just one offering.",
+                    ko: "같은 두 풀에, Job 옆에 복제본 2개짜리 `web` Deployment와 Timeline 단계 `insufficientCapacity: {capacityType: spot, for: 6m}`를 더했습니다. 6분 동안 EC2 어디에도 스팟 용량이 없습니다.\n\n재생하고 Events를 열어 보세요. 스팟 실행은 매번 `InsufficientCapacityError`로 돌아오고 그 NodeClaim은 삭제됩니다. AWS 프로바이더는 실패한 오퍼링을 3분 동안 기억하므로, 몇 초 뒤의 다음 시도는 다른 오퍼링을 고릅니다. `general-multiarch`는 온디맨드를 허용하므로 `web`은 곧 온디맨드 노드에서 실행됩니다. `batch-spot`은 스팟 전용이라 Job은 기다리고, Karpenter는 실패한 오퍼링의 기억이 끝날 때마다 다시 시도합니다.\n\n스팟이 돌아오면 Job은 스팟 노드를 받고, 통합이 온디맨드 노드를 더 싼 스팟 노드로 바꿉니다. 노드를 클릭하면 어떤 오퍼링에 용량이 없었는지 볼 수 있습니다. 단계에 `instanceType`이나 `zone`을 넣어 오퍼링 하나만 없애 보세요.",
+                },
+            },
         ],
     },
     Lesson {
@@ -390,6 +404,7 @@ mod tests {
             Lab::Limits,
             Lab::BatchJob,
             Lab::BatchJobFixed,
+            Lab::SpotShortage,
             Lab::V1beta1,
             Lab::V1beta1Batch,
             Lab::Blank,

@@ -59,6 +59,9 @@ pub struct Template {
     /// (indexed like `instance_types`): Karpenter's per-group `HostPortUsage`. A pod asking
     /// for one of them can never run on such a node, so those types are not options for it.
     pub daemon_host_ports: Vec<Vec<HostPort>>,
+    /// Whether any DaemonSet of this NodePool holds a host port (most hold none, and then
+    /// pods' host ports need no per-type check).
+    pub any_daemon_host_ports: bool,
     /// Remaining limits per resource (None = unlimited) and remaining nodes.
     pub remaining: [Option<i64>; RESOURCE_COUNT],
     pub remaining_nodes: Option<i64>,
@@ -82,7 +85,7 @@ impl Template {
 
     /// Whether any DaemonSet of this NodePool holds a host port.
     pub fn has_daemon_host_ports(&self) -> bool {
-        self.daemon_host_ports.iter().any(|p| !p.is_empty())
+        self.any_daemon_host_ports
     }
 }
 

@@ -143,6 +143,10 @@ pub struct Launch {
     /// `InsufficientInstanceCapacity`, in the order tried; each went into the
     /// unavailable-offerings cache.
     pub ice: Vec<(usize, usize)>,
+    /// Offerings of the NodeClaim's instance types that the unavailable-offerings cache
+    /// held out of this decision (an earlier launch or a spot interruption found no capacity
+    /// there in the last 3 minutes).
+    pub cached_unavailable: u32,
     /// How many (type, zone) offerings tied at the lowest price (chosen among at random).
     pub ties: u32,
 }
@@ -457,6 +461,7 @@ pub(super) fn choose_launch(
         cheapest_spot,
         chosen,
         ice,
+        cached_unavailable: 0,
         ties,
     }
 }

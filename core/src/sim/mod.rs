@@ -1347,6 +1347,7 @@ impl Simulation {
                 instance_types: types,
                 candidates,
                 daemon_overhead,
+                any_daemon_host_ports: daemon_host_ports.iter().any(|p| !p.is_empty()),
                 daemon_host_ports,
                 remaining,
                 remaining_nodes: np.limits.nodes.map(|l| l - count),
@@ -1745,7 +1746,19 @@ impl Simulation {
         let short = |it: &InstanceType, o: &catalog::Offering| {
             self.ec2_short(&it.name, &o.zone, o.capacity_type)
         };
-        let launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng, &short);
+        let mut launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng, &short);
+        if !self.unavailable.is_empty() {
+            let names: alloc::collections::BTreeSet<&str> = claim
+                .options
+                .iter()
+                .map(|&i| types[i as usize].name.as_str())
+                .collect();
+            launch.cached_unavailable = self
+                .unavailable
+                .keys()
+                .filter(|(name, _, _)| names.contains(name.as_str()))
+                .count() as u32;
+        }
         for &(ti, oi) in &launch.ice {
             let o = &types[ti].offerings[oi];
             self.mark_unavailable(&types[ti].name, &o.zone, o.capacity_type);
