@@ -1,11 +1,12 @@
 //! Generates `$OUT_DIR/aws_catalog.rs`, the built-in AWS instance-type table, from
-//! `data/instance-types.csv` (see `data/SOURCES.md`). Uses only `std`; any malformed cell
-//! fails the build with the file, line, column and value.
+//! `data/instance-types.csv` and the accelerator facts in `data/accelerators.csv` (see
+//! `data/SOURCES.md`). Uses only `std`; any malformed cell fails the build with the file,
+//! line, column and value.
 //!
 //! `data/regional-prices-extract.csv` is not read: every price in it is already in the main
 //! CSV's regional columns (a unit test in `src/catalog/aws.rs` keeps that true).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
@@ -13,6 +14,17 @@ use std::path::Path;
 use std::process;
 
 const CSV: &str = "data/instance-types.csv";
+/// Written by `data/gen-accelerators.py`; one row per type that has accelerator labels.
+const ACCEL_CSV: &str = "data/accelerators.csv";
+
+const ACCEL_COLUMNS: [&str; 6] = [
+    "name",
+    "accelerator_name",
+    "accelerator_manufacturer",
+    "accelerator_count",
+    "neuron",
+    "neuroncore",
+];
 
 /// The expected header, in order. Regions are emitted in the order of `aws::REGIONS`:
 /// us-east-1, us-west-2, ap-northeast-2.
@@ -53,7 +65,11 @@ const COLUMNS: [&str; 33] = [
 ];
 
 fn fail(msg: String) -> ! {
-    eprintln!("error: core/{CSV}: {msg}");
+    fail_in(CSV, msg)
+}
+
+fn fail_in(file: &str, msg: String) -> ! {
+    eprintln!("error: core/{file}: {msg}");
     eprintln!(
         "hint: see core/data/SOURCES.md for the expected format and how to regenerate the file"
     );
@@ -170,8 +186,133 @@ impl<'a> Row<'a> {
     }
 }
 
+/// One row of `accelerators.csv`: a type's accelerator labels and Neuron resources.
+struct Accelerator<'a> {
+    name: &'a str,
+    manufacturer: &'a str,
+    count: u64,
+    /// `aws.amazon.com/neuron` and `aws.amazon.com/neuroncore`; 0 for other accelerators.
+    neuron: u64,
+    neuroncore: u64,
+}
+
+struct AccelRow<'a> {
+    line: usize,
+    cells: Vec<&'a str>,
+}
+
+impl<'a> AccelRow<'a> {
+    fn bad(&self, col: usize, why: &str) -> ! {
+        fail_in(
+            ACCEL_CSV,
+            format!(
+                "line {}, column `{}`: {why} (value {:?})",
+                self.line, ACCEL_COLUMNS[col], self.cells[col]
+            ),
+        )
+    }
+
+    /// A lower-kebab-case name, as Karpenter's `lowerKabobCase` writes label values.
+    fn kebab(&self, col: usize) -> &'a str {
+        let v = self.cells[col];
+        if v.is_empty()
+            || !v
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            self.bad(col, "expected a lower-kebab-case name");
+        }
+        v
+    }
+
+    /// A positive integer up to `max`; blank is `None`.
+    fn count(&self, col: usize, max: u64) -> Option<u64> {
+        let v = self.cells[col];
+        if v.is_empty() {
+            return None;
+        }
+        match v.parse::<u64>() {
+            Ok(n) if (1..=max).contains(&n) && v.bytes().all(|b| b.is_ascii_digit()) => Some(n),
+            _ => self.bad(col, &format!("expected an integer in 1..={max} or blank")),
+        }
+    }
+}
+
+/// `accelerators.csv` by type name. The cross-checks are those of `data/gen-accelerators.py`:
+/// a Neuron type (neuron and neuroncore set) is made by `aws`, its accelerator count is its
+/// device count, and its NeuronCores are a whole number per device.
+fn parse_accelerators(text: &str) -> BTreeMap<&str, Accelerator<'_>> {
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, h)) if h.split(',').eq(ACCEL_COLUMNS) => {}
+        Some((_, h)) => fail_in(
+            ACCEL_CSV,
+            format!(
+                "unexpected header.\n  expected: {}\n  found:    {h}",
+                ACCEL_COLUMNS.join(",")
+            ),
+        ),
+        None => fail_in(ACCEL_CSV, "the file is empty".into()),
+    }
+    let mut out = BTreeMap::new();
+    for (idx, line) in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != ACCEL_COLUMNS.len() || cells.iter().any(|c| c.trim() != *c) {
+            fail_in(
+                ACCEL_CSV,
+                format!(
+                    "line {}: expected {} cells without quotes or spaces, found {line:?}",
+                    idx + 1,
+                    ACCEL_COLUMNS.len()
+                ),
+            );
+        }
+        let row = AccelRow {
+            line: idx + 1,
+            cells,
+        };
+        let name = row.cells[0];
+        if name.is_empty() {
+            row.bad(0, "must not be empty");
+        }
+        row.kebab(1);
+        let manufacturer = row.kebab(2);
+        let count = row
+            .count(3, 255)
+            .unwrap_or_else(|| row.bad(3, "must not be empty"));
+        let (neuron, neuroncore) = match (row.count(4, 255), row.count(5, u64::from(u16::MAX))) {
+            (None, None) => (0, 0),
+            (Some(n), Some(c)) => {
+                if manufacturer != "aws" {
+                    row.bad(2, "a Neuron type's accelerator manufacturer is `aws`");
+                }
+                if n != count {
+                    row.bad(4, "a Neuron type's device count is its accelerator count");
+                }
+                if c % n != 0 {
+                    row.bad(5, "NeuronCores must be a whole number per device");
+                }
+                (n, c)
+            }
+            _ => row.bad(4, "neuron and neuroncore must be both set or both blank"),
+        };
+        let accelerator = Accelerator {
+            name: row.cells[1],
+            manufacturer,
+            count,
+            neuron,
+            neuroncore,
+        };
+        if out.insert(name, accelerator).is_some() {
+            row.bad(0, "duplicate instance type");
+        }
+    }
+    out
+}
+
 fn main() {
     println!("cargo:rerun-if-changed={CSV}");
+    println!("cargo:rerun-if-changed={ACCEL_CSV}");
     println!("cargo:rerun-if-changed=build.rs");
 
     let manifest_dir = env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
@@ -180,6 +321,16 @@ fn main() {
         Ok(t) => t,
         Err(e) => fail(format!("cannot read {}: {e}", path.display())),
     };
+
+    let accel_path = Path::new(&manifest_dir).join(ACCEL_CSV);
+    let accel_text = match fs::read_to_string(&accel_path) {
+        Ok(t) => t,
+        Err(e) => fail_in(
+            ACCEL_CSV,
+            format!("cannot read {}: {e}", accel_path.display()),
+        ),
+    };
+    let mut accelerators = parse_accelerators(&accel_text);
 
     let mut lines = text.lines().enumerate();
     let header = match lines.next() {
@@ -210,6 +361,10 @@ fn main() {
     out.push_str(
         "//     spot saving % apne2 (-1 none), spot interruption bucket apne2 (-1 none))\n",
     );
+    out.push_str(
+        "// accel(row(..), accelerator name, manufacturer, count, neuron devices, neuroncores)\n",
+    );
+    out.push_str("//     for the types in core/data/accelerators.csv\n");
     out.push_str("pub(super) static ENTRIES: &[CatalogEntry] = &[\n");
 
     for (idx, line) in lines {
@@ -345,9 +500,13 @@ fn main() {
             | u8::from(flex) << 2
             | u8::from(current_gen) << 3;
         let p = |v: Option<i64>| v.unwrap_or(-1);
-        writeln!(
+        let accelerator = accelerators.remove(name);
+        if accelerator.is_some() {
+            out.push_str("accel(");
+        }
+        write!(
             out,
-            "row({name:?},{category:?},{family:?},{generation},{size:?},{arm64},{vcpu},{memory_mib},{},{gpu_name:?},{},{hypervisor},{max_pods},{},{},{},{},{},{flags},[{},{},{}],[{:?},{:?},{:?}],{},{}),",
+            "row({name:?},{category:?},{family:?},{generation},{size:?},{arm64},{vcpu},{memory_mib},{},{gpu_name:?},{},{hypervisor},{max_pods},{},{},{},{},{},{flags},[{},{},{}],[{:?},{:?},{:?}],{},{})",
             gpu_count.unwrap_or(0),
             gpu_memory.unwrap_or(0),
             enis.unwrap_or(0),
@@ -365,10 +524,25 @@ fn main() {
             opt(interrupt),
         )
         .expect("write to String");
+        if let Some(a) = accelerator {
+            write!(
+                out,
+                ",{:?},{:?},{},{},{})",
+                a.name, a.manufacturer, a.count, a.neuron, a.neuroncore
+            )
+            .expect("write to String");
+        }
+        out.push_str(",\n");
         names.push((name, names.len()));
     }
     out.push_str("];\n");
 
+    if let Some(name) = accelerators.keys().next() {
+        fail_in(
+            ACCEL_CSV,
+            format!("{name} is not a row of {CSV}; regenerate with data/gen-accelerators.py"),
+        );
+    }
     if names.is_empty() {
         fail("no rows".into());
     }

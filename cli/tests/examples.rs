@@ -395,12 +395,52 @@ fn the_workload_fixtures_run_on_the_pools_they_are_for() {
     );
 }
 
-/// Inferentia and Trainium types have `aws.amazon.com/neuron` capacity in EC2, but the
-/// built-in catalog has no accelerator facts (`core/src/catalog/aws.rs`), so no instance type
-/// offers the resource and the pods wait with "no instance type has enough resources".
+/// Inferentia and Trainium types advertise `aws.amazon.com/neuron` (devices) and
+/// `aws.amazon.com/neuroncore`, and the large-instances pool allows them (it constrains only
+/// CPU and memory): the pods run on Neuron nodes. They are the only types that fit, so the
+/// exotic filter, which would drop them, leaves them in.
 #[test]
-#[ignore = "engine gap: the built-in catalog gives no instance type aws.amazon.com/neuron capacity"]
 fn neuron_pods_run_on_a_pool_that_allows_inferentia() {
     let r = simulate("large-instances.yaml", &text("workloads", "neuron.yaml"));
     assert_none_pending(&r, "neuron");
+    let pods = pods_labelled(&r, "app", "neuron");
+    assert_eq!(pods.len(), 2, "{}", summary(&r));
+    // Pods per node: each node has a Neuron device for each of its pods.
+    let mut per_node: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in &pods {
+        *per_node
+            .entry(str_of(node_of(&r, p), "name").unwrap())
+            .or_default() += 1;
+    }
+    for (name, count) in per_node {
+        let node = node_named(&r, name).unwrap();
+        let family = str_of(&node["labels"], "karpenter.k8s.aws/instance-family");
+        assert!(
+            matches!(family, Some("inf1" | "inf2" | "trn1" | "trn1n" | "trn2")),
+            "{family:?}: {}",
+            summary(&r)
+        );
+        let devices = str_of(&node["allocatable"], "aws.amazon.com/neuron")
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0);
+        assert!(devices >= count, "{count} pods on {node}");
+        assert!(
+            node["allocatable"]
+                .get("aws.amazon.com/neuroncore")
+                .is_some(),
+            "{node}"
+        );
+        assert_eq!(
+            node["allocatable"]["aws.amazon.com/neuron"],
+            node["capacity"]["aws.amazon.com/neuron"]
+        );
+        assert_eq!(
+            str_of(
+                &node["labels"],
+                "karpenter.k8s.aws/instance-accelerator-manufacturer"
+            ),
+            Some("aws"),
+            "{node}"
+        );
+    }
 }

@@ -3,13 +3,15 @@
 //! [`InstanceType`]s for a node class (capacity, overhead, allocatable, labels, offerings).
 //!
 //! The facts are generated at build time by `core/build.rs` from `core/data/instance-types.csv`
-//! (provenance in `core/data/SOURCES.md`) into a static table of [`CatalogEntry`] records.
+//! and `core/data/accelerators.csv` (provenance in `core/data/SOURCES.md`) into a static table
+//! of [`CatalogEntry`] records.
 //!
 //! Rules modelled, following `karpenter-provider-aws` `pkg/providers/instancetype/types.go`
 //! and `offering/base_resolver.go`:
 //! * capacity: cpu = vCPUs; memory = MiB (− 64 MiB on arm64) minus ⌈7.5 %⌉ VM overhead;
 //!   ephemeral-storage = root volume or the AMI family's default; pods = `maxPods`, else the
-//!   ENI limit (AL2/AL2023/Bottlerocket/Custom) or 110 (Windows), then `podsPerCore`.
+//!   ENI limit (AL2/AL2023/Bottlerocket/Custom) or 110 (Windows), then `podsPerCore`; GPUs,
+//!   and Neuron devices and NeuronCores (`aws.amazon.com/neuron`, `.../neuroncore`) by count.
 //! * overhead: kube-reserved (cpu tiers, 11 × pods + 255 MiB, 1 Gi ephemeral), system-reserved
 //!   and the hard eviction thresholds (100 Mi, 10 % of ephemeral).
 //! * offerings: one on-demand and one spot offering per zone the type is offered in; on-demand
@@ -111,6 +113,11 @@ pub struct CatalogEntry {
     pub size: &'static str,
     /// Lower-kebab GPU name (`a10g`, `radeon-pro-v520`), empty when the type has no GPU.
     pub gpu_name: &'static str,
+    /// Lower-kebab accelerator name (`inferentia2`, `trainium`, `qualcomm-ai100`), empty when
+    /// the type has no accelerator labels.
+    pub accelerator_name: &'static str,
+    /// `aws` for Neuron devices, else the maker (`qualcomm`); empty without an accelerator.
+    pub accelerator_manufacturer: &'static str,
     /// Zone letters where the type is offered, per [`REGIONS`] index; empty: not in the region.
     pub zones: [&'static str; 3],
     /// On-demand Linux list price per [`REGIONS`] index, micro-dollars per hour.
@@ -125,8 +132,15 @@ pub struct CatalogEntry {
     pub max_pods: u16,
     /// Branch interfaces for security groups for pods; 0 when not trunking-capable.
     pub pod_eni: u16,
+    /// `aws.amazon.com/neuroncore`: Neuron devices × cores per device; 0 without Neuron.
+    pub neuron_cores: u16,
     pub generation: u8,
     pub gpu_count: u8,
+    /// The `instance-accelerator-count` label; 0 without an accelerator.
+    pub accelerator_count: u8,
+    /// `aws.amazon.com/neuron`: Neuron devices; 0 for types without Neuron (including
+    /// accelerators that are not Neuron devices, such as dl2q's Qualcomm AI 100).
+    pub neuron_devices: u8,
     /// ENIs on the default network card; 0 when unknown (then `max_pods` is from the docs).
     pub enis: u8,
     pub ipv4_per_eni: u8,
@@ -155,7 +169,8 @@ const fn opt_price(v: i64) -> Option<MicroDollars> {
     if v < 0 { None } else { Some(v) }
 }
 
-/// Constructor used by the generated table (see `build.rs` for the argument order).
+/// Constructor used by the generated table (see `build.rs` for the argument order). The entry
+/// has no accelerator until [`accel`] gives it one.
 #[allow(clippy::too_many_arguments)]
 const fn row(
     name: &'static str,
@@ -188,6 +203,8 @@ const fn row(
         family,
         size,
         gpu_name,
+        accelerator_name: "",
+        accelerator_manufacturer: "",
         zones,
         on_demand: [
             opt_price(on_demand[0]),
@@ -201,8 +218,11 @@ const fn row(
         vcpu,
         max_pods,
         pod_eni,
+        neuron_cores: 0,
         generation,
         gpu_count,
+        accelerator_count: 0,
+        neuron_devices: 0,
         enis,
         ipv4_per_eni,
         arch: if arm64 { Arch::Arm64 } else { Arch::Amd64 },
@@ -220,8 +240,27 @@ const fn row(
     }
 }
 
+/// The generated table's wrapper for the rows of `core/data/accelerators.csv`.
+const fn accel(
+    entry: CatalogEntry,
+    name: &'static str,
+    manufacturer: &'static str,
+    count: u8,
+    neuron_devices: u8,
+    neuron_cores: u16,
+) -> CatalogEntry {
+    CatalogEntry {
+        accelerator_name: name,
+        accelerator_manufacturer: manufacturer,
+        accelerator_count: count,
+        neuron_devices,
+        neuron_cores,
+        ..entry
+    }
+}
+
 mod table {
-    use super::{CatalogEntry, row};
+    use super::{CatalogEntry, accel, row};
     include!(concat!(env!("OUT_DIR"), "/aws_catalog.rs"));
 }
 
@@ -246,6 +285,12 @@ impl CatalogEntry {
 
     pub fn has_gpu(&self) -> bool {
         !self.gpu_name.is_empty()
+    }
+
+    /// Whether the type has the `instance-accelerator-*` labels (Inferentia, Trainium, and
+    /// dl2q's Qualcomm AI 100).
+    pub fn has_accelerator(&self) -> bool {
+        !self.accelerator_name.is_empty()
     }
 
     /// `nvidia`, `amd` or `habana`, derived from the GPU name; `None` without a GPU or when
@@ -486,6 +531,9 @@ impl<'a> Context<'a> {
         if let Some(resource) = gpu_manufacturer.and_then(gpu_resource) {
             capacity.set(resource, i64::from(e.gpu_count));
         }
+        // Like GPUs, no overhead is reserved from these: allocatable equals capacity.
+        capacity.set(ResourceName::AwsNeuron, i64::from(e.neuron_devices));
+        capacity.set(ResourceName::AwsNeuronCore, i64::from(e.neuron_cores));
 
         // Overhead: kube-reserved memory uses the ENI-limited pod count on AL2/AL2023/Custom
         // (`UsesENILimitedMemoryOverhead`) and the pods capacity on Bottlerocket and Windows.
@@ -540,17 +588,21 @@ impl<'a> Context<'a> {
         }
 
         // Labels and requirements, pushed in key order (see `LabelBuilder::finish`).
-        // The data has no accelerator facts. Every well-known key must be either a value or
-        // `DoesNotExist` on a type: a key a type leaves unconstrained would let a pod that
-        // selects it onto a node that lacks the label, which kube-scheduler then refuses.
-        // So Inferentia/Trainium/DL types, whose accelerators the data does not describe,
-        // say they have none: selecting them is refused with a reason, not launched wrongly.
-        for key in [
-            keys::ACCELERATOR_COUNT,
-            keys::ACCELERATOR_MANUFACTURER,
-            keys::ACCELERATOR_NAME,
-        ] {
-            b.absent(key);
+        // Every well-known key is either a value or `DoesNotExist` on a type, as upstream
+        // starts each type with `DoesNotExist` for the keys it may fill in: a key a type left
+        // unconstrained would let a pod that selects it onto a node that lacks the label.
+        if e.has_accelerator() {
+            b.known_num(keys::ACCELERATOR_COUNT, e.accelerator_count.into());
+            b.known(keys::ACCELERATOR_MANUFACTURER, e.accelerator_manufacturer);
+            b.known(keys::ACCELERATOR_NAME, e.accelerator_name);
+        } else {
+            for key in [
+                keys::ACCELERATOR_COUNT,
+                keys::ACCELERATOR_MANUFACTURER,
+                keys::ACCELERATOR_NAME,
+            ] {
+                b.absent(key);
+            }
         }
         b.known(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
         b.known(wellknown::INSTANCE_CATEGORY, e.category);

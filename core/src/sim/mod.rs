@@ -2025,14 +2025,22 @@ fn image_id(name: &str, release: u32) -> String {
     format!("ami-0{:016x}", h)
 }
 
+/// The AWS provider's `ExoticInstanceTypeFilter` test (`pkg/providers/instance/filter/filter.go`):
+/// a metal size, or any capacity of the five accelerator resources it lists. Other accelerators
+/// (dl2q's Qualcomm AI 100, which has labels but no resource) are not exotic, as upstream.
 fn is_exotic(it: &InstanceType) -> bool {
     it.labels
         .get(wk::INSTANCE_SIZE)
         .is_some_and(|s| s.contains("metal"))
-        || it.capacity.get(ResourceName::NvidiaGpu) > 0
-        || it.capacity.get(ResourceName::AmdGpu) > 0
-        || it.capacity.get(ResourceName::AwsNeuron) > 0
-        || it.capacity.get(ResourceName::HabanaGaudi) > 0
+        || [
+            ResourceName::AwsNeuron,
+            ResourceName::AwsNeuronCore,
+            ResourceName::AmdGpu,
+            ResourceName::NvidiaGpu,
+            ResourceName::HabanaGaudi,
+        ]
+        .into_iter()
+        .any(|r| it.capacity.get(r) != 0)
 }
 
 fn catalog_error(e: catalog::CatalogError) -> SimError {

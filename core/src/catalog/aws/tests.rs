@@ -8,6 +8,7 @@ use crate::requirements::Operator;
 
 const CSV: &str = include_str!("../../../data/instance-types.csv");
 const EXTRACT: &str = include_str!("../../../data/regional-prices-extract.csv");
+const ACCELERATORS: &str = include_str!("../../../data/accelerators.csv");
 
 fn node_class(family: AmiFamily) -> NodeClass {
     NodeClass {
@@ -554,17 +555,6 @@ fn labels_and_requirements() {
         Operator::DoesNotExist
     );
 
-    // Accelerator facts are not in the data: no type claims one, so a pod selecting an
-    // accelerator is refused with a reason instead of launched onto a node without the label.
-    let inf2 = named(&its, "inf2.xlarge");
-    assert_eq!(
-        inf2.requirements
-            .get(keys::ACCELERATOR_NAME)
-            .unwrap()
-            .operator(),
-        Operator::DoesNotExist
-    );
-
     // The processor maker comes from the family name; tenancy is the shared default.
     assert_eq!(
         named(&its, "m7i-flex.large").labels[keys::CPU_MANUFACTURER],
@@ -596,6 +586,153 @@ fn labels_and_requirements() {
     let a1 = named(&its, "a1.large");
     assert_eq!(a1.labels[wellknown::ARCH], "arm64");
     assert_eq!(a1.labels[wellknown::INSTANCE_MEMORY], "4096");
+}
+
+/// A type's `instance-accelerator-{name,manufacturer,count}` labels.
+fn accelerator(it: &InstanceType) -> [Option<&str>; 3] {
+    [
+        keys::ACCELERATOR_NAME,
+        keys::ACCELERATOR_MANUFACTURER,
+        keys::ACCELERATOR_COUNT,
+    ]
+    .map(|k| it.labels.get(k).map(String::as_str))
+}
+
+/// The accelerator labels and the Neuron capacity (`aws.amazon.com/neuron`, `.../neuroncore`),
+/// as Karpenter's generated instance-types reference shows them.
+#[test]
+fn neuron_capacity_and_accelerator_labels() {
+    let nc = node_class(AmiFamily::Al2023);
+    let its = instance_types("us-east-1", &[], &nc).unwrap();
+    let neuron = |r: &Resources| {
+        (
+            r.get(ResourceName::AwsNeuron),
+            r.get(ResourceName::AwsNeuronCore),
+        )
+    };
+
+    let inf2 = named(&its, "inf2.xlarge");
+    assert_eq!(
+        accelerator(inf2),
+        [Some("inferentia2"), Some("aws"), Some("1")]
+    );
+    assert_eq!(neuron(&inf2.capacity), (1, 2));
+    // Nothing is reserved from the devices: allocatable equals capacity, as for GPUs.
+    assert_eq!(neuron(&inf2.allocatable), (1, 2));
+    assert_eq!(neuron(&inf2.overhead), (0, 0));
+    // The reference's other resources for inf2.xlarge still hold.
+    assert_eq!(inf2.allocatable.cpu(), 3920);
+    assert_eq!(inf2.allocatable.memory(), 14162 * MIB);
+    for (key, value) in [
+        (keys::ACCELERATOR_NAME, "inferentia2"),
+        (keys::ACCELERATOR_MANUFACTURER, "aws"),
+        (keys::ACCELERATOR_COUNT, "1"),
+    ] {
+        let r = inf2.requirements.get(key).unwrap();
+        assert_eq!(
+            (r.operator(), r.values()),
+            (Operator::In, &[value.to_string()][..])
+        );
+    }
+    // Numeric: a NodePool's `instance-accelerator-count Gt 0` admits it.
+    let some_accelerator = Requirement::new(keys::ACCELERATOR_COUNT, Operator::Gt, ["0"]);
+    let count_req = |it: &InstanceType| {
+        it.requirements
+            .get(keys::ACCELERATOR_COUNT)
+            .unwrap()
+            .clone()
+    };
+    assert!(count_req(inf2).intersects(&some_accelerator));
+
+    let trn1 = named(&its, "trn1.32xlarge");
+    assert_eq!(
+        accelerator(trn1),
+        [Some("trainium"), Some("aws"), Some("16")]
+    );
+    assert_eq!(neuron(&trn1.capacity), (16, 32));
+    assert_eq!(neuron(&trn1.allocatable), (16, 32));
+    assert_eq!(neuron(&named(&its, "trn2.48xlarge").capacity), (16, 128));
+    assert_eq!(neuron(&named(&its, "inf1.24xlarge").capacity), (16, 64));
+
+    // A type without accelerators: no capacity, and the three keys DoesNotExist.
+    let m5 = named(&its, "m5.large");
+    assert_eq!(accelerator(m5), [None, None, None]);
+    assert_eq!(neuron(&m5.capacity), (0, 0));
+    for key in [
+        keys::ACCELERATOR_NAME,
+        keys::ACCELERATOR_MANUFACTURER,
+        keys::ACCELERATOR_COUNT,
+    ] {
+        assert_eq!(
+            m5.requirements.get(key).unwrap().operator(),
+            Operator::DoesNotExist,
+            "{key}"
+        );
+    }
+    assert!(!count_req(m5).intersects(&some_accelerator));
+    // A GPU type is not an accelerator type.
+    assert_eq!(accelerator(named(&its, "g5.xlarge")), [None, None, None]);
+
+    // dl2q's Qualcomm AI 100 has the labels (InferenceAcceleratorInfo) but no resource.
+    let dl2q = named(&its, "dl2q.24xlarge");
+    assert_eq!(
+        accelerator(dl2q),
+        [Some("qualcomm-ai100"), Some("qualcomm"), Some("8")]
+    );
+    assert_eq!(neuron(&dl2q.capacity), (0, 0));
+
+    // Every row of accelerators.csv, and nothing else, reaches the resolved types.
+    let mut rows = ACCELERATORS.lines();
+    assert_eq!(
+        rows.next(),
+        Some("name,accelerator_name,accelerator_manufacturer,accelerator_count,neuron,neuroncore")
+    );
+    let rows: Vec<Vec<&str>> = rows.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 13);
+    for row in &rows {
+        let it = named(&its, row[0]);
+        assert_eq!(
+            accelerator(it),
+            [Some(row[1]), Some(row[2]), Some(row[3])],
+            "{}",
+            row[0]
+        );
+        let count = |c: &str| if c.is_empty() { 0 } else { c.parse().unwrap() };
+        assert_eq!(
+            neuron(&it.capacity),
+            (count(row[4]), count(row[5])),
+            "{}",
+            row[0]
+        );
+    }
+    let labelled: Vec<&str> = its
+        .iter()
+        .filter(|it| it.labels.contains_key(keys::ACCELERATOR_NAME))
+        .map(|it| it.name.as_str())
+        .collect();
+    assert_eq!(labelled, rows.iter().map(|r| r[0]).collect::<Vec<_>>());
+    let neuron_types: Vec<&str> = its
+        .iter()
+        .filter(|it| neuron(&it.capacity) != (0, 0))
+        .map(|it| it.name.as_str())
+        .collect();
+    assert_eq!(neuron_types.len(), 12);
+    assert!(
+        neuron_types
+            .iter()
+            .all(|n| n.starts_with("inf") || n.starts_with("trn")),
+        "{neuron_types:?}"
+    );
+
+    // The AMI family does not change the devices.
+    let br = instance_type_named(
+        "us-east-1",
+        &[],
+        &node_class(AmiFamily::Bottlerocket),
+        "inf2.xlarge",
+    )
+    .unwrap();
+    assert_eq!(neuron(&br.allocatable), (1, 2));
 }
 
 #[test]
