@@ -409,6 +409,25 @@ await test('kubectl get nodeclaims -w in the terminal follows the clock until Ct
   await shot('09c-terminal-watch');
 });
 
+await test('the spot shortage lesson falls back to on-demand and the Events tab shows the failed launches', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'multiarch-batch');
+  for (let i = 0; i < 4; i++) await page.click('.lesson-nav button.primary');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/general-multiarch"] .node.ready', { timeout: 30000 });
+  await page.click('button.play');
+  const badge = await page.locator('[data-lane="pool/general-multiarch"] .node.ready .badge').first().getAttribute('class');
+  assert(badge.includes('od'), `without spot the general pool launches on-demand: ${badge}`);
+  assert(await page.locator('[data-lane="pool/batch-spot"] .node.ready').count() === 0, 'the spot-only pool has no node yet');
+  await page.click('#tab-events');
+  const failed = page.locator('.events li.warning', { hasText: 'InsufficientCapacityError' });
+  assert(await failed.count() > 0, 'the failed spot launches are in the Events tab');
+  const text = await failed.first().innerText();
+  assert(text.includes('InsufficientInstanceCapacity'), `in EC2's words: ${text}`);
+  await shot('10a-spot-shortage-events');
+});
+
 await test('works on a phone, stacked, and in dark mode', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
   const p = await phone.newPage();

@@ -517,7 +517,7 @@ fn Events() -> impl IntoView {
                         <li class:warning=e.warning>
                             <time>{snapshot::clock(e.time_ms)}</time>
                             <span class="etype">{if e.warning { "Warning" } else { "Normal" }}</span>
-                            <span class="reason">{e.reason.clone()}</span>
+                            <span class="reason">{camel_breaks(&e.reason).into_iter().map(|part| view! { {part}<wbr/> }).collect_view()}</span>
                             <span class="object">{e.object.clone()}</span>
                             <span class="emsg">{e.message.clone()}</span>
                         </li>
@@ -525,5 +525,31 @@ fn Events() -> impl IntoView {
                 </ol>
             </Show>
         </div>
+    }
+}
+
+/// An event reason cut before each capital (`Insufficient`, `Capacity`, `Error`), so that a
+/// long reason wraps at its words in the narrow column instead of running into the next.
+fn camel_breaks(reason: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in reason.chars() {
+        match parts.last_mut() {
+            Some(last) if !c.is_ascii_uppercase() => last.push(c),
+            _ => parts.push(c.to_string()),
+        }
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reasons_break_at_their_words() {
+        assert_eq!(
+            super::camel_breaks("InsufficientCapacityError"),
+            ["Insufficient", "Capacity", "Error"]
+        );
+        assert_eq!(super::camel_breaks("Created"), ["Created"]);
+        assert!(super::camel_breaks("").is_empty());
     }
 }
