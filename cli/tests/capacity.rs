@@ -33,15 +33,6 @@ spec:
   - {zone: z2, capacityType: spot, price: 0.065}
   - {zone: z1, capacityType: on-demand, price: 0.20}
   - {zone: z2, capacityType: on-demand, price: 0.20}
----
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: default}
-spec:
-  role: r
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {k: v}}]
-  securityGroupSelectorTerms: [{tags: {k: v}}]
 "#;
 
 fn pool(capacity_types: &str) -> String {
@@ -91,18 +82,13 @@ fn timeline(steps: &str) -> String {
     )
 }
 
+/// The catalog, the node class and `parts`, as one scenario.
+fn scenario(parts: &[String]) -> String {
+    format!("{CLUSTER}{}{}", common::NODE_CLASS, parts.concat())
+}
+
 fn simulate(parts: &[String], until: &str) -> Value {
-    let text = format!("{CLUSTER}{}", parts.concat());
-    let out = common::kpg_stdin(
-        &["simulate", "-", "--until", until, "--output", "json"],
-        text.as_bytes(),
-    );
-    assert!(
-        out.status.success(),
-        "kpg simulate failed: {}\n{text}",
-        common::stderr(&out)
-    );
-    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+    common::simulate_json(&scenario(parts), until)
 }
 
 fn events<'r>(r: &'r Value, reason: &str) -> Vec<&'r Value> {
@@ -183,12 +169,11 @@ fn without_spot_capacity_the_pods_fall_back_to_on_demand() {
     assert_eq!(nodes.len(), 1, "the failed NodeClaim is gone");
     assert_eq!(r["pods"][0]["phase"], "Running");
     // The on-demand node's explanation says why spot was not tried again.
-    let text = format!(
-        "{CLUSTER}{}{}{}",
+    let text = scenario(&[
         pool("spot, on-demand"),
         web(1),
-        timeline("  - {at: 0s, insufficientCapacity: {capacityType: spot, for: 10m}}\n")
-    );
+        timeline("  - {at: 0s, insufficientCapacity: {capacityType: spot, for: 10m}}\n"),
+    ]);
     let node = nodes[0]["name"].as_str().unwrap();
     let out = common::kpg_stdin(
         &["explain", "-", "--node", node, "--at", "3m"],
@@ -220,12 +205,7 @@ fn the_fleet_moves_on_to_the_next_cheapest_pool() {
     assert_eq!(launches(&r), [launch("large", "z1", "spot")]);
 
     // The explanation names the pools EC2 had no capacity for.
-    let text = format!(
-        "{CLUSTER}{}{}{}",
-        pool("spot"),
-        web(1),
-        timeline(both_zones)
-    );
+    let text = scenario(&[pool("spot"), web(1), timeline(both_zones)]);
     let node = r["nodes"][0]["name"].as_str().unwrap();
     let out = common::kpg_stdin(
         &["explain", "-", "--node", node, "--at", "2m"],
@@ -295,7 +275,7 @@ fn the_step_is_validated_like_any_other() {
     let bad = timeline(
         "  - {at: 1m, insufficientCapacity: {capacityType: spotty, for: 10m, zones: [z1]}}\n",
     );
-    let text = format!("{CLUSTER}{}{}{bad}", pool("spot"), web(1));
+    let text = scenario(&[pool("spot"), web(1), bad]);
     let out = common::kpg_stdin(&["validate", "-", "--output", "json"], text.as_bytes());
     assert!(
         !out.status.success(),

@@ -22,15 +22,6 @@ spec:
   cpu: "8"
   memory: 32Gi
   offerings: [{zone: z1, capacityType: on-demand, price: 0.40}]
----
-apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata: {name: default}
-spec:
-  role: r
-  amiSelectorTerms: [{alias: al2023@latest}]
-  subnetSelectorTerms: [{tags: {k: v}}]
-  securityGroupSelectorTerms: [{tags: {k: v}}]
 "#;
 
 fn pool(name: &str, template_spec_extra: &str) -> String {
@@ -102,18 +93,13 @@ spec:
     )
 }
 
+/// The catalog, the node class and `parts`, as one scenario.
+fn scenario(parts: &[String]) -> String {
+    format!("{CLUSTER}{}{}", common::NODE_CLASS, parts.concat())
+}
+
 fn simulate(parts: &[String], until: &str) -> Value {
-    let text = format!("{CLUSTER}{}", parts.concat());
-    let out = common::kpg_stdin(
-        &["simulate", "-", "--until", until, "--output", "json"],
-        text.as_bytes(),
-    );
-    assert!(
-        out.status.success(),
-        "kpg simulate failed: {}\n{text}",
-        common::stderr(&out)
-    );
-    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+    common::simulate_json(&scenario(parts), until)
 }
 
 fn nodeclaims_created(r: &Value) -> usize {
@@ -206,12 +192,11 @@ fn a_free_host_port_or_a_daemonset_elsewhere_does_not_block() {
 /// The explanation names the obstacle, which Karpenter's own message does not.
 #[test]
 fn explain_names_the_held_host_port() {
-    let text = format!(
-        "{CLUSTER}{}{}{}",
+    let text = scenario(&[
         pool("default", ""),
         daemonset("exporter", 9100, ""),
-        pod("clash", 9100, "")
-    );
+        pod("clash", 9100, ""),
+    ]);
     let out = common::kpg_stdin(
         &["explain", "-", "--pod", "default/clash", "--at", "1m"],
         text.as_bytes(),
@@ -334,4 +319,45 @@ spec:
         daemon_pods_on(&r, "logs", &node).is_empty(),
         "other DaemonSet pods do not"
     );
+}
+
+/// Applying a DaemonSet unchanged (as `kubectl apply` of the same file does) leaves its pods
+/// alone: they follow the nodes, not a replica count.
+#[test]
+fn a_daemonset_applied_unchanged_keeps_one_pod_per_node() {
+    let ds = daemonset("agent", 0, "");
+    let reapply = format!(
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n  - at: 3m\n    apply:\n{}",
+        ds.trim_start_matches("\n---\n")
+            .lines()
+            .map(|l| format!("      {l}\n"))
+            .collect::<String>()
+    );
+    let big = |name: &str| pod(name, 0, "").replace("cpu: 500m", "cpu: \"5\"");
+    let r = simulate(
+        &[pool("default", ""), ds.clone(), big("a"), big("b"), reapply],
+        "5m",
+    );
+    let nodes: Vec<&str> = r["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(nodes.len(), 2, "{:#}", r["nodes"]);
+    for node in nodes {
+        assert_eq!(
+            daemon_pods_on(&r, "agent", node).len(),
+            1,
+            "{node}: {:#}",
+            r["pods"]
+        );
+    }
+    let agents = r["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["owner"] == "DaemonSet/agent")
+        .count();
+    assert_eq!(agents, 2, "no agent pod without a node: {:#}", r["pods"]);
 }

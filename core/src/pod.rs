@@ -4,7 +4,7 @@ use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::model::{Millis, PodSpec, PodTemplate, StringMap, Workload, WorkloadKind};
+use crate::model::{HostPort, Millis, PodSpec, PodTemplate, StringMap, Workload, WorkloadKind};
 use crate::requirements::{Requirement, Requirements};
 use crate::resources::{ResourceName, Resources};
 use crate::rng::Rng;
@@ -161,6 +161,17 @@ pub fn pod_requirements(
         }
     }
     PodRequirements { strict, preferred }
+}
+
+/// The host ports a pod holds: every `hostPort` of its containers and init containers
+/// (sidecars hold theirs all along). The one definition the schedulers, the DaemonSet
+/// overhead and the node views share.
+pub fn host_ports(spec: &PodSpec) -> Vec<HostPort> {
+    spec.containers
+        .iter()
+        .chain(spec.init_containers.iter())
+        .flat_map(|c| c.host_ports.iter().cloned())
+        .collect()
 }
 
 /// Whether a node's labels satisfy the pod's nodeSelector and required node affinity

@@ -167,13 +167,6 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     })
 }
 
-fn conflict(a: &[HostPort], b: &[HostPort]) -> bool {
-    a.iter().any(|x| {
-        b.iter()
-            .any(|y| x.port == y.port && x.protocol == y.protocol)
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -190,15 +183,15 @@ proptest! {
             }
             let daemons: Vec<_> = pods.iter().filter(|p| p.is_daemon() && p.node == Some(n)).collect();
             let mut used = daemons.iter().fold(Resources::ZERO, |sum, p| sum + p.requests);
-            let mut ports: Vec<HostPort> = daemons.iter().flat_map(|p| p.spec.containers.iter().flat_map(|c| c.host_ports.clone())).collect();
+            let mut ports: Vec<HostPort> = daemons.iter().flat_map(|p| kpg_core::pod::host_ports(&p.spec)).collect();
             for &p in &claim.pods {
                 let pod = &pods[p];
                 prop_assert!(scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok(),
                     "{} launched for {} whose tolerations do not admit its taints", node.name, pod.name);
                 prop_assert!(kpg_core::pod::node_matches_pod_affinity(&pod.spec, &node.labels),
                     "{} launched for {} whose node selector it does not match", node.name, pod.name);
-                let wanted: Vec<HostPort> = pod.spec.containers.iter().flat_map(|c| c.host_ports.clone()).collect();
-                prop_assert!(!conflict(&ports, &wanted),
+                let wanted = kpg_core::pod::host_ports(&pod.spec);
+                prop_assert!(!kpg_core::scheduling::ports_conflict(&ports, &wanted),
                     "{} launched for {} but a DaemonSet pod or another of its pods holds host port {:?}", node.name, pod.name, wanted);
                 ports.extend(wanted);
                 used += pod.requests;

@@ -764,7 +764,8 @@ impl<'n> Fields<'n> {
                 schema::walk(cx, &value, kind);
                 continue;
             }
-            if self.used[i] {
+            // A known key left unused is a second copy of a key: `duplicate-field` says so.
+            if self.used[i] || self.known.contains(&key.as_str()) {
                 continue;
             }
             let names = self.schema.map(Ty::names).into_iter().flatten();

@@ -1029,6 +1029,15 @@ fn duplicate_keys_are_errors_with_a_path() {
     let d = only(&l, "duplicate-field");
     assert_eq!(d.path, "spec.containers");
     assert_eq!(d.line, 6);
+    // The second copy is the duplicate, not also an unknown field "meant" as itself.
+    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\nspec: {cpu: \"2\", memory: 8Gi, offerings: [{zone: z1, capacityType: on-demand, price: 0.1}]}\nkind: InstanceType\n";
+    let l = load(text);
+    assert_eq!(only(&l, "duplicate-field").line, 5);
+    assert!(
+        l.diagnostics.iter().all(|d| d.code != "unknown-field"),
+        "{:#?}",
+        l.diagnostics
+    );
 }
 
 #[test]

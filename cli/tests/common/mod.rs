@@ -152,3 +152,30 @@ pub fn summary(report: &Value) -> String {
     }
     s
 }
+
+/// The EC2NodeClass `default` (AL2023, tag selectors) most scenario tests launch with.
+pub const NODE_CLASS: &str = r#"
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: r
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+"#;
+
+/// `kpg simulate - --until UNTIL --output json` on `text`, checked for success and parsed.
+pub fn simulate_json(text: &str, until: &str) -> Value {
+    let out = kpg_stdin(
+        &["simulate", "-", "--until", until, "--output", "json"],
+        text.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "kpg simulate failed: {}\n{text}",
+        stderr(&out)
+    );
+    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+}

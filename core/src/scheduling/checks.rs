@@ -179,7 +179,7 @@ pub fn pool_checks(
     };
     // Karpenter drops a whole daemon group whose DaemonSets hold one of the pod's host
     // ports before it looks at resources.
-    let ports = super::pod_host_ports(pod);
+    let ports = crate::pod::host_ports(&pod.spec);
     let (after_ports, port_free) =
         narrow(&after_reqs, |i| !template.daemon_port_conflict(i, &ports));
     let port_held = if port_free == 0 && !ports.is_empty() {

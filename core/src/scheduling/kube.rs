@@ -241,13 +241,7 @@ impl Cluster<'_> {
     /// caller keeps the cache current with [`SpreadCache::record`] as pods bind.
     pub fn prefilter_cached(&self, pod: &Pod, cache: &mut SpreadCache) -> PreFiltered {
         let mut pre = PreFiltered {
-            host_ports: pod
-                .spec
-                .containers
-                .iter()
-                .chain(pod.spec.init_containers.iter())
-                .flat_map(|c| c.host_ports.iter().cloned())
-                .collect(),
+            host_ports: crate::pod::host_ports(&pod.spec),
             ..Default::default()
         };
         let spreads = pod

@@ -58,10 +58,8 @@ pub struct Template {
     /// Host ports the DaemonSet pods that would run on a node of each instance type hold
     /// (indexed like `instance_types`): Karpenter's per-group `HostPortUsage`. A pod asking
     /// for one of them can never run on such a node, so those types are not options for it.
+    /// Empty when no DaemonSet of the pool holds a host port (the common case).
     pub daemon_host_ports: Vec<Vec<HostPort>>,
-    /// Whether any DaemonSet of this NodePool holds a host port (most hold none, and then
-    /// pods' host ports need no per-type check).
-    pub any_daemon_host_ports: bool,
     /// Remaining limits per resource (None = unlimited) and remaining nodes.
     pub remaining: [Option<i64>; RESOURCE_COUNT],
     pub remaining_nodes: Option<i64>,
@@ -76,16 +74,9 @@ impl Template {
 
     /// Whether a DaemonSet pod on a node of instance type `i` holds one of `ports`.
     pub fn daemon_port_conflict(&self, i: u32, ports: &[HostPort]) -> bool {
-        !ports.is_empty()
-            && self
-                .daemon_host_ports
-                .get(i as usize)
-                .is_some_and(|used| ports_conflict(used, ports))
-    }
-
-    /// Whether any DaemonSet of this NodePool holds a host port.
-    pub fn has_daemon_host_ports(&self) -> bool {
-        self.any_daemon_host_ports
+        self.daemon_host_ports
+            .get(i as usize)
+            .is_some_and(|used| ports_conflict(used, ports))
     }
 }
 
@@ -346,15 +337,6 @@ pub struct Solver<'a> {
     pub record: bool,
     limits_log: Vec<Vec<Limits>>,
     last_considered: Option<Considered>,
-}
-
-pub(crate) fn pod_host_ports(pod: &Pod) -> Vec<HostPort> {
-    pod.spec
-        .containers
-        .iter()
-        .chain(pod.spec.init_containers.iter())
-        .flat_map(|c| c.host_ports.iter().cloned())
-        .collect()
 }
 
 /// kube-scheduler's NodePorts rule: same port and protocol conflict when either IP is a
@@ -621,7 +603,7 @@ impl<'a> Solver<'a> {
             requirements: pr,
             groups,
             tolerations,
-            host_ports: pod_host_ports(pod),
+            host_ports: crate::pod::host_ports(&pod.spec),
         }
     }
 
@@ -909,7 +891,7 @@ impl<'a> Solver<'a> {
         // Instance types whose DaemonSets hold one of the pod's host ports drop out
         // (`filterInstanceTypesByRequirements` skips the whole daemon group, so they do not
         // count towards any criterion of the error either).
-        let ports_matter = !a.host_ports.is_empty() && tpl.has_daemon_host_ports();
+        let ports_matter = !a.host_ports.is_empty() && !tpl.daemon_host_ports.is_empty();
         if !changed && !has_min_values && !ports_matter {
             // Some option must still fit; the largest (first) usually does.
             for &i in &claim.options {

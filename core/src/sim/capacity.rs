@@ -170,18 +170,9 @@ impl Simulation {
                 "NodeClaim {name} event: creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested."
             ),
         );
-        for p in self.pods_on(n) {
-            self.pods[p].deleted = true;
-        }
-        self.nodes[n].deleted = true;
-        self.version += 1;
-        self.event(
-            false,
-            "Deleted",
-            format!("NodeClaim/{name}"),
+        self.remove_nodeclaim(
+            n,
             format!("deleted nodeclaim {name}: no instance was launched"),
         );
-        self.advance_commands();
-        self.finish_node_class_deletions();
     }
 }

@@ -261,17 +261,19 @@ impl ClaimRecord {
                         TypeStage::Exotic
                     } else if !launch.contains(&i) {
                         TypeStage::NotLaunched
-                    } else if self.launch.ice.iter().any(|&(t, _)| t == i) {
-                        let zones = self
+                    } else {
+                        let refused: Vec<String> = self
                             .launch
                             .ice
                             .iter()
                             .filter(|&&(t, _)| t == i)
                             .map(|&(t, o)| types[t].offerings[o].zone.clone())
                             .collect();
-                        TypeStage::NoCapacity(zones)
-                    } else {
-                        TypeStage::Outbid
+                        if refused.is_empty() {
+                            TypeStage::Outbid
+                        } else {
+                            TypeStage::NoCapacity(refused)
+                        }
                     }
                 } else if let Err(e) = it.requirements.intersects(&self.requirements) {
                     TypeStage::PodRequirements(Some(e))

@@ -685,9 +685,7 @@ impl Simulation {
         match wl.kind {
             WorkloadKind::DaemonSet => {
                 for n in 0..self.nodes.len() {
-                    if self.nodes[n].exists() && self.nodes[n].state != NodeState::Deleting {
-                        self.create_daemon_pod(w, n);
-                    }
+                    self.create_daemon_pod(w, n);
                 }
             }
             WorkloadKind::Pod => {
@@ -730,7 +728,8 @@ impl Simulation {
             && pod::node_matches_pod_affinity(spec, labels)
     }
 
-    /// Creates DaemonSet `w`'s pod on node `n` if the node should run one and has none.
+    /// Creates DaemonSet `w`'s pod on node `n` if the node should run one. The caller knows
+    /// the node has none yet.
     fn create_daemon_pod(&mut self, w: usize, n: usize) {
         let node = &self.nodes[n];
         if !node.exists() || node.state == NodeState::Deleting {
@@ -739,13 +738,6 @@ impl Simulation {
         let mut taints = node.taints.clone();
         taints.extend(node.startup_taints.iter().cloned());
         if !self.daemon_fits(w, &node.labels.clone(), &taints) {
-            return;
-        }
-        if self
-            .pods
-            .iter()
-            .any(|p| p.workload == w && p.node == Some(n) && !p.deleted)
-        {
             return;
         }
         let name = self
@@ -757,12 +749,19 @@ impl Simulation {
         }
     }
 
-    /// The DaemonSet controller's pass over one node, whenever the node appears or its
-    /// taints or labels change: every DaemonSet that should run there and does not yet gets
-    /// its pod.
+    /// The DaemonSet controller's pass over a new node: every DaemonSet that should run
+    /// there gets its pod.
     fn create_daemon_pods(&mut self, n: usize) {
+        self.sync_daemon_pods(n, &[]);
+    }
+
+    /// The DaemonSet controller's pass over a node: every DaemonSet that should run there
+    /// and has no pod among `present` (the node's pods) gets one.
+    fn sync_daemon_pods(&mut self, n: usize, present: &[usize]) {
         for w in 0..self.workloads.len() {
-            if self.workloads[w].kind == WorkloadKind::DaemonSet && !self.workload_state[w].deleted
+            if self.workloads[w].kind == WorkloadKind::DaemonSet
+                && !self.workload_state[w].deleted
+                && !present.iter().any(|&p| self.pods[p].workload == w)
             {
                 self.create_daemon_pod(w, n);
             }
@@ -997,12 +996,7 @@ impl Simulation {
             {
                 knodes[*i].requested += pod.requests;
                 bound[*i].push(p);
-                knodes[*i].host_ports.extend(
-                    pod.spec
-                        .containers
-                        .iter()
-                        .flat_map(|c| c.host_ports.iter().cloned()),
-                );
+                knodes[*i].host_ports.extend(pod::host_ports(&pod.spec));
             }
         }
         let mut unschedulable = Vec::new();
@@ -1069,13 +1063,9 @@ impl Simulation {
                 Some(i) => {
                     let n = knodes[i].id;
                     knodes[i].requested += self.pods[p].requests;
-                    knodes[i].host_ports.extend(
-                        self.pods[p]
-                            .spec
-                            .containers
-                            .iter()
-                            .flat_map(|c| c.host_ports.iter().cloned()),
-                    );
+                    knodes[i]
+                        .host_ports
+                        .extend(pod::host_ports(&self.pods[p].spec));
                     bound[i].push(p);
                     spread_cache.record(&self.pods[p], &knodes[i]);
                     self.bind(p, n);
@@ -1297,7 +1287,8 @@ impl Simulation {
                 continue;
             }
             let mut daemon_overhead = alloc::vec![Resources::ZERO; types.len()];
-            let mut daemon_host_ports: Vec<Vec<HostPort>> = alloc::vec![Vec::new(); types.len()];
+            // Indexed like `types`, and left empty while no DaemonSet holds a host port.
+            let mut daemon_host_ports: Vec<Vec<HostPort>> = Vec::new();
             for &w in &daemons {
                 let spec = &self.workloads[w].template.spec;
                 let mut tolerations = spec.tolerations.clone();
@@ -1315,18 +1306,19 @@ impl Simulation {
                     continue;
                 }
                 let req = effective_requests(spec);
-                let ports: Vec<HostPort> = spec
-                    .containers
-                    .iter()
-                    .flat_map(|c| c.host_ports.iter().cloned())
-                    .collect();
+                let ports = pod::host_ports(spec);
+                if !ports.is_empty() && daemon_host_ports.is_empty() {
+                    daemon_host_ports = alloc::vec![Vec::new(); types.len()];
+                }
                 for &i in &candidates {
                     if terms
                         .iter()
                         .any(|dreqs| types[i as usize].requirements.intersects_ok(dreqs))
                     {
                         daemon_overhead[i as usize] += req;
-                        daemon_host_ports[i as usize].extend(ports.iter().cloned());
+                        if !ports.is_empty() {
+                            daemon_host_ports[i as usize].extend(ports.iter().cloned());
+                        }
                     }
                 }
             }
@@ -1347,7 +1339,6 @@ impl Simulation {
                 instance_types: types,
                 candidates,
                 daemon_overhead,
-                any_daemon_host_ports: daemon_host_ports.iter().any(|p| !p.is_empty()),
                 daemon_host_ports,
                 remaining,
                 remaining_nodes: np.limits.nodes.map(|l| l - count),
@@ -1567,13 +1558,7 @@ impl Simulation {
                 let remaining = node.allocatable - self.requests_of(&by_node[n]);
                 let host_ports = by_node[n]
                     .iter()
-                    .flat_map(|&p| {
-                        self.pods[p]
-                            .spec
-                            .containers
-                            .iter()
-                            .flat_map(|c| c.host_ports.iter().cloned())
-                    })
+                    .flat_map(|&p| pod::host_ports(&self.pods[p].spec))
                     .collect();
                 NodeView {
                     id: n,
@@ -1981,7 +1966,8 @@ impl Simulation {
         node.labels.insert(wk::INITIALIZED.into(), "true".into());
         self.version += 1;
         // The startup taints are gone: DaemonSets that did not tolerate them start now.
-        self.create_daemon_pods(n);
+        let present = self.pods_on(n);
+        self.sync_daemon_pods(n, &present);
         for p in self.pods_on(n) {
             if self.pods[p].phase == Phase::Pending {
                 self.pods[p].phase = Phase::Running;

@@ -282,6 +282,14 @@ impl Simulation {
         if !self.nodes[n].exists() {
             return;
         }
+        let message = format!("deleted node {} and its nodeclaim", self.nodes[n].name);
+        self.remove_nodeclaim(n, message);
+    }
+
+    /// The NodeClaim's finalizer is done: the Node and NodeClaim are gone (`message` says
+    /// how), with any pods still on them; commands waiting on it and EC2NodeClasses waiting
+    /// for it move on.
+    pub(super) fn remove_nodeclaim(&mut self, n: usize, message: String) {
         // An instance EC2 reclaimed before the drain finished takes its pods with it.
         for p in self.pods_on(n) {
             if self.pods[p].is_active() && !self.pods[p].is_daemon() {
@@ -297,12 +305,7 @@ impl Simulation {
         self.drain_parked.remove(&n);
         self.version += 1;
         let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(
-            false,
-            "Deleted",
-            obj,
-            format!("deleted node {} and its nodeclaim", self.nodes[n].name),
-        );
+        self.event(false, "Deleted", obj, message);
         self.advance_commands();
         self.finish_node_class_deletions();
     }

@@ -165,6 +165,13 @@ impl Simulation {
                 AppliedObject::Workload(wl) => {
                     let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
                     match existing {
+                        // A DaemonSet applied unchanged: its pods follow the nodes, not replicas.
+                        Some(w)
+                            if self.workloads[w].template == wl.template
+                                && wl.kind == WorkloadKind::DaemonSet =>
+                        {
+                            self.workloads[w] = wl;
+                        }
                         Some(w)
                             if self.workloads[w].template == wl.template
                                 && wl.kind != WorkloadKind::Pod =>
