@@ -81,7 +81,11 @@ impl Simulation {
             .insert((instance_type.into(), zone.into(), capacity_type), until);
         self.availability_overlay.clear();
         self.version += 1;
-        self.schedule(until, Action::OfferingsExpire);
+        // A failed fleet request marks dozens of pools at once: one expiry for them all.
+        if self.offerings_expire_at != Some(until) {
+            self.offerings_expire_at = Some(until);
+            self.schedule(until, Action::OfferingsExpire);
+        }
     }
 
     /// Drops the cache entries whose time is up: those offerings are tried again.

@@ -284,6 +284,8 @@ pub struct Simulation {
     /// The node classes' catalogs with the cached offerings unavailable (rebuilt when the
     /// cache changes).
     availability_overlay: BTreeMap<String, Rc<Vec<InstanceType>>>,
+    /// The latest cache expiry scheduled (marks made at one instant share it).
+    offerings_expire_at: Option<Millis>,
     /// What each decision saw ([`evidence`]).
     evidence: evidence::Evidence,
 }
@@ -382,6 +384,7 @@ impl Simulation {
             shortages: Vec::new(),
             unavailable: BTreeMap::new(),
             availability_overlay: BTreeMap::new(),
+            offerings_expire_at: None,
             evidence: evidence::Evidence::default(),
         };
         sim.namespaces.entry("default".into()).or_default();
