@@ -1,5 +1,11 @@
 // A static file server for dist/, mounted under a sub-path so the tests also prove the build
 // works away from the site root. Node's standard library only.
+//
+// It caches like a static host (Last-Modified, Cache-Control: public, max-age=3600, and 304 for
+// a matching If-Modified-Since), so a test sees what a browser really downloads: several embeds
+// of one page share one copy of the wasm. It counts what it serves, per path:
+// server.requests (path → requests), server.bytes (path → body bytes sent);
+// server.resetCounts() empties both.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +16,11 @@ const TYPES = {
 };
 
 export function serve(root, prefix) {
+  const requests = new Map();
+  const bytes = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    requests.set(url.pathname, (requests.get(url.pathname) || 0) + 1);
     if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
     let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
     if (rel.endsWith('/')) rel += 'index.html';
@@ -19,9 +28,30 @@ export function serve(root, prefix) {
     if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404); res.end('not found'); return;
     }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    const stat = fs.statSync(file);
+    // HTTP dates have whole seconds.
+    const modified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000);
+    const headers = {
+      'last-modified': modified.toUTCString(),
+      'cache-control': 'public, max-age=3600',
+    };
+    const since = Date.parse(req.headers['if-modified-since'] || '');
+    if (!Number.isNaN(since) && since >= modified.getTime()) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+      'content-length': stat.size,
+    });
+    bytes.set(url.pathname, (bytes.get(url.pathname) || 0) + stat.size);
     fs.createReadStream(file).pipe(res);
   });
+  server.requests = requests;
+  server.bytes = bytes;
+  server.resetCounts = () => { requests.clear(); bytes.clear(); };
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
     resolve({ server, url: `http://127.0.0.1:${server.address().port}${prefix}` });
   }));
