@@ -163,7 +163,7 @@ fn DocTabs() -> impl IntoView {
                                 // Picking the same file again must fire `change` again.
                                 input.set_value("");
                             }/>
-                        <span aria-hidden="true">"📂"</span>
+                        <span aria-hidden="true">"⤒"</span>
                     </label>
                 })}
                 <button class="icon" title=move || pg.t(T::MoveLeft) aria-label=move || pg.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
