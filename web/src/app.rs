@@ -468,7 +468,9 @@ pub fn App() -> impl IntoView {
     let session = start.session;
     let notice = start.notice.map(|(text, detail)| Notice {
         text,
-        after: (text == T::LinkBroken && start.home == Home::Own).then_some(T::LinkBrokenAfter),
+        after: (matches!(text, T::LinkDamaged | T::LinkTooLarge | T::LinkNewer)
+            && start.home == Home::Own)
+            .then_some(T::LinkBrokenAfter),
         detail,
         undo: None,
     });
@@ -690,17 +692,8 @@ pub fn NoticeBar() -> impl IntoView {
             <div class="notice" role="status">
                 <span class="notice-text">
                     {move || pg.notice.get().map(|n| {
-                        let mut text = pg.t(n.text).to_string();
-                        if let Some(d) = n.detail {
-                            if !text.ends_with(':') {
-                                text.push(':');
-                            }
-                            text.push(' ');
-                            text.push_str(&d);
-                            if !text.ends_with('.') {
-                                text.push('.');
-                            }
-                        }
+                        // A detail goes where the sentence has `{}` (word order differs by language).
+                        let mut text = pg.t(n.text).replace("{}", n.detail.as_deref().unwrap_or_default());
                         if let Some(a) = n.after {
                             text.push(' ');
                             text.push_str(pg.t(a));

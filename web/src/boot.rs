@@ -55,7 +55,7 @@ pub fn start(i: &Inputs) -> Start {
     let fragment = i.fragment.trim_start_matches('#');
     let link: Option<Result<kpg_share::Shared, LinkError>> =
         kpg_share::is_link(fragment).then(|| kpg_share::decode(fragment));
-    let link_notice = |e: &LinkError| Some((T::LinkBroken, Some(e.to_string())));
+    let link_notice = |e: &LinkError| Some((link_problem(e), None));
     match EmbedOptions::from_query(i.query) {
         Some((options, _ignored)) => embed_start(i, options, link),
         None => match link {
@@ -99,6 +99,15 @@ pub fn start(i: &Inputs) -> Start {
     }
 }
 
+/// What the learner is told about a link that cannot be opened.
+pub fn link_problem(e: &LinkError) -> T {
+    match e {
+        LinkError::NewerVersion(_) => T::LinkNewer,
+        LinkError::TooLarge => T::LinkTooLarge,
+        LinkError::NotALink | LinkError::Damaged(_) => T::LinkDamaged,
+    }
+}
+
 /// The learner's saved session, the first lesson, or the first lesson with a notice.
 fn own(i: &Inputs) -> (Session, Option<T>) {
     let first = || Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang);
@@ -126,7 +135,7 @@ fn embed_start(
     let mut session = match link {
         Some(Ok(shared)) => Session::from_shared(&shared, i.browser_lang),
         Some(Err(e)) => {
-            notice = Some((T::LinkBroken, Some(e.to_string())));
+            notice = Some((link_problem(&e), None));
             Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang)
         }
         None if options.scenario_by_message => {
@@ -246,7 +255,7 @@ mod tests {
         });
         assert_eq!(s.home, Home::Own);
         assert_eq!(s.session, mine());
-        assert!(matches!(s.notice, Some((T::LinkBroken, Some(_)))));
+        assert_eq!(s.notice, Some((T::LinkDamaged, None)));
         // Some other anchor is not a link and says nothing.
         let s = start(&inputs("", "#section-2"));
         assert_eq!((s.home, s.notice), (Home::Own, None));

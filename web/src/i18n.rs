@@ -124,7 +124,9 @@ pub enum T {
     OpenLab,
     CorruptNotice,
     Dismiss,
-    LinkBroken,
+    LinkDamaged,
+    LinkTooLarge,
+    LinkNewer,
     LinkBrokenAfter,
     SharedBanner,
     BackToMine,
@@ -285,7 +287,13 @@ impl T {
                 "Your saved session could not be read, so the default lesson was opened instead."
             }
             Dismiss => "Dismiss",
-            LinkBroken => "This share link could not be opened",
+            LinkDamaged => "This share link could not be opened: it is damaged or was cut short.",
+            LinkTooLarge => {
+                "This share link could not be opened: it holds more than the 1 MiB a link may carry."
+            }
+            LinkNewer => {
+                "This share link could not be opened: it was made by a newer version of the playground. Reload the page to update it."
+            }
             LinkBrokenAfter => "Your own workspace is shown instead.",
             SharedBanner => {
                 "You are looking at a shared scenario. Your own workspace is kept as it was."
@@ -311,7 +319,7 @@ impl T {
                 "Open a YAML file: its documents replace the tabs (Undo brings yours back)"
             }
             DropHere => "Drop a YAML file to open it",
-            OpenedFile => "Opened",
+            OpenedFile => "Opened {}.",
             Undo => "Undo",
             FileTooLarge => "That file is larger than 1 MiB, the most a scenario may be here.",
             FileUnreadable => "That file could not be read as text.",
@@ -460,7 +468,11 @@ impl T {
             OpenLab => "이 실습 열기",
             CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
             Dismiss => "닫기",
-            LinkBroken => "이 공유 링크를 열 수 없습니다",
+            LinkDamaged => "이 공유 링크를 열 수 없습니다. 링크가 손상되었거나 잘렸습니다.",
+            LinkTooLarge => "이 공유 링크를 열 수 없습니다. 링크에 담을 수 있는 1MiB를 넘습니다.",
+            LinkNewer => {
+                "이 공유 링크를 열 수 없습니다. 더 새로운 버전의 플레이그라운드에서 만든 링크입니다. 페이지를 새로 고쳐 업데이트하세요."
+            }
             LinkBrokenAfter => "대신 내 작업 공간을 보여 드립니다.",
             SharedBanner => {
                 "공유받은 시나리오를 보고 있습니다. 내 작업 공간은 그대로 남아 있습니다."
@@ -486,7 +498,7 @@ impl T {
                 "YAML 파일을 엽니다. 파일의 문서가 지금 탭을 대신합니다(실행 취소로 되돌릴 수 있습니다)"
             }
             DropHere => "YAML 파일을 놓으면 열립니다",
-            OpenedFile => "열었습니다:",
+            OpenedFile => "{} 파일을 열었습니다.",
             Undo => "실행 취소",
             FileTooLarge => {
                 "파일이 1MiB보다 큽니다. 이곳에서 열 수 있는 시나리오는 1MiB까지입니다."
@@ -647,7 +659,9 @@ mod tests {
         T::OpenLab,
         T::CorruptNotice,
         T::Dismiss,
-        T::LinkBroken,
+        T::LinkDamaged,
+        T::LinkTooLarge,
+        T::LinkNewer,
         T::LinkBrokenAfter,
         T::SharedBanner,
         T::BackToMine,
