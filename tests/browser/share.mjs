@@ -190,7 +190,7 @@ await test('hostile manifests in a link render as text', async () => {
   await tab.selectOption('.lesson-picker select', 'blank');
   const ta = tab.locator('textarea.input');
   const hostile = '# <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n' +
-    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    note: "<img src=x onerror=window.__pwned=3>"\n' +
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: "<script>window.__pwned=4</script>"\n  annotations:\n    note: "<img src=x onerror=window.__pwned=3>"\n' +
     'spec:\n  containers:\n  - name: "<b>x</b>"\n    image: nginx\n';
   await tab.click('.add-btn');
   await tab.click('.menu button >> text=Pod');
@@ -204,7 +204,10 @@ await test('hostile manifests in a link render as text', async () => {
   assert((await fresh.page.locator('textarea.input').inputValue()) === hostile, 'the text arrives as typed');
   await fresh.page.waitForTimeout(500);
   assert(await fresh.page.evaluate(() => window.__pwned === undefined), 'nothing in it ran');
-  assert(await fresh.page.locator('.hl img, .hl script, .hl b').count() === 0, 'the editor shows it as text');
+  await fresh.page.waitForSelector('.problem.error');
+  const problems = await fresh.page.locator('.problem-list').innerText();
+  assert(problems.includes('<script>window.__pwned=4</script>'), `the reader's findings quote it as text: ${problems.slice(0, 300)}`);
+  assert(await fresh.page.locator('.app img, .app script, .app b').count() === 0, 'no element came from the manifests');
   await fresh.context.close();
   await author.context.close();
 });
