@@ -1,4 +1,4 @@
-//! Command-line parsing, by hand: three subcommands and three options do not need a parser
+//! Command-line parsing, by hand: a handful of subcommands and options do not need a parser
 //! crate, and keeping the binary's dependency tree to the engine, the reader and serde_json
 //! keeps it small and quick to build.
 
@@ -46,6 +46,7 @@ pub enum Topic {
     Codes,
     Explain,
     Kubectl,
+    Share,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +92,39 @@ pub enum Command {
         /// The command line, as the page's terminal would receive it.
         line: String,
     },
+    /// `kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe] [EMBED OPTIONS]`:
+    /// the scenario as a share link, or as an article's embed snippet.
+    Share {
+        input: Input,
+        /// Where the playground is hosted, normalised by [`playground_base`].
+        base: String,
+        /// The simulated instant the link (or the embed) opens at.
+        at: Option<Millis>,
+        output: ShareOutput,
+    },
 }
+
+/// What `kpg share` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareOutput {
+    /// The share link, on one line.
+    Link,
+    /// `--embed`: the `<pre class="karpenter-playground">` and the `embed.js` script tag.
+    Embed(kpg_share::EmbedOptions),
+    /// `--iframe`: a plain iframe, for hosts that strip scripts.
+    Iframe {
+        options: kpg_share::EmbedOptions,
+        height: u32,
+        /// `--title`; by default the CLI makes one from the file's name.
+        title: Option<String>,
+    },
+}
+
+/// Where `scripts/serve` (trunk, see Trunk.toml) serves the playground.
+pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
+
+/// The iframe's height when `--height` is not given.
+pub const DEFAULT_IFRAME_HEIGHT: u32 = 480;
 
 /// A command line that cannot be run; `topic` says which usage text to show with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +151,7 @@ Usage:
   kpg migrate FILE
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
+  kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe] [EMBED OPTIONS]
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -134,6 +168,9 @@ Commands:
   kubectl    Answer a kubectl (or eks-node-viewer) command about the simulated cluster, in
              kubectl's own output formats: get, describe, logs, and the mutations, which are
              printed but not saved.
+  share      Print the link that opens the scenario in the playground (the manifests travel
+             in the URL's fragment), or with --embed / --iframe the HTML to embed it in an
+             article.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input.
@@ -203,6 +240,7 @@ pub fn help_text(topic: Topic) -> &'static str {
         Topic::Codes => CODES,
         Topic::Explain => EXPLAIN,
         Topic::Kubectl => KUBECTL,
+        Topic::Share => SHARE,
     }
 }
 
@@ -239,6 +277,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "codes" => Some(Topic::Codes),
         "explain" => Some(Topic::Explain),
         "kubectl" => Some(Topic::Kubectl),
+        "share" => Some(Topic::Share),
         _ => None,
     }
 }
@@ -310,6 +349,7 @@ where
             Ok(Command::Codes { code })
         }
         "kubectl" => parse_kubectl(args),
+        "share" => parse_share(args),
         "simulate" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
             parse_subcommand(topic, args)
@@ -544,7 +584,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
                 lang,
             })
         }
-        Topic::Migrate | Topic::Overview | Topic::Codes | Topic::Kubectl => {
+        Topic::Migrate | Topic::Overview | Topic::Codes | Topic::Kubectl | Topic::Share => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
             }
@@ -689,6 +729,344 @@ fn shell_quote(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
     }
+}
+
+pub const SHARE: &str = "\
+Usage: kpg share FILE [--base URL] [--at DURATION]
+       kpg share FILE --embed [--base URL] [EMBED OPTIONS]
+       kpg share FILE --iframe [--base URL] [EMBED OPTIONS] [--height PX] [--title TEXT]
+
+Prints the link that opens the scenario in FILE (- reads standard input) in the
+playground: its documents as tabs, in the file's order, the first one open, and the clock
+at --at. The whole scenario travels in the link's fragment (#kpg1....), which the browser
+keeps to itself: it is never sent to a server, and the page decodes it. The same file
+gives the same link, byte for byte, so scenarios can live in git and their links and
+embeds be generated from them:
+
+  kpg share lab.yaml --at 5m
+  kpg share lab.yaml --base https://example.com/kpg/ --embed --view cluster --autoplay
+  kpg share lab.yaml --base https://example.com/kpg/ --iframe --readonly --height 600
+
+The scenario is read as validate reads it. Errors are printed as simulate prints them and
+no link is made (it would open on the Problems panel); warnings go to standard error. Links
+longer than about 8 KB are awkward to paste into chat tools and issue trackers: kpg says so
+on standard error, and sharing the .yaml file itself is the better way then.
+
+Options:
+  --base URL          Where the playground (the built dist/) is hosted: the directory
+                      holding index.html and embed.js (https://example.com/kpg reads as
+                      https://example.com/kpg/). Default: http://127.0.0.1:8080/, where
+                      scripts/serve serves it.
+  --at DURATION       The simulated instant the link opens at (a Go duration: 90s, 5m);
+                      default 0s. With --embed or --iframe, the instant the embed starts at.
+  --embed             Print instead the HTML for an article: the YAML as text in a
+                      <pre class=\"karpenter-playground\" data-...> (readable without
+                      JavaScript and in feeds) and the <script> (BASE/embed.js) that turns
+                      it into a live playground.
+  --iframe            Print instead a plain <iframe> for hosts that strip scripts; the
+                      scenario travels in the fragment of its src.
+  -h, --help          Show this help.
+
+Embed options (only with --embed or --iframe):
+  --view LIST         What the embed shows, the first one opened: a comma-separated list
+                      of cluster, manifests, events, explain, terminal (default: all).
+  --autoplay          Start the clock once the scenario is loaded.
+  --speed N           1, 10 or 60 times real time.
+  --until DURATION    Stop the clock at DURATION.
+  --theme THEME       light, dark or auto (default: the reader's preference).
+  --lang LANG         en or ko (default: the reader's browser).
+  --readonly          The manifests can be read but not edited; no terminal.
+  --height PX         --iframe only: its height in pixels (default 480).
+  --title TEXT        --iframe only: its title, what screen readers announce (default:
+                      \"Karpenter Playground: \" and the file's name).
+
+Exit status: 0 printed; 1 the scenario has errors or cannot be read; 2 bad command line.
+";
+
+/// A flag of `kpg share`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShareFlag {
+    Base,
+    At,
+    Embed,
+    Iframe,
+    View,
+    Autoplay,
+    Speed,
+    Until,
+    Theme,
+    Lang,
+    Readonly,
+    Height,
+    Title,
+}
+
+/// For --embed and --iframe.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Needs {
+    Nothing,
+    Embedding,
+    Iframe,
+}
+
+impl ShareFlag {
+    /// (flag, what it is, takes a value, what it needs).
+    const ALL: [(&'static str, ShareFlag, bool, Needs); 13] = [
+        ("--base", ShareFlag::Base, true, Needs::Nothing),
+        ("--at", ShareFlag::At, true, Needs::Nothing),
+        ("--embed", ShareFlag::Embed, false, Needs::Nothing),
+        ("--iframe", ShareFlag::Iframe, false, Needs::Nothing),
+        ("--view", ShareFlag::View, true, Needs::Embedding),
+        ("--autoplay", ShareFlag::Autoplay, false, Needs::Embedding),
+        ("--speed", ShareFlag::Speed, true, Needs::Embedding),
+        ("--until", ShareFlag::Until, true, Needs::Embedding),
+        ("--theme", ShareFlag::Theme, true, Needs::Embedding),
+        ("--lang", ShareFlag::Lang, true, Needs::Embedding),
+        ("--readonly", ShareFlag::Readonly, false, Needs::Embedding),
+        ("--height", ShareFlag::Height, true, Needs::Iframe),
+        ("--title", ShareFlag::Title, true, Needs::Iframe),
+    ];
+}
+
+fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
+    use kpg_share::{EmbedOptions, Theme, View};
+    let topic = Topic::Share;
+    let usage = |m: String| UsageError::new(topic, m);
+    let mut positional: Vec<Input> = Vec::new();
+    let mut only_positional = false;
+    let mut base = String::from(DEFAULT_BASE);
+    let mut at = None;
+    let mut embed = false;
+    let mut iframe = false;
+    let mut options = EmbedOptions::default();
+    let mut height = DEFAULT_IFRAME_HEIGHT;
+    let mut title = None;
+    // The embed-only flags given, in order, to name the first when they cannot apply.
+    let mut needing: Vec<(&'static str, Needs)> = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(raw) = it.next() {
+        let Some(arg) = raw.to_str().filter(|_| !only_positional) else {
+            positional.push(input_from(raw));
+            continue;
+        };
+        if arg == "--" {
+            only_positional = true;
+            continue;
+        }
+        if arg == "-" || !arg.starts_with('-') {
+            positional.push(input_from(raw));
+            continue;
+        }
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help(topic));
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (arg, None),
+        };
+        let Some(&(flag_name, flag, takes_value, needs)) =
+            ShareFlag::ALL.iter().find(|(n, ..)| *n == name)
+        else {
+            return Err(unknown_flag(topic, arg));
+        };
+        if needs != Needs::Nothing {
+            needing.push((flag_name, needs));
+        }
+        let value = if takes_value {
+            match inline {
+                Some(v) => v.to_string(),
+                None => it
+                    .next()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .ok_or_else(|| usage(format!("{flag_name} needs a value")))?,
+            }
+        } else {
+            if inline.is_some() {
+                return Err(usage(format!("{flag_name} takes no value")));
+            }
+            String::new()
+        };
+        let duration = |value: &str| {
+            kpg_core::duration::parse(value).map_err(|e| {
+                usage(format!(
+                    "invalid {flag_name} {value:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)"
+                ))
+            })
+        };
+        match flag {
+            ShareFlag::Base => {
+                if value.is_empty() || value.contains(char::is_whitespace) {
+                    return Err(usage(format!(
+                        "invalid --base {value:?}: give the URL where the playground is hosted, such as https://example.com/kpg/"
+                    )));
+                }
+                base = playground_base(&value);
+            }
+            ShareFlag::At => at = Some(duration(&value)?),
+            ShareFlag::Until => options.until = Some(duration(&value)?),
+            ShareFlag::Embed => embed = true,
+            ShareFlag::Iframe => iframe = true,
+            ShareFlag::Autoplay => options.autoplay = true,
+            ShareFlag::Readonly => options.readonly = true,
+            ShareFlag::View => {
+                let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+                let mut views = Vec::new();
+                for part in value.split(',').map(str::trim) {
+                    let view = View::ALL
+                        .into_iter()
+                        .find(|v| v.name() == part)
+                        .ok_or_else(|| {
+                            usage(format!(
+                                "unknown --view {part:?}: use a comma-separated list of {}",
+                                names.join(", ")
+                            ))
+                        })?;
+                    if !views.contains(&view) {
+                        views.push(view);
+                    }
+                }
+                options.view = views;
+            }
+            ShareFlag::Speed => {
+                options.speed = Some(match value.as_str() {
+                    "1" => 1,
+                    "10" => 10,
+                    "60" => 60,
+                    _ => {
+                        return Err(usage(format!("unknown --speed {value:?}: use 1, 10 or 60")));
+                    }
+                });
+            }
+            ShareFlag::Theme => {
+                options.theme = match value.as_str() {
+                    "light" => Theme::Light,
+                    "dark" => Theme::Dark,
+                    "auto" => Theme::Auto,
+                    _ => {
+                        return Err(usage(format!(
+                            "unknown --theme {value:?}: use light, dark or auto"
+                        )));
+                    }
+                };
+            }
+            ShareFlag::Lang => {
+                if value != "en" && value != "ko" {
+                    return Err(usage(format!("unknown --lang {value:?}: use en or ko")));
+                }
+                options.lang = Some(value);
+            }
+            ShareFlag::Height => {
+                height = match value.parse::<u32>() {
+                    Ok(px) if (1..=10_000).contains(&px) => px,
+                    _ => {
+                        return Err(usage(format!(
+                            "invalid --height {value:?}: use a number of pixels from 1 to 10000, such as 480"
+                        )));
+                    }
+                };
+            }
+            ShareFlag::Title => {
+                if value.trim().is_empty() {
+                    return Err(usage(String::from(
+                        "--title needs a text, what screen readers announce for the iframe",
+                    )));
+                }
+                title = Some(value);
+            }
+        }
+    }
+
+    if embed && iframe {
+        return Err(usage(String::from(
+            "give --embed or --iframe, not both: --embed for pages that run scripts, --iframe for hosts that strip them",
+        )));
+    }
+    for (flag, needs) in needing {
+        match needs {
+            Needs::Embedding if !embed && !iframe => {
+                return Err(usage(format!(
+                    "{flag} is an embed option: add --embed (or --iframe) to print the embed"
+                )));
+            }
+            Needs::Iframe if !iframe => {
+                return Err(usage(format!("{flag} is an option of --iframe")));
+            }
+            _ => {}
+        }
+    }
+    if let (Some(at), Some(until)) = (at, options.until)
+        && until < at
+    {
+        return Err(usage(String::from(
+            "--until is before --at: the clock would stop before the embed starts",
+        )));
+    }
+
+    let input = match positional.len() {
+        0 => {
+            return Err(usage(String::from(
+                "missing FILE (a path, or - for standard input)",
+            )));
+        }
+        1 => positional.remove(0),
+        _ => {
+            return Err(usage(format!(
+                "unexpected argument {:?}: give exactly one FILE",
+                positional[1].display_name()
+            )));
+        }
+    };
+
+    options.at = at;
+    let output = if embed {
+        ShareOutput::Embed(options)
+    } else if iframe {
+        ShareOutput::Iframe {
+            options,
+            height,
+            title,
+        }
+    } else {
+        ShareOutput::Link
+    };
+    Ok(Command::Share {
+        input,
+        base,
+        at,
+        output,
+    })
+}
+
+/// `--base` as the address of the playground's directory: `https://x.io/kpg` is read as
+/// `https://x.io/kpg/` (the playground is a directory: `index.html` and `embed.js` side by
+/// side), a bare origin gets its `/`, and a path that names a file (`.../index.html`) is
+/// kept. Any fragment is dropped (the link brings its own).
+pub fn playground_base(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let (path, query) = match url.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (url, None),
+    };
+    let after_scheme = path.find("://").map_or(0, |i| i + 3);
+    let rest = &path[after_scheme..];
+    // Ends with `/`, or names a file: as given. A bare origin (`http://127.0.0.1:8080`), a
+    // relative name (`kpg`) or a last segment without a dot (`/kpg`): a directory.
+    let as_given = match rest.rfind('/') {
+        None => rest.is_empty(),
+        Some(i) => {
+            let last = &rest[i + 1..];
+            last.is_empty() || last.contains('.')
+        }
+    };
+    let mut out = path.to_string();
+    if !as_given {
+        out.push('/');
+    }
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
 }
 
 fn unknown_flag(topic: Topic, arg: &str) -> UsageError {
@@ -862,5 +1240,154 @@ mod tests {
             err.message
         );
         assert_eq!(err.topic, Topic::Simulate);
+    }
+
+    fn share(args: &[&str]) -> Result<(String, Option<Millis>, ShareOutput), UsageError> {
+        let mut all = vec!["share", "lab.yaml"];
+        all.extend_from_slice(args);
+        match p(&all)? {
+            Command::Share {
+                input,
+                base,
+                at,
+                output,
+            } => {
+                assert_eq!(input, Input::Path(PathBuf::from("lab.yaml")));
+                Ok((base, at, output))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn share_forms() {
+        assert_eq!(
+            share(&[]),
+            Ok((String::from(DEFAULT_BASE), None, ShareOutput::Link))
+        );
+        assert_eq!(
+            share(&["--at", "5m", "--base=https://example.com/kpg/"]),
+            Ok((
+                String::from("https://example.com/kpg/"),
+                Some(300_000),
+                ShareOutput::Link
+            ))
+        );
+        assert_eq!(p(&["help", "share"]), Ok(Command::Help(Topic::Share)));
+        assert_eq!(p(&["share", "--help"]), Ok(Command::Help(Topic::Share)));
+        let (_, at, output) = share(&[
+            "--embed",
+            "--view",
+            "manifests, cluster,manifests",
+            "--autoplay",
+            "--speed=10",
+            "--until",
+            "10m",
+            "--theme",
+            "light",
+            "--lang",
+            "ko",
+            "--readonly",
+            "--at",
+            "90s",
+        ])
+        .unwrap();
+        assert_eq!(at, Some(90_000));
+        let want = kpg_share::EmbedOptions {
+            view: vec![kpg_share::View::Manifests, kpg_share::View::Cluster],
+            autoplay: true,
+            speed: Some(10),
+            until: Some(600_000),
+            at: Some(90_000),
+            theme: kpg_share::Theme::Light,
+            lang: Some(String::from("ko")),
+            readonly: true,
+            scenario_by_message: false,
+        };
+        assert_eq!(output, ShareOutput::Embed(want.clone()));
+        let (_, _, output) = share(&["--iframe", "--height", "600", "--title", "T"]).unwrap();
+        assert_eq!(
+            output,
+            ShareOutput::Iframe {
+                options: kpg_share::EmbedOptions::default(),
+                height: 600,
+                title: Some(String::from("T")),
+            }
+        );
+        let (_, _, output) = share(&["--iframe"]).unwrap();
+        assert!(matches!(
+            output,
+            ShareOutput::Iframe {
+                height: DEFAULT_IFRAME_HEIGHT,
+                title: None,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn share_usage_errors_name_the_flag() {
+        let cases: &[(&[&str], &str)] = &[
+            (
+                &["--embed", "--speed", "7"],
+                "--speed \"7\": use 1, 10 or 60",
+            ),
+            (
+                &["--embed", "--theme", "blue"],
+                "--theme \"blue\": use light, dark or auto",
+            ),
+            (&["--embed", "--lang", "fr"], "--lang \"fr\": use en or ko"),
+            (&["--embed", "--view", "clster"], "--view \"clster\""),
+            (&["--embed", "--view", ""], "--view \"\""),
+            (&["--iframe", "--height", "0"], "--height \"0\""),
+            (&["--iframe", "--height", "tall"], "--height \"tall\""),
+            (&["--at", "soon"], "--at \"soon\""),
+            (&["--embed", "--until", "-5m"], "--until \"-5m\""),
+            (&["--autoplay"], "--autoplay is an embed option"),
+            (&["--view", "cluster"], "--view is an embed option"),
+            (
+                &["--embed", "--height", "300"],
+                "--height is an option of --iframe",
+            ),
+            (&["--title", "x"], "--title is an option of --iframe"),
+            (&["--embed", "--iframe"], "not both"),
+            (
+                &["--embed", "--at", "5m", "--until", "1m"],
+                "--until is before --at",
+            ),
+            (&["--readonly=yes", "--embed"], "--readonly takes no value"),
+            (&["--base"], "--base needs a value"),
+            (&["--base", "a b"], "invalid --base"),
+            (&["--bogus"], "unknown flag"),
+            (&["other.yaml"], "unexpected argument"),
+        ];
+        for (args, needle) in cases {
+            let err = share(args).unwrap_err();
+            assert_eq!(err.topic, Topic::Share, "{args:?}");
+            assert!(err.message.contains(needle), "{args:?}: {}", err.message);
+        }
+        assert!(p(&["share"]).unwrap_err().message.contains("missing FILE"));
+    }
+
+    #[test]
+    fn the_base_is_the_playground_directory() {
+        for (given, want) in [
+            ("https://example.com/kpg/", "https://example.com/kpg/"),
+            ("https://example.com/kpg", "https://example.com/kpg/"),
+            ("https://example.com", "https://example.com/"),
+            ("http://127.0.0.1:8080", "http://127.0.0.1:8080/"),
+            (
+                "https://example.com/kpg/index.html",
+                "https://example.com/kpg/index.html",
+            ),
+            (
+                "https://example.com/kpg?x=1#old",
+                "https://example.com/kpg/?x=1",
+            ),
+            ("./", "./"),
+            ("kpg", "kpg/"),
+        ] {
+            assert_eq!(playground_base(given), want, "{given}");
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! `kpg`, Karpenter Playground on the command line.
 //!
-//! Everything the binary does is here, callable in-process (tests, fuzzing): [`simulate`] and
-//! [`validate`] on a scenario's text, the renderers in [`table`] and [`json`], and [`run`],
-//! the whole command line with its streams passed in. `main.rs` only wires `run` to the
-//! process. Nothing here panics on any input; exit statuses are 0 (success), 1 (the scenario
+//! Everything the binary does is here, callable in-process (tests, fuzzing): [`simulate`],
+//! [`validate`] and [`share`] on a scenario's text, the renderers in [`table`] and [`json`],
+//! and [`run`], the whole command line with its streams passed in. `main.rs` only wires `run`
+//! to the process. Nothing here panics on any input; exit statuses are 0 (success), 1 (the scenario
 //! has errors or cannot be read or run) and 2 (bad command line, or a command not there yet).
 
 pub mod args;
@@ -18,7 +18,7 @@ use kpg_core::report::Report;
 use kpg_core::sim::{SimError, Simulation};
 use kpg_manifests::{Diagnostic, Severity};
 
-use args::{Command, Input, SimulateOutput, ValidateOutput};
+use args::{Command, Input, ShareOutput, SimulateOutput, ValidateOutput};
 
 /// Exit status: the command did what was asked.
 pub const EXIT_OK: i32 = 0;
@@ -109,6 +109,11 @@ fn load_and_run(
 
 /// Prints why nothing could be simulated (the diagnostics, or the engine's refusal).
 fn print_failure(file: &str, failure: Failure, stderr: &mut dyn Write) {
+    print_refusal(file, failure, "nothing was simulated", stderr);
+}
+
+/// [`print_failure`] with the last line's ending (`nothing was simulated`) given.
+fn print_refusal(file: &str, failure: Failure, outcome: &str, stderr: &mut dyn Write) {
     match failure {
         Failure::Invalid(diagnostics) => {
             for d in &diagnostics {
@@ -116,7 +121,7 @@ fn print_failure(file: &str, failure: Failure, stderr: &mut dyn Write) {
             }
             let _ = writeln!(
                 stderr,
-                "kpg: {file}: {}; nothing was simulated",
+                "kpg: {file}: {}; {outcome}",
                 summary_line(&diagnostics)
             );
         }
@@ -291,6 +296,12 @@ where
             until,
             line,
         } => run_kubectl(&input, at, until, &line, stdin, stdout, stderr),
+        Command::Share {
+            input,
+            base,
+            at,
+            output,
+        } => run_share(&input, &base, at, &output, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::Simulate {
             input,
@@ -633,4 +644,171 @@ fn run_kubectl(
         }
     }
     if reply.ok { EXIT_OK } else { EXIT_FAILURE }
+}
+
+/// What `kpg share` prints, or why it prints nothing.
+#[derive(Debug)]
+pub struct Shareable {
+    /// The link, the `--embed` snippet or the `--iframe` snippet, ending in a newline.
+    pub text: String,
+    /// The share link in it (none in an `--embed` snippet, which carries the YAML as text).
+    pub link: Option<String>,
+    /// The reader's warnings (the scenario is shared anyway).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Why a scenario was not shared.
+#[derive(Debug)]
+pub enum ShareFailure {
+    /// The reader found errors, or the engine would not start it: the page would open on
+    /// its Problems panel.
+    Refused(Failure),
+    /// Nothing but blank lines: the page has nothing to open.
+    Empty,
+    /// The link does not read back as the scenario (over the size a link may hold).
+    Unreadable(kpg_share::LinkError),
+}
+
+/// `kpg share` on a scenario's text: reads it as [`validate`] does, starts it as
+/// [`simulate`] does (without running it), and makes the link or the snippet with
+/// `kpg_share`. `name` describes the scenario in an iframe's default title.
+pub fn share(
+    text: &str,
+    name: Option<&str>,
+    base: &str,
+    at: Option<Millis>,
+    output: &ShareOutput,
+) -> Result<Shareable, ShareFailure> {
+    let loaded = kpg_manifests::load(text);
+    if loaded.has_errors() {
+        return Err(ShareFailure::Refused(Failure::Invalid(loaded.diagnostics)));
+    }
+    let warnings = loaded.diagnostics;
+    let name = name
+        .map(str::to_string)
+        .unwrap_or_else(|| describe(&loaded.scenario));
+    if let Err(error) = Simulation::new(loaded.scenario) {
+        return Err(ShareFailure::Refused(Failure::Sim { warnings, error }));
+    }
+    let shared = kpg_share::from_stream(text, at.unwrap_or(0));
+    if shared.docs.iter().all(|d| d.trim().is_empty()) {
+        return Err(ShareFailure::Empty);
+    }
+    let (text, link) = match output {
+        ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),
+        ShareOutput::Link => {
+            let link = checked_link(base, &shared)?;
+            (format!("{link}\n"), Some(link))
+        }
+        ShareOutput::Iframe {
+            options,
+            height,
+            title,
+        } => {
+            let link = checked_link(base, &shared)?;
+            let title = title
+                .clone()
+                .unwrap_or_else(|| format!("Karpenter Playground: {name}"));
+            let html = kpg_share::iframe_snippet(base, &shared, options, &title, *height);
+            (html, Some(link))
+        }
+    };
+    Ok(Shareable {
+        text,
+        link,
+        warnings,
+    })
+}
+
+/// The link, once it is known to read back as `shared`: one over the size a link may hold
+/// is refused here rather than found broken by the person it was sent to.
+fn checked_link(base: &str, shared: &kpg_share::Shared) -> Result<String, ShareFailure> {
+    let link = kpg_share::link(base, shared);
+    let fragment = link.split_once('#').map_or("", |(_, f)| f);
+    match kpg_share::decode(fragment) {
+        Ok(back) if back == *shared => Ok(link),
+        Ok(_) => Err(ShareFailure::Unreadable(kpg_share::LinkError::Damaged(
+            String::from("it reads back differently"),
+        ))),
+        Err(e) => Err(ShareFailure::Unreadable(e)),
+    }
+}
+
+/// A short description of a scenario read from standard input, for an iframe's title: its
+/// cluster's name when it names one, else its first NodePool or workload.
+fn describe(scenario: &Scenario) -> String {
+    let default_cluster = kpg_core::model::Cluster::default().name;
+    if scenario.cluster.name != default_cluster {
+        return format!("cluster {}", scenario.cluster.name);
+    }
+    if let Some(pool) = scenario.node_pools.first() {
+        return format!("NodePool {}", pool.name);
+    }
+    if let Some(w) = scenario.workloads.first() {
+        return format!("{} {}", w.kind.as_str(), w.name);
+    }
+    String::from("a scenario")
+}
+
+/// `kpg share`: the link (or the snippet) on stdout, warnings and the long-link note on
+/// stderr; nothing on stdout when the scenario cannot be shared.
+fn run_share(
+    input: &Input,
+    base: &str,
+    at: Option<Millis>,
+    output: &ShareOutput,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
+    let name = match input {
+        Input::Path(p) => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty()),
+        Input::Stdin => None,
+    };
+    let shareable = match share(&text, name.as_deref(), base, at, output) {
+        Ok(s) => s,
+        Err(ShareFailure::Refused(failure)) => {
+            print_refusal(&file, failure, "no link was made", stderr);
+            return EXIT_FAILURE;
+        }
+        Err(ShareFailure::Empty) => {
+            let _ = writeln!(
+                stderr,
+                "kpg: {file}: nothing to share: it holds no manifests"
+            );
+            return EXIT_FAILURE;
+        }
+        Err(ShareFailure::Unreadable(e)) => {
+            let _ = writeln!(
+                stderr,
+                "kpg: {file}: cannot be shared as a link: {e}; share the .yaml file instead"
+            );
+            return EXIT_FAILURE;
+        }
+    };
+    for d in &shareable.warnings {
+        let _ = writeln!(stderr, "{file}: {d}");
+    }
+    if let (ShareOutput::Link, Some(link)) = (output, &shareable.link) {
+        let chars = link.chars().count();
+        if chars > kpg_share::LONG_LINK_CHARS {
+            let what = match input {
+                Input::Path(_) => file.clone(),
+                Input::Stdin => String::from("the .yaml file"),
+            };
+            let _ = writeln!(
+                stderr,
+                "kpg: note: the link is {chars} characters; links over {} KB are awkward to paste into chat tools and issue trackers: consider sharing {what} itself",
+                kpg_share::LONG_LINK_CHARS / 1024
+            );
+        }
+    }
+    emit(stdout, stderr, &shareable.text)
 }

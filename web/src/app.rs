@@ -8,14 +8,19 @@ use leptos::prelude::*;
 
 use kpg_explain::{Explanation, Subject};
 
+use kpg_share::{EmbedOptions, View};
+
+use crate::boot::{self, Home};
 use crate::browser;
 use crate::cluster_view::ClusterPane;
+use crate::embed_protocol::{self, EmbedMessage};
 use crate::focus::{self, Focus};
 use crate::i18n::{Lang, T};
 use crate::lessons::{self, Lab};
 use crate::manifests_pane::ManifestsPane;
-use crate::persist::{STORAGE_KEY, Session};
+use crate::persist::{LINKED_KEY, Linked, STORAGE_KEY, Session};
 use crate::player::{Player, Rebuild};
+use crate::share_view::{LinkedBanner, ShareButton};
 use crate::snapshot::{self, Snapshot};
 use crate::workspace::{Analysis, Workspace, analyse};
 
@@ -46,12 +51,90 @@ impl Selected {
     }
 }
 
+impl Selected {
+    fn to_shared(&self) -> kpg_share::Selection {
+        match self {
+            Selected::Pod(key) => kpg_share::Selection::Pod(key.clone()),
+            Selected::Node { name, .. } => kpg_share::Selection::Node(name.clone()),
+        }
+    }
+
+    /// A saved or shared selection; a node's NodeClaim is looked up when it is explained.
+    fn from_shared(s: &kpg_share::Selection) -> Selected {
+        match s {
+            kpg_share::Selection::Pod(key) => Selected::Pod(key.clone()),
+            kpg_share::Selection::Node(name) => Selected::Node {
+                name: name.clone(),
+                nodeclaim: None,
+            },
+        }
+    }
+
+    /// A node selected by name alone gets its NodeClaim from the cluster on screen.
+    fn resolved(self, snapshot: &Snapshot) -> Selected {
+        match self {
+            Selected::Node {
+                name,
+                nodeclaim: None,
+            } => {
+                let nodeclaim = snapshot
+                    .lanes
+                    .iter()
+                    .flat_map(|l| &l.nodes)
+                    .find(|n| n.name == name)
+                    .and_then(|n| n.nodeclaim.clone());
+                Selected::Node { name, nodeclaim }
+            }
+            s => s,
+        }
+    }
+}
+
 /// The tabs under the cluster view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BottomTab {
     Events,
     Explain,
     Terminal,
+}
+
+impl BottomTab {
+    fn to_shared(self) -> kpg_share::BottomTab {
+        match self {
+            BottomTab::Events => kpg_share::BottomTab::Events,
+            BottomTab::Explain => kpg_share::BottomTab::Explain,
+            BottomTab::Terminal => kpg_share::BottomTab::Terminal,
+        }
+    }
+
+    fn from_shared(t: kpg_share::BottomTab) -> BottomTab {
+        match t {
+            kpg_share::BottomTab::Events => BottomTab::Events,
+            kpg_share::BottomTab::Explain => BottomTab::Explain,
+            kpg_share::BottomTab::Terminal => BottomTab::Terminal,
+        }
+    }
+}
+
+/// A message across the top of the page: a text, a detail in the engine's words, a closing
+/// sentence, and, after an action that replaced the workspace, the way back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub text: T,
+    pub detail: Option<String>,
+    pub after: Option<T>,
+    pub undo: Option<(Workspace, u32)>,
+}
+
+impl Notice {
+    pub fn plain(text: T) -> Notice {
+        Notice {
+            text,
+            detail: None,
+            after: None,
+            undo: None,
+        }
+    }
 }
 
 /// The page's state, shared through context. Every field is a cheap `Copy` handle.
@@ -72,7 +155,7 @@ pub struct Playground {
     pub engine_error: RwSignal<Option<String>>,
     /// The manifests the simulation on screen was built from.
     pub last_good: RwSignal<Option<String>>,
-    pub notice: RwSignal<Option<T>>,
+    pub notice: RwSignal<Option<Notice>>,
     /// A request to put the editor's caret at (document id, line, column); the counter
     /// makes a second click on the same problem a new request.
     pub jump: RwSignal<Option<(u32, usize, usize, u64)>>,
@@ -87,6 +170,19 @@ pub struct Playground {
     /// Chip positions measured before the last cluster change, to animate moves from.
     flip: StoredValue<Option<browser::ChipPositions>, LocalStorage>,
     looping: StoredValue<bool>,
+    /// Where the workspace on screen is saved (the learner's own, a linked one, nowhere).
+    pub home: StoredValue<Home>,
+    /// The embed's options, when the page is embedded in an article.
+    pub embed: StoredValue<Option<EmbedOptions>>,
+    /// The part an embed shows (one at a time when narrow).
+    pub embed_view: RwSignal<View>,
+    /// The manifests cannot be edited (an embed's `readonly`).
+    pub readonly: bool,
+    /// The clock stops here (an embed's `until`; otherwise the page's horizon).
+    limit_ms: i64,
+    /// The next snapshot starts a new story (a load, a seek, a restart): do not tell the
+    /// host the difference from the last one as if it had happened.
+    rebaseline: StoredValue<bool>,
 }
 
 impl Playground {
@@ -98,6 +194,91 @@ impl Playground {
     pub fn select(&self, s: Selected) {
         self.selected.set(Some(s));
         self.bottom.set(BottomTab::Explain);
+        if self.shows(View::Explain) {
+            self.embed_view.set(View::Explain);
+        }
+    }
+
+    pub fn is_embed(&self) -> bool {
+        self.embed.with_value(Option::is_some)
+    }
+
+    /// Whether an embed offers this part (only embeds have parts).
+    pub fn shows(&self, v: View) -> bool {
+        self.embed
+            .with_value(|o| o.as_ref().is_some_and(|o| o.views().contains(&v)))
+    }
+
+    /// The session as it is now (untracked): what a share link or the "Open in Karpenter
+    /// Playground" link carries.
+    pub fn session_now(&self) -> Session {
+        Session {
+            version: crate::persist::VERSION,
+            lang: self.lang.get_untracked(),
+            workspace: self.ws.get_untracked(),
+            active_doc: self.active_doc.get_untracked(),
+            lesson: self.lesson.get_untracked(),
+            step: self.step.get_untracked(),
+            lab: self.lab.get_untracked(),
+            clock_ms: self.clock.get_untracked(),
+            speed: self.speed.get_untracked(),
+            last_good: self.last_good.get_untracked(),
+            selected: self
+                .selected
+                .with_untracked(|s| s.as_ref().map(Selected::to_shared)),
+            tab: Some(self.bottom.get_untracked().to_shared()),
+        }
+    }
+
+    /// The full page's link to the scenario as it is now.
+    pub fn share_link(&self) -> String {
+        let base = browser::page_url();
+        kpg_share::link(&base, &self.session_now().to_shared())
+    }
+
+    /// Replaces the manifests with a YAML stream from outside (a file, a host's `load`),
+    /// from time 0 or `at`, paused. Returns false (and says why) when there is nothing to open.
+    pub fn open_stream(&self, text: &str, at: i64) -> bool {
+        if text.len() > kpg_share::MAX_DECODED_BYTES {
+            self.notice.set(Some(Notice::plain(T::FileTooLarge)));
+            return false;
+        }
+        let ws = Workspace::from_stream(text);
+        if ws.docs.is_empty() {
+            self.notice.set(Some(Notice::plain(T::FileEmpty)));
+            return false;
+        }
+        self.playing.set(false);
+        self.rebaseline.set_value(true);
+        self.selected.set(None);
+        self.active_doc.set(ws.docs[0].id);
+        self.clock.set(at.clamp(0, self.limit_ms));
+        self.ws.set(ws);
+        true
+    }
+
+    /// Moves the clock to `t` and pauses there; an earlier instant replays from the start.
+    pub fn seek(&self, t: i64) {
+        self.playing.set(false);
+        let t = t.clamp(0, self.limit_ms);
+        if t < self.clock.get_untracked() {
+            self.rebaseline.set_value(true);
+        }
+        self.advance_to(t);
+        self.tell_clock();
+    }
+
+    /// Tells an embed's host where the clock is.
+    pub fn tell_clock(&self) {
+        if self.is_embed() {
+            browser::post_to_parent(
+                &EmbedMessage::Clock {
+                    at: self.clock.get_untracked(),
+                    playing: self.playing.get_untracked(),
+                }
+                .to_json(),
+            );
+        }
     }
 
     /// Selects a node by name (its NodeClaim, if it has one, from the cluster on screen).
@@ -154,25 +335,37 @@ impl Playground {
     }
 
     pub fn toggle_play(&self) {
-        let playing = !self.playing.get_untracked();
+        self.set_playing(!self.playing.get_untracked());
+    }
+
+    pub fn set_playing(&self, playing: bool) {
+        // At the embed's `until`, Play has nowhere to go.
+        let playing = playing && self.clock.get_untracked() < self.limit_ms;
+        if playing == self.playing.get_untracked() {
+            return;
+        }
         self.playing.set(playing);
         if playing {
             self.start_loop();
         }
+        self.tell_clock();
     }
 
     pub fn restart(&self) {
         self.playing.set(false);
+        self.rebaseline.set_value(true);
         self.player.update_value(Player::restart);
         self.clock.set(0);
         self.refresh();
+        self.tell_clock();
     }
 
     /// Jumps to the next instant at which something happens, and pauses there.
     pub fn step_once(&self) {
         self.playing.set(false);
         if let Some(t) = self.player.with_value(Player::next_event) {
-            self.advance_to(t);
+            self.advance_to(t.min(self.limit_ms));
+            self.tell_clock();
         }
     }
 
@@ -198,6 +391,15 @@ impl Playground {
                     request_animation_frame(move || pg.play_moves());
                 }
             }
+            if self.is_embed() && !self.rebaseline.get_value() {
+                for event in self
+                    .snapshot
+                    .with_untracked(|old| embed_protocol::changes(old, &s))
+                {
+                    browser::post_to_parent(&EmbedMessage::Event { event }.to_json());
+                }
+            }
+            self.rebaseline.set_value(false);
             self.snapshot.set(s);
         }
     }
@@ -229,42 +431,56 @@ impl Playground {
         // A background tab gets no frames; don't leap forward when it comes back.
         let dt = (now - last).clamp(0.0, 100.0);
         let step = (dt * f64::from(self.speed.get_untracked())).round() as i64;
-        let to = self.clock.get_untracked() + step;
+        let to = (self.clock.get_untracked() + step).min(self.limit_ms);
         self.player.update_value(|p| p.advance(to));
-        self.clock.set(to.min(crate::player::MAX_TIME_MS));
+        self.clock.set(to);
         self.refresh();
+        if to >= self.limit_ms {
+            // The embed's `until` (or the page's horizon): the clock stops there.
+            self.playing.set(false);
+            self.looping.set_value(false);
+            self.tell_clock();
+            return;
+        }
         request_animation_frame(move || self.frame(now));
     }
 }
 
-/// The saved session, the default lesson, or the default lesson with a notice.
-fn initial_session() -> (Session, Option<T>) {
-    let browser_lang = Lang::from_browser(browser::language().as_deref());
-    match browser::load(STORAGE_KEY) {
-        None => (
-            Session::for_lesson(lessons::LESSONS[0].id, browser_lang),
-            None,
-        ),
-        Some(text) => match Session::decode(&text) {
-            Ok(s) => (s, None),
-            Err(_) => (
-                Session::for_lesson(lessons::LESSONS[0].id, browser_lang),
-                Some(T::CorruptNotice),
-            ),
-        },
-    }
+/// Where the page starts: the address and local storage, read once.
+fn boot() -> boot::Start {
+    let (query, fragment) = browser::address();
+    let embedded = kpg_share::EmbedOptions::from_query(&query).is_some();
+    // An embed reads no storage: an article must not see the learner's work.
+    let own = (!embedded).then(|| browser::load(STORAGE_KEY)).flatten();
+    let linked = (!embedded).then(|| browser::load(LINKED_KEY)).flatten();
+    boot::start(&boot::Inputs {
+        query: &query,
+        fragment: &fragment,
+        own: own.as_deref(),
+        linked: linked.as_deref(),
+        browser_lang: Lang::from_browser(browser::language().as_deref()),
+    })
 }
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (session, notice) = initial_session();
+    let start = boot();
+    let session = start.session;
+    let notice = start.notice.map(|(text, detail)| Notice {
+        text,
+        after: (matches!(text, T::LinkDamaged | T::LinkTooLarge | T::LinkNewer)
+            && start.home == Home::Own)
+            .then_some(T::LinkBrokenAfter),
+        detail,
+        undo: None,
+    });
     let ws = RwSignal::new(session.workspace.clone());
     let analysis = Memo::new(move |_| ws.with(analyse));
     let player = StoredValue::new_local(Player::new());
     let lang = RwSignal::new(session.lang);
     let clock = RwSignal::new(session.clock_ms);
     let snapshot = RwSignal::new(Snapshot::default());
-    let selected = RwSignal::new(None::<Selected>);
+    let selected = RwSignal::new(session.selected.as_ref().map(Selected::from_shared));
     // Derived, not synced: the explanation follows the selection, the language and the
     // engine's state; a node's also follows the clock, second by second, for its countdowns.
     let clock_second = Memo::new(move |_| clock.get() / 1000);
@@ -279,6 +495,7 @@ pub fn App() -> impl IntoView {
             Lang::En => kpg_explain::Lang::En,
             Lang::Ko => kpg_explain::Lang::Ko,
         };
+        let sel = snapshot.with_untracked(|s| sel.resolved(s));
         player.with_value(|p| {
             p.sim().map(|sim| {
                 kpg_explain::explain(sim, &sel.subject(), lang).map_err(|e| e.to_string())
@@ -308,12 +525,34 @@ pub fn App() -> impl IntoView {
         jump: RwSignal::new(None),
         analysis,
         selected,
-        bottom: RwSignal::new(BottomTab::Events),
+        bottom: RwSignal::new(
+            session
+                .tab
+                .map_or(BottomTab::Events, BottomTab::from_shared),
+        ),
         explanation,
         focus,
         player,
         flip: StoredValue::new_local(None),
         looping: StoredValue::new(false),
+        home: StoredValue::new(start.home),
+        embed_view: RwSignal::new(
+            start
+                .embed
+                .as_ref()
+                .and_then(|o| o.views().first().copied())
+                .unwrap_or(View::Cluster),
+        ),
+        readonly: start.embed.as_ref().is_some_and(|o| o.readonly),
+        limit_ms: start
+            .embed
+            .as_ref()
+            .and_then(|o| o.until)
+            .map_or(crate::player::MAX_TIME_MS, |u| {
+                (u as i64).min(crate::player::MAX_TIME_MS)
+            }),
+        embed: StoredValue::new(start.embed),
+        rebaseline: StoredValue::new(true),
     };
     provide_context(pg);
     provide_context(crate::terminal_view::Term::install(pg));
@@ -349,19 +588,31 @@ pub fn App() -> impl IntoView {
     // Save on every change; the clock only once per simulated second.
     let saved_second = Memo::new(move |_| pg.clock.get() / 1000);
     Effect::new(move |_| {
-        let session = Session {
-            version: 1,
-            lang: pg.lang.get(),
-            workspace: pg.ws.get(),
-            active_doc: pg.active_doc.get(),
-            lesson: pg.lesson.get(),
-            step: pg.step.get(),
-            lab: pg.lab.get(),
-            clock_ms: saved_second.get() * 1000,
-            speed: pg.speed.get(),
-            last_good: pg.last_good.get(),
-        };
-        browser::save(STORAGE_KEY, &session.encode());
+        pg.lang.track();
+        pg.ws.track();
+        pg.active_doc.track();
+        pg.lesson.track();
+        pg.step.track();
+        pg.lab.track();
+        pg.speed.track();
+        pg.last_good.track();
+        pg.selected.track();
+        pg.bottom.track();
+        let second = saved_second.get();
+        let mut session = pg.session_now();
+        session.clock_ms = second * 1000;
+        pg.home.with_value(|home| match home {
+            Home::Own => browser::save(STORAGE_KEY, &session.encode()),
+            Home::Linked { fragment } => browser::save(
+                LINKED_KEY,
+                &serde_json::to_string(&Linked {
+                    fragment: fragment.clone(),
+                    session,
+                })
+                .unwrap_or_default(),
+            ),
+            Home::Nowhere => {}
+        });
     });
     Effect::new(move |_| browser::set_document_lang(pg.lang.get().code()));
 
@@ -387,27 +638,72 @@ pub fn App() -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
 
+    // Another share link pasted into the address bar of an open page changes only the
+    // fragment: start afresh from it, as a new tab would.
+    if !pg.is_embed() {
+        let hash = window_event_listener(leptos::ev::hashchange, move |_| {
+            let (_, fragment) = browser::address();
+            if kpg_share::is_link(&fragment) {
+                browser::reload();
+            }
+        });
+        on_cleanup(move || hash.remove());
+    }
+
     request_animation_frame(|| browser::mark("kpg-first-render"));
 
+    if let Some(options) = pg.embed.get_value() {
+        crate::embed::install(pg, &options, start.awaiting_host);
+        return view! { <crate::embed::EmbedApp/> }.into_any();
+    }
     view! {
         <div class="app" data-lang=move || pg.lang.get().code()>
             <Header/>
-            <Notice/>
+            <LinkedBanner/>
+            <NoticeBar/>
             <main class="panes">
                 <ManifestsPane/>
                 <ClusterPane/>
             </main>
         </div>
     }
+    .into_any()
 }
 
 #[component]
-fn Notice() -> impl IntoView {
+pub fn NoticeBar() -> impl IntoView {
     let pg = expect_context::<Playground>();
+    let undo = move |_| {
+        if let Some(Notice {
+            undo: Some((ws, active)),
+            ..
+        }) = pg.notice.get_untracked()
+        {
+            pg.playing.set(false);
+            pg.rebaseline.set_value(true);
+            pg.active_doc.set(active);
+            pg.clock.set(0);
+            pg.ws.set(ws);
+        }
+        pg.notice.set(None);
+    };
     view! {
-        <Show when=move || pg.notice.get().is_some()>
+        <Show when=move || pg.notice.with(Option::is_some)>
             <div class="notice" role="status">
-                <span>{move || pg.notice.get().map(|n| pg.t(n))}</span>
+                <span class="notice-text">
+                    {move || pg.notice.get().map(|n| {
+                        // A detail goes where the sentence has `{}` (word order differs by language).
+                        let mut text = pg.t(n.text).replace("{}", n.detail.as_deref().unwrap_or_default());
+                        if let Some(a) = n.after {
+                            text.push(' ');
+                            text.push_str(pg.t(a));
+                        }
+                        text
+                    })}
+                </span>
+                <Show when=move || pg.notice.with(|n| n.as_ref().is_some_and(|n| n.undo.is_some()))>
+                    <button class="secondary undo" on:click=undo>{move || pg.t(T::Undo)}</button>
+                </Show>
                 <button class="ghost" on:click=move |_| pg.notice.set(None)>{move || pg.t(T::Dismiss)}</button>
             </div>
         </Show>
@@ -428,6 +724,22 @@ fn Header() -> impl IntoView {
                 </div>
             </div>
             <LessonPicker/>
+            <Transport/>
+            <div class="cost" title=move || pg.t(T::ApproxNote)>
+                <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
+                <span class="unit">{move || pg.t(T::PerHour)}</span>
+            </div>
+            <ShareButton/>
+            <Langs/>
+        </header>
+    }
+}
+
+/// Play, step, restart, the speeds and the clock.
+#[component]
+pub fn Transport() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    view! {
             <div class="transport" role="group" aria-label=move || pg.t(T::Clock)>
                 <button class="primary play" aria-pressed=move || pg.playing.get().to_string()
                     on:click=move |_| pg.toggle_play()
@@ -458,15 +770,18 @@ fn Header() -> impl IntoView {
                     {move || snapshot::clock(pg.clock.get())}
                 </output>
             </div>
-            <div class="cost" title=move || pg.t(T::ApproxNote)>
-                <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
-                <span class="unit">{move || pg.t(T::PerHour)}</span>
-            </div>
-            <div class="langs" role="group" aria-label=move || pg.t(T::Language)>
-                <button lang="en" aria-pressed=move || (pg.lang.get() == Lang::En).to_string() on:click=move |_| pg.lang.set(Lang::En)>"EN"</button>
-                <button lang="ko" aria-pressed=move || (pg.lang.get() == Lang::Ko).to_string() on:click=move |_| pg.lang.set(Lang::Ko)>"한국어"</button>
-            </div>
-        </header>
+    }
+}
+
+/// The language switch.
+#[component]
+pub fn Langs() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    view! {
+        <div class="langs" role="group" aria-label=move || pg.t(T::Language)>
+            <button lang="en" aria-pressed=move || (pg.lang.get() == Lang::En).to_string() on:click=move |_| pg.lang.set(Lang::En)>"EN"</button>
+            <button lang="ko" aria-pressed=move || (pg.lang.get() == Lang::Ko).to_string() on:click=move |_| pg.lang.set(Lang::Ko)>"한국어"</button>
+        </div>
     }
 }
 

@@ -113,3 +113,111 @@ pub fn reveal(el: &web_sys::Element) {
     opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
     el.scroll_into_view_with_scroll_into_view_options(&opts);
 }
+
+pub fn remove(key: &str) {
+    if let Some(s) = window().local_storage().ok().flatten() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// `location.search` and `location.hash` (with their `?` and `#`).
+pub fn address() -> (String, String) {
+    let loc = window().location();
+    (
+        loc.search().unwrap_or_default(),
+        loc.hash().unwrap_or_default(),
+    )
+}
+
+/// The page's URL without query or fragment: what share links and embeds build on.
+pub fn page_url() -> String {
+    let loc = window().location();
+    let href = loc.href().unwrap_or_default();
+    href.split(['#', '?'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Leaves the current address for `url` (a full navigation, so the page starts afresh).
+pub fn navigate(url: &str) {
+    let _ = window().location().set_href(url);
+}
+
+pub fn reload() {
+    let _ = window().location().reload();
+}
+
+pub fn confirm(message: &str) -> bool {
+    window().confirm_with_message(message).unwrap_or(false)
+}
+
+/// Puts text on the clipboard; false where the browser refuses (no permission, an
+/// insecure origin), so the caller can leave the text selected for Ctrl+C instead.
+pub fn copy_text(text: &str) -> bool {
+    let clipboard = window().navigator().clipboard();
+    let _ = clipboard.write_text(text);
+    true
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, text: &str, mime: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(doc) = window().document()
+        && let Ok(a) = doc.create_element("a")
+        && let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>()
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Reads a file the learner picked or dropped, as UTF-8 text.
+pub async fn read_file(file: web_sys::File) -> Result<String, ()> {
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| ())?;
+    text.as_string().ok_or(())
+}
+
+/// Whether this page runs inside another page's frame.
+pub fn framed() -> bool {
+    match (window().parent(), window().top()) {
+        (Ok(Some(parent)), _) => !js_sys::Object::is(&parent, &window()),
+        _ => false,
+    }
+}
+
+/// Sends a message (JSON text, parsed back into an object) to the parent window.
+pub fn post_to_parent(json: &str) {
+    let Ok(Some(parent)) = window().parent() else {
+        return;
+    };
+    if js_sys::Object::is(&parent, &window()) {
+        return;
+    }
+    if let Ok(value) = js_sys::JSON::parse(json) {
+        let _ = parent.post_message(&value, "*");
+    }
+}
+
+/// A message's data as JSON text, if it came from this page's parent window (and only
+/// then: another frame, a popup or the page itself is ignored).
+pub fn message_from_parent(ev: &web_sys::MessageEvent) -> Option<String> {
+    let source = ev.source()?;
+    let parent = window().parent().ok().flatten()?;
+    if js_sys::Object::is(&parent, &window()) || !js_sys::Object::is(&source, &parent) {
+        return None;
+    }
+    js_sys::JSON::stringify(&ev.data()).ok()?.as_string()
+}

@@ -31,9 +31,7 @@ pub fn ClusterPane() -> impl IntoView {
         <section class="pane cluster" aria-labelledby="cluster-title">
             <LessonCard/>
             <h2 id="cluster-title" class="visually-hidden">{move || pg.t(T::Cluster)}</h2>
-            <Summary/>
-            <PendingTray/>
-            <Lanes/>
+            <ClusterBody/>
             <div class="bottom">
                 <div class="bottom-tabs" role="tablist">
                     {tab_button(BottomTab::Events, T::Events, "tab-events")}
@@ -84,6 +82,16 @@ fn inline(text: &str) -> Vec<AnyView> {
         }
     }
     out
+}
+
+/// The cluster itself: the summary, the pending tray and the lanes.
+#[component]
+pub fn ClusterBody() -> impl IntoView {
+    view! {
+        <Summary/>
+        <PendingTray/>
+        <Lanes/>
+    }
 }
 
 #[component]
@@ -506,7 +514,7 @@ fn PendingTray() -> impl IntoView {
 }
 
 #[component]
-fn Events() -> impl IntoView {
+pub fn Events() -> impl IntoView {
     let pg = expect_context::<Playground>();
     let count = Memo::new(move |_| pg.snapshot.with(|s| s.events.len()));
     view! {

@@ -124,6 +124,50 @@ pub enum T {
     OpenLab,
     CorruptNotice,
     Dismiss,
+    LinkDamaged,
+    LinkTooLarge,
+    LinkNewer,
+    LinkBrokenAfter,
+    SharedBanner,
+    BackToMine,
+    KeepAsMine,
+    KeepConfirm,
+    Share,
+    ShareTitle,
+    ShareLinkHelp,
+    CopyLink,
+    Copied,
+    Characters,
+    LinkTooLong,
+    DownloadYaml,
+    DownloadHelp,
+    OpenFile,
+    OpenFileHelp,
+    DropHere,
+    OpenedFile,
+    Undo,
+    FileTooLarge,
+    FileUnreadable,
+    FileEmpty,
+    LinkTab,
+    EmbedTab,
+    EmbedHelp,
+    EmbedScript,
+    EmbedIframe,
+    Autoplay,
+    ReadOnly,
+    StartHere,
+    Theme,
+    ThemeAuto,
+    ThemeLight,
+    ThemeDark,
+    Preview,
+    Close,
+    CopySnippet,
+    OpenInPlayground,
+    OpenInPlaygroundHelp,
+    WaitingForScenario,
+    EmbedTitle,
     EngineError,
     ApproxNote,
     EmptyScenario,
@@ -243,6 +287,66 @@ impl T {
                 "Your saved session could not be read, so the default lesson was opened instead."
             }
             Dismiss => "Dismiss",
+            LinkDamaged => "This share link could not be opened: it is damaged or was cut short.",
+            LinkTooLarge => {
+                "This share link could not be opened: it holds more than the 1 MiB a link may carry."
+            }
+            LinkNewer => {
+                "This share link could not be opened: it was made by a newer version of the playground. Reload the page to update it."
+            }
+            LinkBrokenAfter => "Your own workspace is shown instead.",
+            SharedBanner => {
+                "You are looking at a shared scenario. Your own workspace is kept as it was."
+            }
+            BackToMine => "Back to my workspace",
+            KeepAsMine => "Keep this as my workspace",
+            KeepConfirm => "Replace your own saved workspace with this shared scenario?",
+            Share => "Share",
+            ShareTitle => "Share this scenario",
+            ShareLinkHelp => {
+                "The link reopens exactly what you see: every tab in order, the lesson step, the instant, the selection, the open tab, speed and language. It all travels after the # of the address, which browsers never send to a server."
+            }
+            CopyLink => "Copy link",
+            Copied => "Copied",
+            Characters => "characters",
+            LinkTooLong => {
+                "This link is longer than 8 KB: chat tools and issue trackers may cut it short. Send the scenario as a file instead."
+            }
+            DownloadYaml => "Download .yaml",
+            DownloadHelp => "Every tab, in order, as one multi-document YAML file",
+            OpenFile => "Open file…",
+            OpenFileHelp => {
+                "Open a YAML file: its documents replace the tabs (Undo brings yours back)"
+            }
+            DropHere => "Drop a YAML file to open it",
+            OpenedFile => "Opened {}.",
+            Undo => "Undo",
+            FileTooLarge => "That file is larger than 1 MiB, the most a scenario may be here.",
+            FileUnreadable => "That file could not be read as text.",
+            FileEmpty => "That file holds no YAML documents.",
+            LinkTab => "Link",
+            EmbedTab => "Embed",
+            EmbedHelp => {
+                "Paste this into an article. embed.js turns the <pre> into a live playground when a reader scrolls near it; without JavaScript, and in feed readers, the YAML stays readable."
+            }
+            EmbedScript => "With embed.js (recommended)",
+            EmbedIframe => "A plain iframe, for hosts that remove scripts",
+            Autoplay => "Play on load",
+            ReadOnly => "Read-only manifests",
+            StartHere => "Start at the current instant",
+            Theme => "Theme",
+            ThemeAuto => "Follow the reader",
+            ThemeLight => "Light",
+            ThemeDark => "Dark",
+            Preview => "Preview",
+            Close => "Close",
+            CopySnippet => "Copy snippet",
+            OpenInPlayground => "Open in Karpenter Playground ↗",
+            OpenInPlaygroundHelp => {
+                "Opens this scenario, as it is now, in the full playground (a new tab)"
+            }
+            WaitingForScenario => "Waiting for the article's scenario…",
+            EmbedTitle => "Karpenter Playground (embedded)",
             EngineError => "The simulation cannot start",
             ApproxNote => "Spot prices are approximations",
             EmptyScenario => "Add a NodePool, an EC2NodeClass and a workload to see Karpenter act.",
@@ -364,6 +468,66 @@ impl T {
             OpenLab => "이 실습 열기",
             CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
             Dismiss => "닫기",
+            LinkDamaged => "이 공유 링크를 열 수 없습니다. 링크가 손상되었거나 잘렸습니다.",
+            LinkTooLarge => "이 공유 링크를 열 수 없습니다. 링크에 담을 수 있는 1MiB를 넘습니다.",
+            LinkNewer => {
+                "이 공유 링크를 열 수 없습니다. 더 새로운 버전의 플레이그라운드에서 만든 링크입니다. 페이지를 새로 고쳐 업데이트하세요."
+            }
+            LinkBrokenAfter => "대신 내 작업 공간을 보여 드립니다.",
+            SharedBanner => {
+                "공유받은 시나리오를 보고 있습니다. 내 작업 공간은 그대로 남아 있습니다."
+            }
+            BackToMine => "내 작업 공간으로 돌아가기",
+            KeepAsMine => "이 시나리오를 내 작업 공간으로",
+            KeepConfirm => "내 작업 공간을 이 공유 시나리오로 바꿀까요?",
+            Share => "공유",
+            ShareTitle => "이 시나리오 공유",
+            ShareLinkHelp => {
+                "이 링크는 지금 보이는 그대로를 다시 엽니다. 모든 탭과 순서, 레슨 단계, 시각, 선택한 대상, 열린 탭, 속도, 언어까지 담깁니다. 모든 내용은 주소의 # 뒤에 들어가며, 브라우저는 이 부분을 서버로 보내지 않습니다."
+            }
+            CopyLink => "링크 복사",
+            Copied => "복사했습니다",
+            Characters => "자",
+            LinkTooLong => {
+                "이 링크는 8KB가 넘어 메신저나 이슈 트래커에서 잘릴 수 있습니다. 대신 시나리오를 파일로 보내세요."
+            }
+            DownloadYaml => "YAML 내려받기",
+            DownloadHelp => "모든 탭을 순서대로 담은 멀티 도큐먼트 YAML 파일",
+            OpenFile => "파일 열기…",
+            OpenFileHelp => {
+                "YAML 파일을 엽니다. 파일의 문서가 지금 탭을 대신합니다(실행 취소로 되돌릴 수 있습니다)"
+            }
+            DropHere => "YAML 파일을 놓으면 열립니다",
+            OpenedFile => "{} 파일을 열었습니다.",
+            Undo => "실행 취소",
+            FileTooLarge => {
+                "파일이 1MiB보다 큽니다. 이곳에서 열 수 있는 시나리오는 1MiB까지입니다."
+            }
+            FileUnreadable => "이 파일을 텍스트로 읽을 수 없습니다.",
+            FileEmpty => "이 파일에는 YAML 문서가 없습니다.",
+            LinkTab => "링크",
+            EmbedTab => "임베드",
+            EmbedHelp => {
+                "글에 붙여 넣으세요. 독자가 가까이 스크롤하면 embed.js가 <pre>를 실제로 동작하는 플레이그라운드로 바꿉니다. JavaScript가 꺼져 있거나 피드 리더에서는 YAML이 그대로 보입니다."
+            }
+            EmbedScript => "embed.js 사용(권장)",
+            EmbedIframe => "스크립트를 지우는 호스트용 iframe",
+            Autoplay => "불러오면 바로 재생",
+            ReadOnly => "매니페스트 읽기 전용",
+            StartHere => "현재 시각에서 시작",
+            Theme => "테마",
+            ThemeAuto => "독자 설정 따르기",
+            ThemeLight => "밝게",
+            ThemeDark => "어둡게",
+            Preview => "미리 보기",
+            Close => "닫기",
+            CopySnippet => "코드 복사",
+            OpenInPlayground => "Karpenter 플레이그라운드에서 열기 ↗",
+            OpenInPlaygroundHelp => {
+                "지금 이 상태의 시나리오를 전체 플레이그라운드에서 엽니다(새 탭)"
+            }
+            WaitingForScenario => "글의 시나리오를 기다리는 중…",
+            EmbedTitle => "Karpenter 플레이그라운드(임베드)",
             EngineError => "시뮬레이션을 시작할 수 없습니다",
             ApproxNote => "스팟 가격은 근삿값입니다",
             EmptyScenario => {
@@ -495,6 +659,50 @@ mod tests {
         T::OpenLab,
         T::CorruptNotice,
         T::Dismiss,
+        T::LinkDamaged,
+        T::LinkTooLarge,
+        T::LinkNewer,
+        T::LinkBrokenAfter,
+        T::SharedBanner,
+        T::BackToMine,
+        T::KeepAsMine,
+        T::KeepConfirm,
+        T::Share,
+        T::ShareTitle,
+        T::ShareLinkHelp,
+        T::CopyLink,
+        T::Copied,
+        T::Characters,
+        T::LinkTooLong,
+        T::DownloadYaml,
+        T::DownloadHelp,
+        T::OpenFile,
+        T::OpenFileHelp,
+        T::DropHere,
+        T::OpenedFile,
+        T::Undo,
+        T::FileTooLarge,
+        T::FileUnreadable,
+        T::FileEmpty,
+        T::LinkTab,
+        T::EmbedTab,
+        T::EmbedHelp,
+        T::EmbedScript,
+        T::EmbedIframe,
+        T::Autoplay,
+        T::ReadOnly,
+        T::StartHere,
+        T::Theme,
+        T::ThemeAuto,
+        T::ThemeLight,
+        T::ThemeDark,
+        T::Preview,
+        T::Close,
+        T::CopySnippet,
+        T::OpenInPlayground,
+        T::OpenInPlaygroundHelp,
+        T::WaitingForScenario,
+        T::EmbedTitle,
         T::EngineError,
         T::ApproxNote,
         T::EmptyScenario,

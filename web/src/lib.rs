@@ -8,8 +8,11 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod boot;
 pub mod browser;
 pub mod cluster_view;
+pub mod embed;
+pub mod embed_protocol;
 pub mod explain_view;
 pub mod focus;
 pub mod highlight;
@@ -19,6 +22,7 @@ pub mod manifests_pane;
 pub mod migration;
 pub mod persist;
 pub mod player;
+pub mod share_view;
 pub mod snapshot;
 pub mod terminal;
 pub mod terminal_view;

@@ -3,7 +3,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::app::Playground;
+use crate::app::{Notice, Playground};
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
 use crate::migration::{self, Preview};
@@ -15,8 +15,35 @@ const LINE_PX: f64 = 20.0;
 #[component]
 pub fn ManifestsPane() -> impl IntoView {
     let pg = expect_context::<Playground>();
+    // A YAML file dropped anywhere on the pane opens like one picked with "Open file…".
+    let dragging = RwSignal::new(false);
+    let accepts_files = !pg.readonly && !pg.is_embed();
+    let on_dragover = move |ev: leptos::ev::DragEvent| {
+        if accepts_files {
+            ev.prevent_default();
+            dragging.set(true);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        dragging.set(false);
+        if !accepts_files {
+            return;
+        }
+        ev.prevent_default();
+        if let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        {
+            open_file(pg, file);
+        }
+    };
     view! {
-        <section class="pane manifests" aria-labelledby="manifests-title">
+        <section class="pane manifests" aria-labelledby="manifests-title" class:dragging=move || dragging.get()
+            on:dragover=on_dragover on:dragleave=move |_| dragging.set(false) on:drop=on_drop>
+            <Show when=move || dragging.get()>
+                <div class="drop-hint" aria-hidden="true">{move || pg.t(T::DropHere)}</div>
+            </Show>
             <h2 id="manifests-title" class="visually-hidden">{move || pg.t(T::Manifests)}</h2>
             <DocTabs/>
             <Editor/>
@@ -44,9 +71,13 @@ fn DocTabs() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    // Keep the open tab in view when it changes (a click in Problems, a new template).
+    // Keep the open tab in view when it changes (a click in Problems, a new template). Not
+    // in an embed: scrolling an element into view there would scroll the article too.
     Effect::new(move |_| {
         let id = pg.active_doc.get();
+        if pg.is_embed() {
+            return;
+        }
         request_animation_frame(move || {
             if let Some(el) = document()
                 .query_selector(&format!("[data-doc=\"{id}\"]"))
@@ -117,7 +148,24 @@ fn DocTabs() -> impl IntoView {
                     }
                 </For>
             </div>
-            <div class="doc-actions">
+            <div class="doc-actions" class:readonly=pg.readonly>
+                {(!pg.is_embed()).then(|| view! {
+                    <button class="icon download" title=move || pg.t(T::DownloadHelp) aria-label=move || pg.t(T::DownloadYaml)
+                        on:click=move |_| crate::share_view::download_workspace(&pg)>"⤓"</button>
+                    <label class="icon open-file" title=move || pg.t(T::OpenFileHelp)>
+                        <input type="file" class="visually-hidden" accept=".yaml,.yml,.json,text/yaml,application/yaml,application/json,text/plain"
+                            aria-label=move || pg.t(T::OpenFile)
+                            on:change=move |ev| {
+                                let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                    open_file(pg, file);
+                                }
+                                // Picking the same file again must fire `change` again.
+                                input.set_value("");
+                            }/>
+                        <span aria-hidden="true">"⤒"</span>
+                    </label>
+                })}
                 <button class="icon" title=move || pg.t(T::MoveLeft) aria-label=move || pg.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
                 <button class="icon" title=move || pg.t(T::MoveRight) aria-label=move || pg.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
                 <button class="icon danger" title=move || pg.t(T::DeleteDocument) aria-label=move || pg.t(T::DeleteDocument)
@@ -139,6 +187,32 @@ fn DocTabs() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Opens a file the learner picked or dropped: its documents replace the tabs, and the
+/// notice offers the old ones back.
+fn open_file(pg: Playground, file: web_sys::File) {
+    if file.size() > kpg_share::MAX_DECODED_BYTES as f64 {
+        pg.notice.set(Some(Notice::plain(T::FileTooLarge)));
+        return;
+    }
+    let name = file.name();
+    leptos::task::spawn_local(async move {
+        match crate::browser::read_file(file).await {
+            Ok(text) => {
+                let before = (pg.ws.get_untracked(), pg.active_doc.get_untracked());
+                if pg.open_stream(&text, 0) {
+                    pg.notice.set(Some(Notice {
+                        text: T::OpenedFile,
+                        detail: Some(name),
+                        after: None,
+                        undo: Some(before),
+                    }));
+                }
+            }
+            Err(()) => pg.notice.set(Some(Notice::plain(T::FileUnreadable))),
+        }
+    });
 }
 
 fn focus_tab(id: u32) {
@@ -203,6 +277,9 @@ fn Editor() -> impl IntoView {
         out
     };
     let set_text = move |value: String| {
+        if pg.readonly {
+            return;
+        }
         let id = pg.active_doc.get_untracked();
         pg.ws.update(|w| {
             if let Some(d) = w.docs.iter_mut().find(|d| d.id == id) {
@@ -219,6 +296,7 @@ fn Editor() -> impl IntoView {
             return;
         }
         if key == "Tab"
+            && !pg.readonly
             && !ev.shift_key()
             && !ev.ctrl_key()
             && !ev.alt_key()
@@ -270,6 +348,7 @@ fn Editor() -> impl IntoView {
                 <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off" autocomplete="off"
                     wrap="off" aria-label=move || pg.t(T::Editor) aria-describedby="editor-help"
                     style:height=move || format!("{}px", lines.get() as f64 * LINE_PX + 16.0)
+                    readonly=pg.readonly
                     prop:value=move || text.get()
                     on:input=move |ev| set_text(event_target_value(&ev))
                     on:keydown=on_keydown></textarea>
@@ -355,7 +434,7 @@ fn Problems() -> impl IntoView {
             }>
                 <p class="all-good">{move || pg.t(T::NoProblems)}</p>
             </Show>
-            <Show when=move || offer.get()>
+            <Show when=move || offer.get() && !pg.readonly>
                 <div class="migrate-offer">
                     <span>{move || pg.t(T::MigrateOffer)}</span>
                     <button class="primary migrate" on:click=move |_| preview.set(Some(pg.ws.with(migration::preview)))>

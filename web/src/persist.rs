@@ -6,12 +6,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use kpg_share::{BottomTab, Selection, Shared};
+
 use crate::i18n::Lang;
 use crate::lessons::{self, Lab};
 use crate::workspace::Workspace;
 
 pub const STORAGE_KEY: &str = "kpg.session";
-const VERSION: u32 = 1;
+/// The workspace opened from a share link, kept apart from the learner's own.
+pub const LINKED_KEY: &str = "kpg.linked";
+pub const VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Session {
@@ -30,6 +34,20 @@ pub struct Session {
     /// cluster view shows these, as it did before the reload.
     #[serde(default)]
     pub last_good: Option<String>,
+    /// The pod or node being explained, and the open bottom tab.
+    #[serde(default)]
+    pub selected: Option<Selection>,
+    #[serde(default)]
+    pub tab: Option<BottomTab>,
+}
+
+/// The workspace a share link opened, saved under [`LINKED_KEY`] with the link it came
+/// from: a reload of the same link brings back the edits made since; another link starts
+/// afresh.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Linked {
+    pub fragment: String,
+    pub session: Session,
 }
 
 impl Session {
@@ -49,6 +67,58 @@ impl Session {
             clock_ms: 0,
             speed: 1,
             last_good: None,
+            selected: None,
+            tab: None,
+        }
+    }
+
+    /// The session a share link describes. An unknown lesson (a link from a later page, or
+    /// a scenario from `kpg share`) opens as the free-form Blank lesson; an out-of-range step
+    /// as the lesson's last.
+    pub fn from_shared(shared: &Shared, fallback_lang: Lang) -> Session {
+        let mut workspace = Workspace::default();
+        for doc in &shared.docs {
+            workspace.push(doc.clone());
+        }
+        let active_doc = workspace.docs.get(shared.active).map_or(0, |d| d.id);
+        let (lesson, step) = match shared.lesson.as_deref().and_then(lessons::find) {
+            Some(l) => (l, shared.step.min(l.steps.len() - 1)),
+            None => (lessons::find("blank").unwrap_or(&lessons::LESSONS[0]), 0),
+        };
+        let lang = match shared.lang.as_deref() {
+            Some("ko") => Lang::Ko,
+            Some("en") => Lang::En,
+            _ => fallback_lang,
+        };
+        Session {
+            version: VERSION,
+            lang,
+            workspace,
+            active_doc,
+            lesson: lesson.id.into(),
+            step,
+            lab: lesson.steps[step].lab,
+            clock_ms: (shared.at as i64).clamp(0, crate::player::MAX_TIME_MS),
+            speed: shared.speed.unwrap_or(1),
+            last_good: None,
+            selected: shared.selected.clone(),
+            tab: shared.tab,
+        }
+    }
+
+    /// What a share link of this session carries.
+    pub fn to_shared(&self) -> Shared {
+        let blank = self.lesson == "blank";
+        Shared {
+            docs: self.workspace.docs.iter().map(|d| d.text.clone()).collect(),
+            active: self.workspace.index_of(self.active_doc).unwrap_or(0),
+            lesson: (!blank).then(|| self.lesson.clone()),
+            step: if blank { 0 } else { self.step },
+            at: self.clock_ms.max(0) as u64,
+            selected: self.selected.clone(),
+            tab: self.tab,
+            speed: (self.speed != 1).then_some(self.speed),
+            lang: Some(self.lang.code().to_string()),
         }
     }
 
@@ -109,6 +179,54 @@ mod tests {
         let mut lesson = good;
         lesson.lesson = "gone".into();
         assert!(Session::decode(&lesson.encode()).is_err());
+    }
+
+    #[test]
+    fn a_share_link_reopens_the_same_session() {
+        let mut s = Session::for_lesson("labels-taints", Lang::Ko);
+        s.step = 2;
+        s.lab = lessons::find("labels-taints").unwrap().steps[2].lab;
+        s.workspace.docs[1].text.push_str("# edited\n");
+        s.active_doc = s.workspace.docs[1].id;
+        s.clock_ms = 95_000;
+        s.speed = 60;
+        s.selected = Some(Selection::Node("ip-10-0-1-5".into()));
+        s.tab = Some(BottomTab::Explain);
+        let link = kpg_share::encode(&s.to_shared());
+        let back = Session::from_shared(&kpg_share::decode(&link).unwrap(), Lang::En);
+        assert_eq!(back.workspace, s.workspace);
+        assert_eq!(
+            (back.active_doc, back.lesson.as_str(), back.step, back.lab),
+            (s.active_doc, "labels-taints", 2, s.lab)
+        );
+        assert_eq!(
+            (back.clock_ms, back.speed, back.lang),
+            (95_000, 60, Lang::Ko)
+        );
+        assert_eq!((&back.selected, back.tab), (&s.selected, s.tab));
+        assert_eq!(Session::decode(&back.encode()), Ok(back));
+    }
+
+    #[test]
+    fn a_scenario_from_kpg_share_opens_in_the_blank_lesson() {
+        let shared = kpg_share::from_stream("kind: Pod\n---\nkind: Node\n", 600_000);
+        let s = Session::from_shared(&shared, Lang::Ko);
+        assert_eq!(s.lesson, "blank");
+        assert_eq!(s.workspace.docs.len(), 2);
+        assert_eq!(
+            (s.clock_ms, s.lang),
+            (600_000, Lang::Ko),
+            "no lang in the link: the reader's"
+        );
+        let mut odd = shared;
+        odd.lesson = Some("hello".into());
+        odd.step = 99;
+        let last = lessons::find("hello").unwrap().steps.len() - 1;
+        assert_eq!(
+            Session::from_shared(&odd, Lang::En).step,
+            last,
+            "a step past the end opens the last"
+        );
     }
 
     #[test]

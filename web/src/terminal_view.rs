@@ -32,7 +32,10 @@ pub struct Term {
 impl Term {
     /// Made once by the app, with the follow effect that feeds a running watch.
     pub fn install(pg: Playground) -> Term {
-        let saved: Vec<String> = browser::load(HISTORY_KEY)
+        // An embed keeps no history: it reads and writes no storage.
+        let saved: Vec<String> = (!pg.is_embed())
+            .then(|| browser::load(HISTORY_KEY))
+            .flatten()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
         let term = Term {
@@ -107,7 +110,9 @@ impl Term {
         let saved = self
             .history
             .with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
-        browser::save(HISTORY_KEY, &saved);
+        if !pg.is_embed() {
+            browser::save(HISTORY_KEY, &saved);
+        }
         let at_ms = pg.clock.get_untracked();
         if line.trim().is_empty() {
             self.push_entry(Entry {

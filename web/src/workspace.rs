@@ -28,29 +28,20 @@ pub struct DocRange {
 }
 
 impl Workspace {
-    /// Cuts a YAML stream at its `---` lines into tabs. Leading comments stay with the
-    /// document they precede; documents holding nothing but blanks are dropped.
+    /// Cuts a YAML stream at its `---` lines into tabs (the one rule share links and file
+    /// import use too: [`kpg_share::split_documents`]).
     pub fn from_stream(text: &str) -> Workspace {
         let mut ws = Workspace::default();
-        let mut current = String::new();
-        for line in text.lines() {
-            if is_document_marker(line) {
-                ws.push_nonblank(&current);
-                current.clear();
-                continue;
-            }
-            current.push_str(line);
-            current.push('\n');
+        for doc in kpg_share::split_documents(text) {
+            ws.push(doc);
         }
-        ws.push_nonblank(&current);
         ws
     }
 
-    fn push_nonblank(&mut self, text: &str) {
-        if text.trim().is_empty() {
-            return;
-        }
-        self.push(text.trim_end().to_string() + "\n");
+    /// The documents as one multi-document YAML stream, as a download holds them.
+    pub fn to_stream(&self) -> String {
+        let docs: Vec<String> = self.docs.iter().map(|d| d.text.clone()).collect();
+        kpg_share::to_stream(&docs)
     }
 
     /// Appends a document and returns its id.
@@ -99,13 +90,6 @@ impl Workspace {
         }
         self.docs.swap(i, j as usize);
         true
-    }
-}
-
-fn is_document_marker(line: &str) -> bool {
-    match line.strip_prefix("---") {
-        Some(rest) => rest.trim().is_empty() || rest.starts_with(" #"),
-        None => false,
     }
 }
 

@@ -1,0 +1,285 @@
+// Browser tests of share links, the linked workspace, and the scenario as a file, on the
+// built page (dist/) in headless Chromium (playwright-core driving /usr/bin/chromium).
+//
+//   node tests/browser/share.mjs [dist] [artifacts] [kpg]
+//
+// `kpg` (default target/release/kpg) makes the command-line links the page must open the
+// same way. Prints "N passed, M failed" and exits non-zero on any failure.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { serve } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const dist = path.resolve(process.argv[2] || 'dist');
+const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
+const kpg = path.resolve(process.argv[4] || 'target/release/kpg');
+fs.mkdirSync(artifacts, { recursive: true });
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
+
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+const { server, url } = await serve(dist, '/blog/kpg/');
+const browser = await chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const errors = [];
+/** A fresh browser profile (its own storage), with console errors collected. */
+async function profile(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { context, page };
+}
+/** The node cards on screen, as sorted "name type" strings, and the clock. */
+async function cluster(page) {
+  const cards = await page.$$eval('[data-node]', (els) => els.map((e) => `${e.dataset.node} ${e.dataset.instanceType}`).sort());
+  const clock = await page.locator('.clock').getAttribute('data-ms');
+  return { cards, clock: Number(clock) };
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// The learner's own workspace: the limits lab, edited, played a while, a node selected.
+const mine = await profile();
+await mine.page.goto(url);
+await mine.page.waitForSelector('.summary');
+await mine.page.selectOption('.lesson-picker select', 'labels-taints');
+for (let i = 0; i < 5; i++) await mine.page.click('.lesson-nav button.primary');
+await mine.page.click('.doc-tab:has-text("busybox")');
+const myEdit = '# my own note, kept through everything\n';
+{
+  const ta = mine.page.locator('textarea.input');
+  await ta.fill(myEdit + await ta.inputValue());
+}
+await mine.page.click('.speed >> text=60×');
+await mine.page.click('button.play');
+await mine.page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length >= 2, null, { timeout: 30000 });
+await mine.page.click('button.play');
+await mine.page.locator('[data-lane="pool/platform"] .node.ready').first().click();
+await mine.page.waitForSelector('.explanation');
+const sharerView = await cluster(mine.page);
+
+let pageLink = '';
+await test('the Share dialog gives a link that reopens the same cluster at the same instant, in a fresh profile', async () => {
+  await mine.page.click('.share-btn');
+  pageLink = await mine.page.locator('.share-link').inputValue();
+  assert(/#kpg1\.[A-Za-z0-9_-]+$/.test(pageLink), `a versioned fragment: ${pageLink.slice(0, 80)}…`);
+  assert(pageLink.startsWith(url), `the link is the page's own address: ${pageLink.slice(0, 60)}`);
+  const chars = Number(await mine.page.locator('.share-length').getAttribute('data-chars'));
+  assert(chars === pageLink.length && chars < 8192, `the dialog counts the link: ${chars}`);
+  assert(await mine.page.locator('.too-long').count() === 0, 'a short link has no length warning');
+  await mine.page.screenshot({ path: path.join(artifacts, 'share-01-dialog.png') });
+  await mine.page.click('.share .close');
+
+  const fresh = await profile();
+  await fresh.page.goto(pageLink);
+  await fresh.page.waitForSelector('.summary');
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
+  const seen = await cluster(fresh.page);
+  assert(same(seen, sharerView), `same cluster and clock:\n${JSON.stringify(seen)}\nvs\n${JSON.stringify(sharerView)}`);
+  assert(await fresh.page.locator('.lesson-picker select').inputValue() === 'labels-taints', 'the same lesson');
+  assert((await fresh.page.locator('.step-count').innerText()).startsWith('6 '), 'at the same step');
+  assert(await fresh.page.locator('.speed[aria-pressed="true"]').innerText() === '60×', 'at the same speed');
+  assert(await fresh.page.locator('.doc-tab[aria-selected="true"]').innerText().then((t) => t.includes('busybox')), 'with the same tab open');
+  assert((await fresh.page.locator('textarea.input').inputValue()).startsWith(myEdit), 'with the sharer\'s edit');
+  assert(await fresh.page.locator('.node.selected').count() === 1, 'the same node selected');
+  assert(await fresh.page.locator('#tab-explain[aria-selected="true"]').count() === 1, 'and explained');
+  assert(await fresh.page.locator('.linked-banner').isVisible(), 'the page says it is a shared scenario');
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-02-opened-fresh.png') });
+  await fresh.context.close();
+});
+
+await test('a link opened beside a saved session leaves that session alone, and Back returns to it', async () => {
+  const tab = await mine.context.newPage();
+  await tab.goto(pageLink);
+  await tab.waitForSelector('.linked-banner');
+  await tab.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
+  // Edit the linked workspace: that edit must not reach the learner's own session.
+  await tab.click('.doc-tab:has-text("busybox")');
+  const ta = tab.locator('textarea.input');
+  await ta.fill('# edited in the shared copy\n' + await ta.inputValue());
+  await tab.waitForTimeout(300);
+  await tab.reload();
+  await tab.waitForSelector('.linked-banner');
+  assert((await tab.locator('textarea.input').inputValue()).startsWith('# edited in the shared copy'),
+    'a reload of the same link keeps the edits made to the shared copy');
+  const own = await tab.evaluate(() => JSON.parse(localStorage.getItem('kpg.session')));
+  const busybox = own.workspace.docs.map((d) => d.text).find((t) => t.includes('busybox'));
+  assert(busybox.startsWith(myEdit) && !busybox.includes('shared copy'), 'the saved session is the learner\'s own');
+  await tab.click('.back-to-mine');
+  await tab.waitForSelector('.summary');
+  await tab.waitForFunction(() => !location.hash && !document.querySelector('.linked-banner'));
+  await tab.click('.doc-tab:has-text("busybox")');
+  const back = await tab.locator('textarea.input').inputValue();
+  assert(back.startsWith(myEdit) && !back.includes('shared copy'), 'Back opens the learner\'s own workspace');
+  await tab.close();
+});
+
+await test('a link from `kpg share` opens the same cluster at the same instant as `kpg simulate` shows', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();
+  const report = JSON.parse(execFileSync(kpg, ['simulate', lab, '--until', '3m', '--output', 'json']).toString());
+  const expected = report.nodes.map((n) => `${n.name} ${n.instanceType}`).sort();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
+  const seen = await cluster(fresh.page);
+  assert(seen.clock === 180000, `the clock opens at 3m: ${seen.clock}`);
+  assert(same(seen.cards, expected), `the nodes kpg simulate reports at 3m:\n${seen.cards}\nvs\n${expected}`);
+  assert(await fresh.page.locator('.lesson-picker select').inputValue() === 'blank', 'a scenario from a file opens as a free-form workspace');
+  // Shared again from the page, it still opens the same cluster.
+  await fresh.page.click('.share-btn');
+  const again = await fresh.page.locator('.share-link').inputValue();
+  const third = await profile();
+  await third.page.goto(again);
+  await third.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
+  assert(same(await cluster(third.page), seen), 'a link from the page and one from kpg share open the same cluster');
+  await third.context.close();
+  await fresh.context.close();
+});
+
+await test('a damaged link gives a notice and the learner\'s own workspace, never a blank page', async () => {
+  const tab = await mine.context.newPage();
+  const cut = pageLink.slice(0, pageLink.length - 40);
+  await tab.goto(cut);
+  await tab.waitForSelector('.notice');
+  const notice = await tab.locator('.notice').innerText();
+  assert(/could not be opened/.test(notice) && /own workspace/.test(notice), `the notice says what happened: ${notice}`);
+  assert(await tab.locator('.linked-banner').count() === 0, 'not a linked workspace');
+  await tab.click('.doc-tab:has-text("busybox")');
+  assert((await tab.locator('textarea.input').inputValue()).startsWith(myEdit), 'the learner\'s own workspace');
+  await tab.screenshot({ path: path.join(artifacts, 'share-03-damaged.png') });
+  await tab.close();
+  // A link from a later version of the page says so.
+  const newer = await mine.context.newPage();
+  await newer.goto(url + '#kpg9.AAAA');
+  await newer.waitForSelector('.notice');
+  assert(/newer version/.test(await newer.locator('.notice').innerText()), 'a newer link is named as such');
+  await newer.close();
+  // Some other anchor is not a link at all.
+  const anchor = await mine.context.newPage();
+  await anchor.goto(url + '#intro');
+  await anchor.waitForSelector('.summary');
+  assert(await anchor.locator('.notice').count() === 0, 'an ordinary anchor raises no notice');
+  await anchor.close();
+});
+
+await test('hostile manifests in a link render as text', async () => {
+  const author = await profile();
+  const tab = author.page;
+  await tab.goto(url);
+  await tab.waitForSelector('.summary');
+  await tab.selectOption('.lesson-picker select', 'blank');
+  const ta = tab.locator('textarea.input');
+  const hostile = '# <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n' +
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: "<script>window.__pwned=4</script>"\n  annotations:\n    note: "<img src=x onerror=window.__pwned=3>"\n' +
+    'spec:\n  containers:\n  - name: "<b>x</b>"\n    image: nginx\n';
+  await tab.click('.add-btn');
+  await tab.click('.menu button >> text=Pod');
+  await ta.fill(hostile);
+  await tab.click('.share-btn');
+  const link = await tab.locator('.share-link').inputValue();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await fresh.page.waitForSelector('.summary');
+  await fresh.page.click('.doc-tab:has-text("web")');
+  assert((await fresh.page.locator('textarea.input').inputValue()) === hostile, 'the text arrives as typed');
+  await fresh.page.waitForTimeout(500);
+  assert(await fresh.page.evaluate(() => window.__pwned === undefined), 'nothing in it ran');
+  await fresh.page.waitForSelector('.problem.error');
+  const problems = await fresh.page.locator('.problem-list').innerText();
+  assert(problems.includes('<script>window.__pwned=4</script>'), `the reader's findings quote it as text: ${problems.slice(0, 300)}`);
+  assert(await fresh.page.locator('.app img, .app script, .app b').count() === 0, 'no element came from the manifests');
+  await fresh.context.close();
+  await author.context.close();
+});
+
+await test('the workspace downloads as one multi-document YAML file and opens again, with Undo', async () => {
+  const tab = await mine.context.newPage();
+  await tab.goto(url);
+  await tab.waitForSelector('.summary');
+  const tabsBefore = await tab.locator('.doc-tab').count();
+  const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('.doc-actions .download')]);
+  assert(download.suggestedFilename() === 'karpenter-playground.yaml', download.suggestedFilename());
+  const file = path.join(os.tmpdir(), `kpg-download-${process.pid}.yaml`);
+  await download.saveAs(file);
+  const text = fs.readFileSync(file, 'utf8');
+  assert(text.split(/^---$/m).length === tabsBefore && text.includes(myEdit), `every tab, in order, with the edit (${tabsBefore} tabs)`);
+  // kpg reads the download like the page did: no findings (it exits non-zero on errors).
+  const findings = JSON.parse(execFileSync(kpg, ['validate', file, '--output', 'json']).toString());
+  assert(findings.length === 0, `kpg reads the downloaded file cleanly: ${JSON.stringify(findings).slice(0, 200)}`);
+
+  // Open another file: its documents replace the tabs; Undo brings the old ones back.
+  const other = fs.readFileSync('tests/labs/seed000-hello-world.yaml', 'utf8');
+  await tab.setInputFiles('.open-file input[type=file]', { name: 'hello.yaml', mimeType: 'application/yaml', buffer: Buffer.from(other) });
+  await tab.waitForSelector('.notice .undo');
+  assert((await tab.locator('.notice').innerText()).includes('hello.yaml'), 'the notice names the file');
+  assert(await tab.locator('.doc-tab').count() === 3, 'the file\'s three documents are the tabs');
+  await tab.waitForSelector('[data-lane="pool/hello-world"]');
+  await tab.click('.notice .undo');
+  await tab.waitForFunction((n) => document.querySelectorAll('.doc-tab').length === n, tabsBefore);
+  await tab.click('.doc-tab:has-text("busybox")');
+  assert((await tab.locator('textarea.input').inputValue()).startsWith(myEdit), 'Undo restores the learner\'s tabs');
+
+  // A dropped file opens the same way, and a broken one gets the reader's diagnostics.
+  await tab.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['apiVersion: v1\nkind: Pod\nmetadata:\n  name: dropped\nspec:\n  containers: [\n'], 'broken.yaml', { type: 'application/yaml' }));
+    const pane = document.querySelector('.pane.manifests');
+    pane.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    pane.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await tab.waitForSelector('.problem.error');
+  assert(/line \d+/.test(await tab.locator('.problem.error .where').first().innerText()), 'a dropped file is read like typing, with lines');
+  await tab.screenshot({ path: path.join(artifacts, 'share-04-dropped.png') });
+  await tab.click('.notice .undo');
+  fs.unlinkSync(file);
+  await tab.close();
+});
+
+await test('a link too long for chat tools says so and offers the .yaml instead', async () => {
+  const author = await profile();
+  const tab = author.page;
+  await tab.goto(url);
+  await tab.waitForSelector('.summary');
+  await tab.selectOption('.lesson-picker select', 'blank');
+  // Unique text compresses poorly: 30 KB of it makes a link well over 8 KB.
+  let noise = '';
+  for (let i = 0; i < 1500; i++) noise += `# ${(i * 7919 % 100003).toString(36)}-${(i * 104729 % 999983).toString(16)}\n`;
+  const ta = tab.locator('textarea.input');
+  await ta.fill(noise + await ta.inputValue());
+  await tab.click('.share-btn');
+  const chars = Number(await tab.locator('.share-length').getAttribute('data-chars'));
+  assert(chars > 8192, `the link is long: ${chars}`);
+  assert(await tab.locator('.too-long').isVisible(), 'the dialog warns');
+  assert((await tab.locator('.download-yaml').getAttribute('class')).includes('primary'), 'and makes the download the main action');
+  await tab.screenshot({ path: path.join(artifacts, 'share-05-long.png') });
+  await author.context.close();
+});
+
+await test('no errors in the console', async () => {
+  assert(errors.length === 0, errors.join('\n'));
+});
+
+await browser.close();
+server.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

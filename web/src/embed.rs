@@ -1,0 +1,237 @@
+//! Embed mode: the page inside an article's iframe (`index.html?embed&…`).
+//!
+//! The cluster and the clock come first; the manifests are a tab away, or beside the cluster
+//! when the frame is wide enough. The embed saves nothing, reads no storage, never takes
+//! focus on its own (so the article keeps its keyboard: Space scrolls the article unless the
+//! reader clicked into the embed), sizes its iframe through `kpg:resize`, and talks to its
+//! parent window only, in the messages of [`crate::embed_protocol`].
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use kpg_share::{EmbedOptions, Theme, View};
+
+use crate::app::{NoticeBar, Playground, Transport};
+use crate::browser;
+use crate::cluster_view::{ClusterBody, Events};
+use crate::embed_protocol::{EmbedMessage, HostMessage, LoadError, VERSION};
+use crate::explain_view::ExplainPane;
+use crate::i18n::T;
+use crate::manifests_pane::ManifestsPane;
+use crate::snapshot;
+use crate::terminal_view::TerminalPane;
+
+/// From this frame width the manifests sit beside the cluster.
+const SPLIT_MIN_PX: f64 = 860.0;
+
+/// Wires the embed to its host: theme, messages, size, and `kpg:ready`.
+pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
+    if let Some(html) = document().document_element() {
+        match options.theme {
+            Theme::Light => {
+                let _ = html.set_attribute("data-theme", "light");
+            }
+            Theme::Dark => {
+                let _ = html.set_attribute("data-theme", "dark");
+            }
+            Theme::Auto => {}
+        }
+        let _ = html.set_attribute("data-embed", "");
+    }
+    let waiting = RwSignal::new(awaiting_host);
+    provide_context(Waiting(waiting));
+    let autoplay = options.autoplay;
+    let start_at = options.at.unwrap_or(0) as i64;
+
+    let listener = window_event_listener(leptos::ev::message, move |ev| {
+        let Some(json) = browser::message_from_parent(&ev) else {
+            return;
+        };
+        let Some(message) = HostMessage::parse(&json) else {
+            return;
+        };
+        match message {
+            HostMessage::Load { yaml, at } => {
+                waiting.set(false);
+                let opened = pg.open_stream(&yaml, at.map_or(start_at, |t| t as i64));
+                // Effects (reading, simulating) run before the next frame: report then.
+                request_animation_frame(move || {
+                    report_loaded(pg, opened);
+                    if opened && autoplay && !pg.analysis.with_untracked(|a| a.has_errors) {
+                        pg.set_playing(true);
+                    }
+                });
+            }
+            HostMessage::Play => pg.set_playing(true),
+            HostMessage::Pause => pg.set_playing(false),
+            HostMessage::Seek { at } => pg.seek(at as i64),
+            HostMessage::Lang(lang) => pg.lang.set(lang),
+            HostMessage::Speed(speed) => pg.speed.set(speed),
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    request_animation_frame(move || {
+        observe_height();
+        browser::post_to_parent(&EmbedMessage::Ready { version: VERSION }.to_json());
+        if autoplay && !awaiting_host {
+            pg.set_playing(true);
+        }
+    });
+}
+
+/// Whether the embed still waits for its host's scenario.
+#[derive(Clone, Copy)]
+struct Waiting(RwSignal<bool>);
+
+fn report_loaded(pg: Playground, opened: bool) {
+    let (ok, errors) = pg.analysis.with_untracked(|a| {
+        let errors: Vec<LoadError> = a
+            .problems
+            .iter()
+            .filter(|p| p.error)
+            .map(|p| LoadError {
+                document: pg.ws.with_untracked(|w| w.index_of(p.doc_id).unwrap_or(0)),
+                line: p.line,
+                column: p.column,
+                message: p.message.clone(),
+            })
+            .collect();
+        (!a.has_errors, errors)
+    });
+    let message = EmbedMessage::Loaded {
+        ok: ok && opened,
+        documents: pg.ws.with_untracked(|w| w.docs.len()),
+        errors,
+        at: pg.clock.get_untracked(),
+    };
+    browser::post_to_parent(&message.to_json());
+}
+
+/// Tells the host the content's height whenever it changes, so the iframe never scrolls.
+fn observe_height() {
+    let Some(app) = document().query_selector(".app.embed").ok().flatten() else {
+        return;
+    };
+    let last = std::cell::Cell::new(0u32);
+    let report = move |el: &web_sys::Element| {
+        let height = el.get_bounding_client_rect().height().ceil() as u32;
+        if height != last.get() {
+            last.set(height);
+            browser::post_to_parent(&EmbedMessage::Resize { height }.to_json());
+        }
+    };
+    let target = app.clone();
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+        report(&target);
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(&app);
+    }
+    // The observer lives as long as the page.
+    callback.forget();
+}
+
+fn view_label(v: View) -> T {
+    match v {
+        View::Cluster => T::Cluster,
+        View::Manifests => T::Manifests,
+        View::Events => T::Events,
+        View::Explain => T::Explain,
+        View::Terminal => T::Terminal,
+    }
+}
+
+#[component]
+pub fn EmbedApp() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let Waiting(waiting) = expect_context::<Waiting>();
+    let views = pg
+        .embed
+        .with_value(|o| o.as_ref().map(EmbedOptions::views).unwrap_or_default());
+    let width = || {
+        window()
+            .inner_width()
+            .ok()
+            .and_then(|w| w.as_f64())
+            .unwrap_or(0.0)
+    };
+    let wide = RwSignal::new(width() >= SPLIT_MIN_PX);
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        wide.set(width() >= SPLIT_MIN_PX)
+    });
+    on_cleanup(move || resize.remove());
+    let has_manifests = views.contains(&View::Manifests);
+    let others: Vec<View> = views
+        .iter()
+        .copied()
+        .filter(|v| *v != View::Manifests)
+        .collect();
+    let first_other = others.first().copied();
+    let split = Memo::new(move |_| wide.get() && has_manifests && first_other.is_some());
+    let current = Memo::new(move |_| match pg.embed_view.get() {
+        View::Manifests if split.get() => first_other.unwrap_or(View::Cluster),
+        v => v,
+    });
+    let cost = move || pg.snapshot.with(|s| s.summary.cost_per_hour);
+    // The full page, with the scenario as it is at the moment of the click.
+    let refresh_href = move |ev: web_sys::Event| {
+        if let Some(a) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            a.set_href(&pg.share_link());
+        }
+    };
+    let tabs = views
+        .iter()
+        .copied()
+        .map(|v| {
+            view! {
+                <button role="tab" class="embed-tab" data-view=v.name()
+                    class:in-split=v == View::Manifests
+                    aria-selected=move || (current.get() == v).to_string()
+                    on:click=move |_| pg.embed_view.set(v)>{move || pg.t(view_label(v))}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="app embed" class:split=move || split.get() data-lang=move || pg.lang.get().code()
+            data-view=move || current.get().name()>
+            <header class="embed-bar">
+                <Transport/>
+                <div class="cost" title=move || pg.t(T::ApproxNote)>
+                    <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
+                    <span class="unit">{move || pg.t(T::PerHour)}</span>
+                </div>
+                <a class="open-full" target="_blank" rel="noopener" href=browser::page_url()
+                    title=move || pg.t(T::OpenInPlaygroundHelp)
+                    on:pointerenter=move |ev| refresh_href(ev.into())
+                    on:focus=move |ev| refresh_href(ev.into())
+                    on:click=move |ev| refresh_href(ev.into())>{move || pg.t(T::OpenInPlayground)}</a>
+            </header>
+            <NoticeBar/>
+            <Show when=move || waiting.get()>
+                <p class="waiting" role="status">{move || pg.t(T::WaitingForScenario)}</p>
+            </Show>
+            <div class="embed-main">
+                <Show when=move || split.get()>
+                    <div class="embed-manifests"><ManifestsPane/></div>
+                </Show>
+                <div class="embed-side">
+                    <div class="embed-tabs" role="tablist" aria-label=move || pg.t(T::EmbedTitle)>{tabs}</div>
+                    <div class="embed-view">
+                        {move || match current.get() {
+                            View::Cluster => view! { <section class="pane cluster embed-cluster"><ClusterBody/></section> }.into_any(),
+                            View::Manifests => view! { <ManifestsPane/> }.into_any(),
+                            View::Events => view! { <div class="bottom"><Events/></div> }.into_any(),
+                            View::Explain => view! { <div class="bottom"><ExplainPane/></div> }.into_any(),
+                            View::Terminal => view! { <div class="bottom"><TerminalPane/></div> }.into_any(),
+                        }}
+                    </div>
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,238 @@
+//! Sharing: the Share dialog (a link, the scenario as a file, an embed snippet with a live
+//! preview) and the banner over a workspace opened from a link.
+
+use leptos::prelude::*;
+
+use kpg_share::{EmbedOptions, Theme};
+
+use crate::app::Playground;
+use crate::boot::Home;
+use crate::browser;
+use crate::i18n::T;
+use crate::persist::{LINKED_KEY, STORAGE_KEY};
+
+/// What a download of the workspace is called.
+pub const DOWNLOAD_NAME: &str = "karpenter-playground.yaml";
+
+pub fn download_workspace(pg: &Playground) {
+    let text = pg.ws.with_untracked(|w| w.to_stream());
+    browser::download(DOWNLOAD_NAME, &text, "application/yaml");
+}
+
+/// Over a workspace opened from a share link: the learner's own is safe, and one click away.
+#[component]
+pub fn LinkedBanner() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let linked = pg.home.with_value(|h| matches!(h, Home::Linked { .. }));
+    let back = move |_| browser::navigate(&browser::page_url());
+    let keep = move |_| {
+        if browser::confirm(pg.t(T::KeepConfirm)) {
+            browser::save(STORAGE_KEY, &pg.session_now().encode());
+            browser::remove(LINKED_KEY);
+            browser::navigate(&browser::page_url());
+        }
+    };
+    linked.then(|| {
+        view! {
+            <div class="linked-banner" role="region" aria-label=move || pg.t(T::SharedBanner)>
+                <span>{move || pg.t(T::SharedBanner)}</span>
+                <button class="primary back-to-mine" on:click=back>{move || pg.t(T::BackToMine)}</button>
+                <button class="secondary keep-as-mine" on:click=keep>{move || pg.t(T::KeepAsMine)}</button>
+            </div>
+        }
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Link,
+    Embed,
+}
+
+#[component]
+pub fn ShareButton() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let open = RwSignal::new(false);
+    view! {
+        <button class="share-btn" aria-haspopup="dialog" on:click=move |_| open.set(true)>
+            <span aria-hidden="true">"⤴ "</span>{move || pg.t(T::Share)}
+        </button>
+        <Show when=move || open.get()>
+            <ShareDialog open/>
+        </Show>
+    }
+}
+
+/// The dialog opens on a picture of the scenario as it is when opened: the link does not
+/// change under the learner's cursor while the clock runs.
+#[component]
+fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let session = pg.session_now();
+    let shared = session.to_shared();
+    let page = browser::page_url();
+    let link = kpg_share::link(&page, &shared);
+    let long = link.len() > kpg_share::LONG_LINK_CHARS;
+    let tab = RwSignal::new(Tab::Link);
+    let copied = RwSignal::new(false);
+    let close = move || open.set(false);
+    let keys = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            close();
+        }
+    };
+
+    // Embed options, and the snippets and preview derived from them.
+    let autoplay = RwSignal::new(false);
+    let readonly = RwSignal::new(false);
+    let start_here = RwSignal::new(shared.at > 0);
+    let theme = RwSignal::new(Theme::Auto);
+    let iframe_form = RwSignal::new(false);
+    let at = shared.at;
+    let options = Memo::new(move |_| EmbedOptions {
+        autoplay: autoplay.get(),
+        readonly: readonly.get(),
+        at: (start_here.get() && at > 0).then_some(at),
+        theme: theme.get(),
+        ..EmbedOptions::default()
+    });
+    let yaml = session.workspace.to_stream();
+    let dir = kpg_share::playground_dir(&page);
+    let title = format!(
+        "Karpenter Playground: {}",
+        crate::workspace::title(
+            session
+                .workspace
+                .docs
+                .first()
+                .map_or("", |d| d.text.as_str())
+        )
+    );
+    let (dir2, shared2, title2) = (dir.clone(), shared.clone(), title.clone());
+    let snippet = Memo::new(move |_| {
+        let o = options.get();
+        if iframe_form.get() {
+            kpg_share::iframe_snippet(&dir2, &shared2, &o, &title2, 480)
+        } else {
+            kpg_share::script_snippet(&dir2, &yaml, &o)
+        }
+    });
+    let (dir3, shared3) = (dir.clone(), shared.clone());
+    let preview = Memo::new(move |_| {
+        format!(
+            "{dir3}index.html{}#{}",
+            options.get().to_query(),
+            kpg_share::encode(&shared3)
+        )
+    });
+    let link_text = link.clone();
+    let copy_link = move |_| {
+        browser::copy_text(&link_text);
+        copied.set(true);
+    };
+    let copy_snippet = move |_| {
+        browser::copy_text(&snippet.get_untracked());
+        copied.set(true);
+    };
+    let tab_button = move |which: Tab, label: T, class: &'static str| {
+        view! {
+            <button role="tab" class=class aria-selected=move || (tab.get() == which).to_string()
+                on:click=move |_| { tab.set(which); copied.set(false); }>{move || pg.t(label)}</button>
+        }
+    };
+    let check = move |signal: RwSignal<bool>, label: T, class: &'static str| {
+        view! {
+            <label class=class>
+                <input type="checkbox" prop:checked=move || signal.get()
+                    on:change=move |ev| signal.set(event_target_checked(&ev))/>
+                " "{move || pg.t(label)}
+            </label>
+        }
+    };
+    let link_len = link.len();
+    view! {
+        <div class="migration-backdrop share-backdrop" on:click=move |_| close()>
+            <div class="migration share" role="dialog" aria-modal="true" aria-labelledby="share-title"
+                on:keydown=keys on:click=|ev| ev.stop_propagation()>
+                <h3 id="share-title">{move || pg.t(T::ShareTitle)}</h3>
+                <div class="share-tabs" role="tablist">
+                    {tab_button(Tab::Link, T::LinkTab, "tab-link")}
+                    {tab_button(Tab::Embed, T::EmbedTab, "tab-embed")}
+                </div>
+                <Show when=move || tab.get() == Tab::Link>
+                    <p class="share-help">{move || pg.t(T::ShareLinkHelp)}</p>
+                    <div class="share-row">
+                        <input class="share-link" readonly prop:value=link.clone() aria-label=move || pg.t(T::LinkTab)
+                            on:focus=|ev| { event_target::<web_sys::HtmlInputElement>(&ev).select() }/>
+                        <button class="primary copy-link" on:click=copy_link.clone()>{move || pg.t(T::CopyLink)}</button>
+                    </div>
+                    <p class="share-size" class:long=long>
+                        <span class="share-length" data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{move || pg.t(T::Characters)}
+                        {long.then(|| view! { " · "<strong class="too-long">{move || pg.t(T::LinkTooLong)}</strong> })}
+                    </p>
+                    <div class="share-row">
+                        <button class=if long { "primary download-yaml" } else { "secondary download-yaml" }
+                            title=move || pg.t(T::DownloadHelp) on:click=move |_| download_workspace(&pg)>
+                            "⤓ "{move || pg.t(T::DownloadYaml)}
+                        </button>
+                    </div>
+                </Show>
+                <Show when=move || tab.get() == Tab::Embed>
+                    <p class="share-help">{move || pg.t(T::EmbedHelp)}</p>
+                    <div class="embed-options">
+                        {check(autoplay, T::Autoplay, "opt-autoplay")}
+                        {check(readonly, T::ReadOnly, "opt-readonly")}
+                        {(at > 0).then(|| check(start_here, T::StartHere, "opt-at"))}
+                        <label class="opt-theme">{move || pg.t(T::Theme)}" "
+                            <select on:change=move |ev| theme.set(match event_target_value(&ev).as_str() {
+                                "light" => Theme::Light, "dark" => Theme::Dark, _ => Theme::Auto })>
+                                <option value="auto">{move || pg.t(T::ThemeAuto)}</option>
+                                <option value="light">{move || pg.t(T::ThemeLight)}</option>
+                                <option value="dark">{move || pg.t(T::ThemeDark)}</option>
+                            </select>
+                        </label>
+                    </div>
+                    <div class="embed-forms" role="radiogroup">
+                        <label><input type="radio" name="embed-form" prop:checked=move || !iframe_form.get()
+                            on:change=move |_| iframe_form.set(false)/>" "{move || pg.t(T::EmbedScript)}</label>
+                        <label><input type="radio" name="embed-form" class="form-iframe" prop:checked=move || iframe_form.get()
+                            on:change=move |_| iframe_form.set(true)/>" "{move || pg.t(T::EmbedIframe)}</label>
+                    </div>
+                    <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get() aria-label=move || pg.t(T::EmbedTab)></textarea>
+                    <div class="share-row">
+                        <button class="primary copy-snippet" on:click=copy_snippet>{move || pg.t(T::CopySnippet)}</button>
+                    </div>
+                    <h4 class="preview-title">{move || pg.t(T::Preview)}</h4>
+                    <iframe class="embed-preview" src=move || preview.get() title=title.clone()></iframe>
+                </Show>
+                <div class="migration-actions">
+                    <span class="copied" role="status">{move || copied.get().then(|| pg.t(T::Copied))}</span>
+                    <button class="secondary close" on:click=move |_| close()>{move || pg.t(T::Close)}</button>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// 12345 → "12,345".
+fn format_count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(super::format_count(7), "7");
+        assert_eq!(super::format_count(1234), "1,234");
+        assert_eq!(super::format_count(123_456_789), "123,456,789");
+    }
+}
