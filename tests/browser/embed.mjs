@@ -126,20 +126,22 @@ function scrollToEmbed(page, i) {
 
 /** The embed's frame fits its content: its height is the reported one, no scrollbar inside. */
 async function fitsContent(page, i) {
-  await page.waitForFunction((i) => {
-    const f = document.querySelectorAll('.karpenter-playground-embed')[i].querySelector('iframe');
-    const sizes = window.__kpg.filter((r) => r.i === i && r.type === 'kpg:resize');
-    if (!sizes.length) return false;
-    const reported = Math.min(2000, Math.max(240, Math.round(sizes[sizes.length - 1].detail.height)));
-    return f.clientHeight === reported && f.contentDocument.documentElement.scrollHeight <= f.clientHeight + 1;
-  }, i, { timeout: 10000 }).catch(async () => {
-    const state = await page.evaluate((i) => {
+  const frame = await frameOf(page, i);
+  let state = null;
+  for (const t0 = Date.now(); Date.now() - t0 < 10000; await page.waitForTimeout(100)) {
+    // Read from both sides, so it works for a frame on another origin too.
+    const host = await page.evaluate((i) => {
       const f = document.querySelectorAll('.karpenter-playground-embed')[i].querySelector('iframe');
-      return { clientHeight: f.clientHeight, scrollHeight: f.contentDocument.documentElement.scrollHeight,
-        resizes: window.__kpg.filter((r) => r.i === i && r.type === 'kpg:resize').map((r) => r.detail.height) };
+      const sizes = window.__kpg.filter((r) => r.i === i && r.type === 'kpg:resize').map((r) => r.detail.height);
+      return { clientHeight: f.clientHeight, resizes: sizes };
     }, i);
-    throw new Error(`embed ${i} does not fit its content: ${JSON.stringify(state)}`);
-  });
+    const scrollHeight = await frame.evaluate(() => document.documentElement.scrollHeight);
+    state = { ...host, scrollHeight };
+    const last = host.resizes[host.resizes.length - 1];
+    if (last != null && host.clientHeight === Math.min(2000, Math.max(240, Math.round(last)))
+      && scrollHeight <= host.clientHeight + 1) return;
+  }
+  throw new Error(`embed ${i} does not fit its content: ${JSON.stringify(state)}`);
 }
 
 /**
@@ -259,7 +261,7 @@ await test('the first embed loads as it comes into view: the cluster shows, the 
     const f = document.querySelector('.karpenter-playground-embed iframe');
     return { src: f.src, title: f.title, loading: f.loading, allow: f.getAttribute('allow'), state: f.parentElement.dataset.state, posters: f.parentElement.querySelectorAll('.kpg-poster').length };
   });
-  assert(iframe.src === url + 'index.html?embed&scenario=message&view=cluster%2Cmanifests&lang=en', `the frame's URL: ${iframe.src}`);
+  assert(iframe.src === url + 'index.html?embed&scenario=message&view=cluster%2Cmanifests', `the frame's URL: ${iframe.src}`);
   assert(iframe.title === 'Hello, Karpenter: one NodePool, one pending pod', `its title is data-title: ${iframe.title}`);
   assert(iframe.loading === 'lazy' && iframe.allow === null, `lazy, asks for no permissions: ${iframe.loading} ${iframe.allow}`);
   assert(iframe.state === 'ready' && iframe.posters === 0, 'the poster is gone once the cluster is drawn');
@@ -278,7 +280,7 @@ await test('the second and third embeds load when scrolled to; the wasm is downl
   await f1.waitForSelector('[data-lane="pool/service"]', { timeout: 10000 });
   await fitsContent(page, 1);
   const src1 = await page.locator('.karpenter-playground-embed iframe').nth(1).getAttribute('src');
-  assert(src1.endsWith('index.html?embed&scenario=message&autoplay=1&speed=60&until=5m&lang=en'), `autoplay, 60×, until 5m: ${src1}`);
+  assert(src1.endsWith('index.html?embed&scenario=message&autoplay=1&speed=60&until=5m'), `autoplay, 60×, until 5m: ${src1}`);
   // Autoplay at 60× reaches 5m in 5 s of real time, and the clock stops there.
   await message(page, 1, 'kpg:clock', from, { at: 300000, playing: false }, 30000);
   await f1.waitForFunction(() => document.querySelectorAll('.tray .pod').length === 2, null, { timeout: 10000 });
@@ -290,9 +292,10 @@ await test('the second and third embeds load when scrolled to; the wasm is downl
   await f2.waitForSelector('[data-lane="pool/platform"]', { timeout: 10000 });
   await fitsContent(page, 2);
   const src2 = await page.locator('.karpenter-playground-embed iframe').nth(2).getAttribute('src');
-  assert(src2.endsWith('index.html?embed&scenario=message&view=cluster%2Cevents&speed=60&theme=dark&lang=en'), `dark, events: ${src2}`);
+  assert(src2.endsWith('index.html?embed&scenario=message&view=cluster%2Cevents&speed=60&theme=dark'), `dark, events: ${src2}`);
   assert(wasmRequests() === 1, `the wasm came from the server once: ${JSON.stringify([...server.requests])}`);
   figure('requests for the playground page / its wasm, three embeds', `${server.requests.get(PREFIX + 'index.html')} / ${wasmRequests()}`);
+  await page.waitForTimeout(400); // the frame's fade-in
   await page.screenshot({ path: path.join(artifacts, 'embed-03-third-embed.png') });
   await page.screenshot({ path: path.join(artifacts, 'embed-03-article-full.png'), fullPage: true });
 });
@@ -338,6 +341,10 @@ await test('the host drives an embed: load, play, seek, pause, and hears its clo
   const ev = (await message(page, 0, 'kpg:event', beforePlay, { event: { kind: 'nodeLaunched', nodePool: 'hello-world' } })).event;
   assert(typeof ev.at === 'number' && /^hello-world-/.test(ev.node) && /^t/.test(ev.instanceType)
     && ev.capacityType === 'on-demand' && /^us-east-1[a-f]$/.test(ev.zone), `nodeLaunched names its node, type, capacity and zone: ${JSON.stringify(ev)}`);
+  // Playing on from 5m, then the pause.
+  from = await mark(page);
+  await page.click('#hello-controls button[data-do="play"]');
+  await message(page, 0, 'kpg:clock', from, { playing: true });
   from = await mark(page);
   await page.click('#hello-controls button[data-do="pause"]');
   await message(page, 0, 'kpg:clock', from, { playing: false });
@@ -457,7 +464,30 @@ fs.writeFileSync(path.join(blogRoot, 'hostile.html'), `<!doctype html>
 <pre class="karpenter-playground" data-view="manifests" data-playground="javascript:window.__pwned='playground'">${escapeHtml(HOSTILE_YAML)}</pre>
 <div style="height:200px"></div>
 </body></html>`);
+fs.writeFileSync(path.join(blogRoot, 'elsewhere.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>elsewhere</title>
+<link rel="icon" href="data:,">
+<script src="${url}embed.js" defer></script></head>
+<body><h1>An article on another site</h1>
+<div style="height:2000px"></div>
+<pre class="karpenter-playground" data-view="cluster">${escapeHtml(HELLO)}</pre>
+</body></html>`);
 const blog = await serve(blogRoot, '/posts/');
+
+await test('on another origin (the usual blog), an embed loads when scrolled to and fits its content', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const p = await open(ctx, blog.url + 'elsewhere.html');
+  await p.waitForLoadState('load');
+  await p.waitForTimeout(500);
+  assert(await p.locator('iframe').count() === 0, 'no frame before scrolling');
+  const { ms, detail } = await scrollToEmbed(p, 0);
+  figure('viewport to first cluster render, an article on another origin (cold: downloads the page and its wasm)', `${ms} ms`);
+  assert(detail.ok === true && detail.documents === 3, `loaded: ${JSON.stringify(detail)}`);
+  const frame = await frameOf(p, 0);
+  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
+  await fitsContent(p, 0);
+  await ctx.close();
+});
 
 await test('hostile YAML shows as text, runs nowhere, and stray kpg: messages are ignored both ways', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'ko-KR' });
@@ -475,9 +505,9 @@ await test('hostile YAML shows as text, runs nowhere, and stray kpg: messages ar
   await p.click('.kpg-run');
   const loaded = await p.evaluate(() => within(window.KarpenterPlayground.embeds[0].ready));
   const src = await p.locator('iframe').first().getAttribute('src');
-  assert(src === url + 'index.html?embed&scenario=message&view=manifests&lang=ko', `the javascript: playground is refused for the real one: ${src}`);
+  assert(src === url + 'index.html?embed&scenario=message&view=manifests', `the javascript: playground is refused for the real one: ${src}`);
   const frame = await frameOf(p, 0);
-  await frame.waitForSelector('.summary', { timeout: 10000 });
+  await frame.waitForSelector('textarea', { timeout: 10000 });
   await p.waitForTimeout(1000); // time for an injected <img> to fail and fire onerror
   assert(await p.evaluate(() => window.__pwned) === undefined, 'nothing ran in the host');
   const inside = await frame.evaluate(() => ({

@@ -47,8 +47,8 @@
   const MESSAGES = ['ready', 'loaded', 'resize', 'clock', 'event'];
   const DURATION = /^(?:0|(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+)$/;
   const TEXT = {
-    en: { run: '▶ Run in Karpenter Playground', loading: 'Loading the playground…', title: 'Karpenter Playground: ' },
-    ko: { run: '▶ Karpenter 플레이그라운드에서 실행', loading: '플레이그라운드를 불러오는 중…', title: 'Karpenter 플레이그라운드: ' },
+    en: { run: '▶ Run in Karpenter Playground', loading: 'Loading the playground…' },
+    ko: { run: '▶ Karpenter 플레이그라운드에서 실행', loading: '플레이그라운드를 불러오는 중…' },
   };
 
   const warn = (what) => console.warn('karpenter-playground: ' + what);
@@ -94,12 +94,11 @@
     return lines.slice(0, POSTER_LINES).join('\n') + (lines.length > POSTER_LINES ? '\n…' : '');
   }
 
-  /** The reader's language: the <pre>'s data-lang, else the article's <html lang>. */
-  function language(pre) {
-    const own = oneOf('lang', pre.dataset.lang, ['en', 'ko']);
-    if (own) return own;
-    const page = (document.documentElement.lang || '').toLowerCase();
-    return /^ko\b/.test(page) ? 'ko' : /^en\b/.test(page) ? 'en' : null;
+  /** The poster's language: the <pre>'s data-lang, else the article's <html lang>. */
+  function posterLanguage(pre) {
+    const own = (pre.dataset.lang || '').trim().toLowerCase();
+    if (own === 'en' || own === 'ko') return own;
+    return /^ko\b/i.test(document.documentElement.lang || '') ? 'ko' : 'en';
   }
 
   /** The playground page for a <pre>: data-playground (resolved against the article) or ours. */
@@ -117,7 +116,7 @@
   }
 
   /** The frame's URL: the page with ?embed&scenario=message and the options that were given. */
-  function frameSrc(page, pre, lang) {
+  function frameSrc(page, pre) {
     const d = pre.dataset;
     const q = ['embed', 'scenario=message'];
     const put = (k, v) => { if (v != null) q.push(k + '=' + encodeURIComponent(v)); };
@@ -133,7 +132,8 @@
     put('until', duration('until', d.until));
     put('at', duration('at', d.at));
     put('theme', oneOf('theme', d.theme, ['light', 'dark', 'auto']));
-    put('lang', lang);
+    // Without data-lang the embed follows the reader's browser, as the full page does.
+    put('lang', oneOf('lang', d.lang, ['en', 'ko']));
     const readonly = flag('readonly', d.readonly);
     if (readonly != null) put('readonly', readonly ? '1' : '0');
     const base = page.origin + page.pathname + (page.search ? page.search + '&' : '?');
@@ -203,14 +203,13 @@
 
   function convert(pre) {
     const yaml = pre.textContent;
-    const lang = language(pre);
-    const text = TEXT[lang === 'ko' ? 'ko' : 'en'];
+    const text = TEXT[posterLanguage(pre)];
     const page = playgroundOf(pre);
-    const src = frameSrc(page, pre, lang);
+    const src = frameSrc(page, pre);
     // An opaque origin (file:) cannot be named as a target; any other is, so our YAML and
     // commands reach only the playground's origin.
     const origin = page.origin === 'null' ? '*' : page.origin;
-    const title = pre.dataset.title || text.title + shortName(yaml);
+    const title = pre.dataset.title || 'Karpenter Playground: ' + shortName(yaml);
     let height = initialHeight(pre);
 
     const wrapper = document.createElement('div');
