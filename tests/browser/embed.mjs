@@ -311,10 +311,12 @@ await test('the host drives an embed: load, play, seek, pause, and hears its clo
   assert(await frame.locator('[data-lane="pool/hello-world"]').count() === 0, 'and replaces the first');
 
   from = await mark(page);
-  await page.evaluate(() => { window.KarpenterPlayground.embeds[0].load('apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: [broken\n'); });
+  // The error is on line 9 of the stream the host sent (line 4 of its second document).
+  await page.evaluate(() => { window.KarpenterPlayground.embeds[0].load('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ok\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: [broken\n'); });
   const bad = await message(page, 0, 'kpg:loaded', from);
-  assert(bad.ok === false && bad.errors.length > 0 && typeof bad.errors[0].line === 'number'
-    && typeof bad.errors[0].column === 'number' && typeof bad.errors[0].message === 'string', `broken YAML: ok=false with its errors: ${JSON.stringify(bad)}`);
+  assert(bad.ok === false && bad.errors.length > 0 && typeof bad.errors[0].column === 'number'
+    && typeof bad.errors[0].message === 'string', `broken YAML: ok=false with its errors: ${JSON.stringify(bad)}`);
+  assert(bad.errors[0].line === 9 && bad.errors[0].document === 1, `the error's line is the stream's: ${JSON.stringify(bad.errors[0])}`);
 
   from = await mark(page);
   // Listeners through the API, as an author would write them.
@@ -486,6 +488,20 @@ await test('on another origin (the usual blog), an embed loads when scrolled to 
   const frame = await frameOf(p, 0);
   await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
   await fitsContent(p, 0);
+  await ctx.close();
+});
+
+await test('on another origin, a script can drive an embed the reader has not scrolled to yet', async () => {
+  // Browsers give a cross-origin frame outside the viewport no animation frames: the embed
+  // must answer from timers and message handlers, not from requestAnimationFrame.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const p = await open(ctx, blog.url + 'elsewhere.html');
+  await p.waitForLoadState('load');
+  const from = await mark(p);
+  await p.evaluate(() => window.KarpenterPlayground.embeds[0].seek('3m'));
+  const clock = await message(p, 0, 'kpg:clock', from, { at: 180000 }, 10000);
+  assert(clock.playing === false, `the seek arrives while the embed is far below: ${JSON.stringify(clock)}`);
+  assert(await p.evaluate(() => window.scrollY) === 0, 'and the article did not scroll');
   await ctx.close();
 });
 

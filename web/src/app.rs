@@ -257,6 +257,34 @@ impl Playground {
         true
     }
 
+    /// Hands valid manifests to the engine, replayed to the current instant. Invalid ones
+    /// are not: the last good simulation stays on screen and the Problems panel says why.
+    /// After a reload with a broken edit, that means the last good manifests saved with the
+    /// session. Runs as an effect of every edit; a host's `load` calls it at once so that its
+    /// answer describes the loaded cluster.
+    pub fn apply(&self, a: &Analysis) {
+        let at = self.clock.get_untracked();
+        let text = if !a.has_errors {
+            a.text.clone()
+        } else if !self.player.with_value(Player::is_running) {
+            match self.last_good.get_untracked() {
+                Some(text) => text,
+                None => return,
+            }
+        } else {
+            return;
+        };
+        match self.player.try_update_value(|p| p.rebuild(&text, at)) {
+            Some(Rebuild::Refused(message)) => self.engine_error.set(Some(message)),
+            Some(Rebuild::Rebuilt) => {
+                self.engine_error.set(None);
+                self.last_good.set(Some(text));
+                self.refresh();
+            }
+            _ => {}
+        }
+    }
+
     /// Moves the clock to `t` and pauses there; an earlier instant replays from the start.
     pub fn seek(&self, t: i64) {
         self.playing.set(false);
@@ -561,29 +589,7 @@ pub fn App() -> impl IntoView {
     // not: the last good simulation stays on screen and the Problems panel says why.
     // After a reload with a broken edit, that means the last good manifests saved with the
     // session.
-    Effect::new(move |_| {
-        let a = analysis.get();
-        let at = pg.clock.get_untracked();
-        let text = if !a.has_errors {
-            a.text
-        } else if !pg.player.with_value(Player::is_running) {
-            match pg.last_good.get_untracked() {
-                Some(text) => text,
-                None => return,
-            }
-        } else {
-            return;
-        };
-        match pg.player.try_update_value(|p| p.rebuild(&text, at)) {
-            Some(Rebuild::Refused(message)) => pg.engine_error.set(Some(message)),
-            Some(Rebuild::Rebuilt) => {
-                pg.engine_error.set(None);
-                pg.last_good.set(Some(text));
-                pg.refresh();
-            }
-            _ => {}
-        }
-    });
+    Effect::new(move |_| pg.apply(&analysis.get()));
 
     // Save on every change; the clock only once per simulated second.
     let saved_second = Memo::new(move |_| pg.clock.get() / 1000);

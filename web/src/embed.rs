@@ -55,13 +55,15 @@ pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
             HostMessage::Load { yaml, at } => {
                 waiting.set(false);
                 let opened = pg.open_stream(&yaml, at.map_or(start_at, |t| t as i64));
-                // Effects (reading, simulating) run before the next frame: report then.
-                request_animation_frame(move || {
-                    report_loaded(pg, opened);
-                    if opened && autoplay && !pg.analysis.with_untracked(|a| a.has_errors) {
-                        pg.set_playing(true);
-                    }
-                });
+                // Simulate now rather than in the next round of effects, so the answer (and
+                // any command the host queued behind the load) sees the loaded cluster.
+                if opened {
+                    pg.apply(&pg.analysis.get_untracked());
+                }
+                report_loaded(pg, &yaml, opened);
+                if opened && autoplay && !pg.analysis.with_untracked(|a| a.has_errors) {
+                    pg.set_playing(true);
+                }
             }
             HostMessage::Play => pg.set_playing(true),
             HostMessage::Pause => pg.set_playing(false),
@@ -72,36 +74,39 @@ pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
     });
     on_cleanup(move || listener.remove());
 
-    request_animation_frame(move || {
-        observe_height();
-        browser::post_to_parent(&EmbedMessage::Ready { version: VERSION }.to_json());
-        if autoplay && !awaiting_host {
-            pg.set_playing(true);
-        }
-    });
+    // A timer, not an animation frame: browsers give no frames to a cross-origin iframe
+    // outside the viewport, and a host may script an embed before the reader scrolls to it.
+    set_timeout(
+        move || {
+            observe_height();
+            browser::post_to_parent(&EmbedMessage::Ready { version: VERSION }.to_json());
+            if autoplay && !awaiting_host {
+                pg.set_playing(true);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// Whether the embed still waits for its host's scenario.
 #[derive(Clone, Copy)]
 struct Waiting(RwSignal<bool>);
 
-fn report_loaded(pg: Playground, opened: bool) {
-    let (ok, errors) = pg.analysis.with_untracked(|a| {
-        let errors: Vec<LoadError> = a
-            .problems
-            .iter()
-            .filter(|p| p.error)
-            .map(|p| LoadError {
-                document: pg.ws.with_untracked(|w| w.index_of(p.doc_id).unwrap_or(0)),
-                line: p.line,
-                column: p.column,
-                message: p.message.clone(),
-            })
-            .collect();
-        (!a.has_errors, errors)
-    });
+/// Answers a `load`: whether it read cleanly and, if not, each error at its line and column
+/// in the YAML the host sent (the reader's own diagnostics of that text).
+fn report_loaded(pg: Playground, yaml: &str, opened: bool) {
+    let loaded = kpg_manifests::load(yaml);
+    let errors: Vec<LoadError> = loaded
+        .errors()
+        .map(|d| LoadError {
+            document: d.document,
+            line: d.line,
+            column: d.column,
+            message: d.message.clone(),
+        })
+        .collect();
     let message = EmbedMessage::Loaded {
-        ok: ok && opened,
+        ok: opened && errors.is_empty(),
         documents: pg.ws.with_untracked(|w| w.docs.len()),
         errors,
         at: pg.clock.get_untracked(),

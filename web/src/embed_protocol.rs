@@ -113,7 +113,8 @@ pub enum EmbedMessage {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LoadError {
-    /// Index of the document in the stream (0-based), and the line and column inside it.
+    /// Index of the document in the stream (0-based); the line and column (1-based) are in
+    /// the whole YAML the host sent.
     pub document: usize,
     pub line: usize,
     pub column: usize,
