@@ -491,6 +491,40 @@ await test('on another origin (the usual blog), an embed loads when scrolled to 
   await ctx.close();
 });
 
+await test('an embed on the playground\'s own origin never touches the learner\'s saved work', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  // The learner's own session on the full page, with an edit and a terminal command.
+  const full = await open(ctx, url);
+  await full.waitForSelector('.summary');
+  const ta = full.locator('textarea.input');
+  await ta.fill('# the learner\'s own edit\n' + await ta.inputValue());
+  await full.click('#tab-terminal');
+  await full.locator('.terminal input').fill('kubectl get nodes');
+  await full.locator('.terminal input').press('Enter');
+  await full.waitForTimeout(300);
+  const storage = () => full.evaluate(() => JSON.stringify(Object.entries(localStorage).sort()));
+  const before = await storage();
+  assert(before.includes('the learner'), 'the full page saved its session');
+  // The same origin's article: load, edit, play, and use the terminal inside an embed.
+  const p = await open(ctx, ARTICLE);
+  await scrollToEmbed(p, 0);
+  const frame = await frameOf(p, 0);
+  await frame.locator('textarea.input').first().fill('apiVersion: v1\nkind: Pod\nmetadata:\n  name: typed-in-the-embed\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
+  await p.evaluate(() => { const e = window.KarpenterPlayground.embeds[0]; e.play(); e.seek('2m'); });
+  // The limits lab's embed offers every part, the terminal (whose history the full page
+  // keeps in storage) included.
+  await scrollToEmbed(p, 1);
+  const second = await frameOf(p, 1);
+  await second.click('.embed-tab[data-view="terminal"]');
+  await second.locator('.terminal input').fill('kubectl get pods');
+  await second.locator('.terminal input').press('Enter');
+  await second.waitForSelector('.terminal .entry .out');
+  await p.waitForTimeout(500);
+  assert(await storage() === before, 'local storage is exactly as the full page left it');
+  assert(await frame.evaluate(() => localStorage.length) === JSON.parse(before).length, 'the embed wrote no key of its own');
+  await ctx.close();
+});
+
 await test('on another origin, a script can drive an embed the reader has not scrolled to yet', async () => {
   // Browsers give a cross-origin frame outside the viewport no animation frames: the embed
   // must answer from timers and message handlers, not from requestAnimationFrame.
