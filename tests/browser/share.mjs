@@ -87,7 +87,9 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
   assert(chars === pageLink.length && chars < 8192, `the dialog counts the link: ${chars}`);
   assert(await mine.page.locator('.too-long').count() === 0, 'a short link has no length warning');
   await mine.page.screenshot({ path: path.join(artifacts, 'share-01-dialog.png') });
-  await mine.page.click('.share .close');
+  await mine.page.waitForFunction(() => document.activeElement && document.activeElement.matches('.copy-link'));
+  await mine.page.keyboard.press('Escape');
+  await mine.page.waitForFunction(() => !document.querySelector('.share') && document.activeElement.matches('.share-btn'));
 
   const fresh = await profile();
   await fresh.page.goto(pageLink);

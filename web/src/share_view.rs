@@ -53,8 +53,20 @@ enum Tab {
 pub fn ShareButton() -> impl IntoView {
     let pg = expect_context::<Playground>();
     let open = RwSignal::new(false);
+    let button: NodeRef<leptos::html::Button> = NodeRef::new();
+    // Closing gives focus back to the button that opened the dialog.
+    Effect::new(move |was_open: Option<bool>| {
+        let now = open.get();
+        if was_open == Some(true)
+            && !now
+            && let Some(b) = button.get_untracked()
+        {
+            let _ = b.focus();
+        }
+        now
+    });
     view! {
-        <button class="share-btn" aria-haspopup="dialog" on:click=move |_| open.set(true)>
+        <button class="share-btn" node_ref=button aria-haspopup="dialog" on:click=move |_| open.set(true)>
             <span aria-hidden="true">"⤴ "</span>{move || pg.t(T::Share)}
         </button>
         <Show when=move || open.get()>
@@ -150,6 +162,13 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         }
     };
     let link_len = link.len();
+    // Opening moves focus into the dialog, onto its main action.
+    let first: NodeRef<leptos::html::Button> = NodeRef::new();
+    request_animation_frame(move || {
+        if let Some(b) = first.get_untracked() {
+            let _ = b.focus();
+        }
+    });
     view! {
         <div class="migration-backdrop share-backdrop" on:click=move |_| close()>
             <div class="migration share" role="dialog" aria-modal="true" aria-labelledby="share-title"
@@ -164,7 +183,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                     <div class="share-row">
                         <input class="share-link" readonly prop:value=link.clone() aria-label=move || pg.t(T::LinkTab)
                             on:focus=|ev| { event_target::<web_sys::HtmlInputElement>(&ev).select() }/>
-                        <button class="primary copy-link" on:click=copy_link.clone()>{move || pg.t(T::CopyLink)}</button>
+                        <button class="primary copy-link" node_ref=first on:click=copy_link.clone()>{move || pg.t(T::CopyLink)}</button>
                     </div>
                     <p class="share-size" class:long=long>
                         <span class="share-length" data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{move || pg.t(T::Characters)}
