@@ -109,6 +109,30 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
   await fresh.context.close();
 });
 
+await test('Share → Embed gives the article snippet for the current scenario, with a live preview', async () => {
+  await mine.page.click('.share-btn');
+  await mine.page.click('.tab-embed');
+  const snippet = () => mine.page.locator('textarea.snippet').inputValue();
+  let text = await snippet();
+  assert(text.startsWith('<pre class="karpenter-playground"'), `a <pre> for embed.js: ${text.slice(0, 80)}`);
+  assert(text.includes(`<script src="${url}embed.js" defer></script>`), 'loading embed.js from beside the page');
+  assert(text.includes('# my own note, kept through everything'), 'with the manifests as they are now');
+  await mine.page.click('.opt-autoplay input');
+  text = await snippet();
+  assert(/<pre class="karpenter-playground"[^>]* data-autoplay/.test(text), `autoplay becomes an attribute: ${text.slice(0, 120)}`);
+  const preview = mine.page.locator('iframe.embed-preview');
+  assert((await preview.getAttribute('src')).includes('?embed&autoplay'), 'the preview has the same options');
+  const frame = await (await preview.elementHandle()).contentFrame();
+  await frame.waitForSelector('.app.embed .summary', { timeout: 20000 });
+  await frame.waitForSelector('[data-lane="pool/platform"]');
+  await mine.page.click('.embed-forms .form-iframe');
+  text = await snippet();
+  assert(text.startsWith(`<iframe src="${url}index.html?embed&amp;autoplay`) && text.includes('#kpg1.') && !text.includes('allow='),
+    `the plain iframe carries the scenario in its fragment and asks for no permissions: ${text.slice(0, 120)}`);
+  await mine.page.screenshot({ path: path.join(artifacts, 'share-01b-embed-dialog.png') });
+  await mine.page.keyboard.press('Escape');
+});
+
 await test('a link opened beside a saved session leaves that session alone, and Back returns to it', async () => {
   const tab = await mine.context.newPage();
   await tab.goto(pageLink);
