@@ -15,7 +15,7 @@ use std::io::{self, Read, Write};
 
 use kpg_core::model::{Millis, Scenario, Workload};
 use kpg_core::report::Report;
-use kpg_core::sim::{SimError, Simulation};
+use kpg_core::sim::{Event, SimError, Simulation};
 use kpg_manifests::{Diagnostic, Severity};
 
 use args::{Command, Input, ShareOutput, SimulateOutput, ValidateOutput};
@@ -40,6 +40,8 @@ pub struct Simulated {
     pub warnings: Vec<Diagnostic>,
     /// Containers per pod owner, for kubectl's READY column.
     pub containers: table::ContainerCounts,
+    /// What happened, as the engine's typed events (the report's `events` are their text).
+    pub events: Vec<Event>,
 }
 
 /// Why a scenario was not simulated.
@@ -63,6 +65,7 @@ pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure>
         now: sim.now(),
         warnings,
         containers,
+        events: sim.events().to_vec(),
     })
 }
 

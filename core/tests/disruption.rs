@@ -4,7 +4,7 @@
 use kpg_core::model::*;
 use kpg_core::requirements::Operator;
 use kpg_core::resources::{ResourceName, Resources};
-use kpg_core::sim::{NodeState, Simulation};
+use kpg_core::sim::{EventKind, NodeState, Simulation};
 mod common;
 use common::instance_type;
 
@@ -80,7 +80,7 @@ fn live_nodes(sim: &Simulation) -> usize {
 fn deleted_at(sim: &Simulation) -> Vec<u64> {
     sim.events()
         .iter()
-        .filter(|e| e.reason == "Deleted" && e.object.starts_with("NodeClaim/"))
+        .filter(|e| matches!(e.kind, EventKind::NodeClaimDeleted { .. }))
         .map(|e| e.time)
         .collect()
 }
@@ -104,7 +104,7 @@ fn an_empty_node_goes_after_consolidate_after_the_poll_and_the_validation_delay(
     let terminating: Vec<u64> = sim
         .events()
         .iter()
-        .filter(|e| e.reason == "DisruptionTerminating")
+        .filter(|e| matches!(e.kind, EventKind::DisruptionTerminating { .. }))
         .map(|e| e.time)
         .collect();
     // Empty at 3:00, consolidatable at 3:30, polled at 3:30, validated 15 s later.
@@ -150,7 +150,7 @@ fn a_budget_of_one_removes_empty_nodes_one_at_a_time() {
     let mut commands: Vec<u64> = sim
         .events()
         .iter()
-        .filter(|e| e.reason == "DisruptionTerminating")
+        .filter(|e| matches!(e.kind, EventKind::DisruptionTerminating { .. }))
         .map(|e| e.time)
         .collect();
     commands.dedup();
@@ -206,7 +206,7 @@ fn a_scheduled_freeze_holds_empty_nodes_until_its_window_closes() {
     let first = sim
         .events()
         .iter()
-        .find(|e| e.reason == "DisruptionTerminating")
+        .find(|e| matches!(e.kind, EventKind::DisruptionTerminating { .. }))
         .map(|e| e.time);
     assert_eq!(
         first,

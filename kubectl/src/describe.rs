@@ -7,7 +7,7 @@
 use kpg_core::model::Millis;
 use kpg_core::pod::{Phase, Pod};
 use kpg_core::resources::ResourceName;
-use kpg_core::sim::Node;
+use kpg_core::sim::{Event, EventKind, Node};
 use kpg_core::taints::TolerationOperator;
 use serde_json::Value;
 
@@ -98,9 +98,22 @@ impl Writer {
 struct Ev {
     time: Millis,
     warning: bool,
-    reason: String,
+    reason: &'static str,
     from: String,
     message: String,
+}
+
+impl Ev {
+    /// The engine's event as `from` published it.
+    fn of(e: &Event, from: impl Into<String>) -> Ev {
+        Ev {
+            time: e.time,
+            warning: e.kind.warning(),
+            reason: e.kind.reason(),
+            from: from.into(),
+            message: e.kind.to_string(),
+        }
+    }
 }
 
 fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
@@ -155,18 +168,12 @@ fn events_section(w: &mut Writer, mut events: Vec<Ev>, now: Millis) {
 fn engine_events(
     state: &State,
     object: &str,
-    from: impl Fn(&kpg_core::sim::Event) -> String,
+    from: impl Fn(&EventKind) -> &'static str,
 ) -> Vec<Ev> {
     state
         .events_of(object)
         .into_iter()
-        .map(|e| Ev {
-            time: e.time,
-            warning: e.warning,
-            reason: e.reason.clone(),
-            from: from(e),
-            message: e.message.clone(),
-        })
+        .map(|e| Ev::of(e, from(&e.kind)))
         .collect()
 }
 
@@ -253,9 +260,7 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
             Some(generic(
                 state,
                 &v,
-                engine_events(state, &format!("NodeClaim/{name}"), |_| {
-                    String::from("karpenter")
-                }),
+                engine_events(state, &format!("NodeClaim/{name}"), |_| "karpenter"),
             ))
         }
         Kind::NodePool => {
@@ -263,9 +268,7 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
             Some(generic(
                 state,
                 &v,
-                engine_events(state, &format!("NodePool/{name}"), |_| {
-                    String::from("karpenter")
-                }),
+                engine_events(state, &format!("NodePool/{name}"), |_| "karpenter"),
             ))
         }
         Kind::EC2NodeClass => {
@@ -274,9 +277,7 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
             Some(generic(
                 state,
                 &v,
-                engine_events(state, &format!("EC2NodeClass/{name}"), |_| {
-                    String::from("karpenter")
-                }),
+                engine_events(state, &format!("EC2NodeClass/{name}"), |_| "karpenter"),
             ))
         }
         Kind::Unsimulated(_) | Kind::Namespace => None,
@@ -296,7 +297,7 @@ pub fn describe(state: &State, kind: Kind, namespace: &str, name: &str) -> Optio
                 engine_events(
                     state,
                     &format!("{}/{namespace}/{name}", other.kind()),
-                    |_| from.to_string(),
+                    |_| from,
                 ),
             ))
         }
@@ -500,7 +501,7 @@ fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
     let registered = if n.nodeclaim.is_some() {
         claim_events
             .iter()
-            .find(|e| e.reason == "Registered")
+            .find(|e| matches!(e.kind, EventKind::Registered { .. }))
             .map(|e| e.time)
     } else {
         Some(n.created_at)
@@ -508,7 +509,7 @@ fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
     let ready = if n.nodeclaim.is_some() {
         claim_events
             .iter()
-            .find(|e| e.reason == "Initialized")
+            .find(|e| matches!(e.kind, EventKind::Initialized { .. }))
             .map(|e| e.time)
     } else {
         Some(n.created_at)
@@ -517,14 +518,14 @@ fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
         events.push(Ev {
             time: t,
             warning: false,
-            reason: "Starting".into(),
+            reason: "Starting",
             from: "kubelet".into(),
             message: "Starting kubelet.".into(),
         });
         events.push(Ev {
             time: t,
             warning: false,
-            reason: "RegisteredNode".into(),
+            reason: "RegisteredNode",
             from: "node-controller".into(),
             message: format!("Node {0} event: Registered Node {0} in Controller", n.name),
         });
@@ -533,7 +534,7 @@ fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
         events.push(Ev {
             time: t,
             warning: false,
-            reason: "NodeReady".into(),
+            reason: "NodeReady",
             from: "kubelet".into(),
             message: format!("Node {} status is now: NodeReady", n.name),
         });
@@ -541,34 +542,25 @@ fn karpenter_node_events(state: &State, n: &Node) -> Vec<Ev> {
     // Karpenter publishes its disruption events on the Node as well as the NodeClaim.
     for e in claim_events {
         if matches!(
-            e.reason.as_str(),
-            "Created" | "Launched" | "Registered" | "Initialized" | "DisruptionLaunching"
+            e.kind,
+            EventKind::Created { .. }
+                | EventKind::Launched { .. }
+                | EventKind::Registered { .. }
+                | EventKind::Initialized { .. }
+                | EventKind::DisruptionLaunching { .. }
         ) {
             continue;
         }
-        events.push(Ev {
-            time: e.time,
-            warning: e.warning,
-            reason: e.reason.clone(),
-            from: "karpenter".into(),
-            message: e.message.clone(),
-        });
+        events.push(Ev::of(e, "karpenter"));
     }
     // The engine's own events on the Node: cordon and uncordon (the kubelet's words), spot
     // interruption warnings (Karpenter's).
     for e in state.events_of(&format!("Node/{}", n.name)) {
-        let from = if e.reason.starts_with("Node") {
-            "kubelet"
-        } else {
-            "karpenter"
+        let from = match e.kind {
+            EventKind::Cordoned { .. } => "kubelet",
+            _ => "karpenter",
         };
-        events.push(Ev {
-            time: e.time,
-            warning: e.warning,
-            reason: e.reason.clone(),
-            from: from.into(),
-            message: e.message.clone(),
-        });
+        events.push(Ev::of(e, from));
     }
     events
 }
@@ -1085,18 +1077,19 @@ fn pod(state: &State, p: &Pod) -> String {
         }
         w.text.push_str(&format!("{t}\n"));
     }
-    let mut events = engine_events(state, &format!("Pod/{}/{}", p.namespace, p.name), |e| {
-        if e.reason == "Scheduled"
-            || (e.reason == "FailedScheduling" && !e.message.starts_with("Failed to schedule pod"))
-        {
-            String::from("default-scheduler")
-        } else if e.reason == "Completed" || e.reason == "Killing" {
-            String::from("kubelet")
-        } else {
-            String::from("karpenter")
-        }
-    });
-    events.retain(|e| e.reason != "Completed");
+    // kube-scheduler's binding, the kubelet's stop, Karpenter's nominations and failures (a
+    // pod's completion is not shown).
+    let object = format!("Pod/{}/{}", p.namespace, p.name);
+    let mut events: Vec<Ev> = state
+        .events_of(&object)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Scheduled { .. } => Some(Ev::of(e, "default-scheduler")),
+            EventKind::PodCompleted { .. } => None,
+            EventKind::Killing { .. } => Some(Ev::of(e, "kubelet")),
+            _ => Some(Ev::of(e, "karpenter")),
+        })
+        .collect();
     // kube-scheduler's own FailedScheduling for a pod it could not place (the engine keeps
     // its summary on the pod rather than as an event).
     if !bound
@@ -1112,7 +1105,7 @@ fn pod(state: &State, p: &Pod) -> String {
         events.push(Ev {
             time: at,
             warning: true,
-            reason: "FailedScheduling".into(),
+            reason: "FailedScheduling",
             from: "default-scheduler".into(),
             message: msg.clone(),
         });
@@ -1123,22 +1116,22 @@ fn pod(state: &State, p: &Pod) -> String {
             events.push(Ev {
                 time: t,
                 warning: false,
-                reason: "Pulling".into(),
+                reason: "Pulling",
                 from: "kubelet".into(),
                 message: format!("Pulling image \"{image}\""),
             });
-            events.push(Ev { time: t, warning: false, reason: "Pulled".into(), from: "kubelet".into(), message: format!("Successfully pulled image \"{image}\" in 1.2s (1.2s including waiting). Image size: 2155458 bytes.") });
+            events.push(Ev { time: t, warning: false, reason: "Pulled", from: "kubelet".into(), message: format!("Successfully pulled image \"{image}\" in 1.2s (1.2s including waiting). Image size: 2155458 bytes.") });
             events.push(Ev {
                 time: t,
                 warning: false,
-                reason: "Created".into(),
+                reason: "Created",
                 from: "kubelet".into(),
                 message: format!("Created container: {}", c.name),
             });
             events.push(Ev {
                 time: t,
                 warning: false,
-                reason: "Started".into(),
+                reason: "Started",
                 from: "kubelet".into(),
                 message: format!("Started container {}", c.name),
             });

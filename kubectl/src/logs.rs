@@ -6,7 +6,8 @@
 //! queue.go, node/termination). Time 0 is the Unix epoch, UTC, as the engine's cron clock.
 
 use kpg_core::resources::ResourceName;
-use kpg_core::sim::Node;
+use kpg_core::sim::event::FLEET_INSUFFICIENT_CAPACITY;
+use kpg_core::sim::{EventKind, Node};
 
 use crate::args::Args;
 use crate::format::{self, log_time};
@@ -110,12 +111,7 @@ fn pretty(list: &[String], n: usize) -> String {
     )
 }
 
-fn after<'m>(message: &'m str, key: &str) -> &'m str {
-    message.split_once(key).map_or("", |(_, rest)| rest)
-}
-
-fn claim_node<'a>(state: &State<'a>, object: &str) -> Option<&'a Node> {
-    let name = object.strip_prefix("NodeClaim/")?;
+fn claim_node<'a>(state: &State<'a>, name: &str) -> Option<&'a Node> {
     state
         .sim
         .nodes()
@@ -127,27 +123,38 @@ fn claim_node<'a>(state: &State<'a>, object: &str) -> Option<&'a Node> {
 pub fn lines(state: &State, req: &Request) -> Vec<String> {
     let sim = state.sim;
     let events = sim.events();
+    let created_at = |i: usize, t: u64| match events.get(i) {
+        Some(c) if c.time == t => match &c.kind {
+            EventKind::Created {
+                nodeclaim,
+                node_pool,
+                requests,
+                instance_types,
+            } => Some((nodeclaim, node_pool, requests, instance_types)),
+            _ => None,
+        },
+        _ => None,
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < events.len() {
         let e = &events[i];
         let t = e.time;
         // A provisioning pass: its NodeClaims are created at one instant.
-        if e.reason == "Created" && e.object.starts_with("NodeClaim/") {
+        if created_at(i, t).is_some() {
             let mut j = i;
             let mut created = Vec::new();
-            while let Some(c) = events.get(j) {
-                if c.time != t || !(c.reason == "Created" && c.object.starts_with("NodeClaim/")) {
-                    break;
-                }
+            while let Some(c) = created_at(j, t) {
                 created.push(c);
                 j += 1;
             }
             let mut pods: Vec<String> = Vec::new();
-            for c in &created {
-                if let Some(n) = sim.nodes().iter().position(|n| {
-                    Some(c.object.trim_start_matches("NodeClaim/")) == n.nodeclaim.as_deref()
-                }) && let Some(rec) = sim.evidence().claims.get(&n)
+            for (nodeclaim, ..) in &created {
+                if let Some(n) = sim
+                    .nodes()
+                    .iter()
+                    .position(|n| n.nodeclaim.as_deref() == Some(nodeclaim.as_str()))
+                    && let Some(rec) = sim.evidence().claims.get(&n)
                 {
                     pods.extend(
                         rec.pods
@@ -158,9 +165,10 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                 }
             }
             let seed = format!("provisioner/{t}");
-            let replacement = created.iter().any(|c| {
+            let replacement = created.iter().any(|(nodeclaim, ..)| {
                 events.iter().any(|d| {
-                    d.time == t && d.object == c.object && d.reason == "DisruptionLaunching"
+                    d.time == t
+                        && matches!(&d.kind, EventKind::DisruptionLaunching { nodeclaim: c, .. } if c == *nodeclaim)
                 })
             });
             if !replacement {
@@ -179,17 +187,7 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                         .done(),
                 );
             }
-            for c in created {
-                let name = c.object.trim_start_matches("NodeClaim/");
-                let pool = after(&c.message, "NodePool=")
-                    .split(',')
-                    .next()
-                    .unwrap_or_default();
-                let requests = after(&c.message, "requests=")
-                    .split(", instance-types=")
-                    .next()
-                    .unwrap_or("{}");
-                let types = after(&c.message, "instance-types=");
+            for (nodeclaim, node_pool, requests, instance_types) in created {
                 let controller = if replacement {
                     "disruption"
                 } else {
@@ -198,31 +196,30 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                 out.push(
                     Line::new("INFO", t, "created nodeclaim")
                         .controller(controller, "", "", "", &seed)
-                        .obj("NodePool", pool)
-                        .obj("NodeClaim", name)
-                        .raw("requests", requests)
-                        .s("instance-types", types)
+                        .obj("NodePool", node_pool)
+                        .obj("NodeClaim", nodeclaim)
+                        .raw("requests", &requests.to_string())
+                        .s("instance-types", &pretty(instance_types, 5))
                         .done(),
                 );
             }
             i = j;
             continue;
         }
-        let name = e.object.split('/').nth(1).unwrap_or_default();
-        let seed = format!("{}/{}/{t}", e.reason, e.object);
-        match e.reason.as_str() {
-            "Launched" => {
-                if let Some(n) = claim_node(state, &e.object) {
+        let seed = format!("{}/{}/{t}", e.kind.reason(), e.kind.object());
+        match &e.kind {
+            EventKind::Launched { nodeclaim, .. } => {
+                if let Some(n) = claim_node(state, nodeclaim) {
                     out.push(
                         Line::new("INFO", t, "launched nodeclaim")
                             .controller(
                                 "nodeclaim.lifecycle",
                                 "karpenter.sh",
                                 "NodeClaim",
-                                name,
+                                nodeclaim,
                                 &seed,
                             )
-                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .s("provider-id", &format::provider_id(&n.zone, nodeclaim))
                             .s("instance-type", &n.instance_type)
                             .s("zone", &n.zone)
                             .s("capacity-type", n.capacity_type.as_str())
@@ -231,82 +228,70 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                     );
                 }
             }
-            "Registered" if e.object.starts_with("NodeClaim/") => {
-                if let Some(n) = claim_node(state, &e.object) {
+            EventKind::Registered { nodeclaim, .. } => {
+                if let Some(n) = claim_node(state, nodeclaim) {
                     out.push(
                         Line::new("INFO", t, "registered nodeclaim")
                             .controller(
                                 "nodeclaim.lifecycle",
                                 "karpenter.sh",
                                 "NodeClaim",
-                                name,
+                                nodeclaim,
                                 &seed,
                             )
-                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .s("provider-id", &format::provider_id(&n.zone, nodeclaim))
                             .obj("Node", &n.name)
                             .done(),
                     );
                 }
             }
-            "Initialized" => {
-                if let Some(n) = claim_node(state, &e.object) {
+            EventKind::Initialized { nodeclaim, .. } => {
+                if let Some(n) = claim_node(state, nodeclaim) {
                     out.push(
                         Line::new("INFO", t, "initialized nodeclaim")
                             .controller(
                                 "nodeclaim.lifecycle",
                                 "karpenter.sh",
                                 "NodeClaim",
-                                name,
+                                nodeclaim,
                                 &seed,
                             )
-                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .s("provider-id", &format::provider_id(&n.zone, nodeclaim))
                             .obj("Node", &n.name)
                             .raw("allocatable", &allocatable(n))
                             .done(),
                     );
                 }
             }
-            "InsufficientCapacityError" => {
-                // Karpenter logs the launch error, then deletes the NodeClaim.
-                let error = e
-                    .message
-                    .split_once(" event: ")
-                    .map_or(e.message.as_str(), |(_, m)| m);
-                out.push(
-                    Line::new("ERROR", t, "failed launching nodeclaim")
-                        .controller(
-                            "nodeclaim.lifecycle",
-                            "karpenter.sh",
-                            "NodeClaim",
-                            name,
-                            &seed,
-                        )
-                        .s("error", error)
-                        .done(),
-                );
+            // Karpenter logs the launch error, then deletes the NodeClaim.
+            EventKind::LaunchFailed { nodeclaim } => {
+                out.push(failed_launch(
+                    t,
+                    nodeclaim,
+                    FLEET_INSUFFICIENT_CAPACITY,
+                    &seed,
+                ));
             }
-            "FailedScheduling" if e.message.starts_with("Failed to schedule pod, ") => {
-                let mut parts = e.object.splitn(3, '/');
-                let (_, ns, pod) = (
-                    parts.next(),
-                    parts.next().unwrap_or_default(),
-                    parts.next().unwrap_or_default(),
-                );
+            EventKind::ReplacementLaunchFailed { node_pool } => {
+                out.push(failed_launch(t, node_pool, &e.kind.to_string(), &seed));
+            }
+            EventKind::FailedScheduling { pod, error } => {
                 out.push(
                     Line::new("ERROR", t, "could not schedule pod")
                         .controller("provisioner", "", "", "", &format!("provisioner/{t}"))
                         .raw(
                             "Pod",
-                            &format!("{{\"name\":{},\"namespace\":{}}}", json(pod), json(ns)),
+                            &format!(
+                                "{{\"name\":{},\"namespace\":{}}}",
+                                json(&pod.name),
+                                json(&pod.namespace)
+                            ),
                         )
-                        .s(
-                            "error",
-                            e.message.trim_start_matches("Failed to schedule pod, "),
-                        )
+                        .s("error", error)
                         .done(),
                 );
             }
-            "Disrupting" => {
+            EventKind::Disrupting(_) => {
                 if let Some(cmd) = sim
                     .evidence()
                     .commands
@@ -316,26 +301,26 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                     out.push(disrupting(state, cmd, t));
                 }
             }
-            "SpotInterrupted" => {
-                if let Some(n) = state.sim.nodes().iter().find(|n| n.name == name) {
+            EventKind::SpotInterrupted { node, .. } => {
+                if let Some(n) = state.sim.nodes().iter().find(|n| &n.name == node) {
                     out.push(
                         Line::new("INFO", t, "initiating delete from interruption message")
                             .controller("interruption", "", "", "", &seed)
                             .s("queue", "Karpenter-playground")
                             .s("messageKind", "SpotInterruptionKind")
-                            .obj("NodeClaim", n.nodeclaim.as_deref().unwrap_or(name))
+                            .obj("NodeClaim", n.nodeclaim.as_deref().unwrap_or(node))
                             .s("action", "CordonAndDrain")
                             .obj("Node", &n.name)
                             .done(),
                     );
                 }
             }
-            "Terminating" => {
-                if let Some(n) = claim_node(state, &e.object) {
+            EventKind::Terminating { nodeclaim, .. } => {
+                if let Some(n) = claim_node(state, nodeclaim) {
                     out.push(
                         Line::new("INFO", t, "tainted node")
                             .controller("node.termination", "", "Node", &n.name, &seed)
-                            .obj("NodeClaim", name)
+                            .obj("NodeClaim", nodeclaim)
                             .s("taint.Key", kpg_core::wellknown::DISRUPTED_TAINT)
                             .s("taint.Value", "")
                             .s("taint.Effect", "NoSchedule")
@@ -343,12 +328,12 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                     );
                 }
             }
-            "Deleted" if e.object.starts_with("NodeClaim/") => {
-                if let Some(n) = claim_node(state, &e.object) {
+            EventKind::NodeClaimDeleted { nodeclaim, .. } => {
+                if let Some(n) = claim_node(state, nodeclaim) {
                     out.push(
                         Line::new("INFO", t, "deleted node")
                             .controller("node.termination", "", "Node", &n.name, &seed)
-                            .obj("NodeClaim", name)
+                            .obj("NodeClaim", nodeclaim)
                             .done(),
                     );
                     out.push(
@@ -357,10 +342,10 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
                                 "nodeclaim.lifecycle",
                                 "karpenter.sh",
                                 "NodeClaim",
-                                name,
+                                nodeclaim,
                                 &format!("{seed}/nc"),
                             )
-                            .s("provider-id", &format::provider_id(&n.zone, name))
+                            .s("provider-id", &format::provider_id(&n.zone, nodeclaim))
                             .obj("Node", &n.name)
                             .done(),
                     );
@@ -375,6 +360,20 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
         out.drain(..skip);
     }
     out
+}
+
+/// `failed launching nodeclaim` for the NodeClaim (or the replacement's NodePool) `name`.
+fn failed_launch(t: u64, name: &str, error: &str, seed: &str) -> String {
+    Line::new("ERROR", t, "failed launching nodeclaim")
+        .controller(
+            "nodeclaim.lifecycle",
+            "karpenter.sh",
+            "NodeClaim",
+            name,
+            seed,
+        )
+        .s("error", error)
+        .done()
 }
 
 fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u64) -> String {

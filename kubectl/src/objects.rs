@@ -6,7 +6,7 @@
 use kpg_core::model::{Millis, StringMap, WorkloadKind};
 use kpg_core::pod::{Phase, Pod};
 use kpg_core::resources::{ResourceName, Resources};
-use kpg_core::sim::{Node, NodeState};
+use kpg_core::sim::{EventKind, Node, NodeState};
 use kpg_core::taints::Taint;
 use serde_json::{Map, Value, json};
 
@@ -347,11 +347,11 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
         status.insert("nodeName".into(), Value::from(node.name.as_str()));
     }
     let at = node.created_at;
-    let event_at = |reason: &str| {
+    let event_at = |is: fn(&EventKind) -> bool| {
         state
             .events_of(&format!("NodeClaim/{name}"))
             .iter()
-            .find(|e| e.reason == reason)
+            .find(|e| is(&e.kind))
             .map_or(at, |e| e.time)
     };
     if let Some((since, why)) = node.drifted {
@@ -365,13 +365,17 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     conditions.push(status_condition(
         "Launched",
         launched,
-        if launched { event_at("Launched") } else { at },
+        if launched {
+            event_at(|k| matches!(k, EventKind::Launched { .. }))
+        } else {
+            at
+        },
     ));
     conditions.push(status_condition(
         "Registered",
         registered,
         if registered {
-            event_at("Registered")
+            event_at(|k| matches!(k, EventKind::Registered { .. }))
         } else {
             at
         },

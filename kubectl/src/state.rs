@@ -5,7 +5,7 @@
 
 use kpg_core::model::{Millis, NodePool, WorkloadKind};
 use kpg_core::pod::{Phase, Pod};
-use kpg_core::sim::{Event, Node, NodeState, Simulation};
+use kpg_core::sim::{Event, EventKind, Node, NodeState, Simulation};
 use kpg_core::wellknown as wk;
 use serde_json::Value;
 
@@ -217,8 +217,10 @@ impl<'a> State<'a> {
             .sim
             .events()
             .iter()
-            .filter(|e| e.reason == "Deleted" && e.object.starts_with("EC2NodeClass/"))
-            .map(|e| e.object.trim_start_matches("EC2NodeClass/").to_string())
+            .filter_map(|e| match &e.kind {
+                EventKind::NodeClassDeleted { node_class } => Some(node_class.clone()),
+                _ => None,
+            })
             .collect();
         state.declared.retain(|d| match d.deleted {
             None => true,
@@ -336,7 +338,7 @@ impl<'a> State<'a> {
         self.sim
             .events()
             .iter()
-            .filter(|e| e.object == object)
+            .filter(|e| e.kind.object() == object)
             .collect()
     }
 

@@ -521,13 +521,13 @@ pub fn Events() -> impl IntoView {
         <div class="events" role="log" aria-live="off">
             <Show when=move || { count.get() > 0 } fallback=move || view! { <p class="muted">{move || pg.t(T::NoEvents)}</p> }>
                 <ol>
-                    {move || pg.snapshot.with(|s| s.events.iter().rev().take(300).map(|e| view! {
+                    {move || pg.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| view! {
                         <li class:warning=e.warning>
                             <time>{snapshot::clock(e.time_ms)}</time>
                             <span class="etype">{if e.warning { "Warning" } else { "Normal" }}</span>
-                            <span class="reason">{camel_breaks(&e.reason).into_iter().map(|part| view! { {part}<wbr/> }).collect_view()}</span>
-                            <span class="object">{e.object.clone()}</span>
-                            <span class="emsg">{e.message.clone()}</span>
+                            <span class="reason">{camel_breaks(e.reason).into_iter().map(|part| view! { {part}<wbr/> }).collect_view()}</span>
+                            <span class="object">{e.object}</span>
+                            <span class="emsg">{e.message}</span>
                         </li>
                     }).collect_view())}
                 </ol>

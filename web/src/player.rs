@@ -11,7 +11,7 @@
 use kpg_core::catalog::CatalogCache;
 use kpg_core::sim::Simulation;
 
-use crate::snapshot::{self, Snapshot};
+use crate::snapshot::{self, EventLog, Snapshot};
 
 /// How far the page lets the clock run: past this nothing in a lesson changes.
 pub const MAX_TIME_MS: i64 = 24 * 3_600_000;
@@ -23,6 +23,8 @@ pub struct Player {
     cache: CatalogCache,
     /// The engine's revision when the last snapshot was taken.
     seen_revision: Option<u64>,
+    /// The running simulation's event lines, converted once each.
+    events: EventLog,
 }
 
 /// What a rebuild did.
@@ -48,6 +50,7 @@ impl Player {
             sim: None,
             cache: CatalogCache::new(),
             seen_revision: None,
+            events: EventLog::default(),
         }
     }
 
@@ -67,6 +70,7 @@ impl Player {
                 self.sim = Some(sim);
                 self.applied = Some(text.to_string());
                 self.seen_revision = None;
+                self.events = EventLog::default();
                 Rebuild::Rebuilt
             }
             Err(e) => Rebuild::Refused(e.to_string()),
@@ -126,7 +130,7 @@ impl Player {
             return None;
         }
         self.seen_revision = Some(sim.revision());
-        Some(snapshot::take(sim))
+        Some(snapshot::take_with(sim, &mut self.events))
     }
 }
 

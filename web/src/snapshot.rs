@@ -5,11 +5,12 @@
 //! scenarios and happens only when the engine's revision changes, not every frame.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use kpg_core::catalog::CapacityType;
 use kpg_core::model::NodeSelectorRequirement;
 use kpg_core::resources::ResourceName;
-use kpg_core::sim::{NodeState, Simulation};
+use kpg_core::sim::{Event, EventKind, NodeState, Simulation};
 
 /// Okabe–Ito colours are distinguishable with every common colour-vision deficiency; the
 /// workload's index in the scenario picks one (see `style.css`, `.w0` to `.w7`).
@@ -21,7 +22,7 @@ pub struct Snapshot {
     pub summary: Summary,
     pub lanes: Vec<Lane>,
     pub pending: Vec<PodChip>,
-    pub events: Vec<EventLine>,
+    pub events: EventLines,
     pub notes: Vec<String>,
 }
 
@@ -146,16 +147,103 @@ pub struct PodChip {
 pub struct EventLine {
     pub time_ms: i64,
     pub warning: bool,
-    pub reason: String,
+    pub reason: &'static str,
     pub object: String,
     pub message: String,
+}
+
+impl EventLine {
+    fn of(e: &Event) -> EventLine {
+        EventLine {
+            time_ms: e.time as i64,
+            warning: e.kind.warning(),
+            reason: e.kind.reason(),
+            object: e.kind.object().to_string(),
+            message: e.kind.to_string(),
+        }
+    }
+}
+
+/// The Events tab's lines as one snapshot sees them: the first `len` lines of its
+/// simulation's [`EventLog`]. The log is only ever appended to, so those lines never change
+/// and every snapshot of a simulation shares them instead of copying the list.
+#[derive(Clone, Debug, Default)]
+pub struct EventLines {
+    log: Arc<RwLock<Vec<EventLine>>>,
+    len: usize,
+}
+
+impl EventLines {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The last `n` lines, newest first.
+    pub fn latest(&self, n: usize) -> Vec<EventLine> {
+        let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
+        log[..self.len].iter().rev().take(n).cloned().collect()
+    }
+
+    /// Every line, oldest first.
+    pub fn to_vec(&self) -> Vec<EventLine> {
+        let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
+        log[..self.len].to_vec()
+    }
+}
+
+impl PartialEq for EventLines {
+    fn eq(&self, other: &EventLines) -> bool {
+        self.len == other.len
+            && (Arc::ptr_eq(&self.log, &other.log) || self.to_vec() == other.to_vec())
+    }
+}
+
+/// One simulation's event lines, each converted once: a snapshot appends the events past
+/// the last one it saw. The [`crate::player::Player`] starts a new log whenever it builds a
+/// new simulation.
+#[derive(Debug, Default)]
+pub struct EventLog {
+    lines: Arc<RwLock<Vec<EventLine>>>,
+}
+
+impl EventLog {
+    /// Converts the events the log has not seen yet and returns every line up to now.
+    pub fn catch_up(&mut self, sim: &Simulation) -> EventLines {
+        let events = sim.events();
+        let seen = self
+            .lines
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        if seen > events.len() {
+            // Not the simulation this log was reading: start over rather than mix two.
+            *self = EventLog::default();
+        }
+        let mut lines = self.lines.write().unwrap_or_else(PoisonError::into_inner);
+        let seen = lines.len();
+        lines.extend(events[seen..].iter().map(EventLine::of));
+        EventLines {
+            log: self.lines.clone(),
+            len: lines.len(),
+        }
+    }
 }
 
 /// How long Karpenter's latest disruption decision stays on show (simulated time).
 const DECISION_SHOWN_MS: i64 = 90_000;
 
-/// Reads the engine's state into a snapshot.
+/// Reads the engine's state into a snapshot, with a log of its own (see [`take_with`]).
 pub fn take(sim: &Simulation) -> Snapshot {
+    take_with(sim, &mut EventLog::default())
+}
+
+/// Reads the engine's state into a snapshot; `events` is the simulation's log, which
+/// converts only the events that happened since the last snapshot.
+pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
     let now = sim.now() as i64;
     let mut pending = Vec::new();
     let mut per_node: BTreeMap<usize, Vec<PodChip>> = BTreeMap::new();
@@ -359,24 +447,14 @@ pub fn take(sim: &Simulation) -> Snapshot {
         .iter()
         .rev()
         .take_while(|e| now - e.time as i64 <= DECISION_SHOWN_MS)
-        .find(|e| e.reason == "Disrupting")
-        .map(|e| e.message.clone());
+        .find(|e| matches!(e.kind, EventKind::Disrupting(_)))
+        .map(|e| e.kind.to_string());
     Snapshot {
         time_ms: now,
         summary,
         lanes,
         pending,
-        events: sim
-            .events()
-            .iter()
-            .map(|e| EventLine {
-                time_ms: e.time as i64,
-                warning: e.warning,
-                reason: e.reason.clone(),
-                object: e.object.clone(),
-                message: e.message.clone(),
-            })
-            .collect(),
+        events: events.catch_up(sim),
         notes: sim.notes().to_vec(),
     }
 }

@@ -10,6 +10,7 @@
 //! provisioning, the capacity type, consolidation's replacements. So pods fall back to the
 //! next-cheapest offering: another zone, another type, or on-demand once spot is gone.
 
+use super::event::Offerings;
 use super::*;
 
 /// How long an offering stays in the unavailable-offerings cache.
@@ -19,9 +20,7 @@ pub(super) const UNAVAILABLE_TTL: Millis = 3 * 60_000;
 /// (`None`: for the rest of the simulation).
 #[derive(Clone, Debug)]
 pub(super) struct Shortage {
-    pub instance_type: Option<String>,
-    pub zone: Option<String>,
-    pub capacity_type: Option<CapacityType>,
+    pub offerings: Offerings,
     pub until: Option<Millis>,
 }
 
@@ -33,26 +32,13 @@ impl Shortage {
         capacity_type: CapacityType,
         now: Millis,
     ) -> bool {
+        let o = &self.offerings;
         self.until.is_none_or(|u| now < u)
-            && self
-                .instance_type
+            && o.instance_type
                 .as_deref()
                 .is_none_or(|t| t == instance_type)
-            && self.zone.as_deref().is_none_or(|z| z == zone)
-            && self.capacity_type.is_none_or(|c| c == capacity_type)
-    }
-
-    /// "t3.small spot in us-east-1a", with "every type", "any capacity", "every zone".
-    fn describe(&self) -> String {
-        format!(
-            "{} {} in {}",
-            self.instance_type
-                .as_deref()
-                .unwrap_or("every instance type"),
-            self.capacity_type
-                .map_or("of any capacity type", |c| c.as_str()),
-            self.zone.as_deref().unwrap_or("every zone")
-        )
+            && o.zone.as_deref().is_none_or(|z| z == zone)
+            && o.capacity_type.is_none_or(|c| c == capacity_type)
     }
 }
 
@@ -127,20 +113,10 @@ impl Simulation {
 
     /// The Timeline's `insufficientCapacity` step: EC2 runs out of the matching offerings.
     pub(super) fn start_shortage(&mut self, shortage: Shortage) {
-        let what = shortage.describe();
-        let message = match shortage.until {
-            Some(until) => format!(
-                "EC2 has no capacity for {what} until {}",
-                duration::format(until)
-            ),
-            None => format!("EC2 has no capacity for {what} from now on"),
-        };
-        self.event(
-            true,
-            "InsufficientCapacity",
-            "Timeline/insufficientCapacity".into(),
-            message,
-        );
+        self.event(EventKind::ShortageStarted {
+            offerings: shortage.offerings.clone(),
+            until: shortage.until,
+        });
         if let Some(until) = shortage.until {
             self.schedule(until, Action::ShortageEnds(self.shortages.len()));
         }
@@ -151,13 +127,8 @@ impl Simulation {
     /// A declared shortage is over: the offerings launch again once the cache lets
     /// Karpenter try them.
     pub(super) fn end_shortage(&mut self, i: usize) {
-        let what = self.shortages[i].describe();
-        self.event(
-            false,
-            "CapacityRestored",
-            "Timeline/insufficientCapacity".into(),
-            format!("EC2 has capacity for {what} again"),
-        );
+        let offerings = self.shortages[i].offerings.clone();
+        self.event(EventKind::CapacityRestored { offerings });
         self.version += 1;
     }
 
@@ -165,18 +136,8 @@ impl Simulation {
     /// NodeClaim is deleted (`InsufficientCapacityError`) and its pods are provisioned again,
     /// now without the offerings the cache holds.
     pub(super) fn fail_launch(&mut self, n: usize) {
-        let name = self.nodes[n].name.clone();
-        self.event(
-            true,
-            "InsufficientCapacityError",
-            format!("NodeClaim/{name}"),
-            format!(
-                "NodeClaim {name} event: creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested."
-            ),
-        );
-        self.remove_nodeclaim(
-            n,
-            format!("deleted nodeclaim {name}: no instance was launched"),
-        );
+        let nodeclaim = self.nodes[n].name.clone();
+        self.event(EventKind::LaunchFailed { nodeclaim });
+        self.remove_nodeclaim(n, false);
     }
 }

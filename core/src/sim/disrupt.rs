@@ -8,6 +8,7 @@
 //! consolidation.go, validation.go, queue.go), as summarised in `karpenter-semantics.md` §5.
 //! The rules that need no cluster (budgets, prices, hashes) are in [`crate::disruption`].
 
+use super::event::{Decision, Rejection, TerminationCause};
 use super::*;
 use crate::disruption::{DoNotDisrupt, Reason};
 use evidence::Blocker;
@@ -357,22 +358,28 @@ impl Simulation {
         (out, blocked)
     }
 
-    /// Emits an event about an object once per distinct message (Karpenter's recorder also
-    /// de-duplicates identical events).
-    pub(super) fn verdict(&mut self, object: String, warning: bool, reason: &str, message: String) {
-        let key = format!("{reason}: {message}");
-        if self.verdicts.get(&object) == Some(&key) {
+    /// Emits an event about an object unless the last verdict about it was the same
+    /// (Karpenter's recorder also de-duplicates identical events).
+    pub(super) fn verdict(&mut self, kind: EventKind) {
+        let object = kind.object().to_string();
+        if self.verdicts.get(&object) == Some(&kind) {
             return;
         }
-        self.verdicts.insert(object.clone(), key);
-        self.event(warning, reason, object, message);
+        self.verdicts.insert(object, kind.clone());
+        self.event(kind);
     }
 
-    /// Records why the controller leaves a node alone and publishes it as Karpenter does.
-    fn block(&mut self, n: usize, reason: &str, blocker: Blocker) {
-        let message = blocker.message();
-        self.evidence.disruption_verdict(n, self.now, blocker);
-        self.node_verdict(n, false, reason, message);
+    /// Records why the controller leaves a node alone and publishes it as Karpenter does
+    /// (`DisruptionBlocked`, or `Unconsolidatable` when `consolidation` is what it declined).
+    fn block(&mut self, n: usize, consolidation: bool, blocker: Blocker) {
+        self.evidence
+            .disruption_verdict(n, self.now, blocker.clone());
+        let nodeclaim = self.nodes[n].name.clone();
+        self.verdict(if consolidation {
+            EventKind::Unconsolidatable { nodeclaim, blocker }
+        } else {
+            EventKind::DisruptionBlocked { nodeclaim, blocker }
+        });
     }
 
     /// Records that a budget kept a node out of this pass (Karpenter publishes no event).
@@ -380,12 +387,6 @@ impl Simulation {
         self.budget_blocked = true;
         self.evidence
             .disruption_verdict(n, self.now, Blocker::Budget(reason));
-    }
-
-    /// [`Simulation::verdict`] about a node's NodeClaim.
-    fn node_verdict(&mut self, n: usize, warning: bool, reason: &str, message: String) {
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.verdict(obj, warning, reason, message);
     }
 
     // ----- when to look -----
@@ -565,7 +566,7 @@ impl Simulation {
         let pdbs = self.pdb_state();
         let (candidates, blocked) = self.candidates(eventual, &by_node, &pdbs);
         for (n, blocker) in blocked {
-            self.block(n, "DisruptionBlocked", blocker);
+            self.block(n, false, blocker);
         }
         candidates
     }
@@ -641,11 +642,7 @@ impl Simulation {
             }
             let sim = self.simulate(&[c.node]);
             if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
-                self.block(
-                    c.node,
-                    "DisruptionBlocked",
-                    Blocker::PodsWouldNotSchedule(why),
-                );
+                self.block(c.node, false, Blocker::PodsWouldNotSchedule(why));
                 continue;
             }
             let replacements: Vec<Replacement> = sim
@@ -678,13 +675,9 @@ impl Simulation {
             let np = &self.node_pools[c.pool];
             let name = np.name.clone();
             if np.consolidate_after.is_none() {
-                self.block(
-                    c.node,
-                    "Unconsolidatable",
-                    Blocker::ConsolidationDisabled(name),
-                );
+                self.block(c.node, true, Blocker::ConsolidationDisabled(name));
             } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
-                self.block(c.node, "Unconsolidatable", Blocker::WhenEmptyOnly(name));
+                self.block(c.node, true, Blocker::WhenEmptyOnly(name));
             } else if c.consolidatable {
                 out.push(c);
             }
@@ -751,7 +744,7 @@ impl Simulation {
             }
             match self.compute_consolidation(&[c.node], Method::SingleNode) {
                 Ok(plan) => return Some(plan),
-                Err(blocker) => self.block(c.node, "Unconsolidatable", blocker),
+                Err(blocker) => self.block(c.node, true, blocker),
             }
         }
         None
@@ -1054,12 +1047,12 @@ impl Simulation {
             .iter()
             .all(|(&pool, &k)| self.budget_remaining(pool, Reason::Underutilized) >= k);
         let why = if !all_still {
-            Some("a candidate is no longer a candidate")
+            Some(Rejection::NoLongerCandidate)
         } else if !within {
-            Some("the disruption budget no longer allows it")
+            Some(Rejection::BudgetExhausted)
         } else {
             match self.compute_consolidation(&plan.candidates, plan.method) {
-                Err(_) => Some("the scheduling simulation no longer agrees"),
+                Err(_) => Some(Rejection::SimulationDisagrees),
                 Ok(fresh) => {
                     let same_shape = fresh.replacements.len() == plan.replacements.len();
                     let subset = plan.replacements.iter().zip(fresh.replacements.iter()).all(
@@ -1073,7 +1066,7 @@ impl Simulation {
                     if same_shape && subset {
                         None
                     } else {
-                        Some("the scheduling simulation no longer agrees")
+                        Some(Rejection::SimulationDisagrees)
                     }
                 }
             }
@@ -1083,13 +1076,8 @@ impl Simulation {
             Some(why) => {
                 self.record_command(&plan, false);
                 for &n in &plan.candidates {
-                    let obj = format!("NodeClaim/{}", self.nodes[n].name);
-                    self.event(
-                        false,
-                        "ConsolidationRejected",
-                        obj,
-                        format!("Consolidation was rejected: {why}"),
-                    );
+                    let nodeclaim = self.nodes[n].name.clone();
+                    self.event(EventKind::ConsolidationRejected { nodeclaim, why });
                 }
                 None
             }
@@ -1140,69 +1128,48 @@ impl Simulation {
     /// candidates; without replacements they are deleted at once.
     fn execute(&mut self, plan: Plan) {
         self.record_command(&plan, true);
-        let decision = if plan.replacements.is_empty() {
-            "delete"
-        } else {
-            "replace"
-        };
-        let pods = self.pods_moved(&plan.candidates);
-        let nodes: Vec<String> = plan
+        let candidates = plan
             .candidates
             .iter()
             .map(|&n| {
                 let node = &self.nodes[n];
-                format!(
-                    "{}/{}/{}",
-                    node.name,
-                    node.instance_type,
-                    node.capacity_type.as_str()
-                )
+                event::DisruptedNode {
+                    name: node.name.clone(),
+                    instance_type: node.instance_type.clone(),
+                    capacity_type: node.capacity_type,
+                }
             })
             .collect();
-        let mut pools: Vec<String> = plan
+        let mut node_pools: Vec<String> = plan
             .candidates
             .iter()
             .filter_map(|&n| self.nodes[n].nodepool)
             .map(|p| self.node_pools[p].name.clone())
             .collect();
-        pools.sort();
-        pools.dedup();
-        let mut message = format!(
-            "disrupting nodeclaim(s) via {decision} ({}), terminating {} nodes ({pods} pods) {}",
-            plan.reason.as_str(),
-            plan.candidates.len(),
-            nodes.join(", ")
-        );
-        for r in &plan.replacements {
-            let names = r.options_by_price();
-            let shown: Vec<&str> = names.iter().take(3).copied().collect();
-            let more = if names.len() > 3 {
-                format!(" and {} other(s)", names.len() - 3)
-            } else {
-                String::new()
-            };
-            let ct = match r.claim.requirements.get(wk::CAPACITY_TYPE) {
-                Some(req) if req.has("spot") && !req.has("on-demand") => "spot",
-                Some(req) if !req.has("spot") => "on-demand",
-                _ => "spot or on-demand",
-            };
-            message.push_str(&format!(
-                " and replacing with {ct} node from types {}{more}",
-                shown.join(", ")
-            ));
-        }
-        if plan.method != Method::Drift {
-            message.push_str(&format!(
-                ", savings ${}/h",
-                dollars(plan.savings.max(0) as MicroDollars)
-            ));
-        }
-        self.event(
-            false,
-            "Disrupting",
-            format!("NodePool/{}", pools.join(",")),
-            message,
-        );
+        node_pools.sort();
+        node_pools.dedup();
+        let replacements = plan
+            .replacements
+            .iter()
+            .map(|r| event::ReplacementNode {
+                capacity_type: match r.claim.requirements.get(wk::CAPACITY_TYPE) {
+                    Some(req) if req.has("spot") && !req.has("on-demand") => {
+                        Some(CapacityType::Spot)
+                    }
+                    Some(req) if !req.has("spot") => Some(CapacityType::OnDemand),
+                    _ => None,
+                },
+                instance_types: r.options_by_price().into_iter().map(String::from).collect(),
+            })
+            .collect();
+        self.event(EventKind::Disrupting(event::Disruption {
+            node_pools,
+            reason: plan.reason,
+            candidates,
+            pods: self.pods_moved(&plan.candidates),
+            replacements,
+            savings: (plan.method != Method::Drift).then_some(plan.savings),
+        }));
 
         let mut replacements = Vec::new();
         for r in &plan.replacements {
@@ -1216,10 +1183,11 @@ impl Simulation {
                 // The launch fails (insufficient capacity of the pinned capacity type) and the
                 // command is dropped: the candidates stay as they are.
                 for &n in &replacements {
-                    self.terminate(n, "replacement launch failed");
+                    self.terminate(n, TerminationCause::ReplacementLaunchFailed);
                 }
-                let obj = format!("NodePool/{}", r.template.name);
-                self.event(true, "InsufficientCapacityError", obj, "failed launching the replacement: no instance type offers the capacity type it was pinned to; the command is dropped".into());
+                self.event(EventKind::ReplacementLaunchFailed {
+                    node_pool: r.template.name.clone(),
+                });
                 return;
             }
             let n = self.create_nodeclaim(&r.template, &r.claim, None);
@@ -1228,13 +1196,10 @@ impl Simulation {
                 .iter()
                 .map(|&c| self.nodes[c].name.clone())
                 .collect();
-            let obj = format!("NodeClaim/{}", self.nodes[n].name);
-            self.event(
-                false,
-                "DisruptionLaunching",
-                obj,
-                format!("Launching NodeClaim: {}", plan.reason.as_str()),
-            );
+            self.event(EventKind::DisruptionLaunching {
+                nodeclaim: self.nodes[n].name.clone(),
+                reason: plan.reason,
+            });
             replacements.push(n);
         }
         for &n in &plan.candidates {
@@ -1251,13 +1216,9 @@ impl Simulation {
                 ));
             }
             if !replacements.is_empty() {
-                let obj = format!("NodeClaim/{}", self.nodes[n].name);
-                self.event(
-                    false,
-                    "DisruptionWaitingReadiness",
-                    obj,
-                    "Waiting on readiness to continue disruption".into(),
-                );
+                self.event(EventKind::DisruptionWaitingReadiness {
+                    nodeclaim: self.nodes[n].name.clone(),
+                });
             }
         }
         self.version += 1;
@@ -1274,20 +1235,18 @@ impl Simulation {
     }
 
     fn finish_command(&mut self, command: &Command) {
-        let how = if command.replacements.is_empty() {
-            "Delete"
+        let decision = if command.replacements.is_empty() {
+            Decision::Delete
         } else {
-            "Replace"
+            Decision::Replace
         };
         for &n in &command.candidates {
-            let obj = format!("NodeClaim/{}", self.nodes[n].name);
-            self.event(
-                false,
-                "DisruptionTerminating",
-                obj,
-                format!("Disrupting NodeClaim: {}/{how}", command.reason.as_str()),
-            );
-            self.terminate(n, command.reason.as_str());
+            self.event(EventKind::DisruptionTerminating {
+                nodeclaim: self.nodes[n].name.clone(),
+                reason: command.reason,
+                decision,
+            });
+            self.terminate(n, TerminationCause::Disruption(command.reason));
         }
     }
 
@@ -1312,8 +1271,9 @@ impl Simulation {
                     self.nodes[n]
                         .taints
                         .retain(|t| t.key != wk::DISRUPTED_TAINT);
-                    let obj = format!("NodeClaim/{}", self.nodes[n].name);
-                    self.event(true, "DisruptionFailed", obj, "failed terminating nodes while executing a disruption command: a replacement was lost".into());
+                    self.event(EventKind::DisruptionFailed {
+                        nodeclaim: self.nodes[n].name.clone(),
+                    });
                 }
                 self.version += 1;
             } else if ready {
@@ -1373,21 +1333,11 @@ impl Simulation {
         }
         self.nodes[n].drifted = now.map(|r| (self.now, r));
         self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        match now {
-            Some(r) => self.event(
-                false,
-                "Drifted",
-                obj,
-                format!("NodeClaim drifted: {}", r.as_str()),
-            ),
-            None => self.event(
-                false,
-                "DriftResolved",
-                obj,
-                "NodeClaim no longer drifted".into(),
-            ),
-        }
+        let nodeclaim = self.nodes[n].name.clone();
+        self.event(match now {
+            Some(reason) => EventKind::Drifted { nodeclaim, reason },
+            None => EventKind::DriftResolved { nodeclaim },
+        });
     }
 
     /// The AMI an EC2NodeClass resolves to now: an `@latest` alias follows the releases of

@@ -499,43 +499,10 @@ pub enum Blocker {
 }
 
 impl Blocker {
-    /// Karpenter's own words (the `DisruptionBlocked` / `Unconsolidatable` event message).
+    /// Karpenter's own words (the `DisruptionBlocked` / `Unconsolidatable` event message),
+    /// written by its `Display` beside the other events' words ([`super::event`]).
     pub fn message(&self) -> String {
-        match self {
-            Blocker::Nominated => "Node is nominated for a pending pod".into(),
-            Blocker::NodeDoNotDisrupt => format!(
-                "Disruption is blocked through the \"{}\" annotation",
-                wk::DO_NOT_DISRUPT
-            ),
-            Blocker::PodDoNotDisrupt(pod) => {
-                format!("Pod has \"{}\" annotation (Pod={pod})", wk::DO_NOT_DISRUPT)
-            }
-            Blocker::Pdb(why) | Blocker::PodsWouldNotSchedule(why) => why.clone(),
-            Blocker::ConsolidationDisabled(pool) => {
-                format!("NodePool \"{pool}\" has consolidation disabled")
-            }
-            Blocker::WhenEmptyOnly(pool) => {
-                format!("NodePool \"{pool}\" has non-empty consolidation disabled")
-            }
-            Blocker::Budget(reason) => format!(
-                "No allowed disruptions for disruption reason {}",
-                reason.as_str()
-            ),
-            Blocker::TooManyReplacements(n) => {
-                format!("Can't remove without creating {n} candidates")
-            }
-            Blocker::SpotToSpot => {
-                "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"
-                    .into()
-            }
-            Blocker::MinValues => {
-                "Can't replace with a cheaper node (minValues would not hold)".into()
-            }
-            Blocker::NotCheaper(None) => "Can't replace with a cheaper node".into(),
-            Blocker::NotCheaper(Some(detail)) => {
-                format!("Can't replace with a cheaper node: {detail}")
-            }
-        }
+        self.to_string()
     }
 
     /// A short, stable name (the JSON's `blocker`), after Karpenter's disruption-blocker

@@ -29,12 +29,14 @@ use crate::wellknown as wk;
 
 mod capacity;
 mod disrupt;
+pub mod event;
 pub mod evidence;
 mod report;
 mod termination;
 mod timeline;
 
 pub use disrupt::DisruptionDecision;
+pub use event::{Event, EventKind};
 pub use termination::SPOT_NOTICE;
 
 /// Hard caps that keep a page responsive; the reader reports them with line numbers first.
@@ -163,16 +165,6 @@ impl Node {
 /// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met).
 type CandidateEntry = (NodePool, Rc<Vec<InstanceType>>, Vec<u32>, bool);
 
-/// One line of the event stream.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event {
-    pub time: Millis,
-    pub warning: bool,
-    pub reason: String,
-    pub object: String,
-    pub message: String,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Action {
     Launch(usize),
@@ -256,9 +248,9 @@ pub struct Simulation {
     /// What the cluster looked like when a disruption pass last found nothing to do; the
     /// controller does not look again until it changes (Karpenter's "consolidated" memo).
     memo: Option<disrupt::Fingerprint>,
-    /// The last `Unconsolidatable` / `DisruptionBlocked` / `FailedDraining` message per
+    /// The last `Unconsolidatable` / `DisruptionBlocked` / `FailedDraining` event per
     /// object, so a repeated verdict is not repeated as an event.
-    verdicts: BTreeMap<String, String>,
+    verdicts: BTreeMap<String, EventKind>,
     /// The last disruption pass left a candidate out because a budget was used up.
     budget_blocked: bool,
     /// Draining nodes: when the last evicted pod's grace period ends.
@@ -288,10 +280,6 @@ pub struct Simulation {
     offerings_expire_at: Option<Millis>,
     /// What each decision saw ([`evidence`]).
     evidence: evidence::Evidence,
-}
-
-fn object_of_pod(p: &Pod) -> String {
-    format!("Pod/{}/{}", p.namespace, p.name)
 }
 
 impl Simulation {
@@ -533,13 +521,10 @@ impl Simulation {
         self.queue.insert((at, self.seq), action);
     }
 
-    fn event(&mut self, warning: bool, reason: &str, object: String, message: String) {
+    fn event(&mut self, kind: EventKind) {
         self.events.push(Event {
             time: self.now,
-            warning,
-            reason: reason.into(),
-            object,
-            message,
+            kind,
         });
     }
 
@@ -1122,12 +1107,11 @@ impl Simulation {
         pod.karpenter_message = None;
         pod.scheduler_message = None;
         let runtime = pod.runtime;
-        let msg = format!(
-            "Successfully assigned {}/{} to {}",
-            pod.namespace, pod.name, node_name
-        );
-        let obj = object_of_pod(pod);
-        self.event(false, "Scheduled", obj, msg);
+        let pod = event::PodRef::of(pod);
+        self.event(EventKind::Scheduled {
+            pod,
+            node: node_name,
+        });
         self.version += 1;
         if let Some(rt) = runtime {
             let at = self.now + rt;
@@ -1141,8 +1125,8 @@ impl Simulation {
         }
         self.pods[p].phase = Phase::Succeeded;
         self.note_pod_event(p);
-        let obj = object_of_pod(&self.pods[p]);
-        self.event(false, "Completed", obj, "Pod ran to completion".into());
+        let pod = event::PodRef::of(&self.pods[p]);
+        self.event(EventKind::PodCompleted { pod });
         self.version += 1;
         let w = self.pods[p].workload;
         self.workload_state[w].succeeded += 1;
@@ -1160,13 +1144,8 @@ impl Simulation {
             }
             if self.workload_state[w].succeeded >= c {
                 let name = self.workloads[w].name.clone();
-                let ns = self.workloads[w].namespace.clone();
-                self.event(
-                    false,
-                    "Completed",
-                    format!("Job/{ns}/{name}"),
-                    "Job completed".into(),
-                );
+                let namespace = self.workloads[w].namespace.clone();
+                self.event(EventKind::JobCompleted { namespace, name });
             }
         }
     }
@@ -1267,17 +1246,10 @@ impl Simulation {
                         values.len() >= r.min_values.unwrap_or(0) as usize
                     });
                     if candidates.is_empty() || !min_values_ok {
-                        let why = if min_values_ok {
-                            ""
-                        } else {
-                            " due to minValues incompatibility"
-                        };
-                        self.event(
-                            true,
-                            "NoCompatibleInstanceTypes",
-                            format!("NodePool/{}", np.name),
-                            format!("NodePool requirements filtered out all compatible available instance types{why}"),
-                        );
+                        self.event(EventKind::NoCompatibleInstanceTypes {
+                            node_pool: np.name.clone(),
+                            min_values: !min_values_ok,
+                        });
                     }
                     self.candidate_cache.insert(
                         np.name.clone(),
@@ -1399,12 +1371,7 @@ impl Simulation {
                         relaxed: false,
                     };
                     self.evidence.set_provisioning(p, record);
-                    let full = format!("Failed to schedule pod, {msg}");
-                    if self.pods[p].karpenter_message.as_deref() != Some(&full) {
-                        let obj = object_of_pod(&self.pods[p]);
-                        self.event(true, "FailedScheduling", obj, full.clone());
-                        self.pods[p].karpenter_message = Some(full);
-                    }
+                    self.failed_scheduling(p, msg);
                 }
                 None => pending.push(p),
             }
@@ -1444,12 +1411,9 @@ impl Simulation {
         let mut claim_names = Vec::new();
         let live = self.nodes.iter().filter(|n| n.exists()).count();
         if live + outcome.claims.len() > MAX_NODES {
-            self.event(
-                true,
-                "TooManyNodes",
-                "Cluster/playground".into(),
-                format!("not launching {} NodeClaim(s): the playground simulates at most {MAX_NODES} nodes", outcome.claims.len()),
-            );
+            self.event(EventKind::TooManyNodes {
+                claims: outcome.claims.len(),
+            });
             return;
         }
         let mut claim_nodes = Vec::new();
@@ -1503,32 +1467,41 @@ impl Simulation {
                 Placement::Claim(c) => (claim_names[*c].clone(), None),
             };
             if self.pods[p].nominated.as_deref() != Some(&target) && self.take_nominated_token() {
-                let msg = match (placement, claim) {
-                    (Placement::Claim(_), _) => {
-                        format!("Pod should schedule on: nodeclaim/{target}")
-                    }
-                    (_, Some(c)) => format!("Pod should schedule on: nodeclaim/{c}, node/{target}"),
-                    (_, None) => format!("Pod should schedule on: node/{target}"),
+                let target = match placement {
+                    Placement::Claim(_) => event::Nomination::NodeClaim(target.clone()),
+                    Placement::Existing(_) => event::Nomination::Node {
+                        node: target.clone(),
+                        nodeclaim: claim,
+                    },
                 };
-                let obj = object_of_pod(&self.pods[p]);
-                self.event(false, "Nominated", obj, msg);
+                let pod = event::PodRef::of(&self.pods[p]);
+                self.event(EventKind::Nominated { pod, target });
             }
             self.pods[p].nominated = Some(target);
             self.pods[p].karpenter_message = None;
         }
         for (&p, err) in &outcome.errors {
-            let full = format!("Failed to schedule pod, {err}");
             self.pods[p].nominated = None;
-            if self.pods[p].karpenter_message.as_deref() != Some(&full) {
-                let obj = object_of_pod(&self.pods[p]);
-                self.event(true, "FailedScheduling", obj, full.clone());
-                self.pods[p].karpenter_message = Some(full);
-            }
+            self.failed_scheduling(p, err.clone());
         }
         if !self.retrigger_pending {
             self.retrigger_pending = true;
             let at = self.now + RETRIGGER;
             self.schedule(at, Action::Retrigger);
+        }
+    }
+
+    /// Karpenter could not schedule a pod: the pod's condition says why, and an event does
+    /// when the reason is new.
+    fn failed_scheduling(&mut self, p: usize, error: String) {
+        let kind = EventKind::FailedScheduling {
+            pod: event::PodRef::of(&self.pods[p]),
+            error,
+        };
+        let full = kind.to_string();
+        if self.pods[p].karpenter_message.as_deref() != Some(&full) {
+            self.event(kind);
+            self.pods[p].karpenter_message = Some(full);
         }
     }
 
@@ -1871,24 +1844,12 @@ impl Simulation {
             launch,
         };
         self.evidence.claims.insert(n, record);
-        let shown: Vec<String> = option_names.iter().take(5).cloned().collect();
-        let more = if option_names.len() > 5 {
-            format!(" and {} other(s)", option_names.len() - 5)
-        } else {
-            String::new()
-        };
-        self.event(
-            false,
-            "Created",
-            format!("NodeClaim/{name}"),
-            format!(
-                "created nodeclaim, NodePool={}, requests={}, instance-types={}{}",
-                np.name,
-                requests,
-                shown.join(", "),
-                more
-            ),
-        );
+        self.event(EventKind::Created {
+            nodeclaim: name,
+            node_pool: np.name.clone(),
+            requests,
+            instance_types: option_names,
+        });
         self.create_daemon_pods(n);
         if let Some(at) = self.nodes[n].expire_at {
             self.schedule(at, Action::Expire(n));
@@ -1915,15 +1876,13 @@ impl Simulation {
         self.nodes[n].state = NodeState::Launched;
         self.version += 1;
         let node = &self.nodes[n];
-        let msg = format!(
-            "launched nodeclaim, instance-type={}, zone={}, capacity-type={}, price=${}/h",
-            node.instance_type,
-            node.zone,
-            node.capacity_type.as_str(),
-            dollars(node.price)
-        );
-        let obj = format!("NodeClaim/{}", node.name);
-        self.event(false, "Launched", obj, msg);
+        self.event(EventKind::Launched {
+            nodeclaim: node.name.clone(),
+            instance_type: node.instance_type.clone(),
+            zone: node.zone.clone(),
+            capacity_type: node.capacity_type,
+            price: node.price,
+        });
         // The pool or its node class may have changed while the NodeClaim was created.
         self.update_drift(n);
         let mut rng = self
@@ -1942,13 +1901,11 @@ impl Simulation {
             .labels
             .insert(wk::REGISTERED.into(), "true".into());
         self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(
-            false,
-            "Registered",
-            obj,
-            format!("registered nodeclaim, Node={}", self.nodes[n].name),
-        );
+        let name = self.nodes[n].name.clone();
+        self.event(EventKind::Registered {
+            nodeclaim: name.clone(),
+            node: name,
+        });
         let mut rng = self
             .rng
             .fork(pod::stable_hash(&["ready", &self.nodes[n].name]));
@@ -1976,13 +1933,11 @@ impl Simulation {
                 self.pods[p].phase = Phase::Running;
             }
         }
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(
-            false,
-            "Initialized",
-            obj,
-            format!("initialized nodeclaim, Node={}", self.nodes[n].name),
-        );
+        let name = self.nodes[n].name.clone();
+        self.event(EventKind::Initialized {
+            nodeclaim: name.clone(),
+            node: name,
+        });
         self.advance_commands();
     }
 

@@ -125,14 +125,14 @@ impl Simulation {
             .iter()
             .map(|e| EventReport {
                 time: duration::format(e.time),
-                kind: if e.warning {
+                kind: if e.kind.warning() {
                     "Warning".into()
                 } else {
                     "Normal".into()
                 },
-                reason: e.reason.clone(),
-                object: e.object.clone(),
-                message: e.message.clone(),
+                reason: e.kind.reason().into(),
+                object: e.kind.object().to_string(),
+                message: e.kind.to_string(),
             })
             .collect();
         let nodepools = self

@@ -8,6 +8,7 @@
 //! AWS provider's interruption controller, as summarised in `karpenter-semantics.md` §5.1 and
 //! §5.11.
 
+use super::event::{InterruptTarget, PodRef, Skip, TerminationCause};
 use super::*;
 use crate::disruption::DoNotDisrupt;
 
@@ -19,7 +20,7 @@ pub const SPOT_NOTICE: Millis = 120_000;
 impl Simulation {
     /// Deletes a NodeClaim: the node is tainted `karpenter.sh/disrupted:NoSchedule` and
     /// drained; once drained the instance terminates and the Node and NodeClaim disappear.
-    pub(super) fn terminate(&mut self, n: usize, why: &str) {
+    pub(super) fn terminate(&mut self, n: usize, cause: TerminationCause) {
         if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
             return;
         }
@@ -35,13 +36,8 @@ impl Simulation {
                 .push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
         }
         self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(
-            false,
-            "Terminating",
-            obj,
-            format!("deleting nodeclaim ({why}); draining node"),
-        );
+        let nodeclaim = self.nodes[n].name.clone();
+        self.event(EventKind::Terminating { nodeclaim, cause });
         if let Some(grace) = self.nodes[n].termination_grace {
             let at = self.now + grace;
             self.schedule(at, Action::Drain(n));
@@ -102,12 +98,10 @@ impl Simulation {
                     .filter(|&i| self.pdb_selects(i, p))
                     .collect();
                 if matching.len() > 1 || matching.iter().any(|&i| pdbs[i] == 0) {
-                    let obj = object_of_pod(&self.pods[p]);
-                    let msg = format!(
-                        "Cannot evict pod as it would violate the pod's disruption budget; draining node {}",
-                        self.nodes[n].name
-                    );
-                    self.verdict(obj, true, "FailedDraining", msg);
+                    self.verdict(EventKind::FailedDraining {
+                        pod: PodRef::of(&self.pods[p]),
+                        node: self.nodes[n].name.clone(),
+                    });
                     continue;
                 }
                 for &i in &matching {
@@ -207,18 +201,11 @@ impl Simulation {
         *until = (*until).max(gone);
         let w = self.pods[p].workload;
         self.delete_pod(p);
-        let obj = object_of_pod(&self.pods[p]);
-        let how = if forced {
-            "Deleted pod: terminationGracePeriod of"
-        } else {
-            "Evicted pod: draining"
-        };
-        self.event(
-            false,
-            "Evicted",
-            obj,
-            format!("{how} node {}", self.nodes[n].name),
-        );
+        self.event(EventKind::Evicted {
+            pod: PodRef::of(&self.pods[p]),
+            node: self.nodes[n].name.clone(),
+            forced,
+        });
         self.replace_pod(w);
     }
 
@@ -261,13 +248,11 @@ impl Simulation {
             .unwrap_or(self.now)
             .max(self.now);
         self.drained.insert(n, self.now);
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(
-            false,
-            "Drained",
-            obj,
-            format!("drained node {}", self.nodes[n].name),
-        );
+        let name = self.nodes[n].name.clone();
+        self.event(EventKind::Drained {
+            nodeclaim: name.clone(),
+            node: name,
+        });
         let mut rng = self
             .rng
             .fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
@@ -282,14 +267,13 @@ impl Simulation {
         if !self.nodes[n].exists() {
             return;
         }
-        let message = format!("deleted node {} and its nodeclaim", self.nodes[n].name);
-        self.remove_nodeclaim(n, message);
+        self.remove_nodeclaim(n, true);
     }
 
-    /// The NodeClaim's finalizer is done: the Node and NodeClaim are gone (`message` says
-    /// how), with any pods still on them; commands waiting on it and EC2NodeClasses waiting
-    /// for it move on.
-    pub(super) fn remove_nodeclaim(&mut self, n: usize, message: String) {
+    /// The NodeClaim's finalizer is done: the Node and NodeClaim are gone (`launched`: an
+    /// instance had been running), with any pods still on them; commands waiting on it and
+    /// EC2NodeClasses waiting for it move on.
+    pub(super) fn remove_nodeclaim(&mut self, n: usize, launched: bool) {
         // An instance EC2 reclaimed before the drain finished takes its pods with it.
         for p in self.pods_on(n) {
             if self.pods[p].is_active() && !self.pods[p].is_daemon() {
@@ -304,8 +288,12 @@ impl Simulation {
         self.drained.remove(&n);
         self.drain_parked.remove(&n);
         self.version += 1;
-        let obj = format!("NodeClaim/{}", self.nodes[n].name);
-        self.event(false, "Deleted", obj, message);
+        let name = self.nodes[n].name.clone();
+        self.event(EventKind::NodeClaimDeleted {
+            nodeclaim: name.clone(),
+            node: name,
+            launched,
+        });
         self.advance_commands();
         self.finish_node_class_deletions();
     }
@@ -318,14 +306,9 @@ impl Simulation {
         if !node.exists() || node.state == NodeState::Deleting || node.expire_at != Some(self.now) {
             return;
         }
-        let obj = format!("NodeClaim/{}", node.name);
-        self.event(
-            false,
-            "Expired",
-            obj,
-            "NodeClaim expired (expireAfter elapsed); deleting it".into(),
-        );
-        self.terminate(n, "expired");
+        let nodeclaim = node.name.clone();
+        self.event(EventKind::Expired { nodeclaim });
+        self.terminate(n, TerminationCause::Expired);
     }
 
     /// A spot interruption warning for one node: Karpenter deletes the NodeClaim at once
@@ -355,27 +338,22 @@ impl Simulation {
             }
             (None, None) => None,
         };
-        let what = node
-            .map(|n| format!("node {n}"))
-            .or_else(|| nodepool.map(|p| format!("a spot node of NodePool {p}")))
-            .unwrap_or_default();
         let Some(n) = target else {
-            self.event(
-                true,
-                "TimelineSkipped",
-                "Timeline/interrupt".into(),
-                format!("no {what} to interrupt"),
-            );
+            let target = match (node, nodepool) {
+                (Some(n), _) => InterruptTarget::Node(n.into()),
+                (None, Some(p)) => InterruptTarget::NodePool(p.into()),
+                (None, None) => InterruptTarget::Unnamed,
+            };
+            self.event(EventKind::TimelineSkipped(Skip::NothingToInterrupt {
+                target,
+            }));
             return;
         };
         if self.nodes[n].capacity_type != CapacityType::Spot
             || self.nodes[n].state == NodeState::Deleting
         {
-            let msg = format!(
-                "node {} is not a running spot instance; only spot instances get interruption warnings",
-                self.nodes[n].name
-            );
-            self.event(true, "TimelineSkipped", "Timeline/interrupt".into(), msg);
+            let node = self.nodes[n].name.clone();
+            self.event(EventKind::TimelineSkipped(Skip::NotRunningSpot { node }));
             return;
         }
         // The AWS provider first marks the reclaimed offering unavailable for 3 minutes, so
@@ -387,18 +365,12 @@ impl Simulation {
         self.mark_unavailable(&instance_type, &zone, CapacityType::Spot);
         let reclaim = self.now + SPOT_NOTICE;
         self.nodes[n].reclaim_at = Some(reclaim);
-        let obj = format!("Node/{}", self.nodes[n].name);
-        self.event(
-            true,
-            "SpotInterrupted",
-            obj,
-            format!(
-                "Spot interruption warning: EC2 reclaims the instance at {}",
-                duration::format(reclaim)
-            ),
-        );
+        self.event(EventKind::SpotInterrupted {
+            node: self.nodes[n].name.clone(),
+            reclaim_at: reclaim,
+        });
         self.schedule(reclaim, Action::TerminationDone(n));
-        self.terminate(n, "spot interruption");
+        self.terminate(n, TerminationCause::SpotInterruption);
     }
 
     /// EC2NodeClasses whose deletion waited for their NodeClaims, now gone.
@@ -416,12 +388,7 @@ impl Simulation {
                 self.node_classes.remove(&name);
                 self.catalogs.remove(&name);
                 self.version += 1;
-                self.event(
-                    false,
-                    "Deleted",
-                    format!("EC2NodeClass/{name}"),
-                    "deleted".into(),
-                );
+                self.event(EventKind::NodeClassDeleted { node_class: name });
             }
         }
     }

@@ -1,7 +1,15 @@
 //! The scenario's Timeline: scaling, deleting and applying objects, spot interruptions and
 //! AMI releases at given simulated times (`docs/scenario-format.md` §1.3).
 
+use super::event::{PodRef, Skip, TerminationCause};
 use super::*;
+
+fn pod_ref(namespace: &str, name: &str) -> PodRef {
+    PodRef {
+        namespace: namespace.into(),
+        name: name.into(),
+    }
+}
 
 impl Simulation {
     fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
@@ -20,12 +28,11 @@ impl Simulation {
                 replicas,
             } => {
                 let Some(w) = self.find_workload(kind.as_str(), &name, &namespace) else {
-                    self.event(
-                        true,
-                        "TimelineSkipped",
-                        format!("{}/{namespace}/{name}", kind.as_str()),
-                        "no such workload to scale".into(),
-                    );
+                    self.event(EventKind::TimelineSkipped(Skip::NoWorkloadToScale {
+                        kind,
+                        namespace,
+                        name,
+                    }));
                     return;
                 };
                 self.workloads[w].replicas = replicas;
@@ -47,12 +54,12 @@ impl Simulation {
                     let p = live.remove(0);
                     self.delete_pod(p);
                 }
-                self.event(
-                    false,
-                    "ScalingReplicaSet",
-                    format!("{}/{namespace}/{name}", kind.as_str()),
-                    format!("Scaled to {replicas}"),
-                );
+                self.event(EventKind::Scaled {
+                    kind,
+                    namespace,
+                    name,
+                    replicas,
+                });
             }
             TimelineAction::Delete {
                 kind,
@@ -66,18 +73,13 @@ impl Simulation {
                     if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
                         self.pool_deleted[np] = true;
                         self.version += 1;
-                        self.event(
-                            false,
-                            "Deleted",
-                            format!("NodePool/{name}"),
-                            "deleted".into(),
-                        );
+                        self.event(EventKind::NodePoolDeleted { node_pool: name });
                         for n in 0..self.nodes.len() {
                             if self.nodes[n].exists()
                                 && self.nodes[n].nodepool == Some(np)
                                 && self.nodes[n].state != NodeState::Deleting
                             {
-                                self.terminate(n, "NodePool deleted");
+                                self.terminate(n, TerminationCause::NodePoolDeleted);
                             }
                         }
                     }
@@ -95,12 +97,7 @@ impl Simulation {
                     {
                         self.pdbs.remove(i);
                         self.version += 1;
-                        self.event(
-                            false,
-                            "Deleted",
-                            format!("{kind}/{namespace}/{name}"),
-                            "deleted".into(),
-                        );
+                        self.event(EventKind::PdbDeleted { namespace, name });
                     }
                     return;
                 }
@@ -119,12 +116,12 @@ impl Simulation {
                             self.delete_pod(p);
                         }
                     }
-                    self.event(
-                        false,
-                        "Deleted",
-                        format!("{kind}/{namespace}/{name}"),
-                        "deleted".into(),
-                    );
+                    let kind = self.workloads[w].kind;
+                    self.event(EventKind::WorkloadDeleted {
+                        kind,
+                        namespace,
+                        name,
+                    });
                 }
             }
             TimelineAction::Apply(obj) => match *obj {
@@ -229,9 +226,11 @@ impl Simulation {
                 capacity_type,
                 duration,
             } => self.start_shortage(capacity::Shortage {
-                instance_type,
-                zone,
-                capacity_type,
+                offerings: event::Offerings {
+                    instance_type,
+                    zone,
+                    capacity_type,
+                },
                 until: duration.map(|d| self.now + d),
             }),
             TimelineAction::Interrupt { nodepool, node } => {
@@ -256,7 +255,7 @@ impl Simulation {
                     *r
                 };
                 let image = image_id(&family, release);
-                self.event(false, "AMIReleased", format!("AMI/{family}"), format!("a new {family} AMI ({image}) is the latest: EC2NodeClasses using {family}@latest resolve to it"));
+                self.event(EventKind::AmiReleased { family, image });
                 self.version += 1;
                 self.detect_drift();
             }
@@ -278,20 +277,20 @@ impl Simulation {
     /// and terminates the instance. Nodes of a node group are not Karpenter's to terminate.
     fn delete_node_object(&mut self, kind: &str, name: &str) {
         let Some(n) = self.live_node(kind, name) else {
-            self.event(
-                true,
-                "TimelineSkipped",
-                format!("{kind}/{name}"),
-                format!("no {kind} named {name} to delete"),
-            );
+            self.event(EventKind::TimelineSkipped(Skip::NoNodeToDelete {
+                kind: kind.into(),
+                name: name.into(),
+            }));
             return;
         };
         if self.nodes[n].nodeclaim.is_none() {
-            self.event(true, "TimelineSkipped", format!("Node/{name}"), "the node belongs to a node group, not to Karpenter: the playground does not delete it".into());
+            self.event(EventKind::TimelineSkipped(Skip::NodeGroupNode {
+                node: name.into(),
+            }));
             return;
         }
         if self.nodes[n].state != NodeState::Deleting {
-            self.terminate(n, "deleted");
+            self.terminate(n, TerminationCause::Deleted);
         }
     }
 
@@ -303,31 +302,22 @@ impl Simulation {
             .iter()
             .position(|p| p.is_active() && p.name == name && p.namespace == namespace)
         else {
-            self.event(
-                true,
-                "TimelineSkipped",
-                format!("Pod/{namespace}/{name}"),
-                "no such pod to delete".into(),
-            );
+            self.event(EventKind::TimelineSkipped(Skip::NoPodToDelete {
+                pod: pod_ref(namespace, name),
+            }));
             return;
         };
         if self.pods[p].is_daemon() {
-            self.event(
-                true,
-                "TimelineSkipped",
-                format!("Pod/{namespace}/{name}"),
-                "a DaemonSet pod: its DaemonSet recreates it on the same node".into(),
-            );
+            self.event(EventKind::TimelineSkipped(Skip::DaemonSetPod {
+                pod: pod_ref(namespace, name),
+            }));
             return;
         }
         let w = self.pods[p].workload;
         self.delete_pod(p);
-        self.event(
-            false,
-            "Killing",
-            format!("Pod/{namespace}/{name}"),
-            "Stopping container (pod deleted)".into(),
-        );
+        self.event(EventKind::Killing {
+            pod: pod_ref(namespace, name),
+        });
         if !self.workload_state[w].deleted && self.workloads[w].kind != WorkloadKind::Pod {
             self.add_replica(w);
         }
@@ -338,12 +328,9 @@ impl Simulation {
     /// read the taint.
     fn cordon(&mut self, name: &str, unschedulable: bool) {
         let Some(n) = self.live_node("Node", name) else {
-            self.event(
-                true,
-                "TimelineSkipped",
-                format!("Node/{name}"),
-                "no such node to cordon".into(),
-            );
+            self.event(EventKind::TimelineSkipped(Skip::NoNodeToCordon {
+                node: name.into(),
+            }));
             return;
         };
         let taints = &mut self.nodes[n].taints;
@@ -360,17 +347,10 @@ impl Simulation {
             return;
         }
         self.version += 1;
-        let reason = if unschedulable {
-            "NodeNotSchedulable"
-        } else {
-            "NodeSchedulable"
-        };
-        self.event(
-            false,
-            reason,
-            format!("Node/{name}"),
-            format!("Node {name} status is now: {reason}"),
-        );
+        self.event(EventKind::Cordoned {
+            node: name.into(),
+            unschedulable,
+        });
     }
 
     /// Annotations on a live object. On a Node (or its NodeClaim) and on a Pod,
@@ -394,17 +374,11 @@ impl Simulation {
                 .map(|n| &mut self.nodes[n].annotations),
         };
         let Some(annotations) = target else {
-            let object = if kind == "Pod" {
-                format!("Pod/{namespace}/{name}")
-            } else {
-                format!("{kind}/{name}")
-            };
-            self.event(
-                true,
-                "TimelineSkipped",
-                object,
-                format!("no such {kind} to annotate"),
-            );
+            self.event(EventKind::TimelineSkipped(Skip::NoObjectToAnnotate {
+                kind: kind.into(),
+                namespace: namespace.into(),
+                name: name.into(),
+            }));
             return;
         };
         for key in remove {
@@ -436,12 +410,10 @@ impl Simulation {
             .map(|n| n.name.clone())
             .collect();
         if !users.is_empty() {
-            self.event(
-                false,
-                "Waiting",
-                format!("EC2NodeClass/{name}"),
-                format!("waiting on NodeClaim termination for {}", users.join(", ")),
-            );
+            self.event(EventKind::NodeClassWaiting {
+                node_class: name.into(),
+                nodeclaims: users,
+            });
         }
         self.finish_node_class_deletions();
     }
