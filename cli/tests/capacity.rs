@@ -1,10 +1,13 @@
-//! EC2 capacity through the whole pipeline (`kpg simulate - --output json`): the Timeline's
-//! `insufficientCapacity` step, the AWS provider's unavailable-offerings cache (3 minutes),
-//! the fleet moving on to the next pool, failed launches, and spot interruptions that keep
-//! the pods off the reclaimed offering.
+//! EC2 capacity through the whole pipeline (`kpg simulate - --output json`, and the engine's
+//! events behind it): the Timeline's `insufficientCapacity` step, the AWS provider's
+//! unavailable-offerings cache (3 minutes), the fleet moving on to the next pool, failed
+//! launches, and spot interruptions that keep the pods off the reclaimed offering.
 
 mod common;
 
+use std::ops::Deref;
+
+use kpg_core::sim::{Event, EventKind};
 use serde_json::Value;
 
 /// Two types, two zones; spot is cheapest in z1, and `small` is always cheaper than
@@ -87,47 +90,61 @@ fn scenario(parts: &[String]) -> String {
     format!("{CLUSTER}{}{}", common::NODE_CLASS, parts.concat())
 }
 
-fn simulate(parts: &[String], until: &str) -> Value {
-    common::simulate_json(&scenario(parts), until)
+/// A run: `kpg simulate`'s JSON report (indexed like it) and the engine's events.
+struct Run {
+    report: Value,
+    events: Vec<Event>,
 }
 
-fn events<'r>(r: &'r Value, reason: &str) -> Vec<&'r Value> {
-    r["events"]
-        .as_array()
-        .unwrap()
+impl Deref for Run {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.report
+    }
+}
+
+fn simulate(parts: &[String], until: &str) -> Run {
+    let text = scenario(parts);
+    let until_ms = kpg_core::duration::parse(until).expect("a duration");
+    Run {
+        report: common::simulate_json(&text, until),
+        events: kpg::simulate(&text, Some(until_ms))
+            .expect("the scenario runs")
+            .events,
+    }
+}
+
+/// The times of the events of one kind, in order.
+fn times(r: &Run, is: impl Fn(&EventKind) -> bool) -> Vec<u64> {
+    r.events
         .iter()
-        .filter(|e| e["reason"] == reason)
+        .filter(|e| is(&e.kind))
+        .map(|e| e.time)
         .collect()
 }
 
-fn seconds(t: &Value) -> f64 {
-    let t = t.as_str().unwrap();
-    let (m, s) = t.split_once('m').unwrap();
-    m.parse::<f64>().unwrap() * 60.0 + s.trim_end_matches('s').parse::<f64>().unwrap()
+fn failed_launches(r: &Run) -> Vec<u64> {
+    times(r, |k| matches!(k, EventKind::LaunchFailed { .. }))
 }
 
 /// (instance type, zone, capacity type) of each launch, in time order.
-fn launches(r: &Value) -> Vec<(String, String, String)> {
-    events(r, "Launched")
+fn launches(r: &Run) -> Vec<(String, String, String)> {
+    r.events
         .iter()
-        .map(|e| {
-            let m = e["message"].as_str().unwrap();
-            let field = |k: &str| {
-                m.split(&format!("{k}="))
-                    .nth(1)
-                    .unwrap()
-                    .split(',')
-                    .next()
-                    .unwrap()
-                    .to_string()
-            };
-            (
-                field("instance-type"),
-                field("zone"),
-                field("capacity-type"),
-            )
+        .filter_map(|e| match &e.kind {
+            EventKind::Launched {
+                instance_type,
+                zone,
+                capacity_type,
+                ..
+            } => Some(launch(instance_type, zone, capacity_type.as_str())),
+            _ => None,
         })
         .collect()
+}
+
+fn first_launch(r: &Run) -> u64 {
+    times(r, |k| matches!(k, EventKind::Launched { .. }))[0]
 }
 
 fn launch(t: &str, z: &str, c: &str) -> (String, String, String) {
@@ -147,14 +164,7 @@ fn without_spot_capacity_the_pods_fall_back_to_on_demand() {
         ],
         "3m",
     );
-    let failed = events(&r, "InsufficientCapacityError");
-    assert_eq!(failed.len(), 1, "{:#}", r["events"]);
-    assert!(
-        failed[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("InsufficientInstanceCapacity")
-    );
+    assert_eq!(failed_launches(&r).len(), 1, "{:#?}", r.events);
     let launched = launches(&r);
     assert_eq!(launched.len(), 1, "{launched:?}");
     assert_eq!(
@@ -162,7 +172,7 @@ fn without_spot_capacity_the_pods_fall_back_to_on_demand() {
         ("small", "on-demand")
     );
     assert!(
-        seconds(&events(&r, "Launched")[0]["time"]) < 30.0,
+        first_launch(&r) < 30_000,
         "the fallback takes seconds, not minutes"
     );
     let nodes = r["nodes"].as_array().unwrap();
@@ -193,10 +203,7 @@ fn the_fleet_moves_on_to_the_next_cheapest_pool() {
     let short =
         "  - {at: 0s, insufficientCapacity: {instanceType: small, zone: z1, capacityType: spot}}\n";
     let r = simulate(&[pool("spot"), web(1), timeline(short)], "2m");
-    assert!(
-        events(&r, "InsufficientCapacityError").is_empty(),
-        "the launch itself succeeds"
-    );
+    assert!(failed_launches(&r).is_empty(), "the launch itself succeeds");
     assert_eq!(launches(&r), [launch("small", "z2", "spot")]);
 
     let both_zones =
@@ -227,25 +234,25 @@ fn a_spot_only_pool_retries_every_time_the_cache_lets_it() {
         ],
         "12m",
     );
-    let failed: Vec<f64> = events(&r, "InsufficientCapacityError")
-        .iter()
-        .map(|e| seconds(&e["time"]))
-        .collect();
+    let failed = failed_launches(&r);
     assert!(failed.len() >= 2 && failed.len() <= 4, "{failed:?}");
     for pair in failed.windows(2) {
         assert!(
-            pair[1] - pair[0] >= 180.0,
+            pair[1] - pair[0] >= 180_000,
             "a cached offering is not tried again within 3 minutes: {failed:?}"
         );
     }
-    assert_eq!(events(&r, "CapacityRestored").len(), 1);
+    assert_eq!(
+        times(&r, |k| matches!(k, EventKind::CapacityRestored { .. })).len(),
+        1
+    );
     let launched = launches(&r);
     assert_eq!(
         launched,
         [launch("small", "z1", "spot")],
         "once EC2 has capacity again"
     );
-    assert!(seconds(&events(&r, "Launched")[0]["time"]) >= 420.0);
+    assert!(first_launch(&r) >= 420_000);
     assert_eq!(r["pods"][0]["phase"], "Running");
 }
 

@@ -4,6 +4,9 @@
 
 mod common;
 
+use std::ops::Deref;
+
+use kpg_core::sim::{Event, EventKind};
 use serde_json::Value;
 
 const CLUSTER: &str = r#"
@@ -98,18 +101,34 @@ fn scenario(parts: &[String]) -> String {
     format!("{CLUSTER}{}{}", common::NODE_CLASS, parts.concat())
 }
 
-fn simulate(parts: &[String], until: &str) -> Value {
-    common::simulate_json(&scenario(parts), until)
+/// A run: `kpg simulate`'s JSON report (through `Deref`) and the engine's events.
+struct Run {
+    report: Value,
+    events: Vec<Event>,
 }
 
-fn nodeclaims_created(r: &Value) -> usize {
-    r["events"]
-        .as_array()
-        .unwrap()
+impl Deref for Run {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.report
+    }
+}
+
+fn simulate(parts: &[String], until: &str) -> Run {
+    let text = scenario(parts);
+    let until_ms = kpg_core::duration::parse(until).expect("a duration");
+    Run {
+        report: common::simulate_json(&text, until),
+        events: kpg::simulate(&text, Some(until_ms))
+            .expect("the scenario runs")
+            .events,
+    }
+}
+
+fn nodeclaims_created(r: &Run) -> usize {
+    r.events
         .iter()
-        .filter(|e| {
-            e["reason"] == "Created" && e["object"].as_str().unwrap().starts_with("NodeClaim/")
-        })
+        .filter(|e| matches!(e.kind, EventKind::Created { .. }))
         .count()
 }
 
@@ -147,8 +166,8 @@ fn a_host_port_a_daemonset_holds_launches_nothing() {
     assert_eq!(
         nodeclaims_created(&r),
         0,
-        "no NodeClaim for a pod no new node can run: {:#}",
-        r["events"]
+        "no NodeClaim for a pod no new node can run: {:#?}",
+        r.events
     );
     assert!(r["nodes"].as_array().unwrap().is_empty());
     let clash = pod_report(&r, "clash");
@@ -230,20 +249,15 @@ fn a_daemonset_starts_once_a_startup_taint_it_does_not_tolerate_is_lifted() {
     let agents = daemon_pods_on(&r, "agent", &node);
     assert_eq!(agents.len(), 1, "one agent pod on {node}: {:#}", r["pods"]);
     assert_eq!(agents[0]["phase"], "Running");
-    let created = r["events"]
-        .as_array()
-        .unwrap()
+    let requests = r
+        .events
         .iter()
-        .find(|e| e["reason"] == "Created")
+        .find_map(|e| match &e.kind {
+            EventKind::Created { requests, .. } => Some(requests.to_string()),
+            _ => None,
+        })
         .unwrap();
-    assert!(
-        created["message"]
-            .as_str()
-            .unwrap()
-            .contains(r#"requests={"cpu":"600m","memory":"64Mi","pods":"2"}"#),
-        "{}",
-        created["message"]
-    );
+    assert_eq!(requests, r#"{"cpu":"600m","memory":"64Mi","pods":"2"}"#);
 }
 
 /// The DaemonSet controller adds its own tolerations: its pods start on a cordoned node, and a

@@ -4,7 +4,13 @@
 //! not drift, AMI releases, expiration, spot interruption, drain order and the EC2NodeClass
 //! deletion that waits. Small custom catalogs keep every price visible.
 
-use kpg_core::report::{EventReport, Report};
+use std::ops::Deref;
+
+use kpg_core::disruption::{DriftReason, Reason};
+use kpg_core::report::Report;
+use kpg_core::sim::event::{Decision, Disruption, InterruptTarget, Skip};
+use kpg_core::sim::evidence::Blocker;
+use kpg_core::sim::{Event, EventKind};
 
 const CATALOG: &str = r#"
 apiVersion: playground.karpenter.dev/v1alpha1
@@ -95,10 +101,26 @@ fn scale(at: &str, name: &str, replicas: u32) -> String {
     format!("  - {{at: {at}, scale: {{kind: Deployment, name: {name}, replicas: {replicas}}}}}\n")
 }
 
-fn run(parts: &[String], until_minutes: u64) -> Report {
+/// A finished run: the report at its end (through `Deref`) and the engine's events.
+struct Run {
+    report: Report,
+    events: Vec<Event>,
+}
+
+impl Deref for Run {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+fn run(parts: &[String], until_minutes: u64) -> Run {
     let text = format!("{CATALOG}{}", parts.concat());
     match kpg::simulate(&text, Some(until_minutes * 60_000)) {
-        Ok(s) => s.report,
+        Ok(s) => Run {
+            report: s.report,
+            events: s.events,
+        },
         Err(e) => panic!("scenario failed: {e:?}\n{text}"),
     }
 }
@@ -113,12 +135,63 @@ fn types_of(r: &Report) -> Vec<String> {
     t
 }
 
-fn events<'r>(r: &'r Report, reason: &str) -> Vec<&'r EventReport> {
-    r.events.iter().filter(|e| e.reason == reason).collect()
+/// The events of one kind, in order.
+fn events(events: &[Event], is: impl Fn(&EventKind) -> bool) -> Vec<&Event> {
+    events.iter().filter(|e| is(&e.kind)).collect()
+}
+
+/// The commands the disruption controller executed.
+fn disrupting(events: &[Event]) -> Vec<&Disruption> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Disrupting(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The blockers the controller published (`DisruptionBlocked` when `consolidation` is false,
+/// `Unconsolidatable` when it is true).
+fn blockers(events: &[Event], consolidation: bool) -> Vec<&Blocker> {
+    events
+        .iter()
+        .filter_map(|e| match (&e.kind, consolidation) {
+            (EventKind::DisruptionBlocked { blocker, .. }, false)
+            | (EventKind::Unconsolidatable { blocker, .. }, true) => Some(blocker),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pods evicted (or deleted after `terminationGracePeriod`, when `forced`) in order.
+fn evicted(events: &[Event]) -> Vec<(&Event, &str, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Evicted { pod, forced, .. } => Some((e, pod.name.as_str(), *forced)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn drifted(events: &[Event]) -> Vec<DriftReason> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Drifted { reason, .. } => Some(*reason),
+            _ => None,
+        })
+        .collect()
 }
 
 fn running(r: &Report) -> usize {
     r.pods.iter().filter(|p| p.phase == "Running").count()
+}
+
+/// Simulated milliseconds as seconds.
+fn secs(ms: u64) -> f64 {
+    ms as f64 / 1000.0
 }
 
 fn seconds(t: &str) -> f64 {
@@ -151,26 +224,24 @@ fn an_underutilized_node_is_replaced_by_a_cheaper_one_launched_first() {
         "the 8-CPU node gave way to a 2-CPU one"
     );
     assert_eq!(running(&r), 1);
-    let log = events(&r, "Disrupting");
+    let log = disrupting(&r.events);
     assert_eq!(log.len(), 1, "{log:?}");
-    assert!(
-        log[0].message.contains("via replace (Underutilized)"),
-        "{}",
-        log[0].message
+    assert_eq!(
+        (log[0].decision(), log[0].reason),
+        (Decision::Replace, Reason::Underutilized),
+        "{log:?}"
     );
-    assert!(
-        log[0].message.ends_with("savings $0.3/h"),
-        "0.40 − 0.10: {}",
-        log[0].message
-    );
+    assert_eq!(log[0].savings, Some(300_000), "0.40 − 0.10: {log:?}");
     // The replacement is Ready before the old node starts draining.
-    let initialized = events(&r, "Initialized")
+    let initialized = events(&r.events, |k| matches!(k, EventKind::Initialized { .. }))
         .last()
-        .map(|e| seconds(&e.time))
+        .map(|e| e.time)
         .unwrap();
-    let terminating = events(&r, "DisruptionTerminating")[0];
+    let terminating = events(&r.events, |k| {
+        matches!(k, EventKind::DisruptionTerminating { .. })
+    })[0];
     assert!(
-        seconds(&terminating.time) >= initialized,
+        terminating.time >= initialized,
         "{} < {initialized}",
         terminating.time
     );
@@ -192,17 +263,12 @@ fn a_node_whose_pods_fit_elsewhere_is_deleted() {
         ],
         10,
     );
-    assert_eq!(
-        types_of(&r),
-        ["small/on-demand"],
-        "{:?}",
-        r.events.iter().map(|e| &e.message).collect::<Vec<_>>()
-    );
+    assert_eq!(types_of(&r), ["small/on-demand"], "{:?}", r.events);
     assert_eq!(running(&r), 2, "a and c share the remaining node");
     assert!(
-        events(&r, "Disrupting")
+        disrupting(&r.events)
             .iter()
-            .any(|e| e.message.contains("via delete"))
+            .any(|d| d.decision() == Decision::Delete)
     );
 }
 
@@ -218,12 +284,8 @@ fn spot_nodes_are_not_replaced_by_spot_nodes() {
         10,
     );
     assert_eq!(types_of(&r), ["large/spot"], "the spot node stays");
-    let why = events(&r, "Unconsolidatable");
-    assert!(
-        why.iter().any(|e| e.message
-            == "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"),
-        "{why:?}"
-    );
+    let why = blockers(&r.events, true);
+    assert!(why.contains(&&Blocker::SpotToSpot), "{why:?}");
 }
 
 #[test]
@@ -271,11 +333,7 @@ fn when_empty_never_touches_a_busy_node() {
         10,
     );
     assert_eq!(types_of(&r), ["large/on-demand"]);
-    assert!(
-        events(&r, "Unconsolidatable")
-            .iter()
-            .any(|e| e.message == "NodePool \"default\" has non-empty consolidation disabled")
-    );
+    assert!(blockers(&r.events, true).contains(&&Blocker::WhenEmptyOnly("default".into())));
 }
 
 #[test]
@@ -299,7 +357,7 @@ fn several_nodes_merge_into_one_cheaper_node() {
         types_of(&r),
         ["small/on-demand"],
         "{:?}",
-        events(&r, "Disrupting")
+        disrupting(&r.events)
     );
     assert_eq!(running(&r), 4);
 }
@@ -335,11 +393,11 @@ fn a_pod_disruption_budget_that_allows_nothing_blocks_consolidation() {
         ["large/on-demand"],
         "the one replica must stay up"
     );
-    let blocked = events(&r, "DisruptionBlocked");
+    let blocked = blockers(&r.events, false);
     assert!(
-        blocked
-            .iter()
-            .any(|e| e.message == "Pdb prevents pod evictions (PodDisruptionBudget=[default/web])"),
+        blocked.contains(&&Blocker::Pdb(
+            "Pdb prevents pod evictions (PodDisruptionBudget=[default/web])".into()
+        )),
         "{blocked:?}"
     );
 
@@ -375,10 +433,11 @@ fn do_not_disrupt_pods_block_consolidation_but_not_expiration() {
         10,
     );
     assert_eq!(types_of(&r), ["large/on-demand"]);
-    assert!(events(&r, "DisruptionBlocked").iter().any(|e| {
-        e.message
-            .starts_with("Pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=default/web-")
-    }));
+    assert!(
+        blockers(&r.events, false)
+            .iter()
+            .any(|b| matches!(b, Blocker::PodDoNotDisrupt(pod) if pod.starts_with("default/web-")))
+    );
 
     // Expiration deletes the NodeClaim anyway; the drain waits for the pod until the
     // NodeClaim's terminationGracePeriod (2m) runs out, then deletes it.
@@ -390,22 +449,15 @@ fn do_not_disrupt_pods_block_consolidation_but_not_expiration() {
         "",
     );
     let r = run(&[expiring, deployment("web", 1, "1", dnd)], 9);
-    let expired = events(&r, "Expired");
+    let expired = events(&r.events, |k| matches!(k, EventKind::Expired { .. }));
     assert_eq!(expired.len(), 1, "{:?}", r.events);
-    let evicted = r
-        .events
-        .iter()
-        .find(|e| e.reason == "Evicted")
-        .expect("the pod goes in the end");
+    let (evicted, _, forced) = *evicted(&r.events).first().expect("the pod goes in the end");
     assert!(
-        evicted
-            .message
-            .starts_with("Deleted pod: terminationGracePeriod"),
-        "{}",
-        evicted.message
+        forced,
+        "deleted when terminationGracePeriod ran out: {evicted:?}"
     );
     assert!(
-        seconds(&evicted.time) - seconds(&expired[0].time) >= 120.0,
+        evicted.time - expired[0].time >= 120_000,
         "{} vs {}",
         evicted.time,
         expired[0].time
@@ -436,10 +488,11 @@ fn a_drain_blocked_by_a_pod_disruption_budget_waits_without_keeping_the_clock_bu
     let r = &s.report;
     assert_eq!(r.nodes.len(), 1);
     assert_eq!(r.nodes[0].state, "Deleting", "the node waits for its pod");
-    assert!(events(r, "FailedDraining").iter().any(|e| {
-        e.message
-            .starts_with("Cannot evict pod as it would violate the pod's disruption budget")
-    }));
+    assert!(
+        !events(&s.events, |k| matches!(k, EventKind::FailedDraining { .. })).is_empty(),
+        "{:?}",
+        s.events
+    );
     assert_eq!(running(r), 1, "the protected pod keeps running");
 }
 
@@ -468,12 +521,12 @@ fn a_replacement_that_could_only_launch_as_unoffered_spot_is_not_attempted() {
     let s = kpg::simulate(&text, None).expect("scenario runs");
     assert!(s.now < 10 * 60_000, "no endless retries: {} ms", s.now);
     assert_eq!(types_of(&s.report), ["large/on-demand"]);
+    let why = blockers(&s.events, true);
     assert!(
-        events(&s.report, "Unconsolidatable")
-            .iter()
-            .any(|e| e.message.contains("no cheaper option offers spot")),
-        "{:?}",
-        events(&s.report, "Unconsolidatable")
+        why.iter().any(
+            |b| matches!(b, Blocker::NotCheaper(Some(d)) if d.contains("no cheaper option offers spot"))
+        ),
+        "{why:?}"
     );
 }
 
@@ -536,9 +589,7 @@ fn drift_replaces_nodes_for_template_changes_and_narrowed_requirements() {
         10,
     );
     assert!(
-        events(&r, "Drifted")
-            .iter()
-            .any(|e| e.message == "NodeClaim drifted: NodePoolDrifted"),
+        drifted(&r.events).contains(&DriftReason::NodePoolDrifted),
         "{:?}",
         r.events
     );
@@ -549,9 +600,9 @@ fn drift_replaces_nodes_for_template_changes_and_narrowed_requirements() {
         "the replacement carries the new label"
     );
     assert!(
-        events(&r, "Disrupting")
+        disrupting(&r.events)
             .iter()
-            .any(|e| e.message.contains("via replace (Drifted)"))
+            .any(|d| (d.decision(), d.reason) == (Decision::Replace, Reason::Drifted))
     );
 
     let narrowed = pool("on-demand", "large", "WhenEmpty", "", "");
@@ -563,11 +614,7 @@ fn drift_replaces_nodes_for_template_changes_and_narrowed_requirements() {
         ],
         10,
     );
-    assert!(
-        events(&r, "Drifted")
-            .iter()
-            .any(|e| e.message == "NodeClaim drifted: RequirementsDrifted")
-    );
+    assert!(drifted(&r.events).contains(&DriftReason::RequirementsDrifted));
     assert_eq!(types_of(&r), ["large/on-demand"]);
 }
 
@@ -593,11 +640,7 @@ fn limits_weight_budgets_and_widened_requirements_do_not_drift() {
         ],
         10,
     );
-    assert!(
-        events(&r, "Drifted").is_empty(),
-        "{:?}",
-        events(&r, "Drifted")
-    );
+    assert!(drifted(&r.events).is_empty(), "{:?}", drifted(&r.events));
     assert_eq!(types_of(&r), ["small/on-demand"]);
     assert!(r.nodeclaims.iter().all(|c| c.drifted.is_none()));
 }
@@ -615,11 +658,7 @@ fn a_new_ami_behind_latest_drifts_nodes() {
         ],
         10,
     );
-    assert!(
-        events(&r, "Drifted")
-            .iter()
-            .any(|e| e.message == "NodeClaim drifted: AMIDrift")
-    );
+    assert!(drifted(&r.events).contains(&DriftReason::AmiDrift));
     assert_eq!(r.nodeclaims.len(), 1);
     assert_ne!(
         r.nodeclaims[0].image_id, before,
@@ -658,29 +697,23 @@ fn a_drifted_node_whose_pods_cannot_move_now_gets_no_replacement() {
     ];
     for parts in [held_by_annotation, held_by_pdb] {
         let r = run(&parts, 15);
-        let disrupting = events(&r, "Disrupting");
-        assert_eq!(disrupting.len(), 1, "{:#?}", r.events);
-        assert!(
-            disrupting[0].message.contains("via delete (Drifted)"),
-            "{}",
-            disrupting[0].message
+        let commands = disrupting(&r.events);
+        assert_eq!(commands.len(), 1, "{:#?}", r.events);
+        assert_eq!(
+            (commands[0].decision(), commands[0].reason),
+            (Decision::Delete, Reason::Drifted),
+            "{commands:?}"
         );
-        let evicted = events(&r, "Evicted");
+        let (evicted, _, forced) = evicted(&r.events)[0];
+        assert!(forced, "{evicted:?}");
         assert!(
-            evicted[0]
-                .message
-                .starts_with("Deleted pod: terminationGracePeriod"),
-            "{}",
-            evicted[0].message
-        );
-        assert!(
-            seconds(&evicted[0].time) >= 480.0,
+            evicted.time >= 480_000,
             "the pod stays until 3m + 5m: {}",
-            evicted[0].time
+            evicted.time
         );
-        let created: Vec<f64> = events(&r, "Created")
+        let created: Vec<f64> = events(&r.events, |k| matches!(k, EventKind::Created { .. }))
             .iter()
-            .map(|e| seconds(&e.time))
+            .map(|e| secs(e.time))
             .collect();
         assert_eq!(
             created.len(),
@@ -688,7 +721,7 @@ fn a_drifted_node_whose_pods_cannot_move_now_gets_no_replacement() {
             "the first node and, after the pod left, one more: {created:?}"
         );
         assert!(
-            created[1] >= seconds(&evicted[0].time),
+            created[1] >= secs(evicted.time),
             "no NodeClaim launched before the pod could move: {created:?}"
         );
         assert_eq!(running(&r), 1);
@@ -705,13 +738,13 @@ fn a_drifted_node_whose_pods_cannot_move_now_gets_no_replacement() {
         ],
         15,
     );
-    let disrupting = events(&r, "Disrupting");
-    assert!(
-        disrupting[0].message.contains("via replace (Drifted)"),
-        "{}",
-        disrupting[0].message
+    let commands = disrupting(&r.events);
+    assert_eq!(
+        (commands[0].decision(), commands[0].reason),
+        (Decision::Replace, Reason::Drifted),
+        "{commands:?}"
     );
-    assert!(seconds(&events(&r, "Created")[1].time) < 200.0);
+    assert!(events(&r.events, |k| matches!(k, EventKind::Created { .. }))[1].time < 200_000);
 }
 
 // ----- expiration, interruption, deletion -----
@@ -726,7 +759,10 @@ fn expired_nodes_go_and_their_pods_are_provisioned_again() {
         "",
     );
     let r = run(&[expiring, deployment("web", 1, "1", "")], 15);
-    assert_eq!(events(&r, "Expired").len(), 1);
+    assert_eq!(
+        events(&r.events, |k| matches!(k, EventKind::Expired { .. })).len(),
+        1
+    );
     assert_eq!(r.nodes.len(), 1, "a new node for the evicted pod");
     assert!(seconds(&r.nodes[0].created_at) >= 600.0);
     assert_eq!(running(&r), 1);
@@ -743,12 +779,19 @@ fn a_spot_interruption_gives_two_minutes_and_a_new_node() {
         ],
         8,
     );
-    let warning = events(&r, "SpotInterrupted");
+    let warning = events(&r.events, |k| {
+        matches!(k, EventKind::SpotInterrupted { .. })
+    });
     assert_eq!(warning.len(), 1);
     assert!(
-        warning[0].message.contains("at 5m0s"),
-        "{}",
-        warning[0].message
+        matches!(
+            warning[0].kind,
+            EventKind::SpotInterrupted {
+                reclaim_at: 300_000,
+                ..
+            }
+        ),
+        "reclaimed two minutes after the warning at 3m: {warning:?}"
     );
     assert_eq!(r.nodes.len(), 1, "the interrupted node is gone");
     // small/z1/spot is the pool's only offering, and the interruption put it in the
@@ -769,11 +812,13 @@ fn a_spot_interruption_gives_two_minutes_and_a_new_node() {
         ],
         6,
     );
+    let skipped = EventKind::TimelineSkipped(Skip::NothingToInterrupt {
+        target: InterruptTarget::NodePool("default".into()),
+    });
     assert!(
-        events(&r, "TimelineSkipped")
-            .iter()
-            .any(|e| e.message.contains("spot")),
-        "on-demand nodes get no spot warning"
+        r.events.iter().any(|e| e.kind == skipped),
+        "on-demand nodes get no spot warning: {:?}",
+        r.events
     );
 }
 
@@ -788,13 +833,10 @@ fn critical_pods_are_drained_after_the_others() {
         "",
     );
     let r = run(&[expiring, deployment("web", 1, "100m", ""), critical], 6);
-    let order: Vec<&str> = events(&r, "Evicted")
-        .iter()
-        .map(|e| e.object.as_str())
-        .collect();
+    let order: Vec<&str> = evicted(&r.events).iter().map(|e| e.1).collect();
     assert_eq!(order.len(), 2, "{order:?}");
     assert!(
-        order[0].starts_with("Pod/default/web-") && order[1].starts_with("Pod/default/dns-"),
+        order[0].starts_with("web-") && order[1].starts_with("dns-"),
         "{order:?}"
     );
 }
@@ -839,20 +881,14 @@ spec:
         ],
         6,
     );
-    let evicted: Vec<&str> = events(&r, "Evicted")
-        .iter()
-        .map(|e| e.object.as_str())
-        .collect();
+    let evicted: Vec<&str> = evicted(&r.events).iter().map(|e| e.1).collect();
+    assert!(evicted.iter().any(|o| o.starts_with("web-")), "{evicted:?}");
     assert!(
-        evicted.iter().any(|o| o.starts_with("Pod/default/web-")),
-        "{evicted:?}"
-    );
-    assert!(
-        evicted.iter().any(|o| o.starts_with("Pod/default/logs-")),
+        evicted.iter().any(|o| o.starts_with("logs-")),
         "a DaemonSet pod without the toleration is drained: {evicted:?}"
     );
     assert!(
-        !evicted.iter().any(|o| o.starts_with("Pod/default/agent-")),
+        !evicted.iter().any(|o| o.starts_with("agent-")),
         "one that tolerates the disrupted taint stays: {evicted:?}"
     );
 }
@@ -866,19 +902,17 @@ fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
         5,
     );
     assert_eq!(r.nodes.len(), 1, "the node stays");
-    assert!(
-        events(&r, "Waiting")
-            .iter()
-            .any(|e| e.object == "EC2NodeClass/default")
-    );
+    assert!(r.events.iter().any(
+        |e| matches!(&e.kind, EventKind::NodeClassWaiting { node_class, .. } if node_class == "default")
+    ));
     assert!(!r.nodepools[0].ready, "its NodePool can no longer launch");
     assert_eq!(running(&r), 1, "the new replica has nowhere to go");
     let r = run(&[od, deployment("web", 1, "1", ""), timeline(steps)], 8);
     assert!(r.nodes.is_empty());
     assert!(
-        r.events
-            .iter()
-            .any(|e| e.reason == "Deleted" && e.object == "EC2NodeClass/default"),
+        r.events.iter().any(
+            |e| matches!(&e.kind, EventKind::NodeClassDeleted { node_class } if node_class == "default")
+        ),
         "deleted once its NodeClaims are gone"
     );
 }
@@ -900,8 +934,8 @@ fn disruption_reports_are_byte_identical_across_runs() {
             scale("3m", "web", 2)
         )),
     ];
-    let a = serde_json::to_string(&run(&parts, 15)).unwrap();
-    let b = serde_json::to_string(&run(&parts, 15)).unwrap();
+    let a = serde_json::to_string(&run(&parts, 15).report).unwrap();
+    let b = serde_json::to_string(&run(&parts, 15).report).unwrap();
     assert_eq!(a, b);
 }
 
@@ -946,11 +980,11 @@ fn a_cordoned_node_takes_no_new_pods_and_uncordon_gives_it_back() {
         2,
         "Karpenter launches a node for the second replica"
     );
-    assert!(
-        events(&r, "NodeNotSchedulable")
-            .iter()
-            .any(|e| e.object == format!("Node/{node}"))
-    );
+    assert!(r.events.iter().any(|e| e.kind
+        == EventKind::Cordoned {
+            node: node.clone(),
+            unschedulable: true
+        }));
 
     let steps = format!(
         "  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, unschedulable: false}}}}\n{}",
@@ -984,13 +1018,8 @@ fn annotating_a_node_do_not_disrupt_holds_it_until_the_annotation_goes() {
         10,
     );
     assert_eq!(types_of(&r), ["large/on-demand"], "held");
-    assert!(
-        events(&r, "DisruptionBlocked")
-            .iter()
-            .any(|e| e.message.contains("do-not-disrupt")),
-        "{:?}",
-        events(&r, "DisruptionBlocked")
-    );
+    let blocked = blockers(&r.events, false);
+    assert!(blocked.contains(&&Blocker::NodeDoNotDisrupt), "{blocked:?}");
 
     let release = format!(
         "{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: [karpenter.sh/do-not-disrupt]}}}}\n"

@@ -10,6 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use common::*;
+use kpg_core::disruption::Reason;
+use kpg_core::sim::EventKind;
+use kpg_core::sim::event::Decision;
 use serde_json::Value;
 
 /// The NodePool fixtures that load, and whether their pools allow arm64 nodes.
@@ -82,9 +85,14 @@ fn scaled(name: &str, replicas: u32) -> String {
     format!("{head}{tail}")
 }
 
+/// The pool fixture followed by `workload`.
+fn scenario(pool: &str, workload: &str) -> String {
+    format!("{}---\n{workload}", text("nodepools", pool))
+}
+
 /// `kpg simulate - --output json` on the pool fixture followed by `workload`.
 fn simulate(pool: &str, workload: &str) -> Value {
-    let scenario = format!("{}---\n{workload}", text("nodepools", pool));
+    let scenario = scenario(pool, workload);
     let out = kpg_stdin(&["simulate", "-", "--output", "json"], scenario.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{pool}: {}", stderr(&out));
     serde_json::from_slice(&out.stdout)
@@ -208,12 +216,14 @@ fn the_pools_consolidate_an_empty_node_with_the_defaulted_disruption_block() {
             "{name}: the empty node stays\n{}",
             summary(&r)
         );
-        let events = r["events"].as_array().expect("events");
+        let events = kpg::simulate(&scenario(name, &scale_in), None)
+            .expect("the example runs")
+            .events;
         assert!(
-            events
-                .iter()
-                .any(|e| str_of(e, "reason") == Some("Disrupting")
-                    && str_of(e, "message").is_some_and(|m| m.contains("via delete (Empty)"))),
+            events.iter().any(|e| matches!(
+                &e.kind,
+                EventKind::Disrupting(d) if (d.decision(), d.reason) == (Decision::Delete, Reason::Empty)
+            )),
             "{name}: {events:#?}"
         );
     }

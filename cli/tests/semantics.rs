@@ -3,6 +3,7 @@
 //! number is visible in the test.
 
 use kpg_core::report::Report;
+use kpg_core::sim::EventKind;
 
 const CATALOG: &str = r#"
 apiVersion: playground.karpenter.dev/v1alpha1
@@ -73,9 +74,13 @@ spec:
 }
 
 fn run(parts: &[String]) -> Report {
+    simulate(parts).report
+}
+
+fn simulate(parts: &[String]) -> kpg::Simulated {
     let text = format!("{CATALOG}{}", parts.concat());
     match kpg::simulate(&text, Some(5 * 60_000)) {
-        Ok(s) => s.report,
+        Ok(s) => s,
         Err(e) => panic!("scenario failed: {e:?}\n{text}"),
     }
 }
@@ -264,13 +269,18 @@ fn restricted_labels_are_ignored_by_karpenter() {
 
 #[test]
 fn pods_are_batched_before_a_nodeclaim_is_created() {
-    let r = run(&[pool("default", ""), pod("a", "1", ""), pod("b", "0.5", "")]);
-    let created: Vec<_> = r.events.iter().filter(|e| e.reason == "Created").collect();
+    let s = simulate(&[pool("default", ""), pod("a", "1", ""), pod("b", "0.5", "")]);
+    let created: Vec<_> = s
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Created { .. }))
+        .collect();
     assert_eq!(created.len(), 1, "both pods share one NodeClaim");
     assert_eq!(
-        created[0].time, "0m1s",
+        created[0].time, 1_000,
         "the batch closes after 1 s without new pods"
     );
+    let r = s.report;
     let n = node_of(&r, "a").unwrap();
     assert_eq!(n.pods.len(), 2);
 }
@@ -335,7 +345,8 @@ spec:
   - {at: 4m, scale: {kind: Deployment, name: web, replicas: 12}}
 "#;
     let text = format!("{CATALOG}{}{deployment}{timeline}", pool("default", ""));
-    let at = |until: u64| kpg::simulate(&text, Some(until)).expect("runs").report;
+    let run_to = |until: u64| kpg::simulate(&text, Some(until)).expect("runs");
+    let at = |until: u64| run_to(until).report;
     let web = |r: &Report, phase: &str| {
         r.pods
             .iter()
@@ -350,7 +361,8 @@ spec:
         4,
         "scaled at 2m, new capacity is Ready within a minute"
     );
-    let r = at(6 * 60_000);
+    let s = run_to(6 * 60_000);
+    let r = s.report;
     assert_eq!(web(&r, "Running") + web(&r, "Pending"), 12);
     let pending = r
         .pods
@@ -364,11 +376,10 @@ spec:
             .is_some_and(|m| m.contains("no nodepools found")),
         "{pending:?}"
     );
-    assert!(
-        r.events
-            .iter()
-            .any(|e| e.reason == "Deleted" && e.object == "NodePool/default")
-    );
+    assert!(s.events.iter().any(|e| e.kind
+        == EventKind::NodePoolDeleted {
+            node_pool: "default".into()
+        }));
 }
 
 #[test]
