@@ -199,6 +199,25 @@ mod tests {
     }
 
     #[test]
+    fn a_rebuilt_simulation_starts_its_event_lines_over() {
+        let mut p = Player::new();
+        p.rebuild(Lab::HelloWorld.text(), 0);
+        p.advance(60_000);
+        let hello = p.fresh_snapshot().unwrap();
+        p.rebuild(Lab::Limits.text(), 300_000);
+        let limits = p.fresh_snapshot().unwrap();
+        assert!(
+            limits.events.len() > hello.events.len(),
+            "the new simulation has more events than the log held"
+        );
+        assert_eq!(
+            limits.events,
+            snapshot::take(p.sim().unwrap()).events,
+            "none of the old simulation's lines"
+        );
+    }
+
+    #[test]
     fn an_engine_refusal_is_a_message() {
         let mut p = Player::new();
         let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: x}\nspec: {region: mars-east-1}\n";

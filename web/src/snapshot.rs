@@ -659,6 +659,51 @@ mod tests {
     }
 
     #[test]
+    fn the_event_log_converts_each_event_once_and_its_snapshots_share_it() {
+        let mut sim = lab("seed002-scale-out");
+        let mut log = EventLog::default();
+        sim.run_until(15_000);
+        let early = take_with(&sim, &mut log);
+        sim.run_until(600_000);
+        let later = take_with(&sim, &mut log);
+        assert!(!early.events.is_empty() && later.events.len() > early.events.len());
+        assert!(
+            Arc::ptr_eq(&early.events.log, &later.events.log),
+            "one log, appended to"
+        );
+        let all = later.events.to_vec();
+        assert_eq!(
+            early.events.to_vec(),
+            all[..early.events.len()],
+            "an earlier snapshot still sees the lines it saw"
+        );
+        assert_eq!(later.events, take(&sim).events, "as if converted afresh");
+        assert_eq!(
+            later.events.latest(2),
+            [all[all.len() - 1].clone(), all[all.len() - 2].clone()]
+        );
+        // The lines say what the report's events say.
+        let report = sim.report();
+        assert_eq!(report.events.len(), all.len());
+        for (line, e) in all.iter().zip(&report.events) {
+            assert_eq!(
+                (
+                    line.warning,
+                    line.reason,
+                    line.object.as_str(),
+                    line.message.as_str()
+                ),
+                (
+                    e.kind == "Warning",
+                    e.reason.as_str(),
+                    e.object.as_str(),
+                    e.message.as_str()
+                )
+            );
+        }
+    }
+
+    #[test]
     fn money_and_time_read_like_eks_node_viewer() {
         assert_eq!(dollars(20_800), "$0.0208");
         assert_eq!(dollars_per_month(1_000_000), "$730.00");
