@@ -2,7 +2,8 @@
 //! for byte, each file opening with the lab, the time and the command line), and the
 //! behaviour a user would notice, checked directly.
 //!
-//! To accept new output after a deliberate change:
+//! To accept new output after a deliberate change (any value of `UPDATE_GOLDEN` but empty or
+//! `0` rewrites: `kpg_testkit`'s rule for every golden):
 //! UPDATE_GOLDEN=1 cargo test -p kpg-kubectl --test terminal
 //! git diff tests/golden/kubectl
 
@@ -82,18 +83,7 @@ fn check_golden(name: &str, lab: &Lab, line: &str, text: &str) {
         lab.name,
         kpg_core::duration::format(lab.sim.now())
     );
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap_or(&path)).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&path, &body).unwrap_or_else(|e| panic!("{e}"));
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", path.display()));
-    assert!(
-        want == body,
-        "{} differs (UPDATE_GOLDEN=1 accepts a deliberate change)\n--- got ---\n{body}",
-        path.display()
-    );
+    kpg_testkit::check(&path, &body);
 }
 
 fn golden(name: &str, lab: &Lab, line: &str) {
