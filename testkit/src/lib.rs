@@ -52,7 +52,8 @@ pub fn check_or_update(path: &Path, actual: &str, update: bool) -> Result<(), St
     }
     let want = fs::read_to_string(path).map_err(|e| {
         format!(
-            "golden {} cannot be read ({e}).\nCreate it with {UPDATE_VAR}=1 and review the new file.",
+            "golden {} cannot be read ({e}).\n\
+             Create it with {UPDATE_VAR}=1 and review the new file.",
             path.display()
         )
     })?;
