@@ -2,7 +2,8 @@
 //! `tests/golden/explain/`, byte for byte) and the behaviour each lab is about, read from
 //! the JSON so that a wording change does not hide a wrong answer.
 //!
-//! To accept new output after a deliberate change:
+//! To accept new output after a deliberate change (any value of `UPDATE_GOLDEN` but empty or
+//! `0` rewrites: `kpg_testkit`'s rule for every golden):
 //! UPDATE_GOLDEN=1 cargo test -p kpg --test explain
 //! git diff tests/golden/explain
 
@@ -34,20 +35,7 @@ fn explain(lab_name: &str, args: &[&str]) -> (String, Value) {
 }
 
 fn check_golden(name: &str, text: &str) {
-    let path = golden(&format!("explain/{name}.txt"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("golden dir"))
-            .expect("golden dir is writable");
-        std::fs::write(&path, text).expect("golden file is writable");
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", path.display()));
-    assert!(
-        want == text,
-        "{} differs (UPDATE_GOLDEN=1 accepts a deliberate change)\n--- got ---\n{text}",
-        path.display()
-    );
+    kpg_testkit::check(&golden(&format!("explain/{name}.txt")), text);
 }
 
 /// The lines of a section, optionally about one subject and check.

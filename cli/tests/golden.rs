@@ -1,7 +1,8 @@
 //! Golden reports: `kpg simulate tests/labs/LAB.yaml --output json` must print exactly
 //! `tests/golden/LAB.json`, byte for byte.
 //!
-//! After a deliberate change in behaviour, regenerate them and review the diff:
+//! After a deliberate change in behaviour, regenerate them and review the diff (any value of
+//! `UPDATE_GOLDEN` but empty or `0` rewrites: `kpg_testkit`'s rule for every golden):
 //!
 //! ```text
 //! UPDATE_GOLDEN=1 cargo test -p kpg --test golden
@@ -13,10 +14,6 @@ mod common;
 use std::fs;
 
 use common::*;
-
-fn updating() -> bool {
-    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0")
-}
 
 fn check_golden(lab_name: &str) {
     let path = lab(&format!("{lab_name}.yaml"));
@@ -32,50 +29,7 @@ fn check_golden(lab_name: &str) {
         "kpg simulate {lab_name} failed\n--- stderr ---\n{}",
         stderr(&out)
     );
-    let got = stdout(&out);
-    let golden_path = golden(&format!("{lab_name}.json"));
-    if updating() {
-        fs::create_dir_all(golden_path.parent().expect("tests/golden"))
-            .expect("mkdir tests/golden");
-        fs::write(&golden_path, &got).expect("write the golden report");
-        return;
-    }
-    let want = match fs::read_to_string(&golden_path) {
-        Ok(s) => s,
-        Err(e) => panic!(
-            "golden report {} is missing ({e}).\nCreate it with: UPDATE_GOLDEN=1 cargo test -p kpg --test golden",
-            golden_path.display()
-        ),
-    };
-    if got != want {
-        let (got_lines, want_lines): (Vec<&str>, Vec<&str>) =
-            (got.lines().collect(), want.lines().collect());
-        let first = got_lines
-            .iter()
-            .zip(&want_lines)
-            .position(|(g, w)| g != w)
-            .unwrap_or(got_lines.len().min(want_lines.len()));
-        let from = first.saturating_sub(3);
-        let show = |lines: &[&str]| {
-            lines
-                .iter()
-                .enumerate()
-                .skip(from)
-                .take(8)
-                .fold(String::new(), |mut s, (i, l)| {
-                    s.push_str(&format!("{:>5} | {l}\n", i + 1));
-                    s
-                })
-        };
-        panic!(
-            "{lab_name}: the report differs from {} from line {} on\n--- golden ---\n{}--- now ---\n{}\
-             If the change is intended: UPDATE_GOLDEN=1 cargo test -p kpg --test golden, then review git diff tests/golden",
-            golden_path.display(),
-            first + 1,
-            show(&want_lines),
-            show(&got_lines),
-        );
-    }
+    kpg_testkit::check(&golden(&format!("{lab_name}.json")), &stdout(&out));
 }
 
 macro_rules! golden_tests {

@@ -2,7 +2,8 @@
 //! for byte, each file opening with the lab, the time and the command line), and the
 //! behaviour a user would notice, checked directly.
 //!
-//! To accept new output after a deliberate change:
+//! To accept new output after a deliberate change (any value of `UPDATE_GOLDEN` but empty or
+//! `0` rewrites: `kpg_testkit`'s rule for every golden):
 //! UPDATE_GOLDEN=1 cargo test -p kpg-kubectl --test terminal
 //! git diff tests/golden/kubectl
 
@@ -82,18 +83,7 @@ fn check_golden(name: &str, lab: &Lab, line: &str, text: &str) {
         lab.name,
         kpg_core::duration::format(lab.sim.now())
     );
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap_or(&path)).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&path, &body).unwrap_or_else(|e| panic!("{e}"));
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1)", path.display()));
-    assert!(
-        want == body,
-        "{} differs (UPDATE_GOLDEN=1 accepts a deliberate change)\n--- got ---\n{body}",
-        path.display()
-    );
+    kpg_testkit::check(&path, &body);
 }
 
 fn golden(name: &str, lab: &Lab, line: &str) {
@@ -422,7 +412,10 @@ fn an_unsupported_command_names_what_is_supported() {
 fn a_quoted_argument_is_one_word() {
     let l = lab("seed002-limits", 300_000);
     let node = l.node("platform-");
-    let r = l.run(&format!("kubectl annotate node {node} 'example.com/note=hello world' karpenter.sh/do-not-disrupt=\"true\""));
+    let r = l.run(&format!(
+        "kubectl annotate node {node} 'example.com/note=hello world' \
+         karpenter.sh/do-not-disrupt=\"true\""
+    ));
     assert_eq!(r.output, format!("node/{node} annotated\n"));
     let Some(Change::Annotate { set, .. }) = r.changes.first() else {
         panic!("{:?}", r.changes)
@@ -523,39 +516,90 @@ fn mutations_print_kubectl_confirmations() {
     );
 }
 
+const NGINX: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  labels:
+    run: nginx
+  name: nginx
+  namespace: default
+spec:
+  containers:
+  - image: nginx
+    name: nginx
+";
+
 /// Every step kind reads back through the reader inside a Timeline, without diagnostics.
 #[test]
 fn timeline_steps_read_back_without_diagnostics() {
     let base = std::fs::read_to_string(workspace().join("tests/labs/seed002-limits.yaml"))
         .unwrap_or_default();
     let changes = [
-        Change::Scale { kind: "Deployment".into(), name: "busybox".into(), namespace: "default".into(), replicas: 3 },
-        Change::Delete { kind: "NodePool".into(), name: "service".into(), namespace: String::new() },
-        Change::Delete { kind: "Deployment".into(), name: "busybox".into(), namespace: "default".into() },
-        Change::Delete { kind: "Node".into(), name: "platform-b44dr".into(), namespace: String::new() },
-        Change::Delete { kind: "NodeClaim".into(), name: "platform-b44dr".into(), namespace: String::new() },
-        Change::Apply { document: "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    run: nginx\n  name: nginx\n  namespace: default\nspec:\n  containers:\n  - image: nginx\n    name: nginx\n".into() },
-        Change::Cordon { node: "platform-b44dr".into(), unschedulable: true },
-        Change::Cordon { node: "platform-b44dr".into(), unschedulable: false },
+        Change::Scale {
+            kind: "Deployment".into(),
+            name: "busybox".into(),
+            namespace: "default".into(),
+            replicas: 3,
+        },
+        Change::Delete {
+            kind: "NodePool".into(),
+            name: "service".into(),
+            namespace: String::new(),
+        },
+        Change::Delete {
+            kind: "Deployment".into(),
+            name: "busybox".into(),
+            namespace: "default".into(),
+        },
+        Change::Delete {
+            kind: "Node".into(),
+            name: "platform-b44dr".into(),
+            namespace: String::new(),
+        },
+        Change::Delete {
+            kind: "NodeClaim".into(),
+            name: "platform-b44dr".into(),
+            namespace: String::new(),
+        },
+        Change::Apply {
+            document: NGINX.into(),
+        },
+        Change::Cordon {
+            node: "platform-b44dr".into(),
+            unschedulable: true,
+        },
+        Change::Cordon {
+            node: "platform-b44dr".into(),
+            unschedulable: false,
+        },
         Change::Annotate {
             kind: "Node".into(),
             name: "platform-b44dr".into(),
             namespace: String::new(),
-            set: [("karpenter.sh/do-not-disrupt".to_string(), "true".to_string())].into_iter().collect(),
+            set: [(
+                "karpenter.sh/do-not-disrupt".to_string(),
+                "true".to_string(),
+            )]
+            .into_iter()
+            .collect(),
             remove: vec!["example.com/note".into()],
         },
         Change::Annotate {
             kind: "Pod".into(),
             name: "busybox-x".into(),
             namespace: "default".into(),
-            set: [("example.com/note".to_string(), "hello: world".to_string())].into_iter().collect(),
+            set: [("example.com/note".to_string(), "hello: world".to_string())]
+                .into_iter()
+                .collect(),
             remove: Vec::new(),
         },
     ];
     for c in &changes {
         let step = c.timeline_step(150_000);
         let text = format!(
-            "{base}\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata:\n  name: terminal\nspec:\n  steps:\n{step}"
+            "{base}\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+             metadata:\n  name: terminal\nspec:\n  steps:\n{step}"
         );
         let loaded = kpg_manifests::load(&text);
         assert!(

@@ -217,16 +217,36 @@ mod tests {
         );
     }
 
+    /// A scenario that cannot run is refused with a message, starts nothing and replaces
+    /// nothing. An unknown region is the reader's error (it checks regions, zones, instance
+    /// types and the node and pod caps before the engine would, and leaves a document with
+    /// errors out of the scenario), so the refusal is the reader's: the engine never sees Mars.
     #[test]
-    fn an_engine_refusal_is_a_message() {
+    fn a_refusal_is_a_message_and_replaces_nothing() {
+        let cluster = |region: &str| {
+            format!(
+                "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\n\
+                 metadata: {{name: x}}\nspec: {{region: {region}}}\n"
+            )
+        };
+        let (mars, earth) = (cluster("mars-east-1"), cluster("us-east-1"));
         let mut p = Player::new();
-        let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: x}\nspec: {region: mars-east-1}\n";
-        let r = p.rebuild(text, 0);
-        assert!(
-            matches!(&r, Rebuild::Refused(m) if m.contains("mars-east-1"))
-                || matches!(r, Rebuild::Refused(_)),
-            "{r:?}"
+        assert_eq!(
+            p.rebuild(&mars, 60_000),
+            Rebuild::Refused("the manifests have errors".into())
         );
-        assert!(!p.is_running());
+        assert!(!p.is_running() && p.sim().is_none());
+        assert_eq!((p.now(), p.next_event()), (0, None));
+        assert!(p.fresh_snapshot().is_none());
+
+        // The same cluster on Earth runs: the region was the only problem.
+        assert_eq!(p.rebuild(&earth, 60_000), Rebuild::Rebuilt);
+        assert_eq!(p.now(), 60_000);
+        assert!(p.fresh_snapshot().is_some());
+        // Refused again, and what runs stays: same clock, same text, nothing new to draw.
+        assert!(matches!(p.rebuild(&mars, 0), Rebuild::Refused(_)));
+        assert_eq!(p.now(), 60_000);
+        assert!(p.fresh_snapshot().is_none());
+        assert_eq!(p.rebuild(&earth, 60_000), Rebuild::Unchanged);
     }
 }

@@ -614,14 +614,43 @@ mod tests {
                 .all(|p| p.reason.as_deref().is_some_and(|r| r.contains("limit")))
         );
         assert_eq!(end.summary.nodes, 6);
+        // What `kpg simulate` bills for the same six nodes (tests/golden/seed002-limits.json,
+        // costPerHour 0.26662): each card its own price, the summary their sum.
+        let fixed = &end.lanes[0];
         assert_eq!(
-            end.summary.cost_per_hour,
-            end.lanes
+            fixed
+                .nodes
                 .iter()
-                .flat_map(|l| &l.nodes)
-                .map(|n| n.price_per_hour)
-                .sum::<i64>()
+                .map(|n| (n.instance_type.as_str(), n.price_per_hour))
+                .collect::<Vec<_>>(),
+            [("m7i-flex.large", 117_710); 2],
+            "the node group's on-demand m7i-flex.large at $0.11771/h"
         );
+        assert!(
+            platform.nodes.iter().all(|n| n.price_per_hour == 7_800),
+            "spot t3.small at $0.0078/h"
+        );
+        assert_eq!(end.summary.cost_per_hour, 2 * 117_710 + 4 * 7_800);
+    }
+
+    #[test]
+    fn the_cost_counts_the_nodes_still_billed_and_not_the_removed_ones() {
+        let mut sim = lab("seed002-scale-in");
+        sim.run_until(150_000);
+        let busy = take(&sim);
+        // tests/golden/seed002-scale-out.json: two fixed nodes and two spot t3.small.
+        assert_eq!(busy.summary.nodes, 4);
+        assert_eq!(busy.summary.cost_per_hour, 2 * 117_710 + 2 * 7_800);
+        // The Deployment goes at 3m; consolidation removes the two empty platform nodes and
+        // only the fixed nodes are billed (tests/golden/seed002-scale-in.json: 0.23542).
+        sim.run_to_rest(600_000);
+        let rest = take(&sim);
+        assert!(
+            sim.nodes().iter().filter(|n| n.deleted).count() >= 2,
+            "the engine keeps the removed nodes, marked deleted"
+        );
+        assert_eq!(rest.summary.nodes, 2);
+        assert_eq!(rest.summary.cost_per_hour, 2 * 117_710);
     }
 
     #[test]
