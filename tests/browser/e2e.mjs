@@ -273,10 +273,12 @@ await test('a pasted v1beta1 NodePool is flagged, migrated and simulated', async
 });
 
 await test('a corrupt saved session opens the default lesson with a notice', async () => {
-  // Paused, so that autosave cannot overwrite the broken value before the reload.
-  if (await page.locator('button.play[aria-pressed="true"]').count()) await page.click('button.play');
+  // The page saves when it is left, so break the saved value from another page of the same
+  // origin (the example article, whose embeds are far below and never save), where no
+  // playground runs to save over it.
+  await page.goto(url + 'example-article.html');
   await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
-  await page.reload();
+  await page.goto(url);
   await page.waitForSelector('.notice');
   assert(await page.locator('.lesson-picker select').inputValue() === 'hello', 'the default lesson is open');
   assert(await page.locator('.doc-tab').count() === 3, 'with its three documents');
@@ -426,6 +428,24 @@ await test('the spot shortage lesson falls back to on-demand and the Events tab 
   const text = await failed.first().innerText();
   assert(text.includes('InsufficientInstanceCapacity'), `in EC2's words: ${text}`);
   await shot('10a-spot-shortage-events');
+});
+
+await test('playing does not rewrite the saved session every frame; pausing saves the clock', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.evaluate(() => {
+    window.__saves = 0;
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (k, v) { if (k === 'kpg.session') window.__saves++; return set.call(this, k, v); };
+  });
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForTimeout(2000);
+  const whilePlaying = await page.evaluate(() => window.__saves);
+  await page.click('button.play');
+  const shown = Number(await page.locator('.clock').getAttribute('data-ms'));
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('kpg.session')).clock_ms);
+  assert(whilePlaying <= 2, `two seconds at 60x saved the session ${whilePlaying} times (once per frame would be ~120)`);
+  assert(shown > 60000 && saved === shown, `pausing saves the clock where it stopped: saved ${saved}, shown ${shown}`);
 });
 
 await test('works on a phone, stacked, and in dark mode', async () => {

@@ -230,6 +230,24 @@ impl Playground {
         }
     }
 
+    /// Writes the session where it belongs: the learner's own, the linked workspace, or (an
+    /// embed) nowhere.
+    fn save(&self) {
+        let session = self.session_now();
+        self.home.with_value(|home| match home {
+            Home::Own => browser::save(STORAGE_KEY, &session.encode()),
+            Home::Linked { fragment } => browser::save(
+                LINKED_KEY,
+                &serde_json::to_string(&Linked {
+                    fragment: fragment.clone(),
+                    session,
+                })
+                .unwrap_or_default(),
+            ),
+            Home::Nowhere => {}
+        });
+    }
+
     /// The full page's link to the scenario as it is now.
     pub fn share_link(&self) -> String {
         let base = browser::page_url();
@@ -591,8 +609,9 @@ pub fn App() -> impl IntoView {
     // session.
     Effect::new(move |_| pg.apply(&analysis.get()));
 
-    // Save on every change; the clock only once per simulated second.
-    let saved_second = Memo::new(move |_| pg.clock.get() / 1000);
+    // Save when what the learner chose changes. While playing, the clock moves every frame
+    // (at 60x, a save per frame would rewrite local storage sixty times a second): it is saved
+    // when it stops (pause, step, seek, an embed's `until`) and when the page is hidden or left.
     Effect::new(move |_| {
         pg.lang.track();
         pg.ws.track();
@@ -604,21 +623,16 @@ pub fn App() -> impl IntoView {
         pg.last_good.track();
         pg.selected.track();
         pg.bottom.track();
-        let second = saved_second.get();
-        let mut session = pg.session_now();
-        session.clock_ms = second * 1000;
-        pg.home.with_value(|home| match home {
-            Home::Own => browser::save(STORAGE_KEY, &session.encode()),
-            Home::Linked { fragment } => browser::save(
-                LINKED_KEY,
-                &serde_json::to_string(&Linked {
-                    fragment: fragment.clone(),
-                    session,
-                })
-                .unwrap_or_default(),
-            ),
-            Home::Nowhere => {}
-        });
+        if !pg.playing.get() {
+            pg.clock.track();
+        }
+        pg.save();
+    });
+    let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| pg.save());
+    let leaving = window_event_listener(leptos::ev::pagehide, move |_| pg.save());
+    on_cleanup(move || {
+        hidden.remove();
+        leaving.remove();
     });
     Effect::new(move |_| browser::set_document_lang(pg.lang.get().code()));
 
