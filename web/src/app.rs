@@ -282,17 +282,22 @@ impl Playground {
     /// answer describes the loaded cluster.
     pub fn apply(&self, a: &Analysis) {
         let at = self.clock.get_untracked();
-        let text = if !a.has_errors {
-            a.text.clone()
-        } else if !self.player.with_value(Player::is_running) {
-            match self.last_good.get_untracked() {
-                Some(text) => text,
-                None => return,
+        let (text, outcome) = match &a.scenario {
+            Some(scenario) if !a.has_errors => (
+                a.text.clone(),
+                self.player
+                    .try_update_value(|p| p.rebuild_read(&a.text, scenario, at)),
+            ),
+            _ if !self.player.with_value(Player::is_running) => {
+                let Some(text) = self.last_good.get_untracked() else {
+                    return;
+                };
+                let outcome = self.player.try_update_value(|p| p.rebuild(&text, at));
+                (text, outcome)
             }
-        } else {
-            return;
+            _ => return,
         };
-        match self.player.try_update_value(|p| p.rebuild(&text, at)) {
+        match outcome {
             Some(Rebuild::Refused(message)) => self.engine_error.set(Some(message)),
             Some(Rebuild::Rebuilt) => {
                 self.engine_error.set(None);

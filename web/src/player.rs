@@ -11,14 +11,17 @@
 use kpg_core::catalog::CatalogCache;
 use kpg_core::sim::Simulation;
 
+use kpg_core::model::Scenario;
+
 use crate::snapshot::{self, EventLog, Snapshot};
 
 /// How far the page lets the clock run: past this nothing in a lesson changes.
 pub const MAX_TIME_MS: i64 = 24 * 3_600_000;
 
 pub struct Player {
-    /// The stream the simulation was built from.
-    applied: Option<String>,
+    /// The stream the simulation was built from, as read: a restart or a seek back replays
+    /// it without reading the text again.
+    applied: Option<(String, Scenario)>,
     sim: Option<Simulation>,
     cache: CatalogCache,
     /// The engine's revision when the last snapshot was taken.
@@ -54,21 +57,39 @@ impl Player {
         }
     }
 
-    /// Builds the simulation for `text` (already known to read without errors) and runs it
-    /// to `at`.
+    /// Reads `text` and builds its simulation, run to `at`. The page's edits come through
+    /// [`Player::rebuild_read`] with the reading the Problems panel already made; this is for
+    /// text that was never read in this page (the last good manifests of a saved session).
     pub fn rebuild(&mut self, text: &str, at: i64) -> Rebuild {
-        if self.applied.as_deref() == Some(text) {
+        if self.is_applied(text) {
             return Rebuild::Unchanged;
         }
         let loaded = kpg_manifests::load(text);
         if loaded.has_errors() {
             return Rebuild::Refused("the manifests have errors".into());
         }
-        match Simulation::with_cache(loaded.scenario, &mut self.cache) {
+        self.start(text, loaded.scenario, at)
+    }
+
+    /// Builds the simulation of a scenario already read from `text` without errors (an
+    /// edit's [`crate::workspace::Analysis`]), run to `at`: an edit is read once.
+    pub fn rebuild_read(&mut self, text: &str, scenario: &Scenario, at: i64) -> Rebuild {
+        if self.is_applied(text) {
+            return Rebuild::Unchanged;
+        }
+        self.start(text, scenario.clone(), at)
+    }
+
+    fn is_applied(&self, text: &str) -> bool {
+        self.applied.as_ref().is_some_and(|(t, _)| t == text)
+    }
+
+    fn start(&mut self, text: &str, scenario: Scenario, at: i64) -> Rebuild {
+        match Simulation::with_cache(scenario.clone(), &mut self.cache) {
             Ok(mut sim) => {
                 sim.run_until(at.clamp(0, MAX_TIME_MS) as u64);
                 self.sim = Some(sim);
-                self.applied = Some(text.to_string());
+                self.applied = Some((text.to_string(), scenario));
                 self.seen_revision = None;
                 self.events = EventLog::default();
                 Rebuild::Rebuilt
@@ -79,8 +100,8 @@ impl Player {
 
     /// Starts the running scenario again from time 0.
     pub fn restart(&mut self) {
-        if let Some(text) = self.applied.take() {
-            self.rebuild(&text, 0);
+        if let Some((text, scenario)) = self.applied.take() {
+            self.start(&text, scenario, 0);
         }
     }
 
@@ -90,8 +111,8 @@ impl Player {
         match &mut self.sim {
             Some(sim) if to as u64 >= sim.now() => sim.run_until(to as u64),
             Some(_) => {
-                if let Some(text) = self.applied.take() {
-                    self.rebuild(&text, to);
+                if let Some((text, scenario)) = self.applied.take() {
+                    self.start(&text, scenario, to);
                 }
             }
             None => {}
@@ -196,6 +217,31 @@ mod tests {
         assert_eq!(p.now(), 1_000, "going back replays from the start");
         p.advance(t);
         assert_eq!(p.fresh_snapshot().unwrap(), later);
+    }
+
+    /// An edit is read once: the player starts from the analysis's scenario, and a restart
+    /// or a seek back replays that scenario instead of reading the text again. (The text
+    /// here is deliberately unreadable: any second reading would refuse it.)
+    #[test]
+    fn an_edit_is_read_once_and_replayed_from_that_reading() {
+        let scenario = kpg_manifests::load(Lab::HelloWorld.text()).scenario;
+        let unreadable = "not: [yaml";
+        let mut p = Player::new();
+        assert_eq!(p.rebuild_read(unreadable, &scenario, 0), Rebuild::Rebuilt);
+        assert_eq!(
+            p.rebuild_read(unreadable, &scenario, 0),
+            Rebuild::Unchanged,
+            "the same text is not rebuilt"
+        );
+        p.advance(120_000);
+        let later = p.fresh_snapshot().unwrap();
+        assert_eq!(later.summary.nodes, 1, "hello-world launched its node");
+        p.advance(30_000);
+        assert_eq!(p.now(), 30_000, "a seek back replays");
+        p.restart();
+        assert_eq!((p.is_running(), p.now()), (true, 0), "a restart replays");
+        p.advance(120_000);
+        assert_eq!(p.fresh_snapshot().unwrap(), later, "to the same cluster");
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! has its own tab and undo history) and joins them with `---` to read them, remembering
 //! where each starts so a diagnostic's line in the stream maps back to a tab and a line in it.
 
+use std::sync::Arc;
+
+use kpg_core::model::Scenario;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,12 +170,25 @@ impl Problem {
 }
 
 /// The reader's verdict on the whole workspace.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Analysis {
     /// The stream the engine reads.
     pub text: String,
     pub problems: Vec<Problem>,
     pub has_errors: bool,
+    /// What the reader made of `text`, when it read without errors: the engine starts from
+    /// this, so an edit is read once.
+    pub scenario: Option<Arc<Scenario>>,
+}
+
+/// Two analyses are equal when they read the same text to the same findings; the scenario
+/// is a function of the text.
+impl PartialEq for Analysis {
+    fn eq(&self, other: &Analysis) -> bool {
+        self.text == other.text
+            && self.has_errors == other.has_errors
+            && self.problems == other.problems
+    }
 }
 
 /// Reads the workspace as the engine would and places every diagnostic on its tab.
@@ -200,8 +216,10 @@ pub fn analyse(ws: &Workspace) -> Analysis {
             })
         })
         .collect();
+    let has_errors = loaded.has_errors();
     Analysis {
-        has_errors: loaded.has_errors(),
+        has_errors,
+        scenario: (!has_errors).then(|| Arc::new(loaded.scenario)),
         text,
         problems,
     }
