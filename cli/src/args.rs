@@ -900,7 +900,7 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
                         "invalid --base {value:?}: give the URL where the playground is hosted, such as https://example.com/kpg/"
                     )));
                 }
-                base = playground_base(&value);
+                base = kpg_share::page_base(&value);
             }
             ShareFlag::At => at = Some(duration(&value)?),
             ShareFlag::Until => options.until = Some(duration(&value)?),
@@ -1035,38 +1035,6 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
         at,
         output,
     })
-}
-
-/// `--base` as the address of the playground's directory: `https://x.io/kpg` is read as
-/// `https://x.io/kpg/` (the playground is a directory: `index.html` and `embed.js` side by
-/// side), a bare origin gets its `/`, and a path that names a file (`.../index.html`) is
-/// kept. Any fragment is dropped (the link brings its own).
-pub fn playground_base(url: &str) -> String {
-    let url = url.split('#').next().unwrap_or(url);
-    let (path, query) = match url.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (url, None),
-    };
-    let after_scheme = path.find("://").map_or(0, |i| i + 3);
-    let rest = &path[after_scheme..];
-    // Ends with `/`, or names a file: as given. A bare origin (`http://127.0.0.1:8080`), a
-    // relative name (`kpg`) or a last segment without a dot (`/kpg`): a directory.
-    let as_given = match rest.rfind('/') {
-        None => rest.is_empty(),
-        Some(i) => {
-            let last = &rest[i + 1..];
-            last.is_empty() || last.contains('.')
-        }
-    };
-    let mut out = path.to_string();
-    if !as_given {
-        out.push('/');
-    }
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(q);
-    }
-    out
 }
 
 fn unknown_flag(topic: Topic, arg: &str) -> UsageError {
@@ -1367,27 +1335,5 @@ mod tests {
             assert!(err.message.contains(needle), "{args:?}: {}", err.message);
         }
         assert!(p(&["share"]).unwrap_err().message.contains("missing FILE"));
-    }
-
-    #[test]
-    fn the_base_is_the_playground_directory() {
-        for (given, want) in [
-            ("https://example.com/kpg/", "https://example.com/kpg/"),
-            ("https://example.com/kpg", "https://example.com/kpg/"),
-            ("https://example.com", "https://example.com/"),
-            ("http://127.0.0.1:8080", "http://127.0.0.1:8080/"),
-            (
-                "https://example.com/kpg/index.html",
-                "https://example.com/kpg/index.html",
-            ),
-            (
-                "https://example.com/kpg?x=1#old",
-                "https://example.com/kpg/?x=1",
-            ),
-            ("./", "./"),
-            ("kpg", "kpg/"),
-        ] {
-            assert_eq!(playground_base(given), want, "{given}");
-        }
     }
 }

@@ -291,15 +291,47 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The directory a page URL lives in (`https://x.io/kpg/index.html?a#b` → `https://x.io/kpg/`):
-/// where `embed.js` and `index.html` sit side by side.
+/// A playground address as an author gives it (`kpg share --base`), normalised: `https://x.io/kpg` is read as
+/// `https://x.io/kpg/` (the playground is a directory: `index.html` and `embed.js` side by
+/// side), a bare origin gets its `/`, and a path that names a file (`.../index.html`) is
+/// kept. Any fragment is dropped (the link brings its own).
+pub fn page_base(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let (path, query) = match url.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (url, None),
+    };
+    let after_scheme = path.find("://").map_or(0, |i| i + 3);
+    let rest = &path[after_scheme..];
+    // Ends with `/`, or names a file: as given. A bare origin (`http://127.0.0.1:8080`), a
+    // relative name (`kpg`) or a last segment without a dot (`/kpg`): a directory.
+    let as_given = match rest.rfind('/') {
+        None => rest.is_empty(),
+        Some(i) => {
+            let last = &rest[i + 1..];
+            last.is_empty() || last.contains('.')
+        }
+    };
+    let mut out = path.to_string();
+    if !as_given {
+        out.push('/');
+    }
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// The directory a page URL lives in (`https://x.io/kpg/index.html?a#b` → `https://x.io/kpg/`,
+/// and `https://x.io/kpg` → `https://x.io/kpg/`, as [`page_base`] reads it): where
+/// `embed.js` and `index.html` sit side by side.
 pub fn playground_dir(url: &str) -> String {
-    let url = url.split(['#', '?']).next().unwrap_or(url);
-    match url.rfind('/') {
-        // Keep a bare origin's slash: `https://x.io` has its last `/` in the scheme.
-        Some(i) if !url[..i].ends_with('/') && !url[..i].ends_with(':') => url[..=i].to_string(),
-        _ if url.ends_with('/') => url.to_string(),
-        _ => format!("{url}/"),
+    let base = page_base(url);
+    let path = base.split('?').next().unwrap_or(&base);
+    match path.rfind('/') {
+        Some(i) => path[..=i].to_string(),
+        None => String::new(),
     }
 }
 
@@ -395,13 +427,35 @@ mod tests {
     }
 
     #[test]
+    fn the_base_is_the_playground_directory() {
+        for (given, want) in [
+            ("https://example.com/kpg/", "https://example.com/kpg/"),
+            ("https://example.com/kpg", "https://example.com/kpg/"),
+            ("https://example.com", "https://example.com/"),
+            ("http://127.0.0.1:8080", "http://127.0.0.1:8080/"),
+            (
+                "https://example.com/kpg/index.html",
+                "https://example.com/kpg/index.html",
+            ),
+            (
+                "https://example.com/kpg?x=1#old",
+                "https://example.com/kpg/?x=1",
+            ),
+            ("./", "./"),
+            ("kpg", "kpg/"),
+        ] {
+            assert_eq!(page_base(given), want, "{given}");
+        }
+    }
+
+    #[test]
     fn the_playground_sits_beside_the_page() {
         assert_eq!(
             playground_dir("https://x.io/kpg/index.html?embed#kpg1.a"),
             "https://x.io/kpg/"
         );
         assert_eq!(playground_dir("https://x.io/kpg/"), "https://x.io/kpg/");
-        assert_eq!(playground_dir("https://x.io/kpg"), "https://x.io/");
+        assert_eq!(playground_dir("https://x.io/kpg"), "https://x.io/kpg/");
         assert_eq!(playground_dir("https://x.io"), "https://x.io/");
         assert_eq!(playground_dir("./"), "./");
     }

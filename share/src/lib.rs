@@ -14,7 +14,9 @@ mod embed;
 mod html;
 
 pub use documents::split_documents;
-pub use embed::{EmbedOptions, Theme, View, iframe_snippet, playground_dir, script_snippet};
+pub use embed::{
+    EmbedOptions, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
+};
 pub use html::escape as escape_html;
 
 use base64::Engine as _;
