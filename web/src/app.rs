@@ -334,17 +334,11 @@ impl Playground {
 
     /// Selects a node by name (its NodeClaim, if it has one, from the cluster on screen).
     pub fn select_node(&self, name: &str) {
-        let nodeclaim = self.snapshot.with_untracked(|s| {
-            s.lanes
-                .iter()
-                .flat_map(|l| &l.nodes)
-                .find(|n| n.name == name)
-                .and_then(|n| n.nodeclaim.clone())
-        });
-        self.select(Selected::Node {
+        let node = Selected::Node {
             name: name.to_string(),
-            nodeclaim,
-        });
+            nodeclaim: None,
+        };
+        self.select(self.snapshot.with_untracked(|s| node.resolved(s)));
     }
 
     /// Reads the running simulation (untracked: callers track `snapshot` or `clock`).
@@ -517,12 +511,12 @@ fn boot() -> boot::Start {
 pub fn App() -> impl IntoView {
     let start = boot();
     let session = start.session;
-    let notice = start.notice.map(|(text, detail)| Notice {
+    let notice = start.notice.map(|text| Notice {
         text,
         after: (matches!(text, T::LinkDamaged | T::LinkTooLarge | T::LinkNewer)
             && start.home == Home::Own)
             .then_some(T::LinkBrokenAfter),
-        detail,
+        detail: None,
         undo: None,
     });
     let ws = RwSignal::new(session.workspace.clone());
@@ -738,7 +732,6 @@ pub fn NoticeBar() -> impl IntoView {
 #[component]
 fn Header() -> impl IntoView {
     let pg = expect_context::<Playground>();
-    let cost = move || pg.snapshot.with(|s| s.summary.cost_per_hour);
     view! {
         <header class="topbar">
             <div class="brand">
@@ -750,13 +743,23 @@ fn Header() -> impl IntoView {
             </div>
             <LessonPicker/>
             <Transport/>
-            <div class="cost" title=move || pg.t(T::ApproxNote)>
-                <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
-                <span class="unit">{move || pg.t(T::PerHour)}</span>
-            </div>
+            <Cost/>
             <ShareButton/>
             <Langs/>
         </header>
+    }
+}
+
+/// What the cluster costs per hour now.
+#[component]
+pub fn Cost() -> impl IntoView {
+    let pg = expect_context::<Playground>();
+    let cost = move || pg.snapshot.with(|s| s.summary.cost_per_hour);
+    view! {
+        <div class="cost" title=move || pg.t(T::ApproxNote)>
+            <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
+            <span class="unit">{move || pg.t(T::PerHour)}</span>
+        </div>
     }
 }
 

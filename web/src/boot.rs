@@ -45,8 +45,8 @@ pub struct Start {
     pub session: Session,
     pub embed: Option<EmbedOptions>,
     pub home: Home,
-    /// A notice to show, with a detail in the engine's words.
-    pub notice: Option<(T, Option<String>)>,
+    /// A notice to show.
+    pub notice: Option<T>,
     /// An embed whose host will send the scenario (`scenario=message`).
     pub awaiting_host: bool,
 }
@@ -55,7 +55,6 @@ pub fn start(i: &Inputs) -> Start {
     let fragment = i.fragment.trim_start_matches('#');
     let link: Option<Result<kpg_share::Shared, LinkError>> =
         kpg_share::is_link(fragment).then(|| kpg_share::decode(fragment));
-    let link_notice = |e: &LinkError| Some((link_problem(e), None));
     match EmbedOptions::from_query(i.query) {
         Some((options, _ignored)) => embed_start(i, options, link),
         None => match link {
@@ -81,7 +80,7 @@ pub fn start(i: &Inputs) -> Start {
                     session,
                     embed: None,
                     home: Home::Own,
-                    notice: link_notice(&e),
+                    notice: Some(link_problem(&e)),
                     awaiting_host: false,
                 }
             }
@@ -91,7 +90,7 @@ pub fn start(i: &Inputs) -> Start {
                     session,
                     embed: None,
                     home: Home::Own,
-                    notice: notice.map(|t| (t, None)),
+                    notice,
                     awaiting_host: false,
                 }
             }
@@ -135,7 +134,7 @@ fn embed_start(
     let mut session = match link {
         Some(Ok(shared)) => Session::from_shared(&shared, i.browser_lang),
         Some(Err(e)) => {
-            notice = Some((link_problem(&e), None));
+            notice = Some(link_problem(&e));
             Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang)
         }
         None if options.scenario_by_message => {
@@ -255,7 +254,7 @@ mod tests {
         });
         assert_eq!(s.home, Home::Own);
         assert_eq!(s.session, mine());
-        assert_eq!(s.notice, Some((T::LinkDamaged, None)));
+        assert_eq!(s.notice, Some(T::LinkDamaged));
         // Some other anchor is not a link and says nothing.
         let s = start(&inputs("", "#section-2"));
         assert_eq!((s.home, s.notice), (Home::Own, None));

@@ -152,12 +152,13 @@ pub fn confirm(message: &str) -> bool {
     window().confirm_with_message(message).unwrap_or(false)
 }
 
-/// Puts text on the clipboard; false where the browser refuses (no permission, an
-/// insecure origin), so the caller can leave the text selected for Ctrl+C instead.
-pub fn copy_text(text: &str) -> bool {
-    let clipboard = window().navigator().clipboard();
-    let _ = clipboard.write_text(text);
-    true
+/// Puts text on the clipboard. Where the browser refuses (no permission, an insecure origin)
+/// the text stays selectable in the dialog for Ctrl+C; the refusal is not an error to report.
+pub fn copy_text(text: &str) {
+    let promise = window().navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    });
 }
 
 /// Offers `text` as a file download named `name`.
@@ -188,14 +189,6 @@ pub async fn read_file(file: web_sys::File) -> Result<String, ()> {
         .await
         .map_err(|_| ())?;
     text.as_string().ok_or(())
-}
-
-/// Whether this page runs inside another page's frame.
-pub fn framed() -> bool {
-    match (window().parent(), window().top()) {
-        (Ok(Some(parent)), _) => !js_sys::Object::is(&parent, &window()),
-        _ => false,
-    }
 }
 
 /// Sends a message (JSON text, parsed back into an object) to the parent window.

@@ -12,14 +12,13 @@ use wasm_bindgen::closure::Closure;
 
 use kpg_share::{EmbedOptions, Theme, View};
 
-use crate::app::{NoticeBar, Playground, Transport};
+use crate::app::{Cost, NoticeBar, Playground, Transport};
 use crate::browser;
 use crate::cluster_view::{ClusterBody, Events};
 use crate::embed_protocol::{EmbedMessage, HostMessage, LoadError, VERSION};
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
 use crate::manifests_pane::ManifestsPane;
-use crate::snapshot;
 use crate::terminal_view::TerminalPane;
 
 /// From this frame width the manifests sit beside the cluster.
@@ -179,7 +178,6 @@ pub fn EmbedApp() -> impl IntoView {
         View::Manifests if split.get() => first_other.unwrap_or(View::Cluster),
         v => v,
     });
-    let cost = move || pg.snapshot.with(|s| s.summary.cost_per_hour);
     // The full page, with the scenario as it is at the moment of the click.
     let refresh_href = move |ev: web_sys::Event| {
         if let Some(a) = ev
@@ -206,10 +204,7 @@ pub fn EmbedApp() -> impl IntoView {
             data-view=move || current.get().name()>
             <header class="embed-bar">
                 <Transport/>
-                <div class="cost" title=move || pg.t(T::ApproxNote)>
-                    <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
-                    <span class="unit">{move || pg.t(T::PerHour)}</span>
-                </div>
+                <Cost/>
                 <a class="open-full" target="_blank" rel="noopener" href=browser::page_url()
                     title=move || pg.t(T::OpenInPlaygroundHelp)
                     on:pointerenter=move |ev| refresh_href(ev.into())

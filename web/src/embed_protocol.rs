@@ -9,6 +9,8 @@
 //! Pure: the page's `embed` module moves these across `postMessage`; the rules live here and
 //! are tested natively.
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -179,9 +181,12 @@ pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<ClusterEvent> {
     // A card keeps its NodeClaim's name from launch to removal; before it registers it
     // has no Node name, so identity is the NodeClaim when there is one.
     let id = |n: &crate::snapshot::NodeCard| n.nodeclaim.clone().unwrap_or_else(|| n.name.clone());
+    // Sets of ids, so a frame of a 2,500-node embed costs a walk, not a square.
+    let old_ids: BTreeSet<String> = old.iter().map(|(_, n)| id(n)).collect();
+    let new_ids: BTreeSet<String> = new.iter().map(|(_, n)| id(n)).collect();
     let mut out = Vec::new();
     for (pool, n) in &new {
-        if !old.iter().any(|(_, o)| id(o) == id(n)) {
+        if !old_ids.contains(&id(n)) {
             out.push(ClusterEvent::NodeLaunched {
                 at,
                 node: n.name.clone(),
@@ -193,7 +198,7 @@ pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<ClusterEvent> {
         }
     }
     for (_, o) in &old {
-        if !new.iter().any(|(_, n)| id(n) == id(o)) {
+        if !new_ids.contains(&id(o)) {
             let reason = match &o.fate {
                 Some(Fate::Disrupting(r)) => r.clone(),
                 Some(Fate::Drifted(_)) => "Drifted".into(),
@@ -208,8 +213,9 @@ pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<ClusterEvent> {
             });
         }
     }
+    let was_pending: BTreeSet<&str> = before.pending.iter().map(|p| p.key.as_str()).collect();
     for p in &after.pending {
-        if !before.pending.iter().any(|q| q.key == p.key) {
+        if !was_pending.contains(p.key.as_str()) {
             out.push(ClusterEvent::PodPending {
                 at,
                 pod: p.key.clone(),
