@@ -7,36 +7,15 @@
 // Prints "N passed, M failed" and exits non-zero on any failure.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { serve } from './server.mjs';
-
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+import { assert, finish, launch, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
 fs.mkdirSync(artifacts, { recursive: true });
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
-
-let passed = 0;
-let failed = 0;
-async function test(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-
 const { server, url } = await serve(dist, '/some/sub/path/');
-const browser = await chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
 const page = await context.newPage();
 const errors = [];
@@ -476,5 +455,4 @@ await test('no errors in the console', async () => {
 
 await browser.close();
 server.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

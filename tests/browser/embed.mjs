@@ -11,35 +11,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
+import { assert, finish, launch, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 fs.mkdirSync(artifacts, { recursive: true });
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
-
-let passed = 0;
-let failed = 0;
-async function test(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
 const figures = [];
 function figure(what, value) {
   figures.push(`${what}: ${value}`);
@@ -56,7 +36,7 @@ const SCALE_OUT = lab('seed002-scale-out.yaml');
 const PREFIX = '/blog/karpenter-playground/';
 const { server, url } = await serve(dist, PREFIX);
 const ARTICLE = url + 'example-article.html';
-const browser = await chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await launch();
 
 // Every kpg: DOM event the embeds fire, recorded from the first moment in each page (the
 // wrapper's events bubble to the document): { i: the embed's index, type, detail }.
@@ -598,5 +578,4 @@ server.close();
 blog.server.close();
 fs.rmSync(blogRoot, { recursive: true, force: true });
 console.log(figures.map((f) => `figure: ${f}`).join('\n'));
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
