@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::ops::Deref;
-
-use kpg_core::sim::{Event, EventKind};
+use common::JsonRun as Run;
+use kpg_core::sim::EventKind;
 use serde_json::Value;
 
 const CLUSTER: &str = r#"
@@ -101,28 +100,8 @@ fn scenario(parts: &[String]) -> String {
     format!("{CLUSTER}{}{}", common::NODE_CLASS, parts.concat())
 }
 
-/// A run: `kpg simulate`'s JSON report (through `Deref`) and the engine's events.
-struct Run {
-    report: Value,
-    events: Vec<Event>,
-}
-
-impl Deref for Run {
-    type Target = Value;
-    fn deref(&self) -> &Value {
-        &self.report
-    }
-}
-
-fn simulate(parts: &[String], until: &str) -> Run {
-    let text = scenario(parts);
-    let until_ms = kpg_core::duration::parse(until).expect("a duration");
-    Run {
-        report: common::simulate_json(&text, until),
-        events: kpg::simulate(&text, Some(until_ms))
-            .expect("the scenario runs")
-            .events,
-    }
+fn simulate(parts: &[String], until: &str) -> common::JsonRun {
+    common::simulate_run(&scenario(parts), until)
 }
 
 fn nodeclaims_created(r: &Run) -> usize {

@@ -179,3 +179,28 @@ pub fn simulate_json(text: &str, until: &str) -> Value {
     );
     serde_json::from_slice(&out.stdout).expect("the report is JSON")
 }
+
+/// A run through both doors: `kpg simulate`'s JSON report (read through `Deref`, as the
+/// contract's consumers read it) and the engine's typed events.
+pub struct JsonRun {
+    pub report: Value,
+    pub events: Vec<kpg_core::sim::Event>,
+}
+
+impl std::ops::Deref for JsonRun {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.report
+    }
+}
+
+/// Simulates `text` until `until` (a Go duration) with the binary and with the library.
+pub fn simulate_run(text: &str, until: &str) -> JsonRun {
+    let until_ms = kpg_core::duration::parse(until).expect("a duration");
+    JsonRun {
+        report: simulate_json(text, until),
+        events: kpg::simulate(text, Some(until_ms))
+            .expect("the scenario runs")
+            .events,
+    }
+}
