@@ -90,31 +90,8 @@ impl Selected {
     }
 }
 
-/// The tabs under the cluster view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BottomTab {
-    Events,
-    Explain,
-    Terminal,
-}
-
-impl BottomTab {
-    fn to_shared(self) -> kpg_share::BottomTab {
-        match self {
-            BottomTab::Events => kpg_share::BottomTab::Events,
-            BottomTab::Explain => kpg_share::BottomTab::Explain,
-            BottomTab::Terminal => kpg_share::BottomTab::Terminal,
-        }
-    }
-
-    fn from_shared(t: kpg_share::BottomTab) -> BottomTab {
-        match t {
-            kpg_share::BottomTab::Events => BottomTab::Events,
-            kpg_share::BottomTab::Explain => BottomTab::Explain,
-            kpg_share::BottomTab::Terminal => BottomTab::Terminal,
-        }
-    }
-}
+/// The tabs under the cluster view: the share link's own type, so a link carries it as is.
+pub use kpg_share::BottomTab;
 
 /// A message across the top of the page: a text, a detail in the engine's words, a closing
 /// sentence, and, after an action that replaced the workspace, the way back.
@@ -226,7 +203,7 @@ impl Playground {
             selected: self
                 .selected
                 .with_untracked(|s| s.as_ref().map(Selected::to_shared)),
-            tab: Some(self.bottom.get_untracked().to_shared()),
+            tab: Some(self.bottom.get_untracked()),
         }
     }
 
@@ -570,11 +547,7 @@ pub fn App() -> impl IntoView {
         jump: RwSignal::new(None),
         analysis,
         selected,
-        bottom: RwSignal::new(
-            session
-                .tab
-                .map_or(BottomTab::Events, BottomTab::from_shared),
-        ),
+        bottom: RwSignal::new(session.tab.unwrap_or(BottomTab::Events)),
         explanation,
         focus,
         player,
