@@ -13,9 +13,9 @@ pub mod table;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use kpg_core::model::{Millis, Scenario, Workload};
+use kpg_core::model::{Millis, Scenario};
 use kpg_core::report::Report;
-use kpg_core::sim::{Event, SimError, Simulation};
+use kpg_core::sim::{SimError, Simulation};
 use kpg_manifests::{Diagnostic, Severity};
 
 use args::{Command, Input, ShareOutput, SimulateOutput, ValidateOutput};
@@ -38,10 +38,8 @@ pub struct Simulated {
     pub now: Millis,
     /// The reader's warnings (the scenario ran anyway).
     pub warnings: Vec<Diagnostic>,
-    /// Containers per pod owner, for kubectl's READY column.
-    pub containers: table::ContainerCounts,
-    /// What happened, as the engine's typed events (the report's `events` are their text).
-    pub events: Vec<Event>,
+    /// The simulation itself, at `now` (what the tables and the terminal read).
+    pub sim: Simulation,
 }
 
 /// Why a scenario was not simulated.
@@ -59,13 +57,12 @@ pub enum Failure {
 /// Reads and runs a scenario: to `until` when given, else until nothing more would change
 /// (at most [`REST_LIMIT`]).
 pub fn simulate(text: &str, until: Option<Millis>) -> Result<Simulated, Failure> {
-    let (warnings, containers, sim) = load_and_run(text, until)?;
+    let (warnings, sim) = load_and_run(text, until)?;
     Ok(Simulated {
         report: sim.report(),
         now: sim.now(),
         warnings,
-        containers,
-        events: sim.events().to_vec(),
+        sim,
     })
 }
 
@@ -82,7 +79,7 @@ pub fn explain(
     ),
     Failure,
 > {
-    let (warnings, _, sim) = load_and_run(text, at)?;
+    let (warnings, sim) = load_and_run(text, at)?;
     Ok((warnings, kpg_explain::explain(&sim, subject, lang)))
 }
 
@@ -90,13 +87,12 @@ pub fn explain(
 fn load_and_run(
     text: &str,
     until: Option<Millis>,
-) -> Result<(Vec<Diagnostic>, table::ContainerCounts, Simulation), Failure> {
+) -> Result<(Vec<Diagnostic>, Simulation), Failure> {
     let loaded = kpg_manifests::load(text);
     if loaded.has_errors() {
         return Err(Failure::Invalid(loaded.diagnostics));
     }
     let warnings = loaded.diagnostics;
-    let containers = container_counts(&loaded.scenario);
     let mut sim = match Simulation::new(loaded.scenario) {
         Ok(sim) => sim,
         Err(error) => return Err(Failure::Sim { warnings, error }),
@@ -107,7 +103,7 @@ fn load_and_run(
             sim.run_to_rest(REST_LIMIT);
         }
     }
-    Ok((warnings, containers, sim))
+    Ok((warnings, sim))
 }
 
 /// Prints why nothing could be simulated (the diagnostics, or the engine's refusal).
@@ -148,39 +144,6 @@ pub fn is_error(d: &Diagnostic) -> bool {
 
 fn severity_word(d: &Diagnostic) -> &'static str {
     if is_error(d) { "error" } else { "warning" }
-}
-
-/// How many containers each workload's pods have, counting sidecars (restartable init
-/// containers) as kubectl's READY column does.
-fn container_counts(scenario: &Scenario) -> table::ContainerCounts {
-    let mut counts = table::ContainerCounts::new();
-    let mut add = |w: &Workload| {
-        let spec = &w.template.spec;
-        let n = spec.containers.len()
-            + spec
-                .init_containers
-                .iter()
-                .filter(|c| c.restart_always)
-                .count();
-        counts.insert(
-            (
-                w.namespace.clone(),
-                format!("{}/{}", w.kind.as_str(), w.name),
-            ),
-            n,
-        );
-    };
-    for w in &scenario.workloads {
-        add(w);
-    }
-    for step in &scenario.timeline {
-        if let kpg_core::model::TimelineAction::Apply(obj) = &step.action
-            && let kpg_core::model::AppliedObject::Workload(w) = obj.as_ref()
-        {
-            add(w);
-        }
-    }
-    counts
 }
 
 /// `FILE:LINE:COL: severity code: Kind/name field.path: message` (the object and the path
@@ -543,7 +506,7 @@ fn run_simulate(
                     }
                 },
                 SimulateOutput::Table => {
-                    table::render(&simulated.report, simulated.now, &simulated.containers)
+                    table::render(&simulated.sim, &simulated.report, &file, &text)
                 }
             };
             emit(stdout, stderr, &rendered)
@@ -595,7 +558,7 @@ fn run_kubectl(
     let Some(text) = read_or_report(input, stdin, stderr) else {
         return EXIT_FAILURE;
     };
-    let (warnings, _, mut sim) = match load_and_run(&text, at) {
+    let (warnings, mut sim) = match load_and_run(&text, at) {
         Ok(run) => run,
         Err(failure) => {
             print_failure(&file, failure, stderr);

@@ -641,3 +641,55 @@ fn never_panics_on_odd_input() {
         }
     }
 }
+
+/// `simulate`'s tables are the terminal's `get nodes -L ...` and `get pods -A -o wide`, so
+/// they agree with a real cluster where the old report-based tables did not: a NodeClaim that
+/// has not registered has no Node object yet, and a node Karpenter is draining keeps kubelet's
+/// `Ready` without `SchedulingDisabled` (Karpenter taints it `karpenter.sh/disrupted:NoSchedule`
+/// and never sets `spec.unschedulable`: terminator.go's `Taint`).
+#[test]
+fn simulate_tables_are_the_terminals() {
+    let lab = lab_path("seed002-consolidation.yaml");
+    let table = |until: &str| {
+        let out = kpg(&["simulate", &lab, "--until", until]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let terminal = |until: &str, line: &str| {
+        let out = kpg(&["kubectl", &lab, "--at", until, "--", line]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let nodes_line = "get nodes -L karpenter.sh/nodepool,node.kubernetes.io/instance-type,\
+                      topology.kubernetes.io/zone,karpenter.sh/capacity-type";
+    for until in ["5s", "30s", "260s"] {
+        let text = table(until);
+        let nodes = terminal(until, nodes_line);
+        let pods = terminal(until, "get pods -A -o wide");
+        assert!(text.starts_with(&nodes), "at {until}:\n{text}\nvs\n{nodes}");
+        assert!(text.contains(&pods), "at {until}:\n{text}\nvs\n{pods}");
+    }
+    // At 5 s the platform pool's NodeClaims are launching: only the fixed nodes are Nodes.
+    let early = table("5s");
+    let node_rows: Vec<&str> = early.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(
+        node_rows.len(),
+        3,
+        "a header and the two fixed nodes:\n{early}"
+    );
+    assert!(!early.contains("NotReady"), "{early}");
+    // At 260 s consolidation is draining a platform node: still Ready, not cordoned.
+    let draining = table("260s");
+    assert!(!draining.contains("SchedulingDisabled"), "{draining}");
+    let platform: Vec<&str> = draining
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("platform-"))
+        .collect();
+    assert!(!platform.is_empty(), "{draining}");
+    assert!(
+        platform
+            .iter()
+            .all(|l| l.split_whitespace().nth(1) == Some("Ready"))
+    );
+}

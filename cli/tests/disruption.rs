@@ -119,7 +119,7 @@ fn run(parts: &[String], until_minutes: u64) -> Run {
     match kpg::simulate(&text, Some(until_minutes * 60_000)) {
         Ok(s) => Run {
             report: s.report,
-            events: s.events,
+            events: s.sim.events().to_vec(),
         },
         Err(e) => panic!("scenario failed: {e:?}\n{text}"),
     }
@@ -489,9 +489,13 @@ fn a_drain_blocked_by_a_pod_disruption_budget_waits_without_keeping_the_clock_bu
     assert_eq!(r.nodes.len(), 1);
     assert_eq!(r.nodes[0].state, "Deleting", "the node waits for its pod");
     assert!(
-        !events(&s.events, |k| matches!(k, EventKind::FailedDraining { .. })).is_empty(),
+        !events(s.sim.events(), |k| matches!(
+            k,
+            EventKind::FailedDraining { .. }
+        ))
+        .is_empty(),
         "{:?}",
-        s.events
+        s.sim.events()
     );
     assert_eq!(running(r), 1, "the protected pod keeps running");
 }
@@ -521,7 +525,7 @@ fn a_replacement_that_could_only_launch_as_unoffered_spot_is_not_attempted() {
     let s = kpg::simulate(&text, None).expect("scenario runs");
     assert!(s.now < 10 * 60_000, "no endless retries: {} ms", s.now);
     assert_eq!(types_of(&s.report), ["large/on-demand"]);
-    let why = blockers(&s.events, true);
+    let why = blockers(s.sim.events(), true);
     assert!(
         why.iter().any(
             |b| matches!(b, Blocker::NotCheaper(Some(d)) if d.contains("no cheaper option offers spot"))

@@ -218,7 +218,9 @@ fn the_pools_consolidate_an_empty_node_with_the_defaulted_disruption_block() {
         );
         let events = kpg::simulate(&scenario(name, &scale_in), None)
             .expect("the example runs")
-            .events;
+            .sim
+            .events()
+            .to_vec();
         assert!(
             events.iter().any(|e| matches!(
                 &e.kind,

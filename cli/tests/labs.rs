@@ -16,7 +16,11 @@ use serde_json::Value;
 fn lab_events(name: &str, until: Option<&str>) -> Vec<Event> {
     let text = std::fs::read_to_string(lab(name)).expect("the lab exists");
     let until = until.map(|u| kpg_core::duration::parse(u).expect("a duration"));
-    kpg::simulate(&text, until).expect("the lab runs").events
+    kpg::simulate(&text, until)
+        .expect("the lab runs")
+        .sim
+        .events()
+        .to_vec()
 }
 
 fn label<'a>(v: &'a Value, key: &str) -> Option<&'a str> {

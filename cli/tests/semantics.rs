@@ -271,7 +271,8 @@ fn restricted_labels_are_ignored_by_karpenter() {
 fn pods_are_batched_before_a_nodeclaim_is_created() {
     let s = simulate(&[pool("default", ""), pod("a", "1", ""), pod("b", "0.5", "")]);
     let created: Vec<_> = s
-        .events
+        .sim
+        .events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Created { .. }))
         .collect();
@@ -376,7 +377,7 @@ spec:
             .is_some_and(|m| m.contains("no nodepools found")),
         "{pending:?}"
     );
-    assert!(s.events.iter().any(|e| e.kind
+    assert!(s.sim.events().iter().any(|e| e.kind
         == EventKind::NodePoolDeleted {
             node_pool: "default".into()
         }));

@@ -201,6 +201,8 @@ pub fn simulate_run(text: &str, until: &str) -> JsonRun {
         report: simulate_json(text, until),
         events: kpg::simulate(text, Some(until_ms))
             .expect("the scenario runs")
-            .events,
+            .sim
+            .events()
+            .to_vec(),
     }
 }
