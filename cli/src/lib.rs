@@ -570,9 +570,10 @@ fn run_kubectl(
     }
     let files = kubectl_files(input, &text, line);
     let reply = kpg_kubectl::run(
-        &kpg_kubectl::World {
+        &kpg_kubectl::Files {
             sim: &sim,
             files: &files,
+            reader: kpg_manifests::documents,
         },
         line,
     );
@@ -597,9 +598,10 @@ fn run_kubectl(
             }
             // The clock always moves on, even if an action falls due at the present instant.
             sim.run_until(next.max(sim.now() + 1));
-            let text = watch.poll(&kpg_kubectl::World {
+            let text = watch.poll(&kpg_kubectl::Files {
                 sim: &sim,
                 files: &files,
+                reader: kpg_manifests::documents,
             });
             if !text.is_empty() {
                 let status = emit(stdout, stderr, &text);

@@ -16,7 +16,11 @@ topology.kubernetes.io/zone,karpenter.sh/capacity-type";
 
 /// What the terminal prints for `line` over the simulation and the scenario's file.
 fn kubectl(sim: &Simulation, files: &[(String, String)], line: &str) -> String {
-    let world = kpg_kubectl::World { sim, files };
+    let world = kpg_kubectl::Files {
+        sim,
+        files,
+        reader: kpg_manifests::documents,
+    };
     kpg_kubectl::run(&world, line).output
 }
 

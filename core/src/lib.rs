@@ -17,6 +17,7 @@ pub mod cron;
 pub mod disruption;
 pub mod duration;
 pub mod labels;
+pub mod manifest;
 pub mod model;
 pub mod pod;
 pub mod quantity;

@@ -32,6 +32,9 @@ pub struct Scenario {
     /// Custom instance types; when non-empty they replace the built-in catalog.
     pub instance_types: Vec<crate::catalog::InstanceTypeSpec>,
     pub timeline: Vec<TimelineStep>,
+    /// Every accepted object as written (documents, `List` items, Timeline `apply`
+    /// objects), for what shows objects as the API server serves them.
+    pub written: Vec<crate::manifest::Written>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

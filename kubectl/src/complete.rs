@@ -33,7 +33,7 @@ fn names_of(state: &State, kind: Kind) -> Vec<String> {
         .collect()
 }
 
-pub fn complete(world: &World, line: &str) -> Completion {
+pub fn complete(world: &dyn World, line: &str) -> Completion {
     let Ok((words, open)) = tokenize::split_partial(line) else {
         return Completion {
             start: line.len(),
@@ -82,7 +82,7 @@ pub fn complete(world: &World, line: &str) -> Completion {
     Completion { start, candidates }
 }
 
-fn kubectl(world: &World, done: &[String], current: &str) -> Vec<String> {
+fn kubectl(world: &dyn World, done: &[String], current: &str) -> Vec<String> {
     let Some(sub) = done.first() else {
         return crate::SUPPORTED.iter().map(|s| s.to_string()).collect();
     };
@@ -90,7 +90,7 @@ fn kubectl(world: &World, done: &[String], current: &str) -> Vec<String> {
     let state = State::new(world);
     match previous {
         "-f" | "--filename" if sub != "logs" => {
-            return world.files.iter().map(|(n, _)| n.clone()).collect();
+            return world.files().iter().map(|(n, _)| n.clone()).collect();
         }
         "-n" | "--namespace" => return state.namespaces().into_iter().map(|(n, _)| n).collect(),
         "-o" | "--output" => {

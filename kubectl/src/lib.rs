@@ -32,17 +32,46 @@ pub mod viewer;
 pub mod watch;
 pub mod yaml;
 
+use kpg_core::manifest::Document;
+use kpg_core::sim::Simulation;
+
 pub use complete::{Completion, complete};
 pub use mutate::Change;
 pub use watch::Watch;
 
-/// What a command sees.
-pub struct World<'a> {
-    pub sim: &'a kpg_core::sim::Simulation,
+/// What a command sees: the simulation at the instant the terminal shows, and the manifest
+/// files. The objects the API server holds come from the simulation ([`Simulation::applied`]:
+/// the manifests the simulation was built from, parsed once by the reader); the files are
+/// read only by the commands that name one (`apply -f`, `delete -f`), through
+/// [`World::documents`], so this crate has no YAML parser of its own.
+pub trait World {
+    fn sim(&self) -> &Simulation;
     /// Manifest files by name, e.g. ("nodepool.yaml", text): the page's tabs, the CLI's files.
-    /// For `apply -f` / `delete -f`; they are also where the objects the engine does not
-    /// expose (EC2NodeClasses, workload manifests, container images) are read from.
+    fn files(&self) -> &[(String, String)];
+    /// A file's documents, each read on its own by the manifest reader.
+    fn documents(&self, text: &str) -> Vec<Document>;
+}
+
+/// A [`World`] of borrowed parts. `reader` is the manifest reader's
+/// `kpg_manifests::documents` (tests may give another).
+pub struct Files<'a> {
+    pub sim: &'a Simulation,
     pub files: &'a [(String, String)],
+    pub reader: fn(&str) -> Vec<Document>,
+}
+
+impl World for Files<'_> {
+    fn sim(&self) -> &Simulation {
+        self.sim
+    }
+
+    fn files(&self) -> &[(String, String)] {
+        self.files
+    }
+
+    fn documents(&self, text: &str) -> Vec<Document> {
+        (self.reader)(text)
+    }
 }
 
 /// What a command did.
@@ -141,7 +170,7 @@ current time. FILE is one of the manifest files.
 ";
 
 /// Answers one command line.
-pub fn run(world: &World, line: &str) -> Reply {
+pub fn run(world: &dyn World, line: &str) -> Reply {
     let words = match tokenize::split(line) {
         Ok(w) => w,
         Err(e) => return Reply::fail(e.message() + "\n"),
@@ -162,7 +191,7 @@ pub fn run(world: &World, line: &str) -> Reply {
         // The manifest files `apply -f` and `delete -f` read (the page's tabs).
         "ls" => Reply::ok(
             world
-                .files
+                .files()
                 .iter()
                 .map(|(n, _)| format!("{n}\n"))
                 .collect::<String>(),
@@ -178,7 +207,7 @@ pub fn run(world: &World, line: &str) -> Reply {
     }
 }
 
-fn kubectl(world: &World, words: &[String]) -> Reply {
+fn kubectl(world: &dyn World, words: &[String]) -> Reply {
     // Global flags may come before the subcommand (`kubectl -n kube-system logs ...`).
     let mut words = words.to_vec();
     let mut leading = Vec::new();

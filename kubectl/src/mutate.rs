@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use kpg_core::manifest::{Document, Tree};
 use kpg_core::model::{Millis, Scenario};
 use serde_json::Value;
 
@@ -153,7 +154,7 @@ fn fail(output: String) -> Reply {
 }
 
 /// The workload kinds `kubectl scale` takes.
-pub fn scale(world: &World, state: &State, args: &Args) -> Reply {
+pub fn scale(world: &dyn World, state: &State, args: &Args) -> Reply {
     let _ = world;
     let Some(replicas) = args.value("replicas") else {
         return fail(String::from(
@@ -222,44 +223,35 @@ pub fn scale(world: &World, state: &State, args: &Args) -> Reply {
 }
 
 /// A file of `world.files` by name (exactly, or by its last path component).
-pub fn find_file<'a>(world: &'a World, name: &str) -> Option<&'a (String, String)> {
+pub fn find_file<'a>(world: &'a dyn World, name: &str) -> Option<&'a (String, String)> {
     let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
     world
-        .files
+        .files()
         .iter()
         .find(|(n, _)| n == name)
-        .or_else(|| world.files.iter().find(|(n, _)| base(n) == base(name)))
+        .or_else(|| world.files().iter().find(|(n, _)| base(n) == base(name)))
 }
 
 /// kubectl's message, and the files there are (`ls` lists them too).
-fn missing_file(world: &World, name: &str) -> String {
-    let names: Vec<&str> = world.files.iter().map(|(n, _)| n.as_str()).collect();
+fn missing_file(world: &dyn World, name: &str) -> String {
+    let names: Vec<&str> = world.files().iter().map(|(n, _)| n.as_str()).collect();
     format!(
         "error: the path \"{name}\" does not exist\n# the files here: {}\n",
         names.join(" ")
     )
 }
 
-/// The engine's model of one object's text, normalised so that two loads of the same object
-/// compare equal (the document index is where the text sat, not what it says).
-fn model(text: &str) -> Option<Scenario> {
-    let loaded = kpg_manifests::load(text);
-    if loaded.has_errors() {
+/// A document's objects as the reader made them, normalised so that two readings of the same
+/// object compare equal (the document index is where the text sat, not what it says).
+fn model(doc: &Document) -> Option<Scenario> {
+    if doc.error.is_some() {
         return None;
     }
-    let mut s = loaded.scenario;
+    let mut s = doc.scenario.clone();
     for w in &mut s.workloads {
         w.document = 0;
     }
     Some(s)
-}
-
-fn same(a: &Scenario, b: &Scenario) -> bool {
-    a.node_pools == b.node_pools
-        && a.node_classes == b.node_classes
-        && a.workloads == b.workloads
-        && a.pdbs == b.pdbs
-        && a.namespaces == b.namespaces
 }
 
 /// `created`, `configured` or `unchanged`: the object against what the cluster runs. The
@@ -271,7 +263,7 @@ fn verb(
     kind_name: &str,
     namespace: &str,
     name: &str,
-    doc: &str,
+    doc: &Document,
 ) -> &'static str {
     let new = model(doc);
     if kind == Kind::NodePool {
@@ -310,16 +302,16 @@ fn verb(
             && (!counted || active == w.replicas);
         return if same { "unchanged" } else { "configured" };
     }
+    // Objects the engine keeps no model of compare as written, as `kubectl apply`'s patch
+    // would: nothing to change is `unchanged`.
     match state.declared(kind_name, namespace, name) {
         None => "created",
-        Some(d) => match (model(&crate::yaml::render(&d.value)), new) {
-            (Some(a), Some(b)) if same(&a, &b) => "unchanged",
-            _ => "configured",
-        },
+        Some(d) if doc.tree.as_ref().map(state::json).as_ref() == Some(&d.value) => "unchanged",
+        Some(_) => "configured",
     }
 }
 
-pub fn apply(world: &World, state: &State, args: &Args) -> Reply {
+pub fn apply(world: &dyn World, state: &State, args: &Args) -> Reply {
     let files = args.all("filename");
     if files.is_empty() {
         return fail(String::from("error: must specify one of -f and -k\n"));
@@ -333,12 +325,13 @@ pub fn apply(world: &World, state: &State, args: &Args) -> Reply {
             ok = false;
             continue;
         };
-        for (doc, value) in state::documents(text) {
-            let (kind_name, name, namespace) = state::identity(&value);
+        for doc in world.documents(text) {
+            let Some(tree) = &doc.tree else { continue };
+            let (kind_name, name, namespace) = state::identity(tree);
             let Some(kind) = Kind::from_kind(&kind_name) else {
-                let what = if value
+                let what = if tree
                     .get("apiVersion")
-                    .and_then(Value::as_str)
+                    .and_then(Tree::as_str)
                     .is_some_and(|a| a.starts_with("playground.karpenter.dev"))
                 {
                     format!(
@@ -353,16 +346,14 @@ pub fn apply(world: &World, state: &State, args: &Args) -> Reply {
                 out.push_str(&what);
                 continue;
             };
-            let loaded = kpg_manifests::load(&doc);
-            if let Some(err) = loaded.errors().next() {
+            if let Some((path, message)) = &doc.error {
                 out.push_str(&format!(
-                    "The {kind_name} \"{name}\" is invalid: {}{}\n",
-                    if err.path.is_empty() {
+                    "The {kind_name} \"{name}\" is invalid: {}{message}\n",
+                    if path.is_empty() {
                         String::new()
                     } else {
-                        format!("{}: ", err.path)
+                        format!("{path}: ")
                     },
-                    err.message
                 ));
                 ok = false;
                 continue;
@@ -370,7 +361,7 @@ pub fn apply(world: &World, state: &State, args: &Args) -> Reply {
             let verb = verb(state, kind, &kind_name, &namespace, &name, &doc);
             if verb != "unchanged" {
                 changes.push(Change::Apply {
-                    document: doc.clone(),
+                    document: doc.text.clone(),
                 });
             }
             let _ = fname;
@@ -429,7 +420,7 @@ fn delete_one(
     });
 }
 
-pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
+pub fn delete(world: &dyn World, state: &State, args: &Args) -> Reply {
     let namespace = namespace_of(args);
     let mut out = String::new();
     let mut changes = Vec::new();
@@ -442,8 +433,9 @@ pub fn delete(world: &World, state: &State, args: &Args) -> Reply {
                 ok = false;
                 continue;
             };
-            for (_, value) in state::documents(text) {
-                let (kind_name, name, ns) = state::identity(&value);
+            for doc in world.documents(text) {
+                let Some(tree) = &doc.tree else { continue };
+                let (kind_name, name, ns) = state::identity(tree);
                 let Some(kind) = Kind::from_kind(&kind_name) else {
                     continue;
                 };

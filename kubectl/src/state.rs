@@ -1,236 +1,114 @@
 //! What the simulated API server holds at `sim.now()`: the engine's nodes, NodeClaims, pods
-//! and NodePools, and, for what the engine does not expose (EC2NodeClasses, the workloads'
-//! manifests, container images), the objects as the files declare them with the files'
-//! Timeline steps replayed up to now (the page appends the terminal's changes there).
+//! and NodePools, and, for what the engine keeps only as a model (EC2NodeClasses, the
+//! workloads' manifests, container images), the objects as written that the engine applied
+//! by now ([`Simulation::applied`]): one reading of the manifests, the engine's.
 
+use kpg_core::manifest::Tree;
 use kpg_core::model::{Millis, NodePool, WorkloadKind};
 use kpg_core::pod::{Phase, Pod};
-use kpg_core::sim::{Event, EventKind, Node, NodeState, Simulation};
+use kpg_core::sim::{Event, Node, NodeState, Simulation};
 use kpg_core::wellknown as wk;
 use serde_json::Value;
 
 use crate::World;
 use crate::kinds::Kind;
 
-/// One object as the files declare it, replayed to now.
+/// One object as written, as it stands now.
 #[derive(Clone, Debug)]
 pub struct Declared {
     pub kind: String,
     pub name: String,
     /// Empty for cluster-scoped kinds.
     pub namespace: String,
+    /// The object as the API server serves it (JSON), before the server's own fields.
     pub value: Value,
     /// When it was created (0, or the Timeline step that applied it first).
     pub created: Millis,
     /// A Timeline step deleted it at this time (an EC2NodeClass lingers until its NodeClaims
     /// are gone).
     pub deleted: Option<Millis>,
-    /// Which file it came from.
-    pub file: String,
 }
 
 pub struct State<'a> {
     pub sim: &'a Simulation,
     pub now: Millis,
     pub declared: Vec<Declared>,
-    pub files: &'a [(String, String)],
 }
 
-/// The documents of a text, each parsed as a tree (documents that do not parse are skipped:
-/// the reader reports them). Documents are found by the reader's own splitter.
-pub fn documents(text: &str) -> Vec<(String, Value)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (first, last, _) in kpg_manifests::document_spans(text) {
-        let (Some(from), Some(to)) = (first.checked_sub(1), Some(last)) else {
-            continue;
-        };
-        let Some(slice) = lines.get(from..to.min(lines.len())) else {
-            continue;
-        };
-        let doc = slice.join("\n") + "\n";
-        let parsed = std::panic::catch_unwind(|| serde_saphyr::from_str::<Value>(&doc));
-        if let Ok(Ok(value)) = parsed
-            && value.is_object()
-        {
-            out.push((doc, value));
+/// `kind`, `metadata.name`, `metadata.namespace` (defaulted for namespaced kinds) of a tree.
+pub fn identity(tree: &Tree) -> (String, String, String) {
+    let text = |path: &[&str]| tree.at(path).and_then(Tree::as_str).map(str::to_string);
+    let kind = text(&["kind"]).unwrap_or_default();
+    let name = text(&["metadata", "name"]).unwrap_or_default();
+    (
+        kind.clone(),
+        name,
+        namespace_of(&kind, text(&["metadata", "namespace"]).as_deref()),
+    )
+}
+
+/// The namespace kubectl shows: `default` when a namespaced object names none, empty for
+/// cluster-scoped kinds.
+fn namespace_of(kind: &str, written: Option<&str>) -> String {
+    if Kind::from_kind(kind).is_none_or(Kind::namespaced) {
+        written.unwrap_or("default").to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// A tree as JSON (what the API server serves and `-o yaml|json` print).
+pub fn json(tree: &Tree) -> Value {
+    match tree {
+        Tree::Null => Value::Null,
+        Tree::Bool(b) => Value::Bool(*b),
+        Tree::Int(i) => Value::from(*i),
+        Tree::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+        Tree::Str(s) => Value::String(s.clone()),
+        Tree::Seq(items) => Value::Array(items.iter().map(json).collect()),
+        Tree::Map(entries) => {
+            Value::Object(entries.iter().map(|(k, v)| (k.clone(), json(v))).collect())
         }
     }
-    out
-}
-
-/// `kind`, `metadata.name`, `metadata.namespace` (defaulted for namespaced kinds).
-pub fn identity(value: &Value) -> (String, String, String) {
-    let kind = value
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let name = value
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let namespaced = Kind::from_kind(&kind).is_none_or(Kind::namespaced);
-    let namespace = if namespaced {
-        value
-            .pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("default")
-            .to_string()
-    } else {
-        String::new()
-    };
-    (kind, name, namespace)
-}
-
-fn step_time(step: &Value) -> Option<Millis> {
-    match step.get("at")? {
-        Value::String(s) => kpg_core::duration::parse(s).ok(),
-        Value::Number(n) => n.as_u64().map(|s| s * 1000),
-        _ => None,
-    }
-}
-
-fn target(v: &Value, kind_default: &str) -> (String, String, String) {
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or(kind_default)
-        .to_string();
-    let name = v
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let namespaced = Kind::from_kind(&kind).is_none_or(Kind::namespaced);
-    let namespace = if namespaced {
-        v.get("namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("default")
-            .to_string()
-    } else {
-        String::new()
-    };
-    (kind, name, namespace)
 }
 
 impl<'a> State<'a> {
-    pub fn new(world: &World<'a>) -> State<'a> {
-        let now = world.sim.now();
-        let mut declared: Vec<Declared> = Vec::new();
-        let mut steps: Vec<(Millis, usize, Value)> = Vec::new();
-        for (file, text) in world.files {
-            for (_, value) in documents(text) {
-                let (kind, name, namespace) = identity(&value);
-                if kind == "Timeline" {
-                    let list = value
-                        .pointer("/spec/steps")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    for step in list {
-                        if let Some(at) = step_time(&step) {
-                            let order = steps.len();
-                            steps.push((at, order, step));
-                        }
-                    }
-                    continue;
+    pub fn new(world: &'a dyn World) -> State<'a> {
+        let sim = world.sim();
+        let mut declared: Vec<Declared> = sim
+            .applied()
+            .into_iter()
+            .map(|a| {
+                let w = a.written;
+                let mut value = json(&w.tree);
+                if let Some(replicas) = a.scaled
+                    && let Some(spec) = value.get_mut("spec").and_then(Value::as_object_mut)
+                {
+                    let key = if w.kind == "Job" {
+                        "parallelism"
+                    } else {
+                        "replicas"
+                    };
+                    spec.insert(key.into(), Value::from(replicas));
                 }
-                if kind.is_empty() || name.is_empty() {
-                    continue;
-                }
-                declared
-                    .retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
-                declared.push(Declared {
-                    kind,
-                    name,
-                    namespace,
+                Declared {
+                    kind: w.kind.clone(),
+                    name: w.name.clone(),
+                    namespace: namespace_of(&w.kind, w.namespace.as_deref()),
                     value,
-                    created: 0,
-                    deleted: None,
-                    file: file.clone(),
-                });
-            }
-        }
-        // The engine plays steps in time order, and steps at one instant in document order.
-        // Pushed in document order, so a stable sort by time keeps that order within an instant.
-        crate::order::by_number(&mut steps, |(at, _, _)| *at);
-        for (at, _, step) in steps.into_iter().filter(|(at, _, _)| *at <= now) {
-            if let Some(obj) = step.get("apply") {
-                let (kind, name, namespace) = identity(obj);
-                let created = declared
-                    .iter()
-                    .find(|d| {
-                        d.kind == kind
-                            && d.name == name
-                            && d.namespace == namespace
-                            && d.deleted.is_none()
-                    })
-                    .map_or(at, |d| d.created);
-                declared
-                    .retain(|d| !(d.kind == kind && d.name == name && d.namespace == namespace));
-                declared.push(Declared {
-                    kind,
-                    name,
-                    namespace,
-                    value: obj.clone(),
-                    created,
-                    deleted: None,
-                    file: String::from("Timeline"),
-                });
-            } else if let Some(t) = step.get("delete") {
-                let (kind, name, namespace) = target(t, "");
-                for d in declared
-                    .iter_mut()
-                    .filter(|d| d.kind == kind && d.name == name && d.namespace == namespace)
-                {
-                    d.deleted.get_or_insert(at);
+                    created: a.created,
+                    deleted: a.deleted,
                 }
-            } else if let Some(t) = step.get("scale") {
-                let (kind, name, namespace) = target(t, "Deployment");
-                let replicas = t.get("replicas").cloned().unwrap_or(Value::from(0));
-                for d in declared
-                    .iter_mut()
-                    .filter(|d| d.kind == kind && d.name == name && d.namespace == namespace)
-                {
-                    if let Some(spec) = d.value.get_mut("spec").and_then(Value::as_object_mut) {
-                        let key = if kind == "Job" {
-                            "parallelism"
-                        } else {
-                            "replicas"
-                        };
-                        spec.insert(key.into(), replicas.clone());
-                    }
-                }
-            }
-        }
-        let mut state = State {
-            sim: world.sim,
-            now,
-            declared,
-            files: world.files,
-        };
-        // Deleted objects are gone, except an EC2NodeClass whose deletion waits for its
-        // NodeClaims (the engine says when it finally went).
-        let finished: Vec<String> = world
-            .sim
-            .events()
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::NodeClassDeleted { node_class } => Some(node_class.clone()),
-                _ => None,
             })
             .collect();
-        state.declared.retain(|d| match d.deleted {
-            None => true,
-            Some(_) if d.kind == "EC2NodeClass" => !finished.contains(&d.name),
-            Some(_) => false,
-        });
-        crate::order::by_text(&mut state.declared, |d| {
+        crate::order::by_text(&mut declared, |d| {
             crate::order::key(&[&d.kind, &d.namespace, &d.name])
         });
-        state
+        State {
+            sim,
+            now: sim.now(),
+            declared,
+        }
     }
 
     pub fn declared(&self, kind: &str, namespace: &str, name: &str) -> Option<&Declared> {

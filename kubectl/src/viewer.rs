@@ -207,7 +207,7 @@ fn natural_less(a: &str, b: &str) -> Ordering {
     }
 }
 
-pub fn run(world: &World, words: &[String]) -> Reply {
+pub fn run(world: &dyn World, words: &[String]) -> Reply {
     let opts = match parse(words) {
         Ok(o) => o,
         Err(e) => {

@@ -61,7 +61,7 @@ impl Watch {
     }
 
     /// The lines the command would print since the last poll (no header).
-    pub fn poll(&mut self, world: &World) -> String {
+    pub fn poll(&mut self, world: &dyn World) -> String {
         let state = State::new(world);
         match &mut self.inner {
             Inner::Get { req, rows, header } => {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use kpg_core::model::Millis;
 use kpg_core::sim::Simulation;
-use kpg_kubectl::{Change, World, complete, run};
+use kpg_kubectl::{Change, Files, complete, run};
 
 fn workspace() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -39,10 +39,11 @@ fn lab(name: &str, at: Millis) -> Lab {
 }
 
 impl Lab {
-    fn world(&self) -> World<'_> {
-        World {
+    fn world(&self) -> Files<'_> {
+        Files {
             sim: &self.sim,
             files: &self.files,
+            reader: kpg_manifests::documents,
         }
     }
 
@@ -466,9 +467,10 @@ fn applying_an_unchanged_object_changes_nothing() {
         String::from("np.yaml"),
         l.files[0].1.replace("cpu: \"8\"", "cpu: \"16\""),
     ));
-    let world = World {
+    let world = Files {
         sim: &l.sim,
         files: &files,
+        reader: kpg_manifests::documents,
     };
     let changed = run(&world, "kubectl apply -f np.yaml");
     assert!(
@@ -786,4 +788,37 @@ fn a_deeply_nested_file_does_not_overflow_the_stack() {
     let out = l.out("kubectl get nodes");
     assert!(out.starts_with("NAME"), "{out}");
     let _ = l.run("kubectl apply -f deep.yaml");
+}
+
+/// The terminal shows what the simulation runs: the objects the engine applied from the last
+/// manifests that read cleanly, not the files' current (here half-typed, invalid) text, and
+/// Timeline steps exactly as the engine reads them (the reader refuses `at: 30`, so the
+/// terminal never plays it either).
+#[test]
+fn the_terminal_reads_the_simulations_manifests_not_the_tabs() {
+    let l = lab("seed000-hello-world", 60_000);
+    let edited = l.files[0].1.replace(
+        "kind: EC2NodeClass\nmetadata:\n  name: default",
+        "kind: EC2NodeClass\nmetadata:\n  name: [",
+    ) + "---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\n\
+           spec:\n  steps:\n    - {at: 30, delete: {kind: EC2NodeClass, name: default}}\n";
+    assert!(
+        kpg_manifests::load(&edited).has_errors(),
+        "the edit does not read"
+    );
+    let files = vec![(l.files[0].0.clone(), edited)];
+    let world = Files {
+        sim: &l.sim,
+        files: &files,
+        reader: kpg_manifests::documents,
+    };
+    let classes = run(&world, "kubectl get ec2nodeclasses").output;
+    let rows: Vec<&str> = classes.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{classes}");
+    assert!(rows[0].starts_with("default "), "{classes}");
+    let yaml = run(&world, "kubectl get ec2nodeclass default -o yaml").output;
+    assert!(
+        yaml.contains("name: default") && !yaml.contains("deletionTimestamp"),
+        "{yaml}"
+    );
 }

@@ -195,6 +195,9 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
         {
             v1beta1_kubelets.push((np.name.clone(), np.node_class_ref.name.clone(), k));
         }
+        if !matches!(a.converted.object, Object::Timeline(_)) {
+            scenario.written.push(a.converted.written);
+        }
         match a.converted.object {
             Object::NodePool(np) => scenario.node_pools.push(np),
             Object::NodeClass(nc) => scenario.node_classes.push(nc),
@@ -210,6 +213,12 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);
     // Steps run in time order; steps at the same time keep the order they were written in.
     steps.sort_by_key(|s| s.step.at);
+    for (i, s) in steps.iter_mut().enumerate() {
+        if let Some(mut written) = s.written.take() {
+            written.step = Some(i);
+            scenario.written.push(written);
+        }
+    }
     scenario.timeline = steps.into_iter().map(|s| s.step).collect();
     scenario
 }

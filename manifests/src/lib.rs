@@ -63,6 +63,39 @@ impl Loaded {
     }
 }
 
+/// Each document of a stream read on its own (cut where [`document_spans`] cuts): its text,
+/// its tree, and what [`load`] makes of it alone. The terminal's `apply -f` and `delete -f`
+/// take files this way; the simulation reads the whole stream with [`load`].
+pub fn documents(text: &str) -> Vec<kpg_core::manifest::Document> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (first, last, _) in document_spans(text) {
+        let Some(slice) = first
+            .checked_sub(1)
+            .and_then(|from| lines.get(from..last.min(lines.len())))
+        else {
+            continue;
+        };
+        let doc = slice.join("\n") + "\n";
+        let tree = yaml::parse(&doc, 0)
+            .ok()
+            .map(|parsed| yaml::tree(&parsed.root))
+            .filter(|tree| matches!(tree, kpg_core::manifest::Tree::Map(_)));
+        let loaded = load(&doc);
+        let error = loaded
+            .errors()
+            .next()
+            .map(|d| (d.path.clone(), d.message.clone()));
+        out.push(kpg_core::manifest::Document {
+            text: doc,
+            tree,
+            scenario: loaded.scenario,
+            error,
+        });
+    }
+    out
+}
+
 /// Reads a scenario. Never panics; every problem is a diagnostic, and a document with errors
 /// is left out while every other document is still read and checked.
 pub fn load(text: &str) -> Loaded {

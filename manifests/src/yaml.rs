@@ -13,6 +13,8 @@
 //! `deserialize_any` visitor, not a tagged enum.
 
 use std::collections::HashMap;
+
+use kpg_core::manifest::Tree;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -386,6 +388,38 @@ impl Builder<'_> {
         }
         p
     }
+}
+
+/// The node as the engine's [`Tree`]: what the terminal shows of an object as written.
+pub(crate) fn tree(node: &Node) -> Tree {
+    match &node.value {
+        Value::Null => Tree::Null,
+        Value::Bool(b) => Tree::Bool(*b),
+        Value::Int(i) => Tree::Int(*i),
+        Value::Float(f) => Tree::Float(*f),
+        Value::Str(s) => Tree::Str(s.clone()),
+        Value::Seq(items) => Tree::Seq(items.iter().map(tree).collect()),
+        Value::Map(entries) => Tree::Map(
+            entries
+                .iter()
+                .map(|(k, v)| (k.key_text(), tree(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// The first and last line a node's text covers (the last is the last line any of its values
+/// starts on).
+pub(crate) fn line_span(node: &Node) -> (usize, usize) {
+    fn last(node: &Node) -> usize {
+        let inner = match &node.value {
+            Value::Seq(items) => items.iter().map(last).max(),
+            Value::Map(entries) => entries.iter().map(|(k, v)| k.pos.line.max(last(v))).max(),
+            _ => None,
+        };
+        inner.unwrap_or(0).max(node.pos.line)
+    }
+    (node.pos.line, last(node))
 }
 
 #[cfg(test)]

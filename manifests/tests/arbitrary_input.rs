@@ -62,9 +62,12 @@ fn labs() -> &'static [String] {
 
 /// Everything the page and the terminal hand a text to, with the properties each promises.
 fn read_everything(text: &str) {
-    // serde-saphyr alone, as the terminal reads a tab (default options) and as one stream.
+    // serde-saphyr alone, with its default options and as one stream.
     let _ = serde_saphyr::from_str::<Value>(text);
     let _ = serde_saphyr::from_multiple::<Value>(text);
+    // The terminal's `apply -f` / `delete -f`: each document on its own.
+    let documents = kpg_manifests::documents(text);
+    assert_eq!(documents.len(), kpg_manifests::document_spans(text).len());
 
     let loaded = kpg_manifests::load(text);
     // YAML breaks lines at CR, LF and CR LF; a diagnostic points into the text.
@@ -87,6 +90,11 @@ fn read_everything(text: &str) {
         let _ = kpg_manifests::load(&migration.text);
     }
     if !loaded.has_errors() {
+        // Every object the simulation can show as written points into the text.
+        for w in &loaded.scenario.written {
+            assert!(1 <= w.lines.0 && w.lines.0 <= w.lines.1, "{:?}", w.lines);
+            assert!(w.lines.1 <= yaml_lines, "{:?} of {yaml_lines}", w.lines);
+        }
         simulate(loaded.scenario);
     }
 }

@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use kpg_kubectl::{Watch, World};
+use kpg_kubectl::{Files, Watch};
 
 use crate::app::Playground;
 use crate::browser;
@@ -65,7 +65,13 @@ impl Term {
         let files = Term::world_files(pg);
         let out = self.watch.try_update_value(|w| {
             let (i, watch) = w.as_mut()?;
-            let text = pg.with_sim(|sim| watch.poll(&World { sim, files: &files }))?;
+            let text = pg.with_sim(|sim| {
+                watch.poll(&Files {
+                    sim,
+                    files: &files,
+                    reader: kpg_manifests::documents,
+                })
+            })?;
             Some((*i, text))
         });
         if let Some(Some((i, text))) = out
@@ -124,8 +130,16 @@ impl Term {
             return;
         }
         let files = Term::world_files(pg);
-        let Some(reply) = pg.with_sim(|sim| kpg_kubectl::run(&World { sim, files: &files }, line))
-        else {
+        let Some(reply) = pg.with_sim(|sim| {
+            kpg_kubectl::run(
+                &Files {
+                    sim,
+                    files: &files,
+                    reader: kpg_manifests::documents,
+                },
+                line,
+            )
+        }) else {
             self.push_entry(Entry {
                 at_ms,
                 command: line.to_string(),
@@ -165,9 +179,16 @@ impl Term {
     fn complete(&self, pg: Playground) {
         let line = self.line.get_untracked();
         let files = Term::world_files(pg);
-        let Some(c) =
-            pg.with_sim(|sim| kpg_kubectl::complete(&World { sim, files: &files }, &line))
-        else {
+        let Some(c) = pg.with_sim(|sim| {
+            kpg_kubectl::complete(
+                &Files {
+                    sim,
+                    files: &files,
+                    reader: kpg_manifests::documents,
+                },
+                &line,
+            )
+        }) else {
             return;
         };
         let start = c.start.min(line.len());

@@ -27,6 +27,7 @@ use crate::scheduling::{self, NodeView, Placement, Solver, Template};
 use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
+mod applied;
 mod capacity;
 mod disrupt;
 pub mod event;
@@ -214,6 +215,8 @@ pub struct Simulation {
     specs: Vec<Rc<PodSpec>>,
     namespaces: BTreeMap<String, StringMap>,
     timeline: Vec<TimelineStep>,
+    /// The scenario's objects as written (for [`Simulation::applied`]).
+    written: Vec<crate::manifest::Written>,
     custom_types: Vec<catalog::InstanceTypeSpec>,
     catalogs: BTreeMap<String, Rc<Vec<InstanceType>>>,
     /// Instance types each NodePool's own requirements allow, per pool spec and catalog; the
@@ -338,6 +341,7 @@ impl Simulation {
                 .map(|n| (n.name.clone(), n.labels.clone()))
                 .collect(),
             timeline: scenario.timeline.clone(),
+            written: scenario.written.clone(),
             custom_types: scenario.instance_types.clone(),
             catalogs: BTreeMap::new(),
             candidate_cache: BTreeMap::new(),

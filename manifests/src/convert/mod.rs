@@ -12,6 +12,7 @@ pub(crate) mod pod;
 pub(crate) mod workload;
 
 use kpg_core::catalog::InstanceTypeSpec;
+use kpg_core::manifest::Written;
 use kpg_core::model::{
     Cluster, KubeletConfig, Namespace, NodeClass, NodePool, PodDisruptionBudget, Workload,
     WorkloadKind,
@@ -169,6 +170,8 @@ pub(crate) struct Converted {
     pub object: Object,
     /// A v1beta1 NodePool's template `kubelet`, which v1 keeps in the EC2NodeClass.
     pub v1beta1_kubelet: Option<KubeletConfig>,
+    /// The object as written, for what shows it as the API server serves it.
+    pub written: Written,
 }
 
 /// Where an object is being read.
@@ -316,6 +319,15 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             (m, Object::Timeline(o))
         }
     };
+    let written = Written {
+        kind: info.kind.to_string(),
+        name: meta.name.clone(),
+        namespace: Some(meta.namespace.clone()).filter(|n| !n.is_empty()),
+        document: cx.doc,
+        lines: crate::yaml::line_span(root.node),
+        step: None,
+        tree: crate::yaml::tree(root.node),
+    };
     Some(Converted {
         kind: info.kind,
         name: meta.name,
@@ -323,6 +335,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         name_pos: meta.name_pos,
         object,
         v1beta1_kubelet,
+        written,
     })
 }
 

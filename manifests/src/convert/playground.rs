@@ -455,6 +455,8 @@ pub(crate) fn micro_dollars(text: &str) -> Result<(i64, bool), String> {
 #[derive(Debug)]
 pub(crate) struct Step {
     pub step: TimelineStep,
+    /// What an `apply` step applies, as written.
+    pub written: Option<kpg_core::manifest::Written>,
     pub path: String,
     pub pos: Pos,
 }
@@ -518,6 +520,7 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
         .filter_map(|a| f.get(a).map(|v| (*a, v)))
         .collect();
     f.finish(cx);
+    let mut written = None;
     let action = match present.as_slice() {
         [] => {
             cx.error(
@@ -533,7 +536,7 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
             );
             None
         }
-        [(name, v)] => action(cx, name, v),
+        [(name, v)] => action(cx, name, v, &mut written),
         [_, (second, v), ..] => {
             cx.error(
                 Code::TimelineStepActions,
@@ -559,6 +562,7 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
             at: at?,
             action: action?,
         },
+        written,
         path: item.path.clone(),
         pos: item.pos(),
     })
@@ -567,7 +571,13 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
 /// Kinds a `scale` step can change.
 const SCALABLE: &[&str] = &["Deployment", "ReplicaSet", "StatefulSet", "Job"];
 
-fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
+/// One step's action; an `apply` also gives its object as written.
+fn action(
+    cx: &mut Cx,
+    name: &str,
+    v: &Field<'_>,
+    written: &mut Option<kpg_core::manifest::Written>,
+) -> Option<TimelineAction> {
     match name {
         "scale" => {
             let mut s = Fields::of(cx, v);
@@ -637,6 +647,7 @@ fn action(cx: &mut Cx, name: &str, v: &Field<'_>) -> Option<TimelineAction> {
         }
         "apply" => {
             let converted = super::convert(cx, v, Site::TimelineApply)?;
+            *written = Some(converted.written);
             let applied = match converted.object {
                 Object::NodePool(np) => AppliedObject::NodePool(np),
                 Object::NodeClass(nc) => AppliedObject::NodeClass(nc),
