@@ -3,7 +3,7 @@
 
 use kpg_core::model::ConsolidationPolicy;
 use kpg_core::sim::evidence::{Blocker, CapacityReason, ClaimRecord, TypeStage, TypeVerdict};
-use kpg_core::sim::{Node, NodeState, Simulation};
+use kpg_core::sim::{Candidacy, Node, Simulation};
 
 use crate::say::{self, Lang, say};
 use crate::{Explanation, Line, NotFound, Section, Status, time};
@@ -137,40 +137,33 @@ fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
 
 /// The node's disruption status now, as a sentence for the summary and a line.
 fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
-    let node = &sim.nodes()[n];
-    let now = sim.now();
-    let pool = node
-        .nodepool
-        .and_then(|i| sim.node_pools().nth(i))
-        .map(|(np, _)| np);
-    let (status, text, check): (Status, String, &'static str) = if node.deleted {
-        (
+    let Some(candidacy) = sim.candidacy(n) else {
+        let text = say!(lang, "It is gone.", "이미 사라졌습니다.");
+        return (text.clone(), Line::new(Status::Info, text).check("deleted"));
+    };
+    let check = candidacy.as_str();
+    let (status, text) = match candidacy {
+        Candidacy::Gone => (
             Status::Info,
             say!(lang, "It is gone.", "이미 사라졌습니다."),
-            "deleted",
-        )
-    } else if node.nodeclaim.is_none() || pool.is_none() {
-        (
+        ),
+        Candidacy::NotManaged => (
             Status::Info,
             say!(
                 lang,
                 "Karpenter does not manage it, so it never disrupts it.",
                 "Karpenter가 관리하지 않으므로 중단하지 않습니다."
             ),
-            "not-managed",
-        )
-    } else if node.state == NodeState::Deleting {
-        (
+        ),
+        Candidacy::Deleting => (
             Status::Info,
             say!(
                 lang,
                 "It is being deleted: drained, then terminated.",
                 "삭제 중입니다: 드레인 후 종료됩니다."
             ),
-            "deleting",
-        )
-    } else if let Some(reason) = node.disruption {
-        (
+        ),
+        Candidacy::Disrupting(reason) => (
             Status::Info,
             say!(
                 lang,
@@ -178,10 +171,8 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                 "{} 명령이 이 노드를 잡고 있습니다: 대체 노드가 먼저 뜬 뒤 드레인됩니다.",
                 reason.as_str()
             ),
-            "disrupting",
-        )
-    } else if let Some((method, savings)) = sim.pending_disruption(n) {
-        (
+        ),
+        Candidacy::Chosen { method, savings } => (
             Status::Chosen,
             say!(
                 lang,
@@ -190,86 +181,61 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                 method,
                 say::dollars(savings.max(0))
             ),
-            "pending",
-        )
-    } else if node.state != NodeState::Ready {
-        (
+        ),
+        Candidacy::NotInitialized => (
             Status::Info,
             say!(
                 lang,
                 "It is not Ready yet; only initialized nodes are candidates.",
                 "아직 Ready가 아닙니다. 초기화된 노드만 후보가 됩니다."
             ),
-            "not-ready",
-        )
-    } else if let Some(np) = pool.filter(|np| np.consolidate_after.is_none()) {
-        (
+        ),
+        Candidacy::ConsolidationDisabled { pool } => (
             Status::Fail,
             say!(
                 lang,
                 "consolidateAfter: Never: NodePool {} does not consolidate.",
                 "consolidateAfter: Never: NodePool {}는 통합하지 않습니다.",
-                np.name
+                pool
             ),
-            "consolidation-disabled",
-        )
-    } else {
-        match sim.consolidatable_at(n) {
-            Some(at) if at > now => {
-                let left = at - now;
-                (
-                    Status::Info,
-                    say!(
-                        lang,
-                        "consolidateAfter: {} left (it becomes a candidate at {}, counted from its last pod event).",
-                        "consolidateAfter: {} 남음 ({}에 후보가 됩니다. 마지막 파드 이벤트부터 셉니다).",
-                        time(left),
-                        time(at)
-                    ),
-                    "consolidate-after",
-                )
-            }
-            since => {
-                let since = since.unwrap_or(0);
-                let verdict = sim
-                    .evidence()
-                    .disruption
-                    .get(&n)
-                    .and_then(|h| h.last())
-                    .filter(|v| v.at >= since);
-                match verdict {
-                    Some(v) => (
-                        Status::Fail,
-                        say!(
-                            lang,
-                            "Not disrupted: {} (when the controller looked at {}).",
-                            "중단되지 않음: {} (컨트롤러가 {}에 확인).",
-                            blocker_text(&v.blocker, lang),
-                            time(v.at)
-                        ),
-                        v.blocker.kind(),
-                    ),
-                    None => {
-                        let policy = pool.map(|np| np.consolidation_policy);
-                        let what = if policy == Some(ConsolidationPolicy::WhenEmpty) {
-                            say!(lang, "a candidate once empty", "비면 후보")
-                        } else {
-                            say!(lang, "a consolidation candidate", "통합 후보")
-                        };
-                        (
-                            Status::Pass,
-                            say!(
-                                lang,
-                                "It is {} since {}; the disruption controller looks every 10 s.",
-                                "{1}부터 {0}입니다. 중단 컨트롤러는 10초마다 확인합니다.",
-                                what,
-                                time(since)
-                            ),
-                            "candidate",
-                        )
-                    }
-                }
-            }
+        ),
+        Candidacy::NotYetConsolidatable { at } => (
+            Status::Info,
+            say!(
+                lang,
+                "consolidateAfter: {} left (it becomes a candidate at {}, counted from its \
+                 last pod event).",
+                "consolidateAfter: {} 남음 ({}에 후보가 됩니다. 마지막 파드 이벤트부터 셉니다).",
+                time(at.saturating_sub(sim.now())),
+                time(at)
+            ),
+        ),
+        Candidacy::Blocked { at, blocker } => (
+            Status::Fail,
+            say!(
+                lang,
+                "Not disrupted: {} (when the controller looked at {}).",
+                "중단되지 않음: {} (컨트롤러가 {}에 확인).",
+                blocker_text(&blocker, lang),
+                time(at)
+            ),
+        ),
+        Candidacy::Candidate { since, policy } => {
+            let what = if policy == ConsolidationPolicy::WhenEmpty {
+                say!(lang, "a candidate once empty", "비면 후보")
+            } else {
+                say!(lang, "a consolidation candidate", "통합 후보")
+            };
+            (
+                Status::Pass,
+                say!(
+                    lang,
+                    "It is {} since {}; the disruption controller looks every 10 s.",
+                    "{1}부터 {0}입니다. 중단 컨트롤러는 10초마다 확인합니다.",
+                    what,
+                    time(since)
+                ),
+            )
         }
     };
     (text.clone(), Line::new(status, text).check(check))

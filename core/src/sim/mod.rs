@@ -28,6 +28,7 @@ use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
 mod applied;
+mod candidacy;
 mod capacity;
 mod disrupt;
 pub mod event;
@@ -36,6 +37,7 @@ mod report;
 mod termination;
 mod timeline;
 
+pub use candidacy::Candidacy;
 pub use disrupt::DisruptionDecision;
 pub use event::{Event, EventKind};
 pub use termination::SPOT_NOTICE;
