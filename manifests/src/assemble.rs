@@ -49,10 +49,18 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
                 line: e.pos.line.max(1),
                 column: e.pos.col.max(1),
                 message: format!("YAML syntax error: {}", e.message),
-                help: Some("check the indentation and quoting around this line; the rest of the document is skipped".into()),
+                help: Some(
+                    "check the indentation and quoting around this line; the rest \
+                     of the document is skipped"
+                        .into(),
+                ),
                 ko: Some(Korean {
                     message: format!("YAML 문법 오류: {}", e.message),
-                    help: Some("이 줄 주변의 들여쓰기와 따옴표를 확인하세요. 문서의 나머지 부분은 건너뜁니다".into()),
+                    help: Some(
+                        "이 줄 주변의 들여쓰기와 따옴표를 확인하세요. \
+                         문서의 나머지 부분은 건너뜁니다"
+                            .into(),
+                    ),
                 }),
             });
             return;
@@ -289,15 +297,31 @@ fn duplicates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         let c = &a.converted;
         if c.kind == "Cluster" {
             if let Some((doc, pos, name)) = &cluster {
-                diagnostics.push(diag(
-                    Severity::Error,
-                    Code::DuplicateObject,
-                    a,
-                    "metadata.name",
-                    c.name_pos,
-                    format!("a scenario has at most one Cluster; Cluster/{name} is already defined in document {} (line {})", doc + 1, pos.line),
-                    Some("merge the two Cluster documents".into()),
-                ).with_ko(format!("시나리오에는 Cluster가 하나만 있을 수 있습니다. Cluster/{name}가 이미 {}번째 문서({}번째 줄)에 있습니다", doc + 1, pos.line), Some("두 Cluster 문서를 하나로 합치세요".into())));
+                diagnostics.push(
+                    diag(
+                        Severity::Error,
+                        Code::DuplicateObject,
+                        a,
+                        "metadata.name",
+                        c.name_pos,
+                        format!(
+                            "a scenario has at most one Cluster; Cluster/{name} is already defined \
+                             in document {} (line {})",
+                            doc + 1,
+                            pos.line
+                        ),
+                        Some("merge the two Cluster documents".into()),
+                    )
+                    .with_ko(
+                        format!(
+                            "시나리오에는 Cluster가 하나만 있을 수 있습니다. Cluster/{name}가 이미 \
+                             {}번째 문서({}번째 줄)에 있습니다",
+                            doc + 1,
+                            pos.line
+                        ),
+                        Some("두 Cluster 문서를 하나로 합치세요".into()),
+                    ),
+                );
                 a.dropped = true;
             } else {
                 cluster = Some((a.doc, c.name_pos, c.name.clone()));
@@ -398,18 +422,30 @@ fn immutable_fields(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>
         {
             let field = if og != ng { "group" } else { "kind" };
             let d = diag(
-                    Severity::Error,
-                    Code::ImmutableField,
-                    a,
-                    &format!("{}.apply.spec.template.spec.nodeClassRef.{field}", st.path),
-                    st.pos,
-                    format!("NodePool/{name} exists with nodeClassRef {ok} in group {og}; its group and kind cannot change (here: {nk} in group {ng})"),
-                    Some(format!("keep `group: {og}` and `kind: {ok}`, or delete the NodePool in an earlier step and apply it anew")),
-                )
-                .with_ko(
-                    format!("NodePool/{name}는 이미 group {og}의 {ok}를 nodeClassRef로 씁니다. group과 kind는 바꿀 수 없습니다(여기서는 group {ng}의 {nk})"),
-                    Some(format!("`group: {og}`와 `kind: {ok}`를 그대로 두거나, 앞 단계에서 NodePool을 지우고 새로 적용하세요")),
-                );
+                Severity::Error,
+                Code::ImmutableField,
+                a,
+                &format!("{}.apply.spec.template.spec.nodeClassRef.{field}", st.path),
+                st.pos,
+                format!(
+                    "NodePool/{name} exists with nodeClassRef {ok} in group {og}; its group and \
+                     kind cannot change (here: {nk} in group {ng})"
+                ),
+                Some(format!(
+                    "keep `group: {og}` and `kind: {ok}`, or delete the NodePool in an earlier \
+                     step and apply it anew"
+                )),
+            )
+            .with_ko(
+                format!(
+                    "NodePool/{name}는 이미 group {og}의 {ok}를 nodeClassRef로 씁니다. group과 \
+                     kind는 바꿀 수 없습니다(여기서는 group {ng}의 {nk})"
+                ),
+                Some(format!(
+                    "`group: {og}`와 `kind: {ok}`를 그대로 두거나, 앞 단계에서 \
+                     NodePool을 지우고 새로 적용하세요"
+                )),
+            );
             diagnostics.push(d);
         }
         a.dropped = true;
@@ -500,28 +536,60 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     "EC2NodeClass" => ": the NodePool will never launch nodes",
                     _ => "",
                 };
-                diagnostics.push(diag(
-                    Severity::Warning,
-                    Code::UnknownReference,
-                    a,
-                    &r.path,
-                    r.pos,
-                    format!("{target} is not defined in this scenario{consequence}"),
-                    Some(format!("define {target} in a document of its own, or refer to one that is defined (a document with errors is left out)")),
-                ).with_ko(format!("{target}가 이 시나리오에 없습니다{}", if r.kind == "EC2NodeClass" { ". 이 NodePool은 노드를 띄우지 않습니다" } else { "" }), Some(format!("{target}를 별도 문서로 정의하거나 정의된 오브젝트를 가리키세요(오류가 있는 문서는 빠집니다)"))));
+                diagnostics.push(
+                    diag(
+                        Severity::Warning,
+                        Code::UnknownReference,
+                        a,
+                        &r.path,
+                        r.pos,
+                        format!("{target} is not defined in this scenario{consequence}"),
+                        Some(format!(
+                            "define {target} in a document of its own, or refer to one that is \
+                             defined (a document with errors is left out)"
+                        )),
+                    )
+                    .with_ko(
+                        format!(
+                            "{target}가 이 시나리오에 없습니다{}",
+                            if r.kind == "EC2NodeClass" {
+                                ". 이 NodePool은 노드를 띄우지 않습니다"
+                            } else {
+                                ""
+                            }
+                        ),
+                        Some(format!(
+                            "{target}를 별도 문서로 정의하거나 정의된 오브젝트를 가리키세요(오류가 \
+                             있는 문서는 빠집니다)"
+                        )),
+                    ),
+                );
             }
         }
         let c = &a.converted;
         if !c.namespace.is_empty() && !namespaces.contains(&c.namespace) {
-            diagnostics.push(diag(
-                Severity::Warning,
-                Code::UnknownReference,
-                a,
-                "metadata.namespace",
-                c.name_pos,
-                format!("namespace `{}` is not defined in this scenario", c.namespace),
-                Some(format!("add a Namespace document: `apiVersion: v1`, `kind: Namespace`, `metadata: {{name: {}}}`", c.namespace)),
-            ).with_ko(format!("네임스페이스 `{}`가 이 시나리오에 없습니다", c.namespace), None));
+            diagnostics.push(
+                diag(
+                    Severity::Warning,
+                    Code::UnknownReference,
+                    a,
+                    "metadata.namespace",
+                    c.name_pos,
+                    format!(
+                        "namespace `{}` is not defined in this scenario",
+                        c.namespace
+                    ),
+                    Some(format!(
+                        "add a Namespace document: `apiVersion: v1`, `kind: \
+                         Namespace`, `metadata: {{name: {}}}`",
+                        c.namespace
+                    )),
+                )
+                .with_ko(
+                    format!("네임스페이스 `{}`가 이 시나리오에 없습니다", c.namespace),
+                    None,
+                ),
+            );
         }
         if drop {
             a.dropped = true;
@@ -559,7 +627,11 @@ fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, 
             }
             let help = crate::reader::suggest(&r.name, aws::entries().iter().map(|e| e.name))
                 .map(|g| format!("did you mean `{g}`?"))
-                .unwrap_or_else(|| "use an EC2 instance type such as m5.large, or define it with an InstanceType document".into());
+                .unwrap_or_else(|| {
+                    "use an EC2 instance type such as m5.large, or define it \
+                     with an InstanceType document"
+                        .into()
+                });
             Some((
                 format!(
                     "`{}` is not an instance type of the built-in catalog",
@@ -605,12 +677,14 @@ fn replicas_of(kind: WorkloadKind, replicas: u32) -> i64 {
 fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     let help = || {
         Some(format!(
-            "the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas show the same behaviour)"
+            "the playground simulates at most {MAX_PODS} pods; lower `replicas` (a few replicas \
+             show the same behaviour)"
         ))
     };
     let help_ko = || {
         format!(
-            "플레이그라운드는 파드를 최대 {MAX_PODS}개까지 시뮬레이션합니다. `replicas`를 줄이세요(레플리카 몇 개로도 같은 동작을 볼 수 있습니다)"
+            "플레이그라운드는 파드를 최대 {MAX_PODS}개까지 시뮬레이션합니다. `replicas`를 \
+             줄이세요(레플리카 몇 개로도 같은 동작을 볼 수 있습니다)"
         )
     };
     let mut current: BTreeMap<(WorkloadKind, String, String), i64> = BTreeMap::new();

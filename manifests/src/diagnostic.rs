@@ -112,7 +112,8 @@ mod tests {
         };
         assert_eq!(
             d.to_string(),
-            "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
+            "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: \
+             cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
         );
         let bare = Diagnostic {
             object: None,

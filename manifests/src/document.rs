@@ -246,7 +246,9 @@ mod tests {
 
     #[test]
     fn spans_name_the_objects() {
-        let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {a: b}\n  name: web # the pod\n  namespace: prod\n---\nkind: NodePool\nmetadata: {name: \"platform\"}\n---\nfoo: [\n";
+        let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {a: b}\
+                    \n  name: web # the pod\n  namespace: prod\n---\nkind: NodePool\n\
+                    metadata: {name: \"platform\"}\n---\nfoo: [\n";
         assert_eq!(
             document_spans(text),
             vec![

@@ -356,7 +356,8 @@ pub fn migrate(text: &str) -> Migration {
                 object: pool.clone(),
                 line,
                 message: format!(
-                    "the kubelet block moved to the EC2NodeClass in v1, and EC2NodeClass \"{class}\" is not in this file: add it to that EC2NodeClass's spec by hand"
+                    "the kubelet block moved to the EC2NodeClass in v1, and EC2NodeClass \
+                     \"{class}\" is not in this file: add it to that EC2NodeClass's spec by hand"
                 ),
                 manual: true,
             });
@@ -448,7 +449,8 @@ fn migrate_node_pool(
                     doc,
                     ek.pos.line,
                     format!(
-                        "spec.disruption.expireAfter moved to spec.template.spec.expireAfter ({value}); in v1 expiry is forceful and changing it drifts nodes"
+                        "spec.disruption.expireAfter moved to spec.template.spec.expireAfter \
+                         ({value}); in v1 expiry is forceful and changing it drifts nodes"
                     ),
                 );
             }
@@ -496,7 +498,8 @@ fn migrate_node_pool(
                         changes,
                         doc,
                         pk.pos.line,
-                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, \
+                         and 0s is what v1beta1 did",
                     );
                 }
                 (None, false) => {
@@ -508,14 +511,16 @@ fn migrate_node_pool(
                         changes,
                         doc,
                         dk.pos.line,
-                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did",
+                        "consolidateAfter: 0s added: v1 requires it in a written disruption block, \
+                         and 0s is what v1beta1 did",
                     );
                 }
                 (_, true) => manual(
                     changes,
                     doc,
                     dk.pos.line,
-                    "add consolidateAfter: 0s to spec.disruption (v1 requires it in a written disruption block)",
+                    "add consolidateAfter: 0s to spec.disruption (v1 requires it in \
+                     a written disruption block)",
                 ),
             }
         }
@@ -630,7 +635,8 @@ fn migrate_node_pool(
             changes,
             doc,
             kk.pos.line,
-            "spec.template.spec.kubelet moved to the EC2NodeClass (v1 configures the kubelet there)",
+            "spec.template.spec.kubelet moved to the EC2NodeClass (v1 \
+             configures the kubelet there)",
         );
     }
     if let Some((rk, _)) = entry(tspec, "resources") {
@@ -690,7 +696,9 @@ fn migrate_node_class(
                     doc,
                     fk.pos.line,
                     format!(
-                        "amiFamily: {family} → amiSelectorTerms: [{{alias: {alias}@latest}}] (v1 selects AMIs by alias; pin a version such as {alias}@v20240807 for production)"
+                        "amiFamily: {family} → amiSelectorTerms: [{{alias: \
+                         {alias}@latest}}] (v1 selects AMIs by alias; pin a version such as \
+                         {alias}@v20240807 for production)"
                     ),
                 );
             }
@@ -705,7 +713,8 @@ fn migrate_node_class(
                 doc,
                 fk.pos.line,
                 format!(
-                    "amiFamily {family} has no v1 alias (Ubuntu was removed in v1; Custom needs amiSelectorTerms): add amiSelectorTerms by id, name or tags"
+                    "amiFamily {family} has no v1 alias (Ubuntu was removed in v1; Custom needs \
+                     amiSelectorTerms): add amiSelectorTerms by id, name or tags"
                 ),
             ),
         }
@@ -781,7 +790,19 @@ fn migrate_node_class(
         taken.push(copy_name.clone());
         let (Some(at), false) = (name_at, members.iter().any(|m| m.class_name_at.is_none())) else {
             for m in members {
-                changes.push(Change { document: doc.index, object: m.pool.clone(), line: m.line, message: format!("NodePools {} give EC2NodeClass \"{}\" different kubelet settings: v1 needs one EC2NodeClass per kubelet configuration; make a copy of it for this NodePool", pools.join(", "), doc.name), manual: true });
+                changes.push(Change {
+                    document: doc.index,
+                    object: m.pool.clone(),
+                    line: m.line,
+                    message: format!(
+                        "NodePools {} give EC2NodeClass \"{}\" different kubelet \
+                         settings: v1 needs one EC2NodeClass per kubelet configuration; \
+                         make a copy of it for this NodePool",
+                        pools.join(", "),
+                        doc.name
+                    ),
+                    manual: true,
+                });
             }
             continue;
         };
@@ -810,7 +831,11 @@ fn migrate_node_class(
                 document: doc.index,
                 object: m.pool.clone(),
                 line: m.line,
-                message: format!("nodeClassRef now names EC2NodeClass \"{copy_name}\", a copy of \"{}\" with this NodePool's kubelet (v1 needs one EC2NodeClass per kubelet configuration)", doc.name),
+                message: format!(
+                    "nodeClassRef now names EC2NodeClass \"{copy_name}\", a copy of \"{}\" with \
+                     this NodePool's kubelet (v1 needs one EC2NodeClass per kubelet configuration)",
+                    doc.name
+                ),
                 manual: false,
             });
         }
@@ -936,9 +961,23 @@ spec:
 
     #[test]
     fn expire_after_moves_and_consolidate_after_is_added_and_kubelet_moves_to_the_class() {
-        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        apiVersion: karpenter.k8s.aws/v1beta1\n        kind: EC2NodeClass\n        name: c\n      kubelet:\n        maxPods: 20\n  disruption:\n    consolidationPolicy: WhenUnderutilized\n    expireAfter: 48h\n---\napiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n  amiFamily: Bottlerocket\n  role: r\n";
+        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: p}\n\
+                    spec:\n  template:\n    spec:\n      nodeClassRef:\
+                    \n        apiVersion: karpenter.k8s.aws/v1beta1\n        kind: EC2NodeClass\
+                    \n        name: c\n      kubelet:\n        maxPods: 20\n  disruption:\
+                    \n    consolidationPolicy: WhenUnderutilized\n    expireAfter: 48h\n---\n\
+                    apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\n\
+                    metadata: {name: c}\nspec:\n  amiFamily: Bottlerocket\n  role: r\n";
         let m = migrate(text);
-        let expected = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      expireAfter: 48h\n  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 0s\n---\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\nspec:\n  amiSelectorTerms:\n    - alias: bottlerocket@latest\n  role: r\n  kubelet:\n    maxPods: 20\n";
+        let expected = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\n\
+                        spec:\n  template:\n    spec:\n      nodeClassRef:\
+                        \n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\
+                        \n        name: c\n      expireAfter: 48h\n  disruption:\
+                        \n    consolidationPolicy: WhenEmptyOrUnderutilized\
+                        \n    consolidateAfter: 0s\n---\napiVersion: karpenter.k8s.aws/v1\n\
+                        kind: EC2NodeClass\nmetadata: {name: c}\n\
+                        spec:\n  amiSelectorTerms:\n    - alias: bottlerocket@latest\
+                        \n  role: r\n  kubelet:\n    maxPods: 20\n";
         assert_eq!(m.text, expected, "{:?}", m.changes);
     }
 
@@ -952,11 +991,16 @@ spec:
             "  disruption:\n  limits:\n    cpu: 10\n",
         ] {
             let text = format!(
-                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: c\n      requirements: []\n{tail}"
+                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\n\
+                 spec:\n  template:\n    spec:\n      nodeClassRef:\n        name: c\
+                 \n      requirements: []\n{tail}"
             );
             let m = migrate(&text);
             let expected = format!(
-                "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\n      requirements: []\n{tail}"
+                "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\n\
+                 spec:\n  template:\n    spec:\n      nodeClassRef:\
+                 \n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: c\
+                 \n      requirements: []\n{tail}"
             );
             assert_eq!(m.text, expected, "{tail:?}: {:?}", m.changes);
             assert!(
@@ -979,7 +1023,9 @@ spec:
 
     #[test]
     fn a_written_disruption_block_without_consolidate_after_gets_0s() {
-        let head = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: c}\n      requirements: []\n";
+        let head = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\n\
+                    spec:\n  template:\n    spec:\n      nodeClassRef: {name: c}\
+                    \n      requirements: []\n";
         let m = migrate(&format!(
             "{head}  disruption:\n    budgets:\n      - nodes: \"1\"\n"
         ));
@@ -990,7 +1036,14 @@ spec:
             "{}",
             m.text
         );
-        assert!(m.changes.iter().any(|c| c.line == 10 && c.message == "consolidateAfter: 0s added: v1 requires it in a written disruption block, and 0s is what v1beta1 did"), "{:?}", m.changes);
+        assert!(
+            m.changes.iter().any(|c| c.line == 10
+                && c.message
+                    == "consolidateAfter: 0s added: v1 requires it in a written disruption block, \
+                        and 0s is what v1beta1 did"),
+            "{:?}",
+            m.changes
+        );
         let m = migrate(&format!(
             "{head}  disruption: {{consolidationPolicy: WhenEmpty}}\n"
         ));
@@ -1005,7 +1058,11 @@ spec:
 
     #[test]
     fn everything_else_is_left_byte_for_byte() {
-        let text = "# a comment\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}   # keep\nspec:\n  replicas: 2\r\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: v1}\nspec: {template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: d}}}, disruption: {consolidateAfter: 0s}}\n";
+        let text = "# a comment\napiVersion: apps/v1\nkind: Deployment\n\
+                    metadata: {name: web}   # keep\nspec:\n  replicas: 2\r\n---\n\
+                    apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: v1}\n\
+                    spec: {template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: \
+                    EC2NodeClass, name: d}}}, disruption: {consolidateAfter: 0s}}\n";
         let m = migrate(text);
         assert_eq!(m.text, text);
         assert!(!m.changed());
@@ -1013,9 +1070,19 @@ spec:
 
     #[test]
     fn a_flow_style_reference_is_rewritten_in_place() {
-        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef: {name: default}\n  disruption:\n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
+        let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\n\
+                    spec:\n  template:\n    spec:\n      nodeClassRef: {name: default}\
+                    \n  disruption:\n    consolidationPolicy: WhenEmpty\
+                    \n    consolidateAfter: 1m\n";
         let m = migrate(text);
-        assert!(m.text.contains("      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"), "{}", m.text);
+        assert!(
+            m.text.contains(
+                "      nodeClassRef: {group: karpenter.k8s.aws, kind: \
+                 EC2NodeClass, name: default}\n"
+            ),
+            "{}",
+            m.text
+        );
         assert!(
             m.text
                 .contains("consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n")
@@ -1024,7 +1091,8 @@ spec:
 
     #[test]
     fn what_cannot_be_migrated_is_reported() {
-        let text = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: u}\nspec:\n  amiFamily: Ubuntu\n  role: r\n";
+        let text = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\n\
+                    metadata: {name: u}\nspec:\n  amiFamily: Ubuntu\n  role: r\n";
         let m = migrate(text);
         assert!(m.text.starts_with("apiVersion: karpenter.k8s.aws/v1\n"));
         assert!(m.text.contains("amiFamily: Ubuntu"), "left for a person");

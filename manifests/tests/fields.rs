@@ -272,7 +272,8 @@ spec:
     did_you_mean(w[1], "annotations");
     // A Namespace's spec too.
     let d = the_warning(
-        "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\nspec: {finalizer: [kubernetes]}\n",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n\
+         spec: {finalizer: [kubernetes]}\n",
     );
     assert_eq!(d.path, "spec.finalizer");
     did_you_mean(&d, "finalizers");
@@ -280,7 +281,7 @@ spec:
 
 #[test]
 fn every_part_of_a_pod_spec_is_checked() {
-    let text = deployment(
+    let text = deployment(concat!(
         "      initContainers:
       - name: init
         env: [{name: A, valueFrom: {secretKeyRef: {name: s, kye: k}}}]
@@ -299,17 +300,19 @@ fn every_part_of_a_pod_spec_is_checked() {
       os: {nam: linux}
       tolerations: [{key: a, operator: Exists, efect: NoSchedule}]
       topologySpreadConstraints:
-      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelectr: {}}
+      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, ",
+        "labelSelectr: {}}
       affinity:
         nodeAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
             nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Exists, value: []}]}]
       volumes:
       - {name: data, emptyDir: {sizeLimt: 1Gi}}
-      - {name: token, projected: {sources: [{serviceAccountToken: {path: t, expirationSecond: 600}}]}}
+      - {name: token, projected: {sources: [{serviceAccountToken: {path: t, ",
+        "expirationSecond: 600}}]}}
       - {name: cache, ephemeral: {volumeClaimTemplate: {spec: {storageClasName: gp3}}}}
-",
-    );
+"
+    ));
     let l = load(&text);
     assert!(!l.has_errors(), "{:#?}", l.diagnostics);
     let got: Vec<(&str, Option<&str>)> = unknown(&l)
@@ -335,7 +338,8 @@ fn every_part_of_a_pod_spec_is_checked() {
         ("tolerations[0].efect", "effect"),
         ("topologySpreadConstraints[0].labelSelectr", "labelSelector"),
         (
-            "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].value",
+            "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.\
+             nodeSelectorTerms[0].matchExpressions[0].value",
             "values",
         ),
         ("volumes[0].emptyDir.sizeLimt", "sizeLimit"),
@@ -545,7 +549,8 @@ fn one_bad_document_does_not_hide_anothers_unknown_fields() {
       - {name: app, readinessProbe: {tcpSocket: {prot: 80}}}
 ",
     );
-    let missing = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{image: x, startupProbe: {exec: {comand: [x]}}}]\n";
+    let missing = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n\
+                   spec:\n  containers: [{image: x, startupProbe: {exec: {comand: [x]}}}]\n";
     let l = load(&format!("{bad}---\n{typo}---\n{missing}"));
     let w = unknown(&l);
     assert_eq!(w.len(), 2, "{:#?}", l.diagnostics);

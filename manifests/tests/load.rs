@@ -87,8 +87,9 @@ spec:
     );
     assert_eq!(
         d.to_string(),
-        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: error[invalid-choice]: \
-         `Inn` is not a valid operator (did you mean `In`?)\n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
+        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: \
+         error[invalid-choice]: `Inn` is not a valid operator (did you mean `In`?)\
+         \n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
     );
 }
 
@@ -128,7 +129,8 @@ metadata: {name: b}
 
 #[test]
 fn an_unclosed_flow_sequence_is_reported_within_its_document() {
-    let text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\nkind: Pod\nspec: [1, 2\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n";
+    let text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\nkind: Pod\nspec: [1, 2\n\
+                ---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n";
     let l = load(text);
     let d = only(&l, "yaml-syntax");
     assert_eq!(d.document, 1);
@@ -161,7 +163,9 @@ spec:
 #[test]
 fn unknown_kinds_are_skipped_with_a_warning() {
     let text = format!(
-        "apiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec:\n  ports: [{{port: 80}}]\n---\n{NODECLASS}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cfg}}\ndata: {{a: b}}\n"
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: web}}\n\
+         spec:\n  ports: [{{port: 80}}]\n---\n{NODECLASS}---\napiVersion: v1\nkind: ConfigMap\n\
+         metadata: {{name: cfg}}\ndata: {{a: b}}\n"
     );
     let l = load(&text);
     assert_clean(&l);
@@ -180,7 +184,8 @@ fn unknown_kinds_are_skipped_with_a_warning() {
 
 #[test]
 fn empty_documents_and_comments_are_skipped_silently() {
-    let text = "---\n# nothing here\n---\n\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n";
+    let text = "---\n# nothing here\n---\n\n---\napiVersion: v1\nkind: Namespace\n\
+                metadata: {name: a}\n---\n";
     let l = load(text);
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
     assert_eq!(l.scenario.namespaces.len(), 1);
@@ -250,7 +255,8 @@ spec:
     assert_eq!(
         d.help.as_deref(),
         Some(
-            "add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults"
+            "add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole \
+             `disruption` block to take the defaults"
         )
     );
     assert!(
@@ -752,7 +758,8 @@ spec:
 
 #[test]
 fn workloads_get_the_api_servers_defaults() {
-    let text = "\
+    let text = concat!(
+        "\
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -779,9 +786,11 @@ spec:
       - {key: a, value: b}
       - {operator: Exists}
       topologySpreadConstraints:
-      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, ",
+        "labelSelector: {matchLabels: {app: web}}}
       priorityClassName: system-cluster-critical
-";
+"
+    );
     let l = load(text);
     assert_clean(&l);
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
@@ -817,7 +826,8 @@ spec:
 
 #[test]
 fn pod_scheduling_constraints() {
-    let text = "\
+    let text = concat!(
+        "\
 apiVersion: v1
 kind: Pod
 metadata: {name: p, namespace: kube-system, labels: {app: p}}
@@ -838,7 +848,8 @@ spec:
       - {weight: 10, preference: {matchExpressions: [{key: size, operator: Gt, values: ['3']}]}}
     podAffinity:
       requiredDuringSchedulingIgnoredDuringExecution:
-      - {labelSelector: {matchExpressions: [{key: app, operator: In, values: [db]}]}, topologyKey: kubernetes.io/hostname, namespaces: [data]}
+      - {labelSelector: {matchExpressions: [{key: app, operator: In, values: [db]}]}, ",
+        "topologyKey: kubernetes.io/hostname, namespaces: [data]}
     podAntiAffinity:
       preferredDuringSchedulingIgnoredDuringExecution:
       - weight: 100
@@ -847,7 +858,8 @@ spec:
           namespaceSelector: {}
           topologyKey: topology.kubernetes.io/zone
           matchLabelKeys: [pod-template-hash]
-";
+"
+    );
     let l = load(text);
     assert_clean(&l);
     let spec = &l.scenario.workloads[0].template.spec;
@@ -872,7 +884,9 @@ spec:
 fn jobs_follow_batch_v1_defaulting() {
     let job = |spec: &str| {
         format!(
-            "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: j}}\nspec:\n{spec}  template:\n    spec:\n      restartPolicy: Never\n      containers: [{{name: c}}]\n"
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: j}}\nspec:\n\
+             {spec}  template:\n    spec:\n      restartPolicy: Never\
+             \n      containers: [{{name: c}}]\n"
         )
     };
     let l = load(&job(""));
@@ -945,7 +959,9 @@ spec:
         );
     }
     // The selector check is skipped once other errors make the object unusable.
-    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a}]}\n";
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n\
+                spec:\n  selector: {matchLabels: {app: api}}\n  template:\
+                \n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a}]}\n";
     assert_eq!(only(&load(text), "selector-mismatch").path, "spec.selector");
 }
 
@@ -1006,7 +1022,8 @@ spec:
 
 #[test]
 fn duplicate_objects_point_at_the_first() {
-    let text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n";
+    let text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\n\
+                kind: Namespace\nmetadata:\n  name: a\n";
     let l = load(text);
     let d = only(&l, "duplicate-object");
     assert_eq!(d.document, 1);
@@ -1018,19 +1035,24 @@ fn duplicate_objects_point_at_the_first() {
     );
     assert_eq!(l.scenario.namespaces.len(), 1);
     // Same name, different namespace or kind: fine.
-    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: kube-system}\nspec: {containers: [{name: c}]}\n";
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n\
+                ---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: kube-system}\n\
+                spec: {containers: [{name: c}]}\n";
     assert_clean(&load(text));
 }
 
 #[test]
 fn duplicate_keys_are_errors_with_a_path() {
-    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c}]\n  containers: [{name: d}]\n";
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c}]\
+                \n  containers: [{name: d}]\n";
     let l = load(text);
     let d = only(&l, "duplicate-field");
     assert_eq!(d.path, "spec.containers");
     assert_eq!(d.line, 6);
     // The second copy is the duplicate, not also an unknown field "meant" as itself.
-    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: InstanceType\nmetadata: {name: a}\nspec: {cpu: \"2\", memory: 8Gi, offerings: [{zone: z1, capacityType: on-demand, price: 0.1}]}\nkind: InstanceType\n";
+    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: InstanceType\n\
+                metadata: {name: a}\nspec: {cpu: \"2\", memory: 8Gi, offerings: [{zone: z1, \
+                capacityType: on-demand, price: 0.1}]}\nkind: InstanceType\n";
     let l = load(text);
     assert_eq!(only(&l, "duplicate-field").line, 5);
     assert!(
@@ -1122,7 +1144,9 @@ spec: {cpu: 2, memory: 4Gi, offerings: [{zone: z, price: 1}]}
         l.scenario.cluster.name, "playground",
         "the erroneous Cluster is left out"
     );
-    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: a}\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: b}\n";
+    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: a}\n\
+                ---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\n\
+                metadata: {name: b}\n";
     assert_eq!(only(&load(text), "duplicate-object").document, 1);
 }
 
@@ -1177,7 +1201,8 @@ spec:
         }
     ));
     assert!(
-        matches!(&steps[1].action, TimelineAction::Delete { kind, namespace, .. } if kind == "Deployment" && namespace == "default")
+        matches!(&steps[1].action, TimelineAction::Delete { kind, namespace, .. }
+            if kind == "Deployment" && namespace == "default")
     );
     match &steps[2].action {
         TimelineAction::Apply(obj) => match obj.as_ref() {
@@ -1187,7 +1212,8 @@ spec:
         other => panic!("{other:?}"),
     }
     assert!(
-        matches!(&steps[3].action, TimelineAction::Interrupt { nodepool: Some(p), node: None } if p == "extra")
+        matches!(&steps[3].action, TimelineAction::Interrupt { nodepool: Some(p), node: None }
+            if p == "extra")
     );
     assert!(matches!(&steps[4].action, TimelineAction::ReleaseAmi { alias } if alias == "al2023"));
     assert!(
@@ -1230,7 +1256,8 @@ spec:
     assert!(errs.contains(&"spec.steps[2]".to_string()), "{errs:#?}");
     assert!(l.scenario.timeline.is_empty());
     let l = load(
-        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\nspec:\n  steps: [{at: 1m, scale: {kind: Deployment, name: nowhere, replicas: 2}}]\n",
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\n\
+         spec:\n  steps: [{at: 1m, scale: {kind: Deployment, name: nowhere, replicas: 2}}]\n",
     );
     let d = only(&l, "unknown-reference");
     assert_eq!(d.severity, Severity::Warning);
@@ -1342,7 +1369,9 @@ items:
 #[test]
 fn known_kinds_with_other_api_versions_are_read_best_effort() {
     let l = load(
-        "apiVersion: apps/v1beta2\nkind: ReplicaSet\nmetadata: {name: r}\nspec:\n  replicas: 2\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n",
+        "apiVersion: apps/v1beta2\nkind: ReplicaSet\nmetadata: {name: r}\n\
+         spec:\n  replicas: 2\n  selector: {matchLabels: {a: b}}\
+         \n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n",
     );
     assert_clean(&l);
     let d = only(&l, "unexpected-api-version");
@@ -1372,7 +1401,10 @@ fn size_caps() {
 
     let deploy = |name: &str, n: u32| {
         format!(
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n  replicas: {n}\n  selector: {{matchLabels: {{a: b}}}}\n  template: {{metadata: {{labels: {{a: b}}}}, spec: {{containers: [{{name: c}}]}}}}\n"
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\n\
+             spec:\n  replicas: {n}\n  selector: {{matchLabels: {{a: b}}}}\
+             \n  template: {{metadata: {{labels: {{a: b}}}}, spec: \
+             {{containers: [{{name: c}}]}}}}\n"
         )
     };
     let text = format!(
@@ -1388,12 +1420,16 @@ fn size_caps() {
     assert_eq!(l.scenario.workloads.len(), 2);
 
     let l = load(
-        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\nspec:\n  nodeGroups: [{name: a, instanceType: m5.large, count: 4000}, {name: b, instanceType: m5.large, count: 2000}]\n",
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\n\
+         spec:\n  nodeGroups: [{name: a, instanceType: m5.large, count: 4000}, {name: b, \
+         instanceType: m5.large, count: 2000}]\n",
     );
     assert_eq!(only(&l, "too-large").path, "spec.nodeGroups[1]");
 
     let text = format!(
-        "{}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps: [{{at: 1m, scale: {{kind: Deployment, name: a, replicas: 50000}}}}, {{at: 2m, scale: {{kind: Deployment, name: b, replicas: 10}}}}]\n",
+        "{}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: t}}\nspec:\n  steps: [{{at: 1m, scale: {{kind: Deployment, name: a, \
+         replicas: 50000}}}}, {{at: 2m, scale: {{kind: Deployment, name: b, replicas: 10}}}}]\n",
         deploy("a", 10)
     );
     let l = load(&text);
@@ -1438,11 +1474,13 @@ spec:
 fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
     let cluster = |spec: &str| {
         format!(
-            "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\nspec:\n{spec}"
+            "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\n\
+             metadata: {{name: c}}\nspec:\n{spec}"
         )
     };
     let l = load(&cluster(
-        "  region: ap-northeast-2\n  zones: [ap-northeast-2a]\n  nodeGroups: [{name: g, instanceType: t3.medium, count: 2}]\n",
+        "  region: ap-northeast-2\n  zones: [ap-northeast-2a]\n  nodeGroups: [{name: g, \
+         instanceType: t3.medium, count: 2}]\n",
     ));
     assert_clean(&l);
     assert_eq!(l.scenario.cluster.node_groups[0].count, 2);
@@ -1467,7 +1505,8 @@ fn the_built_in_catalog_knows_regions_zones_and_instance_types() {
 
 #[test]
 fn the_terminals_steps_read_cordon_annotate_and_live_objects() {
-    let text = "\
+    let text = concat!(
+        "\
 apiVersion: playground.karpenter.dev/v1alpha1
 kind: Timeline
 metadata: {name: terminal}
@@ -1475,11 +1514,13 @@ spec:
   steps:
   - {at: 1m, cordon: {node: default-abcde}}
   - {at: 2m, cordon: {node: default-abcde, unschedulable: false}}
-  - {at: 3m, annotate: {kind: Node, name: default-abcde, set: {karpenter.sh/do-not-disrupt: \"true\"}}}
+  - {at: 3m, annotate: {kind: Node, name: default-abcde, ",
+        "set: {karpenter.sh/do-not-disrupt: \"true\"}}}
   - {at: 4m, annotate: {kind: Pod, name: web-1, remove: [karpenter.sh/do-not-disrupt]}}
   - {at: 5m, delete: {kind: NodeClaim, name: default-abcde}}
   - {at: 6m, delete: {kind: Pod, name: web-6d4b9-x2k4p}}
-";
+"
+    );
     let l = load(text);
     assert!(
         l.diagnostics.is_empty(),
@@ -1488,7 +1529,8 @@ spec:
     );
     let steps = &l.scenario.timeline;
     assert!(
-        matches!(&steps[0].action, TimelineAction::Cordon { node, unschedulable: true } if node == "default-abcde")
+        matches!(&steps[0].action, TimelineAction::Cordon { node, unschedulable: true }
+            if node == "default-abcde")
     );
     assert!(matches!(
         &steps[1].action,
@@ -1498,13 +1540,18 @@ spec:
         }
     ));
     assert!(
-        matches!(&steps[2].action, TimelineAction::Annotate { kind, namespace, set, .. } if kind == "Node" && namespace.is_empty() && set["karpenter.sh/do-not-disrupt"] == "true")
+        matches!(&steps[2].action, TimelineAction::Annotate { kind, namespace, set, .. }
+            if kind == "Node"
+                && namespace.is_empty()
+                && set["karpenter.sh/do-not-disrupt"] == "true")
     );
     assert!(
-        matches!(&steps[3].action, TimelineAction::Annotate { namespace, remove, .. } if namespace == "default" && remove == &["karpenter.sh/do-not-disrupt".to_string()])
+        matches!(&steps[3].action, TimelineAction::Annotate { namespace, remove, .. }
+            if namespace == "default" && remove == &["karpenter.sh/do-not-disrupt".to_string()])
     );
     assert!(
-        matches!(&steps[4].action, TimelineAction::Delete { kind, namespace, .. } if kind == "NodeClaim" && namespace.is_empty())
+        matches!(&steps[4].action, TimelineAction::Delete { kind, namespace, .. }
+            if kind == "NodeClaim" && namespace.is_empty())
     );
 
     let bad = "\

@@ -166,7 +166,10 @@ fn pathological_yaml_is_rejected_not_fatal() {
         } else {
             format!("b{}", i - 1)
         };
-        bomb.push_str(&format!("b{i}: &b{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        bomb.push_str(&format!(
+            "b{i}: &b{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, \
+             *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        ));
     }
     let start = Instant::now();
     let l = kpg_manifests::load(&bomb);
@@ -211,7 +214,10 @@ fn many_documents_load_in_reasonable_time() {
 /// A Deployment whose container's `securityContext` holds `inner` (indented by 10 spaces).
 fn with_security_context(inner: &str) -> String {
     format!(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d}}\nspec:\n  selector: {{matchLabels: {{a: b}}}}\n  template:\n    metadata: {{labels: {{a: b}}}}\n    spec:\n      containers:\n      - name: c\n        securityContext:\n{inner}"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d}}\n\
+         spec:\n  selector: {{matchLabels: {{a: b}}}}\n  template:\
+         \n    metadata: {{labels: {{a: b}}}}\n    spec:\n      containers:\n      - name: c\
+         \n        securityContext:\n{inner}"
     )
 }
 
@@ -238,7 +244,8 @@ fn the_schema_walk_survives_deep_and_wide_pod_templates() {
     // Deep lists where the schema expects lists of objects.
     let deep_list = format!("{}{}", "[".repeat(30), "]".repeat(30));
     let text = with_security_context(&format!(
-        "          seccompProfile: {{type: RuntimeDefault}}\n          capabilities: {{add: {deep_list}}}\n"
+        "          seccompProfile: {{type: RuntimeDefault}}\
+         \n          capabilities: {{add: {deep_list}}}\n"
     ));
     let _ = kpg_manifests::load(&text);
     let text = with_security_context("          x: 1\n").replace(

@@ -216,7 +216,8 @@ fn node_pool_rules() {
         r(
             "Gt needs one integer",
             "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
-            "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\n          values: [\"a\"]",
+            "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gt\
+             \n          values: [\"a\"]",
             "requirements[0].values",
             "invalid-bound",
         ),
@@ -307,7 +308,8 @@ fn node_pool_rules() {
         r(
             "no duplicate taint key+effect across taints and startupTaints",
             "      expireAfter: 720h",
-            "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\n      startupTaints:\n        - {key: a, effect: NoSchedule}",
+            "      expireAfter: 720h\n      taints:\n        - {key: a, effect: NoSchedule}\
+             \n      startupTaints:\n        - {key: a, effect: NoSchedule}",
             "taints",
             "duplicate-taint",
         ),
@@ -531,28 +533,33 @@ fn ec2_node_class_rules() {
         r(
             "image GC high > low",
             "  role: KarpenterNodeRole-demo\n",
-            "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}\n",
+            "  role: KarpenterNodeRole-demo\n  kubelet: {imageGCHighThresholdPercent: 50, \
+             imageGCLowThresholdPercent: 60}\n",
             "kubelet",
             "image-gc-thresholds",
         ),
         r(
             "one root volume",
             "  role: KarpenterNodeRole-demo\n",
-            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\
+             \n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {volumeSize: 20Gi}}\
+             \n    - {deviceName: /dev/xvdb, rootVolume: true, ebs: {volumeSize: 20Gi}}\n",
             "blockDeviceMappings",
             "multiple-root-volumes",
         ),
         r(
             "volume type enum",
             "  role: KarpenterNodeRole-demo\n",
-            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\
+             \n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeType: gp9}}\n",
             "ebs.volumeType",
             "invalid-choice",
         ),
         r(
             "ebs needs a size or snapshot",
             "  role: KarpenterNodeRole-demo\n",
-            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n",
+            "  role: KarpenterNodeRole-demo\n  blockDeviceMappings:\
+             \n    - {deviceName: /dev/xvda, ebs: {encrypted: true}}\n",
             "ebs",
             "ebs-needs-size-or-snapshot",
         ),
@@ -663,7 +670,8 @@ fn node_pool_size_and_version_rules() {
         r(
             "taint keys are qualified names",
             "      expireAfter: 720h",
-            "      expireAfter: 720h\n      taints:\n        - {key: \"bad key\", effect: NoSchedule}",
+            "      expireAfter: 720h\n      taints:\
+             \n        - {key: \"bad key\", effect: NoSchedule}",
             "taints[0].key",
             "invalid-label",
         ),
@@ -762,7 +770,8 @@ fn ec2_node_class_fine_print_rules() {
             "iops is an integer",
             role,
             with(
-                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, iops: \"3000 IOPS\"}}\n",
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, \
+                 iops: \"3000 IOPS\"}}\n",
             ),
             "ebs.iops",
             "invalid-type",
@@ -771,7 +780,8 @@ fn ec2_node_class_fine_print_rules() {
             "throughput is an integer",
             role,
             with(
-                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, throughput: fast}}\n",
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, \
+                 throughput: fast}}\n",
             ),
             "ebs.throughput",
             "invalid-type",
@@ -780,7 +790,8 @@ fn ec2_node_class_fine_print_rules() {
             "volumeInitializationRate is 100..300",
             role,
             with(
-                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {snapshotID: snap-1, volumeInitializationRate: 50}}\n",
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {snapshotID: snap-1, \
+                 volumeInitializationRate: 50}}\n",
             ),
             "ebs.volumeInitializationRate",
             "out-of-range",
@@ -789,7 +800,8 @@ fn ec2_node_class_fine_print_rules() {
             "volumeInitializationRate needs a snapshot",
             role,
             with(
-                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, volumeInitializationRate: 200}}\n",
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 20Gi, \
+                 volumeInitializationRate: 200}}\n",
             ),
             "ebs.volumeInitializationRate",
             "initialization-rate-needs-snapshot",
@@ -807,7 +819,8 @@ fn ec2_node_class_fine_print_rules() {
             "volumeSize is within the pattern",
             role,
             with(
-                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, ebs: {volumeSize: 60000Gi}}\n",
+                "  blockDeviceMappings:\n    - {deviceName: /dev/xvda, \
+                 ebs: {volumeSize: 60000Gi}}\n",
             ),
             "ebs.volumeSize",
             "invalid-volume-size",
@@ -944,7 +957,8 @@ fn ec2_node_class_fine_print_rules() {
             "instanceMatchCriteria enum",
             role,
             with(
-                "  capacityReservationSelectorTerms:\n    - {tags: {a: b}, instanceMatchCriteria: any}\n",
+                "  capacityReservationSelectorTerms:\n    - {tags: {a: b}, \
+                 instanceMatchCriteria: any}\n",
             ),
             "instanceMatchCriteria",
             "invalid-choice",
@@ -957,9 +971,21 @@ fn the_fine_print_accepts_what_the_crd_accepts() {
     // Manifests at the edges of the rules load clean.
     let class = CLASS.replace(
         "  role: KarpenterNodeRole-demo\n",
-        "  role: KarpenterNodeRole-demo\n  kubelet:\n    clusterDNS: [10.100.0.10]\n    podsPerCore: 0\n    evictionSoft: {memory.available: 500Mi}\n    evictionSoftGracePeriod: {memory.available: 1m30s}\n  blockDeviceMappings:\n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {snapshotID: snap-1, volumeInitializationRate: 300, iops: 3000, throughput: 125}}\n    - {deviceName: /dev/xvdb, ebs: {volumeSize: 58Ti}}\n    - {deviceName: /dev/xvdc, ebs: {volumeSize: 64000G}}\n  capacityReservationSelectorTerms:\n    - {id: cr-0123abc}\n    - {tags: {team: a}, ownerID: \"123456789012\", instanceMatchCriteria: targeted}\n",
+        "  role: KarpenterNodeRole-demo\n  kubelet:\n    clusterDNS: [10.100.0.10]\
+         \n    podsPerCore: 0\n    evictionSoft: {memory.available: 500Mi}\
+         \n    evictionSoftGracePeriod: {memory.available: 1m30s}\n  blockDeviceMappings:\
+         \n    - {deviceName: /dev/xvda, rootVolume: true, ebs: {snapshotID: snap-1, \
+         volumeInitializationRate: 300, iops: 3000, throughput: 125}}\
+         \n    - {deviceName: /dev/xvdb, ebs: {volumeSize: 58Ti}}\
+         \n    - {deviceName: /dev/xvdc, ebs: {volumeSize: 64000G}}\
+         \n  capacityReservationSelectorTerms:\n    - {id: cr-0123abc}\
+         \n    - {tags: {team: a}, ownerID: \"123456789012\", instanceMatchCriteria: targeted}\n",
     );
-    let ssm = CLASS.replace("    - alias: al2023@latest\n", "    - ssmParameter: /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id\n  amiFamily: AL2023\n");
+    let ssm = CLASS.replace(
+        "    - alias: al2023@latest\n",
+        "    - ssmParameter: /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/\
+         recommended/image_id\n  amiFamily: AL2023\n",
+    );
     let long_key = format!("{}/{}", "a".repeat(252), "b".repeat(63));
     let pool = POOL
         .replace(
@@ -1014,7 +1040,8 @@ fn a_timeline_cannot_change_a_node_pools_node_class_group_or_kind() {
             ""
         };
         format!(
-            "{CLASS}---\n{POOL}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{delete}    - at: 2m\n      apply:\n{indented}"
+            "{CLASS}---\n{POOL}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+             metadata: {{name: t}}\nspec:\n  steps:\n{delete}    - at: 2m\n      apply:\n{indented}"
         )
     };
     let l = load(&timeline("example.com", false));
@@ -1054,7 +1081,9 @@ fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
     // `*.node.kubernetes.io` and `kubernetes.io/arch` were always allowed.
     let pool = POOL.replace(
         "        team: a\n",
-        "        team: a\n        node-role.kubernetes.io/web: \"\"\n        example.kubernetes.io/owner: a\n        team.k8s.io/x: \"y\"\n        pool.node.kubernetes.io/x: a\n        kubernetes.io/arch: amd64\n",
+        "        team: a\n        node-role.kubernetes.io/web: \"\"\
+         \n        example.kubernetes.io/owner: a\n        team.k8s.io/x: \"y\"\
+         \n        pool.node.kubernetes.io/x: a\n        kubernetes.io/arch: amd64\n",
     );
     let l = load(&format!("{CLASS}---\n{pool}"));
     assert!(

@@ -291,10 +291,10 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A playground address as an author gives it (`kpg share --base`), normalised: `https://x.io/kpg` is read as
-/// `https://x.io/kpg/` (the playground is a directory: `index.html` and `embed.js` side by
-/// side), a bare origin gets its `/`, and a path that names a file (`.../index.html`) is
-/// kept. Any fragment is dropped (the link brings its own).
+/// A playground address as an author gives it (`kpg share --base`), normalised:
+/// `https://x.io/kpg` is read as `https://x.io/kpg/` (the playground is a directory: `index.html`
+/// and `embed.js` side by side), a bare origin gets its `/`, and a path that names a file
+/// (`.../index.html`) is kept. Any fragment is dropped (the link brings its own).
 pub fn page_base(url: &str) -> String {
     let url = url.split('#').next().unwrap_or(url);
     let (path, query) = match url.split_once('?') {
@@ -369,7 +369,8 @@ pub fn iframe_snippet(
     options.scenario_by_message = false;
     let src = format!("{dir}index.html{}#{}", options.to_query(), encode(shared));
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>\n",
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" \
+         style=\"border:0;max-width:100%\"></iframe>\n",
         escape(&src),
         escape(title)
     )
@@ -391,7 +392,8 @@ mod tests {
     #[test]
     fn options_read_as_embed_js_writes_them() {
         let (o, ignored) = EmbedOptions::from_query(
-            "?embed&scenario=message&view=cluster%2Cmanifests&autoplay=&speed=60&until=10m&at=90s&theme=dark&lang=ko&readonly=1",
+            "?embed&scenario=message&view=cluster%2Cmanifests&autoplay=&speed=60&until=10m&at=90s&\
+             theme=dark&lang=ko&readonly=1",
         )
         .unwrap();
         assert_eq!(ignored, Vec::<String>::new());

@@ -289,7 +289,9 @@ mod tests {
     /// the page must still open it. Never regenerate this string.
     #[test]
     fn a_version_1_link_keeps_opening() {
-        const V1: &str = "kpg1.bcw7DsJADEXRrYxcR3waCi8CpaJhKCxslFEmdjQ2NIi9E2gQUl75pHOfwHZ1wDPQXE7SvJhiGqnNoiFt48P2sc86FmVMR2PpzWrWSYKYgjBrSkqTYGK50b1GVuj-Wj_eG6_KQWq1xV06qOJuCgjf71MKwMNu2esN";
+        const V1: &str = "kpg1.bcw7DsJADEXRrYxcR3waCi8CpaJhKCxslFEmdjQ2NIi9E2gQUl75pHOfwHZ1wDPQXE7S\
+                          vJhiGqnNoiFt48P2sc86FmVMR2PpzWrWSYKYgjBrSkqTYGK50b1GVuj-Wj_eG6_\
+                          KQWq1xV06qOJuCgjf71MKwMNu2esN";
         let s = decode(V1).expect("the v1 link opens");
         assert_eq!(s.docs.len(), 2);
         assert!(s.docs[0].contains("kind: NodePool"));

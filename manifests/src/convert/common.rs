@@ -149,8 +149,12 @@ pub(crate) fn metadata(
 
 fn name_help(rule: NameRule) -> String {
     match rule {
-        NameRule::Label => "use at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit".into(),
-        _ => "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit".into(),
+        NameRule::Label => "use at most 63 lowercase letters, digits and '-', starting and ending \
+                            with a letter or digit"
+            .into(),
+        _ => "use lowercase letters, digits, '-' and '.', starting and \
+              ending with a letter or digit"
+            .into(),
     }
 }
 
@@ -163,7 +167,8 @@ pub(crate) fn check_label_key(cx: &mut Cx, path: &str, pos: Pos, key: &str) -> b
         "key",
         key,
         ext::qualified_name(key),
-        "a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+        "a key is an optional DNS prefix and '/', then up to 63 letters, digits, '-', '_' or '.', \
+         starting and ending with a letter or digit",
     )
 }
 
@@ -176,7 +181,8 @@ pub(crate) fn check_label_value(cx: &mut Cx, path: &str, pos: Pos, value: &str) 
         "value",
         value,
         ext::label_value(value),
-        "a value is empty or up to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+        "a value is empty or up to 63 letters, digits, '-', '_' or '.', starting \
+         and ending with a letter or digit",
     )
 }
 
@@ -287,7 +293,8 @@ pub(crate) fn restricted_label(key: &str) -> Option<String> {
     for restricted in ["karpenter.sh", "karpenter.k8s.aws"] {
         if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
             return Some(format!(
-                "label domain `{restricted}` is restricted: only Karpenter's well-known labels may use it"
+                "label domain `{restricted}` is restricted: only Karpenter's \
+                 well-known labels may use it"
             ));
         }
     }
@@ -322,7 +329,8 @@ pub(crate) fn restricted_before_v1_9(key: &str, requirement: bool) -> Option<Str
     for restricted in ["kubernetes.io", "k8s.io"] {
         if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
             return Some(format!(
-                "Karpenter v1.0 to v1.8 rejects the label domain `{restricted}` here (v1.9 and later accept it)"
+                "Karpenter v1.0 to v1.8 rejects the label domain `{restricted}` \
+                 here (v1.9 and later accept it)"
             ));
         }
     }
@@ -405,8 +413,23 @@ pub(crate) fn requirement(
         let s = cx.nonempty_str(&k)?;
         // The CRD's maxLength; a qualified name can be one character longer (253 + '/' + 63).
         if site == ReqSite::NodePool && s.chars().count() > 316 {
-            cx.error(Code::TooLong, &k.path, k.pos(), format!("the key is {} characters long; at most 316 are allowed", s.chars().count()), Some("use a shorter prefix or name".into()));
-            cx.ko(format!("키가 {}자입니다. 최대 316자까지 쓸 수 있습니다", s.chars().count()), Some("더 짧은 접두사나 이름을 쓰세요".into()));
+            cx.error(
+                Code::TooLong,
+                &k.path,
+                k.pos(),
+                format!(
+                    "the key is {} characters long; at most 316 are allowed",
+                    s.chars().count()
+                ),
+                Some("use a shorter prefix or name".into()),
+            );
+            cx.ko(
+                format!(
+                    "키가 {}자입니다. 최대 316자까지 쓸 수 있습니다",
+                    s.chars().count()
+                ),
+                Some("더 짧은 접두사나 이름을 쓰세요".into()),
+            );
             return None;
         }
         if !check_label_key(cx, &k.path, k.pos(), &s) {
@@ -414,13 +437,40 @@ pub(crate) fn requirement(
         }
         if site == ReqSite::NodePool {
             if let Some(why) = restricted_label(&s) {
-                cx.error(Code::RestrictedLabel, &k.path, k.pos(), why, Some("use a custom label key such as `example.com/team`, or a well-known label".into()));
-                cx.ko(format!("레이블 `{s}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키나 잘 알려진 레이블을 쓰세요".into()));
+                cx.error(
+                    Code::RestrictedLabel,
+                    &k.path,
+                    k.pos(),
+                    why,
+                    Some(
+                        "use a custom label key such as `example.com/team`, or a well-known label"
+                            .into(),
+                    ),
+                );
+                cx.ko(
+                    format!("레이블 `{s}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"),
+                    Some("`example.com/team` 같은 직접 만든 키나 잘 알려진 레이블을 쓰세요".into()),
+                );
                 return None;
             }
             if let Some(why) = restricted_before_v1_9(&s, true) {
-                cx.warn(Code::RestrictedBeforeV1_9, &k.path, k.pos(), why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
-                cx.ko("Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)", Some("더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요".into()));
+                cx.warn(
+                    Code::RestrictedBeforeV1_9,
+                    &k.path,
+                    k.pos(),
+                    why,
+                    Some(
+                        "on an older Karpenter use a domain of your own, such as `example.com/role`"
+                            .into(),
+                    ),
+                );
+                cx.ko(
+                    "Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)",
+                    Some(
+                        "더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요"
+                            .into(),
+                    ),
+                );
             }
         }
         Some(s)
@@ -609,10 +659,21 @@ fn well_known_values(cx: &mut Cx, path: &str, pos: Pos, key: &str, values: &[Str
             Code::NodePoolNotReady,
             path,
             pos,
-            format!("no valid value for `{key}` ({}): Karpenter's validation fails this NodePool, so it is never Ready and never launches nodes", bad.join(", ")),
+            format!(
+                "no valid value for `{key}` ({}): Karpenter's validation fails this NodePool, so \
+                 it is never Ready and never launches nodes",
+                bad.join(", ")
+            ),
             help,
         );
-        cx.ko(format!("`{key}`에 유효한 값이 없습니다({}). Karpenter의 검증에 실패해 이 NodePool은 Ready가 되지 않고 노드를 띄우지 않습니다", bad.join(", ")), Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))));
+        cx.ko(
+            format!(
+                "`{key}`에 유효한 값이 없습니다({}). Karpenter의 검증에 실패해 이 NodePool은 \
+                 Ready가 되지 않고 노드를 띄우지 않습니다",
+                bad.join(", ")
+            ),
+            Some(format!("다음 값을 쓰세요: {}", allowed.join(", "))),
+        );
     } else {
         cx.warn(
             Code::IgnoredWellKnownValue,
@@ -651,11 +712,24 @@ pub(crate) fn runtime_invalid(reqs: &[NodeSelectorRequirement]) -> Option<String
         if r.operator != Operator::In {
             return None;
         }
-        let valid = r.values.iter().filter(|v| allowed.contains(&v.as_str())).count();
+        let valid = r
+            .values
+            .iter()
+            .filter(|v| allowed.contains(&v.as_str()))
+            .count();
         if valid == 0 {
-            Some(format!("ValidationSucceeded=False: no valid value for requirement `{}` ({})", r.key, r.values.join(", ")))
+            Some(format!(
+                "ValidationSucceeded=False: no valid value for requirement `{}` ({})",
+                r.key,
+                r.values.join(", ")
+            ))
         } else if r.min_values.is_some_and(|m| m as usize > valid) {
-            Some(format!("ValidationSucceeded=False: requirement `{}` has minValues {} but only {valid} valid values", r.key, r.min_values.unwrap_or(0)))
+            Some(format!(
+                "ValidationSucceeded=False: requirement `{}` has minValues {} \
+                 but only {valid} valid values",
+                r.key,
+                r.min_values.unwrap_or(0)
+            ))
         } else {
             None
         }

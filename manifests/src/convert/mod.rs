@@ -219,9 +219,14 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         if site == Site::TimelineApply {
             message = format!("{kind} ({api_version}) is not simulated; this step is skipped");
         }
-        let help = suggest(&kind, KINDS.iter().map(|k| k.kind)).map(|k| format!("did you mean `{k}`?")).or_else(|| {
-            Some(String::from("the playground simulates NodePools, EC2NodeClasses, workloads, PodDisruptionBudgets and Namespaces; other objects can stay, they are skipped"))
-        });
+        let help = suggest(&kind, KINDS.iter().map(|k| k.kind))
+            .map(|k| format!("did you mean `{k}`?"))
+            .or_else(|| {
+                Some(String::from(
+                    "the playground simulates NodePools, EC2NodeClasses, workloads, \
+                     PodDisruptionBudgets and Namespaces; other objects can stay, they are skipped",
+                ))
+            });
         cx.warn(
             Code::UnknownKind,
             &kind_field.path,
@@ -236,7 +241,12 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         };
         let help_ko = suggest(&kind, KINDS.iter().map(|k| k.kind))
             .map(|k| format!("`{k}`를 쓰려던 것인가요?"))
-            .or_else(|| Some(String::from("플레이그라운드는 NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget, Namespace를 시뮬레이션합니다. 다른 오브젝트는 두어도 되며 건너뜁니다")));
+            .or_else(|| {
+                Some(String::from(
+                    "플레이그라운드는 NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget, \
+                     Namespace를 시뮬레이션합니다. 다른 오브젝트는 두어도 되며 건너뜁니다",
+                ))
+            });
         cx.ko(
             format!("{kind}({api_version})는 시뮬레이션하지 않으므로 {what} 건너뜁니다"),
             help_ko,
@@ -272,9 +282,20 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             &kind_field.path,
             kind_field.pos(),
             format!("a Timeline cannot apply a {}", info.kind),
-            Some("apply NodePools, EC2NodeClasses, workloads or PodDisruptionBudgets; put other objects in their own documents".into()),
+            Some(
+                "apply NodePools, EC2NodeClasses, workloads or PodDisruptionBudgets; put other \
+                 objects in their own documents"
+                    .into(),
+            ),
         );
-        cx.ko(format!("Timeline은 {}를 적용할 수 없습니다", info.kind), Some("NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget만 적용하세요. 다른 오브젝트는 별도 문서로 두세요".into()));
+        cx.ko(
+            format!("Timeline은 {}를 적용할 수 없습니다", info.kind),
+            Some(
+                "NodePool, EC2NodeClass, 워크로드, PodDisruptionBudget만 적용하세요. 다른 \
+                 오브젝트는 별도 문서로 두세요"
+                    .into(),
+            ),
+        );
         return None;
     }
 

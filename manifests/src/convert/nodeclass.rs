@@ -282,8 +282,19 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         && cx.choice(&p, &["RAID0"], "instance store policy").is_some()
     {
         let pos = s.key_pos("instanceStorePolicy").unwrap_or(p.pos());
-        cx.warn(Code::UnsupportedField, &p.path, pos, "`instanceStorePolicy` is not simulated and is ignored: ephemeral storage comes from the root volume", Some("remove it, or keep it: it does not change the simulation".into()));
-        cx.ko("`instanceStorePolicy`는 시뮬레이션하지 않으므로 무시합니다. 임시 스토리지는 루트 볼륨에서 나옵니다", Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
+        cx.warn(
+            Code::UnsupportedField,
+            &p.path,
+            pos,
+            "`instanceStorePolicy` is not simulated and is ignored: ephemeral \
+             storage comes from the root volume",
+            Some("remove it, or keep it: it does not change the simulation".into()),
+        );
+        cx.ko(
+            "`instanceStorePolicy`는 시뮬레이션하지 않으므로 무시합니다. 임시 \
+             스토리지는 루트 볼륨에서 나옵니다",
+            Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
+        );
     }
     // Launch details the simulation has no use for, held to their types.
     for key in ["associatePublicIPAddress", "detailedMonitoring"] {
@@ -371,12 +382,20 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
                     Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
                 );
             }
-            // CEL: an id term selects exactly that AMI; alias, tags, name and owner may not join it.
+            // CEL: an id term selects exactly that AMI; alias, tags, name and owner may not join
+            // it.
             if others
                 .iter()
                 .any(|k| matches!(*k, "tags" | "name" | "owner"))
             {
-                cx.error(Code::ExclusiveSelectorField, &item.path, item.pos(), "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms", Some("put the id in a term of its own".into()));
+                cx.error(
+                    Code::ExclusiveSelectorField,
+                    &item.path,
+                    item.pos(),
+                    "'id' is mutually exclusive, cannot be set with a combination of other fields \
+                     in amiSelectorTerms",
+                    Some("put the id in a term of its own".into()),
+                );
                 cx.ko(
                     "'id'는 amiSelectorTerms에서 다른 필드와 함께 쓸 수 없습니다",
                     Some("id만 있는 별도 조건으로 옮기세요".into()),
@@ -427,7 +446,14 @@ fn ami_terms(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> Option<(String, AmiFa
                                         .into(),
                                 ),
                             );
-                            cx.ko(format!("alias `{text}`가 올바르지 않습니다(계열@버전 형식, 계열은 al2, al2023, bottlerocket, windows2019, windows2022, windows2025)"), Some("예: al2023@latest, bottlerocket@v1.20.0".into()));
+                            cx.ko(
+                                format!(
+                                    "alias `{text}`가 올바르지 않습니다(계열@버전 형식, \
+                                     계열은 al2, al2023, bottlerocket, windows2019, \
+                                     windows2022, windows2025)"
+                                ),
+                                Some("예: al2023@latest, bottlerocket@v1.20.0".into()),
+                            );
                         }
                     }
                 }
@@ -634,7 +660,16 @@ fn selector_terms(
         }
         for ex in exclusive {
             if present.contains(ex) && present.len() > 1 {
-                cx.error(Code::ExclusiveSelectorField, &item.path, item.pos(), format!("'{ex}' is mutually exclusive, cannot be set with a combination of other fields"), Some("put it in a term of its own".into()));
+                cx.error(
+                    Code::ExclusiveSelectorField,
+                    &item.path,
+                    item.pos(),
+                    format!(
+                        "'{ex}' is mutually exclusive, cannot be set with a \
+                         combination of other fields"
+                    ),
+                    Some("put it in a term of its own".into()),
+                );
                 cx.ko(
                     format!("'{ex}'는 다른 필드와 함께 쓸 수 없습니다"),
                     Some("그 필드만 있는 별도 조건으로 옮기세요".into()),
@@ -955,7 +990,14 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
                             "add `snapshotID: snap-...`, or remove volumeInitializationRate".into(),
                         ),
                     );
-                    cx.ko("volumeInitializationRate에는 초기화할 snapshotID가 있어야 합니다", Some("`snapshotID: snap-...`를 추가하거나 volumeInitializationRate를 지우세요".into()));
+                    cx.ko(
+                        "volumeInitializationRate에는 초기화할 snapshotID가 있어야 합니다",
+                        Some(
+                            "`snapshotID: snap-...`를 추가하거나 \
+                             volumeInitializationRate를 지우세요"
+                                .into(),
+                        ),
+                    );
                 }
             }
             if size.is_none() && !has_snapshot && cx.error_count() == 0 {
@@ -1064,8 +1106,23 @@ fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
         return None;
     }
     if !volume_size_in_pattern(digits, unit) {
-        cx.error(Code::InvalidVolumeSize, &f.path, f.pos(), format!("`{s}` is outside the sizes the CRD's pattern accepts (1-59000Gi, 1-64000G, 1-64T, and 1-17, 20-27, 30-37, 40-47, 50-58Ti)"), Some("write the size in Gi, e.g. 18432Gi for 18Ti".into()));
-        cx.ko(format!("`{s}`는 CRD 패턴이 받아들이는 크기(1-59000Gi, 1-64000G, 1-64T, Ti는 1-17, 20-27, 30-37, 40-47, 50-58)를 벗어납니다"), Some("Gi로 쓰세요. 예: 18Ti는 18432Gi".into()));
+        cx.error(
+            Code::InvalidVolumeSize,
+            &f.path,
+            f.pos(),
+            format!(
+                "`{s}` is outside the sizes the CRD's pattern accepts (1-59000Gi, 1-64000G, 1-64T, \
+                 and 1-17, 20-27, 30-37, 40-47, 50-58Ti)"
+            ),
+            Some("write the size in Gi, e.g. 18432Gi for 18Ti".into()),
+        );
+        cx.ko(
+            format!(
+                "`{s}`는 CRD 패턴이 받아들이는 크기(1-59000Gi, 1-64000G, 1-64T, Ti는 1-17, 20-27, \
+                 30-37, 40-47, 50-58)를 벗어납니다"
+            ),
+            Some("Gi로 쓰세요. 예: 18Ti는 18432Gi".into()),
+        );
         return None;
     }
     cx.quantity(f, ResourceName::EphemeralStorage)
@@ -1073,7 +1130,8 @@ fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
 
 /// The numbers the CRD's volumeSize pattern accepts for each unit, as written upstream:
 /// `([1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi`, `(...|64000)G`,
-/// `([1-9]||[1-5][0-7]|58)Ti` (which leaves out 18, 19, 28, 29, ...) and `([1-9]||[1-5][0-9]|6[0-3]|64)T`.
+/// `([1-9]||[1-5][0-7]|58)Ti` (which leaves out 18, 19, 28, 29, ...) and
+/// `([1-9]||[1-5][0-9]|6[0-3]|64)T`.
 fn volume_size_in_pattern(digits: &str, unit: &str) -> bool {
     let Ok(n) = digits.parse::<u32>() else {
         return false;

@@ -112,9 +112,13 @@ pub(crate) fn node_pool(
             ),
         );
         cx.ko(
-                "karpenter.sh/v1beta1 NodePool입니다. karpenter.sh/v1의 의미로 읽습니다",
-                Some("`kpg migrate`(페이지에서는 v1으로 옮기기)가 v1 매니페스트를 만들어 줍니다. 아래 경고가 달라진 점을 하나씩 짚습니다".into()),
-            );
+            "karpenter.sh/v1beta1 NodePool입니다. karpenter.sh/v1의 의미로 읽습니다",
+            Some(
+                "`kpg migrate`(페이지에서는 v1으로 옮기기)가 v1 매니페스트를 만들어 줍니다. 아래 \
+                 경고가 달라진 점을 하나씩 짚습니다"
+                    .into(),
+            ),
+        );
     }
     let Some(sf) = r.req(cx, "spec") else {
         r.ignore(&["apiVersion", "kind", "status"]);
@@ -161,10 +165,17 @@ pub(crate) fn node_pool(
                         Code::UnsupportedField,
                         &p.path,
                         p.pos(),
-                        "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as WhenEmptyOrUnderutilized",
+                        "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as \
+                         WhenEmptyOrUnderutilized",
                         Some("use WhenEmptyOrUnderutilized to see what is simulated".into()),
                     );
-                    cx.ko("Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. WhenEmptyOrUnderutilized로 처리합니다", Some("시뮬레이션되는 동작을 보려면 WhenEmptyOrUnderutilized를 쓰세요".into()));
+                    cx.ko(
+                        "Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. \
+                         WhenEmptyOrUnderutilized로 처리합니다",
+                        Some(
+                            "시뮬레이션되는 동작을 보려면 WhenEmptyOrUnderutilized를 쓰세요".into(),
+                        ),
+                    );
                 }
                 _ => {}
             }
@@ -181,10 +192,17 @@ pub(crate) fn node_pool(
                     Code::V1beta1ConsolidateAfter,
                     &c.path,
                     c.pos(),
-                    "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it delays consolidation",
+                    "v1beta1 rejects consolidateAfter with WhenUnderutilized; read as v1, where it \
+                     delays consolidation",
                     Some("migrate to v1, where both are allowed (`kpg migrate`)".into()),
                 );
-                cx.ko("v1beta1은 WhenUnderutilized와 consolidateAfter를 함께 쓰는 것을 거부합니다. v1의 의미대로, 통합을 그만큼 늦추는 값으로 읽습니다", Some("v1으로 옮기세요(`kpg migrate`). v1에서는 둘을 함께 쓸 수 있습니다".into()));
+                cx.ko(
+                    "v1beta1은 WhenUnderutilized와 consolidateAfter를 함께 쓰는 것을 거부합니다. \
+                     v1의 의미대로, 통합을 그만큼 늦추는 값으로 읽습니다",
+                    Some(
+                        "v1으로 옮기세요(`kpg migrate`). v1에서는 둘을 함께 쓸 수 있습니다".into(),
+                    ),
+                );
             }
         }
         if let Some(b) = df.get("budgets") {
@@ -200,10 +218,15 @@ pub(crate) fn node_pool(
                     Code::UnknownField,
                     &e.path,
                     e.key_pos,
-                    "karpenter.sh/v1 has no spec.disruption.expireAfter; it is ignored (the API server rejects it)",
+                    "karpenter.sh/v1 has no spec.disruption.expireAfter; it is ignored \
+                     (the API server rejects it)",
                     Some("move it to `spec.template.spec.expireAfter`".into()),
                 );
-                cx.ko("karpenter.sh/v1에는 spec.disruption.expireAfter가 없어 무시합니다(API 서버는 거부합니다)", Some("`spec.template.spec.expireAfter`로 옮기세요".into()));
+                cx.ko(
+                    "karpenter.sh/v1에는 spec.disruption.expireAfter가 없어 \
+                     무시합니다(API 서버는 거부합니다)",
+                    Some("`spec.template.spec.expireAfter`로 옮기세요".into()),
+                );
             }
         }
         df.finish(cx);
@@ -219,21 +242,37 @@ pub(crate) fn node_pool(
                 Code::V1beta1ConsolidateAfter,
                 &path,
                 policy_pos.unwrap_or(d.key_pos),
-                "v1 requires consolidateAfter in a written disruption block; 0s is used, as v1beta1 behaved",
+                "v1 requires consolidateAfter in a written disruption block; 0s \
+                 is used, as v1beta1 behaved",
                 Some("add `consolidateAfter: 0s` under `spec.disruption`".into()),
             );
-            cx.ko("v1에서는 직접 쓴 disruption 블록 안에 consolidateAfter가 필수입니다. v1beta1처럼 동작하도록 0s를 씁니다", Some("`spec.disruption` 아래에 `consolidateAfter: 0s`를 추가하세요".into()));
+            cx.ko(
+                "v1에서는 직접 쓴 disruption 블록 안에 consolidateAfter가 필수입니다. v1beta1처럼 \
+                 동작하도록 0s를 씁니다",
+                Some("`spec.disruption` 아래에 `consolidateAfter: 0s`를 추가하세요".into()),
+            );
         } else {
             cx.error(
                 Code::MissingField,
                 &path,
                 d.key_pos,
-                "karpenter.sh/v1 requires `consolidateAfter` in a written `spec.disruption` block (only an omitted block is defaulted, to `consolidateAfter: 0s`)",
-                Some("add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove the whole `disruption` block to take the defaults".into()),
+                "karpenter.sh/v1 requires `consolidateAfter` in a written `spec.disruption` block \
+                 (only an omitted block is defaulted, to `consolidateAfter: 0s`)",
+                Some(
+                    "add `consolidateAfter: 0s` (or a duration such as 1m, or Never), or remove \
+                     the whole `disruption` block to take the defaults"
+                        .into(),
+                ),
             );
             cx.ko(
-                "karpenter.sh/v1에서는 직접 쓴 `spec.disruption` 블록 안에 `consolidateAfter`가 필수입니다(블록 전체를 생략했을 때만 `consolidateAfter: 0s`로 기본값이 채워집니다)",
-                Some("`consolidateAfter: 0s`(또는 1m 같은 기간이나 Never)를 추가하거나, 기본값을 쓰려면 `disruption` 블록 전체를 지우세요".into()),
+                "karpenter.sh/v1에서는 직접 쓴 `spec.disruption` 블록 안에 \
+                 `consolidateAfter`가 필수입니다(블록 전체를 생략했을 때만 \
+                 `consolidateAfter: 0s`로 기본값이 채워집니다)",
+                Some(
+                    "`consolidateAfter: 0s`(또는 1m 같은 기간이나 Never)를 추가하거나, 기본값을 \
+                     쓰려면 `disruption` 블록 전체를 지우세요"
+                        .into(),
+                ),
             );
         }
     }
@@ -242,10 +281,15 @@ pub(crate) fn node_pool(
             Code::V1beta1ExpireAfter,
             &e.path,
             e.pos(),
-            "in v1, expireAfter moved to spec.template.spec.expireAfter (and expiry no longer waits for a replacement)",
+            "in v1, expireAfter moved to spec.template.spec.expireAfter (and expiry no longer \
+             waits for a replacement)",
             Some("move it under `spec.template.spec`".into()),
         );
-        cx.ko("v1에서 expireAfter는 spec.template.spec.expireAfter로 옮겨졌습니다(만료는 더 이상 대체 노드를 기다리지 않습니다)", Some("`spec.template.spec` 아래로 옮기세요".into()));
+        cx.ko(
+            "v1에서 expireAfter는 spec.template.spec.expireAfter로 옮겨졌습니다(만료는 더 이상 \
+             대체 노드를 기다리지 않습니다)",
+            Some("`spec.template.spec` 아래로 옮기세요".into()),
+        );
         np.expire_after = v;
     }
     // A static NodePool (alpha, v1.8+) keeps `replicas` nodes: the CRD then allows no weight
@@ -292,8 +336,19 @@ pub(crate) fn node_pool(
     }
     if is_static {
         let pos = s.key_pos("replicas").unwrap_or(s.anchor());
-        cx.warn(Code::UnsupportedField, &s.child_path("replicas"), pos, "`replicas` is not simulated and is ignored: static NodePools are not simulated, the pool is dynamic", Some("remove it, or keep it: it does not change the simulation".into()));
-        cx.ko("`replicas`는 시뮬레이션하지 않으므로 무시합니다. 정적 NodePool은 시뮬레이션하지 않고 동적 풀로 처리합니다", Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()));
+        cx.warn(
+            Code::UnsupportedField,
+            &s.child_path("replicas"),
+            pos,
+            "`replicas` is not simulated and is ignored: static NodePools are not \
+             simulated, the pool is dynamic",
+            Some("remove it, or keep it: it does not change the simulation".into()),
+        );
+        cx.ko(
+            "`replicas`는 시뮬레이션하지 않으므로 무시합니다. 정적 NodePool은 \
+             시뮬레이션하지 않고 동적 풀로 처리합니다",
+            Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
+        );
     }
     s.finish(cx);
     r.ignore(&["apiVersion", "kind", "status"]);
@@ -346,10 +401,34 @@ fn template(
                             why,
                             Some("use a custom label key such as `example.com/team`".into()),
                         );
-                        cx.ko(format!("레이블 `{key}`는 Karpenter가 쓰지 못하게 막아 둔 키(또는 도메인)입니다"), Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()));
+                        cx.ko(
+                            format!(
+                                "레이블 `{key}`는 Karpenter가 쓰지 못하게 막아 \
+                                 둔 키(또는 도메인)입니다"
+                            ),
+                            Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()),
+                        );
                     } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
-                        cx.warn(Code::RestrictedBeforeV1_9, &value.path, value.key_pos, why, Some("on an older Karpenter use a domain of your own, such as `example.com/role`".into()));
-                        cx.ko("Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)", Some("더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요".into()));
+                        cx.warn(
+                            Code::RestrictedBeforeV1_9,
+                            &value.path,
+                            value.key_pos,
+                            why,
+                            Some(
+                                "on an older Karpenter use a domain of your own, such as \
+                                 `example.com/role`"
+                                    .into(),
+                            ),
+                        );
+                        cx.ko(
+                            "Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 \
+                             거부합니다(v1.9부터 허용)",
+                            Some(
+                                "더 오래된 Karpenter라면 `example.com/role`처럼 직접 \
+                                 소유한 도메인을 쓰세요"
+                                    .into(),
+                            ),
+                        );
                     }
                 }
             }
@@ -411,16 +490,40 @@ fn template(
                 Code::DuplicateTaint,
                 &s.child_path("taints"),
                 *pos,
-                format!("taint {}:{} appears twice (taints and startupTaints together must be unique by key and effect)", t.key, t.effect.as_str()),
+                format!(
+                    "taint {}:{} appears twice (taints and startupTaints together must \
+                     be unique by key and effect)",
+                    t.key,
+                    t.effect.as_str()
+                ),
                 Some("keep the taint in one of the two lists".into()),
             );
-            cx.ko(format!("테인트 {}:{}가 두 번 나옵니다(taints와 startupTaints를 합쳐 키와 effect의 조합이 겹치면 안 됩니다)", t.key, t.effect.as_str()), Some("테인트를 두 목록 중 한 곳에만 두세요".into()));
+            cx.ko(
+                format!(
+                    "테인트 {}:{}가 두 번 나옵니다(taints와 startupTaints를 합쳐 키와 effect의 \
+                     조합이 겹치면 안 됩니다)",
+                    t.key,
+                    t.effect.as_str()
+                ),
+                Some("테인트를 두 목록 중 한 곳에만 두세요".into()),
+            );
         }
     }
     if let Some(e) = s.get("expireAfter") {
         if v1beta1 {
-            cx.warn(Code::UnknownField, &e.path, e.key_pos, "v1beta1 NodePools have no spec.template.spec.expireAfter (it is spec.disruption.expireAfter); read as v1", Some("migrate to v1 (`kpg migrate`), where this is the right place".into()));
-            cx.ko("v1beta1 NodePool에는 spec.template.spec.expireAfter가 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다", Some("v1으로 옮기세요(`kpg migrate`). v1에서는 이곳이 맞는 위치입니다".into()));
+            cx.warn(
+                Code::UnknownField,
+                &e.path,
+                e.key_pos,
+                "v1beta1 NodePools have no spec.template.spec.expireAfter (it is \
+                 spec.disruption.expireAfter); read as v1",
+                Some("migrate to v1 (`kpg migrate`), where this is the right place".into()),
+            );
+            cx.ko(
+                "v1beta1 NodePool에는 spec.template.spec.expireAfter가 \
+                 없습니다(spec.disruption.expireAfter입니다). v1으로 읽습니다",
+                Some("v1으로 옮기세요(`kpg migrate`). v1에서는 이곳이 맞는 위치입니다".into()),
+            );
         }
         if let Some(v) = np_duration(cx, &e, true) {
             np.expire_after = v;
@@ -454,10 +557,23 @@ fn template(
                 Code::V1beta1Kubelet,
                 &k.path,
                 k.key_pos,
-                "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); read as if the EC2NodeClass had them (a copy of it when NodePools sharing it disagree)",
-                Some("move this block to the EC2NodeClass's `spec.kubelet` (`kpg migrate` does it)".into()),
+                "in v1 the kubelet settings live in the EC2NodeClass (spec.kubelet); read as if \
+                 the EC2NodeClass had them (a copy of it when NodePools sharing it disagree)",
+                Some(
+                    "move this block to the EC2NodeClass's `spec.kubelet` (`kpg migrate` does it)"
+                        .into(),
+                ),
             );
-            cx.ko("v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. EC2NodeClass에 있는 것처럼 읽습니다(그 클래스를 함께 쓰는 NodePool끼리 설정이 다르면 클래스의 사본에)", Some("이 블록을 EC2NodeClass의 `spec.kubelet`으로 옮기세요(`kpg migrate`가 해 줍니다)".into()));
+            cx.ko(
+                "v1에서는 kubelet 설정이 EC2NodeClass(spec.kubelet)에 있습니다. \
+                 EC2NodeClass에 있는 것처럼 읽습니다(그 클래스를 함께 쓰는 NodePool끼리 \
+                 설정이 다르면 클래스의 사본에)",
+                Some(
+                    "이 블록을 EC2NodeClass의 `spec.kubelet`으로 \
+                     옮기세요(`kpg migrate`가 해 줍니다)"
+                        .into(),
+                ),
+            );
             *kubelet = Some(super::nodeclass::kubelet(cx, &k));
         }
         if let Some(res) = s.get("resources") {
@@ -514,8 +630,12 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
             )),
         );
         cx.ko(
-            "v1의 nodeClassRef에는 group, kind, name이 모두 있어야 합니다(apiVersion은 없어졌습니다)",
-            Some(format!("`nodeClassRef: {{group: {}, kind: {}, name: {}}}`로 쓰세요", out.group, out.kind, out.name)),
+            "v1의 nodeClassRef에는 group, kind, name이 모두 있어야 \
+             합니다(apiVersion은 없어졌습니다)",
+            Some(format!(
+                "`nodeClassRef: {{group: {}, kind: {}, name: {}}}`로 쓰세요",
+                out.group, out.kind, out.name
+            )),
         );
     } else {
         let has_api_version = r.has("apiVersion");
@@ -633,8 +753,20 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             let ok = valid_cron(s);
             if !ok {
                 if let Some(sf) = &schedule_field {
-                    cx.error(Code::InvalidSchedule, &sf.path, sf.pos(), format!("`{s}` is not a cron schedule"), Some("use five fields (\"0 9 * * mon-fri\") or a macro such as @daily".into()));
-                    cx.ko(format!("`{s}`는 cron 일정이 아닙니다"), Some("다섯 필드(\"0 9 * * mon-fri\")나 @daily 같은 매크로를 쓰세요".into()));
+                    cx.error(
+                        Code::InvalidSchedule,
+                        &sf.path,
+                        sf.pos(),
+                        format!("`{s}` is not a cron schedule"),
+                        Some(
+                            "use five fields (\"0 9 * * mon-fri\") or a macro such as @daily"
+                                .into(),
+                        ),
+                    );
+                    cx.ko(
+                        format!("`{s}`는 cron 일정이 아닙니다"),
+                        Some("다섯 필드(\"0 9 * * mon-fri\")나 @daily 같은 매크로를 쓰세요".into()),
+                    );
                 }
             } else if let (Err(why), Some(sf)) = (kpg_core::cron::parse(s), &schedule_field) {
                 // The API server's pattern accepts it, but Karpenter cannot parse it and
@@ -643,10 +775,19 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
                     Code::UnparsableSchedule,
                     &sf.path,
                     sf.pos(),
-                    format!("Karpenter cannot parse `{s}` ({why}), so this budget blocks every disruption"),
+                    format!(
+                        "Karpenter cannot parse `{s}` ({why}), so this \
+                         budget blocks every disruption"
+                    ),
                     Some("fix the schedule, e.g. \"0 9 * * mon-fri\"".into()),
                 );
-                cx.ko(format!("Karpenter가 `{s}`를 해석하지 못하므로({why}) 이 예산은 모든 중단을 막습니다"), Some("일정을 고치세요. 예: \"0 9 * * mon-fri\"".into()));
+                cx.ko(
+                    format!(
+                        "Karpenter가 `{s}`를 해석하지 못하므로({why}) 이 \
+                         예산은 모든 중단을 막습니다"
+                    ),
+                    Some("일정을 고치세요. 예: \"0 9 * * mon-fri\"".into()),
+                );
             }
             ok
         });
@@ -823,7 +964,9 @@ fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
             );
             let help = match guess {
                 Some(g) => format!("did you mean `{g}`?"),
-                None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource such as nvidia.com/gpu".into(),
+                None => "use cpu, memory, ephemeral-storage, pods, nodes or an extended resource \
+                         such as nvidia.com/gpu"
+                    .into(),
             };
             cx.error(
                 Code::InvalidResourceName,

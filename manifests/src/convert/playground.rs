@@ -93,10 +93,21 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
                         Code::TooLarge,
                         &item.path,
                         pos,
-                        format!("the node groups add up to {total} nodes; the playground simulates at most {MAX_FIXED_NODES} fixed nodes"),
+                        format!(
+                            "the node groups add up to {total} nodes; the playground simulates at \
+                             most {MAX_FIXED_NODES} fixed nodes"
+                        ),
                         Some("lower `count`; a few nodes show the same behaviour".into()),
                     );
-                    cx.ko(format!("노드 그룹을 합치면 노드가 {total}대입니다. 플레이그라운드는 고정 노드를 최대 {MAX_FIXED_NODES}대까지 시뮬레이션합니다"), Some("`count`를 줄이세요. 노드 몇 대로도 같은 동작을 볼 수 있습니다".into()));
+                    cx.ko(
+                        format!(
+                            "노드 그룹을 합치면 노드가 {total}대입니다. 플레이그라운드는 고정 \
+                             노드를 최대 {MAX_FIXED_NODES}대까지 시뮬레이션합니다"
+                        ),
+                        Some(
+                            "`count`를 줄이세요. 노드 몇 대로도 같은 동작을 볼 수 있습니다".into(),
+                        ),
+                    );
                     total = i64::MIN / 2; // report once
                 }
                 let group_zones = match g.get("zones") {
@@ -293,7 +304,17 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
             }
         }
         if out.offerings.is_empty() && cx.error_count() == 0 {
-            cx.warn(Code::NoOfferings, &s.child_path("offerings"), s.anchor(), "no offerings: this instance type can never be launched", Some("add e.g. `offerings: [{zone: us-east-1a, capacityType: on-demand, price: 0.10}]`".into()));
+            cx.warn(
+                Code::NoOfferings,
+                &s.child_path("offerings"),
+                s.anchor(),
+                "no offerings: this instance type can never be launched",
+                Some(
+                    "add e.g. `offerings: [{zone: us-east-1a, \
+                     capacityType: on-demand, price: 0.10}]`"
+                        .into(),
+                ),
+            );
             cx.ko(
                 "오퍼링이 없어 이 인스턴스 유형은 절대 띄울 수 없습니다",
                 None,
@@ -360,8 +381,25 @@ fn price(cx: &mut Cx, f: &Field<'_>) -> Option<MicroDollars> {
     match micro_dollars(&text) {
         Ok((v, exact)) => {
             if !exact {
-                cx.warn(Code::RoundedPrice, &f.path, f.pos(), format!("price {text} is rounded to 6 decimals"), Some("the simulation counts micro-dollars; nothing to do unless the digits matter".into()));
-                cx.ko(format!("가격 {text}는 소수점 여섯째 자리로 반올림됩니다"), Some("시뮬레이션은 백만분의 1달러 단위로 셉니다. 그 자릿수가 중요하지 않다면 고칠 것은 없습니다".into()));
+                cx.warn(
+                    Code::RoundedPrice,
+                    &f.path,
+                    f.pos(),
+                    format!("price {text} is rounded to 6 decimals"),
+                    Some(
+                        "the simulation counts micro-dollars; nothing to \
+                         do unless the digits matter"
+                            .into(),
+                    ),
+                );
+                cx.ko(
+                    format!("가격 {text}는 소수점 여섯째 자리로 반올림됩니다"),
+                    Some(
+                        "시뮬레이션은 백만분의 1달러 단위로 셉니다. 그 자릿수가 중요하지 않다면 \
+                         고칠 것은 없습니다"
+                            .into(),
+                    ),
+                );
             }
             Some(v)
         }
@@ -613,10 +651,29 @@ fn action(
                     return Some((*live, false));
                 }
                 match kind_info(&s) {
-                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => Some((info.kind, info.namespaced)),
+                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => {
+                        Some((info.kind, info.namespaced))
+                    }
                     _ => {
-                        cx.error(Code::TimelineKind, &k.path, k.pos(), format!("cannot delete a {s}"), Some("delete a NodePool, EC2NodeClass, workload, Pod, PodDisruptionBudget, Namespace, InstanceType, Node or NodeClaim".into()));
-                        cx.ko(format!("{s}는 삭제할 수 없습니다"), Some("NodePool, EC2NodeClass, 워크로드, Pod, PodDisruptionBudget, Namespace, InstanceType, Node, NodeClaim을 삭제하세요".into()));
+                        cx.error(
+                            Code::TimelineKind,
+                            &k.path,
+                            k.pos(),
+                            format!("cannot delete a {s}"),
+                            Some(
+                                "delete a NodePool, EC2NodeClass, workload, Pod, \
+                                 PodDisruptionBudget, Namespace, InstanceType, Node or NodeClaim"
+                                    .into(),
+                            ),
+                        );
+                        cx.ko(
+                            format!("{s}는 삭제할 수 없습니다"),
+                            Some(
+                                "NodePool, EC2NodeClass, 워크로드, Pod, PodDisruptionBudget, \
+                                 Namespace, InstanceType, Node, NodeClaim을 삭제하세요"
+                                    .into(),
+                            ),
+                        );
                         None
                     }
                 }
@@ -745,7 +802,17 @@ fn action(
                 String::new()
             };
             if set.is_empty() && remove.is_empty() {
-                cx.error(Code::MissingField, &v.path, v.pos(), "annotate needs `set` or `remove`", Some("e.g. `annotate: {kind: Node, name: default-abcde, set: {karpenter.sh/do-not-disrupt: \"true\"}}`".into()));
+                cx.error(
+                    Code::MissingField,
+                    &v.path,
+                    v.pos(),
+                    "annotate needs `set` or `remove`",
+                    Some(
+                        "e.g. `annotate: {kind: Node, name: default-abcde, set: \
+                         {karpenter.sh/do-not-disrupt: \"true\"}}`"
+                            .into(),
+                    ),
+                );
                 cx.ko("annotate에는 `set`이나 `remove`가 있어야 합니다", None);
                 return None;
             }

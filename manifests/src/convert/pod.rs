@@ -213,7 +213,13 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
                     ),
                     Some("use `restartPolicy: Always` or remove it".into()),
                 );
-                cx.ko(format!("restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 파드는 항상 다시 시작합니다"), Some("`restartPolicy: Always`를 쓰거나 지우세요".into()));
+                cx.ko(
+                    format!(
+                        "restartPolicy {p}는 여기서 쓸 수 없습니다: 컨트롤러의 \
+                         파드는 항상 다시 시작합니다"
+                    ),
+                    Some("`restartPolicy: Always`를 쓰거나 지우세요".into()),
+                );
             }
         }
         Owner::Job => match (policy, &restart) {
@@ -231,8 +237,19 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
                 );
             }
             (None, None) => {
-                cx.error(Code::MissingField, &s.child_path("restartPolicy"), s.anchor(), "a Job's pod template needs a restartPolicy (the default, Always, is not allowed)", Some("add `restartPolicy: Never` (or OnFailure)".into()));
-                cx.ko("Job의 파드 템플릿에는 restartPolicy가 있어야 합니다(기본값 Always는 허용되지 않습니다)", Some("`restartPolicy: Never`(또는 OnFailure)를 추가하세요".into()));
+                cx.error(
+                    Code::MissingField,
+                    &s.child_path("restartPolicy"),
+                    s.anchor(),
+                    "a Job's pod template needs a restartPolicy (the \
+                     default, Always, is not allowed)",
+                    Some("add `restartPolicy: Never` (or OnFailure)".into()),
+                );
+                cx.ko(
+                    "Job의 파드 템플릿에는 restartPolicy가 있어야 합니다(기본값 \
+                     Always는 허용되지 않습니다)",
+                    Some("`restartPolicy: Never`(또는 OnFailure)를 추가하세요".into()),
+                );
             }
             _ => {}
         },
@@ -396,8 +413,23 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
             }
             Some((_, req)) if is_extended(name) && req != v => {
                 let pos = requests_field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
-                cx.error(Code::ExtendedResourceLimit, &f.path, pos, format!("the {name} request must equal its limit (an extended resource cannot be overcommitted)"), Some("set the request and the limit to the same value".into()));
-                cx.ko(format!("{name} 요청량은 한도와 같아야 합니다(확장 리소스는 초과 할당할 수 없습니다)"), Some("요청량과 한도를 같은 값으로 두세요".into()));
+                cx.error(
+                    Code::ExtendedResourceLimit,
+                    &f.path,
+                    pos,
+                    format!(
+                        "the {name} request must equal its limit (an extended \
+                         resource cannot be overcommitted)"
+                    ),
+                    Some("set the request and the limit to the same value".into()),
+                );
+                cx.ko(
+                    format!(
+                        "{name} 요청량은 한도와 같아야 합니다(확장 \
+                         리소스는 초과 할당할 수 없습니다)"
+                    ),
+                    Some("요청량과 한도를 같은 값으로 두세요".into()),
+                );
             }
             Some(_) => {}
             None => {

@@ -147,9 +147,20 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                             &sel.path,
                             sel.pos(),
                             "the selector does not match the template's labels",
-                            Some("make `spec.template.metadata.labels` carry every label the selector asks for".into()),
+                            Some(
+                                "make `spec.template.metadata.labels` carry every label the \
+                                 selector asks for"
+                                    .into(),
+                            ),
                         );
-                        cx.ko("selector가 템플릿의 레이블과 맞지 않습니다", Some("`spec.template.metadata.labels`에 selector가 요구하는 레이블을 모두 넣으세요".into()));
+                        cx.ko(
+                            "selector가 템플릿의 레이블과 맞지 않습니다",
+                            Some(
+                                "`spec.template.metadata.labels`에 selector가 요구하는 \
+                                 레이블을 모두 넣으세요"
+                                    .into(),
+                            ),
+                        );
                     }
                     workload.selector = Some(selector);
                 }
