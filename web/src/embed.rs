@@ -94,17 +94,18 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
 
     // Tells the host what changed in the cluster (a node launched, a pod scheduled) from one
     // snapshot to the next of the same story: a load, a seek back or a restart is not news.
-    Effect::new(move |last: Option<(u64, Snapshot)>| {
-        let now = engine.snapshot.get();
+    let last = StoredValue::new_local(None::<(u64, Snapshot)>);
+    engine.on_change(move || {
+        let now = engine.snapshot.get_untracked();
         let story = engine.story();
-        if let Some((last_story, last)) = last
+        let before = last.try_update_value(|l| l.replace((story, now.clone())));
+        if let Some(Some((last_story, before))) = before
             && last_story == story
         {
-            for event in embed_protocol::changes(&last, &now) {
+            for event in embed_protocol::changes(&before, &now) {
                 browser::post_to_parent(&EmbedMessage::Event { event }.to_json());
             }
         }
-        (story, now)
     });
 
     // A timer, not an animation frame: browsers give no frames to a cross-origin iframe

@@ -28,6 +28,9 @@ pub struct Engine {
     /// ...and this counts the stories: an embed tells its host the difference between two
     /// clusters of the same story only, never as if a load or a rewind had happened.
     story: StoredValue<u64>,
+    /// Called at once after each change (an embed's report to its host, see
+    /// [`Engine::on_change`]).
+    on_change: StoredValue<Option<Box<dyn Fn()>>, LocalStorage>,
 }
 
 impl Engine {
@@ -52,6 +55,7 @@ impl Engine {
             flip: StoredValue::new_local(None),
             new_story: StoredValue::new(true),
             story: StoredValue::new(0),
+            on_change: StoredValue::new_local(None),
         }
     }
 
@@ -125,6 +129,13 @@ impl Engine {
         self.story.get_value()
     }
 
+    /// Runs `f` at once after each change of the simulation, before the action that changed it
+    /// goes on: an embed tells its host what a seek changed before it says where the clock
+    /// stopped, which an effect, run later, would not.
+    pub fn on_change(&self, f: impl Fn() + 'static) {
+        self.on_change.set_value(Some(Box::new(f)));
+    }
+
     /// Moves the revision if the simulation changed, remembering first where the pods are so
     /// the next animation frame, once the cluster is redrawn, can slide them to their new
     /// places.
@@ -145,5 +156,10 @@ impl Engine {
             });
         }
         self.revision.update(|r| *r += 1);
+        self.on_change.with_value(|f| {
+            if let Some(f) = f {
+                f();
+            }
+        });
     }
 }
