@@ -103,11 +103,19 @@ fn LessonCard() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let editor = expect_context::<Editor>();
     let transport = expect_context::<Transport>();
-    let state = expect_context::<LessonState>();
-    let lesson = move || lessons::find(&state.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
+    let lesson_state = expect_context::<LessonState>();
+    let lesson = move || lessons::find(&lesson_state.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
     let step = move || {
         let l = lesson();
-        &l.steps[state.step.get().min(l.steps.len() - 1)]
+        &l.steps[lesson_state.step.get().min(l.steps.len() - 1)]
+    };
+    let open_step_lab = move |_| lesson_state.open_lab(step().lab, editor, transport);
+    let go_to = move |delta: isize| {
+        let to = lesson_state
+            .step
+            .get_untracked()
+            .saturating_add_signed(delta);
+        lesson_state.go_to_step(to, editor, transport);
     };
     let open = RwSignal::new(true);
     view! {
@@ -123,24 +131,24 @@ fn LessonCard() -> impl IntoView {
                     </span>
                     <h2 id="lesson-title">{move || step().title.get(locale.lang.get())}</h2>
                 </div>
-                <span class="step-count">{move || format!("{} {} {}", state.step.get() + 1, locale.t(T::StepOf), lesson().steps.len())}</span>
+                <span class="step-count">{move || format!("{} {} {}", lesson_state.step.get() + 1, locale.t(T::StepOf), lesson().steps.len())}</span>
             </header>
             <Show when=move || open.get()>
                 <div id="lesson-body" class="lesson-body">{move || rich(step().body.get(locale.lang.get()))}</div>
-                <Show when=move || state.lab.get() != step().lab>
-                    <button class="secondary" on:click=move |_| state.open_lab(step().lab, editor, transport)>
+                <Show when=move || lesson_state.lab.get() != step().lab>
+                    <button class="secondary" on:click=open_step_lab>
                         {move || locale.t(T::OpenLab)}": "{move || step().lab.name(locale.lang.get())}
                     </button>
                 </Show>
                 <nav class="lesson-nav">
-                    <button class="ghost reset" title=move || locale.t(T::ResetLabHelp) on:click=move |_| state.open_lab(step().lab, editor, transport)>
+                    <button class="ghost reset" title=move || locale.t(T::ResetLabHelp) on:click=open_step_lab>
                         {move || locale.t(T::ResetLab)}
                     </button>
-                    <button disabled=move || state.step.get() == 0 on:click=move |_| state.go_to_step(state.step.get_untracked().saturating_sub(1), editor, transport)>
+                    <button disabled=move || lesson_state.step.get() == 0 on:click=move |_| go_to(-1)>
                         "← "{move || locale.t(T::Previous)}
                     </button>
-                    <button class="primary" disabled=move || { state.step.get() + 1 >= lesson().steps.len() }
-                        on:click=move |_| state.go_to_step(state.step.get_untracked() + 1, editor, transport)>
+                    <button class="primary" disabled=move || { lesson_state.step.get() + 1 >= lesson().steps.len() }
+                        on:click=move |_| go_to(1)>
                         {move || locale.t(T::Next)}" →"
                     </button>
                 </nav>
