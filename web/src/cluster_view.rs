@@ -7,30 +7,34 @@
 
 use leptos::prelude::*;
 
-use crate::app::{BottomTab, Playground, Selected};
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
+use crate::state::{
+    BottomTab, Editor, Engine, LessonState, Locale, Selected, Selection, Transport,
+};
 use crate::terminal_view::TerminalPane;
 use kpg_core::catalog::CapacityType;
 
 #[component]
 pub fn ClusterPane() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let tab = pg.bottom;
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let selection = expect_context::<Selection>();
+    let tab = selection.bottom;
     let tab_button = move |which: BottomTab, label: T, id: &'static str| {
         view! {
             <button role="tab" id=id aria-selected=move || (tab.get() == which).to_string() on:click=move |_| tab.set(which)>
-                {move || pg.t(label)}
-                {(which == BottomTab::Events).then(|| view! { <span class="count">{move || pg.snapshot.with(|s| s.events.len())}</span> })}
+                {move || locale.t(label)}
+                {(which == BottomTab::Events).then(|| view! { <span class="count">{move || engine.snapshot.with(|s| s.events.len())}</span> })}
             </button>
         }
     };
     view! {
         <section class="pane cluster" aria-labelledby="cluster-title">
             <LessonCard/>
-            <h2 id="cluster-title" class="visually-hidden">{move || pg.t(T::Cluster)}</h2>
+            <h2 id="cluster-title" class="visually-hidden">{move || locale.t(T::Cluster)}</h2>
             <ClusterBody/>
             <div class="bottom">
                 <div class="bottom-tabs" role="tablist">
@@ -96,11 +100,22 @@ pub fn ClusterBody() -> impl IntoView {
 
 #[component]
 fn LessonCard() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let lesson = move || lessons::find(&pg.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
+    let locale = expect_context::<Locale>();
+    let editor = expect_context::<Editor>();
+    let transport = expect_context::<Transport>();
+    let lesson_state = expect_context::<LessonState>();
+    let lesson = move || lessons::find(&lesson_state.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
     let step = move || {
         let l = lesson();
-        &l.steps[pg.step.get().min(l.steps.len() - 1)]
+        &l.steps[lesson_state.step.get().min(l.steps.len() - 1)]
+    };
+    let open_step_lab = move |_| lesson_state.open_lab(step().lab, editor, transport);
+    let go_to = move |delta: isize| {
+        let to = lesson_state
+            .step
+            .get_untracked()
+            .saturating_add_signed(delta);
+        lesson_state.go_to_step(to, editor, transport);
     };
     let open = RwSignal::new(true);
     view! {
@@ -112,29 +127,29 @@ fn LessonCard() -> impl IntoView {
                 </button>
                 <div class="lesson-head">
                     <span class="eyebrow">
-                        {move || pg.t(T::Lesson)}" · "{move || lesson().title.get(pg.lang.get())}
+                        {move || locale.t(T::Lesson)}" · "{move || lesson().title.get(locale.lang.get())}
                     </span>
-                    <h2 id="lesson-title">{move || step().title.get(pg.lang.get())}</h2>
+                    <h2 id="lesson-title">{move || step().title.get(locale.lang.get())}</h2>
                 </div>
-                <span class="step-count">{move || format!("{} {} {}", pg.step.get() + 1, pg.t(T::StepOf), lesson().steps.len())}</span>
+                <span class="step-count">{move || format!("{} {} {}", lesson_state.step.get() + 1, locale.t(T::StepOf), lesson().steps.len())}</span>
             </header>
             <Show when=move || open.get()>
-                <div id="lesson-body" class="lesson-body">{move || rich(step().body.get(pg.lang.get()))}</div>
-                <Show when=move || pg.lab.get() != step().lab>
-                    <button class="secondary" on:click=move |_| pg.open_lab(step().lab)>
-                        {move || pg.t(T::OpenLab)}": "{move || step().lab.name(pg.lang.get())}
+                <div id="lesson-body" class="lesson-body">{move || rich(step().body.get(locale.lang.get()))}</div>
+                <Show when=move || lesson_state.lab.get() != step().lab>
+                    <button class="secondary" on:click=open_step_lab>
+                        {move || locale.t(T::OpenLab)}": "{move || step().lab.name(locale.lang.get())}
                     </button>
                 </Show>
                 <nav class="lesson-nav">
-                    <button class="ghost reset" title=move || pg.t(T::ResetLabHelp) on:click=move |_| pg.open_lab(step().lab)>
-                        {move || pg.t(T::ResetLab)}
+                    <button class="ghost reset" title=move || locale.t(T::ResetLabHelp) on:click=open_step_lab>
+                        {move || locale.t(T::ResetLab)}
                     </button>
-                    <button disabled=move || pg.step.get() == 0 on:click=move |_| pg.go_to_step(pg.step.get_untracked().saturating_sub(1))>
-                        "← "{move || pg.t(T::Previous)}
+                    <button disabled=move || lesson_state.step.get() == 0 on:click=move |_| go_to(-1)>
+                        "← "{move || locale.t(T::Previous)}
                     </button>
-                    <button class="primary" disabled=move || { pg.step.get() + 1 >= lesson().steps.len() }
-                        on:click=move |_| pg.go_to_step(pg.step.get_untracked() + 1)>
-                        {move || pg.t(T::Next)}" →"
+                    <button class="primary" disabled=move || { lesson_state.step.get() + 1 >= lesson().steps.len() }
+                        on:click=move |_| go_to(1)>
+                        {move || locale.t(T::Next)}" →"
                     </button>
                 </nav>
             </Show>
@@ -162,25 +177,26 @@ fn Bar(
 
 #[component]
 fn Summary() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let s = Memo::new(move |_| pg.snapshot.with(|s| s.summary.clone()));
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let s = Memo::new(move |_| engine.snapshot.with(|s| s.summary.clone()));
     view! {
         <div class="summary" aria-live="polite">
-            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || pg.t(T::Nodes)}</span>
-            <Bar label=Signal::derive(move || pg.t(T::Cpu).to_string())
+            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || locale.t(T::Nodes)}</span>
+            <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
                 used=Signal::derive(move || s.get().cpu_requested_milli) total=Signal::derive(move || s.get().cpu_allocatable_milli)
                 text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::cores(s.cpu_requested_milli), snapshot::cores(s.cpu_allocatable_milli), snapshot::percent(s.cpu_requested_milli, s.cpu_allocatable_milli)) })/>
-            <Bar label=Signal::derive(move || pg.t(T::Memory).to_string())
+            <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
                 used=Signal::derive(move || s.get().memory_requested) total=Signal::derive(move || s.get().memory_allocatable)
                 text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::bytes(s.memory_requested), snapshot::bytes(s.memory_allocatable), snapshot::percent(s.memory_requested, s.memory_allocatable)) })/>
             <span class="stat cost-stat">
-                <strong>{move || snapshot::dollars(s.get().cost_per_hour)}</strong>{move || pg.t(T::PerHour)}
-                " · "{move || snapshot::dollars_per_month(s.get().cost_per_hour)}{move || pg.t(T::PerMonth)}
+                <strong>{move || snapshot::dollars(s.get().cost_per_hour)}</strong>{move || locale.t(T::PerHour)}
+                " · "{move || snapshot::dollars_per_month(s.get().cost_per_hour)}{move || locale.t(T::PerMonth)}
             </span>
             <span class="stat pods-stat">
-                <span class="pending-count" class:some=move || { s.get().pods_pending > 0 }><strong>{move || s.get().pods_pending}</strong>" "{move || pg.t(T::Pending)}</span>
+                <span class="pending-count" class:some=move || { s.get().pods_pending > 0 }><strong>{move || s.get().pods_pending}</strong>" "{move || locale.t(T::Pending)}</span>
                 " · "
-                <span><strong>{move || s.get().pods_running}</strong>" "{move || pg.t(T::Running)}</span>
+                <span><strong>{move || s.get().pods_running}</strong>" "{move || locale.t(T::Running)}</span>
             </span>
             {move || s.get().decision.map(|line| {
                 let title = line.clone();
@@ -192,13 +208,15 @@ fn Summary() -> impl IntoView {
 
 #[component]
 fn Lanes() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
     let keys = Memo::new(move |_| {
-        pg.snapshot
+        engine
+            .snapshot
             .with(|s| s.lanes.iter().map(Lane::key).collect::<Vec<_>>())
     });
     view! {
-        <Show when=move || !keys.get().is_empty() fallback=move || view! { <p class="empty">{move || pg.t(T::EmptyScenario)}</p> }>
+        <Show when=move || !keys.get().is_empty() fallback=move || view! { <p class="empty">{move || locale.t(T::EmptyScenario)}</p> }>
             <div class="lanes">
                 <For each=move || keys.get() key=|k| k.clone() let:key>
                     <LaneView key=key/>
@@ -210,10 +228,12 @@ fn Lanes() -> impl IntoView {
 
 #[component]
 fn LaneView(key: String) -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let selection = expect_context::<Selection>();
     let lane_key = key.clone();
     let lane = Memo::new(move |_| {
-        pg.snapshot.with(|s| {
+        engine.snapshot.with(|s| {
             s.lanes
                 .iter()
                 .find(|l| l.key() == lane_key)
@@ -222,7 +242,7 @@ fn LaneView(key: String) -> impl IntoView {
     });
     let node_key = key.clone();
     let nodes = Memo::new(move |_| {
-        pg.snapshot.with(|s| {
+        engine.snapshot.with(|s| {
             s.lanes
                 .iter()
                 .find(|l| l.key() == node_key)
@@ -234,40 +254,40 @@ fn LaneView(key: String) -> impl IntoView {
         match lane.get() {
         Some(LaneKind::Fixed) => view! {
             <div class="lane-head">
-                <h3><span class="lane-kind">{move || pg.t(T::FixedNodes)}</span></h3>
-                <p class="lane-note">{move || pg.t(T::FixedNodesHelp)}</p>
+                <h3><span class="lane-kind">{move || locale.t(T::FixedNodes)}</span></h3>
+                <p class="lane-note">{move || locale.t(T::FixedNodesHelp)}</p>
             </div>
         }
         .into_any(),
         Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted, not_ready }) => view! {
             <div class="lane-head">
                 <h3>
-                    <span class="lane-kind">{move || pg.t(T::NodePool)}</span>" "
+                    <span class="lane-kind">{move || locale.t(T::NodePool)}</span>" "
                     <span class="lane-name">{name.clone()}</span>
-                    {(weight != 0).then(|| view! { <span class="weight">{move || pg.t(T::Weight)}" "{weight}</span> })}
-                    {deleted.then(|| view! { <span class="weight">{move || pg.t(T::PoolDeleted)}</span> })}
+                    {(weight != 0).then(|| view! { <span class="weight">{move || locale.t(T::Weight)}" "{weight}</span> })}
+                    {deleted.then(|| view! { <span class="weight">{move || locale.t(T::PoolDeleted)}</span> })}
                 </h3>
                 {not_ready.map(|why| view! {
-                    <p class="not-ready" role="note">{move || pg.t(T::PoolNotReady)}" "<code>{why.clone()}</code></p>
+                    <p class="not-ready" role="note">{move || locale.t(T::PoolNotReady)}" "<code>{why.clone()}</code></p>
                 })}
                 <div class="chips">
-                    {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || pg.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}
+                    {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || locale.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}
                     {if taints.is_empty() {
-                        view! { <span class="muted">{move || pg.t(T::NoTaints)}</span> }.into_any()
+                        view! { <span class="muted">{move || locale.t(T::NoTaints)}</span> }.into_any()
                     } else {
-                        taints.iter().map(|t| view! { <span class="taint-chip" title=move || pg.t(T::Taints)>{t.clone()}</span> }).collect_view().into_any()
+                        taints.iter().map(|t| view! { <span class="taint-chip" title=move || locale.t(T::Taints)>{t.clone()}</span> }).collect_view().into_any()
                     }}
                 </div>
                 <details class="reqs">
-                    <summary>{move || pg.t(T::Requirements)}" ("{requirements.len()}")"</summary>
+                    <summary>{move || locale.t(T::Requirements)}" ("{requirements.len()}")"</summary>
                     <ul>{requirements.iter().map(|r| view! { <li><code>{r.clone()}</code></li> }).collect_view()}</ul>
                 </details>
                 <div class="limits">
                     {if limits.is_empty() {
-                        view! { <span class="muted">{move || pg.t(T::NoLimits)}</span> }.into_any()
+                        view! { <span class="muted">{move || locale.t(T::NoLimits)}</span> }.into_any()
                     } else {
                         limits.into_iter().map(|g| {
-                            let label = format!("{} {}", pg.t(T::Limits), g.resource);
+                            let label = format!("{} {}", locale.t(T::Limits), g.resource);
                             let text = format!("{} / {}", g.used_text, g.limit_text);
                             view! { <Bar label=label used=g.used total=g.limit text=text/> }
                         }).collect_view().into_any()
@@ -282,7 +302,7 @@ fn LaneView(key: String) -> impl IntoView {
     let pool_name = key.strip_prefix("pool/").map(str::to_string);
     let pool_mark = Memo::new(move |_| {
         let name = pool_name.as_ref()?;
-        pg.focus.with(|f| f.pools.get(name).cloned())
+        selection.focus.with(|f| f.pools.get(name).cloned())
     });
     let lane_class = move || {
         let base = match lane.get() {
@@ -301,7 +321,7 @@ fn LaneView(key: String) -> impl IntoView {
             {header}
             {move || pool_mark.get().map(|m| view! { <p class="why pool-why" class:fits=m.fits>{m.why}</p> })}
             <div class="nodes">
-                <Show when=move || !nodes.get().is_empty() fallback=move || view! { <p class="muted no-nodes">{move || pg.t(T::NoNodes)}</p> }>
+                <Show when=move || !nodes.get().is_empty() fallback=move || view! { <p class="muted no-nodes">{move || locale.t(T::NoNodes)}</p> }>
                     <For each=move || nodes.get() key=|n| n.clone() let:name>
                         <NodeCardView name=name/>
                     </For>
@@ -320,15 +340,19 @@ fn find_node<'a>(s: &'a snapshot::Snapshot, name: &str) -> Option<&'a NodeCard> 
 
 #[component]
 fn NodeCardView(name: String) -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let transport = expect_context::<Transport>();
+    let selection = expect_context::<Selection>();
     let key = name.clone();
-    let card = Memo::new(move |_| pg.snapshot.with(|s| find_node(s, &key).cloned()));
+    let card = Memo::new(move |_| engine.snapshot.with(|s| find_node(s, &key).cloned()));
     let state = move || card.with(|c| c.as_ref().map_or(CardState::Ready, |c| c.state));
     let mark_key = name.clone();
-    let node_mark = Memo::new(move |_| pg.focus.with(|f| f.nodes.get(&mark_key).cloned()));
+    let node_mark = Memo::new(move |_| selection.focus.with(|f| f.nodes.get(&mark_key).cloned()));
     let selected_key = name.clone();
     let is_selected = Memo::new(move |_| {
-        pg.selected
+        selection
+            .selected
             .with(|s| matches!(s, Some(Selected::Node { name, .. }) if *name == selected_key))
     });
     let state_class = move || {
@@ -351,7 +375,7 @@ fn NodeCardView(name: String) -> impl IntoView {
     let select_name = name.clone();
     let select = move || {
         let nodeclaim = card.with_untracked(|c| c.as_ref().and_then(|c| c.nodeclaim.clone()));
-        pg.select(Selected::Node {
+        selection.select(Selected::Node {
             name: select_name.clone(),
             nodeclaim,
         });
@@ -359,13 +383,13 @@ fn NodeCardView(name: String) -> impl IntoView {
     let select_key = select.clone();
     let state_text = move || {
         let c = card.get()?;
-        let age = snapshot::clock(pg.clock.get() - c.created_at_ms);
+        let age = snapshot::clock(transport.clock.get() - c.created_at_ms);
         Some(match c.state {
-            CardState::Launching => format!("{} {age}", pg.t(T::Launching)),
-            CardState::Registering => format!("{} {age}", pg.t(T::Registering)),
-            CardState::Ready => format!("{} · {age}", pg.t(T::Ready)),
-            CardState::Cordoned => pg.t(T::Cordoned).to_string(),
-            CardState::Deleting => pg.t(T::Deleting).to_string(),
+            CardState::Launching => format!("{} {age}", locale.t(T::Launching)),
+            CardState::Registering => format!("{} {age}", locale.t(T::Registering)),
+            CardState::Ready => format!("{} · {age}", locale.t(T::Ready)),
+            CardState::Cordoned => locale.t(T::Cordoned).to_string(),
+            CardState::Deleting => locale.t(T::Deleting).to_string(),
         })
     };
     let chips =
@@ -374,16 +398,16 @@ fn NodeCardView(name: String) -> impl IntoView {
     view! {
         <article class=state_class data-node=name.clone() data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
             tabindex="0" aria-label=move || c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name)).unwrap_or_default()
-            title=move || pg.t(T::ExplainThis)
+            title=move || locale.t(T::ExplainThis)
             on:click=move |_| select()
             on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" && ev.target() == ev.current_target() { select_key() }>
             <header>
                 <span class="itype">{move || c().map(|c| c.instance_type)}</span>
                 {move || c().map(|c| {
                     let (class, label) = match c.capacity_type {
-                        CapacityType::Spot => ("badge spot", pg.t(T::Spot)),
-                        CapacityType::OnDemand => ("badge od", pg.t(T::OnDemand)),
-                        CapacityType::Reserved => ("badge reserved", pg.t(T::Reserved)),
+                        CapacityType::Spot => ("badge spot", locale.t(T::Spot)),
+                        CapacityType::OnDemand => ("badge od", locale.t(T::OnDemand)),
+                        CapacityType::Reserved => ("badge reserved", locale.t(T::Reserved)),
                     };
                     view! { <span class=class>{label}</span> }
                 })}
@@ -391,26 +415,26 @@ fn NodeCardView(name: String) -> impl IntoView {
             <div class="meta">
                 <span>{move || c().map(|c| c.zone)}</span>
                 <span>{move || c().map(|c| c.arch)}</span>
-                <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), pg.t(T::PerHour)))}</span>
+                <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour)))}</span>
             </div>
             <div class="state-line">{state_text}</div>
             {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! { <div class="why" class:fits=m.fits>{m.why}</div> })}
             {move || c().and_then(|c| c.fate).map(|fate| {
                 let (class, text) = match fate {
-                    Fate::Drifted(why) => ("fate drifted", format!("{}: {why}", pg.t(T::Drifted))),
-                    Fate::Disrupting(why) => ("fate disrupting", format!("{}: {why}", pg.t(T::Disrupting))),
-                    Fate::SpotInterrupted => ("fate interrupted", pg.t(T::SpotInterrupted).to_string()),
-                    Fate::Expired => ("fate expired", pg.t(T::Expired).to_string()),
+                    Fate::Drifted(why) => ("fate drifted", format!("{}: {why}", locale.t(T::Drifted))),
+                    Fate::Disrupting(why) => ("fate disrupting", format!("{}: {why}", locale.t(T::Disrupting))),
+                    Fate::SpotInterrupted => ("fate interrupted", locale.t(T::SpotInterrupted).to_string()),
+                    Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
                 };
                 view! { <div class=class>{text}</div> }
             })}
-            <Bar label=Signal::derive(move || pg.t(T::Cpu).to_string())
+            <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
                 used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli)) total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
                 text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::cores(c.cpu_requested_milli), snapshot::cores(c.cpu_allocatable_milli))).unwrap_or_default())/>
-            <Bar label=Signal::derive(move || pg.t(T::Memory).to_string())
+            <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
                 used=Signal::derive(move || c().map_or(0, |c| c.memory_requested)) total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
                 text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::bytes(c.memory_requested), snapshot::bytes(c.memory_allocatable))).unwrap_or_default())/>
-            <div class="podcount">{move || c().map(|c| format!("{} / {} {}", c.pods.len(), c.max_pods, pg.t(T::MaxPods)))}</div>
+            <div class="podcount">{move || c().map(|c| format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods)))}</div>
             <div class="pods">
                 <For each=move || chips.get() key=|p| p.key.clone() let:pod>
                     <Chip pod=pod/>
@@ -422,7 +446,8 @@ fn NodeCardView(name: String) -> impl IntoView {
 
 #[component]
 fn Chip(pod: PodChip) -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let selection = expect_context::<Selection>();
     let tip_id = format!("tip-{}", pod.key.replace(['/', '.'], "-"));
     let has_tip = pod.reason.is_some() || pod.nominated.is_some();
     let tip = {
@@ -434,13 +459,13 @@ fn Chip(pod: PodChip) -> impl IntoView {
             }
             lines.push(format!(
                 "{} {} · {} {}",
-                pg.t(T::Cpu),
+                locale.t(T::Cpu),
                 snapshot::cores(pod.cpu_milli),
-                pg.t(T::Memory),
+                locale.t(T::Memory),
                 snapshot::bytes(pod.memory)
             ));
             if let Some(n) = &pod.nominated {
-                lines.push(format!("{} {n}", pg.t(T::Nominated)));
+                lines.push(format!("{} {n}", locale.t(T::Nominated)));
             }
             if let Some(r) = &pod.reason {
                 lines.push(r.clone());
@@ -461,7 +486,8 @@ fn Chip(pod: PodChip) -> impl IntoView {
     let key = pod.key.clone();
     let selected_key = pod.key.clone();
     let is_selected = Memo::new(move |_| {
-        pg.selected
+        selection
+            .selected
             .with(|s| matches!(s, Some(Selected::Pod(k)) if *k == selected_key))
     });
     view! {
@@ -472,7 +498,7 @@ fn Chip(pod: PodChip) -> impl IntoView {
                 on:click=move |ev| {
                     // The chip sits in a node card, which selects the node on click.
                     ev.stop_propagation();
-                    pg.select(Selected::Pod(key.clone()));
+                    selection.select(Selected::Pod(key.clone()));
                 }>
                 <span class="pod-name">{short_name(&pod.name)}</span>
             </button>
@@ -497,12 +523,13 @@ fn short_name(name: &str) -> String {
 
 #[component]
 fn PendingTray() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let pending = Memo::new(move |_| pg.snapshot.with(|s| s.pending.clone()));
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let pending = Memo::new(move |_| engine.snapshot.with(|s| s.pending.clone()));
     view! {
         <section class="tray" aria-labelledby="tray-title" class:empty=move || pending.with(Vec::is_empty)>
-            <h3 id="tray-title">{move || pg.t(T::PendingPods)}<span class="count">{move || pending.with(Vec::len)}</span></h3>
-            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! { <p class="muted">{move || pg.t(T::NoPendingPods)}</p> }>
+            <h3 id="tray-title">{move || locale.t(T::PendingPods)}<span class="count">{move || pending.with(Vec::len)}</span></h3>
+            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! { <p class="muted">{move || locale.t(T::NoPendingPods)}</p> }>
                 <div class="pods">
                     <For each=move || pending.get() key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
                         <Chip pod=pod/>
@@ -515,13 +542,14 @@ fn PendingTray() -> impl IntoView {
 
 #[component]
 pub fn Events() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let count = Memo::new(move |_| pg.snapshot.with(|s| s.events.len()));
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let count = Memo::new(move |_| engine.snapshot.with(|s| s.events.len()));
     view! {
         <div class="events" role="log" aria-live="off">
-            <Show when=move || { count.get() > 0 } fallback=move || view! { <p class="muted">{move || pg.t(T::NoEvents)}</p> }>
+            <Show when=move || { count.get() > 0 } fallback=move || view! { <p class="muted">{move || locale.t(T::NoEvents)}</p> }>
                 <ol>
-                    {move || pg.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| view! {
+                    {move || engine.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| view! {
                         <li class:warning=e.warning>
                             <time>{snapshot::clock(e.time_ms)}</time>
                             <span class="etype">{if e.warning { "Warning" } else { "Normal" }}</span>

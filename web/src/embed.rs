@@ -12,20 +12,29 @@ use wasm_bindgen::closure::Closure;
 
 use kpg_share::{EmbedOptions, Theme, View};
 
-use crate::app::{Cost, NoticeBar, Playground, Transport};
 use crate::browser;
 use crate::cluster_view::{ClusterBody, Events};
-use crate::embed_protocol::{EmbedMessage, HostMessage, LoadError, VERSION};
+use crate::embed_protocol::{self, EmbedMessage, HostMessage, LoadError, VERSION};
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
 use crate::manifests_pane::ManifestsPane;
+use crate::snapshot::Snapshot;
+use crate::state::{Editor, Engine, Locale, Page, Selection, SessionState, Transport};
 use crate::terminal_view::TerminalPane;
+use crate::topbar::{Cost, NoticeBar, TransportBar};
 
 /// From this frame width the manifests sit beside the cluster.
 const SPLIT_MIN_PX: f64 = 860.0;
 
-/// Wires the embed to its host: theme, messages, size, and `kpg:ready`.
-pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
+/// Wires the embed to its host: theme, messages, size, the cluster's changes, and
+/// `kpg:ready`. Runs in the app, after its contexts are provided.
+pub fn install(options: &EmbedOptions, awaiting_host: bool) {
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let editor = expect_context::<Editor>();
+    let engine = expect_context::<Engine>();
+    let transport = expect_context::<Transport>();
+    let selection = expect_context::<Selection>();
     if let Some(html) = document().document_element() {
         match options.theme {
             Theme::Light => {
@@ -53,25 +62,51 @@ pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
         match message {
             HostMessage::Load { yaml, at } => {
                 waiting.set(false);
-                let opened = pg.open_stream(&yaml, at.map_or(start_at, |t| t as i64));
+                let at = at.map_or(start_at, |t| t as i64);
+                let opened = match editor.open_stream(&yaml, at, transport, selection) {
+                    Ok(()) => true,
+                    Err(why) => {
+                        page.tell(why);
+                        false
+                    }
+                };
                 // Simulate now rather than in the next round of effects, so the answer (and
                 // any command the host queued behind the load) sees the loaded cluster.
                 if opened {
-                    pg.apply(&pg.analysis.get_untracked());
+                    engine.apply(
+                        &editor.analysis.get_untracked(),
+                        transport.clock.get_untracked(),
+                    );
                 }
-                report_loaded(pg, &yaml, opened);
-                if opened && autoplay && !pg.analysis.with_untracked(|a| a.has_errors) {
-                    pg.set_playing(true);
+                report_loaded(editor, transport, &yaml, opened);
+                if opened && autoplay && !editor.analysis.with_untracked(|a| a.has_errors) {
+                    transport.set_playing(true);
                 }
             }
-            HostMessage::Play => pg.set_playing(true),
-            HostMessage::Pause => pg.set_playing(false),
-            HostMessage::Seek { at } => pg.seek(at as i64),
-            HostMessage::Lang(lang) => pg.lang.set(lang),
-            HostMessage::Speed(speed) => pg.speed.set(speed),
+            HostMessage::Play => transport.set_playing(true),
+            HostMessage::Pause => transport.set_playing(false),
+            HostMessage::Seek { at } => transport.seek(at as i64),
+            HostMessage::Lang(lang) => locale.lang.set(lang),
+            HostMessage::Speed(speed) => transport.speed.set(speed),
         }
     });
     on_cleanup(move || listener.remove());
+
+    // Tells the host what changed in the cluster (a node launched, a pod scheduled) from one
+    // snapshot to the next of the same story: a load, a seek back or a restart is not news.
+    let last = StoredValue::new_local(None::<(u64, Snapshot)>);
+    engine.on_change(move || {
+        let now = engine.snapshot.get_untracked();
+        let story = engine.story();
+        let before = last.try_update_value(|l| l.replace((story, now.clone())));
+        if let Some(Some((last_story, before))) = before
+            && last_story == story
+        {
+            for event in embed_protocol::changes(&before, &now) {
+                browser::post_to_parent(&EmbedMessage::Event { event }.to_json());
+            }
+        }
+    });
 
     // A timer, not an animation frame: browsers give no frames to a cross-origin iframe
     // outside the viewport, and a host may script an embed before the reader scrolls to it.
@@ -80,7 +115,7 @@ pub fn install(pg: Playground, options: &EmbedOptions, awaiting_host: bool) {
             observe_height();
             browser::post_to_parent(&EmbedMessage::Ready { version: VERSION }.to_json());
             if autoplay && !awaiting_host {
-                pg.set_playing(true);
+                transport.set_playing(true);
             }
         },
         std::time::Duration::ZERO,
@@ -93,7 +128,7 @@ struct Waiting(RwSignal<bool>);
 
 /// Answers a `load`: whether it read cleanly and, if not, each error at its line and column
 /// in the YAML the host sent (the reader's own diagnostics of that text).
-fn report_loaded(pg: Playground, yaml: &str, opened: bool) {
+fn report_loaded(editor: Editor, transport: Transport, yaml: &str, opened: bool) {
     let loaded = kpg_manifests::load(yaml);
     let errors: Vec<LoadError> = loaded
         .errors()
@@ -106,9 +141,9 @@ fn report_loaded(pg: Playground, yaml: &str, opened: bool) {
         .collect();
     let message = EmbedMessage::Loaded {
         ok: opened && errors.is_empty(),
-        documents: pg.ws.with_untracked(|w| w.docs.len()),
+        documents: editor.ws.with_untracked(|w| w.docs.len()),
         errors,
-        at: pg.clock.get_untracked(),
+        at: transport.clock.get_untracked(),
     };
     browser::post_to_parent(&message.to_json());
 }
@@ -149,9 +184,12 @@ fn view_label(v: View) -> T {
 
 #[component]
 pub fn EmbedApp() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let selection = expect_context::<Selection>();
+    let choices = expect_context::<SessionState>();
     let Waiting(waiting) = expect_context::<Waiting>();
-    let views = pg
+    let views = page
         .embed
         .with_value(|o| o.as_ref().map(EmbedOptions::views).unwrap_or_default());
     let width = || {
@@ -174,7 +212,7 @@ pub fn EmbedApp() -> impl IntoView {
         .collect();
     let first_other = others.first().copied();
     let split = Memo::new(move |_| wide.get() && has_manifests && first_other.is_some());
-    let current = Memo::new(move |_| match pg.embed_view.get() {
+    let current = Memo::new(move |_| match selection.embed_view.get() {
         View::Manifests if split.get() => first_other.unwrap_or(View::Cluster),
         v => v,
     });
@@ -184,7 +222,7 @@ pub fn EmbedApp() -> impl IntoView {
             .current_target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())
         {
-            a.set_href(&pg.share_link());
+            a.set_href(&choices.share_link());
         }
     };
     let tabs = views
@@ -195,32 +233,32 @@ pub fn EmbedApp() -> impl IntoView {
                 <button role="tab" class="embed-tab" data-view=v.name()
                     class:in-split=v == View::Manifests
                     aria-selected=move || (current.get() == v).to_string()
-                    on:click=move |_| pg.embed_view.set(v)>{move || pg.t(view_label(v))}</button>
+                    on:click=move |_| selection.embed_view.set(v)>{move || locale.t(view_label(v))}</button>
             }
         })
         .collect_view();
     view! {
-        <div class="app embed" class:split=move || split.get() data-lang=move || pg.lang.get().code()
+        <div class="app embed" class:split=move || split.get() data-lang=move || locale.lang.get().code()
             data-view=move || current.get().name()>
             <header class="embed-bar">
-                <Transport/>
+                <TransportBar/>
                 <Cost/>
                 <a class="open-full" target="_blank" rel="noopener" href=browser::page_url()
-                    title=move || pg.t(T::OpenInPlaygroundHelp)
+                    title=move || locale.t(T::OpenInPlaygroundHelp)
                     on:pointerenter=move |ev| refresh_href(ev.into())
                     on:focus=move |ev| refresh_href(ev.into())
-                    on:click=move |ev| refresh_href(ev.into())>{move || pg.t(T::OpenInPlayground)}</a>
+                    on:click=move |ev| refresh_href(ev.into())>{move || locale.t(T::OpenInPlayground)}</a>
             </header>
             <NoticeBar/>
             <Show when=move || waiting.get()>
-                <p class="waiting" role="status">{move || pg.t(T::WaitingForScenario)}</p>
+                <p class="waiting" role="status">{move || locale.t(T::WaitingForScenario)}</p>
             </Show>
             <div class="embed-main">
                 <Show when=move || split.get()>
                     <div class="embed-manifests"><ManifestsPane/></div>
                 </Show>
                 <div class="embed-side">
-                    <div class="embed-tabs" role="tablist" aria-label=move || pg.t(T::EmbedTitle)>{tabs}</div>
+                    <div class="embed-tabs" role="tablist" aria-label=move || locale.t(T::EmbedTitle)>{tabs}</div>
                     <div class="embed-view">
                         {move || match current.get() {
                             View::Cluster => view! { <section class="pane cluster embed-cluster"><ClusterBody/></section> }.into_any(),

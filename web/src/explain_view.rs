@@ -7,9 +7,9 @@ use leptos::prelude::*;
 
 use kpg_explain::{Explanation, Line, Section, Status};
 
-use crate::app::{Playground, Selected};
 use crate::focus::{self, CHECKS};
 use crate::i18n::T;
+use crate::state::{Engine, Locale, Selected, Selection};
 
 fn status_class(s: Status) -> &'static str {
     match s {
@@ -41,23 +41,42 @@ fn check_label(check: &str) -> T {
     }
 }
 
+/// What the Explain tab's parts use: the words, the selection, and the cluster on screen (a
+/// linked node is selected with its NodeClaim).
+#[derive(Clone, Copy)]
+struct Contexts {
+    locale: Locale,
+    selection: Selection,
+    engine: Engine,
+}
+
+impl Contexts {
+    fn t(&self, key: T) -> &'static str {
+        self.locale.t(key)
+    }
+}
+
 #[component]
 pub fn ExplainPane() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let ctx = Contexts {
+        locale: expect_context::<Locale>(),
+        selection: expect_context::<Selection>(),
+        engine: expect_context::<Engine>(),
+    };
     view! {
         <div class="explain" role="tabpanel" aria-live="polite">
-            {move || match pg.explanation.get() {
-                None => view! { <p class="muted hint">{move || pg.t(T::ExplainHint)}</p> }.into_any(),
+            {move || match ctx.selection.explanation.get() {
+                None => view! { <p class="muted hint">{move || ctx.t(T::ExplainHint)}</p> }.into_any(),
                 Some(Err(message)) => view! {
-                    <p class="muted hint">{move || pg.t(T::ExplainGone)}" "<code>{message.clone()}</code></p>
+                    <p class="muted hint">{move || ctx.t(T::ExplainGone)}" "<code>{message.clone()}</code></p>
                 }.into_any(),
-                Some(Ok(e)) => explanation_view(pg, e).into_any(),
+                Some(Ok(e)) => explanation_view(ctx, e).into_any(),
             }}
         </div>
     }
 }
 
-fn explanation_view(pg: Playground, e: Explanation) -> impl IntoView {
+fn explanation_view(ctx: Contexts, e: Explanation) -> impl IntoView {
     let kind = match e.kind {
         "pod" => T::KindPod,
         "node" => T::KindNode,
@@ -79,19 +98,19 @@ fn explanation_view(pg: Playground, e: Explanation) -> impl IntoView {
     let sections = sections
         .into_iter()
         .map(|s| match s.id {
-            "nodepools" => pools_view(pg, s, matrix.clone()).into_any(),
-            "launch" => launch_view(pg, s).into_any(),
-            _ => section_view(pg, s).into_any(),
+            "nodepools" => pools_view(ctx, s, matrix.clone()).into_any(),
+            "launch" => launch_view(ctx, s).into_any(),
+            _ => section_view(ctx, s).into_any(),
         })
         .collect_view();
     view! {
         <article class="explanation" data-kind=e.kind data-name=e.name.clone()>
             <header>
-                <span class="kind">{move || pg.t(kind)}</span>
+                <span class="kind">{move || ctx.t(kind)}</span>
                 <strong class="subject">{e.name.clone()}</strong>
                 <time>{e.time.clone()}</time>
-                <button class="ghost clear" title=move || pg.t(T::ClearSelection) aria-label=move || pg.t(T::ClearSelection)
-                    on:click=move |_| pg.selected.set(None)>"×"</button>
+                <button class="ghost clear" title=move || ctx.t(T::ClearSelection) aria-label=move || ctx.t(T::ClearSelection)
+                    on:click=move |_| ctx.selection.selected.set(None)>"×"</button>
             </header>
             <p class="answer">{e.summary.clone()}</p>
             {sections}
@@ -114,7 +133,7 @@ enum Link {
     Pod,
 }
 
-fn line_view(pg: Playground, l: &Line, link: Link) -> impl IntoView + use<> {
+fn line_view(ctx: Contexts, l: &Line, link: Link) -> impl IntoView + use<> {
     let price = l.price_per_hour.map(|p| format!("${p:.4}/h"));
     let subject = l.subject.clone();
     let (target, text) = match (&subject, link) {
@@ -126,9 +145,9 @@ fn line_view(pg: Playground, l: &Line, link: Link) -> impl IntoView + use<> {
     let link_view = target.map(|t| {
         let label = t.clone();
         view! {
-            <button class="link" title=move || pg.t(T::ExplainThis) on:click=move |_| match link {
-                Link::Pod => pg.select(Selected::Pod(t.clone())),
-                _ => pg.select_node(&t),
+            <button class="link" title=move || ctx.t(T::ExplainThis) on:click=move |_| match link {
+                Link::Pod => ctx.selection.select(Selected::Pod(t.clone())),
+                _ => ctx.selection.select_node(&t, ctx.engine),
             }>{label}</button>
         }
     });
@@ -141,7 +160,7 @@ fn line_view(pg: Playground, l: &Line, link: Link) -> impl IntoView + use<> {
     }
 }
 
-fn section_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
+fn section_view(ctx: Contexts, s: &Section) -> impl IntoView + use<> {
     let link = match s.id {
         "kube-scheduler" => Link::Node,
         "pods" => Link::Pod,
@@ -150,13 +169,13 @@ fn section_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
     view! {
         <section class="ex-section" data-section=s.id>
             {section_head(s)}
-            <ul>{s.lines.iter().map(|l| line_view(pg, l, link)).collect_view()}</ul>
+            <ul>{s.lines.iter().map(|l| line_view(ctx, l, link)).collect_view()}</ul>
         </section>
     }
 }
 
 /// A line per NodePool (its verdict and the first failing check), then the matrix on demand.
-fn pools_view(pg: Playground, s: &Section, matrix: Vec<focus::MatrixRow>) -> impl IntoView + use<> {
+fn pools_view(ctx: Contexts, s: &Section, matrix: Vec<focus::MatrixRow>) -> impl IntoView + use<> {
     let rows = matrix.clone();
     let summary = rows
         .into_iter()
@@ -190,13 +209,13 @@ fn pools_view(pg: Playground, s: &Section, matrix: Vec<focus::MatrixRow>) -> imp
             {section_head(s)}
             <ul>{summary}</ul>
             <details class="matrix">
-                <summary>{move || pg.t(T::Matrix)}</summary>
+                <summary>{move || ctx.t(T::Matrix)}</summary>
                 <div class="matrix-scroll">
                     <table>
                         <thead><tr>
-                            <th scope="col">{move || pg.t(T::NodePool)}</th>
-                            {CHECKS.iter().map(|c| { let c = *c; view! { <th scope="col" data-check=c>{move || pg.t(check_label(c))}</th> } }).collect_view()}
-                            <th scope="col">{move || pg.t(T::Verdict)}</th>
+                            <th scope="col">{move || ctx.t(T::NodePool)}</th>
+                            {CHECKS.iter().map(|c| { let c = *c; view! { <th scope="col" data-check=c>{move || ctx.t(check_label(c))}</th> } }).collect_view()}
+                            <th scope="col">{move || ctx.t(T::Verdict)}</th>
                         </tr></thead>
                         <tbody>{table_rows}</tbody>
                     </table>
@@ -208,7 +227,7 @@ fn pools_view(pg: Playground, s: &Section, matrix: Vec<focus::MatrixRow>) -> imp
 
 /// The NodeClaim's candidate table: the chosen type and the cheaper ones with why each lost;
 /// the capacity-type and zone reasons above it.
-fn launch_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
+fn launch_view(ctx: Contexts, s: &Section) -> impl IntoView + use<> {
     let (typed, notes): (Vec<&Line>, Vec<&Line>) =
         s.lines.iter().partition(|l| l.subject.is_some());
     let rows = typed
@@ -229,12 +248,12 @@ fn launch_view(pg: Playground, s: &Section) -> impl IntoView + use<> {
     view! {
         <section class="ex-section" data-section=s.id>
             {section_head(s)}
-            <ul>{notes.into_iter().map(|l| line_view(pg, l, Link::None)).collect_view()}</ul>
+            <ul>{notes.into_iter().map(|l| line_view(ctx, l, Link::None)).collect_view()}</ul>
             <table class="candidates">
                 <thead><tr>
-                    <th scope="col">{move || pg.t(T::InstanceType)}</th>
-                    <th scope="col" class="num">{move || pg.t(T::PricePerHour)}</th>
-                    <th scope="col">{move || pg.t(T::Outcome)}</th>
+                    <th scope="col">{move || ctx.t(T::InstanceType)}</th>
+                    <th scope="col" class="num">{move || ctx.t(T::PricePerHour)}</th>
+                    <th scope="col">{move || ctx.t(T::Outcome)}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>

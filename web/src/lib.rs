@@ -24,8 +24,10 @@ pub mod persist;
 pub mod player;
 pub mod share_view;
 pub mod snapshot;
+pub mod state;
 pub mod terminal;
 pub mod terminal_view;
+pub mod topbar;
 pub mod workspace;
 
 /// Mounts the page on `<body>`.

@@ -3,10 +3,10 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::app::{Notice, Playground};
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
 use crate::migration::{self, Preview};
+use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Transport};
 use crate::workspace::{Template, Workspace, title};
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
@@ -14,10 +14,13 @@ const LINE_PX: f64 = 20.0;
 
 #[component]
 pub fn ManifestsPane() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let editor = expect_context::<Editor>();
+    let opener = FileOpener::from_context();
     // A YAML file dropped anywhere on the pane opens like one picked with "Open file…".
     let dragging = RwSignal::new(false);
-    let accepts_files = !pg.readonly && !pg.is_embed();
+    let accepts_files = !editor.readonly && !page.is_embed();
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if accepts_files {
             ev.prevent_default();
@@ -35,18 +38,18 @@ pub fn ManifestsPane() -> impl IntoView {
             .and_then(|d| d.files())
             .and_then(|f| f.get(0))
         {
-            open_file(pg, file);
+            opener.open(file);
         }
     };
     view! {
         <section class="pane manifests" aria-labelledby="manifests-title" class:dragging=move || dragging.get()
             on:dragover=on_dragover on:dragleave=move |_| dragging.set(false) on:drop=on_drop>
             <Show when=move || dragging.get()>
-                <div class="drop-hint" aria-hidden="true">{move || pg.t(T::DropHere)}</div>
+                <div class="drop-hint" aria-hidden="true">{move || locale.t(T::DropHere)}</div>
             </Show>
-            <h2 id="manifests-title" class="visually-hidden">{move || pg.t(T::Manifests)}</h2>
+            <h2 id="manifests-title" class="visually-hidden">{move || locale.t(T::Manifests)}</h2>
             <DocTabs/>
-            <Editor/>
+            <YamlEditor/>
             <Problems/>
         </section>
     }
@@ -54,13 +57,16 @@ pub fn ManifestsPane() -> impl IntoView {
 
 #[component]
 fn DocTabs() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let editor = expect_context::<Editor>();
+    let opener = FileOpener::from_context();
     let tabs = Memo::new(move |_| {
-        pg.ws.with(|w| {
+        editor.ws.with(|w| {
             w.docs
                 .iter()
                 .map(|d| {
-                    let errors = pg.analysis.with(|a| {
+                    let errors = editor.analysis.with(|a| {
                         a.problems
                             .iter()
                             .filter(|p| p.doc_id == d.id && p.error)
@@ -74,8 +80,8 @@ fn DocTabs() -> impl IntoView {
     // Keep the open tab in view when it changes (a click in Problems, a new template). Not
     // in an embed: scrolling an element into view there would scroll the article too.
     Effect::new(move |_| {
-        let id = pg.active_doc.get();
-        if pg.is_embed() {
+        let id = editor.active_doc.get();
+        if page.is_embed() {
             return;
         }
         request_animation_frame(move || {
@@ -91,42 +97,42 @@ fn DocTabs() -> impl IntoView {
     let add_open = RwSignal::new(false);
     let add = move |t: Template| {
         let mut id = 0;
-        pg.ws.update(|w: &mut Workspace| {
+        editor.ws.update(|w: &mut Workspace| {
             let text = t.text(w);
             id = w.push(text);
         });
-        pg.active_doc.set(id);
+        editor.active_doc.set(id);
         add_open.set(false);
     };
     let remove = move |_| {
-        let active = pg.active_doc.get_untracked();
-        pg.ws.update(|w| {
+        let active = editor.active_doc.get_untracked();
+        editor.ws.update(|w| {
             if let Some(i) = w.index_of(active) {
                 w.docs.remove(i);
                 let next = w.docs.get(i).or_else(|| w.docs.last()).map_or(0, |d| d.id);
-                pg.active_doc.set(next);
+                editor.active_doc.set(next);
             }
         });
     };
     let shift = move |delta: isize| {
-        let active = pg.active_doc.get_untracked();
-        pg.ws.update(|w| {
+        let active = editor.active_doc.get_untracked();
+        editor.ws.update(|w| {
             w.shift(active, delta);
         });
     };
     view! {
         <div class="doc-bar">
-            <div class="doc-tabs" role="tablist" aria-label=move || pg.t(T::Manifests)>
+            <div class="doc-tabs" role="tablist" aria-label=move || locale.t(T::Manifests)>
                 <For each=move || tabs.get() key=|t| t.clone() let:tab>
                     {
                         let (id, name, errors) = tab;
-                        let selected = move || pg.active_doc.get() == id;
+                        let selected = move || editor.active_doc.get() == id;
                         view! {
                             <button role="tab" class="doc-tab" class:has-errors={errors > 0}
                                 aria-selected=move || selected().to_string()
                                 tabindex=move || if selected() { "0" } else { "-1" }
                                 data-doc=id.to_string()
-                                on:click=move |_| pg.active_doc.set(id)
+                                on:click=move |_| editor.active_doc.set(id)
                                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                                     let delta = match ev.key().as_str() { "ArrowRight" => 1, "ArrowLeft" => -1, _ => 0 };
                                     if delta != 0 {
@@ -134,31 +140,31 @@ fn DocTabs() -> impl IntoView {
                                         let docs = tabs.get_untracked();
                                         if let Some(i) = docs.iter().position(|t| t.0 == id) {
                                             let j = (i as isize + delta).rem_euclid(docs.len() as isize) as usize;
-                                            pg.active_doc.set(docs[j].0);
+                                            editor.active_doc.set(docs[j].0);
                                             focus_tab(docs[j].0);
                                         }
                                     }
                                 }>
                                 <span class="kind">{if name.is_empty() { None } else { Some(name.split('/').next().unwrap_or_default().to_string()) }}</span>
-                                {name.is_empty().then(|| view! { <span class="name">{move || pg.t(T::Untitled)}</span> })}
+                                {name.is_empty().then(|| view! { <span class="name">{move || locale.t(T::Untitled)}</span> })}
                                 <span class="name">{name.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()}</span>
-                                {(errors > 0).then(|| view! { <span class="err-count" aria-label=move || pg.t(T::Problems)>{errors}</span> })}
+                                {(errors > 0).then(|| view! { <span class="err-count" aria-label=move || locale.t(T::Problems)>{errors}</span> })}
                             </button>
                         }
                     }
                 </For>
             </div>
-            <div class="doc-actions" class:readonly=pg.readonly>
-                {(!pg.is_embed()).then(|| view! {
-                    <button class="icon download" title=move || pg.t(T::DownloadHelp) aria-label=move || pg.t(T::DownloadYaml)
-                        on:click=move |_| crate::share_view::download_workspace(&pg)>"⤓"</button>
-                    <label class="icon open-file" title=move || pg.t(T::OpenFileHelp)>
+            <div class="doc-actions" class:readonly=editor.readonly>
+                {(!page.is_embed()).then(|| view! {
+                    <button class="icon download" title=move || locale.t(T::DownloadHelp) aria-label=move || locale.t(T::DownloadYaml)
+                        on:click=move |_| editor.download()>"⤓"</button>
+                    <label class="icon open-file" title=move || locale.t(T::OpenFileHelp)>
                         <input type="file" class="visually-hidden" accept=".yaml,.yml,.json,text/yaml,application/yaml,application/json,text/plain"
-                            aria-label=move || pg.t(T::OpenFile)
+                            aria-label=move || locale.t(T::OpenFile)
                             on:change=move |ev| {
                                 let input = event_target::<web_sys::HtmlInputElement>(&ev);
                                 if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                                    open_file(pg, file);
+                                    opener.open(file);
                                 }
                                 // Picking the same file again must fire `change` again.
                                 input.set_value("");
@@ -166,14 +172,14 @@ fn DocTabs() -> impl IntoView {
                         <span aria-hidden="true">"⤒"</span>
                     </label>
                 })}
-                <button class="icon" title=move || pg.t(T::MoveLeft) aria-label=move || pg.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
-                <button class="icon" title=move || pg.t(T::MoveRight) aria-label=move || pg.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
-                <button class="icon danger" title=move || pg.t(T::DeleteDocument) aria-label=move || pg.t(T::DeleteDocument)
-                    disabled=move || { pg.ws.with(|w| w.docs.len() <= 1) } on:click=remove>"✕"</button>
+                <button class="icon" title=move || locale.t(T::MoveLeft) aria-label=move || locale.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
+                <button class="icon" title=move || locale.t(T::MoveRight) aria-label=move || locale.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
+                <button class="icon danger" title=move || locale.t(T::DeleteDocument) aria-label=move || locale.t(T::DeleteDocument)
+                    disabled=move || { editor.ws.with(|w| w.docs.len() <= 1) } on:click=remove>"✕"</button>
                 <div class="add">
                     <button class="add-btn" aria-haspopup="menu" aria-expanded=move || add_open.get().to_string()
                         on:click=move |_| add_open.update(|o| *o = !*o)>
-                        "+ " {move || pg.t(T::AddDocument)}
+                        "+ " {move || locale.t(T::AddDocument)}
                     </button>
                     <Show when=move || add_open.get()>
                         <div class="menu" role="menu" on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { add_open.set(false) }>
@@ -189,30 +195,57 @@ fn DocTabs() -> impl IntoView {
     }
 }
 
-/// Opens a file the learner picked or dropped: its documents replace the tabs, and the
-/// notice offers the old ones back.
-fn open_file(pg: Playground, file: web_sys::File) {
-    if file.size() > kpg_share::MAX_DECODED_BYTES as f64 {
-        pg.notice.set(Some(Notice::plain(T::FileTooLarge)));
-        return;
-    }
-    let name = file.name();
-    leptos::task::spawn_local(async move {
-        match crate::browser::read_file(file).await {
-            Ok(text) => {
-                let before = (pg.ws.get_untracked(), pg.active_doc.get_untracked());
-                if pg.open_stream(&text, 0) {
-                    pg.notice.set(Some(Notice {
-                        text: T::OpenedFile,
-                        detail: Some(name),
-                        after: None,
-                        undo: Some(before),
-                    }));
-                }
-            }
-            Err(()) => pg.notice.set(Some(Notice::plain(T::FileUnreadable))),
+/// The contexts opening a file touches: it replaces the documents (a new story, nothing
+/// selected) and says so in the notice, with the way back.
+#[derive(Clone, Copy)]
+struct FileOpener {
+    page: Page,
+    editor: Editor,
+    transport: Transport,
+    selection: Selection,
+}
+
+impl FileOpener {
+    fn from_context() -> FileOpener {
+        FileOpener {
+            page: expect_context::<Page>(),
+            editor: expect_context::<Editor>(),
+            transport: expect_context::<Transport>(),
+            selection: expect_context::<Selection>(),
         }
-    });
+    }
+
+    /// Opens a file the learner picked or dropped: its documents replace the tabs, and the
+    /// notice offers the old ones back.
+    fn open(self, file: web_sys::File) {
+        let FileOpener {
+            page,
+            editor,
+            transport,
+            selection,
+        } = self;
+        if file.size() > kpg_share::MAX_DECODED_BYTES as f64 {
+            page.tell(T::FileTooLarge);
+            return;
+        }
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            let Ok(text) = crate::browser::read_file(file).await else {
+                page.tell(T::FileUnreadable);
+                return;
+            };
+            let before = (editor.ws.get_untracked(), editor.active_doc.get_untracked());
+            match editor.open_stream(&text, 0, transport, selection) {
+                Ok(()) => page.notice.set(Some(Notice {
+                    text: T::OpenedFile,
+                    detail: Some(name),
+                    after: None,
+                    undo: Some(before),
+                })),
+                Err(why) => page.tell(why),
+            }
+        });
+    }
 }
 
 fn focus_tab(id: u32) {
@@ -229,13 +262,14 @@ fn focus_tab(id: u32) {
 /// A `<textarea>` over a coloured `<pre>` of the same text, with a gutter of line numbers.
 /// Both share one scroll box, so they cannot drift apart.
 #[component]
-fn Editor() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+fn YamlEditor() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let editor = expect_context::<Editor>();
     let textarea: NodeRef<html::Textarea> = NodeRef::new();
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let text = Memo::new(move |_| {
-        let id = pg.active_doc.get();
-        pg.ws.with(|w| {
+        let id = editor.active_doc.get();
+        editor.ws.with(|w| {
             w.docs
                 .iter()
                 .find(|d| d.id == id)
@@ -244,8 +278,8 @@ fn Editor() -> impl IntoView {
         })
     });
     let marks = Memo::new(move |_| {
-        let id = pg.active_doc.get();
-        pg.analysis.with(|a| {
+        let id = editor.active_doc.get();
+        editor.analysis.with(|a| {
             a.problems
                 .iter()
                 .filter(|p| p.doc_id == id)
@@ -277,11 +311,11 @@ fn Editor() -> impl IntoView {
         out
     };
     let set_text = move |value: String| {
-        if pg.readonly {
+        if editor.readonly {
             return;
         }
-        let id = pg.active_doc.get_untracked();
-        pg.ws.update(|w| {
+        let id = editor.active_doc.get_untracked();
+        editor.ws.update(|w| {
             if let Some(d) = w.docs.iter_mut().find(|d| d.id == id) {
                 d.text = value;
             }
@@ -296,7 +330,7 @@ fn Editor() -> impl IntoView {
             return;
         }
         if key == "Tab"
-            && !pg.readonly
+            && !editor.readonly
             && !ev.shift_key()
             && !ev.ctrl_key()
             && !ev.alt_key()
@@ -324,10 +358,10 @@ fn Editor() -> impl IntoView {
     };
     // A click in the Problems panel puts the caret on the problem.
     Effect::new(move |_| {
-        let Some((doc, line, column, _)) = pg.jump.get() else {
+        let Some((doc, line, column, _)) = editor.jump.get() else {
             return;
         };
-        if doc != pg.active_doc.get_untracked() {
+        if doc != editor.active_doc.get_untracked() {
             return;
         }
         let Some(ta) = textarea.get() else { return };
@@ -346,15 +380,15 @@ fn Editor() -> impl IntoView {
             <div class="code" style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
                 <pre class="hl" aria-hidden="true" inner_html=move || html_text.get()></pre>
                 <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off" autocomplete="off"
-                    wrap="off" aria-label=move || pg.t(T::Editor) aria-describedby="editor-help"
+                    wrap="off" aria-label=move || locale.t(T::Editor) aria-describedby="editor-help"
                     style:height=move || format!("{}px", lines.get() as f64 * LINE_PX + 16.0)
-                    readonly=pg.readonly
+                    readonly=editor.readonly
                     prop:value=move || text.get()
                     on:input=move |ev| set_text(event_target_value(&ev))
                     on:keydown=on_keydown></textarea>
             </div>
         </div>
-        <p id="editor-help" class="visually-hidden">{move || pg.t(T::EditorHelp)}</p>
+        <p id="editor-help" class="visually-hidden">{move || locale.t(T::EditorHelp)}</p>
     }
 }
 
@@ -377,53 +411,56 @@ fn utf16_offset(text: &str, line: usize, column: usize) -> u32 {
 
 #[component]
 fn Problems() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let editor = expect_context::<Editor>();
+    let engine = expect_context::<Engine>();
     // Outer `Some`: the view is open; inner: what migrating would change.
     let preview = RwSignal::new(None::<Option<Preview>>);
     let offer = Memo::new(move |_| {
-        pg.analysis
+        editor
+            .analysis
             .with(|a| a.problems.iter().any(|p| p.code.starts_with("v1beta1-")))
     });
     let counter = StoredValue::new(0u64);
-    let count = move || pg.analysis.with(|a| a.problems.len());
+    let count = move || editor.analysis.with(|a| a.problems.len());
     view! {
         <section class="problems" aria-labelledby="problems-title">
             <h3 id="problems-title">
-                {move || pg.t(T::Problems)}
-                <span class="count" class:bad=move || pg.analysis.with(|a| a.has_errors)>{count}</span>
+                {move || locale.t(T::Problems)}
+                <span class="count" class:bad=move || editor.analysis.with(|a| a.has_errors)>{count}</span>
             </h3>
-            <Show when=move || pg.analysis.with(|a| a.has_errors)>
-                <p class="keep-last">{move || pg.t(T::ProblemsKeepLast)}</p>
+            <Show when=move || editor.analysis.with(|a| a.has_errors)>
+                <p class="keep-last">{move || locale.t(T::ProblemsKeepLast)}</p>
             </Show>
-            <Show when=move || pg.engine_error.get().is_some()>
-                <p class="engine-error" role="alert"><strong>{move || pg.t(T::EngineError)}": "</strong>{move || pg.engine_error.get()}</p>
+            <Show when=move || engine.error.get().is_some()>
+                <p class="engine-error" role="alert"><strong>{move || locale.t(T::EngineError)}": "</strong>{move || engine.error.get()}</p>
             </Show>
             <Show when=move || count() == 0 fallback=move || view! {
                 <ul class="problem-list">
-                    {move || pg.analysis.with(|a| a.problems.iter().map(|p| {
+                    {move || editor.analysis.with(|a| a.problems.iter().map(|p| {
                         let (doc, line, column) = (p.doc_id, p.line, p.column);
                         let jump = move |_| {
-                            pg.active_doc.set(doc);
+                            editor.active_doc.set(doc);
                             counter.update_value(|c| *c += 1);
-                            pg.jump.set(Some((doc, line, column, counter.get_value())));
+                            editor.jump.set(Some((doc, line, column, counter.get_value())));
                         };
                         view! {
                             <li>
                                 <button class="problem" class:error=p.error class:warning=!p.error on:click=jump>
                                     <span class="sev">{if p.error { "✖" } else { "▲" }}</span>
                                     <span class="where">
-                                        {if p.doc_title.is_empty() { pg.t(T::Untitled).to_string() } else { p.doc_title.clone() }}" · "{move || pg.t(T::Line)}" "{line}", "{move || pg.t(T::Column)}" "{column}
+                                        {if p.doc_title.is_empty() { locale.t(T::Untitled).to_string() } else { p.doc_title.clone() }}" · "{move || locale.t(T::Line)}" "{line}", "{move || locale.t(T::Column)}" "{column}
                                         {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
                                     </span>
                                     {
-                                        let (label, meaning) = p.origin_text(pg.lang.get());
+                                        let (label, meaning) = p.origin_text(locale.lang.get());
                                         view! { <span class="origin" data-origin=p.origin.as_str() title=meaning>{label}" · "<code>{p.code}</code></span> }
                                     }
                                     {
-                                        let (message, help) = p.text(pg.lang.get());
+                                        let (message, help) = p.text(locale.lang.get());
                                         view! {
                                             <span class="msg">{message}</span>
-                                            {help.map(|h| view! { <span class="help">{move || pg.t(T::Help)}": "{h}</span> })}
+                                            {help.map(|h| view! { <span class="help">{move || locale.t(T::Help)}": "{h}</span> })}
                                         }
                                     }
                                 </button>
@@ -432,13 +469,13 @@ fn Problems() -> impl IntoView {
                     }).collect_view())}
                 </ul>
             }>
-                <p class="all-good">{move || pg.t(T::NoProblems)}</p>
+                <p class="all-good">{move || locale.t(T::NoProblems)}</p>
             </Show>
-            <Show when=move || offer.get() && !pg.readonly>
+            <Show when=move || offer.get() && !editor.readonly>
                 <div class="migrate-offer">
-                    <span>{move || pg.t(T::MigrateOffer)}</span>
-                    <button class="primary migrate" on:click=move |_| preview.set(Some(pg.ws.with(migration::preview)))>
-                        {move || pg.t(T::MigrateToV1)}
+                    <span>{move || locale.t(T::MigrateOffer)}</span>
+                    <button class="primary migrate" on:click=move |_| preview.set(Some(editor.ws.with(migration::preview)))>
+                        {move || locale.t(T::MigrateToV1)}
                     </button>
                 </div>
             </Show>
@@ -450,11 +487,12 @@ fn Problems() -> impl IntoView {
 /// The side-by-side view of what "Migrate to v1" would change, with Accept and Reject.
 #[component]
 fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
+    let editor = expect_context::<Editor>();
     let close = move || preview.set(None);
     let accept = move |_| {
         if let Some(Some(p)) = preview.get_untracked() {
-            pg.ws.update(|w| *w = p.apply(w));
+            editor.ws.update(|w| *w = p.apply(w));
         }
         close();
     };
@@ -467,7 +505,7 @@ fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
         <Show when=move || preview.with(Option::is_some)>
             <div class="migration-backdrop">
                 <div class="migration" role="dialog" aria-modal="true" aria-labelledby="migration-title" on:keydown=keys>
-                    <h3 id="migration-title">{move || pg.t(T::MigrateTitle)}</h3>
+                    <h3 id="migration-title">{move || locale.t(T::MigrateTitle)}</h3>
                     {move || preview.get().flatten().map(|p| {
                         let docs = p.docs.iter().map(|d| {
                             let rows = d.rows.iter().map(|r| {
@@ -485,25 +523,25 @@ fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
                             }).collect_view();
                             view! {
                                 <section class="migration-doc" data-doc=d.doc_id>
-                                    <h4>{d.title.clone()}{d.inserted_after.map(|_| view! { " "<span class="new-tab">"("{move || pg.t(T::MigrateNewTab)}")"</span> })}</h4>
+                                    <h4>{d.title.clone()}{d.inserted_after.map(|_| view! { " "<span class="new-tab">"("{move || locale.t(T::MigrateNewTab)}")"</span> })}</h4>
                                     <table class="diff">
-                                        <thead><tr><th></th><th>{move || pg.t(T::Before)}</th><th></th><th>{move || pg.t(T::After)}</th></tr></thead>
+                                        <thead><tr><th></th><th>{move || locale.t(T::Before)}</th><th></th><th>{move || locale.t(T::After)}</th></tr></thead>
                                         <tbody>{rows}</tbody>
                                     </table>
                                 </section>
                             }
                         }).collect_view();
                         let notes = p.notes.iter().map(|n| {
-                            let marker = n.manual.then(|| view! { <strong class="manual">{move || pg.t(T::NeedsPerson)}": "</strong> });
-                            view! { <li class:manual=n.manual>{marker}<code>{n.object.clone()}</code>" · "{move || pg.t(T::Line)}" "{n.line}": "{n.message.clone()}</li> }
+                            let marker = n.manual.then(|| view! { <strong class="manual">{move || locale.t(T::NeedsPerson)}": "</strong> });
+                            view! { <li class:manual=n.manual>{marker}<code>{n.object.clone()}</code>" · "{move || locale.t(T::Line)}" "{n.line}": "{n.message.clone()}</li> }
                         }).collect_view();
                         view! { <div class="migration-body">{docs}<ul class="migration-notes">{notes}</ul></div> }.into_any()
-                    }).unwrap_or_else(|| view! { <p>{move || pg.t(T::MigrateNothing)}</p> }.into_any())}
+                    }).unwrap_or_else(|| view! { <p>{move || locale.t(T::MigrateNothing)}</p> }.into_any())}
                     <div class="migration-actions">
-                        <button class="secondary" on:click=move |_| close()>{move || pg.t(T::MigrateReject)}</button>
+                        <button class="secondary" on:click=move |_| close()>{move || locale.t(T::MigrateReject)}</button>
                         <button class="primary accept" autofocus on:click=accept
                             disabled=move || preview.with(|p| !matches!(p, Some(Some(p)) if !p.docs.is_empty()))>
-                            {move || pg.t(T::MigrateAccept)}
+                            {move || locale.t(T::MigrateAccept)}
                         </button>
                     </div>
                 </div>

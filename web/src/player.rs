@@ -144,6 +144,13 @@ impl Player {
         self.sim.is_some()
     }
 
+    /// Whether the cluster changed since the last snapshot was taken.
+    pub fn changed_since_snapshot(&self) -> bool {
+        self.sim
+            .as_ref()
+            .is_some_and(|sim| self.seen_revision != Some(sim.revision()))
+    }
+
     /// A snapshot if the cluster changed since the last one was taken.
     pub fn fresh_snapshot(&mut self) -> Option<Snapshot> {
         let sim = self.sim.as_ref()?;
@@ -165,7 +172,9 @@ mod tests {
         let mut p = Player::new();
         assert_eq!(p.rebuild(Lab::ScaleOut.text(), 0), Rebuild::Rebuilt);
         p.advance(120_000);
+        assert!(p.changed_since_snapshot());
         let before = p.fresh_snapshot().unwrap();
+        assert!(!p.changed_since_snapshot());
         assert!(p.fresh_snapshot().is_none(), "nothing changed since");
         let edited = format!("{}# an edited comment\n", Lab::ScaleOut.text());
         assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Rebuilt);
@@ -281,7 +290,7 @@ mod tests {
             p.rebuild(&mars, 60_000),
             Rebuild::Refused("the manifests have errors".into())
         );
-        assert!(!p.is_running() && p.sim().is_none());
+        assert!(!p.is_running() && p.sim().is_none() && !p.changed_since_snapshot());
         assert_eq!((p.now(), p.next_event()), (0, None));
         assert!(p.fresh_snapshot().is_none());
 

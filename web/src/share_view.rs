@@ -5,39 +5,33 @@ use leptos::prelude::*;
 
 use kpg_share::{EmbedOptions, Theme};
 
-use crate::app::Playground;
 use crate::boot::Home;
 use crate::browser;
 use crate::i18n::T;
 use crate::persist::{LINKED_KEY, STORAGE_KEY};
-
-/// What a download of the workspace is called.
-pub const DOWNLOAD_NAME: &str = "karpenter-playground.yaml";
-
-pub fn download_workspace(pg: &Playground) {
-    let text = pg.ws.with_untracked(|w| w.to_stream());
-    browser::download(DOWNLOAD_NAME, &text, "application/yaml");
-}
+use crate::state::{Editor, Locale, Page, SessionState};
 
 /// Over a workspace opened from a share link: the learner's own is safe, and one click away.
 #[component]
 pub fn LinkedBanner() -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let linked = pg.home.with_value(|h| matches!(h, Home::Linked { .. }));
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let choices = expect_context::<SessionState>();
+    let linked = page.home.with_value(|h| matches!(h, Home::Linked { .. }));
     let back = move |_| browser::navigate(&browser::page_url());
     let keep = move |_| {
-        if browser::confirm(pg.t(T::KeepConfirm)) {
-            browser::save(STORAGE_KEY, &pg.session_now().encode());
+        if browser::confirm(locale.t(T::KeepConfirm)) {
+            browser::save(STORAGE_KEY, &choices.now().encode());
             browser::remove(LINKED_KEY);
             browser::navigate(&browser::page_url());
         }
     };
     linked.then(|| {
         view! {
-            <div class="linked-banner" role="region" aria-label=move || pg.t(T::SharedBanner)>
-                <span>{move || pg.t(T::SharedBanner)}</span>
-                <button class="primary back-to-mine" on:click=back>{move || pg.t(T::BackToMine)}</button>
-                <button class="secondary keep-as-mine" on:click=keep>{move || pg.t(T::KeepAsMine)}</button>
+            <div class="linked-banner" role="region" aria-label=move || locale.t(T::SharedBanner)>
+                <span>{move || locale.t(T::SharedBanner)}</span>
+                <button class="primary back-to-mine" on:click=back>{move || locale.t(T::BackToMine)}</button>
+                <button class="secondary keep-as-mine" on:click=keep>{move || locale.t(T::KeepAsMine)}</button>
             </div>
         }
     })
@@ -51,7 +45,7 @@ enum Tab {
 
 #[component]
 pub fn ShareButton() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
     let open = RwSignal::new(false);
     let button: NodeRef<leptos::html::Button> = NodeRef::new();
     // Closing gives focus back to the button that opened the dialog.
@@ -67,7 +61,7 @@ pub fn ShareButton() -> impl IntoView {
     });
     view! {
         <button class="share-btn" node_ref=button aria-haspopup="dialog" on:click=move |_| open.set(true)>
-            <span aria-hidden="true">"⤴ "</span>{move || pg.t(T::Share)}
+            <span aria-hidden="true">"⤴ "</span>{move || locale.t(T::Share)}
         </button>
         <Show when=move || open.get()>
             <ShareDialog open/>
@@ -79,8 +73,10 @@ pub fn ShareButton() -> impl IntoView {
 /// change under the learner's cursor while the clock runs.
 #[component]
 fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
-    let pg = expect_context::<Playground>();
-    let session = pg.session_now();
+    let locale = expect_context::<Locale>();
+    let editor = expect_context::<Editor>();
+    let choices = expect_context::<SessionState>();
+    let session = choices.now();
     let shared = session.to_shared();
     let page = browser::page_url();
     let link = kpg_share::link(&page, &shared);
@@ -149,7 +145,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let tab_button = move |which: Tab, label: T, class: &'static str| {
         view! {
             <button role="tab" class=class aria-selected=move || (tab.get() == which).to_string()
-                on:click=move |_| { tab.set(which); copied.set(false); }>{move || pg.t(label)}</button>
+                on:click=move |_| { tab.set(which); copied.set(false); }>{move || locale.t(label)}</button>
         }
     };
     let check = move |signal: RwSignal<bool>, label: T, class: &'static str| {
@@ -157,7 +153,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
             <label class=class>
                 <input type="checkbox" prop:checked=move || signal.get()
                     on:change=move |ev| signal.set(event_target_checked(&ev))/>
-                " "{move || pg.t(label)}
+                " "{move || locale.t(label)}
             </label>
         }
     };
@@ -173,60 +169,60 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         <div class="migration-backdrop share-backdrop" on:click=move |_| close()>
             <div class="migration share" role="dialog" aria-modal="true" aria-labelledby="share-title"
                 on:keydown=keys on:click=|ev| ev.stop_propagation()>
-                <h3 id="share-title">{move || pg.t(T::ShareTitle)}</h3>
+                <h3 id="share-title">{move || locale.t(T::ShareTitle)}</h3>
                 <div class="share-tabs" role="tablist">
                     {tab_button(Tab::Link, T::LinkTab, "tab-link")}
                     {tab_button(Tab::Embed, T::EmbedTab, "tab-embed")}
                 </div>
                 <Show when=move || tab.get() == Tab::Link>
-                    <p class="share-help">{move || pg.t(T::ShareLinkHelp)}</p>
+                    <p class="share-help">{move || locale.t(T::ShareLinkHelp)}</p>
                     <div class="share-row">
-                        <input class="share-link" readonly prop:value=link.clone() aria-label=move || pg.t(T::LinkTab)
+                        <input class="share-link" readonly prop:value=link.clone() aria-label=move || locale.t(T::LinkTab)
                             on:focus=|ev| { event_target::<web_sys::HtmlInputElement>(&ev).select() }/>
-                        <button class="primary copy-link" node_ref=first on:click=copy_link.clone()>{move || pg.t(T::CopyLink)}</button>
+                        <button class="primary copy-link" node_ref=first on:click=copy_link.clone()>{move || locale.t(T::CopyLink)}</button>
                     </div>
                     <p class="share-size" class:long=long>
-                        <span class="share-length" data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{move || pg.t(T::Characters)}
-                        {long.then(|| view! { " · "<strong class="too-long">{move || pg.t(T::LinkTooLong)}</strong> })}
+                        <span class="share-length" data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{move || locale.t(T::Characters)}
+                        {long.then(|| view! { " · "<strong class="too-long">{move || locale.t(T::LinkTooLong)}</strong> })}
                     </p>
                     <div class="share-row">
                         <button class=if long { "primary download-yaml" } else { "secondary download-yaml" }
-                            title=move || pg.t(T::DownloadHelp) on:click=move |_| download_workspace(&pg)>
-                            "⤓ "{move || pg.t(T::DownloadYaml)}
+                            title=move || locale.t(T::DownloadHelp) on:click=move |_| editor.download()>
+                            "⤓ "{move || locale.t(T::DownloadYaml)}
                         </button>
                     </div>
                 </Show>
                 <Show when=move || tab.get() == Tab::Embed>
-                    <p class="share-help">{move || pg.t(T::EmbedHelp)}</p>
+                    <p class="share-help">{move || locale.t(T::EmbedHelp)}</p>
                     <div class="embed-options">
                         {check(autoplay, T::Autoplay, "opt-autoplay")}
                         {check(readonly, T::ReadOnly, "opt-readonly")}
                         {(at > 0).then(|| check(start_here, T::StartHere, "opt-at"))}
-                        <label class="opt-theme">{move || pg.t(T::Theme)}" "
+                        <label class="opt-theme">{move || locale.t(T::Theme)}" "
                             <select on:change=move |ev| theme.set(match event_target_value(&ev).as_str() {
                                 "light" => Theme::Light, "dark" => Theme::Dark, _ => Theme::Auto })>
-                                <option value="auto">{move || pg.t(T::ThemeAuto)}</option>
-                                <option value="light">{move || pg.t(T::ThemeLight)}</option>
-                                <option value="dark">{move || pg.t(T::ThemeDark)}</option>
+                                <option value="auto">{move || locale.t(T::ThemeAuto)}</option>
+                                <option value="light">{move || locale.t(T::ThemeLight)}</option>
+                                <option value="dark">{move || locale.t(T::ThemeDark)}</option>
                             </select>
                         </label>
                     </div>
                     <div class="embed-forms" role="radiogroup">
                         <label><input type="radio" name="embed-form" prop:checked=move || !iframe_form.get()
-                            on:change=move |_| iframe_form.set(false)/>" "{move || pg.t(T::EmbedScript)}</label>
+                            on:change=move |_| iframe_form.set(false)/>" "{move || locale.t(T::EmbedScript)}</label>
                         <label><input type="radio" name="embed-form" class="form-iframe" prop:checked=move || iframe_form.get()
-                            on:change=move |_| iframe_form.set(true)/>" "{move || pg.t(T::EmbedIframe)}</label>
+                            on:change=move |_| iframe_form.set(true)/>" "{move || locale.t(T::EmbedIframe)}</label>
                     </div>
-                    <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get() aria-label=move || pg.t(T::EmbedTab)></textarea>
+                    <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get() aria-label=move || locale.t(T::EmbedTab)></textarea>
                     <div class="share-row">
-                        <button class="primary copy-snippet" on:click=copy_snippet>{move || pg.t(T::CopySnippet)}</button>
+                        <button class="primary copy-snippet" on:click=copy_snippet>{move || locale.t(T::CopySnippet)}</button>
                     </div>
-                    <h4 class="preview-title">{move || pg.t(T::Preview)}</h4>
+                    <h4 class="preview-title">{move || locale.t(T::Preview)}</h4>
                     <iframe class="embed-preview" src=move || preview.get() title=title.clone()></iframe>
                 </Show>
                 <div class="migration-actions">
-                    <span class="copied" role="status">{move || copied.get().then(|| pg.t(T::Copied))}</span>
-                    <button class="secondary close" on:click=move |_| close()>{move || pg.t(T::Close)}</button>
+                    <span class="copied" role="status">{move || copied.get().then(|| locale.t(T::Copied))}</span>
+                    <button class="secondary close" on:click=move |_| close()>{move || locale.t(T::Close)}</button>
                 </div>
             </div>
         </div>

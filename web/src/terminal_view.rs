@@ -9,10 +9,10 @@ use leptos::prelude::*;
 
 use kpg_kubectl::{Files, Watch};
 
-use crate::app::Playground;
 use crate::browser;
 use crate::i18n::T;
 use crate::snapshot;
+use crate::state::{Editor, Engine, Locale, Transport};
 use crate::terminal::{self, Entry, History, SCROLLBACK_LIMIT, TIMELINE_NAME};
 
 const HISTORY_KEY: &str = "kpg.terminal-history";
@@ -27,13 +27,26 @@ pub struct Term {
     /// The entry a `-w` / `-f` command is appending to, and its watch.
     watch: StoredValue<Option<(usize, Watch)>, LocalStorage>,
     pub watching: RwSignal<bool>,
+    /// What a command reads (the simulation, the documents as files, the clock) and where a
+    /// `kubectl scale` writes its Timeline step (the documents).
+    engine: Engine,
+    editor: Editor,
+    clock: RwSignal<i64>,
+    locale: Locale,
+    /// An embed keeps no history: it reads and writes no storage.
+    keeps_history: bool,
 }
 
 impl Term {
     /// Made once by the app, with the follow effect that feeds a running watch.
-    pub fn install(pg: Playground) -> Term {
-        // An embed keeps no history: it reads and writes no storage.
-        let saved: Vec<String> = (!pg.is_embed())
+    pub fn install(
+        engine: Engine,
+        editor: Editor,
+        transport: Transport,
+        locale: Locale,
+        keeps_history: bool,
+    ) -> Term {
+        let saved: Vec<String> = keeps_history
             .then(|| browser::load(HISTORY_KEY))
             .flatten()
             .and_then(|t| serde_json::from_str(&t).ok())
@@ -45,27 +58,33 @@ impl Term {
             history: StoredValue::new(History::from_saved(saved)),
             watch: StoredValue::new_local(None),
             watching: RwSignal::new(false),
+            engine,
+            editor,
+            clock: transport.clock,
+            locale,
+            keeps_history,
         };
-        // A watch follows the engine: every change of the cluster on screen is a poll.
+        // A watch follows the engine: every change of the simulation is a poll.
         Effect::new(move |_| {
-            pg.snapshot.track();
-            term.poll(pg);
+            engine.track();
+            term.poll();
         });
         term
     }
 
-    fn world_files(pg: Playground) -> Vec<(String, String)> {
-        pg.ws.with_untracked(terminal::files)
+    fn world_files(&self) -> Vec<(String, String)> {
+        self.editor.ws.with_untracked(terminal::files)
     }
 
-    fn poll(&self, pg: Playground) {
+    fn poll(&self) {
         if !self.watching.get_untracked() {
             return;
         }
-        let files = Term::world_files(pg);
+        let files = self.world_files();
+        let engine = self.engine;
         let out = self.watch.try_update_value(|w| {
             let (i, watch) = w.as_mut()?;
-            let text = pg.with_sim(|sim| {
+            let text = engine.with_sim(|sim| {
                 watch.poll(&Files {
                     sim,
                     files: &files,
@@ -109,17 +128,17 @@ impl Term {
     }
 
     /// Runs one command line over the simulation on screen.
-    pub fn run(&self, pg: Playground, line: &str) {
+    pub fn run(&self, line: &str) {
         self.stop_watch();
         self.hints.set(Vec::new());
         self.history.update_value(|h| h.push(line));
         let saved = self
             .history
             .with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
-        if !pg.is_embed() {
+        if self.keeps_history {
             browser::save(HISTORY_KEY, &saved);
         }
-        let at_ms = pg.clock.get_untracked();
+        let at_ms = self.clock.get_untracked();
         if line.trim().is_empty() {
             self.push_entry(Entry {
                 at_ms,
@@ -129,8 +148,8 @@ impl Term {
             });
             return;
         }
-        let files = Term::world_files(pg);
-        let Some(reply) = pg.with_sim(|sim| {
+        let files = self.world_files();
+        let Some(reply) = self.engine.with_sim(|sim| {
             kpg_kubectl::run(
                 &Files {
                     sim,
@@ -143,7 +162,7 @@ impl Term {
             self.push_entry(Entry {
                 at_ms,
                 command: line.to_string(),
-                output: format!("{}\n", pg.t(T::EngineError)),
+                output: format!("{}\n", self.locale.t(T::EngineError)),
                 ok: false,
             });
             return;
@@ -154,12 +173,12 @@ impl Term {
         }
         let mut output = reply.output;
         if !reply.changes.is_empty() {
-            pg.ws.update(|ws| {
+            self.editor.ws.update(|ws| {
                 terminal::record_changes(ws, &reply.changes, at_ms);
             });
             output.push_str(&format!(
                 "# {} {} (Timeline/{TIMELINE_NAME})\n",
-                pg.t(T::TerminalChanged),
+                self.locale.t(T::TerminalChanged),
                 snapshot::clock(at_ms)
             ));
         }
@@ -176,10 +195,10 @@ impl Term {
     }
 
     /// Tab: completes the word under the caret (the line's end), or lists the choices.
-    fn complete(&self, pg: Playground) {
+    fn complete(&self) {
         let line = self.line.get_untracked();
-        let files = Term::world_files(pg);
-        let Some(c) = pg.with_sim(|sim| {
+        let files = self.world_files();
+        let Some(c) = self.engine.with_sim(|sim| {
             kpg_kubectl::complete(
                 &Files {
                     sim,
@@ -235,7 +254,7 @@ fn common_prefix(words: &[String]) -> String {
 
 #[component]
 pub fn TerminalPane() -> impl IntoView {
-    let pg = expect_context::<Playground>();
+    let locale = expect_context::<Locale>();
     let term = expect_context::<Term>();
     let input = NodeRef::<leptos::html::Input>::new();
     let scroller = NodeRef::<leptos::html::Div>::new();
@@ -252,11 +271,11 @@ pub fn TerminalPane() -> impl IntoView {
                 ev.prevent_default();
                 let line = term.line.get_untracked();
                 term.line.set(String::new());
-                term.run(pg, &line);
+                term.run(&line);
             }
             "Tab" => {
                 ev.prevent_default();
-                term.complete(pg);
+                term.complete();
             }
             "ArrowUp" => {
                 ev.prevent_default();
@@ -303,7 +322,7 @@ pub fn TerminalPane() -> impl IntoView {
         }>
             <div class="scrollback" node_ref=scroller role="log" aria-live="polite">
                 <Show when=move || term.entries.with(Vec::is_empty)>
-                    <p class="muted hint">{move || pg.t(T::TerminalHelp)}</p>
+                    <p class="muted hint">{move || locale.t(T::TerminalHelp)}</p>
                 </Show>
                 <For each=numbered
                     key=|(i, e)| (*i, e.at_ms, e.command.clone(), e.output.len()) let:item>
@@ -313,7 +332,7 @@ pub fn TerminalPane() -> impl IntoView {
                     </div>
                 </For>
                 <Show when=move || term.watching.get()>
-                    <p class="muted watching">{move || pg.t(T::Watching)}</p>
+                    <p class="muted watching">{move || locale.t(T::Watching)}</p>
                 </Show>
             </div>
             <Show when=move || !term.hints.with(Vec::is_empty)>
@@ -322,7 +341,7 @@ pub fn TerminalPane() -> impl IntoView {
             <label class="prompt-line">
                 <span class="prompt" aria-hidden="true">"$"</span>
                 <input type="text" node_ref=input spellcheck="false" autocomplete="off" autocapitalize="off"
-                    aria-label=move || pg.t(T::Terminal) placeholder="kubectl get nodes -L karpenter.sh/nodepool"
+                    aria-label=move || locale.t(T::Terminal) placeholder="kubectl get nodes -L karpenter.sh/nodepool"
                     prop:value=move || term.line.get()
                     on:input=move |ev| term.line.set(event_target_value(&ev))
                     on:keydown=on_key/>

@@ -1,0 +1,34 @@
+//! The page's state: small contexts of signals, each provided once by the app and taken by
+//! the views that use it (`expect_context`), after Leptos's todomvc.
+//!
+//! - [`Locale`]: the language every word on the page follows;
+//! - [`Page`]: where the page runs (the full page or an embed), where it saves, its notice;
+//! - [`Editor`]: the documents, the open tab and the reader's analysis of them;
+//! - [`Engine`]: the simulation (not reactive, in a `StoredValue`), a revision that moves when
+//!   it changes, and the cluster on screen derived from that revision;
+//! - [`Transport`]: the clock, the speed and Play, which drive the engine;
+//! - [`LessonState`]: the open lesson, its step and the lab loaded;
+//! - [`Selection`]: what is explained (and where), and its explanation, derived;
+//! - [`SessionState`]: all of the learner's choices read together, for saving and sharing.
+//!
+//! Signals hold what the learner chose; the rest is derived (`Memo`s); effects only push
+//! outward (to the engine, storage, the host, the DOM). An action that spans contexts takes
+//! the others as arguments, so a view's dependencies are the contexts it names.
+
+mod editor;
+mod engine;
+mod lesson;
+mod locale;
+mod page;
+mod selection;
+mod session;
+mod transport;
+
+pub use editor::Editor;
+pub use engine::Engine;
+pub use lesson::LessonState;
+pub use locale::Locale;
+pub use page::{Notice, Page};
+pub use selection::{BottomTab, Selected, Selection};
+pub use session::SessionState;
+pub use transport::{SPEEDS, Transport};

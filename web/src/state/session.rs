@@ -1,0 +1,71 @@
+use leptos::prelude::*;
+
+use crate::browser;
+use crate::persist::{self, Session};
+use crate::state::{Editor, Engine, LessonState, Locale, Selected, Selection, Transport};
+
+/// All of the learner's choices, read together: what the saved session, a share link and an
+/// embed's "Open in Karpenter Playground" carry. Only saving and sharing need it.
+#[derive(Clone, Copy)]
+pub struct SessionState {
+    pub locale: Locale,
+    pub editor: Editor,
+    pub lesson: LessonState,
+    pub transport: Transport,
+    pub engine: Engine,
+    pub selection: Selection,
+}
+
+impl SessionState {
+    /// The session as it is now (untracked).
+    pub fn now(&self) -> Session {
+        let SessionState {
+            locale,
+            editor,
+            lesson,
+            transport,
+            engine,
+            selection,
+        } = *self;
+        Session {
+            version: persist::VERSION,
+            lang: locale.lang.get_untracked(),
+            workspace: editor.ws.get_untracked(),
+            active_doc: editor.active_doc.get_untracked(),
+            lesson: lesson.lesson.get_untracked(),
+            step: lesson.step.get_untracked(),
+            lab: lesson.lab.get_untracked(),
+            clock_ms: transport.clock.get_untracked(),
+            speed: transport.speed.get_untracked(),
+            last_good: engine.last_good.get_untracked(),
+            selected: selection
+                .selected
+                .with_untracked(|s| s.as_ref().map(Selected::to_shared)),
+            tab: Some(selection.bottom.get_untracked()),
+        }
+    }
+
+    /// Subscribes the running effect to every choice a session keeps. While playing, the
+    /// clock moves every frame (at 60x, a save per frame would rewrite local storage sixty
+    /// times a second): it counts when it stops (pause, step, seek, an embed's `until`).
+    pub fn track_choices(&self) {
+        self.locale.lang.track();
+        self.editor.ws.track();
+        self.editor.active_doc.track();
+        self.lesson.lesson.track();
+        self.lesson.step.track();
+        self.lesson.lab.track();
+        self.transport.speed.track();
+        self.engine.last_good.track();
+        self.selection.selected.track();
+        self.selection.bottom.track();
+        if !self.transport.playing.get() {
+            self.transport.clock.track();
+        }
+    }
+
+    /// The full page's link to the scenario as it is now.
+    pub fn share_link(&self) -> String {
+        kpg_share::link(&browser::page_url(), &self.now().to_shared())
+    }
+}

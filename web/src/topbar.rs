@@ -1,0 +1,169 @@
+//! The top bar: the brand, the lesson picker, the transport, the cost, Share and the
+//! language switch; and the notice under it. An embed's bar reuses the transport, the cost
+//! and the notice.
+
+use leptos::prelude::*;
+
+use crate::i18n::{Lang, T};
+use crate::lessons;
+use crate::share_view::ShareButton;
+use crate::snapshot;
+use crate::state::{Editor, Engine, LessonState, Locale, Notice, Page, SPEEDS, Transport};
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <span class="logo" aria-hidden="true"></span>
+                <div>
+                    <h1>{move || locale.t(T::AppTitle)}</h1>
+                    <p class="tagline">{move || locale.t(T::Tagline)}</p>
+                </div>
+            </div>
+            <LessonPicker/>
+            <TransportBar/>
+            <Cost/>
+            <ShareButton/>
+            <Langs/>
+        </header>
+    }
+}
+
+#[component]
+pub fn NoticeBar() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let page = expect_context::<Page>();
+    let editor = expect_context::<Editor>();
+    let transport = expect_context::<Transport>();
+    let notice = page.notice;
+    let undo = move |_| {
+        if let Some(Notice {
+            undo: Some((ws, active)),
+            ..
+        }) = notice.get_untracked()
+        {
+            transport.cue(0);
+            editor.restore(active, ws);
+        }
+        notice.set(None);
+    };
+    view! {
+        <Show when=move || notice.with(Option::is_some)>
+            <div class="notice" role="status">
+                <span class="notice-text">
+                    {move || notice.get().map(|n| {
+                        // A detail goes where the sentence has `{}` (word order differs by language).
+                        let mut text = locale.t(n.text).replace("{}", n.detail.as_deref().unwrap_or_default());
+                        if let Some(a) = n.after {
+                            text.push(' ');
+                            text.push_str(locale.t(a));
+                        }
+                        text
+                    })}
+                </span>
+                <Show when=move || notice.with(|n| n.as_ref().is_some_and(|n| n.undo.is_some()))>
+                    <button class="secondary undo" on:click=undo>{move || locale.t(T::Undo)}</button>
+                </Show>
+                <button class="ghost" on:click=move |_| notice.set(None)>{move || locale.t(T::Dismiss)}</button>
+            </div>
+        </Show>
+    }
+}
+
+/// What the cluster costs per hour now.
+#[component]
+pub fn Cost() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let cost = move || engine.snapshot.with(|s| s.summary.cost_per_hour);
+    view! {
+        <div class="cost" title=move || locale.t(T::ApproxNote)>
+            <strong class="per-hour">{move || snapshot::dollars(cost())}</strong>
+            <span class="unit">{move || locale.t(T::PerHour)}</span>
+        </div>
+    }
+}
+
+/// Play, step, restart, the speeds and the clock.
+#[component]
+pub fn TransportBar() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let transport = expect_context::<Transport>();
+    let Transport {
+        playing,
+        speed,
+        clock,
+        ..
+    } = transport;
+    view! {
+            <div class="transport" role="group" aria-label=move || locale.t(T::Clock)>
+                <button class="primary play" aria-pressed=move || playing.get().to_string()
+                    on:click=move |_| transport.toggle_play()
+                    title=move || if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }>
+                    <span aria-hidden="true">{move || if playing.get() { "❚❚" } else { "▶" }}</span>
+                    <span class="label">{move || if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }}</span>
+                </button>
+                <button on:click=move |_| transport.step_once() title=move || locale.t(T::StepHelp)>
+                    <span aria-hidden="true">"⇥"</span>
+                    <span class="label">{move || locale.t(T::Step)}</span>
+                </button>
+                <button on:click=move |_| transport.restart() title=move || locale.t(T::Restart)>
+                    <span aria-hidden="true">"↺"</span>
+                    <span class="label">{move || locale.t(T::Restart)}</span>
+                </button>
+                <div class="speeds" role="group" aria-label=move || locale.t(T::Speed)>
+                    {SPEEDS
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <button class="speed" aria-pressed=move || (speed.get() == s).to_string()
+                                    on:click=move |_| speed.set(s)>{format!("{s}×")}</button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <output class="clock" aria-label=move || locale.t(T::Clock) data-ms=move || clock.get().to_string()>
+                    {move || snapshot::clock(clock.get())}
+                </output>
+            </div>
+    }
+}
+
+/// The language switch.
+#[component]
+pub fn Langs() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let lang = locale.lang;
+    view! {
+        <div class="langs" role="group" aria-label=move || locale.t(T::Language)>
+            <button lang="en" aria-pressed=move || (lang.get() == Lang::En).to_string() on:click=move |_| lang.set(Lang::En)>"EN"</button>
+            <button lang="ko" aria-pressed=move || (lang.get() == Lang::Ko).to_string() on:click=move |_| lang.set(Lang::Ko)>"한국어"</button>
+        </div>
+    }
+}
+
+#[component]
+fn LessonPicker() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let lesson = expect_context::<LessonState>();
+    let editor = expect_context::<Editor>();
+    let transport = expect_context::<Transport>();
+    view! {
+        <label class="lesson-picker">
+            <span class="label visually-hidden">{move || locale.t(T::Lessons)}</span>
+            <select title=move || locale.t(T::LessonPickerHelp)
+                on:change=move |ev| lesson.open_lesson(&event_target_value(&ev), editor, transport)
+                prop:value=move || lesson.lesson.get()>
+                {move || {
+                    let lang = locale.lang.get();
+                    lessons::LESSONS
+                        .iter()
+                        .map(|l| view! { <option value=l.id selected=move || lesson.lesson.get() == l.id>{l.title.get(lang)}</option> })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+    }
+}
