@@ -66,6 +66,22 @@ await test('the seed 002 lesson plays: t3.small nodes in the platform pool, the 
   await shot('02b-played');
 });
 
+await test('resetting unchanged manifests rewinds the cluster with the clock', async () => {
+  // The manifests are the lab's already, so nothing is rebuilt: the engine itself goes back.
+  assert(await page.locator('[data-lane="pool/platform"] .node').count() > 0, 'the platform pool has nodes before');
+  await page.click('button.reset');
+  await page.waitForFunction(() => document.querySelector('output.clock')?.dataset.ms === '0', null, { timeout: 5000 });
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node').length === 0
+    && document.querySelectorAll('.tray .pod').length === 2, null, { timeout: 5000 });
+  // Played again, it comes back to where the next tests expect it.
+  await page.click('button.play');
+  await page.waitForFunction(() =>
+    document.querySelectorAll('[data-lane="pool/platform"] .node.ready[data-instance-type="t3.small"]').length === 2
+    && document.querySelector('.tray.empty') !== null, null, { timeout: 30000 });
+  await page.click('button.play');
+});
+
 let badLine = 0;
 await test('a YAML error is named by line in Problems while the cluster view stays', async () => {
   await page.click('.doc-tab:has-text("busybox")');

@@ -35,12 +35,16 @@ impl Transport {
         }
     }
 
-    /// Pauses at `at` for a new story (other manifests): the engine rebuilds there when it
-    /// reads them.
+    /// Pauses at `at` for a new story (a lab, a file, an undo): the engine goes back there,
+    /// and rebuilds there when it reads other manifests.
     pub fn cue(&self, at: i64) {
         self.playing.set(false);
         self.engine.mark_new_story();
-        self.clock.set(at.clamp(0, self.limit_ms));
+        let at = at.clamp(0, self.limit_ms);
+        // Manifests that do not change (a lab reset before any edit) are not rebuilt, so the
+        // running simulation goes back to `at` itself; new ones replace it at `at` anyway.
+        self.engine.advance(at);
+        self.clock.set(at);
     }
 
     /// Moves the clock to `t` and pauses there; an earlier instant replays from the start.
