@@ -571,10 +571,15 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             };
             let at = match at {
                 None => None,
-                Some(text) => Some(
-                    kpg_core::duration::parse(&text)
-                        .map_err(|e| UsageError::new(topic, format!("invalid --at {text:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)")))?,
-                ),
+                Some(text) => Some(kpg_core::duration::parse(&text).map_err(|e| {
+                    UsageError::new(
+                        topic,
+                        format!(
+                            "invalid --at {text:?}: {e} (use a Go duration \
+                             such as 90s, 5m or 1h30m)"
+                        ),
+                    )
+                })?),
             };
             Ok(Command::Explain {
                 input,
@@ -889,7 +894,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
         let duration = |value: &str| {
             kpg_core::duration::parse(value).map_err(|e| {
                 usage(format!(
-                    "invalid {flag_name} {value:?}: {e} (use a Go duration such as 90s, 5m or 1h30m)"
+                    "invalid {flag_name} {value:?}: {e} (use a Go \
+                     duration such as 90s, 5m or 1h30m)"
                 ))
             })
         };
@@ -897,7 +903,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
             ShareFlag::Base => {
                 if value.is_empty() || value.contains(char::is_whitespace) {
                     return Err(usage(format!(
-                        "invalid --base {value:?}: give the URL where the playground is hosted, such as https://example.com/kpg/"
+                        "invalid --base {value:?}: give the URL where the playground is hosted, \
+                         such as https://example.com/kpg/"
                     )));
                 }
                 base = kpg_share::page_base(&value);
@@ -960,7 +967,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
                     Ok(px) if (1..=10_000).contains(&px) => px,
                     _ => {
                         return Err(usage(format!(
-                            "invalid --height {value:?}: use a number of pixels from 1 to 10000, such as 480"
+                            "invalid --height {value:?}: use a number of pixels from \
+                             1 to 10000, such as 480"
                         )));
                     }
                 };
@@ -978,7 +986,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
 
     if embed && iframe {
         return Err(usage(String::from(
-            "give --embed or --iframe, not both: --embed for pages that run scripts, --iframe for hosts that strip them",
+            "give --embed or --iframe, not both: --embed for pages that run scripts, --iframe for \
+             hosts that strip them",
         )));
     }
     for (flag, needs) in needing {

@@ -409,7 +409,10 @@ fn run_migrate(
         ));
     }
     if migration.changes.is_empty() {
-        notes.push_str(&format!("{file}: nothing to migrate: no karpenter.sh/v1beta1 or karpenter.k8s.aws/v1beta1 objects\n"));
+        notes.push_str(&format!(
+            "{file}: nothing to migrate: no karpenter.sh/v1beta1 or \
+             karpenter.k8s.aws/v1beta1 objects\n"
+        ));
     }
     if stderr.write_all(notes.as_bytes()).is_err() {
         return EXIT_FAILURE;
@@ -773,7 +776,8 @@ fn run_share(
             };
             let _ = writeln!(
                 stderr,
-                "kpg: note: the link is {chars} characters; links over {} KB are awkward to paste into chat tools and issue trackers: consider sharing {what} itself",
+                "kpg: note: the link is {chars} characters; links over {} KB are awkward to paste \
+                 into chat tools and issue trackers: consider sharing {what} itself",
                 kpg_share::LONG_LINK_CHARS / 1024
             );
         }

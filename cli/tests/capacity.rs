@@ -80,7 +80,8 @@ spec:
 
 fn timeline(steps: &str) -> String {
     format!(
-        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}"
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: t}}\nspec:\n  steps:\n{steps}"
     )
 }
 
@@ -198,7 +199,13 @@ fn the_fleet_moves_on_to_the_next_cheapest_pool() {
         text.as_bytes(),
     );
     let explained = common::stdout(&out);
-    assert!(explained.contains("small: sent to the launch, but EC2 had no capacity for it in z1, z2 (InsufficientInstanceCapacity)"), "{explained}");
+    assert!(
+        explained.contains(
+            "small: sent to the launch, but EC2 had no capacity for it in z1, z2 \
+             (InsufficientInstanceCapacity)"
+        ),
+        "{explained}"
+    );
 }
 
 /// The cache holds an offering for 3 minutes, then Karpenter tries it again; while EC2 is
@@ -240,7 +247,9 @@ fn a_spot_only_pool_retries_every_time_the_cache_lets_it() {
 /// away; 3 minutes later that offering is used again.
 #[test]
 fn an_interrupted_spot_offering_is_avoided_for_three_minutes() {
-    let steps = "  - {at: 2m, interrupt: {nodepool: default}}\n  - {at: 3m, scale: {kind: Deployment, name: web, replicas: 2}}\n  - {at: 6m, scale: {kind: Deployment, name: web, replicas: 3}}\n";
+    let steps = "  - {at: 2m, interrupt: {nodepool: default}}\n  - {at: 3m, scale: {kind: \
+                 Deployment, name: web, replicas: 2}}\n  - {at: 6m, scale: {kind: Deployment, \
+                 name: web, replicas: 3}}\n";
     let r = simulate(&[pool("spot"), web(1), timeline(steps)], "8m");
     assert_eq!(
         launches(&r),

@@ -614,8 +614,11 @@ fn never_panics_on_odd_input() {
         b"kind: Pod\n".to_vec(),
         b"apiVersion: v1\nkind: Pod\n".to_vec(),
         b"apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: 3}\n".to_vec(),
-        b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: -1}\n".to_vec(),
-        b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 99999999999999999999}\n".to_vec(),
+        b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: -1}\n"
+            .to_vec(),
+        b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n\
+          spec: {replicas: 99999999999999999999}\n"
+            .to_vec(),
         b"a: &a [*a]\n".to_vec(),
         b"\t\t:\n".to_vec(),
         b"\x00\x01\x02".to_vec(),

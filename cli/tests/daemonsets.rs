@@ -152,7 +152,10 @@ fn a_host_port_a_daemonset_holds_launches_nothing() {
     let clash = pod_report(&r, "clash");
     assert_eq!(clash["phase"], "Pending");
     assert!(
-        clash["message"].as_str().unwrap().contains("no instance type met the scheduling requirements or had enough resources or had a required offering"),
+        clash["message"].as_str().unwrap().contains(
+            "no instance type met the scheduling requirements or had enough \
+             resources or had a required offering"
+        ),
         "{}",
         clash["message"]
     );
@@ -320,7 +323,8 @@ spec:
 fn a_daemonset_applied_unchanged_keeps_one_pod_per_node() {
     let ds = daemonset("agent", 0, "");
     let reapply = format!(
-        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n  - at: 3m\n    apply:\n{}",
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: t}}\nspec:\n  steps:\n  - at: 3m\n    apply:\n{}",
         ds.trim_start_matches("\n---\n")
             .lines()
             .map(|l| format!("      {l}\n"))

@@ -93,7 +93,8 @@ spec:
 
 fn timeline(steps: &str) -> String {
     format!(
-        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}\n"
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: t}}\nspec:\n  steps:\n{steps}\n"
     )
 }
 
@@ -348,7 +349,12 @@ fn several_nodes_merge_into_one_cheaper_node() {
     let mut steps = String::new();
     for name in ["a", "b", "c", "d"] {
         steps.push_str(&format!(
-            "  - at: 3m\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {{name: {name}}}\n      spec:\n        replicas: 1\n        selector: {{matchLabels: {{app: {name}}}}}\n        template:\n          metadata: {{labels: {{app: {name}}}}}\n          spec:\n            terminationGracePeriodSeconds: 0\n            containers: [{{name: c, image: pause, resources: {{requests: {{cpu: 400m}}}}}}]\n"
+            "  - at: 3m\n    apply:\n      apiVersion: apps/v1\n      kind: Deployment\
+             \n      metadata: {{name: {name}}}\n      spec:\n        replicas: 1\
+             \n        selector: {{matchLabels: {{app: {name}}}}}\n        template:\
+             \n          metadata: {{labels: {{app: {name}}}}}\n          spec:\
+             \n            terminationGracePeriodSeconds: 0\n            containers: [{{name: c, \
+             image: pause, resources: {{requests: {{cpu: 400m}}}}}}]\n"
         ));
     }
     parts.push(timeline(&steps));
@@ -366,7 +372,8 @@ fn several_nodes_merge_into_one_cheaper_node() {
 
 fn pdb(spec: &str) -> String {
     format!(
-        "\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web}}\nspec:\n  selector: {{matchLabels: {{app: web}}}}\n  {spec}\n"
+        "\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web}}\n\
+         spec:\n  selector: {{matchLabels: {{app: web}}}}\n  {spec}\n"
     )
 }
 
@@ -527,9 +534,8 @@ fn a_replacement_that_could_only_launch_as_unoffered_spot_is_not_attempted() {
     assert_eq!(types_of(&s.report), ["large/on-demand"]);
     let why = blockers(s.sim.events(), true);
     assert!(
-        why.iter().any(
-            |b| matches!(b, Blocker::NotCheaper(Some(d)) if d.contains("no cheaper option offers spot"))
-        ),
+        why.iter().any(|b| matches!(b, Blocker::NotCheaper(Some(d))
+                if d.contains("no cheaper option offers spot"))),
         "{why:?}"
     );
 }
@@ -828,7 +834,11 @@ fn a_spot_interruption_gives_two_minutes_and_a_new_node() {
 
 #[test]
 fn critical_pods_are_drained_after_the_others() {
-    let critical = deployment("dns", 1, "100m", "").replace("    spec:\n      terminationGracePeriodSeconds: 0", "    spec:\n      priorityClassName: system-cluster-critical\n      terminationGracePeriodSeconds: 0");
+    let critical = deployment("dns", 1, "100m", "").replace(
+        "    spec:\n      terminationGracePeriodSeconds: 0",
+        "    spec:\n      priorityClassName: system-cluster-critical\
+         \n      terminationGracePeriodSeconds: 0",
+    );
     let expiring = pool(
         "on-demand",
         "small",
@@ -900,14 +910,17 @@ spec:
 #[test]
 fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
     let od = pool("on-demand", "small", "WhenEmpty", "", "");
-    let steps = "  - {at: 3m, delete: {kind: EC2NodeClass, name: default}}\n  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 2}}\n  - {at: 6m, delete: {kind: NodePool, name: default}}\n";
+    let steps = "  - {at: 3m, delete: {kind: EC2NodeClass, name: default}}\
+                 \n  - {at: 4m, scale: {kind: Deployment, name: web, replicas: 2}}\
+                 \n  - {at: 6m, delete: {kind: NodePool, name: default}}\n";
     let r = run(
         &[od.clone(), deployment("web", 1, "1", ""), timeline(steps)],
         5,
     );
     assert_eq!(r.nodes.len(), 1, "the node stays");
     assert!(r.events.iter().any(
-        |e| matches!(&e.kind, EventKind::NodeClassWaiting { node_class, .. } if node_class == "default")
+        |e| matches!(&e.kind, EventKind::NodeClassWaiting { node_class, .. }
+            if node_class == "default")
     ));
     assert!(!r.nodepools[0].ready, "its NodePool can no longer launch");
     assert_eq!(running(&r), 1, "the new replica has nowhere to go");
@@ -915,7 +928,8 @@ fn deleting_an_ec2nodeclass_waits_for_its_nodeclaims() {
     assert!(r.nodes.is_empty());
     assert!(
         r.events.iter().any(
-            |e| matches!(&e.kind, EventKind::NodeClassDeleted { node_class } if node_class == "default")
+            |e| matches!(&e.kind, EventKind::NodeClassDeleted { node_class }
+                if node_class == "default")
         ),
         "deleted once its NodeClaims are gone"
     );
@@ -991,7 +1005,8 @@ fn a_cordoned_node_takes_no_new_pods_and_uncordon_gives_it_back() {
         }));
 
     let steps = format!(
-        "  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, unschedulable: false}}}}\n{}",
+        "  - {{at: 2m, cordon: {{node: {node}}}}}\n  - {{at: 2m30s, cordon: {{node: {node}, \
+         unschedulable: false}}}}\n{}",
         scale("3m", "web", 2)
     );
     let r = run(&[od, deployment("web", 1, "1", ""), timeline(&steps)], 6);
@@ -1014,7 +1029,8 @@ fn annotating_a_node_do_not_disrupt_holds_it_until_the_annotation_goes() {
     );
     let node = only_node(&run(&[od.clone(), deployment("web", 3, "1", "")], 2));
     let hold = format!(
-        "  - {{at: 2m, annotate: {{kind: Node, name: {node}, set: {{karpenter.sh/do-not-disrupt: \"true\"}}}}}}\n{}",
+        "  - {{at: 2m, annotate: {{kind: Node, name: {node}, set: \
+         {{karpenter.sh/do-not-disrupt: \"true\"}}}}}}\n{}",
         scale("3m", "web", 1)
     );
     let r = run(
@@ -1026,7 +1042,8 @@ fn annotating_a_node_do_not_disrupt_holds_it_until_the_annotation_goes() {
     assert!(blocked.contains(&&Blocker::NodeDoNotDisrupt), "{blocked:?}");
 
     let release = format!(
-        "{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: [karpenter.sh/do-not-disrupt]}}}}\n"
+        "{hold}  - {{at: 10m, annotate: {{kind: Node, name: {node}, remove: \
+         [karpenter.sh/do-not-disrupt]}}}}\n"
     );
     let r = run(&[od, deployment("web", 3, "1", ""), timeline(&release)], 16);
     assert_eq!(

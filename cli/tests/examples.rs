@@ -191,7 +191,11 @@ fn every_nodepool_fixture_validates_without_errors() {
             assert_eq!(summary_line, "0 errors, 1 warning", "{said}");
             assert_eq!(findings.len(), 1, "{said}");
             assert!(
-                findings[0].ends_with("instance-store.yaml:45:3: warning unsupported-field: EC2NodeClass/local-nvme spec.instanceStorePolicy: `instanceStorePolicy` is not simulated and is ignored: ephemeral storage comes from the root volume"),
+                findings[0].ends_with(
+                    "instance-store.yaml:45:3: warning unsupported-field: EC2NodeClass/local-nvme \
+                     spec.instanceStorePolicy: `instanceStorePolicy` is not simulated and is \
+                     ignored: ephemeral storage comes from the root volume"
+                ),
                 "{said}"
             );
         } else {
@@ -206,7 +210,9 @@ fn every_nodepool_fixture_validates_without_errors() {
 #[test]
 fn the_pools_consolidate_an_empty_node_with_the_defaulted_disruption_block() {
     let scale_in = format!(
-        "{}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {{name: scale-in}}\nspec:\n  steps:\n  - {{at: 2m, delete: {{kind: Deployment, name: inflate}}}}\n",
+        "{}---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: scale-in}}\nspec:\n  steps:\n  - {{at: 2m, delete: {{kind: \
+         Deployment, name: inflate}}}}\n",
         scaled("inflate.yaml", 3)
     );
     for (name, _) in POOLS {
@@ -224,7 +230,8 @@ fn the_pools_consolidate_an_empty_node_with_the_defaulted_disruption_block() {
         assert!(
             events.iter().any(|e| matches!(
                 &e.kind,
-                EventKind::Disrupting(d) if (d.decision(), d.reason) == (Decision::Delete, Reason::Empty)
+                EventKind::Disrupting(d)
+                    if (d.decision(), d.reason) == (Decision::Delete, Reason::Empty)
             )),
             "{name}: {events:#?}"
         );
@@ -253,7 +260,9 @@ fn the_upstream_group_defect_is_refused_at_its_line() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
         said.contains(&format!(
-            "{FAULTY}:32:16: error invalid-node-class-group: NodePool/windows-scripted spec.template.spec.nodeClassRef.group: group `karpenter.k8s.aws/v1` must not contain '/'"
+            "{FAULTY}:32:16: error invalid-node-class-group: \
+             NodePool/windows-scripted spec.template.spec.nodeClassRef.group: group \
+             `karpenter.k8s.aws/v1` must not contain '/'"
         )),
         "{said}"
     );

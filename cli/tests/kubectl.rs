@@ -72,7 +72,14 @@ fn a_mutation_prints_the_timeline_step_it_would_take() {
         text.starts_with("deployment.apps/busybox scaled\n"),
         "{text}"
     );
-    assert!(text.contains("not saved") && text.contains("  - at: 2m0s\n    scale: {kind: Deployment, name: busybox, namespace: default, replicas: 2}\n"), "{text}");
+    assert!(
+        text.contains("not saved")
+            && text.contains(
+                "  - at: 2m0s\n    scale: {kind: Deployment, name: busybox, \
+                 namespace: default, replicas: 2}\n"
+            ),
+        "{text}"
+    );
 }
 
 #[test]

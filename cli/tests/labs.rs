@@ -477,7 +477,8 @@ fn seed003_spot_shortage_falls_back_to_on_demand_and_returns_to_spot() {
     let first_batch_launch = lab_events("seed003-spot-shortage.yaml", Some("12m"))
         .iter()
         .find(|e| {
-            matches!(&e.kind, EventKind::Launched { nodeclaim, .. } if nodeclaim.starts_with("batch-spot-"))
+            matches!(&e.kind, EventKind::Launched { nodeclaim, .. }
+                if nodeclaim.starts_with("batch-spot-"))
         })
         .map(|e| e.time)
         .unwrap();

@@ -172,7 +172,10 @@ fn a_file_without_v1beta1_is_printed_unchanged() {
 
 #[test]
 fn what_needs_a_person_is_said_with_its_line() {
-    let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: elsewhere\n      kubelet:\n        maxPods: 30\n  disruption:\n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
+    let text = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\n\
+                spec:\n  template:\n    spec:\n      nodeClassRef:\n        name: elsewhere\
+                \n      kubelet:\n        maxPods: 30\n  disruption:\
+                \n    consolidationPolicy: WhenEmpty\n    consolidateAfter: 1m\n";
     let out = kpg_stdin(&["migrate", "-"], text.as_bytes());
     assert_eq!(out.status.code(), Some(0));
     assert!(
@@ -358,7 +361,8 @@ fn node_pools_with_different_kubelets_get_a_copy_of_their_class_and_simulate_ali
 /// `WhenUnderutilized`, at once). v1's CRD defaults the omitted block to the same behaviour,
 /// so the migration adds none; a written block that leaves out `consolidateAfter` still gets
 /// `consolidateAfter: 0s`, which v1 requires there.
-const NO_DISRUPTION_V1BETA1: &str = "apiVersion: karpenter.k8s.aws/v1beta1
+const NO_DISRUPTION_V1BETA1: &str = concat!(
+    "apiVersion: karpenter.k8s.aws/v1beta1
 kind: EC2NodeClass
 metadata:
   name: default
@@ -406,8 +410,10 @@ spec:
   template:
     metadata: {labels: {app: inflate}}
     spec:
-      containers: [{name: pause, image: public.ecr.aws/eks-distro/kubernetes/pause:3.2, resources: {requests: {cpu: '1'}}}]
-";
+      containers: [{name: pause, image: public.ecr.aws/eks-distro/kubernetes/pause:3.2, ",
+    "resources: {requests: {cpu: '1'}}}]
+"
+);
 
 #[test]
 fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_after() {
@@ -419,7 +425,14 @@ fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_
         .filter(|l| l.contains("v1beta1-consolidate-after"))
         .collect();
     assert_eq!(flagged.len(), 1, "only the written block: {findings}");
-    assert!(flagged[0].starts_with("<stdin>:36:3: warning v1beta1-consolidate-after: NodePool/written spec.disruption.consolidateAfter:"), "{}", flagged[0]);
+    assert!(
+        flagged[0].starts_with(
+            "<stdin>:36:3: warning v1beta1-consolidate-after: NodePool/written \
+             spec.disruption.consolidateAfter:"
+        ),
+        "{}",
+        flagged[0]
+    );
 
     let out = kpg_stdin(&["migrate", "-"], NO_DISRUPTION_V1BETA1.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -445,7 +458,13 @@ fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_
         ),
         "{migrated}"
     );
-    assert!(notes.contains("<stdin>:36: migrated NodePool/written: consolidateAfter: 0s added: v1 requires it in a written disruption block"), "{notes}");
+    assert!(
+        notes.contains(
+            "<stdin>:36: migrated NodePool/written: consolidateAfter: 0s added: v1 requires it in \
+             a written disruption block"
+        ),
+        "{notes}"
+    );
     assert!(
         !notes.contains("NodePool/defaults: spec.disruption"),
         "{notes}"

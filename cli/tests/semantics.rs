@@ -114,7 +114,8 @@ fn spot_is_preferred_when_the_pool_allows_it() {
 fn on_demand_only_pools_pick_the_cheapest_on_demand_type() {
     let on_demand = pool("default", "").replace(
         "      requirements: []",
-        "      requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]",
+        "      requirements: [{key: karpenter.sh/capacity-type, \
+         operator: In, values: [on-demand]}]",
     );
     let r = run(&[on_demand, pod("p", "1", "")]);
     let n = node_of(&r, "p").expect("bound");
@@ -143,7 +144,10 @@ fn equal_weights_are_tried_by_name_descending_and_weight_wins() {
 fn limits_count_instance_capacity_and_name_the_pool() {
     let limited =
         pool("default", "").replace("  disruption:", "  limits: {cpu: \"3\"}\n  disruption:");
-    let anti = "  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n      - {labelSelector: {matchLabels: {group: x}}, topologyKey: kubernetes.io/hostname}";
+    let anti = "  affinity:\n    podAntiAffinity:\
+                \n      requiredDuringSchedulingIgnoredDuringExecution:\
+                \n      - {labelSelector: {matchLabels: {group: x}}, topologyKey: \
+                kubernetes.io/hostname}";
     let a = pod("a", "1", anti).replace("labels: {app: a}", "labels: {app: a, group: x}");
     let b = pod("b", "1", anti).replace("labels: {app: b}", "labels: {app: b, group: x}");
     let r = run(&[limited, a, b]);
@@ -170,7 +174,9 @@ fn undefined_custom_labels_block_provisioning_but_negative_ones_do_not() {
         pod(
             "avoids-team",
             "1",
-            "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: team, operator: NotIn, values: [a]}]",
+            "  affinity:\n    nodeAffinity:\
+             \n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\
+             \n        - matchExpressions: [{key: team, operator: NotIn, values: [a]}]",
         ),
     ]);
     assert!(node_of(&r, "wants-team").is_none());
@@ -189,7 +195,9 @@ fn numeric_operators_filter_instance_types() {
         pod(
             "gen6",
             "1",
-            "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: karpenter.k8s.aws/instance-generation, operator: Gt, values: [\"5\"]}]",
+            "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\
+             \n        nodeSelectorTerms:\n        - matchExpressions: [{key: \
+             karpenter.k8s.aws/instance-generation, operator: Gt, values: [\"5\"]}]",
         ),
     ]);
     assert_eq!(node_of(&r, "gen6").unwrap().instance_type, "large");
@@ -197,7 +205,12 @@ fn numeric_operators_filter_instance_types() {
 
 #[test]
 fn heavier_preferences_are_relaxed_first() {
-    let prefs = "  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - {weight: 100, preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [nowhere]}]}}\n      - {weight: 10, preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [z2]}]}}";
+    let prefs = "  affinity:\n    nodeAffinity:\
+                 \n      preferredDuringSchedulingIgnoredDuringExecution:\
+                 \n      - {weight: 100, preference: {matchExpressions: [{key: \
+                 topology.kubernetes.io/zone, operator: In, values: [nowhere]}]}}\
+                 \n      - {weight: 10, preference: {matchExpressions: [{key: \
+                 topology.kubernetes.io/zone, operator: In, values: [z2]}]}}";
     let r = run(&[pool("default", ""), pod("p", "1", prefs)]);
     assert_eq!(
         node_of(&r, "p").unwrap().zone,
@@ -288,7 +301,8 @@ fn pods_are_batched_before_a_nodeclaim_is_created() {
 
 #[test]
 fn a_job_pod_finishes_after_its_runtime() {
-    let job = r#"
+    let job = concat!(
+        r#"
 ---
 apiVersion: batch/v1
 kind: Job
@@ -299,8 +313,10 @@ spec:
   template:
     spec:
       restartPolicy: Never
-      containers: [{name: c, image: busybox, command: [sh, -c, "sleep 30"], resources: {requests: {cpu: "1"}}}]
-"#;
+      containers: [{name: c, image: busybox, command: [sh, -c, "sleep 30"], "#,
+        r#"resources: {requests: {cpu: "1"}}}]
+"#
+    );
     let r = run(&[pool("default", ""), job.to_string()]);
     let done: Vec<_> = r
         .pods

@@ -554,7 +554,8 @@ fn a_scenario_beyond_what_a_link_holds_gets_no_link_but_an_embed() {
             note.push_str(&format!("{:016x}", seed >> 1));
         }
         yaml.push_str(&format!(
-            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  annotations: {{n: \"{note}\"}}\nspec:\n  containers: [{{name: c, image: nginx}}]\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\
+             \n  annotations: {{n: \"{note}\"}}\nspec:\n  containers: [{{name: c, image: nginx}}]\n"
         ));
     }
     assert!(yaml.len() > 2 * kpg_share::MAX_DECODED_BYTES);

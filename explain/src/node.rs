@@ -244,20 +244,44 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
 fn blocker_text(b: &Blocker, lang: Lang) -> String {
     match (b, lang) {
         (_, Lang::En) => match b {
-            Blocker::Budget(reason) => format!("the NodePool's disruption budget allows no more {} disruptions now", reason.as_str()),
-            Blocker::SpotToSpot => "it is spot and the replacement would be spot too; spot-to-spot consolidation is off (a feature gate)".into(),
+            Blocker::Budget(reason) => format!(
+                "the NodePool's disruption budget allows no more {} disruptions now",
+                reason.as_str()
+            ),
+            Blocker::SpotToSpot => {
+                "it is spot and the replacement would be spot too; spot-to-spot consolidation is \
+                 off (a feature gate)"
+                    .into()
+            }
             _ => b.message(),
         },
         (Blocker::Nominated, Lang::Ko) => "Pending 파드가 이 노드에 배정되어 있음".into(),
-        (Blocker::NodeDoNotDisrupt, Lang::Ko) => "노드에 karpenter.sh/do-not-disrupt 어노테이션이 있음".into(),
-        (Blocker::PodDoNotDisrupt(pod), Lang::Ko) => format!("파드 {pod}에 karpenter.sh/do-not-disrupt 어노테이션이 있음"),
+        (Blocker::NodeDoNotDisrupt, Lang::Ko) => {
+            "노드에 karpenter.sh/do-not-disrupt 어노테이션이 있음".into()
+        }
+        (Blocker::PodDoNotDisrupt(pod), Lang::Ko) => {
+            format!("파드 {pod}에 karpenter.sh/do-not-disrupt 어노테이션이 있음")
+        }
         (Blocker::Pdb(m), Lang::Ko) => format!("PodDisruptionBudget이 축출을 막음: {m}"),
-        (Blocker::ConsolidationDisabled(p), Lang::Ko) => format!("NodePool \"{p}\"는 통합이 꺼져 있음"),
-        (Blocker::WhenEmptyOnly(p), Lang::Ko) => format!("NodePool \"{p}\"는 빈 노드만 통합함(WhenEmpty)"),
-        (Blocker::Budget(r), Lang::Ko) => format!("NodePool의 disruption budget이 지금은 {} 중단을 더 허용하지 않음", r.as_str()),
-        (Blocker::PodsWouldNotSchedule(m), Lang::Ko) => format!("일부 파드가 다른 곳에 스케줄되지 않음: {m}"),
-        (Blocker::TooManyReplacements(k), Lang::Ko) => format!("대체 노드가 {k}개 필요함(최대 1개)"),
-        (Blocker::SpotToSpot, Lang::Ko) => "스팟 노드를 스팟으로 대체하는 통합은 꺼져 있음(feature gate)".into(),
+        (Blocker::ConsolidationDisabled(p), Lang::Ko) => {
+            format!("NodePool \"{p}\"는 통합이 꺼져 있음")
+        }
+        (Blocker::WhenEmptyOnly(p), Lang::Ko) => {
+            format!("NodePool \"{p}\"는 빈 노드만 통합함(WhenEmpty)")
+        }
+        (Blocker::Budget(r), Lang::Ko) => format!(
+            "NodePool의 disruption budget이 지금은 {} 중단을 더 허용하지 않음",
+            r.as_str()
+        ),
+        (Blocker::PodsWouldNotSchedule(m), Lang::Ko) => {
+            format!("일부 파드가 다른 곳에 스케줄되지 않음: {m}")
+        }
+        (Blocker::TooManyReplacements(k), Lang::Ko) => {
+            format!("대체 노드가 {k}개 필요함(최대 1개)")
+        }
+        (Blocker::SpotToSpot, Lang::Ko) => {
+            "스팟 노드를 스팟으로 대체하는 통합은 꺼져 있음(feature gate)".into()
+        }
         (Blocker::MinValues, Lang::Ko) => "더 싼 대체 노드로는 minValues를 지킬 수 없음".into(),
         (Blocker::NotCheaper(_), Lang::Ko) => "더 싼 대체 노드가 없음".into(),
     }
@@ -422,8 +446,11 @@ fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
         ),
         TypeStage::NoCapacity(zones) => say!(
             lang,
-            "sent to the launch, but EC2 had no capacity for it in {} (InsufficientInstanceCapacity): the fleet moved on, and Karpenter leaves that offering out for 3 minutes",
-            "실행 요청에 포함됐지만 EC2에 {}의 용량이 없었음(InsufficientInstanceCapacity): 플릿이 다음 풀로 넘어갔고, Karpenter는 그 오퍼링을 3분 동안 제외함",
+            "sent to the launch, but EC2 had no capacity for it in {} \
+             (InsufficientInstanceCapacity): the fleet moved on, and Karpenter leaves that \
+             offering out for 3 minutes",
+            "실행 요청에 포함됐지만 EC2에 {}의 용량이 없었음(InsufficientInstanceCapacity): 플릿이 \
+             다음 풀로 넘어갔고, Karpenter는 그 오퍼링을 3분 동안 제외함",
             zones.join(", ")
         ),
         TypeStage::Outbid => say!(
@@ -468,7 +495,8 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
             if r.launch.ice.is_empty() {
                 say!(
                     lang,
-                    "{}, {} in {}: the cheapest offering among the {} instance types sent to the launch",
+                    "{}, {} in {}: the cheapest offering among the {} \
+                     instance types sent to the launch",
                     "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 가장 싼 오퍼링",
                     node.instance_type,
                     node.capacity_type.as_str(),
@@ -478,8 +506,10 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
             } else {
                 say!(
                     lang,
-                    "{}, {} in {}: the cheapest offering EC2 had capacity for among the {} instance types sent to the launch ({} cheaper pools had none)",
-                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 EC2에 용량이 있던 가장 싼 오퍼링(더 싼 풀 {}개는 용량 없음)",
+                    "{}, {} in {}: the cheapest offering EC2 had capacity for among the {} \
+                     instance types sent to the launch ({} cheaper pools had none)",
+                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 EC2에 용량이 있던 가장 싼 \
+                     오퍼링(더 싼 풀 {}개는 용량 없음)",
                     node.instance_type,
                     node.capacity_type.as_str(),
                     node.zone,
@@ -504,7 +534,8 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
     let capacity = match l.capacity_reason {
         CapacityReason::Reserved => say!(
             lang,
-            "reserved: a reserved offering was available, and Karpenter always takes reserved capacity first",
+            "reserved: a reserved offering was available, and Karpenter always \
+             takes reserved capacity first",
             "reserved: 예약 용량 오퍼링이 있었고 Karpenter는 항상 예약 용량을 먼저 씀"
         ),
         CapacityReason::SpotCheaper => say!(
@@ -544,8 +575,11 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
                 Status::Info,
                 say!(
                     lang,
-                    "{} offerings of these instance types were left out: a launch or a spot interruption found no capacity there in the last 3 minutes, and the AWS provider skips them until then",
-                    "이 인스턴스 타입의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 용량이 없었던 곳이라 AWS 프로바이더가 그때까지 건너뜀",
+                    "{} offerings of these instance types were left out: a launch or a spot \
+                     interruption found no capacity there in the last 3 minutes, and the AWS \
+                     provider skips them until then",
+                    "이 인스턴스 타입의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 \
+                     용량이 없었던 곳이라 AWS 프로바이더가 그때까지 건너뜀",
                     l.cached_unavailable
                 ),
             )
@@ -710,12 +744,20 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
             |s| *s == TypeStage::Outbid,
         ),
     ];
-    let mut lines = vec![Line::new(Status::Info, say!(
-            lang,
-            "{} instance types considered: the region's catalog, narrowed to what this EC2NodeClass's NodePools could ever allow",
-            "검토한 인스턴스 타입 {}개: 리전 카탈로그 중 이 EC2NodeClass의 NodePool들이 허용할 수 있는 것",
-            total
-        )).check("catalog")];
+    let mut lines = vec![
+        Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "{} instance types considered: the region's catalog, narrowed to what this \
+                 EC2NodeClass's NodePools could ever allow",
+                "검토한 인스턴스 타입 {}개: 리전 카탈로그 중 이 EC2NodeClass의 \
+                 NodePool들이 허용할 수 있는 것",
+                total
+            ),
+        )
+        .check("catalog"),
+    ];
     let mut left = total;
     for (check, what, is) in stages {
         let out = funnel.iter().filter(|v| is(&v.stage)).count();

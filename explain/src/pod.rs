@@ -148,15 +148,21 @@ fn summary(
                 if earlier.is_empty() {
                     s.push_str(&say!(
                         lang,
-                        "Karpenter launched the node for it: {} is the first NodePool in Karpenter's order (weight, then name in reverse order), and the pod passed all its checks.",
-                        "Karpenter가 이 파드를 위해 노드를 띄웠습니다. {}는 Karpenter가 NodePool을 시도하는 순서(가중치, 그다음 이름 역순)에서 첫 번째이고, 파드가 모든 검사를 통과했습니다.",
+                        "Karpenter launched the node for it: {} is the first NodePool in \
+                         Karpenter's order (weight, then name in reverse order), and the pod \
+                         passed all its checks.",
+                        "Karpenter가 이 파드를 위해 노드를 띄웠습니다. {}는 Karpenter가 NodePool을 \
+                         시도하는 순서(가중치, 그다음 이름 역순)에서 첫 번째이고, 파드가 모든 \
+                         검사를 통과했습니다.",
                         pool
                     ));
                 } else {
                     s.push_str(&say!(
                         lang,
-                        "Karpenter launched the node for it from NodePool {} after {} could not take it.",
-                        "Karpenter가 {}에서 노드를 띄웠습니다. 앞선 {}는 이 파드를 받을 수 없었습니다.",
+                        "Karpenter launched the node for it from NodePool {} \
+                         after {} could not take it.",
+                        "Karpenter가 {}에서 노드를 띄웠습니다. 앞선 {}는 이 \
+                         파드를 받을 수 없었습니다.",
                         pool,
                         say::list(&earlier, lang)
                     ));
@@ -166,8 +172,10 @@ fn summary(
                 s.push(' ');
                 s.push_str(&say!(
                     lang,
-                    "Karpenter had launched {} for it, but kube-scheduler bound it to another node that had room first.",
-                    "Karpenter가 이 파드를 위해 {}를 띄웠지만, kube-scheduler가 먼저 자리가 난 다른 노드에 배치했습니다.",
+                    "Karpenter had launched {} for it, but kube-scheduler bound it to another node \
+                     that had room first.",
+                    "Karpenter가 이 파드를 위해 {}를 띄웠지만, kube-scheduler가 먼저 자리가 난 \
+                     다른 노드에 배치했습니다.",
                     node_name(sim, *c)
                 ));
             }
@@ -175,8 +183,10 @@ fn summary(
                 s.push(' ');
                 s.push_str(&say!(
                     lang,
-                    "Karpenter found room for it on {}, already running or launching, so it launched nothing.",
-                    "Karpenter는 이미 실행 중이거나 뜨는 중인 {}에서 자리를 찾았으므로 새 노드를 띄우지 않았습니다.",
+                    "Karpenter found room for it on {}, already running or \
+                     launching, so it launched nothing.",
+                    "Karpenter는 이미 실행 중이거나 뜨는 중인 {}에서 자리를 찾았으므로 \
+                     새 노드를 띄우지 않았습니다.",
                     node_name(sim, *e)
                 ));
             }
@@ -184,8 +194,10 @@ fn summary(
                 s.push(' ');
                 s.push_str(&say!(
                     lang,
-                    "kube-scheduler placed it on an existing node with room; Karpenter was not needed.",
-                    "kube-scheduler가 자리가 있는 기존 노드에 배치했으므로 Karpenter는 필요하지 않았습니다."
+                    "kube-scheduler placed it on an existing node with \
+                     room; Karpenter was not needed.",
+                    "kube-scheduler가 자리가 있는 기존 노드에 배치했으므로 \
+                     Karpenter는 필요하지 않았습니다."
                 ));
             }
         }
@@ -193,8 +205,10 @@ fn summary(
             s.push(' ');
             s.push_str(&say!(
                 lang,
-                "kube-scheduler bound it at {}: {} of {} nodes passed its filters and this one scored highest.",
-                "kube-scheduler가 {0}에 배치했습니다. 노드 {2}개 중 {1}개가 필터를 통과했고 이 노드의 점수가 가장 높았습니다.",
+                "kube-scheduler bound it at {}: {} of {} nodes passed its filters \
+                 and this one scored highest.",
+                "kube-scheduler가 {0}에 배치했습니다. 노드 {2}개 중 {1}개가 필터를 통과했고 이 \
+                 노드의 점수가 가장 높았습니다.",
                 time(k.at),
                 k.feasible,
                 k.considered
@@ -242,21 +256,26 @@ fn summary(
         }
         Some(ProvisioningOutcome::NewClaim(n)) | Some(ProvisioningOutcome::Existing(n)) => say!(
             lang,
-            "{} is Pending: Karpenter nominated it for {}; kube-scheduler binds it once that node is Ready.",
-            "{}는 Pending입니다. Karpenter가 {}에 배정했고, 그 노드가 Ready가 되면 kube-scheduler가 배치합니다.",
+            "{} is Pending: Karpenter nominated it for {}; kube-scheduler \
+             binds it once that node is Ready.",
+            "{}는 Pending입니다. Karpenter가 {}에 배정했고, 그 노드가 Ready가 되면 \
+             kube-scheduler가 배치합니다.",
             full,
             node_name(sim, *n)
         ),
         None if pod.spec.node_name.is_some() => say!(
             lang,
             "{} is Pending: it names its node (spec.nodeName), so neither scheduler places it.",
-            "{}는 Pending입니다. spec.nodeName으로 노드를 지정했으므로 어느 스케줄러도 배치하지 않습니다.",
+            "{}는 Pending입니다. spec.nodeName으로 노드를 지정했으므로 어느 \
+             스케줄러도 배치하지 않습니다.",
             full
         ),
         None => say!(
             lang,
-            "{} is Pending: Karpenter has not looked at it yet (its batch window waits 1 s of quiet, at most 10 s).",
-            "{}는 Pending입니다. Karpenter가 아직 보지 않았습니다(배치 창은 1초의 조용한 시간, 최대 10초를 기다립니다).",
+            "{} is Pending: Karpenter has not looked at it yet (its batch window waits 1 s of \
+             quiet, at most 10 s).",
+            "{}는 Pending입니다. Karpenter가 아직 보지 않았습니다(배치 창은 1초의 조용한 시간, \
+             최대 10초를 기다립니다).",
             full
         ),
     }
@@ -333,7 +352,8 @@ fn karpenter_section(sim: &Simulation, r: &ProvisioningRecord, lang: Lang) -> Se
             Status::Info,
             say!(
                 lang,
-                "its preferences (preferred affinity, ScheduleAnyway spreads) had to be relaxed first",
+                "its preferences (preferred affinity, ScheduleAnyway \
+                 spreads) had to be relaxed first",
                 "먼저 선호 조건(preferred affinity, ScheduleAnyway 분산)을 완화해야 했음"
             ),
         ));
@@ -465,7 +485,8 @@ fn pools_section(
         let why = sim.node_pool_not_ready(i).unwrap_or_else(|| {
             say!(
                 lang,
-                "its requirements leave no instance type with an offering (NoCompatibleInstanceTypes)",
+                "its requirements leave no instance type with an offering \
+                 (NoCompatibleInstanceTypes)",
                 "요구 사항에 맞고 오퍼링이 있는 인스턴스 타입이 없음(NoCompatibleInstanceTypes)"
             )
         });
@@ -497,8 +518,10 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
                 .unwrap_or_default();
             say!(
                 lang,
-                "the pod selects label {}{}, which this NodePool does not define: add it to the template's labels, or a requirement with operator Exists",
-                "파드가 레이블 {}{}를 선택하지만 이 NodePool은 그 키를 정의하지 않음: 템플릿 레이블이나 operator Exists 요구 사항으로 추가해야 함",
+                "the pod selects label {}{}, which this NodePool does not define: add it to the \
+                 template's labels, or a requirement with operator Exists",
+                "파드가 레이블 {}{}를 선택하지만 이 NodePool은 그 키를 정의하지 않음: 템플릿 \
+                 레이블이나 operator Exists 요구 사항으로 추가해야 함",
                 key,
                 hint
             )
@@ -551,8 +574,10 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
     if let Some(p) = &r.port_held {
         return say!(
             lang,
-            "asks for host port {}/{}, which the NodePool's DaemonSet pods already hold on every instance type left: no new node of this pool could run it",
-            "호스트 포트 {}/{}를 요청하지만 남은 모든 인스턴스 타입에서 NodePool의 DaemonSet 파드가 이미 그 포트를 쓰고 있음: 이 풀의 새 노드로는 실행할 수 없음",
+            "asks for host port {}/{}, which the NodePool's DaemonSet pods already hold on every \
+             instance type left: no new node of this pool could run it",
+            "호스트 포트 {}/{}를 요청하지만 남은 모든 인스턴스 타입에서 NodePool의 DaemonSet \
+             파드가 이미 그 포트를 쓰고 있음: 이 풀의 새 노드로는 실행할 수 없음",
             p.port,
             p.protocol
         );
@@ -565,7 +590,8 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
         return say!(
             lang,
             "the pod requests no cpu or memory; {} instance types have room for one more pod",
-            "파드가 cpu나 메모리를 요청하지 않음; 인스턴스 타입 {}개에 파드 하나를 더 둘 자리가 있음",
+            "파드가 cpu나 메모리를 요청하지 않음; 인스턴스 타입 {}개에 \
+             파드 하나를 더 둘 자리가 있음",
             r.fitting
         );
     }

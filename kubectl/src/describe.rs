@@ -881,7 +881,21 @@ fn pod(state: &State, p: &Pod) -> String {
             w.w(1, &format!("{}:\n", c.name));
             let image = state.image(p, &c.name).unwrap_or_default();
             if bound {
-                w.w(2, &format!("Container ID:\tcontainerd://{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}\n", format::fnv1a(&p.name), format::fnv1a(&c.name), format::fnv1a(&format!("{}a", p.name)), format::fnv1a(&format!("{}b", p.name)), format::fnv1a(&format!("{}c", p.name)), format::fnv1a(&format!("{}d", p.name)), format::fnv1a(&format!("{}e", p.name)), format::fnv1a(&format!("{}f", p.name))));
+                w.w(
+                    2,
+                    &format!(
+                        "Container ID:\t\
+                         containerd://{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}\n",
+                        format::fnv1a(&p.name),
+                        format::fnv1a(&c.name),
+                        format::fnv1a(&format!("{}a", p.name)),
+                        format::fnv1a(&format!("{}b", p.name)),
+                        format::fnv1a(&format!("{}c", p.name)),
+                        format::fnv1a(&format!("{}d", p.name)),
+                        format::fnv1a(&format!("{}e", p.name)),
+                        format::fnv1a(&format!("{}f", p.name))
+                    ),
+                );
             }
             w.w(2, &format!("Image:\t{image}\n"));
             if bound {
@@ -891,7 +905,21 @@ fn pod(state: &State, p: &Pod) -> String {
                     format!("docker.io/library/{image}")
                 };
                 let repo = repo.split(':').next().unwrap_or(&repo).to_string();
-                w.w(2, &format!("Image ID:\t{repo}@sha256:{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}\n", format::fnv1a(&image), format::fnv1a(&format!("{image}1")), format::fnv1a(&format!("{image}2")), format::fnv1a(&format!("{image}3")), format::fnv1a(&format!("{image}4")), format::fnv1a(&format!("{image}5")), format::fnv1a(&format!("{image}6")), format::fnv1a(&format!("{image}7"))));
+                w.w(
+                    2,
+                    &format!(
+                        "Image ID:\t\
+                         {repo}@sha256:{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}{:08x}\n",
+                        format::fnv1a(&image),
+                        format::fnv1a(&format!("{image}1")),
+                        format::fnv1a(&format!("{image}2")),
+                        format::fnv1a(&format!("{image}3")),
+                        format::fnv1a(&format!("{image}4")),
+                        format::fnv1a(&format!("{image}5")),
+                        format::fnv1a(&format!("{image}6")),
+                        format::fnv1a(&format!("{image}7"))
+                    ),
+                );
             }
             let ports: Vec<String> = c
                 .host_ports
@@ -1120,7 +1148,16 @@ fn pod(state: &State, p: &Pod) -> String {
                 from: "kubelet".into(),
                 message: format!("Pulling image \"{image}\""),
             });
-            events.push(Ev { time: t, warning: false, reason: "Pulled", from: "kubelet".into(), message: format!("Successfully pulled image \"{image}\" in 1.2s (1.2s including waiting). Image size: 2155458 bytes.") });
+            events.push(Ev {
+                time: t,
+                warning: false,
+                reason: "Pulled",
+                from: "kubelet".into(),
+                message: format!(
+                    "Successfully pulled image \"{image}\" in 1.2s (1.2s including waiting). Image \
+                     size: 2155458 bytes."
+                ),
+            });
             events.push(Ev {
                 time: t,
                 warning: false,

@@ -377,7 +377,8 @@ mod tests {
         ];
         assert_eq!(
             tabulate(&rows),
-            "NAME             STATUS     AGE\nfixed-1          Ready      41s\nplatform-abcde   NotReady   2m3s\n"
+            "NAME             STATUS     AGE\nfixed-1          Ready      41s\n\
+             platform-abcde   NotReady   2m3s\n"
         );
     }
 

@@ -52,7 +52,11 @@ impl Row {
     }
 }
 
-const REQUIRED: &str = "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples\n";
+const REQUIRED: &str = "You must specify the type of resource to get. Use \"kubectl \
+                        api-resources\" for a complete list of supported resources.\n\n\
+                        error: Required resource not specified.\nUse \"kubectl explain \
+                        <resource>\" for a detailed description of that resource (e.g. kubectl \
+                        explain pods).\nSee 'kubectl get -h' for help and examples\n";
 
 pub fn unknown_type(word: &str) -> String {
     format!("error: the server doesn't have a resource type \"{word}\"\n")
@@ -81,7 +85,10 @@ pub fn parse_targets(positional: &[String]) -> Result<(Vec<Kind>, Vec<String>), 
         for p in positional {
             let Some((t, n)) = p.split_once('/') else {
                 return Err(String::from(
-                    "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'\n",
+                    "error: there is no need to specify a resource type as a separate argument \
+                     when passing arguments in resource/name form (e.g. 'kubectl get \
+                     resource/<resource_name>' instead of 'kubectl get resource \
+                     resource/<resource_name>'\n",
                 ));
             };
             let k = Kind::parse(t).ok_or_else(|| unknown_type(t))?;
@@ -115,7 +122,10 @@ pub fn request(args: &Args) -> Result<Request, String> {
         Some("name") => Output::Name,
         Some(other) => {
             return Err(format!(
-                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"
+                "error: unable to match a printer suitable for the output format \"{other}\", \
+                 allowed formats are: custom-columns,custom-columns-file,go-template,\
+                 go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,\
+                 templatefile,wide,yaml\n"
             ));
         }
     };
@@ -772,9 +782,17 @@ pub fn value(state: &State, row: &Row) -> Value {
         Kind::Pod => state
             .pod(&row.namespace, &row.name)
             .map(|p| objects::pod(state, p)),
-        Kind::Namespace => Some(
-            serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"creationTimestamp": format::rfc3339(0), "labels": {"kubernetes.io/metadata.name": row.name}, "name": row.name}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}),
-        ),
+        Kind::Namespace => Some(serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {
+                "creationTimestamp": format::rfc3339(0),
+                "labels": {"kubernetes.io/metadata.name": row.name},
+                "name": row.name
+            },
+            "spec": {"finalizers": ["kubernetes"]},
+            "status": {"phase": "Active"}
+        })),
         _ => state
             .declared(row.kind.kind(), &row.namespace, &row.name)
             .map(|d| objects::workload(state, d)),

@@ -202,7 +202,8 @@ pub fn run(world: &dyn World, line: &str) -> Reply {
             ..Reply::default()
         },
         other => Reply::fail(format!(
-            "error: the playground's terminal runs kubectl and eks-node-viewer (and ls, help, clear); \"{other}\" is not available here\n"
+            "error: the playground's terminal runs kubectl and eks-node-viewer (and ls, help, \
+             clear); \"{other}\" is not available here\n"
         )),
     }
 }
@@ -244,7 +245,8 @@ fn kubectl(world: &dyn World, words: &[String]) -> Reply {
             ));
         }
         return Reply::fail(format!(
-            "error: unknown command \"{sub}\" for \"kubectl\"\nthe playground's kubectl supports: {}\n",
+            "error: unknown command \"{sub}\" for \"kubectl\"\n\
+             the playground's kubectl supports: {}\n",
             SUPPORTED.join(", ")
         ));
     }
@@ -253,7 +255,10 @@ fn kubectl(world: &dyn World, words: &[String]) -> Reply {
         Err(e) => {
             let mut msg = e + "\n";
             if sub == "run" && rest.iter().any(|r| r.starts_with("--replicas")) {
-                msg.push_str("(kubectl run creates one Pod since v1.18 and has no --replicas; drop it, or scale a Deployment)\n");
+                msg.push_str(
+                    "(kubectl run creates one Pod since v1.18 and has no --replicas; drop it, or \
+                     scale a Deployment)\n",
+                );
             }
             return Reply::fail(msg);
         }

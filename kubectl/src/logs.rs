@@ -29,7 +29,8 @@ struct Line(String);
 impl Line {
     fn new(level: &str, at: u64, message: &str) -> Line {
         Line(format!(
-            "{{\"level\":\"{level}\",\"time\":\"{}\",\"logger\":\"controller\",\"message\":{},\"commit\":\"{COMMIT}\"",
+            "{{\"level\":\"{level}\",\"time\":\"{}\",\"logger\":\"controller\",\"message\":{},\
+             \"commit\":\"{COMMIT}\"",
             log_time(at),
             json(message)
         ))
@@ -168,7 +169,8 @@ pub fn lines(state: &State, req: &Request) -> Vec<String> {
             let replacement = created.iter().any(|(nodeclaim, ..)| {
                 events.iter().any(|d| {
                     d.time == t
-                        && matches!(&d.kind, EventKind::DisruptionLaunching { nodeclaim: c, .. } if c == *nodeclaim)
+                        && matches!(&d.kind, EventKind::DisruptionLaunching { nodeclaim: c, .. }
+                            if c == *nodeclaim)
                 })
             });
             if !replacement {
@@ -416,7 +418,8 @@ fn disrupting(state: &State, cmd: &kpg_core::sim::evidence::CommandRecord, t: u6
         .iter()
         .map(|n| {
             format!(
-                "{{\"Node\":{{\"name\":{}}},\"NodeClaim\":{{\"name\":{}}},\"capacity-type\":{},\"instance-type\":{}}}",
+                "{{\"Node\":{{\"name\":{}}},\"NodeClaim\":{{\"name\":{}}},\"capacity-type\":{},\
+                 \"instance-type\":{}}}",
                 json(&n.name),
                 json(n.nodeclaim.as_deref().unwrap_or(&n.name)),
                 json(n.capacity_type.as_str()),
@@ -480,7 +483,9 @@ fn is_karpenter(args: &Args) -> Result<(), String> {
     }
     match args.positional.first() {
         None => Err(String::from(
-            "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n",
+            "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\n\
+             POD or TYPE/NAME is a required argument for the logs command\n\
+             See 'kubectl logs -h' for help and examples\n",
         )),
         Some(p)
             if ns_ok
@@ -494,7 +499,9 @@ fn is_karpenter(args: &Args) -> Result<(), String> {
         Some(p) => {
             let name = p.rsplit('/').next().unwrap_or(p);
             Err(format!(
-                "Error from server (NotFound): pods \"{name}\" not found\n(the playground keeps logs only for Karpenter: kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter)\n"
+                "Error from server (NotFound): pods \"{name}\" not found\n\
+                 (the playground keeps logs only for Karpenter: kubectl logs -n kube-system -l \
+                 app.kubernetes.io/name=karpenter)\n"
             ))
         }
     }

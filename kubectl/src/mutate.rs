@@ -158,12 +158,14 @@ pub fn scale(world: &dyn World, state: &State, args: &Args) -> Reply {
     let _ = world;
     let Some(replicas) = args.value("replicas") else {
         return fail(String::from(
-            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n",
+            "error: The --replicas=COUNT flag is required, and COUNT must \
+             be greater than or equal to 0\n",
         ));
     };
     let Ok(replicas) = replicas.parse::<u32>() else {
         return fail(format!(
-            "error: invalid argument \"{replicas}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{replicas}\": invalid syntax\nSee 'kubectl scale --help' for usage.\n"
+            "error: invalid argument \"{replicas}\" for \"--replicas\" flag: strconv.ParseInt: \
+             parsing \"{replicas}\": invalid syntax\nSee 'kubectl scale --help' for usage.\n"
         ));
     };
     let (kinds, names) = match parse_targets(&args.positional) {
@@ -335,7 +337,8 @@ pub fn apply(world: &dyn World, state: &State, args: &Args) -> Reply {
                     .is_some_and(|a| a.starts_with("playground.karpenter.dev"))
                 {
                     format!(
-                        "{kind_name}/{name} skipped: the playground's own kinds are read when the scenario loads, not applied to a running cluster\n"
+                        "{kind_name}/{name} skipped: the playground's own kinds are read when the \
+                         scenario loads, not applied to a running cluster\n"
                     )
                 } else {
                     format!(
@@ -442,7 +445,11 @@ pub fn delete(world: &dyn World, state: &State, args: &Args) -> Reply {
                 if exists(state, kind, &ns, &name) {
                     delete_one(state, kind, &ns, &name, &mut out, &mut changes);
                 } else {
-                    out.push_str(&format!("Error from server (NotFound): error when deleting \"{fname}\": {} \"{name}\" not found\n", kind.qualified_plural()));
+                    out.push_str(&format!(
+                        "Error from server (NotFound): error when deleting \"{fname}\": {} \
+                         \"{name}\" not found\n",
+                        kind.qualified_plural()
+                    ));
                     ok = false;
                 }
             }
@@ -584,7 +591,8 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
     let updates: Vec<String> = names.split_off(split);
     if updates.is_empty() {
         return fail(String::from(
-            "error: at least one annotation update is required\nSee 'kubectl annotate -h' for help and examples\n",
+            "error: at least one annotation update is required\n\
+             See 'kubectl annotate -h' for help and examples\n",
         ));
     }
     let mut set = BTreeMap::new();
@@ -605,7 +613,11 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
     let mut ok = true;
     for kind in kinds {
         if !matches!(kind, Kind::Node | Kind::NodeClaim | Kind::Pod) {
-            out.push_str(&format!("error: the playground annotates nodes, nodeclaims and pods; to annotate a {}, change its manifest and apply it\n", kind.singular()));
+            out.push_str(&format!(
+                "error: the playground annotates nodes, nodeclaims and pods; to annotate a {}, \
+                 change its manifest and apply it\n",
+                kind.singular()
+            ));
             ok = false;
             continue;
         }
@@ -650,7 +662,11 @@ pub fn annotate(state: &State, args: &Args) -> Reply {
                     })
                     .collect();
                 if !clashes.is_empty() {
-                    out.push_str(&format!("error: --overwrite is false but found the following declared annotation(s): {}\n", clashes.join("; ")));
+                    out.push_str(&format!(
+                        "error: --overwrite is false but found the following declared \
+                         annotation(s): {}\n",
+                        clashes.join("; ")
+                    ));
                     ok = false;
                     continue;
                 }
@@ -751,7 +767,8 @@ mod tests {
         };
         assert_eq!(
             s.timeline_step(150_000),
-            "  - at: 2m30s\n    scale: {kind: Deployment, name: inflate, namespace: default, replicas: 3}\n"
+            "  - at: 2m30s\n    scale: {kind: Deployment, name: inflate, \
+             namespace: default, replicas: 3}\n"
         );
         let d = Change::Delete {
             kind: "NodePool".into(),
@@ -784,14 +801,16 @@ mod tests {
         };
         assert_eq!(
             a.timeline_step(0),
-            "  - at: 0m0s\n    annotate: {kind: Node, name: n1, set: {karpenter.sh/do-not-disrupt: \"true\"}, remove: [note]}\n"
+            "  - at: 0m0s\n    annotate: {kind: Node, name: n1, set: {karpenter.sh/do-not-disrupt: \
+             \"true\"}, remove: [note]}\n"
         );
         let p = Change::Apply {
             document: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n".into(),
         };
         assert_eq!(
             p.timeline_step(1_500),
-            "  - at: 0m1.5s\n    apply:\n      apiVersion: v1\n      kind: Pod\n      metadata:\n        name: x\n"
+            "  - at: 0m1.5s\n    apply:\n      apiVersion: v1\n      kind: Pod\
+             \n      metadata:\n        name: x\n"
         );
     }
 }

@@ -98,7 +98,13 @@ fn metadata(
 }
 
 fn condition(kind: &str, status: bool, at: Millis, reason: &str, message: &str) -> Value {
-    json!({"lastTransitionTime": rfc3339(at), "message": message, "reason": reason, "status": if status { "True" } else { "False" }, "type": kind})
+    json!({
+        "lastTransitionTime": rfc3339(at),
+        "message": message,
+        "reason": reason,
+        "status": if status { "True" } else { "False" },
+        "type": kind
+    })
 }
 
 /// The OS image, kernel and runtime a node reports, by AMI family (from its EC2NodeClass).
@@ -209,11 +215,21 @@ pub fn node(state: &State, node: &Node) -> Value {
         "allocatable": resource_map(&node.allocatable, &names),
         "capacity": resource_map(&node.capacity, &names),
         "conditions": [
-            condition("MemoryPressure", false, node.created_at, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-            condition("DiskPressure", false, node.created_at, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-            condition("PIDPressure", false, node.created_at, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-            if ready { condition("Ready", true, ready_at, "KubeletReady", "kubelet is posting ready status") }
-            else { condition("Ready", false, node.created_at, "KubeletNotReady", "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized") },
+            condition("MemoryPressure", false, node.created_at,
+                "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+            condition("DiskPressure", false, node.created_at,
+                "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+            condition("PIDPressure", false, node.created_at,
+                "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+            if ready {
+                condition("Ready", true, ready_at,
+                    "KubeletReady", "kubelet is posting ready status")
+            } else {
+                condition("Ready", false, node.created_at, "KubeletNotReady",
+                    "container runtime network not ready: NetworkReady=false \
+                     reason:NetworkPluginNotReady message:Network plugin returns error: cni \
+                     plugin not initialized")
+            },
         ],
         "nodeInfo": {
             "architecture": node.arch,
@@ -225,7 +241,13 @@ pub fn node(state: &State, node: &Node) -> Value {
             "osImage": os,
         },
     });
-    json!({"apiVersion": "v1", "kind": "Node", "metadata": Value::Object(meta), "spec": Value::Object(spec), "status": status})
+    json!({
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": Value::Object(meta),
+        "spec": Value::Object(spec),
+        "status": status
+    })
 }
 
 pub fn nodeclaim(state: &State, node: &Node) -> Value {
@@ -258,7 +280,16 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     );
     let mut meta = metadata(&name, None, node.created_at, &labels, &annotations);
     meta.insert("finalizers".into(), json!(["karpenter.sh/termination"]));
-    meta.insert("ownerReferences".into(), json!([{"apiVersion": "karpenter.sh/v1", "blockOwnerDeletion": true, "kind": "NodePool", "name": pool, "uid": format::uuid(&format!("/{pool}"))}]));
+    meta.insert(
+        "ownerReferences".into(),
+        json!([{
+            "apiVersion": "karpenter.sh/v1",
+            "blockOwnerDeletion": true,
+            "kind": "NodePool",
+            "name": pool,
+            "uid": format::uuid(&format!("/{pool}"))
+        }]),
+    );
     if let Some(at) = node.deleting_since {
         meta.insert("deletionTimestamp".into(), Value::from(rfc3339(at)));
     }
@@ -291,7 +322,13 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     }
     spec.insert("requirements".into(), Value::Array(reqs));
     if let Some(r) = record {
-        spec.insert("resources".into(), serde_json::json!({"requests": resource_map(&r.requests, &[ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods])}));
+        spec.insert(
+            "resources".into(),
+            serde_json::json!({
+                "requests": resource_map(&r.requests,
+                    &[ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods])
+            }),
+        );
     }
     if !node.taints.is_empty() {
         let own: Vec<Taint> = node
@@ -355,7 +392,13 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
             .map_or(at, |e| e.time)
     };
     if let Some((since, why)) = node.drifted {
-        conditions.push(json!({"lastTransitionTime": rfc3339(since), "message": "", "reason": why.as_str(), "status": "True", "type": "Drifted"}));
+        conditions.push(json!({
+            "lastTransitionTime": rfc3339(since),
+            "message": "",
+            "reason": why.as_str(),
+            "status": "True",
+            "type": "Drifted"
+        }));
     }
     conditions.push(status_condition(
         "Initialized",
@@ -386,12 +429,25 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
         node.initialized_at.unwrap_or(at),
     ));
     status.insert("conditions".into(), Value::Array(conditions));
-    json!({"apiVersion": "karpenter.sh/v1", "kind": "NodeClaim", "metadata": Value::Object(meta), "spec": Value::Object(spec), "status": Value::Object(status)})
+    json!({
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodeClaim",
+        "metadata": Value::Object(meta),
+        "spec": Value::Object(spec),
+        "status": Value::Object(status)
+    })
 }
 
 fn status_condition(kind: &str, done: bool, at: Millis) -> Value {
     if done {
-        json!({"lastTransitionTime": rfc3339(at), "message": "", "observedGeneration": 1, "reason": kind, "status": "True", "type": kind})
+        json!({
+            "lastTransitionTime": rfc3339(at),
+            "message": "",
+            "observedGeneration": 1,
+            "reason": kind,
+            "status": "True",
+            "type": kind
+        })
     } else {
         let reason = match kind {
             "Launched" => "AwaitingLaunch",
@@ -399,7 +455,14 @@ fn status_condition(kind: &str, done: bool, at: Millis) -> Value {
             "Initialized" => "AwaitingInitialization",
             _ => "AwaitingReconciliation",
         };
-        json!({"lastTransitionTime": rfc3339(at), "message": "", "observedGeneration": 1, "reason": reason, "status": "Unknown", "type": kind})
+        json!({
+            "lastTransitionTime": rfc3339(at),
+            "message": "",
+            "observedGeneration": 1,
+            "reason": reason,
+            "status": "Unknown",
+            "type": kind
+        })
     }
 }
 
@@ -465,9 +528,30 @@ pub fn nodepool(state: &State, name: &str) -> Option<Value> {
     let message = state.sim.node_pool_not_ready(index).unwrap_or_default();
     let status = json!({
         "conditions": [
-            {"lastTransitionTime": rfc3339(created), "message": "", "observedGeneration": 1, "reason": "NodeClassReady", "status": if ready {"True"} else {"False"}, "type": "NodeClassReady"},
-            {"lastTransitionTime": rfc3339(created), "message": message, "observedGeneration": 1, "reason": if ready {"Ready"} else {"NodeClassNotReady"}, "status": if ready {"True"} else {"False"}, "type": "Ready"},
-            {"lastTransitionTime": rfc3339(created), "message": np.invalid.clone().unwrap_or_default(), "observedGeneration": 1, "reason": if np.invalid.is_none() {"ValidationSucceeded"} else {"ValidationFailed"}, "status": if np.invalid.is_none() {"True"} else {"False"}, "type": "ValidationSucceeded"},
+            {
+                "lastTransitionTime": rfc3339(created),
+                "message": "",
+                "observedGeneration": 1,
+                "reason": "NodeClassReady",
+                "status": if ready {"True"} else {"False"},
+                "type": "NodeClassReady"
+            },
+            {
+                "lastTransitionTime": rfc3339(created),
+                "message": message,
+                "observedGeneration": 1,
+                "reason": if ready {"Ready"} else {"NodeClassNotReady"},
+                "status": if ready {"True"} else {"False"},
+                "type": "Ready"
+            },
+            {
+                "lastTransitionTime": rfc3339(created),
+                "message": np.invalid.clone().unwrap_or_default(),
+                "observedGeneration": 1,
+                "reason": if np.invalid.is_none() {"ValidationSucceeded"} else {"ValidationFailed"},
+                "status": if np.invalid.is_none() {"True"} else {"False"},
+                "type": "ValidationSucceeded"
+            },
         ],
         "nodes": r.map_or(0, |r| r.nodes),
         "resources": Value::Object(resources),
@@ -479,7 +563,16 @@ pub fn nodepool(state: &State, name: &str) -> Option<Value> {
 pub fn nodeclass(state: &State, d: &crate::state::Declared) -> Value {
     let mut obj = declared_object(d);
     let at = d.created;
-    let cond = |t: &str| json!({"lastTransitionTime": rfc3339(at), "message": "", "observedGeneration": 1, "reason": t, "status": "True", "type": t});
+    let cond = |t: &str| {
+        json!({
+            "lastTransitionTime": rfc3339(at),
+            "message": "",
+            "observedGeneration": 1,
+            "reason": t,
+            "status": "True",
+            "type": t
+        })
+    };
     let ami = state
         .sim
         .nodes()
@@ -489,7 +582,15 @@ pub fn nodeclass(state: &State, d: &crate::state::Declared) -> Value {
         .rfind(|i| !i.is_empty());
     let mut status = Map::new();
     if let Some(id) = ami {
-        status.insert("amis".into(), json!([{"id": id, "name": d.value.pointer("/spec/amiSelectorTerms/0/alias").and_then(Value::as_str).unwrap_or_default()}]));
+        status.insert(
+            "amis".into(),
+            json!([{
+                "id": id,
+                "name": d.value.pointer("/spec/amiSelectorTerms/0/alias")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+            }]),
+        );
     }
     status.insert(
         "conditions".into(),
@@ -561,7 +662,17 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
     );
     if let Some((kind, name)) = controller(pod) {
         let api = if kind == "Job" { "batch/v1" } else { "apps/v1" };
-        meta.insert("ownerReferences".into(), json!([{"apiVersion": api, "blockOwnerDeletion": true, "controller": true, "kind": kind, "name": name, "uid": format::uuid(&format!("{kind}/{}/{name}", pod.namespace))}]));
+        meta.insert(
+            "ownerReferences".into(),
+            json!([{
+                "apiVersion": api,
+                "blockOwnerDeletion": true,
+                "controller": true,
+                "kind": kind,
+                "name": name,
+                "uid": format::uuid(&format!("{kind}/{}/{name}", pod.namespace))
+            }]),
+        );
     }
     let (kind, name) = match &pod.owner {
         Some((k, n)) => (k.as_str(), n.as_str()),
@@ -607,8 +718,16 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
     let started = pod.started_at.unwrap_or(pod.created_at);
     if bound {
         let running = pod.phase == Phase::Running;
-        conditions.push(json!({"lastTransitionTime": rfc3339(started), "status": if running {"True"} else {"False"}, "type": "Ready"}));
-        conditions.push(json!({"lastTransitionTime": rfc3339(started), "status": "True", "type": "PodScheduled"}));
+        conditions.push(json!({
+            "lastTransitionTime": rfc3339(started),
+            "status": if running {"True"} else {"False"},
+            "type": "Ready"
+        }));
+        conditions.push(json!({
+            "lastTransitionTime": rfc3339(started),
+            "status": "True",
+            "type": "PodScheduled"
+        }));
         if let Some(node) = pod.node.and_then(|n| state.sim.nodes().get(n)) {
             status.insert("hostIP".into(), Value::from(format::node_ip(&node.name)));
         }
@@ -624,12 +743,24 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
             .clone()
             .or_else(|| pod.scheduler_message.clone())
             .unwrap_or_default();
-        conditions.push(json!({"lastTransitionTime": rfc3339(pod.created_at), "message": message, "reason": "Unschedulable", "status": "False", "type": "PodScheduled"}));
+        conditions.push(json!({
+            "lastTransitionTime": rfc3339(pod.created_at),
+            "message": message,
+            "reason": "Unschedulable",
+            "status": "False",
+            "type": "PodScheduled"
+        }));
     }
     status.insert("conditions".into(), Value::Array(conditions));
     status.insert("phase".into(), Value::from(pod.phase.as_str()));
     status.insert("qosClass".into(), Value::from(qos_class(pod)));
-    json!({"apiVersion": "v1", "kind": "Pod", "metadata": Value::Object(meta), "spec": Value::Object(spec), "status": Value::Object(status)})
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": Value::Object(meta),
+        "spec": Value::Object(spec),
+        "status": Value::Object(status)
+    })
 }
 
 /// `qos.GetPodQOS`: Guaranteed when every container's cpu and memory requests equal their
@@ -671,13 +802,29 @@ pub fn workload(state: &State, d: &crate::state::Declared) -> Value {
     let status = match d.kind.as_str() {
         "Job" => {
             let succeeded = pods.iter().filter(|p| p.phase == Phase::Succeeded).count();
-            json!({"active": active, "ready": ready, "startTime": rfc3339(d.created), "succeeded": succeeded})
+            json!({
+                "active": active,
+                "ready": ready,
+                "startTime": rfc3339(d.created),
+                "succeeded": succeeded
+            })
         }
         "DaemonSet" => {
-            json!({"currentNumberScheduled": active, "desiredNumberScheduled": active, "numberAvailable": ready, "numberReady": ready, "updatedNumberScheduled": active})
+            json!({
+                "currentNumberScheduled": active,
+                "desiredNumberScheduled": active,
+                "numberAvailable": ready,
+                "numberReady": ready,
+                "updatedNumberScheduled": active
+            })
         }
         _ => {
-            json!({"availableReplicas": ready, "readyReplicas": ready, "replicas": active, "updatedReplicas": active})
+            json!({
+                "availableReplicas": ready,
+                "readyReplicas": ready,
+                "replicas": active,
+                "updatedReplicas": active
+            })
         }
     };
     obj.insert("status".into(), status);

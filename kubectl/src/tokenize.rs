@@ -22,10 +22,12 @@ impl TokenError {
     pub fn message(&self) -> String {
         match self {
             TokenError::Operator(op) if op == "|" => String::from(
-                "error: pipes (|) are not supported in the playground's terminal: each command's whole output is shown; run one command at a time",
+                "error: pipes (|) are not supported in the playground's terminal: each command's \
+                 whole output is shown; run one command at a time",
             ),
             TokenError::Operator(op) => format!(
-                "error: the playground's terminal runs one command at a time: {op:?} (shell redirection or command lists) is not supported"
+                "error: the playground's terminal runs one command at a time: {op:?} (shell \
+                 redirection or command lists) is not supported"
             ),
             TokenError::Unterminated(q) => format!("error: unterminated {q} quote"),
         }

@@ -14,7 +14,15 @@ use crate::selector;
 use crate::state::{self, State};
 use crate::{Reply, World};
 
-const USAGE: &str = "Usage of eks-node-viewer:\n  -extra-labels string\n    \tA comma separated set of extra node labels to display\n  -node-selector string\n    \tNode label selector used to filter nodes, if empty all nodes are selected \n  -node-sort string\n    \tSort order for the nodes, either 'creation' or a label name. The sort order defaults to ascending and can be controlled by appending =asc or =dsc to the value. (default \"creation=dsc\")\n  -resources string\n    \tList of comma separated resources to monitor (default \"cpu\")\n  -disable-pricing\n    \tDisable pricing lookups\n";
+const USAGE: &str = "Usage of eks-node-viewer:\n  -extra-labels string\
+                     \n    \tA comma separated set of extra node labels to display\
+                     \n  -node-selector string\n    \tNode label selector used to filter nodes, if \
+                     empty all nodes are selected \n  -node-sort string\
+                     \n    \tSort order for the nodes, either 'creation' or a label name. The sort \
+                     order defaults to ascending and can be controlled by appending =asc or =dsc \
+                     to the value. (default \"creation=dsc\")\n  -resources string\
+                     \n    \tList of comma separated resources to monitor (default \"cpu\")\
+                     \n  -disable-pricing\n    \tDisable pricing lookups\n";
 
 /// The flags eks-node-viewer takes (Go's flag package: `-x`, `--x`, `-x=v`, `-x v`).
 pub const FLAGS: &[&str] = &[

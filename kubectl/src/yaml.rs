@@ -218,8 +218,15 @@ mod tests {
         let v: Value = serde_json::json!({
             "apiVersion": "v1",
             "kind": "Pod",
-            "metadata": {"name": "nginx", "labels": {"run": "nginx"}, "creationTimestamp": "1970-01-01T00:00:00Z"},
-            "spec": {"containers": [{"name": "nginx", "image": "nginx", "args": ["sleep", "8"]}], "tolerations": []},
+            "metadata": {
+                "name": "nginx",
+                "labels": {"run": "nginx"},
+                "creationTimestamp": "1970-01-01T00:00:00Z"
+            },
+            "spec": {
+                "containers": [{"name": "nginx", "image": "nginx", "args": ["sleep", "8"]}],
+                "tolerations": []
+            },
         });
         let want = "\
 apiVersion: v1
