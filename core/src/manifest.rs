@@ -114,9 +114,9 @@ pub struct Applied<'a> {
 }
 
 /// The objects that exist at `now`: those of the stream, with the Timeline's `apply`,
-/// `delete` and `scale` steps up to `now` played over them in the engine's order (`timeline`
-/// is sorted by time, steps at one instant in the order written). Deleted objects are kept
-/// with `deleted` set, for the caller to decide which linger.
+/// `delete` and `scale` steps up to `now` played over them in the engine's order (by time,
+/// steps at one instant in the order listed). Deleted objects are kept with `deleted` set,
+/// for the caller to decide which linger.
 pub fn replay<'a>(
     written: &'a [Written],
     timeline: &[TimelineStep],
@@ -132,7 +132,14 @@ pub fn replay<'a>(
             scaled: None,
         })
         .collect();
-    for (i, step) in timeline.iter().enumerate().filter(|(_, s)| s.at <= now) {
+    // In time order, steps at one instant in the order they are listed (the engine appends
+    // steps of its own, e.g. the scale a re-applied workload implies, after the scenario's).
+    let mut order: Vec<usize> = (0..timeline.len())
+        .filter(|&i| timeline[i].at <= now)
+        .collect();
+    order.sort_by_key(|&i| timeline[i].at);
+    for i in order {
+        let step = &timeline[i];
         match &step.action {
             TimelineAction::Apply(_) => {
                 let Some(new) = written.iter().find(|w| w.step == Some(i)) else {
