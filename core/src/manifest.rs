@@ -280,6 +280,24 @@ mod tests {
     }
 
     #[test]
+    fn a_step_appended_later_plays_at_its_instant() {
+        let written = vec![object("Deployment", "web", None, 1)];
+        let scale = |at, replicas| TimelineStep {
+            at,
+            action: TimelineAction::Scale {
+                kind: WorkloadKind::Deployment,
+                name: "web".into(),
+                namespace: "default".into(),
+                replicas,
+            },
+        };
+        // The engine appends the 60 s step after the scenario's 120 s one.
+        let timeline = vec![scale(120_000, 5), scale(60_000, 3)];
+        assert_eq!(replay(&written, &timeline, 90_000)[0].scaled, Some(3));
+        assert_eq!(replay(&written, &timeline, 120_000)[0].scaled, Some(5));
+    }
+
+    #[test]
     fn paths_read_maps() {
         let tree = Tree::Map(vec![(
             "spec".into(),
