@@ -25,9 +25,12 @@ pub fn ClusterPane() -> impl IntoView {
     let tab = selection.bottom;
     let tab_button = move |which: BottomTab, label: T, id: &'static str| {
         view! {
-            <button role="tab" id=id aria-selected=move || (tab.get() == which).to_string() on:click=move |_| tab.set(which)>
+            <button role="tab" id=id aria-selected=move || (tab.get() == which).to_string()
+                on:click=move |_| tab.set(which)>
                 {move || locale.t(label)}
-                {(which == BottomTab::Events).then(|| view! { <span class="count">{move || engine.snapshot.with(|s| s.events.len())}</span> })}
+                {(which == BottomTab::Events).then(|| view! {
+                    <span class="count">{move || engine.snapshot.with(|s| s.events.len())}</span>
+                })}
             </button>
         }
     };
@@ -121,33 +124,50 @@ fn LessonCard() -> impl IntoView {
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
             <header>
-                <button class="ghost collapse" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)
+                <button class="ghost collapse" aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|o| *o = !*o)
                     aria-controls="lesson-body">
                     <span aria-hidden="true">{move || if open.get() { "▾" } else { "▸" }}</span>
                 </button>
                 <div class="lesson-head">
                     <span class="eyebrow">
-                        {move || locale.t(T::Lesson)}" · "{move || lesson().title.get(locale.lang.get())}
+                        {move || locale.t(T::Lesson)}" · "{move || {
+                            lesson().title.get(locale.lang.get())
+                        }}
                     </span>
                     <h2 id="lesson-title">{move || step().title.get(locale.lang.get())}</h2>
                 </div>
-                <span class="step-count">{move || format!("{} {} {}", lesson_state.step.get() + 1, locale.t(T::StepOf), lesson().steps.len())}</span>
+                <span class="step-count">{move || {
+                    format!(
+                        "{} {} {}",
+                        lesson_state.step.get() + 1,
+                        locale.t(T::StepOf),
+                        lesson().steps.len()
+                    )
+                }}</span>
             </header>
             <Show when=move || open.get()>
-                <div id="lesson-body" class="lesson-body">{move || rich(step().body.get(locale.lang.get()))}</div>
+                <div id="lesson-body" class="lesson-body">{move || {
+                    rich(step().body.get(locale.lang.get()))
+                }}</div>
                 <Show when=move || lesson_state.lab.get() != step().lab>
                     <button class="secondary" on:click=open_step_lab>
-                        {move || locale.t(T::OpenLab)}": "{move || step().lab.name(locale.lang.get())}
+                        {move || locale.t(T::OpenLab)}": "{move || {
+                            step().lab.name(locale.lang.get())
+                        }}
                     </button>
                 </Show>
                 <nav class="lesson-nav">
-                    <button class="ghost reset" title=move || locale.t(T::ResetLabHelp) on:click=open_step_lab>
+                    <button class="ghost reset" title=move || locale.t(T::ResetLabHelp)
+                        on:click=open_step_lab>
                         {move || locale.t(T::ResetLab)}
                     </button>
-                    <button disabled=move || lesson_state.step.get() == 0 on:click=move |_| go_to(-1)>
+                    <button disabled=move || lesson_state.step.get() == 0
+                        on:click=move |_| go_to(-1)>
                         "← "{move || locale.t(T::Previous)}
                     </button>
-                    <button class="primary" disabled=move || { lesson_state.step.get() + 1 >= lesson().steps.len() }
+                    <button class="primary"
+                        disabled=move || { lesson_state.step.get() + 1 >= lesson().steps.len() }
                         on:click=move |_| go_to(1)>
                         {move || locale.t(T::Next)}" →"
                     </button>
@@ -166,10 +186,12 @@ fn Bar(
 ) -> impl IntoView {
     let pct = move || snapshot::percent(used.get(), total.get());
     view! {
-        <div class="bar" role="meter" aria-label=move || label.get() aria-valuemin="0" aria-valuemax="100"
+        <div class="bar" role="meter" aria-label=move || label.get() aria-valuemin="0"
+            aria-valuemax="100"
             aria-valuenow=move || format!("{:.0}", pct()) aria-valuetext=move || text.get()>
             <span class="bar-label">{move || label.get()}</span>
-            <span class="track"><span class="fill" class:hot=move || { pct() >= 90.0 } style:width=move || format!("{:.1}%", pct())></span></span>
+            <span class="track"><span class="fill" class:hot=move || { pct() >= 90.0 }
+                style:width=move || format!("{:.1}%", pct())></span></span>
             <span class="bar-text">{move || text.get()}</span>
         </div>
     }
@@ -182,25 +204,57 @@ fn Summary() -> impl IntoView {
     let s = Memo::new(move |_| engine.snapshot.with(|s| s.summary.clone()));
     view! {
         <div class="summary" aria-live="polite">
-            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || locale.t(T::Nodes)}</span>
+            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || {
+                locale.t(T::Nodes)
+            }}</span>
             <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
-                used=Signal::derive(move || s.get().cpu_requested_milli) total=Signal::derive(move || s.get().cpu_allocatable_milli)
-                text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::cores(s.cpu_requested_milli), snapshot::cores(s.cpu_allocatable_milli), snapshot::percent(s.cpu_requested_milli, s.cpu_allocatable_milli)) })/>
+                used=Signal::derive(move || s.get().cpu_requested_milli)
+                total=Signal::derive(move || s.get().cpu_allocatable_milli)
+                text=Signal::derive(move || {
+                    let s = s.get();
+                    format!(
+                        "{} / {} ({:.0}%)",
+                        snapshot::cores(s.cpu_requested_milli),
+                        snapshot::cores(s.cpu_allocatable_milli),
+                        snapshot::percent(s.cpu_requested_milli, s.cpu_allocatable_milli)
+                    )
+                })/>
             <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
-                used=Signal::derive(move || s.get().memory_requested) total=Signal::derive(move || s.get().memory_allocatable)
-                text=Signal::derive(move || { let s = s.get(); format!("{} / {} ({:.0}%)", snapshot::bytes(s.memory_requested), snapshot::bytes(s.memory_allocatable), snapshot::percent(s.memory_requested, s.memory_allocatable)) })/>
+                used=Signal::derive(move || s.get().memory_requested)
+                total=Signal::derive(move || s.get().memory_allocatable)
+                text=Signal::derive(move || {
+                    let s = s.get();
+                    format!(
+                        "{} / {} ({:.0}%)",
+                        snapshot::bytes(s.memory_requested),
+                        snapshot::bytes(s.memory_allocatable),
+                        snapshot::percent(s.memory_requested, s.memory_allocatable)
+                    )
+                })/>
             <span class="stat cost-stat">
-                <strong>{move || snapshot::dollars(s.get().cost_per_hour)}</strong>{move || locale.t(T::PerHour)}
-                " · "{move || snapshot::dollars_per_month(s.get().cost_per_hour)}{move || locale.t(T::PerMonth)}
+                <strong>{move || snapshot::dollars(s.get().cost_per_hour)}</strong>{move || {
+                    locale.t(T::PerHour)
+                }}
+                " · "{move || snapshot::dollars_per_month(s.get().cost_per_hour)}{move || {
+                    locale.t(T::PerMonth)
+                }}
             </span>
             <span class="stat pods-stat">
-                <span class="pending-count" class:some=move || { s.get().pods_pending > 0 }><strong>{move || s.get().pods_pending}</strong>" "{move || locale.t(T::Pending)}</span>
+                <span class="pending-count"
+                    class:some=move || { s.get().pods_pending > 0 }><strong>{move || {
+                        s.get().pods_pending
+                    }}</strong>" "{move || locale.t(T::Pending)}</span>
                 " · "
-                <span><strong>{move || s.get().pods_running}</strong>" "{move || locale.t(T::Running)}</span>
+                <span><strong>{move || s.get().pods_running}</strong>" "{move || {
+                    locale.t(T::Running)
+                }}</span>
             </span>
             {move || s.get().decision.map(|line| {
                 let title = line.clone();
-                view! { <p class="decision" title=title><span class="who">"karpenter"</span>" "{line}</p> }
+                view! {
+                    <p class="decision"
+                        title=title><span class="who">"karpenter"</span>" "{line}</p>
+                }
             })}
         </div>
     }
@@ -216,7 +270,8 @@ fn Lanes() -> impl IntoView {
             .with(|s| s.lanes.iter().map(Lane::key).collect::<Vec<_>>())
     });
     view! {
-        <Show when=move || !keys.get().is_empty() fallback=move || view! { <p class="empty">{move || locale.t(T::EmptyScenario)}</p> }>
+        <Show when=move || !keys.get().is_empty()
+            fallback=move || view! { <p class="empty">{move || locale.t(T::EmptyScenario)}</p> }>
             <div class="lanes">
                 <For each=move || keys.get() key=|k| k.clone() let:key>
                     <LaneView key=key/>
@@ -250,8 +305,7 @@ fn LaneView(key: String) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let header = move || {
-        match lane.get() {
+    let header = move || match lane.get() {
         Some(LaneKind::Fixed) => view! {
             <div class="lane-head">
                 <h3><span class="lane-kind">{move || locale.t(T::FixedNodes)}</span></h3>
@@ -259,32 +313,61 @@ fn LaneView(key: String) -> impl IntoView {
             </div>
         }
         .into_any(),
-        Some(LaneKind::NodePool { name, weight, labels, taints, requirements, limits, deleted, not_ready }) => view! {
+        Some(LaneKind::NodePool {
+            name,
+            weight,
+            labels,
+            taints,
+            requirements,
+            limits,
+            deleted,
+            not_ready,
+        }) => view! {
             <div class="lane-head">
                 <h3>
                     <span class="lane-kind">{move || locale.t(T::NodePool)}</span>" "
                     <span class="lane-name">{name.clone()}</span>
-                    {(weight != 0).then(|| view! { <span class="weight">{move || locale.t(T::Weight)}" "{weight}</span> })}
-                    {deleted.then(|| view! { <span class="weight">{move || locale.t(T::PoolDeleted)}</span> })}
+                    {(weight != 0).then(|| view! {
+                        <span class="weight">{move || locale.t(T::Weight)}" "{weight}</span>
+                    })}
+                    {deleted.then(|| view! {
+                        <span class="weight">{move || locale.t(T::PoolDeleted)}</span>
+                    })}
                 </h3>
                 {not_ready.map(|why| view! {
-                    <p class="not-ready" role="note">{move || locale.t(T::PoolNotReady)}" "<code>{why.clone()}</code></p>
+                    <p class="not-ready" role="note">{move || {
+                        locale.t(T::PoolNotReady)
+                    }}" "<code>{why.clone()}</code></p>
                 })}
                 <div class="chips">
-                    {labels.iter().map(|(k, v)| view! { <span class="label-chip" title=move || locale.t(T::Labels)>{format!("{k}={v}")}</span> }).collect_view()}
+                    {labels.iter().map(|(k, v)| view! {
+                        <span class="label-chip"
+                            title=move || locale.t(T::Labels)>{format!("{k}={v}")}</span>
+                    }).collect_view()}
                     {if taints.is_empty() {
-                        view! { <span class="muted">{move || locale.t(T::NoTaints)}</span> }.into_any()
+                        view! {
+                            <span class="muted">{move || locale.t(T::NoTaints)}</span>
+                        }.into_any()
                     } else {
-                        taints.iter().map(|t| view! { <span class="taint-chip" title=move || locale.t(T::Taints)>{t.clone()}</span> }).collect_view().into_any()
+                        taints.iter().map(|t| view! {
+                            <span class="taint-chip"
+                                title=move || locale.t(T::Taints)>{t.clone()}</span>
+                        }).collect_view().into_any()
                     }}
                 </div>
                 <details class="reqs">
-                    <summary>{move || locale.t(T::Requirements)}" ("{requirements.len()}")"</summary>
-                    <ul>{requirements.iter().map(|r| view! { <li><code>{r.clone()}</code></li> }).collect_view()}</ul>
+                    <summary>{move || {
+                        locale.t(T::Requirements)
+                    }}" ("{requirements.len()}")"</summary>
+                    <ul>{requirements.iter().map(|r| view! {
+                        <li><code>{r.clone()}</code></li>
+                    }).collect_view()}</ul>
                 </details>
                 <div class="limits">
                     {if limits.is_empty() {
-                        view! { <span class="muted">{move || locale.t(T::NoLimits)}</span> }.into_any()
+                        view! {
+                            <span class="muted">{move || locale.t(T::NoLimits)}</span>
+                        }.into_any()
                     } else {
                         limits.into_iter().map(|g| {
                             let label = format!("{} {}", locale.t(T::Limits), g.resource);
@@ -297,7 +380,6 @@ fn LaneView(key: String) -> impl IntoView {
         }
         .into_any(),
         None => ().into_any(),
-    }
     };
     let pool_name = key.strip_prefix("pool/").map(str::to_string);
     let pool_mark = Memo::new(move |_| {
@@ -319,9 +401,13 @@ fn LaneView(key: String) -> impl IntoView {
     view! {
         <section class=lane_class data-lane=key.clone()>
             {header}
-            {move || pool_mark.get().map(|m| view! { <p class="why pool-why" class:fits=m.fits>{m.why}</p> })}
+            {move || pool_mark.get().map(|m| view! {
+                <p class="why pool-why" class:fits=m.fits>{m.why}</p>
+            })}
             <div class="nodes">
-                <Show when=move || !nodes.get().is_empty() fallback=move || view! { <p class="muted no-nodes">{move || locale.t(T::NoNodes)}</p> }>
+                <Show when=move || !nodes.get().is_empty() fallback=move || view! {
+                    <p class="muted no-nodes">{move || locale.t(T::NoNodes)}</p>
+                }>
                     <For each=move || nodes.get() key=|n| n.clone() let:name>
                         <NodeCardView name=name/>
                     </For>
@@ -396,11 +482,20 @@ fn NodeCardView(name: String) -> impl IntoView {
         Memo::new(move |_| card.with(|c| c.as_ref().map(|c| c.pods.clone()).unwrap_or_default()));
     let c = move || card.get();
     view! {
-        <article class=state_class data-node=name.clone() data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
-            tabindex="0" aria-label=move || c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name)).unwrap_or_default()
+        <article class=state_class data-node=name.clone()
+            data-instance-type=move || c().map(|c| c.instance_type).unwrap_or_default()
+            tabindex="0"
+            aria-label=move || {
+                c().map(|c| format!("{} {} {}", c.instance_type, c.zone, c.name))
+                    .unwrap_or_default()
+            }
             title=move || locale.t(T::ExplainThis)
             on:click=move |_| select()
-            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" && ev.target() == ev.current_target() { select_key() }>
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Enter" && ev.target() == ev.current_target() {
+                    select_key()
+                }
+            }>
             <header>
                 <span class="itype">{move || c().map(|c| c.instance_type)}</span>
                 {move || c().map(|c| {
@@ -415,26 +510,58 @@ fn NodeCardView(name: String) -> impl IntoView {
             <div class="meta">
                 <span>{move || c().map(|c| c.zone)}</span>
                 <span>{move || c().map(|c| c.arch)}</span>
-                <span class="price">{move || c().map(|c| format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour)))}</span>
+                <span class="price">{move || c().map(|c| {
+                    format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour))
+                })}</span>
             </div>
             <div class="state-line">{state_text}</div>
-            {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! { <div class="why" class:fits=m.fits>{m.why}</div> })}
+            {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
+                <div class="why" class:fits=m.fits>{m.why}</div>
+            })}
             {move || c().and_then(|c| c.fate).map(|fate| {
                 let (class, text) = match fate {
-                    Fate::Drifted(why) => ("fate drifted", format!("{}: {why}", locale.t(T::Drifted))),
-                    Fate::Disrupting(why) => ("fate disrupting", format!("{}: {why}", locale.t(T::Disrupting))),
-                    Fate::SpotInterrupted => ("fate interrupted", locale.t(T::SpotInterrupted).to_string()),
+                    Fate::Drifted(why) => {
+                        ("fate drifted", format!("{}: {why}", locale.t(T::Drifted)))
+                    }
+                    Fate::Disrupting(why) => {
+                        ("fate disrupting", format!("{}: {why}", locale.t(T::Disrupting)))
+                    }
+                    Fate::SpotInterrupted => {
+                        ("fate interrupted", locale.t(T::SpotInterrupted).to_string())
+                    }
                     Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
                 };
                 view! { <div class=class>{text}</div> }
             })}
             <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
-                used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli)) total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
-                text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::cores(c.cpu_requested_milli), snapshot::cores(c.cpu_allocatable_milli))).unwrap_or_default())/>
+                used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli))
+                total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
+                text=Signal::derive(move || {
+                    c().map(|c| {
+                        format!(
+                            "{} / {}",
+                            snapshot::cores(c.cpu_requested_milli),
+                            snapshot::cores(c.cpu_allocatable_milli)
+                        )
+                    })
+                    .unwrap_or_default()
+                })/>
             <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
-                used=Signal::derive(move || c().map_or(0, |c| c.memory_requested)) total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
-                text=Signal::derive(move || c().map(|c| format!("{} / {}", snapshot::bytes(c.memory_requested), snapshot::bytes(c.memory_allocatable))).unwrap_or_default())/>
-            <div class="podcount">{move || c().map(|c| format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods)))}</div>
+                used=Signal::derive(move || c().map_or(0, |c| c.memory_requested))
+                total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
+                text=Signal::derive(move || {
+                    c().map(|c| {
+                        format!(
+                            "{} / {}",
+                            snapshot::bytes(c.memory_requested),
+                            snapshot::bytes(c.memory_allocatable)
+                        )
+                    })
+                    .unwrap_or_default()
+                })/>
+            <div class="podcount">{move || c().map(|c| {
+                format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods))
+            })}</div>
             <div class="pods">
                 <For each=move || chips.get() key=|p| p.key.clone() let:pod>
                     <Chip pod=pod/>
@@ -492,7 +619,8 @@ fn Chip(pod: PodChip) -> impl IntoView {
     });
     view! {
         <span class="pod-wrap">
-            <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone() aria-label=pod.name.clone()
+            <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone()
+                aria-label=pod.name.clone()
                 class:selected=move || is_selected.get()
                 aria-pressed=move || is_selected.get().to_string()
                 on:click=move |ev| {
@@ -527,11 +655,17 @@ fn PendingTray() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let pending = Memo::new(move |_| engine.snapshot.with(|s| s.pending.clone()));
     view! {
-        <section class="tray" aria-labelledby="tray-title" class:empty=move || pending.with(Vec::is_empty)>
-            <h3 id="tray-title">{move || locale.t(T::PendingPods)}<span class="count">{move || pending.with(Vec::len)}</span></h3>
-            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! { <p class="muted">{move || locale.t(T::NoPendingPods)}</p> }>
+        <section class="tray" aria-labelledby="tray-title"
+            class:empty=move || pending.with(Vec::is_empty)>
+            <h3 id="tray-title">{move || locale.t(T::PendingPods)}<span class="count">{move || {
+                pending.with(Vec::len)
+            }}</span></h3>
+            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! {
+                <p class="muted">{move || locale.t(T::NoPendingPods)}</p>
+            }>
                 <div class="pods">
-                    <For each=move || pending.get() key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
+                    <For each=move || pending.get()
+                        key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
                         <Chip pod=pod/>
                     </For>
                 </div>
@@ -547,16 +681,24 @@ pub fn Events() -> impl IntoView {
     let count = Memo::new(move |_| engine.snapshot.with(|s| s.events.len()));
     view! {
         <div class="events" role="log" aria-live="off">
-            <Show when=move || { count.get() > 0 } fallback=move || view! { <p class="muted">{move || locale.t(T::NoEvents)}</p> }>
+            <Show when=move || { count.get() > 0 } fallback=move || view! {
+                <p class="muted">{move || locale.t(T::NoEvents)}</p>
+            }>
                 <ol>
-                    {move || engine.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| view! {
+                    {move || engine.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| {
+                        view! {
                         <li class:warning=e.warning>
                             <time>{snapshot::clock(e.time_ms)}</time>
-                            <span class="etype">{if e.warning { "Warning" } else { "Normal" }}</span>
-                            <span class="reason">{camel_breaks(e.reason).into_iter().map(|part| view! { {part}<wbr/> }).collect_view()}</span>
+                            <span class="etype">{
+                                if e.warning { "Warning" } else { "Normal" }
+                            }</span>
+                            <span class="reason">{camel_breaks(e.reason).into_iter().map(|part| {
+                                view! { {part}<wbr/> }
+                            }).collect_view()}</span>
                             <span class="object">{e.object}</span>
                             <span class="emsg">{e.message}</span>
                         </li>
+                        }
                     }).collect_view())}
                 </ol>
             </Show>

@@ -233,12 +233,15 @@ pub fn EmbedApp() -> impl IntoView {
                 <button role="tab" class="embed-tab" data-view=v.name()
                     class:in-split=v == View::Manifests
                     aria-selected=move || (current.get() == v).to_string()
-                    on:click=move |_| selection.embed_view.set(v)>{move || locale.t(view_label(v))}</button>
+                    on:click=move |_| selection.embed_view.set(v)>{move || {
+                        locale.t(view_label(v))
+                    }}</button>
             }
         })
         .collect_view();
     view! {
-        <div class="app embed" class:split=move || split.get() data-lang=move || locale.lang.get().code()
+        <div class="app embed" class:split=move || split.get()
+            data-lang=move || locale.lang.get().code()
             data-view=move || current.get().name()>
             <header class="embed-bar">
                 <TransportBar/>
@@ -247,7 +250,9 @@ pub fn EmbedApp() -> impl IntoView {
                     title=move || locale.t(T::OpenInPlaygroundHelp)
                     on:pointerenter=move |ev| refresh_href(ev.into())
                     on:focus=move |ev| refresh_href(ev.into())
-                    on:click=move |ev| refresh_href(ev.into())>{move || locale.t(T::OpenInPlayground)}</a>
+                    on:click=move |ev| refresh_href(ev.into())>{move || {
+                        locale.t(T::OpenInPlayground)
+                    }}</a>
             </header>
             <NoticeBar/>
             <Show when=move || waiting.get()>
@@ -258,14 +263,23 @@ pub fn EmbedApp() -> impl IntoView {
                     <div class="embed-manifests"><ManifestsPane/></div>
                 </Show>
                 <div class="embed-side">
-                    <div class="embed-tabs" role="tablist" aria-label=move || locale.t(T::EmbedTitle)>{tabs}</div>
+                    <div class="embed-tabs" role="tablist"
+                        aria-label=move || locale.t(T::EmbedTitle)>{tabs}</div>
                     <div class="embed-view">
                         {move || match current.get() {
-                            View::Cluster => view! { <section class="pane cluster embed-cluster"><ClusterBody/></section> }.into_any(),
+                            View::Cluster => view! {
+                                <section class="pane cluster embed-cluster"><ClusterBody/></section>
+                            }.into_any(),
                             View::Manifests => view! { <ManifestsPane/> }.into_any(),
-                            View::Events => view! { <div class="bottom"><Events/></div> }.into_any(),
-                            View::Explain => view! { <div class="bottom"><ExplainPane/></div> }.into_any(),
-                            View::Terminal => view! { <div class="bottom"><TerminalPane/></div> }.into_any(),
+                            View::Events => {
+                                view! { <div class="bottom"><Events/></div> }.into_any()
+                            }
+                            View::Explain => {
+                                view! { <div class="bottom"><ExplainPane/></div> }.into_any()
+                            }
+                            View::Terminal => {
+                                view! { <div class="bottom"><TerminalPane/></div> }.into_any()
+                            }
                         }}
                     </div>
                 </div>

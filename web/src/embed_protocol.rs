@@ -293,7 +293,11 @@ mod tests {
         };
         assert_eq!(
             m.to_json(),
-            r#"{"type":"kpg:event","event":{"kind":"nodeLaunched","at":5,"node":"n","nodePool":"default","instanceType":"t3.small","capacityType":"on-demand","zone":"us-east-1a"}}"#
+            concat!(
+                r#"{"type":"kpg:event","event":{"kind":"nodeLaunched","at":5,"node":"n","#,
+                r#""nodePool":"default","instanceType":"t3.small","capacityType":"on-demand","#,
+                r#""zone":"us-east-1a"}}"#
+            )
         );
         assert_eq!(
             EmbedMessage::Ready { version: 1 }.to_json(),
@@ -311,7 +315,8 @@ mod tests {
         let later = p.fresh_snapshot().unwrap();
         let events = changes(&start, &later);
         assert!(
-            matches!(&events[0], ClusterEvent::NodeLaunched { node_pool: Some(p), .. } if p == "hello-world"),
+            matches!(&events[0], ClusterEvent::NodeLaunched { node_pool: Some(p), .. }
+                if p == "hello-world"),
             "{events:?}"
         );
         assert!(

@@ -66,9 +66,13 @@ pub fn ExplainPane() -> impl IntoView {
     view! {
         <div class="explain" role="tabpanel" aria-live="polite">
             {move || match ctx.selection.explanation.get() {
-                None => view! { <p class="muted hint">{move || ctx.t(T::ExplainHint)}</p> }.into_any(),
+                None => {
+                    view! { <p class="muted hint">{move || ctx.t(T::ExplainHint)}</p> }.into_any()
+                }
                 Some(Err(message)) => view! {
-                    <p class="muted hint">{move || ctx.t(T::ExplainGone)}" "<code>{message.clone()}</code></p>
+                    <p class="muted hint">{move || {
+                        ctx.t(T::ExplainGone)
+                    }}" "<code>{message.clone()}</code></p>
                 }.into_any(),
                 Some(Ok(e)) => explanation_view(ctx, e).into_any(),
             }}
@@ -109,7 +113,8 @@ fn explanation_view(ctx: Contexts, e: Explanation) -> impl IntoView {
                 <span class="kind">{move || ctx.t(kind)}</span>
                 <strong class="subject">{e.name.clone()}</strong>
                 <time>{e.time.clone()}</time>
-                <button class="ghost clear" title=move || ctx.t(T::ClearSelection) aria-label=move || ctx.t(T::ClearSelection)
+                <button class="ghost clear" title=move || ctx.t(T::ClearSelection)
+                    aria-label=move || ctx.t(T::ClearSelection)
                     on:click=move |_| ctx.selection.selected.set(None)>"×"</button>
             </header>
             <p class="answer">{e.summary.clone()}</p>
@@ -152,7 +157,8 @@ fn line_view(ctx: Contexts, l: &Line, link: Link) -> impl IntoView + use<> {
         }
     });
     view! {
-        <li class=status_class(l.status) data-check=l.check.unwrap_or_default() data-subject=subject.unwrap_or_default()>
+        <li class=status_class(l.status) data-check=l.check.unwrap_or_default()
+            data-subject=subject.unwrap_or_default()>
             <span class="mark" aria-hidden="true">{mark(l.status)}</span>
             <span class="text">{link_view}{text}</span>
             {price.map(|p| view! { <span class="price">{p}</span> })}
@@ -196,10 +202,20 @@ fn pools_view(ctx: Contexts, s: &Section, matrix: Vec<focus::MatrixRow>) -> impl
                 <tr data-pool=r.pool.clone()>
                     <th scope="row">{r.pool.clone()}</th>
                     {r.cells.into_iter().map(|c| match c {
-                        Some((st, text)) => { let title = text.clone(); view! { <td class=status_class(st) title=title><span aria-hidden="true">{mark(st)}</span><span class="cell-text">{text}</span></td> }.into_any() }
+                        Some((st, text)) => {
+                            let title = text.clone();
+                            view! {
+                                <td class=status_class(st)
+                                    title=title><span aria-hidden="true">{mark(st)}</span><span
+                                    class="cell-text">{text}</span></td>
+                            }.into_any()
+                        }
                         None => view! { <td class="st skipped">"·"</td> }.into_any(),
                     }).collect_view()}
-                    <td class=status_class(r.verdict) title=r.verdict_text.clone()><span aria-hidden="true">{mark(r.verdict)}</span></td>
+                    <td class=status_class(r.verdict)
+                        title=r.verdict_text.clone()><span aria-hidden="true">{
+                            mark(r.verdict)
+                        }</span></td>
                 </tr>
             }
         })
@@ -214,7 +230,13 @@ fn pools_view(ctx: Contexts, s: &Section, matrix: Vec<focus::MatrixRow>) -> impl
                     <table>
                         <thead><tr>
                             <th scope="col">{move || ctx.t(T::NodePool)}</th>
-                            {CHECKS.iter().map(|c| { let c = *c; view! { <th scope="col" data-check=c>{move || ctx.t(check_label(c))}</th> } }).collect_view()}
+                            {CHECKS.iter().map(|c| {
+                                let c = *c;
+                                view! {
+                                    <th scope="col"
+                                        data-check=c>{move || ctx.t(check_label(c))}</th>
+                                }
+                            }).collect_view()}
                             <th scope="col">{move || ctx.t(T::Verdict)}</th>
                         </tr></thead>
                         <tbody>{table_rows}</tbody>
@@ -238,7 +260,8 @@ fn launch_view(ctx: Contexts, s: &Section) -> impl IntoView + use<> {
             let label = name.clone();
             view! {
                 <tr class=status_class(l.status) data-type=name>
-                    <td><span class="mark" aria-hidden="true">{mark(l.status)}</span>" "<code>{label}</code></td>
+                    <td><span class="mark"
+                        aria-hidden="true">{mark(l.status)}</span>" "<code>{label}</code></td>
                     <td class="num">{l.price_per_hour.map(|p| format!("${p:.4}"))}</td>
                     <td>{reason}</td>
                 </tr>

@@ -289,10 +289,12 @@ impl T {
             Dismiss => "Dismiss",
             LinkDamaged => "This share link could not be opened: it is damaged or was cut short.",
             LinkTooLarge => {
-                "This share link could not be opened: it holds more than the 1 MiB a link may carry."
+                "This share link could not be opened: it holds more than \
+                 the 1 MiB a link may carry."
             }
             LinkNewer => {
-                "This share link could not be opened: it was made by a newer version of the playground. Reload the page to update it."
+                "This share link could not be opened: it was made by a newer version of the \
+                 playground. Reload the page to update it."
             }
             LinkBrokenAfter => "Your own workspace is shown instead.",
             SharedBanner => {
@@ -304,13 +306,16 @@ impl T {
             Share => "Share",
             ShareTitle => "Share this scenario",
             ShareLinkHelp => {
-                "The link reopens exactly what you see: every tab in order, the lesson step, the instant, the selection, the open tab, speed and language. It all travels after the # of the address, which browsers never send to a server."
+                "The link reopens exactly what you see: every tab in order, the lesson step, the \
+                 instant, the selection, the open tab, speed and language. It all travels after \
+                 the # of the address, which browsers never send to a server."
             }
             CopyLink => "Copy link",
             Copied => "Copied",
             Characters => "characters",
             LinkTooLong => {
-                "This link is longer than 8 KB: chat tools and issue trackers may cut it short. Send the scenario as a file instead."
+                "This link is longer than 8 KB: chat tools and issue trackers may cut it short. \
+                 Send the scenario as a file instead."
             }
             DownloadYaml => "Download .yaml",
             DownloadHelp => "Every tab, in order, as one multi-document YAML file",
@@ -327,7 +332,9 @@ impl T {
             LinkTab => "Link",
             EmbedTab => "Embed",
             EmbedHelp => {
-                "Paste this into an article. embed.js turns the <pre> into a live playground when a reader scrolls near it; without JavaScript, and in feed readers, the YAML stays readable."
+                "Paste this into an article. embed.js turns the <pre> into a live \
+                 playground when a reader scrolls near it; without JavaScript, and in feed \
+                 readers, the YAML stays readable."
             }
             EmbedScript => "With embed.js (recommended)",
             EmbedIframe => "A plain iframe, for hosts that remove scripts",
@@ -360,7 +367,8 @@ impl T {
             Untitled => "untitled",
             Explain => "Explain",
             ExplainHint => {
-                "Select a pod or a node in the cluster to see why: which nodes and NodePools could take a pod, why a node got its instance type, why it is or is not consolidated."
+                "Select a pod or a node in the cluster to see why: which nodes and NodePools could \
+                 take a pod, why a node got its instance type, why it is or is not consolidated."
             }
             ExplainGone => "It no longer exists in the cluster.",
             ClearSelection => "Clear the selection",
@@ -380,7 +388,8 @@ impl T {
             KindNodeClaim => "NodeClaim",
             Terminal => "Terminal",
             TerminalHelp => {
-                "Type a command, e.g. kubectl get nodes -L karpenter.sh/nodepool (Tab completes, ↑ recalls, help lists the commands)."
+                "Type a command, e.g. kubectl get nodes -L karpenter.sh/nodepool (Tab completes, ↑ \
+                 recalls, help lists the commands)."
             }
             TerminalChanged => "Added to the Timeline document at",
             Watching => "watching: press Ctrl+C to stop",
@@ -414,7 +423,8 @@ impl T {
             Problems => "문제",
             NoProblems => "문제 없음: 시뮬레이션이 지금 매니페스트를 그대로 따릅니다.",
             ProblemsKeepLast => {
-                "오류를 고칠 때까지 클러스터 화면은 마지막으로 유효했던 매니페스트 기준으로 유지됩니다."
+                "오류를 고칠 때까지 클러스터 화면은 마지막으로 유효했던 \
+                 매니페스트 기준으로 유지됩니다."
             }
             MigrateOffer => "이 매니페스트는 Karpenter v1beta1 API를 씁니다.",
             MigrateToV1 => "v1으로 옮기기",
@@ -471,7 +481,8 @@ impl T {
             LinkDamaged => "이 공유 링크를 열 수 없습니다. 링크가 손상되었거나 잘렸습니다.",
             LinkTooLarge => "이 공유 링크를 열 수 없습니다. 링크에 담을 수 있는 1MiB를 넘습니다.",
             LinkNewer => {
-                "이 공유 링크를 열 수 없습니다. 더 새로운 버전의 플레이그라운드에서 만든 링크입니다. 페이지를 새로 고쳐 업데이트하세요."
+                "이 공유 링크를 열 수 없습니다. 더 새로운 버전의 플레이그라운드에서 만든 \
+                 링크입니다. 페이지를 새로 고쳐 업데이트하세요."
             }
             LinkBrokenAfter => "대신 내 작업 공간을 보여 드립니다.",
             SharedBanner => {
@@ -483,19 +494,23 @@ impl T {
             Share => "공유",
             ShareTitle => "이 시나리오 공유",
             ShareLinkHelp => {
-                "이 링크는 지금 보이는 그대로를 다시 엽니다. 모든 탭과 순서, 레슨 단계, 시각, 선택한 대상, 열린 탭, 속도, 언어까지 담깁니다. 모든 내용은 주소의 # 뒤에 들어가며, 브라우저는 이 부분을 서버로 보내지 않습니다."
+                "이 링크는 지금 보이는 그대로를 다시 엽니다. 모든 탭과 순서, 레슨 단계, 시각, \
+                 선택한 대상, 열린 탭, 속도, 언어까지 담깁니다. 모든 내용은 주소의 # 뒤에 \
+                 들어가며, 브라우저는 이 부분을 서버로 보내지 않습니다."
             }
             CopyLink => "링크 복사",
             Copied => "복사했습니다",
             Characters => "자",
             LinkTooLong => {
-                "이 링크는 8KB가 넘어 메신저나 이슈 트래커에서 잘릴 수 있습니다. 대신 시나리오를 파일로 보내세요."
+                "이 링크는 8KB가 넘어 메신저나 이슈 트래커에서 잘릴 수 있습니다. 대신 \
+                 시나리오를 파일로 보내세요."
             }
             DownloadYaml => "YAML 내려받기",
             DownloadHelp => "모든 탭을 순서대로 담은 멀티 도큐먼트 YAML 파일",
             OpenFile => "파일 열기…",
             OpenFileHelp => {
-                "YAML 파일을 엽니다. 파일의 문서가 지금 탭을 대신합니다(실행 취소로 되돌릴 수 있습니다)"
+                "YAML 파일을 엽니다. 파일의 문서가 지금 탭을 \
+                 대신합니다(실행 취소로 되돌릴 수 있습니다)"
             }
             DropHere => "YAML 파일을 놓으면 열립니다",
             OpenedFile => "{} 파일을 열었습니다.",
@@ -508,7 +523,9 @@ impl T {
             LinkTab => "링크",
             EmbedTab => "임베드",
             EmbedHelp => {
-                "글에 붙여 넣으세요. 독자가 가까이 스크롤하면 embed.js가 <pre>를 실제로 동작하는 플레이그라운드로 바꿉니다. JavaScript가 꺼져 있거나 피드 리더에서는 YAML이 그대로 보입니다."
+                "글에 붙여 넣으세요. 독자가 가까이 스크롤하면 embed.js가 <pre>를 실제로 \
+                 동작하는 플레이그라운드로 바꿉니다. JavaScript가 꺼져 있거나 피드 \
+                 리더에서는 YAML이 그대로 보입니다."
             }
             EmbedScript => "embed.js 사용(권장)",
             EmbedIframe => "스크립트를 지우는 호스트용 iframe",
@@ -543,7 +560,9 @@ impl T {
             Untitled => "제목 없음",
             Explain => "설명",
             ExplainHint => {
-                "클러스터에서 파드나 노드를 선택하면 이유를 보여 줍니다. 어떤 노드와 NodePool이 파드를 받을 수 있는지, 노드가 왜 그 인스턴스 유형이 되었는지, 왜 통합되거나 통합되지 않는지 알 수 있습니다."
+                "클러스터에서 파드나 노드를 선택하면 이유를 보여 줍니다. 어떤 노드와 NodePool이 \
+                 파드를 받을 수 있는지, 노드가 왜 그 인스턴스 유형이 되었는지, 왜 통합되거나 \
+                 통합되지 않는지 알 수 있습니다."
             }
             ExplainGone => "클러스터에 더 이상 없습니다.",
             ClearSelection => "선택 해제",
@@ -563,7 +582,8 @@ impl T {
             KindNodeClaim => "NodeClaim",
             Terminal => "터미널",
             TerminalHelp => {
-                "명령을 입력하세요. 예: kubectl get nodes -L karpenter.sh/nodepool (Tab은 자동 완성, ↑는 이전 명령, help는 명령 목록)"
+                "명령을 입력하세요. 예: kubectl get nodes -L karpenter.sh/nodepool (Tab은 자동 \
+                 완성, ↑는 이전 명령, help는 명령 목록)"
             }
             TerminalChanged => "Timeline 문서에 추가됨:",
             Watching => "감시 중: Ctrl+C로 멈춥니다",

@@ -133,8 +133,18 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "두 오브젝트, 두 가지 역할",
                 },
                 body: Text {
-                    en: "Look at the tabs on the left. The `EC2NodeClass` describes how a node is built on AWS: its AMI (`al2023@latest`), IAM role, subnets and security groups. The `NodePool` is the policy: which nodes Karpenter may launch (here on-demand, amd64, the `t` family), the labels they carry, and when they may be removed.\n\nNeither object starts anything. Karpenter only acts when a pod cannot be placed.",
-                    ko: "왼쪽 탭을 보세요. `EC2NodeClass`는 AWS에서 노드를 어떻게 만들지 정합니다. AMI(`al2023@latest`), IAM 역할, 서브넷, 보안 그룹이 여기에 들어갑니다. `NodePool`은 정책입니다. Karpenter가 어떤 노드를 띄워도 되는지(여기서는 온디맨드, amd64, `t` 계열), 노드에 어떤 레이블을 붙일지, 언제 노드를 정리할지를 정합니다.\n\n두 오브젝트만으로는 아무것도 생기지 않습니다. Karpenter는 배치될 곳이 없는 파드가 생겼을 때만 움직입니다.",
+                    en: "Look at the tabs on the left. The `EC2NodeClass` describes how a node is \
+                         built on AWS: its AMI (`al2023@latest`), IAM role, subnets and security \
+                         groups. The `NodePool` is the policy: which nodes Karpenter may launch \
+                         (here on-demand, amd64, the `t` family), the labels they carry, and when \
+                         they may be removed.\n\nNeither object starts anything. Karpenter only \
+                         acts when a pod cannot be placed.",
+                    ko: "왼쪽 탭을 보세요. `EC2NodeClass`는 AWS에서 노드를 어떻게 만들지 정합니다. \
+                         AMI(`al2023@latest`), IAM 역할, 서브넷, 보안 그룹이 여기에 들어갑니다. \
+                         `NodePool`은 정책입니다. Karpenter가 어떤 노드를 띄워도 되는지(여기서는 \
+                         온디맨드, amd64, `t` 계열), 노드에 어떤 레이블을 붙일지, 언제 노드를 \
+                         정리할지를 정합니다.\n\n두 오브젝트만으로는 아무것도 생기지 않습니다. \
+                         Karpenter는 배치될 곳이 없는 파드가 생겼을 때만 움직입니다.",
                 },
             },
             Step {
@@ -144,8 +154,16 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "갈 곳 없는 파드",
                 },
                 body: Text {
-                    en: "The `nginx` pod is what `kubectl run nginx --image=nginx` creates. The cluster has no node, so it waits in the Pending tray.\n\nPress Play. Karpenter collects pending pods for a moment (it waits until no new pod has arrived for 1 second), then picks the cheapest instance type the NodePool allows that fits them, and creates a NodeClaim.",
-                    ko: "`nginx` 파드는 `kubectl run nginx --image=nginx`가 만드는 파드와 같습니다. 클러스터에 노드가 하나도 없으니 Pending 트레이에서 기다립니다.\n\n재생을 눌러 보세요. Karpenter는 Pending 파드를 잠시 모았다가(1초 동안 새 파드가 없을 때까지), NodePool이 허용하는 인스턴스 유형 중 파드가 들어가는 가장 싼 것을 골라 NodeClaim을 만듭니다.",
+                    en: "The `nginx` pod is what `kubectl run nginx --image=nginx` creates. The \
+                         cluster has no node, so it waits in the Pending tray.\n\n\
+                         Press Play. Karpenter collects pending pods for a moment (it waits until \
+                         no new pod has arrived for 1 second), then picks the cheapest instance \
+                         type the NodePool allows that fits them, and creates a NodeClaim.",
+                    ko: "`nginx` 파드는 `kubectl run nginx --image=nginx`가 만드는 파드와 \
+                         같습니다. 클러스터에 노드가 하나도 없으니 Pending 트레이에서 기다립니다.\n\
+                         \n재생을 눌러 보세요. Karpenter는 Pending 파드를 잠시 모았다가(1초 동안 \
+                         새 파드가 없을 때까지), NodePool이 허용하는 인스턴스 유형 중 파드가 \
+                         들어가는 가장 싼 것을 골라 NodeClaim을 만듭니다.",
                 },
             },
             Step {
@@ -155,8 +173,17 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "노드가 뜨는 과정",
                 },
                 body: Text {
-                    en: "The new node is drawn dashed while EC2 launches it and the kubelet registers, about 40 to 55 seconds in all. It turns solid when Ready, and only then does the pod move onto it.\n\nThe node carries the NodePool's template label `app=hello-world`: every node a pool launches gets the pool's labels, which is how workloads can ask for a pool by name.",
-                    ko: "EC2가 인스턴스를 띄우고 kubelet이 등록을 마칠 때까지(모두 합쳐 40~55초 정도) 새 노드는 점선으로 그려집니다. Ready가 되면 실선으로 바뀌고, 그제야 파드가 노드로 옮겨 갑니다.\n\n노드에는 NodePool 템플릿의 레이블 `app=hello-world`가 붙습니다. NodePool이 띄운 노드에는 모두 그 풀의 레이블이 붙기 때문에, 워크로드는 이 레이블로 원하는 풀을 지정할 수 있습니다.",
+                    en: "The new node is drawn dashed while EC2 launches it and the kubelet \
+                         registers, about 40 to 55 seconds in all. It turns solid when Ready, and \
+                         only then does the pod move onto it.\n\nThe node carries the NodePool's \
+                         template label `app=hello-world`: every node a pool launches gets the \
+                         pool's labels, which is how workloads can ask for a pool by name.",
+                    ko: "EC2가 인스턴스를 띄우고 kubelet이 등록을 마칠 때까지(모두 합쳐 \
+                         40~55초 정도) 새 노드는 점선으로 그려집니다. Ready가 되면 실선으로 \
+                         바뀌고, 그제야 파드가 노드로 옮겨 갑니다.\n\n\
+                         노드에는 NodePool 템플릿의 레이블 `app=hello-world`가 붙습니다. \
+                         NodePool이 띄운 노드에는 모두 그 풀의 레이블이 붙기 때문에, \
+                         워크로드는 이 레이블로 원하는 풀을 지정할 수 있습니다.",
                 },
             },
             Step {
@@ -166,8 +193,16 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "한 줄만 바꿔 보기",
                 },
                 body: Text {
-                    en: "Give the pod a request: under the container add `resources: {requests: {cpu: \"3\", memory: 4Gi}}`. The simulation restarts from your edit: a larger `t` instance appears, because the cheapest type must now fit 3 vCPU.\n\nThen try `spot` in the NodePool's `capacity-type` values and compare the price on the node card.",
-                    ko: "파드에 요청량을 줘 보세요. 컨테이너 아래에 `resources: {requests: {cpu: \"3\", memory: 4Gi}}`를 추가하면 시뮬레이션이 수정한 내용으로 다시 돌아갑니다. 이제 3 vCPU가 들어가야 하므로 더 큰 `t` 인스턴스가 뜹니다.\n\n이어서 NodePool의 `capacity-type` 값에 `spot`을 넣어 보고 노드 카드의 가격을 비교해 보세요.",
+                    en: "Give the pod a request: under the container add `resources: {requests: \
+                         {cpu: \"3\", memory: 4Gi}}`. The simulation restarts from your edit: a \
+                         larger `t` instance appears, because the cheapest type must now fit 3 \
+                         vCPU.\n\nThen try `spot` in the NodePool's `capacity-type` values and \
+                         compare the price on the node card.",
+                    ko: "파드에 요청량을 줘 보세요. 컨테이너 아래에 `resources: {requests: {cpu: \
+                         \"3\", memory: 4Gi}}`를 추가하면 시뮬레이션이 수정한 내용으로 다시 \
+                         돌아갑니다. 이제 3 vCPU가 들어가야 하므로 더 큰 `t` 인스턴스가 뜹니다.\n\n\
+                         이어서 NodePool의 `capacity-type` 값에 `spot`을 넣어 보고 노드 카드의 \
+                         가격을 비교해 보세요.",
                 },
             },
         ],
@@ -179,8 +214,10 @@ pub static LESSONS: &[Lesson] = &[
             ko: "레이블과 테인트: service 풀과 platform 풀",
         },
         summary: Text {
-            en: "Two NodePools that differ by one taint, in four labs: scale out, requests pick the type, scale in, limits.",
-            ko: "테인트 하나만 다른 NodePool 두 개로 네 가지 실습을 합니다. 스케일 아웃, 요청량에 따른 유형 선택, 스케일 인, 한도.",
+            en: "Two NodePools that differ by one taint, in four labs: scale out, requests pick \
+                 the type, scale in, limits.",
+            ko: "테인트 하나만 다른 NodePool 두 개로 네 가지 실습을 합니다. 스케일 아웃, 요청량에 \
+                 따른 유형 선택, 스케일 인, 한도.",
         },
         steps: &[
             Step {
@@ -190,8 +227,23 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "테인트 하나 차이인 두 풀",
                 },
                 body: Text {
-                    en: "This cluster already has two fixed `m7i-flex.large` nodes from a managed node group; Karpenter does not manage them. It adds two NodePools with the same requirements (three 2-vCPU types, spot only):\n\n`service` has the label `node=service` and the taint `node=service:NoSchedule`. `platform` has the label `node=platform` and no taint.\n\nA label attracts: a pod may ask for it. A taint repels: only pods that tolerate it may land. So every pod that asks for nothing ends up in `platform`, the cluster's de facto default pool.",
-                    ko: "이 클러스터에는 관리형 노드 그룹의 고정 노드 `m7i-flex.large` 두 대가 이미 있습니다. 이 노드들은 Karpenter가 관리하지 않습니다. 여기에 요구 조건이 같은(2 vCPU 유형 세 가지, 스팟만) NodePool 두 개를 더합니다.\n\n`service`에는 레이블 `node=service`와 테인트 `node=service:NoSchedule`이 있고, `platform`에는 레이블 `node=platform`만 있고 테인트는 없습니다.\n\n레이블은 끌어당깁니다. 파드가 그 레이블을 요구할 수 있습니다. 테인트는 밀어냅니다. 테인트를 용인(toleration)하는 파드만 들어올 수 있습니다. 그래서 아무것도 요구하지 않는 파드는 모두 `platform`으로 가고, 이 풀이 사실상 클러스터의 기본 풀이 됩니다.",
+                    en: "This cluster already has two fixed `m7i-flex.large` nodes from a managed \
+                         node group; Karpenter does not manage them. It adds two NodePools with \
+                         the same requirements (three 2-vCPU types, spot only):\n\n\
+                         `service` has the label `node=service` and the taint \
+                         `node=service:NoSchedule`. `platform` has the label `node=platform` and \
+                         no taint.\n\nA label attracts: a pod may ask for it. A taint repels: only \
+                         pods that tolerate it may land. So every pod that asks for nothing ends \
+                         up in `platform`, the cluster's de facto default pool.",
+                    ko: "이 클러스터에는 관리형 노드 그룹의 고정 노드 `m7i-flex.large` 두 대가 \
+                         이미 있습니다. 이 노드들은 Karpenter가 관리하지 않습니다. 여기에 요구 \
+                         조건이 같은(2 vCPU 유형 세 가지, 스팟만) NodePool 두 개를 더합니다.\n\n\
+                         `service`에는 레이블 `node=service`와 테인트 `node=service:NoSchedule`이 \
+                         있고, `platform`에는 레이블 `node=platform`만 있고 테인트는 없습니다.\n\n\
+                         레이블은 끌어당깁니다. 파드가 그 레이블을 요구할 수 있습니다. 테인트는 \
+                         밀어냅니다. 테인트를 용인(toleration)하는 파드만 들어올 수 있습니다. \
+                         그래서 아무것도 요구하지 않는 파드는 모두 `platform`으로 가고, 이 풀이 \
+                         사실상 클러스터의 기본 풀이 됩니다.",
                 },
             },
             Step {
@@ -201,8 +253,19 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "스케일 아웃",
                 },
                 body: Text {
-                    en: "The `busybox` Deployment has four replicas (400m CPU, 512Mi each) with a required anti-affinity on the hostname: no two on one node.\n\nPress Play. Two replicas fit on the fixed nodes. The other two do not tolerate the service taint, so Karpenter launches two nodes in `platform`, and because the requests are small, the cheapest allowed type wins: `t3.small`. The pending tray empties once both nodes are Ready.",
-                    ko: "`busybox` Deployment은 레플리카 4개(각각 CPU 400m, 메모리 512Mi)이고, 호스트 이름 기준의 필수 anti-affinity가 있어서 한 노드에 두 개가 함께 올라갈 수 없습니다.\n\n재생을 눌러 보세요. 레플리카 두 개는 고정 노드에 들어갑니다. 나머지 두 개는 service 테인트를 용인하지 않으므로 Karpenter가 `platform`에 노드 두 대를 띄웁니다. 요청량이 작아서 허용된 유형 중 가장 싼 `t3.small`이 선택됩니다. 두 노드가 Ready가 되면 Pending 트레이가 비워집니다.",
+                    en: "The `busybox` Deployment has four replicas (400m CPU, 512Mi each) with a \
+                         required anti-affinity on the hostname: no two on one node.\n\n\
+                         Press Play. Two replicas fit on the fixed nodes. The other two do not \
+                         tolerate the service taint, so Karpenter launches two nodes in \
+                         `platform`, and because the requests are small, the cheapest allowed type \
+                         wins: `t3.small`. The pending tray empties once both nodes are Ready.",
+                    ko: "`busybox` Deployment은 레플리카 4개(각각 CPU 400m, 메모리 512Mi)이고, \
+                         호스트 이름 기준의 필수 anti-affinity가 있어서 한 노드에 두 개가 함께 \
+                         올라갈 수 없습니다.\n\n재생을 눌러 보세요. 레플리카 두 개는 고정 \
+                         노드에 들어갑니다. 나머지 두 개는 service 테인트를 용인하지 않으므로 \
+                         Karpenter가 `platform`에 노드 두 대를 띄웁니다. 요청량이 작아서 허용된 \
+                         유형 중 가장 싼 `t3.small`이 선택됩니다. 두 노드가 Ready가 되면 \
+                         Pending 트레이가 비워집니다.",
                 },
             },
             Step {
@@ -212,8 +275,21 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "요청량이 인스턴스 유형을 고른다",
                 },
                 body: Text {
-                    en: "To run in the service pool, the `httpd` app needs both halves: a toleration for `node=service:NoSchedule` (permission to land there) and a required node affinity on `node=service` (the obligation to).\n\nEach replica requests 6Gi of memory. After the kubelet's reservations, a `t3.small` or `c7i-flex.large` has well under 6Gi allocatable; only `m7i-flex.large` (8 GiB) fits, so the same pool that launched `t3.small` now launches `m7i-flex.large`.",
-                    ko: "`httpd` 앱이 service 풀에서 돌려면 두 가지가 모두 필요합니다. `node=service:NoSchedule`에 대한 toleration(들어가도 된다는 허락)과 `node=service`에 대한 필수 node affinity(반드시 그곳으로 가라는 조건)입니다.\n\n레플리카마다 메모리 6Gi를 요청합니다. kubelet 예약분을 빼고 나면 `t3.small`이나 `c7i-flex.large`의 할당 가능 메모리는 6Gi에 한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐이어서, 아까 `t3.small`을 띄웠던 것과 같은 조건의 풀이 이번에는 `m7i-flex.large`를 띄웁니다.",
+                    en: "To run in the service pool, the `httpd` app needs both halves: a \
+                         toleration for `node=service:NoSchedule` (permission to land there) and a \
+                         required node affinity on `node=service` (the obligation to).\n\n\
+                         Each replica requests 6Gi of memory. After the kubelet's reservations, a \
+                         `t3.small` or `c7i-flex.large` has well under 6Gi allocatable; only \
+                         `m7i-flex.large` (8 GiB) fits, so the same pool that launched `t3.small` \
+                         now launches `m7i-flex.large`.",
+                    ko: "`httpd` 앱이 service 풀에서 돌려면 두 가지가 모두 필요합니다. \
+                         `node=service:NoSchedule`에 대한 toleration(들어가도 된다는 허락)과 \
+                         `node=service`에 대한 필수 node affinity(반드시 그곳으로 가라는 \
+                         조건)입니다.\n\n레플리카마다 메모리 6Gi를 요청합니다. kubelet 예약분을 \
+                         빼고 나면 `t3.small`이나 `c7i-flex.large`의 할당 가능 메모리는 6Gi에 \
+                         한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐이어서, \
+                         아까 `t3.small`을 띄웠던 것과 같은 조건의 풀이 이번에는 \
+                         `m7i-flex.large`를 띄웁니다.",
                 },
             },
             Step {
@@ -223,8 +299,24 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "스케일 인",
                 },
                 body: Text {
-                    en: "This lab repeats the scale-out, then a Timeline step deletes the Deployment at 3:00. The two `platform` nodes are left empty. Play at 60× and watch the cost line.\n\nAn empty node becomes a candidate once the pool's `consolidateAfter` (1 minute here) has passed since its last pod left. Karpenter looks every 10 seconds, waits 15 seconds to confirm, then taints the node, drains it and terminates it. The pool's default budget (`nodes: 10%`, rounded up) lets one node go at a time, so the second follows the first. The fixed nodes stay: no NodePool owns them.\n\nThe next step is the article's other way to scale in.",
-                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. 60× 속도로 재생하면서 비용 줄을 지켜보세요.\n\n빈 노드는 마지막 파드가 떠난 뒤 풀의 `consolidateAfter`(여기서는 1분)가 지나면 정리 후보가 됩니다. Karpenter는 10초마다 후보를 살피고, 15초 동안 다시 확인한 다음 노드에 테인트를 걸고 드레인한 뒤 종료합니다. 풀의 기본 예산(`nodes: 10%`, 올림)은 한 번에 한 대만 허용하므로 두 번째 노드는 첫 번째가 사라진 뒤에 정리됩니다. 고정 노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n다음 단계는 원문이 보여 주는 또 다른 스케일 인 방법입니다.",
+                    en: "This lab repeats the scale-out, then a Timeline step deletes the \
+                         Deployment at 3:00. The two `platform` nodes are left empty. Play at 60× \
+                         and watch the cost line.\n\nAn empty node becomes a candidate once the \
+                         pool's `consolidateAfter` (1 minute here) has passed since its last pod \
+                         left. Karpenter looks every 10 seconds, waits 15 seconds to confirm, then \
+                         taints the node, drains it and terminates it. The pool's default budget \
+                         (`nodes: 10%`, rounded up) lets one node go at a time, so the second \
+                         follows the first. The fixed nodes stay: no NodePool owns them.\n\n\
+                         The next step is the article's other way to scale in.",
+                    ko: "이 실습은 스케일 아웃을 그대로 한 뒤, Timeline 단계가 3:00에 Deployment를 \
+                         삭제합니다. `platform` 노드 두 대가 빈 채로 남습니다. 60× 속도로 \
+                         재생하면서 비용 줄을 지켜보세요.\n\n빈 노드는 마지막 파드가 떠난 뒤 풀의 \
+                         `consolidateAfter`(여기서는 1분)가 지나면 정리 후보가 됩니다. Karpenter는 \
+                         10초마다 후보를 살피고, 15초 동안 다시 확인한 다음 노드에 테인트를 걸고 \
+                         드레인한 뒤 종료합니다. 풀의 기본 예산(`nodes: 10%`, 올림)은 한 번에 한 \
+                         대만 허용하므로 두 번째 노드는 첫 번째가 사라진 뒤에 정리됩니다. 고정 \
+                         노드는 어떤 NodePool에도 속하지 않으므로 그대로 남습니다.\n\n\
+                         다음 단계는 원문이 보여 주는 또 다른 스케일 인 방법입니다.",
                 },
             },
             Step {
@@ -234,8 +326,27 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "사용률이 낮은 노드 통합",
                 },
                 body: Text {
-                    en: "The lecture's way to watch consolidation: eight anti-affine replicas fill the `platform` pool up to its limit, then at 3:00 the Deployment is applied again without its `podAntiAffinity`. Its pods are replaced, and without the anti-affinity several of them fit on one node.\n\nThe pool consolidates `WhenEmptyOrUnderutilized`. A minute after a node's pods last changed, Karpenter simulates scheduling its pods on the other nodes (the fixed ones included). When they all fit, it deletes the node, and when one cheaper node would hold them, it replaces it. Read its decision line above the lanes: the method, the nodes and the saving per hour. The budget (`nodes: 10%` of four nodes, rounded up to one) makes the nodes go one by one.",
-                    ko: "강의에서 통합을 보여 주는 방법입니다. anti-affinity가 걸린 레플리카 8개가 `platform` 풀을 한도까지 채운 뒤, 3:00에 `podAntiAffinity`를 뺀 Deployment를 다시 적용합니다. 파드가 새로 바뀌고, anti-affinity가 없으니 한 노드에 여러 개가 들어갈 수 있습니다.\n\n이 풀은 `WhenEmptyOrUnderutilized`로 통합합니다. 노드의 파드가 마지막으로 바뀐 뒤 1분이 지나면, Karpenter는 그 노드의 파드를 다른 노드(고정 노드 포함)에 올리는 스케줄링을 시뮬레이션합니다. 모두 들어가면 노드를 삭제하고, 더 싼 노드 하나로 충분하면 그 노드로 교체합니다. 레인 위의 결정 줄에서 방식, 대상 노드, 시간당 절감액을 읽어 보세요. 예산(노드 네 대의 `nodes: 10%`, 올림하면 한 대) 때문에 노드는 한 대씩 사라집니다.",
+                    en: "The lecture's way to watch consolidation: eight anti-affine replicas fill \
+                         the `platform` pool up to its limit, then at 3:00 the Deployment is \
+                         applied again without its `podAntiAffinity`. Its pods are replaced, and \
+                         without the anti-affinity several of them fit on one node.\n\n\
+                         The pool consolidates `WhenEmptyOrUnderutilized`. A minute after a node's \
+                         pods last changed, Karpenter simulates scheduling its pods on the other \
+                         nodes (the fixed ones included). When they all fit, it deletes the node, \
+                         and when one cheaper node would hold them, it replaces it. Read its \
+                         decision line above the lanes: the method, the nodes and the saving per \
+                         hour. The budget (`nodes: 10%` of four nodes, rounded up to one) makes \
+                         the nodes go one by one.",
+                    ko: "강의에서 통합을 보여 주는 방법입니다. anti-affinity가 걸린 레플리카 8개가 \
+                         `platform` 풀을 한도까지 채운 뒤, 3:00에 `podAntiAffinity`를 뺀 \
+                         Deployment를 다시 적용합니다. 파드가 새로 바뀌고, anti-affinity가 없으니 \
+                         한 노드에 여러 개가 들어갈 수 있습니다.\n\n이 풀은 \
+                         `WhenEmptyOrUnderutilized`로 통합합니다. 노드의 파드가 마지막으로 바뀐 뒤 \
+                         1분이 지나면, Karpenter는 그 노드의 파드를 다른 노드(고정 노드 포함)에 \
+                         올리는 스케줄링을 시뮬레이션합니다. 모두 들어가면 노드를 삭제하고, 더 싼 \
+                         노드 하나로 충분하면 그 노드로 교체합니다. 레인 위의 결정 줄에서 방식, \
+                         대상 노드, 시간당 절감액을 읽어 보세요. 예산(노드 네 대의 `nodes: 10%`, \
+                         올림하면 한 대) 때문에 노드는 한 대씩 사라집니다.",
                 },
             },
             Step {
@@ -245,8 +356,19 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "비용 안전장치로서의 한도",
                 },
                 body: Text {
-                    en: "Now eight anti-affine replicas, one node each. The fixed nodes take two. The `platform` pool has `limits: {cpu: \"8\"}`, counted as the capacity of its nodes: four 2-vCPU nodes and the limit is reached (watch the gauge in its lane).\n\nKarpenter refuses to launch a fifth node, so two replicas stay Pending. Hover over or focus a pending pod to read why: the service pool's taint, and the platform pool's limit.",
-                    ko: "이번에는 anti-affinity가 걸린 레플리카 8개로, 노드 하나에 하나씩 올라갑니다. 고정 노드가 두 개를 받습니다. `platform` 풀에는 `limits: {cpu: \"8\"}`가 있고, 한도는 풀에 속한 노드의 용량으로 계산합니다. 2 vCPU 노드 네 대면 한도에 닿습니다(레인의 게이지를 보세요).\n\nKarpenter는 다섯 번째 노드를 띄우지 않으므로 레플리카 두 개는 Pending으로 남습니다. Pending 파드에 마우스를 올리거나 포커스를 주면 이유가 나옵니다. service 풀의 테인트와 platform 풀의 한도입니다.",
+                    en: "Now eight anti-affine replicas, one node each. The fixed nodes take two. \
+                         The `platform` pool has `limits: {cpu: \"8\"}`, counted as the capacity \
+                         of its nodes: four 2-vCPU nodes and the limit is reached (watch the gauge \
+                         in its lane).\n\nKarpenter refuses to launch a fifth node, so two \
+                         replicas stay Pending. Hover over or focus a pending pod to read why: the \
+                         service pool's taint, and the platform pool's limit.",
+                    ko: "이번에는 anti-affinity가 걸린 레플리카 8개로, 노드 하나에 하나씩 \
+                         올라갑니다. 고정 노드가 두 개를 받습니다. `platform` 풀에는 `limits: \
+                         {cpu: \"8\"}`가 있고, 한도는 풀에 속한 노드의 용량으로 계산합니다. 2 vCPU \
+                         노드 네 대면 한도에 닿습니다(레인의 게이지를 보세요).\n\n\
+                         Karpenter는 다섯 번째 노드를 띄우지 않으므로 레플리카 두 개는 Pending으로 \
+                         남습니다. Pending 파드에 마우스를 올리거나 포커스를 주면 이유가 나옵니다. \
+                         service 풀의 테인트와 platform 풀의 한도입니다.",
                 },
             },
         ],
@@ -258,8 +380,10 @@ pub static LESSONS: &[Lesson] = &[
             ko: "멀티 아키텍처 범용 풀과 스팟 배치 풀",
         },
         summary: Text {
-            en: "Where a batch Job lands when it only tolerates its pool's taint, and the one line that fixes it.",
-            ko: "배치 Job이 풀의 테인트만 용인할 때 어디에 배치되는지, 그리고 이를 고치는 한 줄을 봅니다.",
+            en: "Where a batch Job lands when it only tolerates its pool's taint, and \
+                 the one line that fixes it.",
+            ko: "배치 Job이 풀의 테인트만 용인할 때 어디에 배치되는지, 그리고 \
+                 이를 고치는 한 줄을 봅니다.",
         },
         steps: &[
             Step {
@@ -269,8 +393,15 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "두 종류의 작업, 두 개의 풀",
                 },
                 body: Text {
-                    en: "`general-multiarch` allows amd64 and arm64, on-demand and spot, in the `t`, `m` and `c` families, with no taint: anything may land there.\n\n`batch-spot` is spot only, labelled `workload=batch`, and tainted `workload=batch:NoSchedule` so that ordinary pods stay out.",
-                    ko: "`general-multiarch`는 amd64와 arm64, 온디맨드와 스팟, `t`·`m`·`c` 계열을 허용하고 테인트가 없습니다. 어떤 파드든 들어올 수 있습니다.\n\n`batch-spot`은 스팟 전용이고 레이블 `workload=batch`가 있으며, 일반 파드가 들어오지 못하도록 `workload=batch:NoSchedule` 테인트가 걸려 있습니다.",
+                    en: "`general-multiarch` allows amd64 and arm64, on-demand and spot, in the \
+                         `t`, `m` and `c` families, with no taint: anything may land there.\n\n\
+                         `batch-spot` is spot only, labelled `workload=batch`, and tainted \
+                         `workload=batch:NoSchedule` so that ordinary pods stay out.",
+                    ko: "`general-multiarch`는 amd64와 arm64, 온디맨드와 스팟, \
+                         `t`·`m`·`c` 계열을 허용하고 테인트가 없습니다. 어떤 파드든 \
+                         들어올 수 있습니다.\n\n`batch-spot`은 스팟 전용이고 레이블 \
+                         `workload=batch`가 있으며, 일반 파드가 들어오지 못하도록 \
+                         `workload=batch:NoSchedule` 테인트가 걸려 있습니다.",
                 },
             },
             Step {
@@ -280,8 +411,19 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "원문 그대로의 Job",
                 },
                 body: Text {
-                    en: "The Job tolerates the batch taint but selects nothing. Press Play and see where it lands: in `general-multiarch`, not in `batch-spot`.\n\nA toleration is permission, not a destination. Karpenter tries NodePools by weight, highest first, and breaks ties by name in reverse alphabetical order. Both weights are 0, `general-multiarch` sorts after `batch-spot`, so it is tried first, and it accepts the pod.",
-                    ko: "이 Job은 배치 테인트를 용인하지만 아무 풀도 지정하지 않습니다. 재생을 눌러 어디에 배치되는지 보세요. `batch-spot`이 아니라 `general-multiarch`로 갑니다.\n\ntoleration은 허락일 뿐 목적지가 아닙니다. Karpenter는 가중치가 높은 NodePool부터 시도하고, 가중치가 같으면 이름의 역순(알파벳 내림차순)으로 시도합니다. 두 풀의 가중치가 모두 0이고 `general-multiarch`가 `batch-spot`보다 뒤에 정렬되므로 먼저 시도되고, 이 풀이 파드를 받아들입니다.",
+                    en: "The Job tolerates the batch taint but selects nothing. Press Play and see \
+                         where it lands: in `general-multiarch`, not in `batch-spot`.\n\n\
+                         A toleration is permission, not a destination. Karpenter tries NodePools \
+                         by weight, highest first, and breaks ties by name in reverse alphabetical \
+                         order. Both weights are 0, `general-multiarch` sorts after `batch-spot`, \
+                         so it is tried first, and it accepts the pod.",
+                    ko: "이 Job은 배치 테인트를 용인하지만 아무 풀도 지정하지 않습니다. 재생을 \
+                         눌러 어디에 배치되는지 보세요. `batch-spot`이 아니라 \
+                         `general-multiarch`로 갑니다.\n\ntoleration은 허락일 뿐 목적지가 \
+                         아닙니다. Karpenter는 가중치가 높은 NodePool부터 시도하고, 가중치가 \
+                         같으면 이름의 역순(알파벳 내림차순)으로 시도합니다. 두 풀의 가중치가 모두 \
+                         0이고 `general-multiarch`가 `batch-spot`보다 뒤에 정렬되므로 먼저 \
+                         시도되고, 이 풀이 파드를 받아들입니다.",
                 },
             },
             Step {
@@ -291,8 +433,16 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "해결: 풀도 지정하기",
                 },
                 body: Text {
-                    en: "This version adds `nodeSelector: {workload: batch}` to the Job's pod template. `general-multiarch` does not have that label, so only `batch-spot` is eligible: the Job gets a spot node, labelled and tainted for batch.\n\nTo pin a workload to a dedicated pool, give it both: the toleration to get in, and a selector so nothing else qualifies.",
-                    ko: "이 버전은 Job의 파드 템플릿에 `nodeSelector: {workload: batch}`를 추가했습니다. `general-multiarch`에는 이 레이블이 없으므로 `batch-spot`만 남고, Job은 배치용 레이블과 테인트가 붙은 스팟 노드를 받습니다.\n\n워크로드를 전용 풀에 고정하려면 둘 다 필요합니다. 들어가기 위한 toleration과, 다른 풀이 후보가 되지 않도록 하는 selector입니다.",
+                    en: "This version adds `nodeSelector: {workload: batch}` to the Job's pod \
+                         template. `general-multiarch` does not have that label, so only \
+                         `batch-spot` is eligible: the Job gets a spot node, labelled and tainted \
+                         for batch.\n\nTo pin a workload to a dedicated pool, give it both: the \
+                         toleration to get in, and a selector so nothing else qualifies.",
+                    ko: "이 버전은 Job의 파드 템플릿에 `nodeSelector: {workload: batch}`를 \
+                         추가했습니다. `general-multiarch`에는 이 레이블이 없으므로 `batch-spot`만 \
+                         남고, Job은 배치용 레이블과 테인트가 붙은 스팟 노드를 받습니다.\n\n\
+                         워크로드를 전용 풀에 고정하려면 둘 다 필요합니다. 들어가기 위한 \
+                         toleration과, 다른 풀이 후보가 되지 않도록 하는 selector입니다.",
                 },
             },
             Step {
@@ -302,8 +452,15 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "Job은 끝난다",
                 },
                 body: Text {
-                    en: "The Job's pod runs for 60 seconds and completes, and its node is left empty. Once the pool's `consolidateAfter` (30 seconds) has passed, Karpenter removes it, and the cost goes back to zero.\n\nTry raising the Job's `parallelism` and `completions` to 5 and play again: how many nodes, and which types?",
-                    ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 풀의 `consolidateAfter`(30초)가 지나면 Karpenter가 이 노드를 정리하고, 비용은 다시 0이 됩니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
+                    en: "The Job's pod runs for 60 seconds and completes, and its node is left \
+                         empty. Once the pool's `consolidateAfter` (30 seconds) has passed, \
+                         Karpenter removes it, and the cost goes back to zero.\n\n\
+                         Try raising the Job's `parallelism` and `completions` to 5 and play \
+                         again: how many nodes, and which types?",
+                    ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 풀의 \
+                         `consolidateAfter`(30초)가 지나면 Karpenter가 이 노드를 정리하고, 비용은 \
+                         다시 0이 됩니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 \
+                         재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
                 },
             },
             Step {
@@ -313,8 +470,31 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "스팟이 바닥나면",
                 },
                 body: Text {
-                    en: "The same two pools, a two-replica `web` Deployment beside the Job, and a Timeline step, `insufficientCapacity: {capacityType: spot, for: 6m}`: for six minutes EC2 has no spot capacity anywhere.\n\nPlay and open Events. Each spot launch comes back `InsufficientCapacityError` and its NodeClaim is deleted. The AWS provider remembers every offering that failed for 3 minutes, so the next try, seconds later, picks others. `general-multiarch` allows on-demand, so `web` soon runs on an on-demand node. `batch-spot` is spot only: the Job waits, and Karpenter tries again each time the memory of a failed offering runs out.\n\nWhen spot returns, the Job gets its spot node, and consolidation swaps the on-demand node for a cheaper spot one. Click a node to see which offerings had no capacity. Try `instanceType` or `zone` in the step to take away just one offering.",
-                    ko: "같은 두 풀에, Job 옆에 복제본 2개짜리 `web` Deployment와 Timeline 단계 `insufficientCapacity: {capacityType: spot, for: 6m}`를 더했습니다. 6분 동안 EC2 어디에도 스팟 용량이 없습니다.\n\n재생하고 Events를 열어 보세요. 스팟 실행은 매번 `InsufficientCapacityError`로 돌아오고 그 NodeClaim은 삭제됩니다. AWS 프로바이더는 실패한 오퍼링을 3분 동안 기억하므로, 몇 초 뒤의 다음 시도는 다른 오퍼링을 고릅니다. `general-multiarch`는 온디맨드를 허용하므로 `web`은 곧 온디맨드 노드에서 실행됩니다. `batch-spot`은 스팟 전용이라 Job은 기다리고, Karpenter는 실패한 오퍼링의 기억이 끝날 때마다 다시 시도합니다.\n\n스팟이 돌아오면 Job은 스팟 노드를 받고, 통합이 온디맨드 노드를 더 싼 스팟 노드로 바꿉니다. 노드를 클릭하면 어떤 오퍼링에 용량이 없었는지 볼 수 있습니다. 단계에 `instanceType`이나 `zone`을 넣어 오퍼링 하나만 없애 보세요.",
+                    en: "The same two pools, a two-replica `web` Deployment beside the Job, and a \
+                         Timeline step, `insufficientCapacity: {capacityType: spot, for: 6m}`: for \
+                         six minutes EC2 has no spot capacity anywhere.\n\n\
+                         Play and open Events. Each spot launch comes back \
+                         `InsufficientCapacityError` and its NodeClaim is deleted. The AWS \
+                         provider remembers every offering that failed for 3 minutes, so the next \
+                         try, seconds later, picks others. `general-multiarch` allows on-demand, \
+                         so `web` soon runs on an on-demand node. `batch-spot` is spot only: the \
+                         Job waits, and Karpenter tries again each time the memory of a failed \
+                         offering runs out.\n\nWhen spot returns, the Job gets its spot node, and \
+                         consolidation swaps the on-demand node for a cheaper spot one. Click a \
+                         node to see which offerings had no capacity. Try `instanceType` or `zone` \
+                         in the step to take away just one offering.",
+                    ko: "같은 두 풀에, Job 옆에 복제본 2개짜리 `web` Deployment와 Timeline 단계 \
+                         `insufficientCapacity: {capacityType: spot, for: 6m}`를 더했습니다. 6분 \
+                         동안 EC2 어디에도 스팟 용량이 없습니다.\n\n재생하고 Events를 열어 보세요. \
+                         스팟 실행은 매번 `InsufficientCapacityError`로 돌아오고 그 NodeClaim은 \
+                         삭제됩니다. AWS 프로바이더는 실패한 오퍼링을 3분 동안 기억하므로, 몇 초 \
+                         뒤의 다음 시도는 다른 오퍼링을 고릅니다. `general-multiarch`는 온디맨드를 \
+                         허용하므로 `web`은 곧 온디맨드 노드에서 실행됩니다. `batch-spot`은 스팟 \
+                         전용이라 Job은 기다리고, Karpenter는 실패한 오퍼링의 기억이 끝날 때마다 \
+                         다시 시도합니다.\n\n스팟이 돌아오면 Job은 스팟 노드를 받고, 통합이 \
+                         온디맨드 노드를 더 싼 스팟 노드로 바꿉니다. 노드를 클릭하면 어떤 오퍼링에 \
+                         용량이 없었는지 볼 수 있습니다. 단계에 `instanceType`이나 `zone`을 넣어 \
+                         오퍼링 하나만 없애 보세요.",
                 },
             },
         ],
@@ -326,8 +506,10 @@ pub static LESSONS: &[Lesson] = &[
             ko: "v1beta1에서 v1으로",
         },
         summary: Text {
-            en: "Course manifests written for Karpenter v0.3x: what changed in v1, and how to move them over.",
-            ko: "Karpenter v0.3x 시절에 쓴 강의 매니페스트: v1에서 무엇이 바뀌었고 어떻게 옮기는지 봅니다.",
+            en: "Course manifests written for Karpenter v0.3x: what changed in \
+                 v1, and how to move them over.",
+            ko: "Karpenter v0.3x 시절에 쓴 강의 매니페스트: v1에서 무엇이 \
+                 바뀌었고 어떻게 옮기는지 봅니다.",
         },
         steps: &[
             Step {
@@ -337,8 +519,34 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "지적 사항 읽기",
                 },
                 body: Text {
-                    en: "These are the hello-world manifests exactly as the first article wrote them, in `karpenter.sh/v1beta1`. A v1 cluster rejects them; the playground reads them with their v1 meaning, so Play still works, and marks each difference as a warning at its field. Open Problems below the editor.\n\n- Both `apiVersion`s are now `v1`.\n- The EC2NodeClass picks its AMI with `amiSelectorTerms` and an alias such as `al2023@latest` instead of `amiFamily`.\n- `nodeClassRef` needs `group` and `kind` as well as `name`.\n- `WhenUnderutilized` is renamed `WhenEmptyOrUnderutilized`.\n- v1beta1 rejected `consolidateAfter` together with `WhenUnderutilized`, so the article's manifest would not have applied as written. v1 accepts it, and requires it in any `disruption` block you write; leave the whole block out and v1 fills in `consolidateAfter: 0s`, `WhenEmptyOrUnderutilized` and a `nodes: 10%` budget, which is what v1beta1 did by default.",
-                    ko: "첫 번째 글이 쓴 그대로의 hello-world 매니페스트이며 `karpenter.sh/v1beta1`입니다. v1 클러스터는 이를 거부합니다. 플레이그라운드는 v1의 의미로 읽기 때문에 재생은 되지만, 달라진 곳마다 해당 필드에 경고를 붙입니다. 편집기 아래의 Problems를 열어 보세요.\n\n- 두 `apiVersion` 모두 이제 `v1`입니다.\n- EC2NodeClass는 `amiFamily` 대신 `amiSelectorTerms`와 `al2023@latest` 같은 alias로 AMI를 고릅니다.\n- `nodeClassRef`에는 `name`과 함께 `group`과 `kind`가 있어야 합니다.\n- `WhenUnderutilized`의 이름이 `WhenEmptyOrUnderutilized`로 바뀌었습니다.\n- v1beta1은 `consolidateAfter`를 `WhenUnderutilized`와 함께 쓰는 것을 거부했으므로, 글의 매니페스트는 쓰인 그대로는 적용되지 않았을 것입니다. v1은 이를 받아들이며, 직접 쓴 `disruption` 블록 안에서는 필수 항목입니다. 블록 전체를 빼면 v1이 `consolidateAfter: 0s`, `WhenEmptyOrUnderutilized`, `nodes: 10%` 예산을 채워 넣는데, 이는 v1beta1의 기본 동작과 같습니다.",
+                    en: "These are the hello-world manifests exactly as the first article wrote \
+                         them, in `karpenter.sh/v1beta1`. A v1 cluster rejects them; the \
+                         playground reads them with their v1 meaning, so Play still works, and \
+                         marks each difference as a warning at its field. Open Problems below the \
+                         editor.\n\n- Both `apiVersion`s are now `v1`.\n\
+                         - The EC2NodeClass picks its AMI with `amiSelectorTerms` and an alias \
+                         such as `al2023@latest` instead of `amiFamily`.\n\
+                         - `nodeClassRef` needs `group` and `kind` as well as `name`.\n\
+                         - `WhenUnderutilized` is renamed `WhenEmptyOrUnderutilized`.\n\
+                         - v1beta1 rejected `consolidateAfter` together with `WhenUnderutilized`, \
+                         so the article's manifest would not have applied as written. v1 accepts \
+                         it, and requires it in any `disruption` block you write; leave the whole \
+                         block out and v1 fills in `consolidateAfter: 0s`, \
+                         `WhenEmptyOrUnderutilized` and a `nodes: 10%` budget, which is what \
+                         v1beta1 did by default.",
+                    ko: "첫 번째 글이 쓴 그대로의 hello-world 매니페스트이며 \
+                         `karpenter.sh/v1beta1`입니다. v1 클러스터는 이를 거부합니다. \
+                         플레이그라운드는 v1의 의미로 읽기 때문에 재생은 되지만, 달라진 곳마다 \
+                         해당 필드에 경고를 붙입니다. 편집기 아래의 Problems를 열어 보세요.\n\n\
+                         - 두 `apiVersion` 모두 이제 `v1`입니다.\n- EC2NodeClass는 `amiFamily` \
+                         대신 `amiSelectorTerms`와 `al2023@latest` 같은 alias로 AMI를 고릅니다.\n\
+                         - `nodeClassRef`에는 `name`과 함께 `group`과 `kind`가 있어야 합니다.\n\
+                         - `WhenUnderutilized`의 이름이 `WhenEmptyOrUnderutilized`로 바뀌었습니다.\
+                         \n- v1beta1은 `consolidateAfter`를 `WhenUnderutilized`와 함께 쓰는 것을 \
+                         거부했으므로, 글의 매니페스트는 쓰인 그대로는 적용되지 않았을 것입니다. \
+                         v1은 이를 받아들이며, 직접 쓴 `disruption` 블록 안에서는 필수 항목입니다. \
+                         블록 전체를 빼면 v1이 `consolidateAfter: 0s`, `WhenEmptyOrUnderutilized`, \
+                         `nodes: 10%` 예산을 채워 넣는데, 이는 v1beta1의 기본 동작과 같습니다.",
                 },
             },
             Step {
@@ -348,8 +556,21 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "v1으로 옮기기",
                 },
                 body: Text {
-                    en: "Press **Migrate to v1** in Problems. The playground rewrites only what v1 changed, in place: your comments, order and quoting stay. Each changed tab is shown side by side, old on the left and new on the right, with the list of changes. Anything it cannot do for you is marked as needing a person. Accept it, and the warnings are gone and the simulation runs the same cluster as before.\n\nThe same rewrite works on the command line: `kpg migrate manifests.yaml > v1.yaml`. It prints each change with its line to stderr.",
-                    ko: "Problems에서 **v1으로 옮기기**를 누르세요. 플레이그라운드는 v1에서 바뀐 부분만 제자리에서 고쳐 씁니다. 주석, 순서, 따옴표는 그대로 남습니다. 바뀐 탭마다 왼쪽에 이전, 오른쪽에 새 내용을 나란히 보여 주고 변경 목록을 함께 보여 줍니다. 자동으로 할 수 없는 일은 사람이 해야 한다고 표시합니다. 수락하면 경고가 사라지고, 시뮬레이션은 이전과 같은 클러스터를 돌립니다.\n\n명령줄에서도 똑같이 고칠 수 있습니다. `kpg migrate manifests.yaml > v1.yaml`을 실행하면 각 변경을 줄 번호와 함께 stderr로 출력합니다.",
+                    en: "Press **Migrate to v1** in Problems. The playground rewrites only what \
+                         v1 changed, in place: your comments, order and quoting stay. Each \
+                         changed tab is shown side by side, old on the left and new on the right, \
+                         with the list of changes. Anything it cannot do for you is marked as \
+                         needing a person. Accept it, and the warnings are gone and the \
+                         simulation runs the same cluster as before.\n\n\
+                         The same rewrite works on the command line: `kpg migrate manifests.yaml \
+                         > v1.yaml`. It prints each change with its line to stderr.",
+                    ko: "Problems에서 **v1으로 옮기기**를 누르세요. 플레이그라운드는 v1에서 바뀐 \
+                         부분만 제자리에서 고쳐 씁니다. 주석, 순서, 따옴표는 그대로 남습니다. 바뀐 \
+                         탭마다 왼쪽에 이전, 오른쪽에 새 내용을 나란히 보여 주고 변경 목록을 함께 \
+                         보여 줍니다. 자동으로 할 수 없는 일은 사람이 해야 한다고 표시합니다. \
+                         수락하면 경고가 사라지고, 시뮬레이션은 이전과 같은 클러스터를 돌립니다.\n\
+                         \n명령줄에서도 똑같이 고칠 수 있습니다. `kpg migrate manifests.yaml > \
+                         v1.yaml`을 실행하면 각 변경을 줄 번호와 함께 stderr로 출력합니다.",
                 },
             },
             Step {
@@ -359,8 +580,23 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "풀 두 개, 노드 클래스 하나",
                 },
                 body: Text {
-                    en: "The third article's cluster, also in v1beta1: a multi-arch general pool and a tainted spot pool for batch Jobs, both pointing at one EC2NodeClass, plus the article's Job. Read the nine findings, then migrate. Both `nodeClassRef`s gain their `group` and `kind`, both policies are renamed, and the Job is left exactly as it was.\n\nPlay it after accepting. The Job still lands in the general pool, not in the batch pool: migrating the API version does not change what the manifests mean. The lesson \"A multi-arch general pool and a spot batch pool\" explains why and fixes it.",
-                    ko: "세 번째 글의 클러스터도 v1beta1로 되어 있습니다. 멀티 아키텍처 범용 풀과 배치 Job용 테인트가 걸린 스팟 풀이 EC2NodeClass 하나를 함께 가리키고, 글의 Job이 있습니다. 아홉 가지 지적 사항을 읽은 뒤 옮겨 보세요. 두 `nodeClassRef` 모두 `group`과 `kind`를 얻고, 두 정책 이름이 바뀌며, Job은 그대로 남습니다.\n\n수락한 뒤 재생해 보세요. Job은 여전히 배치 풀이 아니라 범용 풀에 올라갑니다. API 버전을 옮긴다고 매니페스트의 의미가 바뀌지는 않습니다. 이유와 고치는 방법은 \"멀티 아키텍처 범용 풀과 스팟 배치 풀\" 레슨에서 다룹니다.",
+                    en: "The third article's cluster, also in v1beta1: a multi-arch general pool \
+                         and a tainted spot pool for batch Jobs, both pointing at one \
+                         EC2NodeClass, plus the article's Job. Read the nine findings, then \
+                         migrate. Both `nodeClassRef`s gain their `group` and `kind`, both \
+                         policies are renamed, and the Job is left exactly as it was.\n\n\
+                         Play it after accepting. The Job still lands in the general pool, not in \
+                         the batch pool: migrating the API version does not change what the \
+                         manifests mean. The lesson \"A multi-arch general pool and a spot batch \
+                         pool\" explains why and fixes it.",
+                    ko: "세 번째 글의 클러스터도 v1beta1로 되어 있습니다. 멀티 아키텍처 범용 풀과 \
+                         배치 Job용 테인트가 걸린 스팟 풀이 EC2NodeClass 하나를 함께 가리키고, \
+                         글의 Job이 있습니다. 아홉 가지 지적 사항을 읽은 뒤 옮겨 보세요. 두 \
+                         `nodeClassRef` 모두 `group`과 `kind`를 얻고, 두 정책 이름이 바뀌며, Job은 \
+                         그대로 남습니다.\n\n수락한 뒤 재생해 보세요. Job은 여전히 배치 풀이 \
+                         아니라 범용 풀에 올라갑니다. API 버전을 옮긴다고 매니페스트의 의미가 \
+                         바뀌지는 않습니다. 이유와 고치는 방법은 \"멀티 아키텍처 범용 풀과 스팟 \
+                         배치 풀\" 레슨에서 다룹니다.",
                 },
             },
         ],
@@ -372,8 +608,10 @@ pub static LESSONS: &[Lesson] = &[
             ko: "빈 시나리오",
         },
         summary: Text {
-            en: "An EC2NodeClass and one NodePool: add workloads from the templates and build your own.",
-            ko: "EC2NodeClass와 NodePool 하나로 시작합니다. 템플릿에서 워크로드를 추가해 직접 만들어 보세요.",
+            en: "An EC2NodeClass and one NodePool: add workloads from the \
+                 templates and build your own.",
+            ko: "EC2NodeClass와 NodePool 하나로 시작합니다. 템플릿에서 \
+                 워크로드를 추가해 직접 만들어 보세요.",
         },
         steps: &[Step {
             lab: Lab::Blank,
@@ -382,8 +620,14 @@ pub static LESSONS: &[Lesson] = &[
                 ko: "나만의 클러스터",
             },
             body: Text {
-                en: "Use Add to insert a Deployment, a Job, a DaemonSet or a PodDisruptionBudget, edit it, and press Play. A `Cluster` document (`apiVersion: playground.karpenter.dev/v1alpha1`) sets the region, zones and fixed nodes; without one the cluster is in us-east-1 with no fixed nodes.",
-                ko: "추가 버튼으로 Deployment, Job, DaemonSet, PodDisruptionBudget을 넣고 고친 다음 재생을 눌러 보세요. `Cluster` 문서(`apiVersion: playground.karpenter.dev/v1alpha1`)로 리전, 가용 영역, 고정 노드를 정할 수 있습니다. 이 문서가 없으면 고정 노드 없이 us-east-1 리전으로 시작합니다.",
+                en: "Use Add to insert a Deployment, a Job, a DaemonSet or a PodDisruptionBudget, \
+                     edit it, and press Play. A `Cluster` document (`apiVersion: \
+                     playground.karpenter.dev/v1alpha1`) sets the region, zones and fixed nodes; \
+                     without one the cluster is in us-east-1 with no fixed nodes.",
+                ko: "추가 버튼으로 Deployment, Job, DaemonSet, PodDisruptionBudget을 넣고 고친 \
+                     다음 재생을 눌러 보세요. `Cluster` 문서(`apiVersion: \
+                     playground.karpenter.dev/v1alpha1`)로 리전, 가용 영역, 고정 노드를 정할 수 \
+                     있습니다. 이 문서가 없으면 고정 노드 없이 us-east-1 리전으로 시작합니다.",
             },
         }],
     },
@@ -476,7 +720,11 @@ mod tests {
             codes(&written).contains(&"v1beta1-consolidate-after"),
             "a written block without it"
         );
-        let omitted = text.replace("  disruption:\n    consolidationPolicy: WhenUnderutilized\n    consolidateAfter: 30s\n", "");
+        let omitted = text.replace(
+            "  disruption:\n    consolidationPolicy: WhenUnderutilized\
+             \n    consolidateAfter: 30s\n",
+            "",
+        );
         assert_ne!(omitted, text);
         assert!(
             !codes(&omitted).contains(&"v1beta1-consolidate-after"),

@@ -42,7 +42,8 @@ pub fn ManifestsPane() -> impl IntoView {
         }
     };
     view! {
-        <section class="pane manifests" aria-labelledby="manifests-title" class:dragging=move || dragging.get()
+        <section class="pane manifests" aria-labelledby="manifests-title"
+            class:dragging=move || dragging.get()
             on:dragover=on_dragover on:dragleave=move |_| dragging.set(false) on:drop=on_drop>
             <Show when=move || dragging.get()>
                 <div class="drop-hint" aria-hidden="true">{move || locale.t(T::DropHere)}</div>
@@ -134,21 +135,40 @@ fn DocTabs() -> impl IntoView {
                                 data-doc=id.to_string()
                                 on:click=move |_| editor.active_doc.set(id)
                                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                    let delta = match ev.key().as_str() { "ArrowRight" => 1, "ArrowLeft" => -1, _ => 0 };
+                                    let delta = match ev.key().as_str() {
+                                        "ArrowRight" => 1,
+                                        "ArrowLeft" => -1,
+                                        _ => 0,
+                                    };
                                     if delta != 0 {
                                         ev.prevent_default();
                                         let docs = tabs.get_untracked();
                                         if let Some(i) = docs.iter().position(|t| t.0 == id) {
-                                            let j = (i as isize + delta).rem_euclid(docs.len() as isize) as usize;
+                                            let j = (i as isize + delta)
+                                                .rem_euclid(docs.len() as isize)
+                                                as usize;
                                             editor.active_doc.set(docs[j].0);
                                             focus_tab(docs[j].0);
                                         }
                                     }
                                 }>
-                                <span class="kind">{if name.is_empty() { None } else { Some(name.split('/').next().unwrap_or_default().to_string()) }}</span>
-                                {name.is_empty().then(|| view! { <span class="name">{move || locale.t(T::Untitled)}</span> })}
-                                <span class="name">{name.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()}</span>
-                                {(errors > 0).then(|| view! { <span class="err-count" aria-label=move || locale.t(T::Problems)>{errors}</span> })}
+                                <span class="kind">{if name.is_empty() {
+                                    None
+                                } else {
+                                    Some(name.split('/').next().unwrap_or_default().to_string())
+                                }}</span>
+                                {name.is_empty().then(|| view! {
+                                    <span class="name">{move || locale.t(T::Untitled)}</span>
+                                })}
+                                <span class="name">{
+                                    name.split_once('/')
+                                        .map(|(_, n)| n.to_string())
+                                        .unwrap_or_default()
+                                }</span>
+                                {(errors > 0).then(|| view! {
+                                    <span class="err-count"
+                                        aria-label=move || locale.t(T::Problems)>{errors}</span>
+                                })}
                             </button>
                         }
                     }
@@ -156,10 +176,13 @@ fn DocTabs() -> impl IntoView {
             </div>
             <div class="doc-actions" class:readonly=editor.readonly>
                 {(!page.is_embed()).then(|| view! {
-                    <button class="icon download" title=move || locale.t(T::DownloadHelp) aria-label=move || locale.t(T::DownloadYaml)
+                    <button class="icon download" title=move || locale.t(T::DownloadHelp)
+                        aria-label=move || locale.t(T::DownloadYaml)
                         on:click=move |_| editor.download()>"⤓"</button>
                     <label class="icon open-file" title=move || locale.t(T::OpenFileHelp)>
-                        <input type="file" class="visually-hidden" accept=".yaml,.yml,.json,text/yaml,application/yaml,application/json,text/plain"
+                        <input type="file" class="visually-hidden"
+                            accept=".yaml,.yml,.json,text/yaml,application/yaml,\
+                                    application/json,text/plain"
                             aria-label=move || locale.t(T::OpenFile)
                             on:change=move |ev| {
                                 let input = event_target::<web_sys::HtmlInputElement>(&ev);
@@ -172,20 +195,35 @@ fn DocTabs() -> impl IntoView {
                         <span aria-hidden="true">"⤒"</span>
                     </label>
                 })}
-                <button class="icon" title=move || locale.t(T::MoveLeft) aria-label=move || locale.t(T::MoveLeft) on:click=move |_| shift(-1)>"‹"</button>
-                <button class="icon" title=move || locale.t(T::MoveRight) aria-label=move || locale.t(T::MoveRight) on:click=move |_| shift(1)>"›"</button>
-                <button class="icon danger" title=move || locale.t(T::DeleteDocument) aria-label=move || locale.t(T::DeleteDocument)
-                    disabled=move || { editor.ws.with(|w| w.docs.len() <= 1) } on:click=remove>"✕"</button>
+                <button class="icon" title=move || locale.t(T::MoveLeft)
+                    aria-label=move || locale.t(T::MoveLeft)
+                    on:click=move |_| shift(-1)>"‹"</button>
+                <button class="icon" title=move || locale.t(T::MoveRight)
+                    aria-label=move || locale.t(T::MoveRight)
+                    on:click=move |_| shift(1)>"›"</button>
+                <button class="icon danger" title=move || locale.t(T::DeleteDocument)
+                    aria-label=move || locale.t(T::DeleteDocument)
+                    disabled=move || { editor.ws.with(|w| w.docs.len() <= 1) }
+                    on:click=remove>"✕"</button>
                 <div class="add">
-                    <button class="add-btn" aria-haspopup="menu" aria-expanded=move || add_open.get().to_string()
+                    <button class="add-btn" aria-haspopup="menu"
+                        aria-expanded=move || add_open.get().to_string()
                         on:click=move |_| add_open.update(|o| *o = !*o)>
                         "+ " {move || locale.t(T::AddDocument)}
                     </button>
                     <Show when=move || add_open.get()>
-                        <div class="menu" role="menu" on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { add_open.set(false) }>
+                        <div class="menu" role="menu"
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                if ev.key() == "Escape" {
+                                    add_open.set(false)
+                                }
+                            }>
                             {Template::ALL
                                 .into_iter()
-                                .map(|t| view! { <button role="menuitem" on:click=move |_| add(t)>{t.kind()}</button> })
+                                .map(|t| view! {
+                                    <button role="menuitem"
+                                        on:click=move |_| add(t)>{t.kind()}</button>
+                                })
                                 .collect_view()}
                         </div>
                     </Show>
@@ -379,7 +417,8 @@ fn YamlEditor() -> impl IntoView {
             <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
             <div class="code" style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
                 <pre class="hl" aria-hidden="true" inner_html=move || html_text.get()></pre>
-                <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off" autocomplete="off"
+                <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off"
+                    autocomplete="off"
                     wrap="off" aria-label=move || locale.t(T::Editor) aria-describedby="editor-help"
                     style:height=move || format!("{}px", lines.get() as f64 * LINE_PX + 16.0)
                     readonly=editor.readonly
@@ -427,13 +466,16 @@ fn Problems() -> impl IntoView {
         <section class="problems" aria-labelledby="problems-title">
             <h3 id="problems-title">
                 {move || locale.t(T::Problems)}
-                <span class="count" class:bad=move || editor.analysis.with(|a| a.has_errors)>{count}</span>
+                <span class="count"
+                    class:bad=move || editor.analysis.with(|a| a.has_errors)>{count}</span>
             </h3>
             <Show when=move || editor.analysis.with(|a| a.has_errors)>
                 <p class="keep-last">{move || locale.t(T::ProblemsKeepLast)}</p>
             </Show>
             <Show when=move || engine.error.get().is_some()>
-                <p class="engine-error" role="alert"><strong>{move || locale.t(T::EngineError)}": "</strong>{move || engine.error.get()}</p>
+                <p class="engine-error" role="alert"><strong>{move || {
+                    locale.t(T::EngineError)
+                }}": "</strong>{move || engine.error.get()}</p>
             </Show>
             <Show when=move || count() == 0 fallback=move || view! {
                 <ul class="problem-list">
@@ -446,21 +488,40 @@ fn Problems() -> impl IntoView {
                         };
                         view! {
                             <li>
-                                <button class="problem" class:error=p.error class:warning=!p.error on:click=jump>
+                                <button class="problem" class:error=p.error class:warning=!p.error
+                                    on:click=jump>
                                     <span class="sev">{if p.error { "✖" } else { "▲" }}</span>
                                     <span class="where">
-                                        {if p.doc_title.is_empty() { locale.t(T::Untitled).to_string() } else { p.doc_title.clone() }}" · "{move || locale.t(T::Line)}" "{line}", "{move || locale.t(T::Column)}" "{column}
-                                        {(!p.path.is_empty()).then(|| view! { <code class="path">{p.path.clone()}</code> })}
+                                        {if p.doc_title.is_empty() {
+                                            locale.t(T::Untitled).to_string()
+                                        } else {
+                                            p.doc_title.clone()
+                                        }}" · "{move || locale.t(T::Line)}" "{line}", "{move || {
+                                            locale.t(T::Column)
+                                        }}" "{column}
+                                        {(!p.path.is_empty()).then(|| view! {
+                                            <code class="path">{p.path.clone()}</code>
+                                        })}
                                     </span>
                                     {
                                         let (label, meaning) = p.origin_text(locale.lang.get());
-                                        view! { <span class="origin" data-origin=p.origin.as_str() title=meaning>{label}" · "<code>{p.code}</code></span> }
+                                        view! {
+                                            <span class="origin"
+                                                data-origin=p.origin.as_str()
+                                                title=meaning>{label}" · "<code>{
+                                                    p.code
+                                                }</code></span>
+                                        }
                                     }
                                     {
                                         let (message, help) = p.text(locale.lang.get());
                                         view! {
                                             <span class="msg">{message}</span>
-                                            {help.map(|h| view! { <span class="help">{move || locale.t(T::Help)}": "{h}</span> })}
+                                            {help.map(|h| view! {
+                                                <span class="help">{move || {
+                                                    locale.t(T::Help)
+                                                }}": "{h}</span>
+                                            })}
                                         }
                                     }
                                 </button>
@@ -474,7 +535,8 @@ fn Problems() -> impl IntoView {
             <Show when=move || offer.get() && !editor.readonly>
                 <div class="migrate-offer">
                     <span>{move || locale.t(T::MigrateOffer)}</span>
-                    <button class="primary migrate" on:click=move |_| preview.set(Some(editor.ws.with(migration::preview)))>
+                    <button class="primary migrate"
+                        on:click=move |_| preview.set(Some(editor.ws.with(migration::preview)))>
                         {move || locale.t(T::MigrateToV1)}
                     </button>
                 </div>
@@ -504,43 +566,78 @@ fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
     view! {
         <Show when=move || preview.with(Option::is_some)>
             <div class="migration-backdrop">
-                <div class="migration" role="dialog" aria-modal="true" aria-labelledby="migration-title" on:keydown=keys>
+                <div class="migration" role="dialog" aria-modal="true"
+                    aria-labelledby="migration-title" on:keydown=keys>
                     <h3 id="migration-title">{move || locale.t(T::MigrateTitle)}</h3>
                     {move || preview.get().flatten().map(|p| {
                         let docs = p.docs.iter().map(|d| {
                             let rows = d.rows.iter().map(|r| {
                                 let changed = r.changed();
-                                let (ol, ot) = r.old.clone().map_or((String::new(), String::new()), |(n, t)| (n.to_string(), t));
-                                let (nl, nt) = r.new.clone().map_or((String::new(), String::new()), |(n, t)| (n.to_string(), t));
+                                let (ol, ot) = r.old.clone().map_or(
+                                    (String::new(), String::new()),
+                                    |(n, t)| (n.to_string(), t),
+                                );
+                                let (nl, nt) = r.new.clone().map_or(
+                                    (String::new(), String::new()),
+                                    |(n, t)| (n.to_string(), t),
+                                );
                                 let removed = r.old.is_some() && changed;
                                 let added = r.new.is_some() && changed;
                                 view! {
                                     <tr class:changed=changed>
-                                        <td class="ln">{ol}</td><td class="old" class:removed=removed><code>{ot}</code></td>
-                                        <td class="ln">{nl}</td><td class="new" class:added=added><code>{nt}</code></td>
+                                        <td class="ln">{ol}</td><td class="old"
+                                            class:removed=removed><code>{ot}</code></td>
+                                        <td class="ln">{nl}</td><td class="new"
+                                            class:added=added><code>{nt}</code></td>
                                     </tr>
                                 }
                             }).collect_view();
                             view! {
                                 <section class="migration-doc" data-doc=d.doc_id>
-                                    <h4>{d.title.clone()}{d.inserted_after.map(|_| view! { " "<span class="new-tab">"("{move || locale.t(T::MigrateNewTab)}")"</span> })}</h4>
+                                    <h4>{d.title.clone()}{d.inserted_after.map(|_| view! {
+                                        " "<span class="new-tab">"("{move || {
+                                            locale.t(T::MigrateNewTab)
+                                        }}")"</span>
+                                    })}</h4>
                                     <table class="diff">
-                                        <thead><tr><th></th><th>{move || locale.t(T::Before)}</th><th></th><th>{move || locale.t(T::After)}</th></tr></thead>
+                                        <thead><tr><th></th><th>{move || {
+                                            locale.t(T::Before)
+                                        }}</th><th></th><th>{move || {
+                                            locale.t(T::After)
+                                        }}</th></tr></thead>
                                         <tbody>{rows}</tbody>
                                     </table>
                                 </section>
                             }
                         }).collect_view();
                         let notes = p.notes.iter().map(|n| {
-                            let marker = n.manual.then(|| view! { <strong class="manual">{move || locale.t(T::NeedsPerson)}": "</strong> });
-                            view! { <li class:manual=n.manual>{marker}<code>{n.object.clone()}</code>" · "{move || locale.t(T::Line)}" "{n.line}": "{n.message.clone()}</li> }
+                            let marker = n.manual.then(|| view! {
+                                <strong class="manual">{move || {
+                                    locale.t(T::NeedsPerson)
+                                }}": "</strong>
+                            });
+                            view! {
+                                <li class:manual=n.manual>{marker}<code>{
+                                    n.object.clone()
+                                }</code>" · "{move || locale.t(T::Line)}" "{n.line}": "{
+                                    n.message.clone()
+                                }</li>
+                            }
                         }).collect_view();
-                        view! { <div class="migration-body">{docs}<ul class="migration-notes">{notes}</ul></div> }.into_any()
-                    }).unwrap_or_else(|| view! { <p>{move || locale.t(T::MigrateNothing)}</p> }.into_any())}
+                        view! {
+                            <div class="migration-body">{docs}<ul
+                                class="migration-notes">{notes}</ul></div>
+                        }.into_any()
+                    }).unwrap_or_else(|| {
+                        view! { <p>{move || locale.t(T::MigrateNothing)}</p> }.into_any()
+                    })}
                     <div class="migration-actions">
-                        <button class="secondary" on:click=move |_| close()>{move || locale.t(T::MigrateReject)}</button>
+                        <button class="secondary"
+                            on:click=move |_| close()>{move || locale.t(T::MigrateReject)}</button>
                         <button class="primary accept" autofocus on:click=accept
-                            disabled=move || preview.with(|p| !matches!(p, Some(Some(p)) if !p.docs.is_empty()))>
+                            disabled=move || preview.with(|p| {
+                                !matches!(p, Some(Some(p)) if !p.docs.is_empty())
+                            })>
                             {move || locale.t(T::MigrateAccept)}
                         </button>
                     </div>

@@ -271,10 +271,15 @@ mod tests {
 
     #[test]
     fn a_class_copy_for_a_different_kubelet_becomes_a_new_tab_after_its_class() {
-        let class = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiFamily: AL2023\n  role: R\n  subnetSelectorTerms:\n    - tags: {a: b}\n  securityGroupSelectorTerms:\n    - tags: {a: b}\n";
+        let class = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\n\
+                     metadata:\n  name: default\nspec:\n  amiFamily: AL2023\n  role: R\
+                     \n  subnetSelectorTerms:\n    - tags: {a: b}\n  securityGroupSelectorTerms:\
+                     \n    - tags: {a: b}\n";
         let pool = |name: &str, pods: u32| {
             format!(
-                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: {name}\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        name: default\n      requirements: []\n      kubelet:\n        maxPods: {pods}\n"
+                "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: {name}\n\
+                 spec:\n  template:\n    spec:\n      nodeClassRef:\n        name: default\
+                 \n      requirements: []\n      kubelet:\n        maxPods: {pods}\n"
             )
         };
         let ws = Workspace::from_stream(&format!(

@@ -30,8 +30,10 @@ pub fn LinkedBanner() -> impl IntoView {
         view! {
             <div class="linked-banner" role="region" aria-label=move || locale.t(T::SharedBanner)>
                 <span>{move || locale.t(T::SharedBanner)}</span>
-                <button class="primary back-to-mine" on:click=back>{move || locale.t(T::BackToMine)}</button>
-                <button class="secondary keep-as-mine" on:click=keep>{move || locale.t(T::KeepAsMine)}</button>
+                <button class="primary back-to-mine"
+                    on:click=back>{move || locale.t(T::BackToMine)}</button>
+                <button class="secondary keep-as-mine"
+                    on:click=keep>{move || locale.t(T::KeepAsMine)}</button>
             </div>
         }
     })
@@ -60,7 +62,8 @@ pub fn ShareButton() -> impl IntoView {
         now
     });
     view! {
-        <button class="share-btn" node_ref=button aria-haspopup="dialog" on:click=move |_| open.set(true)>
+        <button class="share-btn" node_ref=button aria-haspopup="dialog"
+            on:click=move |_| open.set(true)>
             <span aria-hidden="true">"⤴ "</span>{move || locale.t(T::Share)}
         </button>
         <Show when=move || open.get()>
@@ -145,7 +148,10 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let tab_button = move |which: Tab, label: T, class: &'static str| {
         view! {
             <button role="tab" class=class aria-selected=move || (tab.get() == which).to_string()
-                on:click=move |_| { tab.set(which); copied.set(false); }>{move || locale.t(label)}</button>
+                on:click=move |_| {
+                    tab.set(which);
+                    copied.set(false);
+                }>{move || locale.t(label)}</button>
         }
     };
     let check = move |signal: RwSignal<bool>, label: T, class: &'static str| {
@@ -167,7 +173,8 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     });
     view! {
         <div class="migration-backdrop share-backdrop" on:click=move |_| close()>
-            <div class="migration share" role="dialog" aria-modal="true" aria-labelledby="share-title"
+            <div class="migration share" role="dialog" aria-modal="true"
+                aria-labelledby="share-title"
                 on:keydown=keys on:click=|ev| ev.stop_propagation()>
                 <h3 id="share-title">{move || locale.t(T::ShareTitle)}</h3>
                 <div class="share-tabs" role="tablist">
@@ -177,17 +184,34 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                 <Show when=move || tab.get() == Tab::Link>
                     <p class="share-help">{move || locale.t(T::ShareLinkHelp)}</p>
                     <div class="share-row">
-                        <input class="share-link" readonly prop:value=link.clone() aria-label=move || locale.t(T::LinkTab)
-                            on:focus=|ev| { event_target::<web_sys::HtmlInputElement>(&ev).select() }/>
-                        <button class="primary copy-link" node_ref=first on:click=copy_link.clone()>{move || locale.t(T::CopyLink)}</button>
+                        <input class="share-link" readonly prop:value=link.clone()
+                            aria-label=move || locale.t(T::LinkTab)
+                            on:focus=|ev| {
+                                event_target::<web_sys::HtmlInputElement>(&ev).select()
+                            }/>
+                        <button class="primary copy-link" node_ref=first
+                            on:click=copy_link.clone()>{move || locale.t(T::CopyLink)}</button>
                     </div>
                     <p class="share-size" class:long=long>
-                        <span class="share-length" data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{move || locale.t(T::Characters)}
-                        {long.then(|| view! { " · "<strong class="too-long">{move || locale.t(T::LinkTooLong)}</strong> })}
+                        <span class="share-length"
+                            data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{
+                            move || locale.t(T::Characters)
+                        }
+                        {long.then(|| view! {
+                            " · "<strong class="too-long">{move || {
+                                locale.t(T::LinkTooLong)
+                            }}</strong>
+                        })}
                     </p>
                     <div class="share-row">
-                        <button class=if long { "primary download-yaml" } else { "secondary download-yaml" }
-                            title=move || locale.t(T::DownloadHelp) on:click=move |_| editor.download()>
+                        <button
+                            class=if long {
+                                "primary download-yaml"
+                            } else {
+                                "secondary download-yaml"
+                            }
+                            title=move || locale.t(T::DownloadHelp)
+                            on:click=move |_| editor.download()>
                             "⤓ "{move || locale.t(T::DownloadYaml)}
                         </button>
                     </div>
@@ -199,8 +223,13 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                         {check(readonly, T::ReadOnly, "opt-readonly")}
                         {(at > 0).then(|| check(start_here, T::StartHere, "opt-at"))}
                         <label class="opt-theme">{move || locale.t(T::Theme)}" "
-                            <select on:change=move |ev| theme.set(match event_target_value(&ev).as_str() {
-                                "light" => Theme::Light, "dark" => Theme::Dark, _ => Theme::Auto })>
+                            <select on:change=move |ev| {
+                                theme.set(match event_target_value(&ev).as_str() {
+                                    "light" => Theme::Light,
+                                    "dark" => Theme::Dark,
+                                    _ => Theme::Auto,
+                                })
+                            }>
                                 <option value="auto">{move || locale.t(T::ThemeAuto)}</option>
                                 <option value="light">{move || locale.t(T::ThemeLight)}</option>
                                 <option value="dark">{move || locale.t(T::ThemeDark)}</option>
@@ -208,21 +237,33 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                         </label>
                     </div>
                     <div class="embed-forms" role="radiogroup">
-                        <label><input type="radio" name="embed-form" prop:checked=move || !iframe_form.get()
-                            on:change=move |_| iframe_form.set(false)/>" "{move || locale.t(T::EmbedScript)}</label>
-                        <label><input type="radio" name="embed-form" class="form-iframe" prop:checked=move || iframe_form.get()
-                            on:change=move |_| iframe_form.set(true)/>" "{move || locale.t(T::EmbedIframe)}</label>
+                        <label><input type="radio" name="embed-form"
+                            prop:checked=move || !iframe_form.get()
+                            on:change=move |_| iframe_form.set(false)/>" "{move || {
+                            locale.t(T::EmbedScript)
+                        }}</label>
+                        <label><input type="radio" name="embed-form" class="form-iframe"
+                            prop:checked=move || iframe_form.get()
+                            on:change=move |_| iframe_form.set(true)/>" "{move || {
+                            locale.t(T::EmbedIframe)
+                        }}</label>
                     </div>
-                    <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get() aria-label=move || locale.t(T::EmbedTab)></textarea>
+                    <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get()
+                        aria-label=move || locale.t(T::EmbedTab)></textarea>
                     <div class="share-row">
-                        <button class="primary copy-snippet" on:click=copy_snippet>{move || locale.t(T::CopySnippet)}</button>
+                        <button class="primary copy-snippet"
+                            on:click=copy_snippet>{move || locale.t(T::CopySnippet)}</button>
                     </div>
                     <h4 class="preview-title">{move || locale.t(T::Preview)}</h4>
-                    <iframe class="embed-preview" src=move || preview.get() title=title.clone()></iframe>
+                    <iframe class="embed-preview" src=move || preview.get()
+                        title=title.clone()></iframe>
                 </Show>
                 <div class="migration-actions">
-                    <span class="copied" role="status">{move || copied.get().then(|| locale.t(T::Copied))}</span>
-                    <button class="secondary close" on:click=move |_| close()>{move || locale.t(T::Close)}</button>
+                    <span class="copied" role="status">{move || {
+                        copied.get().then(|| locale.t(T::Copied))
+                    }}</span>
+                    <button class="secondary close"
+                        on:click=move |_| close()>{move || locale.t(T::Close)}</button>
                 </div>
             </div>
         </div>

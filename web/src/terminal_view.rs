@@ -317,7 +317,11 @@ pub fn TerminalPane() -> impl IntoView {
     view! {
         <div class="terminal" role="tabpanel" on:click=move |_| {
             // A click anywhere but on selected text puts the caret at the prompt.
-            let selecting = window().get_selection().ok().flatten().is_some_and(|s| !s.is_collapsed());
+            let selecting = window()
+                .get_selection()
+                .ok()
+                .flatten()
+                .is_some_and(|s| !s.is_collapsed());
             if !selecting && let Some(el) = input.get() { let _ = el.focus(); }
         }>
             <div class="scrollback" node_ref=scroller role="log" aria-live="polite">
@@ -327,7 +331,8 @@ pub fn TerminalPane() -> impl IntoView {
                 <For each=numbered
                     key=|(i, e)| (*i, e.at_ms, e.command.clone(), e.output.len()) let:item>
                     <div class="entry" class:failed=!item.1.ok>
-                        <div class="cmd"><span class="prompt" aria-hidden="true">"$ "</span>{item.1.command.clone()}</div>
+                        <div class="cmd"><span class="prompt"
+                            aria-hidden="true">"$ "</span>{item.1.command.clone()}</div>
                         <pre class="out">{item.1.output.clone()}</pre>
                     </div>
                 </For>
@@ -340,8 +345,9 @@ pub fn TerminalPane() -> impl IntoView {
             </Show>
             <label class="prompt-line">
                 <span class="prompt" aria-hidden="true">"$"</span>
-                <input type="text" node_ref=input spellcheck="false" autocomplete="off" autocapitalize="off"
-                    aria-label=move || locale.t(T::Terminal) placeholder="kubectl get nodes -L karpenter.sh/nodepool"
+                <input type="text" node_ref=input spellcheck="false" autocomplete="off"
+                    autocapitalize="off" aria-label=move || locale.t(T::Terminal)
+                    placeholder="kubectl get nodes -L karpenter.sh/nodepool"
                     prop:value=move || term.line.get()
                     on:input=move |ev| term.line.set(event_target_value(&ev))
                     on:keydown=on_key/>

@@ -54,8 +54,11 @@ pub fn NoticeBar() -> impl IntoView {
             <div class="notice" role="status">
                 <span class="notice-text">
                     {move || notice.get().map(|n| {
-                        // A detail goes where the sentence has `{}` (word order differs by language).
-                        let mut text = locale.t(n.text).replace("{}", n.detail.as_deref().unwrap_or_default());
+                        // A detail goes where the sentence has `{}` (word order differs by
+                        // language).
+                        let mut text = locale
+                            .t(n.text)
+                            .replace("{}", n.detail.as_deref().unwrap_or_default());
                         if let Some(a) = n.after {
                             text.push(' ');
                             text.push_str(locale.t(a));
@@ -64,9 +67,11 @@ pub fn NoticeBar() -> impl IntoView {
                     })}
                 </span>
                 <Show when=move || notice.with(|n| n.as_ref().is_some_and(|n| n.undo.is_some()))>
-                    <button class="secondary undo" on:click=undo>{move || locale.t(T::Undo)}</button>
+                    <button class="secondary undo"
+                        on:click=undo>{move || locale.t(T::Undo)}</button>
                 </Show>
-                <button class="ghost" on:click=move |_| notice.set(None)>{move || locale.t(T::Dismiss)}</button>
+                <button class="ghost"
+                    on:click=move |_| notice.set(None)>{move || locale.t(T::Dismiss)}</button>
             </div>
         </Show>
     }
@@ -101,9 +106,13 @@ pub fn TransportBar() -> impl IntoView {
             <div class="transport" role="group" aria-label=move || locale.t(T::Clock)>
                 <button class="primary play" aria-pressed=move || playing.get().to_string()
                     on:click=move |_| transport.toggle_play()
-                    title=move || if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }>
+                    title=move || {
+                        if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }
+                    }>
                     <span aria-hidden="true">{move || if playing.get() { "❚❚" } else { "▶" }}</span>
-                    <span class="label">{move || if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }}</span>
+                    <span class="label">{move || {
+                        if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }
+                    }}</span>
                 </button>
                 <button on:click=move |_| transport.step_once() title=move || locale.t(T::StepHelp)>
                     <span aria-hidden="true">"⇥"</span>
@@ -118,13 +127,15 @@ pub fn TransportBar() -> impl IntoView {
                         .into_iter()
                         .map(|s| {
                             view! {
-                                <button class="speed" aria-pressed=move || (speed.get() == s).to_string()
+                                <button class="speed"
+                                    aria-pressed=move || (speed.get() == s).to_string()
                                     on:click=move |_| speed.set(s)>{format!("{s}×")}</button>
                             }
                         })
                         .collect_view()}
                 </div>
-                <output class="clock" aria-label=move || locale.t(T::Clock) data-ms=move || clock.get().to_string()>
+                <output class="clock" aria-label=move || locale.t(T::Clock)
+                    data-ms=move || clock.get().to_string()>
                     {move || snapshot::clock(clock.get())}
                 </output>
             </div>
@@ -138,8 +149,10 @@ pub fn Langs() -> impl IntoView {
     let lang = locale.lang;
     view! {
         <div class="langs" role="group" aria-label=move || locale.t(T::Language)>
-            <button lang="en" aria-pressed=move || (lang.get() == Lang::En).to_string() on:click=move |_| lang.set(Lang::En)>"EN"</button>
-            <button lang="ko" aria-pressed=move || (lang.get() == Lang::Ko).to_string() on:click=move |_| lang.set(Lang::Ko)>"한국어"</button>
+            <button lang="en" aria-pressed=move || (lang.get() == Lang::En).to_string()
+                on:click=move |_| lang.set(Lang::En)>"EN"</button>
+            <button lang="ko" aria-pressed=move || (lang.get() == Lang::Ko).to_string()
+                on:click=move |_| lang.set(Lang::Ko)>"한국어"</button>
         </div>
     }
 }
@@ -160,7 +173,12 @@ fn LessonPicker() -> impl IntoView {
                     let lang = locale.lang.get();
                     lessons::LESSONS
                         .iter()
-                        .map(|l| view! { <option value=l.id selected=move || lesson.lesson.get() == l.id>{l.title.get(lang)}</option> })
+                        .map(|l| view! {
+                            <option value=l.id
+                                selected=move || lesson.lesson.get() == l.id>{
+                                l.title.get(lang)
+                            }</option>
+                        })
                         .collect_view()
                 }}
             </select>

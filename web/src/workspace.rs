@@ -305,7 +305,13 @@ mod tests {
     #[test]
     fn a_problem_says_who_would_refuse_it_in_both_languages() {
         let mut ws = Workspace::default();
-        ws.push("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: -1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: nginx}]}\n".into());
+        ws.push(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n\
+             spec:\n  replicas: -1\n  selector: {matchLabels: {app: web}}\
+             \n  template:\n    metadata: {labels: {app: web}}\
+             \n    spec: {containers: [{name: app, image: nginx}]}\n"
+                .into(),
+        );
         let a = analyse(&ws);
         let p = a
             .problems
@@ -363,7 +369,11 @@ mod tests {
     fn diagnostics_land_on_the_tab_and_line_the_user_typed() {
         let mut ws = Workspace::default();
         ws.push(Template::EC2NodeClass.text(&ws));
-        ws.push("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: x\n    resources:\n      requests: {cpu: 1x}\n".into());
+        ws.push(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\
+             \n    image: x\n    resources:\n      requests: {cpu: 1x}\n"
+                .into(),
+        );
         let (text, ranges) = ws.joined();
         let loaded = kpg_manifests::load(&text);
         let err = loaded
