@@ -514,24 +514,67 @@ impl Simulation {
     }
 
     /// Turns a simulated NodeClaim into an instance: Karpenter's ordering and truncation,
-    /// then the AWS provider's filters, capacity type and offering choice.
+    /// then the AWS provider's filters, capacity type and offering choice; the NodeClaim
+    /// is created, its DaemonSet pods with it, and its launch and expiry are queued.
     pub(super) fn create_nodeclaim(
         &mut self,
         tpl: &Template,
         claim: &scheduling::NewClaim,
         pass: Option<&Rc<evidence::Pass>>,
     ) -> usize {
-        let types = &tpl.instance_types;
-        let reqs = &claim.requirements;
+        // One stream per NodeClaim, drawn from in a fixed order: the launch's ties, the
+        // name, custom label values, the launch delay.
         let mut rng = self.rng.fork(pod::stable_hash(&[
             "claim",
             &self.now.to_string(),
             &self.cluster.nodes.len().to_string(),
         ]));
+        let launch = self.choose_launch(tpl, claim, &mut rng);
+        let node = self.new_nodeclaim(tpl, claim, &launch, &mut rng);
+        let (name, options) = (node.name.clone(), node.options.clone());
+        self.cluster.nodes.push(node);
+        let n = self.cluster.nodes.len() - 1;
+        self.cluster.version += 1;
+        self.record_claim(n, tpl, claim, pass, launch);
+        let min_overhead = claim
+            .options
+            .iter()
+            .map(|&i| tpl.daemon_overhead[i as usize])
+            .fold(None, |acc: Option<Resources>, o| {
+                Some(acc.map_or(o, |a| a.min(&o)))
+            })
+            .unwrap_or(Resources::ZERO);
+        self.event(EventKind::Created {
+            nodeclaim: name,
+            node_pool: self.cluster.node_pools[tpl.nodepool].name.clone(),
+            requests: claim.requests + min_overhead,
+            instance_types: options,
+        });
+        self.create_daemon_pods(n);
+        if let Some(at) = self.cluster.nodes[n].expire_at {
+            self.schedule(at, Action::Expire(n));
+        }
+        let delay = 1_000 + rng.below(1_500);
+        let at = self.now + delay;
+        self.schedule(at, Action::Launch(n));
+        n
+    }
+
+    /// The AWS provider's launch decision for a NodeClaim (instance type, capacity type,
+    /// zone); the offerings EC2 turned down on the way go into the unavailable-offerings
+    /// cache.
+    fn choose_launch(
+        &mut self,
+        tpl: &Template,
+        claim: &scheduling::NewClaim,
+        rng: &mut Rng,
+    ) -> evidence::Launch {
+        let types = &tpl.instance_types;
         let short = |it: &InstanceType, o: &catalog::Offering| {
             self.ec2_short(&it.name, &o.zone, o.capacity_type)
         };
-        let mut launch = evidence::choose_launch(types, &claim.options, reqs, &mut rng, &short);
+        let mut launch =
+            evidence::choose_launch(types, &claim.options, &claim.requirements, rng, &short);
         if self.cloud.has_unavailable() {
             let names: alloc::collections::BTreeSet<&str> = claim
                 .options
@@ -544,13 +587,25 @@ impl Simulation {
             let o = &types[ti].offerings[oi];
             self.mark_unavailable(&types[ti].name, &o.zone, o.capacity_type);
         }
-        let capacity_type = launch.capacity_type;
+        launch
+    }
+
+    /// The NodeClaim (and the Node it becomes) for a launch decision: a fresh name, the
+    /// instance type's labels with the NodePool's and the chosen offering's, and what the
+    /// NodePool and its EC2NodeClass give every NodeClaim.
+    fn new_nodeclaim(
+        &self,
+        tpl: &Template,
+        claim: &scheduling::NewClaim,
+        launch: &evidence::Launch,
+        rng: &mut Rng,
+    ) -> Node {
+        let types = &tpl.instance_types;
         let (ti, oi) = launch
             .chosen
             .unwrap_or((launch.launch.first().copied().unwrap_or(0), usize::MAX));
-        let options = launch.launch.clone();
         let it = &types[ti];
-        let offering = it.offerings.get(oi).cloned();
+        let offering = it.offerings.get(oi);
         let np = &self.cluster.node_pools[tpl.nodepool];
         let mut name;
         loop {
@@ -559,10 +614,8 @@ impl Simulation {
                 break;
             }
         }
-        let zone = offering
-            .as_ref()
-            .map(|o| o.zone.clone())
-            .unwrap_or_default();
+        let zone = offering.map(|o| o.zone.clone()).unwrap_or_default();
+        let capacity_type = launch.capacity_type;
         let mut labels = it.labels.clone();
         labels.extend(np.template_labels.clone());
         labels.insert(wk::ZONE.into(), zone.clone());
@@ -571,38 +624,26 @@ impl Simulation {
         labels.insert(wk::NODECLASS.into(), np.node_class_ref.name.clone());
         labels.insert(wk::HOSTNAME.into(), name.clone());
         // Custom requirement keys get a concrete value (Requirement.Any).
-        for r in reqs.iter() {
+        for r in claim.requirements.iter() {
             if labels.contains_key(&r.key) || wk::is_restricted_node_label(&r.key) {
                 continue;
             }
-            if let Some(v) = r.any(&mut rng) {
+            if let Some(v) = r.any(rng) {
                 labels.insert(r.key.clone(), v);
             }
         }
-        let min_overhead = claim
-            .options
-            .iter()
-            .map(|&i| tpl.daemon_overhead[i as usize])
-            .fold(None, |acc: Option<Resources>, o| {
-                Some(acc.map_or(o, |a| a.min(&o)))
-            })
-            .unwrap_or(Resources::ZERO);
-        let option_names: Vec<String> = options.iter().map(|&i| types[i].name.clone()).collect();
-        let requests = claim.requests + min_overhead;
-        let price = offering.as_ref().map_or(0, |o| o.price);
-        let node = Node {
+        let node_class = self.cluster.node_classes.get(&np.node_class_ref.name);
+        Node {
             name: name.clone(),
             nodepool: Some(tpl.nodepool),
             node_group: None,
-            nodeclaim: Some(name.clone()),
+            nodeclaim: Some(name),
             instance_type: it.name.clone(),
             arch: it.labels.get(wk::ARCH).cloned().unwrap_or_default(),
             zone,
             capacity_type,
-            price,
-            price_source: offering
-                .as_ref()
-                .map_or(PriceSource::Regional, |o| o.price_source),
+            price: offering.map_or(0, |o| o.price),
+            price_source: offering.map_or(PriceSource::Regional, |o| o.price_source),
             requirements: Requirements::from_labels(labels.iter()),
             labels,
             taints: np.taints.clone(),
@@ -611,7 +652,11 @@ impl Simulation {
             allocatable: it.allocatable,
             state: NodeState::Launching,
             created_at: self.now,
-            options: option_names.clone(),
+            options: launch
+                .launch
+                .iter()
+                .map(|&i| types[i].name.clone())
+                .collect(),
             deleted: false,
             initialized_at: None,
             last_pod_event: None,
@@ -619,15 +664,8 @@ impl Simulation {
             disruption: None,
             drifted: None,
             pool_hash: disruption::pool_hash(np),
-            node_class_hash: self
-                .cluster
-                .node_classes
-                .get(&np.node_class_ref.name)
-                .map_or(0, disruption::node_class_hash),
-            image_id: self
-                .cluster
-                .node_classes
-                .get(&np.node_class_ref.name)
+            node_class_hash: node_class.map_or(0, disruption::node_class_hash),
+            image_id: node_class
                 .map(|nc| self.cloud.current_image(nc))
                 .unwrap_or_default(),
             expire_at: np.expire_after.map(|e| self.now + e),
@@ -635,18 +673,26 @@ impl Simulation {
             deleting_since: None,
             reclaim_at: None,
             replaces: Vec::new(),
-        };
-        self.cluster.nodes.push(node);
-        let n = self.cluster.nodes.len() - 1;
-        self.cluster.version += 1;
-        // A replacement launched by a disruption command has no provisioning pass: it
-        // gets one of its own template.
+        }
+    }
+
+    /// Keeps how the NodeClaim was decided: the provisioning pass behind it (a replacement
+    /// launched by a disruption command has none: it gets one of its own template) and the
+    /// launch.
+    fn record_claim(
+        &mut self,
+        n: usize,
+        tpl: &Template,
+        claim: &scheduling::NewClaim,
+        pass: Option<&Rc<evidence::Pass>>,
+        launch: evidence::Launch,
+    ) {
         let pass = match pass {
             Some(p) => p.clone(),
             None => Rc::new(evidence::Pass {
                 at: self.now,
                 templates: alloc::vec![tpl.clone()],
-                configured: alloc::vec![np.limits],
+                configured: alloc::vec![self.cluster.node_pools[tpl.nodepool].limits],
                 limits: alloc::vec![alloc::vec![claim.limits_at_open]],
             }),
         };
@@ -666,20 +712,6 @@ impl Simulation {
             launch,
         };
         self.recorder.evidence.claims.insert(n, record);
-        self.event(EventKind::Created {
-            nodeclaim: name,
-            node_pool: np.name.clone(),
-            requests,
-            instance_types: option_names,
-        });
-        self.create_daemon_pods(n);
-        if let Some(at) = self.cluster.nodes[n].expire_at {
-            self.schedule(at, Action::Expire(n));
-        }
-        let delay = 1_000 + rng.below(1_500);
-        let at = self.now + delay;
-        self.schedule(at, Action::Launch(n));
-        n
     }
 
     /// Nodes the schedulers may place pods on, as the solver sees them: existing, neither
