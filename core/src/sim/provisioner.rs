@@ -715,8 +715,8 @@ impl Simulation {
     }
 
     /// Nodes the schedulers may place pods on, as the solver sees them: existing, neither
-    /// deleting nor held by a disruption command, not in `excluded` (sorted); initialized first, then
-    /// by name (Karpenter's order).
+    /// deleting nor held by a disruption command, not in `excluded` (sorted); initialized
+    /// first, then by name (Karpenter's order).
     pub(super) fn node_views(&self, excluded: &[usize], by_node: &[Vec<usize>]) -> Vec<NodeView> {
         let mut node_ids: Vec<usize> = (0..self.cluster.nodes.len())
             .filter(|&n| {
