@@ -7,6 +7,13 @@
 //! emptiness.go, drift.go, multinodeconsolidation.go, singlenodeconsolidation.go,
 //! consolidation.go, validation.go, queue.go), as summarised in `karpenter-semantics.md` §5.
 //! The rules that need no cluster (budgets, prices, hashes) are in [`crate::disruption`].
+//!
+//! The controller's state is [`Disruption`], which only this module touches. A pass (`decide`
+//! and everything it calls) reads the cluster and changes nothing: it collects its findings
+//! in a [`Pass`], which the controller's own poll or validation records and
+//! [`Simulation::disruption_decision`] drops. The controller asks the provisioner for its
+//! templates and node views and to create replacements, and hands candidates to the
+//! termination controller; it never binds, evicts or drains a pod itself.
 
 use super::event::{Decision, Rejection, TerminationCause};
 use super::provisioner::CandidateFill;
@@ -202,6 +209,14 @@ enum Finding {
 }
 
 impl Pass {
+    fn new(base: Option<Rc<SimBase>>) -> Pass {
+        Pass {
+            findings: Vec::new(),
+            budget_blocked: false,
+            base,
+        }
+    }
+
     fn block(&mut self, node: usize, consolidation: bool, blocker: Blocker) {
         self.findings.push(Finding::Blocked {
             node,
@@ -391,15 +406,11 @@ impl Simulation {
         (out, blocked)
     }
 
-    /// Starts a pass of the controller's own: the node classes' catalogs are warmed so that
-    /// the pass and the provisioner's next one share them.
+    /// Starts a pass of the controller's own. The catalogs are warmed first, so that the
+    /// instance types the pass filters are the ones the provisioner's candidate cache keeps.
     fn controller_pass(&mut self, base: Option<Rc<SimBase>>) -> Pass {
         self.cloud.warm_catalogs();
-        Pass {
-            findings: Vec::new(),
-            budget_blocked: false,
-            base,
-        }
+        Pass::new(base)
     }
 
     /// Keeps what a pass of the controller's own found: its verdicts become evidence and
@@ -554,12 +565,7 @@ impl Simulation {
     /// the verdicts it reaches on the way (`Unconsolidatable`, `DisruptionBlocked`) are not
     /// recorded; the controller's own pass at this instant reaches and records the same.
     pub fn disruption_decision(&self) -> Option<DisruptionDecision> {
-        let mut pass = Pass {
-            findings: Vec::new(),
-            budget_blocked: false,
-            base: None,
-        };
-        let plan = self.decide(&mut pass)?;
+        let plan = self.decide(&mut Pass::new(None))?;
         Some(DisruptionDecision {
             method: plan.method.as_str(),
             reason: plan.reason.as_str(),

@@ -2,7 +2,9 @@
 //! ([`crate::scheduling::kube`]), in its queue order (priority, then age); the pods that fit
 //! nowhere are what Karpenter's provisioner then sees as provisionable.
 //!
-//! It binds pods and never creates or deletes a NodeClaim, nor changes a node.
+//! It binds pods and never creates or deletes a NodeClaim, nor taints a node or moves its
+//! lifecycle; a bind only notes the node's last pod event (`consolidateAfter` counts from
+//! it).
 
 use super::*;
 

@@ -7,6 +7,10 @@
 //! terminator/terminator.go), `pkg/controllers/nodeclaim/expiration/controller.go`, and the
 //! AWS provider's interruption controller, as summarised in `karpenter-semantics.md` §5.1 and
 //! §5.11.
+//!
+//! Its state is [`Termination`], which only this module touches. It drains and terminates
+//! the nodes it is handed; it never decides what to disrupt and never creates a NodeClaim
+//! (the pods it evicts are replaced by their controllers, `workloads.rs`).
 
 use super::event::{InterruptTarget, PodRef, Skip, TerminationCause};
 use super::*;
