@@ -43,12 +43,12 @@ fn disruption(c: &mut Criterion) {
     g.sample_size(10);
     for (name, scale_down) in [("steady", false), ("after a scale-down", true)] {
         let sim = at_rest(scale_down);
-        let decision = sim.clone().disruption_decision();
+        let decision = sim.disruption_decision();
         eprintln!("{name}: {decision:?}");
         g.bench_function(name, |b| {
             b.iter_batched(
                 || sim.clone(),
-                |mut s| s.disruption_decision(),
+                |s| s.disruption_decision(),
                 BatchSize::LargeInput,
             )
         });

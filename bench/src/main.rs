@@ -32,9 +32,8 @@ fn main() {
             sim.nodes().iter().filter(|n| !n.deleted).count()
         );
         for round in 0..5 {
-            let mut s = sim.clone();
             let t = std::time::Instant::now();
-            let d = s.disruption_decision();
+            let d = sim.disruption_decision();
             eprintln!("pass {round}: {:?} -> {d:?}", t.elapsed());
         }
         return;

@@ -607,6 +607,9 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Karpenter's `Scheduler.add`: the first place that takes the pod, in Karpenter's
+    /// order: an existing or in-flight node, a NodeClaim opened earlier in this pass, a new
+    /// NodeClaim from a NodePool.
     fn add(&mut self, p: usize, prefs: &Preferences) -> Result<Placement, String> {
         let a = self.attempt(p, prefs);
         let pods = self.pods;
@@ -620,10 +623,19 @@ impl<'a> Solver<'a> {
                 pools: Vec::new(),
             });
         }
+        if let Some(placement) = self.add_to_node(pod, &a, &owned) {
+            return Ok(placement);
+        }
+        if let Some(placement) = self.add_to_open_claim(p, pod, &a, &owned) {
+            return Ok(placement);
+        }
+        self.add_to_new_claim(p, pod, &a, &owned)
+    }
 
-        // 1. Existing and in-flight nodes, in order.
+    /// First: existing and in-flight nodes, in order.
+    fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
         for n in 0..self.nodes.len() {
-            if let Ok(reqs) = self.node_can_add(n, pod, &a, &owned) {
+            if let Ok(reqs) = self.node_can_add(n, pod, a, owned) {
                 let node = &mut self.nodes[n];
                 node.remaining = node.remaining - pod.requests;
                 node.host_ports.extend(a.host_ports.iter().cloned());
@@ -632,17 +644,26 @@ impl<'a> Solver<'a> {
                 }
                 if !self.topology.groups.is_empty() {
                     self.topology
-                        .record(pod, &self.nodes[n].requirements, &owned);
+                        .record(pod, &self.nodes[n].requirements, owned);
                 }
-                return Ok(Placement::Existing(n));
+                return Some(Placement::Existing(n));
             }
         }
+        None
+    }
 
-        // 2. NodeClaims opened earlier in this pass, emptiest first.
+    /// Second: NodeClaims opened earlier in this pass, emptiest first.
+    fn add_to_open_claim(
+        &mut self,
+        p: usize,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Option<Placement> {
         let mut order: Vec<usize> = (0..self.claims.len()).collect();
         order.sort_by_key(|&c| (self.claims[c].pods.len(), c));
         for c in order {
-            if let Ok((reqs, options)) = self.claim_can_add(&self.claims[c], pod, &a, &owned) {
+            if let Ok((reqs, options)) = self.claim_can_add(&self.claims[c], pod, a, owned) {
                 let claim = &mut self.claims[c];
                 if let Some(r) = reqs {
                     claim.requirements = r;
@@ -655,97 +676,42 @@ impl<'a> Solver<'a> {
                 claim.host_ports.extend(a.host_ports.iter().cloned());
                 if !self.topology.groups.is_empty() {
                     self.topology
-                        .record(pod, &self.claims[c].requirements, &owned);
+                        .record(pod, &self.claims[c].requirements, owned);
                 }
-                return Ok(Placement::Claim(c));
+                return Some(Placement::Claim(c));
             }
         }
+        None
+    }
 
-        // 3. A new NodeClaim from each NodePool in weight order.
+    /// Last: a new NodeClaim from each NodePool in weight order; the error joins every
+    /// NodePool's refusal.
+    fn add_to_new_claim(
+        &mut self,
+        p: usize,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Result<Placement, String> {
         if self.templates.is_empty() {
             return Err("no nodepools found".into());
         }
         let mut errors: Vec<String> = Vec::new();
         for t in 0..self.templates.len() {
-            let tpl = &self.templates[t];
-            if tpl.remaining_nodes.is_some_and(|n| n <= 0) {
-                errors.push(format!(
-                    "node limits have been exhausted for nodepool (NodePool={})",
-                    tpl.name
-                ));
-                self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
-                continue;
-            }
-            let mut options: Vec<u32> = tpl
-                .candidates
-                .iter()
-                .copied()
-                .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
-                .collect();
-            options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
-            if options.is_empty() {
-                errors.push(format!(
-                    "all available instance types exceed limits for nodepool (NodePool={})",
-                    tpl.name
-                ));
-                self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
-                continue;
-            }
-            let limits_at_open = Limits {
-                resources: tpl.remaining,
-                nodes: tpl.remaining_nodes,
+            let claim = match self.open_claim(t) {
+                Ok(claim) => claim,
+                Err(refusal) => {
+                    self.note_verdict(t, PoolVerdict::Refused(refusal.clone()));
+                    errors.push(refusal);
+                    continue;
+                }
             };
-            self.placeholder += 1;
-            let hostname = format!("hostname-placeholder-{:04}", self.placeholder);
-            let mut requirements = tpl.requirements.clone();
-            requirements.add(Requirement::in_values(HOSTNAME, [hostname.clone()]));
-            self.topology.register_domain(HOSTNAME, &hostname);
-            let claim = NewClaim {
-                template: t,
-                requirements,
-                pods: Vec::new(),
-                requests: Resources::ZERO,
-                options,
-                hostname: hostname.clone(),
-                host_ports: Vec::new(),
-                limits_at_open,
-            };
-            match self.claim_can_add(&claim, pod, &a, &owned) {
+            match self.claim_can_add(&claim, pod, a, owned) {
                 Ok((reqs, options)) => {
-                    let options = options.unwrap_or_else(|| claim.options.clone());
-                    let tpl = &mut self.templates[t];
-                    // Reserve the largest option's capacity against the limits (subtractMax).
-                    let mut max = Resources::ZERO;
-                    for &i in &options {
-                        max = max.max(&tpl.instance_types[i as usize].capacity);
-                    }
-                    for i in 0..RESOURCE_COUNT {
-                        if let Some(rem) = tpl.remaining[i].as_mut() {
-                            *rem -= max.0[i];
-                        }
-                    }
-                    if let Some(n) = tpl.remaining_nodes.as_mut() {
-                        *n -= 1;
-                    }
-                    let mut claim = claim;
-                    if let Some(r) = reqs {
-                        claim.requirements = r;
-                    }
-                    let reqs = claim.requirements.clone();
-                    claim.options = options;
-                    claim.requests = pod.requests;
-                    claim.pods.push(p);
-                    claim.host_ports = a.host_ports.clone();
-                    self.topology.record(pod, &reqs, &owned);
-                    self.claims.push(claim);
-                    self.note_verdict(t, PoolVerdict::Took);
-                    if self.record {
-                        self.limits_log.push(self.template_limits());
-                    }
-                    return Ok(Placement::Claim(self.claims.len() - 1));
+                    return Ok(self.take_claim(claim, reqs, options, p, pod, a, owned));
                 }
                 Err(e) => {
-                    self.topology.unregister_domain(HOSTNAME, &hostname);
+                    self.topology.unregister_domain(HOSTNAME, &claim.hostname);
                     let tpl = &self.templates[t];
                     let overhead = tpl
                         .candidates
@@ -754,17 +720,107 @@ impl<'a> Solver<'a> {
                         .fold(None, |acc: Option<Resources>, o| {
                             Some(acc.map_or(o, |a| a.min(&o)))
                         });
-                    errors.push(format!(
+                    let refusal = format!(
                         "incompatible with nodepool \"{}\", daemonset overhead={}, {}",
                         tpl.name,
                         overhead.unwrap_or(Resources::ZERO),
                         e
-                    ));
-                    self.note_verdict(t, PoolVerdict::Refused(errors[errors.len() - 1].clone()));
+                    );
+                    self.note_verdict(t, PoolVerdict::Refused(refusal.clone()));
+                    errors.push(refusal);
                 }
             }
         }
         Err(errors.join("; "))
+    }
+
+    /// An empty NodeClaim of template `t` with a placeholder hostname (registered as a
+    /// topology domain), or why the NodePool's limits refuse one.
+    fn open_claim(&mut self, t: usize) -> Result<NewClaim, String> {
+        let tpl = &self.templates[t];
+        if tpl.remaining_nodes.is_some_and(|n| n <= 0) {
+            return Err(format!(
+                "node limits have been exhausted for nodepool (NodePool={})",
+                tpl.name
+            ));
+        }
+        let mut options: Vec<u32> = tpl
+            .candidates
+            .iter()
+            .copied()
+            .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
+            .collect();
+        options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
+        if options.is_empty() {
+            return Err(format!(
+                "all available instance types exceed limits for nodepool (NodePool={})",
+                tpl.name
+            ));
+        }
+        let limits_at_open = Limits {
+            resources: tpl.remaining,
+            nodes: tpl.remaining_nodes,
+        };
+        let mut requirements = tpl.requirements.clone();
+        self.placeholder += 1;
+        let hostname = format!("hostname-placeholder-{:04}", self.placeholder);
+        requirements.add(Requirement::in_values(HOSTNAME, [hostname.clone()]));
+        self.topology.register_domain(HOSTNAME, &hostname);
+        Ok(NewClaim {
+            template: t,
+            requirements,
+            pods: Vec::new(),
+            requests: Resources::ZERO,
+            options,
+            hostname,
+            host_ports: Vec::new(),
+            limits_at_open,
+        })
+    }
+
+    /// Keeps a new NodeClaim with its first pod: the largest option's capacity is reserved
+    /// against the NodePool's limits (`subtractMax`).
+    #[allow(clippy::too_many_arguments)]
+    fn take_claim(
+        &mut self,
+        mut claim: NewClaim,
+        reqs: Option<Requirements>,
+        options: Option<Vec<u32>>,
+        p: usize,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Placement {
+        let t = claim.template;
+        let options = options.unwrap_or_else(|| claim.options.clone());
+        let tpl = &mut self.templates[t];
+        let mut max = Resources::ZERO;
+        for &i in &options {
+            max = max.max(&tpl.instance_types[i as usize].capacity);
+        }
+        for i in 0..RESOURCE_COUNT {
+            if let Some(rem) = tpl.remaining[i].as_mut() {
+                *rem -= max.0[i];
+            }
+        }
+        if let Some(n) = tpl.remaining_nodes.as_mut() {
+            *n -= 1;
+        }
+        if let Some(r) = reqs {
+            claim.requirements = r;
+        }
+        let reqs = claim.requirements.clone();
+        claim.options = options;
+        claim.requests = pod.requests;
+        claim.pods.push(p);
+        claim.host_ports = a.host_ports.clone();
+        self.topology.record(pod, &reqs, owned);
+        self.claims.push(claim);
+        self.note_verdict(t, PoolVerdict::Took);
+        if self.record {
+            self.limits_log.push(self.template_limits());
+        }
+        Placement::Claim(self.claims.len() - 1)
     }
 
     fn note_verdict(&mut self, template: usize, verdict: PoolVerdict) {
@@ -825,6 +881,10 @@ impl<'a> Solver<'a> {
         Ok(new_reqs)
     }
 
+    /// Whether the pod fits a NodeClaim of this pass: the checks that need no instance type
+    /// first, then the NodeClaim's requirements with the pod's (and its topology's), then
+    /// the instance types that still fit them all. Returns the narrowed requirements and
+    /// options when they change.
     #[allow(clippy::result_large_err)] // the error is built only on the failure path
     fn claim_can_add(
         &self,
@@ -834,27 +894,42 @@ impl<'a> Solver<'a> {
         owned: &[usize],
     ) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
         let tpl = &self.templates[claim.template];
-        // A full NodeClaim is the common miss in big passes: its largest option (the first)
-        // lacks the CPU, so no option can take the pod whatever the requirements say.
-        if let Some(&largest) = claim.options.first()
-            && !claim.pods.is_empty()
-            && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu()
-        {
-            return Err(FitError::Resources);
+        claim_admits(tpl, claim, pod, a)?;
+        let new_reqs = self.claim_requirements(claim, pod, a, owned)?;
+        let changed = new_reqs.is_some();
+        let reqs = new_reqs.as_ref().unwrap_or(&claim.requirements);
+        let requests = claim.requests + pod.requests;
+        let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
+        // Instance types whose DaemonSets hold one of the pod's host ports drop out
+        // (`filterInstanceTypesByRequirements` skips the whole daemon group, so they do not
+        // count towards any criterion of the error either).
+        let ports_matter = !a.host_ports.is_empty() && !tpl.daemon_host_ports.is_empty();
+        if !changed && !has_min_values && !ports_matter {
+            // Some option must still fit; the largest (first) usually does.
+            if some_option_fits(tpl, &claim.options, &requests) {
+                return Ok((None, None));
+            }
+            if !claim.pods.is_empty() {
+                return Err(FitError::Resources);
+            }
         }
-        if let Err(t) = karpenter_tolerates(&tpl.taints, a.tolerations(pod)) {
-            return Err(FitError::Taint(t));
-        }
-        if ports_conflict(&claim.host_ports, &a.host_ports) {
-            return Err(FitError::HostPorts);
-        }
-        claim
-            .requirements
-            .compatible(&a.requirements.preferred, Undefined::AllowWellKnown)
-            .map_err(FitError::Requirements)?;
+        let survivors = surviving_options(tpl, claim, pod, a, reqs, changed, ports_matter)?;
+        min_values_met(tpl, &survivors, reqs, requests)?;
+        Ok((new_reqs, Some(survivors)))
+    }
+
+    /// The NodeClaim's requirements narrowed by the pod's preferred requirements and its
+    /// topology's, if they narrow them (`None`: unchanged).
+    #[allow(clippy::result_large_err)] // the error is built only on the failure path
+    fn claim_requirements(
+        &self,
+        claim: &NewClaim,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Result<Option<Requirements>, FitError> {
         // Most pods add nothing to a NodeClaim's requirements; only clone when they might.
         let topology = !a.groups.is_empty() || self.topology.has_inverse();
-        // Clone the NodeClaim's requirements only when the pod narrows them.
         let mut new_reqs: Option<Requirements> =
             if claim.requirements.covers(&a.requirements.preferred) {
                 None
@@ -883,140 +958,180 @@ impl<'a> Solver<'a> {
         if new_reqs.as_ref() == Some(&claim.requirements) {
             new_reqs = None;
         }
-        let changed = new_reqs.is_some();
-        let reqs = new_reqs.as_ref().unwrap_or(&claim.requirements);
-
-        let requests = claim.requests + pod.requests;
-        let has_min_values = reqs.iter().any(|r| r.min_values.is_some());
-        // Instance types whose DaemonSets hold one of the pod's host ports drop out
-        // (`filterInstanceTypesByRequirements` skips the whole daemon group, so they do not
-        // count towards any criterion of the error either).
-        let ports_matter = !a.host_ports.is_empty() && !tpl.daemon_host_ports.is_empty();
-        if !changed && !has_min_values && !ports_matter {
-            // Some option must still fit; the largest (first) usually does.
-            for &i in &claim.options {
-                let h = &tpl.headroom[i as usize];
-                if requests.cpu() > h.cpu() {
-                    break;
-                }
-                if requests.fits_in(h) {
-                    return Ok((None, None));
-                }
-            }
-            if !claim.pods.is_empty() {
-                return Err(FitError::Resources);
-            }
-        }
-        let extended = requests.has_extended();
-        let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
-        let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
-        let mut survivors = Vec::with_capacity(claim.options.len());
-        // The error taxonomy is only reported for a NodeClaim's first pod; otherwise options
-        // that cannot fit need no requirement checks, and (largest CPU first) none after the
-        // first that lacks CPU can fit.
-        let detail = claim.pods.is_empty();
-        for &i in &claim.options {
-            let it = &tpl.instance_types[i as usize];
-            let headroom = &tpl.headroom[i as usize];
-            if !detail && requests.cpu() > headroom.cpu() {
-                break;
-            }
-            if ports_matter && tpl.daemon_port_conflict(i, &a.host_ports) {
-                continue;
-            }
-            let fit_ok = if extended {
-                requests.fits_in(headroom)
-            } else {
-                requests.fits_in_core(headroom)
-            };
-            if !detail && !fit_ok {
-                continue;
-            }
-            let (req_ok, off_ok) = if changed {
-                (
-                    it.requirements.intersects_ok(reqs),
-                    has_compatible_offering(it, reqs),
-                )
-            } else {
-                (true, true)
-            };
-            any_req |= req_ok;
-            any_fit |= fit_ok;
-            any_off |= off_ok;
-            req_fit |= req_ok && fit_ok;
-            fit_off |= fit_ok && off_ok;
-            req_off |= req_ok && off_ok;
-            if req_ok && fit_ok && off_ok {
-                survivors.push(i);
-            }
-        }
-        if survivors.is_empty() {
-            let head = if !any_req && !any_fit && !any_off {
-                "no instance type met the scheduling requirements or had enough resources or had a required offering"
-            } else if !any_req && !any_fit {
-                "no instance type met the scheduling requirements or had enough resources"
-            } else if !any_req && !any_off {
-                "no instance type met the scheduling requirements or had a required offering"
-            } else if !any_fit && !any_off {
-                "no instance type had enough resources or had a required offering"
-            } else if !any_req {
-                "no instance type met all requirements"
-            } else if !any_fit {
-                "no instance type has enough resources"
-            } else if !any_off {
-                "no instance type has the required offering"
-            } else if req_fit {
-                "no instance type which met the scheduling requirements and had enough resources, had a required offering"
-            } else if fit_off {
-                "no instance type which had enough resources and the required offering met the scheduling requirements"
-            } else if req_off {
-                "no instance type which met the scheduling requirements and the required offering had the required resources"
-            } else {
-                "no instance type met the requirements/resources/offering tuple"
-            };
-            let typo = !any_fit && pod.requests.cpu() >= 1_000_000_000;
-            let requirements = if claim.pods.is_empty() {
-                Some(reqs.clone())
-            } else {
-                None
-            };
-            return Err(FitError::InstanceTypes {
-                head,
-                typo,
-                requirements,
-                requests,
-            });
-        }
-        // minValues (Strict): the surviving types must still offer enough distinct values.
-        let mut unmet: Vec<String> = Vec::new();
-        for r in reqs.iter() {
-            if let Some(min) = r.min_values {
-                let mut values: Vec<&str> = survivors
-                    .iter()
-                    .filter_map(|&i| {
-                        let it = &tpl.instance_types[i as usize];
-                        it.labels
-                            .get(&r.key)
-                            .map(String::as_str)
-                            .filter(|v| r.has(v))
-                    })
-                    .collect();
-                values.sort_unstable();
-                values.dedup();
-                if values.len() < min as usize {
-                    unmet.push(r.key.clone());
-                }
-            }
-        }
-        if !unmet.is_empty() {
-            return Err(FitError::MinValues {
-                keys: unmet,
-                requirements: reqs.clone(),
-                requests,
-            });
-        }
-        Ok((new_reqs, Some(survivors)))
+        Ok(new_reqs)
     }
+}
+
+/// The checks of a pod against a NodeClaim that need no instance type: a full NodeClaim,
+/// the NodePool's taints, host ports, and the requirements' compatibility.
+#[allow(clippy::result_large_err)] // the error is built only on the failure path
+fn claim_admits(tpl: &Template, claim: &NewClaim, pod: &Pod, a: &Attempt) -> Result<(), FitError> {
+    // A full NodeClaim is the common miss in big passes: its largest option (the first)
+    // lacks the CPU, so no option can take the pod whatever the requirements say.
+    if let Some(&largest) = claim.options.first()
+        && !claim.pods.is_empty()
+        && claim.requests.cpu() + pod.requests.cpu() > tpl.headroom[largest as usize].cpu()
+    {
+        return Err(FitError::Resources);
+    }
+    if let Err(t) = karpenter_tolerates(&tpl.taints, a.tolerations(pod)) {
+        return Err(FitError::Taint(t));
+    }
+    if ports_conflict(&claim.host_ports, &a.host_ports) {
+        return Err(FitError::HostPorts);
+    }
+    claim
+        .requirements
+        .compatible(&a.requirements.preferred, Undefined::AllowWellKnown)
+        .map_err(FitError::Requirements)
+}
+
+/// Whether one of the options (largest CPU first) has the headroom for `requests`.
+fn some_option_fits(tpl: &Template, options: &[u32], requests: &Resources) -> bool {
+    for &i in options {
+        let h = &tpl.headroom[i as usize];
+        if requests.cpu() > h.cpu() {
+            return false;
+        }
+        if requests.fits_in(h) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The NodeClaim's options that meet the requirements, fit the requests and have an
+/// offering; when none does, Karpenter's error naming which criteria no type met.
+#[allow(clippy::result_large_err)] // the error is built only on the failure path
+fn surviving_options(
+    tpl: &Template,
+    claim: &NewClaim,
+    pod: &Pod,
+    a: &Attempt,
+    reqs: &Requirements,
+    changed: bool,
+    ports_matter: bool,
+) -> Result<Vec<u32>, FitError> {
+    let requests = claim.requests + pod.requests;
+    let extended = requests.has_extended();
+    let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
+    let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
+    let mut survivors = Vec::with_capacity(claim.options.len());
+    // The error taxonomy is only reported for a NodeClaim's first pod; otherwise options
+    // that cannot fit need no requirement checks, and (largest CPU first) none after the
+    // first that lacks CPU can fit.
+    let detail = claim.pods.is_empty();
+    for &i in &claim.options {
+        let it = &tpl.instance_types[i as usize];
+        let headroom = &tpl.headroom[i as usize];
+        if !detail && requests.cpu() > headroom.cpu() {
+            break;
+        }
+        if ports_matter && tpl.daemon_port_conflict(i, &a.host_ports) {
+            continue;
+        }
+        let fit_ok = if extended {
+            requests.fits_in(headroom)
+        } else {
+            requests.fits_in_core(headroom)
+        };
+        if !detail && !fit_ok {
+            continue;
+        }
+        let (req_ok, off_ok) = if changed {
+            (
+                it.requirements.intersects_ok(reqs),
+                has_compatible_offering(it, reqs),
+            )
+        } else {
+            (true, true)
+        };
+        any_req |= req_ok;
+        any_fit |= fit_ok;
+        any_off |= off_ok;
+        req_fit |= req_ok && fit_ok;
+        fit_off |= fit_ok && off_ok;
+        req_off |= req_ok && off_ok;
+        if req_ok && fit_ok && off_ok {
+            survivors.push(i);
+        }
+    }
+    if !survivors.is_empty() {
+        return Ok(survivors);
+    }
+    let head = if !any_req && !any_fit && !any_off {
+        "no instance type met the scheduling requirements or had enough resources or had a required offering"
+    } else if !any_req && !any_fit {
+        "no instance type met the scheduling requirements or had enough resources"
+    } else if !any_req && !any_off {
+        "no instance type met the scheduling requirements or had a required offering"
+    } else if !any_fit && !any_off {
+        "no instance type had enough resources or had a required offering"
+    } else if !any_req {
+        "no instance type met all requirements"
+    } else if !any_fit {
+        "no instance type has enough resources"
+    } else if !any_off {
+        "no instance type has the required offering"
+    } else if req_fit {
+        "no instance type which met the scheduling requirements and had enough resources, had a required offering"
+    } else if fit_off {
+        "no instance type which had enough resources and the required offering met the scheduling requirements"
+    } else if req_off {
+        "no instance type which met the scheduling requirements and the required offering had the required resources"
+    } else {
+        "no instance type met the requirements/resources/offering tuple"
+    };
+    let typo = !any_fit && pod.requests.cpu() >= 1_000_000_000;
+    let requirements = if claim.pods.is_empty() {
+        Some(reqs.clone())
+    } else {
+        None
+    };
+    Err(FitError::InstanceTypes {
+        head,
+        typo,
+        requirements,
+        requests,
+    })
+}
+
+/// minValues (Strict): the surviving types must still offer enough distinct values.
+#[allow(clippy::result_large_err)] // the error is built only on the failure path
+fn min_values_met(
+    tpl: &Template,
+    survivors: &[u32],
+    reqs: &Requirements,
+    requests: Resources,
+) -> Result<(), FitError> {
+    let mut unmet: Vec<String> = Vec::new();
+    for r in reqs.iter() {
+        if let Some(min) = r.min_values {
+            let mut values: Vec<&str> = survivors
+                .iter()
+                .filter_map(|&i| {
+                    let it = &tpl.instance_types[i as usize];
+                    it.labels
+                        .get(&r.key)
+                        .map(String::as_str)
+                        .filter(|v| r.has(v))
+                })
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            if values.len() < min as usize {
+                unmet.push(r.key.clone());
+            }
+        }
+    }
+    if unmet.is_empty() {
+        return Ok(());
+    }
+    Err(FitError::MinValues {
+        keys: unmet,
+        requirements: reqs.clone(),
+        requests,
+    })
 }
 
 /// Whether the instance type has an available offering in an allowed zone and capacity type.

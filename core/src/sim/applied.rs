@@ -16,7 +16,7 @@ impl Simulation {
             None => true,
             Some(_) => {
                 a.written.kind == "EC2NodeClass"
-                    && self.node_classes_deleting.contains(&a.written.name)
+                    && self.cluster.node_classes_deleting.contains(&a.written.name)
             }
         });
         objects

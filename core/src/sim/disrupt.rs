@@ -7,8 +7,16 @@
 //! emptiness.go, drift.go, multinodeconsolidation.go, singlenodeconsolidation.go,
 //! consolidation.go, validation.go, queue.go), as summarised in `karpenter-semantics.md` §5.
 //! The rules that need no cluster (budgets, prices, hashes) are in [`crate::disruption`].
+//!
+//! The controller's state is [`Disruption`], which only this module touches. A pass (`decide`
+//! and everything it calls) reads the cluster and changes nothing: it collects its findings
+//! in a [`Pass`], which the controller's own poll or validation records and
+//! [`Simulation::disruption_decision`] drops. The controller asks the provisioner for its
+//! templates and node views and to create replacements, and hands candidates to the
+//! termination controller; it never binds, evicts or drains a pod itself.
 
 use super::event::{Decision, Rejection, TerminationCause};
+use super::provisioner::CandidateFill;
 use super::*;
 use crate::disruption::{DoNotDisrupt, Reason};
 use evidence::Blocker;
@@ -21,14 +29,14 @@ const MAX_MULTI_NODE: usize = 100;
 /// minutes; the simulation is deterministic, so an unchanged cluster gives the same answer
 /// and the clock can rest.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Fingerprint {
+struct Fingerprint {
     version: u64,
     consolidatable: usize,
     drifted: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Method {
+enum Method {
     Emptiness,
     Drift,
     MultiNode,
@@ -48,7 +56,7 @@ impl Method {
 
 /// A replacement NodeClaim a command will launch.
 #[derive(Clone, Debug)]
-pub(super) struct Replacement {
+struct Replacement {
     template: Template,
     claim: scheduling::NewClaim,
 }
@@ -73,7 +81,7 @@ impl Replacement {
 
 /// A command the controller decided on.
 #[derive(Clone, Debug)]
-pub(super) struct Plan {
+struct Plan {
     method: Method,
     reason: Reason,
     candidates: Vec<usize>,
@@ -84,7 +92,7 @@ pub(super) struct Plan {
 
 /// A command being executed: its replacements launch, then its candidates are deleted.
 #[derive(Clone, Debug)]
-pub(super) struct Command {
+struct Command {
     reason: Reason,
     candidates: Vec<usize>,
     replacements: Vec<usize>,
@@ -134,7 +142,7 @@ struct Simulated {
 
 /// The inputs every scheduling simulation of one disruption pass shares.
 #[derive(Debug)]
-pub(super) struct SimBase {
+struct SimBase {
     /// The cluster version it was built at.
     version: u64,
     by_node: Vec<Vec<usize>>,
@@ -153,59 +161,86 @@ pub(super) struct SimBase {
     node_domains: BTreeMap<(String, String), u32>,
 }
 
+/// The disruption controller's own state: when it looks, the command it waits to validate,
+/// the commands it is executing and what it remembers of its last pass.
+#[derive(Clone, Default)]
+pub(super) struct Disruption {
+    /// The next scheduled poll, so that only one is queued.
+    poll_at: Option<Millis>,
+    /// When the controller last looked (it never looks twice at one instant).
+    last_poll: Option<Millis>,
+    /// A command waiting out its validation delay.
+    pending_command: Option<Plan>,
+    /// Commands executing: their replacements are launching.
+    commands: Vec<Command>,
+    /// What the cluster looked like when a pass last found nothing to do; the controller
+    /// does not look again until it changes (Karpenter's "consolidated" memo).
+    memo: Option<Fingerprint>,
+    /// The last pass left a candidate out because a budget was used up.
+    budget_blocked: bool,
+    /// What the scheduling simulations of the last pass shared.
+    sim_base: Option<Rc<SimBase>>,
+}
+
+/// What one pass found on its way to a decision, in the order it found it. A pass reads the
+/// cluster and changes nothing; the controller's own pass then records the findings
+/// ([`Simulation::record_pass`]: evidence and events), a question
+/// ([`Simulation::disruption_decision`]) drops them.
+struct Pass {
+    findings: Vec<Finding>,
+    /// A candidate was left out because a budget was used up.
+    budget_blocked: bool,
+    /// What the pass's scheduling simulations share, built once per cluster version.
+    base: Option<Rc<SimBase>>,
+}
+
+enum Finding {
+    /// The controller leaves a node alone, and why.
+    Blocked {
+        node: usize,
+        consolidation: bool,
+        blocker: Blocker,
+    },
+    /// A budget kept a node out of the pass.
+    OverBudget { node: usize, reason: Reason },
+    /// The provisioner's templates were built for the pass's simulations, filtering
+    /// NodePools' instance types the provisioner had not filtered yet.
+    Templates(Vec<CandidateFill>),
+}
+
+impl Pass {
+    fn new(base: Option<Rc<SimBase>>) -> Pass {
+        Pass {
+            findings: Vec::new(),
+            budget_blocked: false,
+            base,
+        }
+    }
+
+    fn block(&mut self, node: usize, consolidation: bool, blocker: Blocker) {
+        self.findings.push(Finding::Blocked {
+            node,
+            consolidation,
+            blocker,
+        });
+    }
+
+    fn over_budget(&mut self, node: usize, reason: Reason) {
+        self.budget_blocked = true;
+        self.findings.push(Finding::OverBudget { node, reason });
+    }
+}
+
 /// PodDisruptionBudgets with the disruptions each allows now.
 struct PdbState {
     allowed: Vec<u32>,
 }
 
 impl Simulation {
-    pub(super) fn is_managed(&self, n: usize) -> bool {
-        let node = &self.nodes[n];
-        node.exists()
-            && node.nodeclaim.is_some()
-            && node.nodepool.is_some_and(|p| p < self.node_pools.len())
-    }
-
-    /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
-    fn nominated_nodes(&self) -> Vec<bool> {
-        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
-        for (n, node) in self.nodes.iter().enumerate() {
-            if let Some(claim) = &node.nodeclaim {
-                names.insert(claim.as_str(), n);
-            }
-        }
-        let mut out = alloc::vec![false; self.nodes.len()];
-        for p in self.pods.iter().filter(|p| p.is_pending()) {
-            if let Some(&n) = p.nominated.as_deref().and_then(|c| names.get(c)) {
-                out[n] = true;
-            }
-        }
-        out
-    }
-
-    /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
-    /// already being disrupted (deleting, or held by a command).
-    fn budget_counts(&self, pool: usize) -> (u32, u32) {
-        let (mut nodes, mut disrupting) = (0, 0);
-        for n in 0..self.nodes.len() {
-            if self.is_managed(n)
-                && self.nodes[n].nodepool == Some(pool)
-                && self.nodes[n].initialized_at.is_some()
-            {
-                nodes += 1;
-                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some()
-                {
-                    disrupting += 1;
-                }
-            }
-        }
-        (nodes, disrupting)
-    }
-
     fn budget_remaining(&self, pool: usize, reason: Reason) -> u32 {
-        let (nodes, disrupting) = self.budget_counts(pool);
+        let (nodes, disrupting) = self.cluster.budget_counts(pool);
         disruption::remaining(
-            &self.node_pools[pool].budgets,
+            &self.cluster.node_pools[pool].budgets,
             reason,
             nodes,
             disrupting,
@@ -215,7 +250,7 @@ impl Simulation {
 
     fn pdb_state(&self) -> PdbState {
         PdbState {
-            allowed: self.pdb_allowances(),
+            allowed: self.cluster.pdb_allowances(),
         }
     }
 
@@ -223,23 +258,28 @@ impl Simulation {
     /// `karpenter.sh/do-not-disrupt`, or a PodDisruptionBudget that allows no eviction (or
     /// more than one budget selecting it, which the Eviction API refuses).
     fn pod_blocker(&self, p: usize, pdbs: &PdbState) -> Option<Blocker> {
-        let pod = &self.pods[p];
-        if self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
+        let pod = &self.cluster.pods[p];
+        if self.cluster.pod_do_not_disrupt(p, self.now) != DoNotDisrupt::No {
             return Some(Blocker::PodDoNotDisrupt(format!(
                 "{}/{}",
                 pod.namespace, pod.name
             )));
         }
-        if self.tolerates_disruption(p) {
+        if self.cluster.tolerates_disruption(p) {
             return None;
         }
-        let matching: Vec<usize> = (0..self.pdbs.len())
-            .filter(|&i| self.pdb_selects(i, p))
+        let matching: Vec<usize> = (0..self.cluster.pdbs.len())
+            .filter(|&i| self.cluster.pdb_selects(i, p))
             .collect();
         if matching.len() > 1 {
             let names: Vec<String> = matching
                 .iter()
-                .map(|&i| format!("{}/{}", self.pdbs[i].namespace, self.pdbs[i].name))
+                .map(|&i| {
+                    format!(
+                        "{}/{}",
+                        self.cluster.pdbs[i].namespace, self.cluster.pdbs[i].name
+                    )
+                })
                 .collect();
             return Some(Blocker::Pdb(format!(
                 "Eviction does not support multiple PDBs (PodDisruptionBudget=[{}])",
@@ -251,7 +291,7 @@ impl Simulation {
         {
             return Some(Blocker::Pdb(format!(
                 "Pdb prevents pod evictions (PodDisruptionBudget=[{}/{}])",
-                self.pdbs[i].namespace, self.pdbs[i].name
+                self.cluster.pdbs[i].namespace, self.cluster.pdbs[i].name
             )));
         }
         None
@@ -263,18 +303,21 @@ impl Simulation {
     /// every eviction ([`disruption::pdb_fully_blocking`]). A pod that tolerates the
     /// disrupted taint is never evicted, so no budget holds it.
     fn currently_reschedulable(&self, p: usize) -> bool {
-        let pod = &self.pods[p];
-        if pod.is_daemon() || !pod.is_active() || self.pod_do_not_disrupt(p) != DoNotDisrupt::No {
+        let pod = &self.cluster.pods[p];
+        if pod.is_daemon()
+            || !pod.is_active()
+            || self.cluster.pod_do_not_disrupt(p, self.now) != DoNotDisrupt::No
+        {
             return false;
         }
-        if self.tolerates_disruption(p) {
+        if self.cluster.tolerates_disruption(p) {
             return true;
         }
-        let mut matching = (0..self.pdbs.len()).filter(|&i| self.pdb_selects(i, p));
+        let mut matching = (0..self.cluster.pdbs.len()).filter(|&i| self.cluster.pdb_selects(i, p));
         match (matching.next(), matching.next()) {
             (None, _) => true,
             (Some(_), Some(_)) => false,
-            (Some(i), None) => !disruption::pdb_fully_blocking(&self.pdbs[i]),
+            (Some(i), None) => !disruption::pdb_fully_blocking(&self.cluster.pdbs[i]),
         }
     }
 
@@ -287,18 +330,18 @@ impl Simulation {
         by_node: &[Vec<usize>],
         pdbs: &PdbState,
     ) -> (Vec<Candidate>, Vec<(usize, Blocker)>) {
-        let nominated = self.nominated_nodes();
+        let nominated = self.cluster.nominated_nodes();
         let mut out = Vec::new();
         let mut blocked = Vec::new();
-        for n in 0..self.nodes.len() {
-            if !self.is_managed(n) {
+        for n in 0..self.cluster.nodes.len() {
+            if !self.cluster.is_managed(n) {
                 continue;
             }
-            let node = &self.nodes[n];
+            let node = &self.cluster.nodes[n];
             let Some(pool) = node.nodepool else { continue };
             if node.state != NodeState::Ready
                 || node.disruption.is_some()
-                || self.pool_deleted[pool]
+                || self.cluster.pool_deleted[pool]
             {
                 continue;
             }
@@ -323,13 +366,16 @@ impl Simulation {
             let pods: Vec<usize> = by_node[n]
                 .iter()
                 .copied()
-                .filter(|&p| !self.pods[p].is_daemon())
+                .filter(|&p| !self.cluster.pods[p].is_daemon())
                 .collect();
-            let consolidatable = self.consolidatable_at(n).is_some_and(|at| at <= self.now);
+            let consolidatable = self
+                .cluster
+                .consolidatable_at(n)
+                .is_some_and(|at| at <= self.now);
             let costs: f64 = pods
                 .iter()
                 .map(|&p| {
-                    let pod = &self.pods[p];
+                    let pod = &self.cluster.pods[p];
                     disruption::eviction_cost(
                         pod.annotations
                             .get("controller.kubernetes.io/pod-deletion-cost")
@@ -351,30 +397,57 @@ impl Simulation {
         }
         // Most dollars saved per unit of disruption first (v1.14), then by name.
         out.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| self.nodes[a.node].name.cmp(&self.nodes[b.node].name))
+            b.score.total_cmp(&a.score).then_with(|| {
+                self.cluster.nodes[a.node]
+                    .name
+                    .cmp(&self.cluster.nodes[b.node].name)
+            })
         });
         (out, blocked)
     }
 
-    /// Emits an event about an object unless the last verdict about it was the same
-    /// (Karpenter's recorder also de-duplicates identical events).
-    pub(super) fn verdict(&mut self, kind: EventKind) {
-        let object = kind.object().to_string();
-        if self.verdicts.get(&object) == Some(&kind) {
-            return;
+    /// Starts a pass of the controller's own. The catalogs are warmed first, so that the
+    /// instance types the pass filters are the ones the provisioner's candidate cache keeps.
+    fn controller_pass(&mut self, base: Option<Rc<SimBase>>) -> Pass {
+        self.cloud.warm_catalogs();
+        Pass::new(base)
+    }
+
+    /// Keeps what a pass of the controller's own found: its verdicts become evidence and
+    /// events, in the order it reached them, and what its simulations shared is kept for
+    /// the validation of the command it decided on.
+    fn record_pass(&mut self, pass: Pass) {
+        for finding in pass.findings {
+            match finding {
+                Finding::Blocked {
+                    node,
+                    consolidation,
+                    blocker,
+                } => self.block(node, consolidation, blocker),
+                Finding::OverBudget { node, reason } => {
+                    // Karpenter publishes no event for a budget.
+                    self.recorder.evidence.disruption_verdict(
+                        node,
+                        self.now,
+                        Blocker::Budget(reason),
+                    );
+                }
+                Finding::Templates(fills) => self.remember_candidates(fills),
+            }
         }
-        self.verdicts.insert(object, kind.clone());
-        self.event(kind);
+        if pass.budget_blocked {
+            self.disruption.budget_blocked = true;
+        }
+        self.disruption.sim_base = pass.base;
     }
 
     /// Records why the controller leaves a node alone and publishes it as Karpenter does
     /// (`DisruptionBlocked`, or `Unconsolidatable` when `consolidation` is what it declined).
     fn block(&mut self, n: usize, consolidation: bool, blocker: Blocker) {
-        self.evidence
+        self.recorder
+            .evidence
             .disruption_verdict(n, self.now, blocker.clone());
-        let nodeclaim = self.nodes[n].name.clone();
+        let nodeclaim = self.cluster.nodes[n].name.clone();
         self.verdict(if consolidation {
             EventKind::Unconsolidatable { nodeclaim, blocker }
         } else {
@@ -382,31 +455,28 @@ impl Simulation {
         });
     }
 
-    /// Records that a budget kept a node out of this pass (Karpenter publishes no event).
-    fn budget_blocks(&mut self, n: usize, reason: Reason) {
-        self.budget_blocked = true;
-        self.evidence
-            .disruption_verdict(n, self.now, Blocker::Budget(reason));
-    }
-
     // ----- when to look -----
 
     fn fingerprint(&self) -> Fingerprint {
         let mut consolidatable = 0;
         let mut drifted = 0;
-        for n in 0..self.nodes.len() {
-            if !self.is_managed(n) || self.nodes[n].state != NodeState::Ready {
+        for n in 0..self.cluster.nodes.len() {
+            if !self.cluster.is_managed(n) || self.cluster.nodes[n].state != NodeState::Ready {
                 continue;
             }
-            if self.consolidatable_at(n).is_some_and(|at| at <= self.now) {
+            if self
+                .cluster
+                .consolidatable_at(n)
+                .is_some_and(|at| at <= self.now)
+            {
                 consolidatable += 1;
             }
-            if self.nodes[n].drifted.is_some() {
+            if self.cluster.nodes[n].drifted.is_some() {
                 drifted += 1;
             }
         }
         Fingerprint {
-            version: self.version,
+            version: self.cluster.version,
             consolidatable,
             drifted,
         }
@@ -417,29 +487,29 @@ impl Simulation {
     /// runs out, a pod's `do-not-disrupt` duration ends, or a scheduled budget that blocked
     /// the last pass may have closed its window.
     pub(super) fn plan_disruption(&mut self) {
-        if self.pending_command.is_some() {
+        if self.disruption.pending_command.is_some() {
             return;
         }
         let mut earliest: Option<Millis> = None;
         let mut at = |t: Millis| earliest = Some(earliest.map_or(t, |e: Millis| e.min(t)));
         let mut any = false;
         let mut scheduled_budgets = false;
-        for n in 0..self.nodes.len() {
-            if !self.is_managed(n)
-                || self.nodes[n].state != NodeState::Ready
-                || self.nodes[n].disruption.is_some()
+        for n in 0..self.cluster.nodes.len() {
+            if !self.cluster.is_managed(n)
+                || self.cluster.nodes[n].state != NodeState::Ready
+                || self.cluster.nodes[n].disruption.is_some()
             {
                 continue;
             }
-            let node = &self.nodes[n];
+            let node = &self.cluster.nodes[n];
             let pool = node.nodepool.unwrap_or_default();
-            if self.pool_deleted[pool] {
+            if self.cluster.pool_deleted[pool] {
                 continue;
             }
             any = true;
-            let np = &self.node_pools[pool];
+            let np = &self.cluster.node_pools[pool];
             scheduled_budgets |= np.budgets.iter().any(|b| b.schedule.is_some());
-            if let Some(t) = self.consolidatable_at(n)
+            if let Some(t) = self.cluster.consolidatable_at(n)
                 && t > self.now
             {
                 at(t);
@@ -449,33 +519,33 @@ impl Simulation {
             return;
         }
         // Only workloads with a duration-valued `do-not-disrupt` need the per-pod look.
-        let timed = self.workloads.iter().any(|w| {
+        let timed = self.cluster.workloads.iter().any(|w| {
             w.template
                 .annotations
                 .get(wk::DO_NOT_DISRUPT)
                 .is_some_and(|v| v != "true")
         });
-        for p in (0..self.pods.len())
-            .filter(|&p| timed && self.pods[p].is_active() && self.pods[p].node.is_some())
-        {
-            if let DoNotDisrupt::Until(t) = self.pod_do_not_disrupt(p) {
+        for p in (0..self.cluster.pods.len()).filter(|&p| {
+            timed && self.cluster.pods[p].is_active() && self.cluster.pods[p].node.is_some()
+        }) {
+            if let DoNotDisrupt::Until(t) = self.cluster.pod_do_not_disrupt(p, self.now) {
                 at(t);
             }
         }
-        if self.memo != Some(self.fingerprint()) {
+        if self.disruption.memo != Some(self.fingerprint()) {
             at(self.now);
-        } else if scheduled_budgets && self.budget_blocked {
+        } else if scheduled_budgets && self.disruption.budget_blocked {
             at(self.now + disruption::POLL);
         }
         let Some(t) = earliest else { return };
         let mut tick = disruption::next_poll(t);
-        if let Some(last) = self.last_poll
+        if let Some(last) = self.disruption.last_poll
             && tick <= last
         {
             tick = last + disruption::POLL;
         }
-        if self.disruption_poll_at.is_none_or(|queued| queued > tick) {
-            self.disruption_poll_at = Some(tick);
+        if self.disruption.poll_at.is_none_or(|queued| queued > tick) {
+            self.disruption.poll_at = Some(tick);
             self.schedule(tick, Action::DisruptionPoll);
         }
     }
@@ -483,70 +553,57 @@ impl Simulation {
     // ----- one pass -----
 
     /// The methods in Karpenter's order (v1.5 and later): the first that decides wins.
-    fn decide(&mut self) -> Option<Plan> {
-        self.emptiness()
-            .or_else(|| self.drift())
-            .or_else(|| self.multi_node())
-            .or_else(|| self.single_node())
-    }
-
-    /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]):
-    /// `consolidateAfter` after its last pod event, if its NodePool consolidates at all.
-    pub fn consolidatable_at(&self, n: usize) -> Option<Millis> {
-        let node = &self.nodes[n];
-        let np = self.node_pools.get(node.nodepool?)?;
-        disruption::consolidatable_at(
-            node.initialized_at,
-            node.last_pod_event,
-            np.consolidate_after,
-        )
-    }
-
-    /// What the pod's `karpenter.sh/do-not-disrupt` annotation means now.
-    pub(super) fn pod_do_not_disrupt(&self, p: usize) -> DoNotDisrupt {
-        let pod = &self.pods[p];
-        disruption::do_not_disrupt(
-            pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str),
-            pod.started_at,
-            self.now,
-        )
+    fn decide(&self, pass: &mut Pass) -> Option<Plan> {
+        self.emptiness(pass)
+            .or_else(|| self.drift(pass))
+            .or_else(|| self.multi_node(pass))
+            .or_else(|| self.single_node(pass))
     }
 
     /// One pass of the disruption controller at the current instant, without acting on it:
-    /// the command it would start (before validation), if any. Verdicts it reaches on the way
-    /// (`Unconsolidatable`, `DisruptionBlocked`) are recorded as events, as a real pass does.
-    pub fn disruption_decision(&mut self) -> Option<DisruptionDecision> {
-        self.sim_base = None;
-        let plan = self.decide()?;
+    /// the command it would start (before validation), if any. A question changes nothing:
+    /// the verdicts it reaches on the way (`Unconsolidatable`, `DisruptionBlocked`) are not
+    /// recorded; the controller's own pass at this instant reaches and records the same.
+    pub fn disruption_decision(&self) -> Option<DisruptionDecision> {
+        let plan = self.decide(&mut Pass::new(None))?;
         Some(DisruptionDecision {
             method: plan.method.as_str(),
             reason: plan.reason.as_str(),
             candidates: plan
                 .candidates
                 .iter()
-                .map(|&n| self.nodes[n].name.clone())
+                .map(|&n| self.cluster.nodes[n].name.clone())
                 .collect(),
             replacements: plan.replacements.len(),
             savings: plan.savings,
         })
     }
 
+    /// A queued poll falls due; a poll queued earlier and since moved does not run.
+    pub(super) fn disruption_poll_due(&mut self) {
+        if self.disruption.poll_at == Some(self.now) {
+            self.disruption.poll_at = None;
+            self.disruption_poll();
+        }
+    }
+
     /// One reconcile of the disruption controller: the methods in Karpenter's order (v1.5 and
     /// later), stopping at the first that decides on a command.
     pub(super) fn disruption_poll(&mut self) {
-        self.last_poll = Some(self.now);
-        if self.pending_command.is_some() {
+        self.disruption.last_poll = Some(self.now);
+        if self.disruption.pending_command.is_some() {
             return;
         }
-        self.budget_blocked = false;
-        self.sim_base = None;
+        self.disruption.budget_blocked = false;
         let fingerprint = self.fingerprint();
-        let plan = self.decide();
+        let mut pass = self.controller_pass(None);
+        let plan = self.decide(&mut pass);
+        self.record_pass(pass);
         let Some(plan) = plan else {
-            self.memo = Some(fingerprint);
+            self.disruption.memo = Some(fingerprint);
             return;
         };
-        self.memo = None;
+        self.disruption.memo = None;
         match plan.method {
             // Drift acts at once; emptiness and consolidation wait 15 s and look again.
             Method::Drift => {
@@ -554,29 +611,30 @@ impl Simulation {
                 self.disruption_poll();
             }
             _ => {
-                self.pending_command = Some(plan);
+                self.disruption.pending_command = Some(plan);
                 let at = self.now + disruption::VALIDATION_DELAY;
                 self.schedule(at, Action::DisruptionValidate);
             }
         }
     }
 
-    fn gather(&mut self, eventual: bool) -> Vec<Candidate> {
-        let by_node = self.active_pods_by_node();
+    fn gather(&self, eventual: bool, pass: &mut Pass) -> Vec<Candidate> {
+        let by_node = self.cluster.active_pods_by_node();
         let pdbs = self.pdb_state();
         let (candidates, blocked) = self.candidates(eventual, &by_node, &pdbs);
         for (n, blocker) in blocked {
-            self.block(n, false, blocker);
+            pass.block(n, false, blocker);
         }
         candidates
     }
 
     /// Takes candidates in order while their pool's budget for `reason` lasts.
     fn within_budgets(
-        &mut self,
+        &self,
         candidates: Vec<Candidate>,
         reason: Reason,
         cap: usize,
+        pass: &mut Pass,
     ) -> Vec<Candidate> {
         let mut left: BTreeMap<usize, u32> = BTreeMap::new();
         let mut out = Vec::new();
@@ -585,7 +643,7 @@ impl Simulation {
                 .entry(c.pool)
                 .or_insert_with(|| self.budget_remaining(c.pool, reason));
             if budget == 0 {
-                self.budget_blocks(c.node, reason);
+                pass.over_budget(c.node, reason);
                 continue;
             }
             left.insert(c.pool, budget - 1);
@@ -599,13 +657,13 @@ impl Simulation {
 
     /// Emptiness: every empty, consolidatable candidate its pool's `Empty` budget admits, in
     /// one command that launches nothing.
-    fn emptiness(&mut self) -> Option<Plan> {
+    fn emptiness(&self, pass: &mut Pass) -> Option<Plan> {
         let candidates: Vec<Candidate> = self
-            .gather(false)
+            .gather(false, pass)
             .into_iter()
             .filter(|c| c.empty() && c.consolidatable)
             .collect();
-        let chosen = self.within_budgets(candidates, Reason::Empty, usize::MAX);
+        let chosen = self.within_budgets(candidates, Reason::Empty, usize::MAX, pass);
         if chosen.is_empty() {
             return None;
         }
@@ -622,27 +680,27 @@ impl Simulation {
     /// Drift: the first drifted candidate (empty ones first, then the longest drifted) within
     /// its pool's `Drifted` budget whose pods all fit somewhere, with however many
     /// replacements that takes.
-    fn drift(&mut self) -> Option<Plan> {
+    fn drift(&self, pass: &mut Pass) -> Option<Plan> {
         let mut candidates: Vec<Candidate> = self
-            .gather(true)
+            .gather(true, pass)
             .into_iter()
-            .filter(|c| self.nodes[c.node].drifted.is_some())
+            .filter(|c| self.cluster.nodes[c.node].drifted.is_some())
             .collect();
         candidates.sort_by_key(|c| {
             (
                 !c.empty(),
-                self.nodes[c.node].drifted.map(|d| d.0),
-                self.nodes[c.node].name.clone(),
+                self.cluster.nodes[c.node].drifted.map(|d| d.0),
+                self.cluster.nodes[c.node].name.clone(),
             )
         });
         for c in candidates {
             if self.budget_remaining(c.pool, Reason::Drifted) == 0 {
-                self.budget_blocks(c.node, Reason::Drifted);
+                pass.over_budget(c.node, Reason::Drifted);
                 continue;
             }
-            let sim = self.simulate(&[c.node]);
-            if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
-                self.block(c.node, false, Blocker::PodsWouldNotSchedule(why));
+            let sim = self.simulate(&[c.node], pass);
+            if let Some(why) = not_all_pods_would_schedule(&self.cluster.pods, &sim.failures) {
+                pass.block(c.node, false, Blocker::PodsWouldNotSchedule(why));
                 continue;
             }
             let replacements: Vec<Replacement> = sim
@@ -666,18 +724,18 @@ impl Simulation {
 
     /// Candidates for consolidation of non-empty nodes (`ShouldDisrupt`), with the verdicts
     /// Karpenter publishes for the ones its pool keeps out.
-    fn consolidation_candidates(&mut self) -> Vec<Candidate> {
+    fn consolidation_candidates(&self, pass: &mut Pass) -> Vec<Candidate> {
         let mut out = Vec::new();
-        for c in self.gather(false) {
+        for c in self.gather(false, pass) {
             if c.empty() {
                 continue;
             }
-            let np = &self.node_pools[c.pool];
+            let np = &self.cluster.node_pools[c.pool];
             let name = np.name.clone();
             if np.consolidate_after.is_none() {
-                self.block(c.node, true, Blocker::ConsolidationDisabled(name));
+                pass.block(c.node, true, Blocker::ConsolidationDisabled(name));
             } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
-                self.block(c.node, true, Blocker::WhenEmptyOnly(name));
+                pass.block(c.node, true, Blocker::WhenEmptyOnly(name));
             } else if c.consolidatable {
                 out.push(c);
             }
@@ -687,9 +745,10 @@ impl Simulation {
 
     /// Multi-node consolidation: the largest prefix (2 to 100 candidates, within budgets)
     /// that can be deleted, or replaced by one cheaper node, found by binary search.
-    fn multi_node(&mut self) -> Option<Plan> {
-        let candidates = self.consolidation_candidates();
-        let candidates = self.within_budgets(candidates, Reason::Underutilized, MAX_MULTI_NODE);
+    fn multi_node(&self, pass: &mut Pass) -> Option<Plan> {
+        let candidates = self.consolidation_candidates(pass);
+        let candidates =
+            self.within_budgets(candidates, Reason::Underutilized, MAX_MULTI_NODE, pass);
         if candidates.len() < 2 {
             return None;
         }
@@ -698,7 +757,7 @@ impl Simulation {
         while lo <= hi {
             let mid = (lo + hi) / 2;
             let prefix: Vec<usize> = candidates[..mid].iter().map(|c| c.node).collect();
-            match self.compute_consolidation(&prefix, Method::MultiNode) {
+            match self.compute_consolidation(&prefix, Method::MultiNode, pass) {
                 Ok(plan) => {
                     best = Some(plan);
                     lo = mid + 1;
@@ -711,8 +770,8 @@ impl Simulation {
 
     /// Single-node consolidation: candidates taken in turn from each NodePool; the first
     /// that can be deleted or replaced by a cheaper node.
-    fn single_node(&mut self) -> Option<Plan> {
-        let candidates = self.consolidation_candidates();
+    fn single_node(&self, pass: &mut Pass) -> Option<Plan> {
+        let candidates = self.consolidation_candidates(pass);
         // Round-robin over the pools, in the order they first appear.
         let mut pools: Vec<usize> = Vec::new();
         let mut queues: BTreeMap<usize, Vec<Candidate>> = BTreeMap::new();
@@ -739,12 +798,12 @@ impl Simulation {
         }
         for c in ordered {
             if self.budget_remaining(c.pool, Reason::Underutilized) == 0 {
-                self.budget_blocks(c.node, Reason::Underutilized);
+                pass.over_budget(c.node, Reason::Underutilized);
                 continue;
             }
-            match self.compute_consolidation(&[c.node], Method::SingleNode) {
+            match self.compute_consolidation(&[c.node], Method::SingleNode, pass) {
                 Ok(plan) => return Some(plan),
-                Err(blocker) => self.block(c.node, true, blocker),
+                Err(blocker) => pass.block(c.node, true, blocker),
             }
         }
         None
@@ -756,15 +815,19 @@ impl Simulation {
     /// command is valid when every pod that has to move fits and at most one new node,
     /// strictly cheaper at its worst launch price, is needed.
     fn compute_consolidation(
-        &mut self,
+        &self,
         candidates: &[usize],
         method: Method,
+        pass: &mut Pass,
     ) -> Result<Plan, Blocker> {
-        let sim = self.simulate(candidates);
-        if let Some(why) = not_all_pods_would_schedule(&self.pods, &sim.failures) {
+        let sim = self.simulate(candidates, pass);
+        if let Some(why) = not_all_pods_would_schedule(&self.cluster.pods, &sim.failures) {
             return Err(Blocker::PodsWouldNotSchedule(why));
         }
-        let price: MicroDollars = candidates.iter().map(|&n| self.nodes[n].price).sum();
+        let price: MicroDollars = candidates
+            .iter()
+            .map(|&n| self.cluster.nodes[n].price)
+            .sum();
         let mut claims = sim.claims;
         if claims.is_empty() {
             return Ok(Plan {
@@ -791,7 +854,7 @@ impl Simulation {
             .is_none_or(|r| r.has(CapacityType::OnDemand.as_str()));
         if candidates
             .iter()
-            .all(|&n| self.nodes[n].capacity_type == CapacityType::Spot)
+            .all(|&n| self.cluster.nodes[n].capacity_type == CapacityType::Spot)
             && spot_allowed
         {
             // The SpotToSpotConsolidation feature gate is off by default.
@@ -805,8 +868,8 @@ impl Simulation {
             for &i in &claim.options {
                 let name = &types[i as usize].name;
                 for &n in candidates {
-                    if &self.nodes[n].instance_type == name {
-                        ceiling = ceiling.min(self.nodes[n].price);
+                    if &self.cluster.nodes[n].instance_type == name {
+                        ceiling = ceiling.min(self.cluster.nodes[n].price);
                     }
                 }
             }
@@ -857,21 +920,28 @@ impl Simulation {
 
     /// What every scheduling simulation of a disruption pass shares, built once per
     /// cluster state: a pass may simulate hundreds of candidates.
-    fn sim_base(&mut self) -> Rc<SimBase> {
-        if let Some(base) = self.sim_base.as_ref().filter(|b| b.version == self.version) {
+    fn sim_base(&self, pass: &mut Pass) -> Rc<SimBase> {
+        if let Some(base) = pass
+            .base
+            .as_ref()
+            .filter(|b| b.version == self.cluster.version)
+        {
             return base.clone();
         }
-        let by_node = self.active_pods_by_node();
-        let pending: Vec<usize> = (0..self.pods.len())
+        let by_node = self.cluster.active_pods_by_node();
+        let pending: Vec<usize> = (0..self.cluster.pods.len())
             .filter(|&p| {
-                let pod = &self.pods[p];
+                let pod = &self.cluster.pods[p];
                 pod.is_pending()
                     && !pod.is_daemon()
                     && pod.spec.node_name.is_none()
                     && self.provisioner_ignores(pod).is_none()
             })
             .collect();
-        let templates = self.build_templates();
+        let (templates, fills) = self.build_templates();
+        if !fills.is_empty() {
+            pass.findings.push(Finding::Templates(fills));
+        }
         let views = self.node_views(&[], &by_node);
         let (bound, node_labels) = self.bound_pods(&views, &[]);
         let keys = self.topology_keys(&pending);
@@ -882,22 +952,28 @@ impl Simulation {
             bound
                 .iter()
                 .map(|&(p, _)| p)
-                .filter(|&p| !self.pods[p].is_daemon()),
+                .filter(|&p| !self.cluster.pods[p].is_daemon()),
         );
         let topology = self.topology_for(&keys, &domains, &[]);
-        let prepared = Solver::prepare(&self.pods, &schedulable, topology, &bound, &node_labels);
+        let prepared = Solver::prepare(
+            &self.cluster.pods,
+            &schedulable,
+            topology,
+            &bound,
+            &node_labels,
+        );
         // How many nodes give each (key, value) domain, so that taking a node out can tell
         // whether its domains go with it.
         let mut node_domains: BTreeMap<(String, String), u32> = BTreeMap::new();
         for key in &keys {
-            for n in self.nodes.iter().filter(|n| n.exists()) {
+            for n in self.cluster.nodes.iter().filter(|n| n.exists()) {
                 if let Some(value) = n.domain(key) {
                     *node_domains.entry((key.clone(), value.into())).or_default() += 1;
                 }
             }
         }
         let base = Rc::new(SimBase {
-            version: self.version,
+            version: self.cluster.version,
             by_node,
             pending,
             templates,
@@ -908,7 +984,7 @@ impl Simulation {
             prepared,
             node_domains,
         });
-        self.sim_base = Some(base.clone());
+        pass.base = Some(base.clone());
         base
     }
 
@@ -916,8 +992,8 @@ impl Simulation {
     /// over every other node (fixed ones included) and new NodeClaims. A pod placed on a node
     /// that is not initialized yet counts as a failure: consolidation waits for capacity in
     /// flight.
-    fn simulate(&mut self, candidates: &[usize]) -> Simulated {
-        let base = self.sim_base();
+    fn simulate(&self, candidates: &[usize], pass: &mut Pass) -> Simulated {
+        let base = self.sim_base(pass);
         let mut excluded = candidates.to_vec();
         excluded.sort_unstable();
         // Only the pods that can move now (`IsCurrentlyReschedulable`): capacity for a pod
@@ -941,12 +1017,12 @@ impl Simulation {
         let mut prepared = base.prepared.clone();
         for &c in &excluded {
             if let Some((name, labels)) = base.node_labels.get(&c) {
-                prepared.forget_node(&self.pods, &base.by_node[c], name, labels);
+                prepared.forget_node(&self.cluster.pods, &base.by_node[c], name, labels);
             }
         }
         for key in &base.keys {
             for &c in &excluded {
-                let Some(value) = self.nodes[c].domain(key) else {
+                let Some(value) = self.cluster.nodes[c].domain(key) else {
                     continue;
                 };
                 let from_pools = base
@@ -955,7 +1031,7 @@ impl Simulation {
                     .is_some_and(|d| d.binary_search_by(|v| v.as_str().cmp(value)).is_ok());
                 let leaving = excluded
                     .iter()
-                    .filter(|&&e| self.nodes[e].domain(key) == Some(value))
+                    .filter(|&&e| self.cluster.nodes[e].domain(key) == Some(value))
                     .count() as u32;
                 let giving = base
                     .node_domains
@@ -968,7 +1044,8 @@ impl Simulation {
                 }
             }
         }
-        let solver = Solver::with_prepared(&self.pods, views, base.templates.clone(), prepared);
+        let solver =
+            Solver::with_prepared(&self.cluster.pods, views, base.templates.clone(), prepared);
         let initialized: Vec<(usize, bool)> =
             solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
         let outcome = solver.solve(pods);
@@ -979,7 +1056,7 @@ impl Simulation {
             } else if let Some(Placement::Existing(v)) = outcome.placements.get(&p)
                 && !initialized[*v].1
             {
-                let name = &self.nodes[initialized[*v].0].name;
+                let name = &self.cluster.nodes[initialized[*v].0].name;
                 failures.push((
                     p,
                     format!("would schedule against uninitialized nodeclaim/{name}, node/{name}"),
@@ -1000,20 +1077,23 @@ impl Simulation {
     /// with the same or more replacement options) and is executed; then the controller looks
     /// again at once.
     pub(super) fn disruption_validate(&mut self) {
-        let Some(plan) = self.pending_command.take() else {
+        let Some(plan) = self.disruption.pending_command.take() else {
             return;
         };
         let plan = match plan.method {
             Method::Emptiness => {
                 // Emptiness tolerates losing some candidates.
-                let still = self.emptiness().map(|p| p.candidates).unwrap_or_default();
+                let mut pass = self.controller_pass(self.disruption.sim_base.clone());
+                let still = self.emptiness(&mut pass);
+                self.record_pass(pass);
+                let still = still.map(|p| p.candidates).unwrap_or_default();
                 let kept: Vec<usize> = plan
                     .candidates
                     .iter()
                     .copied()
                     .filter(|n| still.contains(n))
                     .collect();
-                let savings = kept.iter().map(|&n| self.nodes[n].price).sum();
+                let savings = kept.iter().map(|&n| self.cluster.nodes[n].price).sum();
                 (!kept.is_empty()).then_some(Plan {
                     candidates: kept,
                     savings,
@@ -1029,7 +1109,8 @@ impl Simulation {
     }
 
     fn revalidate(&mut self, plan: Plan) -> Option<Plan> {
-        let by_node = self.active_pods_by_node();
+        let mut pass = self.controller_pass(self.disruption.sim_base.clone());
+        let by_node = self.cluster.active_pods_by_node();
         let pdbs = self.pdb_state();
         let (current, _) = self.candidates(false, &by_node, &pdbs);
         let all_still = plan.candidates.iter().all(|n| {
@@ -1040,7 +1121,7 @@ impl Simulation {
         let mut spent: BTreeMap<usize, u32> = BTreeMap::new();
         for &n in &plan.candidates {
             *spent
-                .entry(self.nodes[n].nodepool.unwrap_or_default())
+                .entry(self.cluster.nodes[n].nodepool.unwrap_or_default())
                 .or_default() += 1;
         }
         let within = spent
@@ -1051,7 +1132,7 @@ impl Simulation {
         } else if !within {
             Some(Rejection::BudgetExhausted)
         } else {
-            match self.compute_consolidation(&plan.candidates, plan.method) {
+            match self.compute_consolidation(&plan.candidates, plan.method, &mut pass) {
                 Err(_) => Some(Rejection::SimulationDisagrees),
                 Ok(fresh) => {
                     let same_shape = fresh.replacements.len() == plan.replacements.len();
@@ -1071,12 +1152,13 @@ impl Simulation {
                 }
             }
         };
+        self.record_pass(pass);
         match why {
             None => Some(plan),
             Some(why) => {
                 self.record_command(&plan, false);
                 for &n in &plan.candidates {
-                    let nodeclaim = self.nodes[n].name.clone();
+                    let nodeclaim = self.cluster.nodes[n].name.clone();
                     self.event(EventKind::ConsolidationRejected { nodeclaim, why });
                 }
                 None
@@ -1090,16 +1172,19 @@ impl Simulation {
             .replacements
             .first()
             .map(|r| r.options_by_price().into_iter().map(String::from).collect());
-        self.evidence.commands.push(evidence::CommandRecord {
-            at: self.now,
-            method: plan.method.as_str(),
-            reason: plan.reason,
-            candidates: plan.candidates.clone(),
-            replacement,
-            savings: plan.savings,
-            pods: self.pods_moved(&plan.candidates),
-            executed,
-        });
+        self.recorder
+            .evidence
+            .commands
+            .push(evidence::CommandRecord {
+                at: self.now,
+                method: plan.method.as_str(),
+                reason: plan.reason,
+                candidates: plan.candidates.clone(),
+                replacement,
+                savings: plan.savings,
+                pods: self.pods_moved(&plan.candidates),
+                executed,
+            });
     }
 
     /// The pods a command on these nodes moves: every pod but the DaemonSets'.
@@ -1107,9 +1192,10 @@ impl Simulation {
         candidates
             .iter()
             .map(|&n| {
-                self.pods_on(n)
+                self.cluster
+                    .pods_on(n)
                     .iter()
-                    .filter(|&&p| !self.pods[p].is_daemon())
+                    .filter(|&&p| !self.cluster.pods[p].is_daemon())
                     .count()
             })
             .sum()
@@ -1118,7 +1204,8 @@ impl Simulation {
     /// The command waiting out its 15 s validation that would disrupt the node, if any:
     /// (method, savings in micro-dollars per hour).
     pub fn pending_disruption(&self, n: usize) -> Option<(&'static str, i64)> {
-        self.pending_command
+        self.disruption
+            .pending_command
             .as_ref()
             .filter(|p| p.candidates.contains(&n))
             .map(|p| (p.method.as_str(), p.savings))
@@ -1132,7 +1219,7 @@ impl Simulation {
             .candidates
             .iter()
             .map(|&n| {
-                let node = &self.nodes[n];
+                let node = &self.cluster.nodes[n];
                 event::DisruptedNode {
                     name: node.name.clone(),
                     instance_type: node.instance_type.clone(),
@@ -1143,8 +1230,8 @@ impl Simulation {
         let mut node_pools: Vec<String> = plan
             .candidates
             .iter()
-            .filter_map(|&n| self.nodes[n].nodepool)
-            .map(|p| self.node_pools[p].name.clone())
+            .filter_map(|&n| self.cluster.nodes[n].nodepool)
+            .map(|p| self.cluster.node_pools[p].name.clone())
             .collect();
         node_pools.sort();
         node_pools.dedup();
@@ -1191,25 +1278,25 @@ impl Simulation {
                 return;
             }
             let n = self.create_nodeclaim(&r.template, &r.claim, None);
-            self.nodes[n].replaces = plan
+            self.cluster.nodes[n].replaces = plan
                 .candidates
                 .iter()
-                .map(|&c| self.nodes[c].name.clone())
+                .map(|&c| self.cluster.nodes[c].name.clone())
                 .collect();
             self.event(EventKind::DisruptionLaunching {
-                nodeclaim: self.nodes[n].name.clone(),
+                nodeclaim: self.cluster.nodes[n].name.clone(),
                 reason: plan.reason,
             });
             replacements.push(n);
         }
         for &n in &plan.candidates {
-            self.nodes[n].disruption = Some(plan.reason);
-            if !self.nodes[n]
+            self.cluster.nodes[n].disruption = Some(plan.reason);
+            if !self.cluster.nodes[n]
                 .taints
                 .iter()
                 .any(|t| t.key == wk::DISRUPTED_TAINT)
             {
-                self.nodes[n].taints.push(Taint::new(
+                self.cluster.nodes[n].taints.push(Taint::new(
                     wk::DISRUPTED_TAINT,
                     "",
                     TaintEffect::NoSchedule,
@@ -1217,11 +1304,11 @@ impl Simulation {
             }
             if !replacements.is_empty() {
                 self.event(EventKind::DisruptionWaitingReadiness {
-                    nodeclaim: self.nodes[n].name.clone(),
+                    nodeclaim: self.cluster.nodes[n].name.clone(),
                 });
             }
         }
-        self.version += 1;
+        self.cluster.version += 1;
         let command = Command {
             reason: plan.reason,
             candidates: plan.candidates,
@@ -1230,7 +1317,7 @@ impl Simulation {
         if command.replacements.is_empty() {
             self.finish_command(&command);
         } else {
-            self.commands.push(command);
+            self.disruption.commands.push(command);
         }
     }
 
@@ -1242,7 +1329,7 @@ impl Simulation {
         };
         for &n in &command.candidates {
             self.event(EventKind::DisruptionTerminating {
-                nodeclaim: self.nodes[n].name.clone(),
+                nodeclaim: self.cluster.nodes[n].name.clone(),
                 reason: command.reason,
                 decision,
             });
@@ -1254,30 +1341,30 @@ impl Simulation {
     /// deleted; a replacement that disappeared fails the command and frees its candidates.
     pub(super) fn advance_commands(&mut self) {
         let mut i = 0;
-        while i < self.commands.len() {
-            let cmd = self.commands[i].clone();
-            let failed = cmd
-                .replacements
-                .iter()
-                .any(|&r| !self.nodes[r].exists() || self.nodes[r].state == NodeState::Deleting);
+        while i < self.disruption.commands.len() {
+            let cmd = self.disruption.commands[i].clone();
+            let failed = cmd.replacements.iter().any(|&r| {
+                !self.cluster.nodes[r].exists()
+                    || self.cluster.nodes[r].state == NodeState::Deleting
+            });
             let ready = cmd
                 .replacements
                 .iter()
-                .all(|&r| self.nodes[r].state == NodeState::Ready);
+                .all(|&r| self.cluster.nodes[r].state == NodeState::Ready);
             if failed {
-                self.commands.remove(i);
+                self.disruption.commands.remove(i);
                 for &n in &cmd.candidates {
-                    self.nodes[n].disruption = None;
-                    self.nodes[n]
+                    self.cluster.nodes[n].disruption = None;
+                    self.cluster.nodes[n]
                         .taints
                         .retain(|t| t.key != wk::DISRUPTED_TAINT);
                     self.event(EventKind::DisruptionFailed {
-                        nodeclaim: self.nodes[n].name.clone(),
+                        nodeclaim: self.cluster.nodes[n].name.clone(),
                     });
                 }
-                self.version += 1;
+                self.cluster.version += 1;
             } else if ready {
-                self.commands.remove(i);
+                self.disruption.commands.remove(i);
                 self.finish_command(&cmd);
             } else {
                 i += 1;
@@ -1290,23 +1377,23 @@ impl Simulation {
     /// Why a node has drifted from its NodePool or EC2NodeClass now, if it has.
     fn drift_of(&self, n: usize) -> Option<disruption::DriftReason> {
         use disruption::DriftReason;
-        let node = &self.nodes[n];
-        if !self.is_managed(n) || node.state == NodeState::Launching {
+        let node = &self.cluster.nodes[n];
+        if !self.cluster.is_managed(n) || node.state == NodeState::Launching {
             return None;
         }
         let pool = node.nodepool?;
-        let np = &self.node_pools[pool];
+        let np = &self.cluster.node_pools[pool];
         if disruption::pool_hash(np) != node.pool_hash {
             return Some(DriftReason::NodePoolDrifted);
         }
         if disruption::requirements_drifted(&np.requirements, &node.labels) {
             return Some(DriftReason::RequirementsDrifted);
         }
-        let nc = self.node_classes.get(&np.node_class_ref.name)?;
+        let nc = self.cluster.node_classes.get(&np.node_class_ref.name)?;
         if disruption::node_class_hash(nc) != node.node_class_hash {
             return Some(DriftReason::NodeClassDrift);
         }
-        if self.current_image(nc) != node.image_id {
+        if self.cloud.current_image(nc) != node.image_id {
             return Some(DriftReason::AmiDrift);
         }
         if !nc.subnet_zones.is_empty() && !nc.subnet_zones.contains(&node.zone) {
@@ -1317,43 +1404,27 @@ impl Simulation {
 
     /// Re-checks drift on every node (after a NodePool, EC2NodeClass or AMI change).
     pub(super) fn detect_drift(&mut self) {
-        for n in 0..self.nodes.len() {
+        for n in 0..self.cluster.nodes.len() {
             self.update_drift(n);
         }
     }
 
     pub(super) fn update_drift(&mut self, n: usize) {
-        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
+        if !self.cluster.nodes[n].exists() || self.cluster.nodes[n].state == NodeState::Deleting {
             return;
         }
         let now = self.drift_of(n);
-        let was = self.nodes[n].drifted.map(|d| d.1);
+        let was = self.cluster.nodes[n].drifted.map(|d| d.1);
         if now == was {
             return;
         }
-        self.nodes[n].drifted = now.map(|r| (self.now, r));
-        self.version += 1;
-        let nodeclaim = self.nodes[n].name.clone();
+        self.cluster.nodes[n].drifted = now.map(|r| (self.now, r));
+        self.cluster.version += 1;
+        let nodeclaim = self.cluster.nodes[n].name.clone();
         self.event(match now {
             Some(reason) => EventKind::Drifted { nodeclaim, reason },
             None => EventKind::DriftResolved { nodeclaim },
         });
-    }
-
-    /// The AMI an EC2NodeClass resolves to now: an `@latest` alias follows the releases of
-    /// its family, a pinned alias or a custom selection stays put.
-    pub(super) fn current_image(&self, nc: &NodeClass) -> String {
-        match nc.ami_alias.as_deref() {
-            Some(alias) => {
-                let (family, version) = alias.split_once('@').unwrap_or((alias, "latest"));
-                if version == "latest" {
-                    image_id(family, self.ami_releases.get(family).copied().unwrap_or(0))
-                } else {
-                    image_id(alias, 0)
-                }
-            }
-            None => image_id(&format!("custom/{}", nc.name), 0),
-        }
     }
 }
 

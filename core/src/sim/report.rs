@@ -18,22 +18,25 @@ impl Simulation {
                 .collect()
         };
         let shown = [ResourceName::Cpu, ResourceName::Memory, ResourceName::Pods];
-        let mut node_order: Vec<usize> = (0..self.nodes.len())
-            .filter(|&n| self.nodes[n].exists())
+        let mut node_order: Vec<usize> = (0..self.cluster.nodes.len())
+            .filter(|&n| self.cluster.nodes[n].exists())
             .collect();
         node_order.sort_by(|&a, &b| {
-            self.nodes[a]
+            self.cluster.nodes[a]
                 .created_at
-                .cmp(&self.nodes[b].created_at)
-                .then(self.nodes[a].name.cmp(&self.nodes[b].name))
+                .cmp(&self.cluster.nodes[b].created_at)
+                .then(self.cluster.nodes[a].name.cmp(&self.cluster.nodes[b].name))
         });
-        let by_node = self.active_pods_by_node();
+        let by_node = self.cluster.active_pods_by_node();
         let mut nodes = Vec::new();
         let mut cost: MicroDollars = 0;
         for &n in &node_order {
-            let node = &self.nodes[n];
+            let node = &self.cluster.nodes[n];
             cost += node.price;
-            let mut pods: Vec<String> = by_node[n].iter().map(|&p| self.pods[p].key()).collect();
+            let mut pods: Vec<String> = by_node[n]
+                .iter()
+                .map(|&p| self.cluster.pods[p].key())
+                .collect();
             pods.sort();
             let taints: Vec<TaintReport> = node
                 .taints
@@ -53,7 +56,9 @@ impl Simulation {
             }
             nodes.push(NodeReport {
                 name: node.name.clone(),
-                nodepool: node.nodepool.map(|p| self.node_pools[p].name.clone()),
+                nodepool: node
+                    .nodepool
+                    .map(|p| self.cluster.node_pools[p].name.clone()),
                 node_group: node.node_group.clone(),
                 nodeclaim: node.nodeclaim.clone(),
                 instance_type: node.instance_type.clone(),
@@ -65,24 +70,24 @@ impl Simulation {
                 taints,
                 allocatable: fmt_res(&node.allocatable, &capacity_names),
                 capacity: fmt_res(&node.capacity, &capacity_names),
-                requested: fmt_res(&self.requests_of(&by_node[n]), &shown),
+                requested: fmt_res(&self.cluster.requests_of(&by_node[n]), &shown),
                 price_per_hour: to_dollars(node.price),
                 price_source: node.price_source.as_str().into(),
                 created_at: duration::format(node.created_at),
                 pods,
             });
         }
-        let mut pod_order: Vec<usize> = (0..self.pods.len())
-            .filter(|&p| !self.pods[p].deleted)
+        let mut pod_order: Vec<usize> = (0..self.cluster.pods.len())
+            .filter(|&p| !self.cluster.pods[p].deleted)
             .collect();
         pod_order.sort_by(|&a, &b| {
-            (&self.pods[a].namespace, &self.pods[a].name)
-                .cmp(&(&self.pods[b].namespace, &self.pods[b].name))
+            (&self.cluster.pods[a].namespace, &self.cluster.pods[a].name)
+                .cmp(&(&self.cluster.pods[b].namespace, &self.cluster.pods[b].name))
         });
         let pods = pod_order
             .iter()
             .map(|&p| {
-                let pod = &self.pods[p];
+                let pod = &self.cluster.pods[p];
                 let pending = pod.phase == Phase::Pending && pod.node.is_none();
                 let (reason, message) = if pending {
                     let message = match (
@@ -105,7 +110,7 @@ impl Simulation {
                     namespace: pod.namespace.clone(),
                     owner: pod.owner_string(),
                     labels: pod.labels.clone(),
-                    node: pod.node.map(|n| self.nodes[n].name.clone()),
+                    node: pod.node.map(|n| self.cluster.nodes[n].name.clone()),
                     phase: pod.phase.as_str().into(),
                     reason,
                     message,
@@ -121,7 +126,8 @@ impl Simulation {
             })
             .collect();
         let events = self
-            .events
+            .recorder
+            .events()
             .iter()
             .map(|e| EventReport {
                 time: duration::format(e.time),
@@ -136,11 +142,12 @@ impl Simulation {
             })
             .collect();
         let nodepools = self
+            .cluster
             .ordered_pools()
             .into_iter()
             .map(|p| {
-                let np = &self.node_pools[p];
-                let (used, count) = self.pool_usage(p);
+                let np = &self.cluster.node_pools[p];
+                let (used, count) = self.cluster.pool_usage(p);
                 let ready = self.node_pool_ready(p);
                 let mut limits = BTreeMap::new();
                 for r in ResourceName::ALL {
@@ -164,14 +171,14 @@ impl Simulation {
             .collect();
         let nodeclaims = node_order
             .iter()
-            .filter(|&&n| self.nodes[n].nodeclaim.is_some())
+            .filter(|&&n| self.cluster.nodes[n].nodeclaim.is_some())
             .map(|&n| {
-                let node = &self.nodes[n];
+                let node = &self.cluster.nodes[n];
                 NodeClaimReport {
                     name: node.nodeclaim.clone().unwrap_or_default(),
                     nodepool: node
                         .nodepool
-                        .map(|p| self.node_pools[p].name.clone())
+                        .map(|p| self.cluster.node_pools[p].name.clone())
                         .unwrap_or_default(),
                     instance_type: node.instance_type.clone(),
                     zone: node.zone.clone(),
@@ -205,13 +212,14 @@ impl Simulation {
             .collect();
         let mut notes = self.notes.clone();
         if self
+            .cluster
             .nodes
             .iter()
             .any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback)
         {
             notes.push(format!(
                 "Some on-demand prices for {} are us-east-1's: the built-in catalog has no regional price for those types, and Karpenter itself uses us-east-1's table until its pricing API answers.",
-                self.region
+                self.cloud.region()
             ));
         }
         Report {

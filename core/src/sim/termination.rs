@@ -7,6 +7,10 @@
 //! terminator/terminator.go), `pkg/controllers/nodeclaim/expiration/controller.go`, and the
 //! AWS provider's interruption controller, as summarised in `karpenter-semantics.md` §5.1 and
 //! §5.11.
+//!
+//! Its state is [`Termination`], which only this module touches. It drains and terminates
+//! the nodes it is handed; it never decides what to disrupt and never creates a NodeClaim
+//! (the pods it evicts are replaced by their controllers, `workloads.rs`).
 
 use super::event::{InterruptTarget, PodRef, Skip, TerminationCause};
 use super::*;
@@ -17,28 +21,42 @@ const DRAIN_RETRY: Millis = 1_000;
 /// A spot interruption warning comes this long before EC2 reclaims the instance.
 pub const SPOT_NOTICE: Millis = 120_000;
 
+/// The termination controller's own state: where each deleting node's drain stands.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Termination {
+    /// Draining nodes: when the last evicted pod's grace period ends.
+    drain_grace: BTreeMap<usize, Millis>,
+    /// Nodes whose drain has finished, and when.
+    drained: BTreeMap<usize, Millis>,
+    /// Drains waiting on PodDisruptionBudgets or `do-not-disrupt`, with the cluster version
+    /// they last tried at.
+    drain_parked: BTreeMap<usize, u64>,
+}
+
 impl Simulation {
     /// Deletes a NodeClaim: the node is tainted `karpenter.sh/disrupted:NoSchedule` and
     /// drained; once drained the instance terminates and the Node and NodeClaim disappear.
     pub(super) fn terminate(&mut self, n: usize, cause: TerminationCause) {
-        if !self.nodes[n].exists() || self.nodes[n].state == NodeState::Deleting {
+        if !self.cluster.nodes[n].exists() || self.cluster.nodes[n].state == NodeState::Deleting {
             return;
         }
-        self.nodes[n].state = NodeState::Deleting;
-        self.nodes[n].deleting_since = Some(self.now);
-        if !self.nodes[n]
+        self.cluster.nodes[n].state = NodeState::Deleting;
+        self.cluster.nodes[n].deleting_since = Some(self.now);
+        if !self.cluster.nodes[n]
             .taints
             .iter()
             .any(|t| t.key == wk::DISRUPTED_TAINT)
         {
-            self.nodes[n]
-                .taints
-                .push(Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule));
+            self.cluster.nodes[n].taints.push(Taint::new(
+                wk::DISRUPTED_TAINT,
+                "",
+                TaintEffect::NoSchedule,
+            ));
         }
-        self.version += 1;
-        let nodeclaim = self.nodes[n].name.clone();
+        self.cluster.version += 1;
+        let nodeclaim = self.cluster.nodes[n].name.clone();
         self.event(EventKind::Terminating { nodeclaim, cause });
-        if let Some(grace) = self.nodes[n].termination_grace {
+        if let Some(grace) = self.cluster.nodes[n].termination_grace {
             let at = self.now + grace;
             self.schedule(at, Action::Drain(n));
         }
@@ -51,26 +69,26 @@ impl Simulation {
     /// not evict `do-not-disrupt` pods; both wait, unless the NodeClaim's
     /// `terminationGracePeriod` runs out, which deletes whatever is left.
     pub(super) fn drain(&mut self, n: usize) {
-        if !self.nodes[n].exists()
-            || self.nodes[n].state != NodeState::Deleting
-            || self.drained.contains_key(&n)
+        if !self.cluster.nodes[n].exists()
+            || self.cluster.nodes[n].state != NodeState::Deleting
+            || self.termination.drained.contains_key(&n)
         {
             return;
         }
-        self.drain_parked.remove(&n);
-        let deadline = self.nodes[n]
+        self.termination.drain_parked.remove(&n);
+        let deadline = self.cluster.nodes[n]
             .termination_grace
-            .zip(self.nodes[n].deleting_since)
+            .zip(self.cluster.nodes[n].deleting_since)
             .map(|(g, s)| s + g);
         let forced = deadline.is_some_and(|d| self.now >= d);
         let mut waves: [Vec<usize>; 4] = Default::default();
-        for p in self.pods_on(n) {
+        for p in self.cluster.pods_on(n) {
             // A pod that tolerates the disrupted taint would only come back: it stays and goes
             // with the node.
-            if !self.pods[p].is_active() || self.tolerates_disruption(p) {
+            if !self.cluster.pods[p].is_active() || self.cluster.tolerates_disruption(p) {
                 continue;
             }
-            let pod = &self.pods[p];
+            let pod = &self.cluster.pods[p];
             let critical = matches!(
                 pod.spec.priority_class_name.as_deref(),
                 Some("system-cluster-critical" | "system-node-critical")
@@ -81,12 +99,12 @@ impl Simulation {
             self.drain_complete(n);
             return;
         };
-        let mut pdbs = self.pdb_allowances();
+        let mut pdbs = self.cluster.pdb_allowances();
         let mut evicted = false;
         // When a waiting `do-not-disrupt` duration runs out.
         let mut expires: Option<Millis> = None;
         for p in wave {
-            let dnd = self.pod_do_not_disrupt(p);
+            let dnd = self.cluster.pod_do_not_disrupt(p, self.now);
             if !forced && dnd != DoNotDisrupt::No {
                 if let DoNotDisrupt::Until(t) = dnd {
                     expires = Some(expires.map_or(t, |e: Millis| e.min(t)));
@@ -94,13 +112,13 @@ impl Simulation {
                 continue;
             }
             if !forced {
-                let matching: Vec<usize> = (0..self.pdbs.len())
-                    .filter(|&i| self.pdb_selects(i, p))
+                let matching: Vec<usize> = (0..self.cluster.pdbs.len())
+                    .filter(|&i| self.cluster.pdb_selects(i, p))
                     .collect();
                 if matching.len() > 1 || matching.iter().any(|&i| pdbs[i] == 0) {
                     self.verdict(EventKind::FailedDraining {
-                        pod: PodRef::of(&self.pods[p]),
-                        node: self.nodes[n].name.clone(),
+                        pod: PodRef::of(&self.cluster.pods[p]),
+                        node: self.cluster.nodes[n].name.clone(),
                     });
                     continue;
                 }
@@ -119,7 +137,9 @@ impl Simulation {
             // Everything left is waiting for a PodDisruptionBudget or `do-not-disrupt`: try
             // again when the cluster changes (see `unpark_drains`), when a `do-not-disrupt`
             // duration ends, or when the grace period runs out (queued by `terminate`).
-            self.drain_parked.insert(n, self.version);
+            self.termination
+                .drain_parked
+                .insert(n, self.cluster.version);
             if let Some(t) = expires {
                 self.schedule(t, Action::Drain(n));
             }
@@ -131,140 +151,69 @@ impl Simulation {
     /// retries on a timer; retrying on change decides the same and lets the clock rest.
     pub(super) fn unpark_drains(&mut self) {
         let changed: Vec<usize> = self
+            .termination
             .drain_parked
             .iter()
-            .filter(|&(_, &v)| v != self.version)
+            .filter(|&(_, &v)| v != self.cluster.version)
             .map(|(&n, _)| n)
             .collect();
         for n in changed {
-            self.drain_parked.remove(&n);
+            self.termination.drain_parked.remove(&n);
             let at = self.now + DRAIN_RETRY;
             self.schedule(at, Action::Drain(n));
         }
     }
 
-    /// Whether a pod tolerates `karpenter.sh/disrupted:NoSchedule` (a blanket toleration, as
-    /// many DaemonSets carry): Karpenter neither drains it nor weighs its budgets.
-    pub(super) fn tolerates_disruption(&self, p: usize) -> bool {
-        let taint = [Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule)];
-        crate::taints::scheduler_tolerates(&taint, &self.pods[p].spec.tolerations).is_ok()
-    }
-
-    /// The disruptions each PodDisruptionBudget allows now.
-    pub(super) fn pdb_allowances(&self) -> Vec<u32> {
-        (0..self.pdbs.len())
-            .map(|i| {
-                let pdb = &self.pdbs[i];
-                let mut healthy = 0;
-                let mut workloads: Vec<usize> = Vec::new();
-                let mut bare = 0;
-                for p in 0..self.pods.len() {
-                    if !self.pods[p].is_active() || !self.pdb_selects(i, p) {
-                        continue;
-                    }
-                    // A pod on a draining node is still up until it is evicted.
-                    if self.pods[p].phase == Phase::Running {
-                        healthy += 1;
-                    }
-                    match self.workloads[self.pods[p].workload].kind {
-                        WorkloadKind::Pod => bare += 1,
-                        _ => workloads.push(self.pods[p].workload),
-                    }
-                }
-                workloads.sort_unstable();
-                workloads.dedup();
-                let expected = bare
-                    + workloads
-                        .iter()
-                        .map(|&w| self.workloads[w].replicas)
-                        .sum::<u32>();
-                disruption::pdb_disruptions_allowed(pdb, healthy, expected)
-            })
-            .collect()
-    }
-
-    pub(super) fn pdb_selects(&self, i: usize, p: usize) -> bool {
-        let (pdb, pod) = (&self.pdbs[i], &self.pods[p]);
-        pod.namespace == pdb.namespace && pdb.selector.matches(&pod.labels)
-    }
-
     /// Evicts (or, past the grace period, deletes) a pod of a draining node; its controller
     /// creates a replacement, which the schedulers place elsewhere.
     fn evict(&mut self, p: usize, n: usize, forced: bool) {
-        let seconds = self.pods[p]
+        let seconds = self.cluster.pods[p]
             .spec
             .termination_grace_seconds
             .unwrap_or(30)
             .max(0) as u64;
         let gone = self.now + seconds * 1000;
-        let until = self.drain_grace.entry(n).or_insert(gone);
+        let until = self.termination.drain_grace.entry(n).or_insert(gone);
         *until = (*until).max(gone);
-        let w = self.pods[p].workload;
+        let w = self.cluster.pods[p].workload;
         self.delete_pod(p);
         self.event(EventKind::Evicted {
-            pod: PodRef::of(&self.pods[p]),
-            node: self.nodes[n].name.clone(),
+            pod: PodRef::of(&self.cluster.pods[p]),
+            node: self.cluster.nodes[n].name.clone(),
             forced,
         });
         self.replace_pod(w);
-    }
-
-    /// A controller replaces a pod that went away before finishing: Deployments and
-    /// StatefulSets always, Jobs until their completions are met, bare Pods and DaemonSets
-    /// never (a DaemonSet's pod belongs to its node).
-    pub(super) fn replace_pod(&mut self, w: usize) {
-        if self.workload_state[w].deleted {
-            return;
-        }
-        match self.workloads[w].kind {
-            WorkloadKind::Pod | WorkloadKind::DaemonSet => {}
-            WorkloadKind::Job => {
-                let active = self
-                    .pods
-                    .iter()
-                    .filter(|q| q.workload == w && q.is_active())
-                    .count() as u32;
-                let done = self.workload_state[w].succeeded;
-                if self.workloads[w]
-                    .completions
-                    .is_none_or(|c| done + active < c)
-                {
-                    self.add_replica(w);
-                }
-            }
-            _ => {
-                self.add_replica(w);
-            }
-        }
     }
 
     /// Every pod is gone: after the evicted pods' grace period EC2 terminates the instance,
     /// and Karpenter, polling every 5 s, sees it gone.
     fn drain_complete(&mut self, n: usize) {
         let grace_end = self
+            .termination
             .drain_grace
             .get(&n)
             .copied()
             .unwrap_or(self.now)
             .max(self.now);
-        self.drained.insert(n, self.now);
-        let name = self.nodes[n].name.clone();
+        self.termination.drained.insert(n, self.now);
+        let name = self.cluster.nodes[n].name.clone();
         self.event(EventKind::Drained {
             nodeclaim: name.clone(),
             node: name,
         });
-        let mut rng = self
-            .rng
-            .fork(pod::stable_hash(&["terminate", &self.nodes[n].name]));
+        let mut rng = self.rng.fork(pod::stable_hash(&[
+            "terminate",
+            &self.cluster.nodes[n].name,
+        ]));
         let mut at = grace_end + 5_000 + rng.below(10_000);
-        if let Some(reclaim) = self.nodes[n].reclaim_at {
+        if let Some(reclaim) = self.cluster.nodes[n].reclaim_at {
             at = at.min(reclaim.max(self.now));
         }
         self.schedule(at, Action::TerminationDone(n));
     }
 
     pub(super) fn termination_done(&mut self, n: usize) {
-        if !self.nodes[n].exists() {
+        if !self.cluster.nodes[n].exists() {
             return;
         }
         self.remove_nodeclaim(n, true);
@@ -275,20 +224,20 @@ impl Simulation {
     /// EC2NodeClasses waiting for it move on.
     pub(super) fn remove_nodeclaim(&mut self, n: usize, launched: bool) {
         // An instance EC2 reclaimed before the drain finished takes its pods with it.
-        for p in self.pods_on(n) {
-            if self.pods[p].is_active() && !self.pods[p].is_daemon() {
-                let w = self.pods[p].workload;
+        for p in self.cluster.pods_on(n) {
+            if self.cluster.pods[p].is_active() && !self.cluster.pods[p].is_daemon() {
+                let w = self.cluster.pods[p].workload;
                 self.delete_pod(p);
                 self.replace_pod(w);
             }
-            self.pods[p].deleted = true;
+            self.cluster.pods[p].deleted = true;
         }
-        self.nodes[n].deleted = true;
-        self.drain_grace.remove(&n);
-        self.drained.remove(&n);
-        self.drain_parked.remove(&n);
-        self.version += 1;
-        let name = self.nodes[n].name.clone();
+        self.cluster.nodes[n].deleted = true;
+        self.termination.drain_grace.remove(&n);
+        self.termination.drained.remove(&n);
+        self.termination.drain_parked.remove(&n);
+        self.cluster.version += 1;
+        let name = self.cluster.nodes[n].name.clone();
         self.event(EventKind::NodeClaimDeleted {
             nodeclaim: name.clone(),
             node: name,
@@ -302,7 +251,7 @@ impl Simulation {
     /// budgets say and without a replacement launched first; its pods go back to pending and
     /// are provisioned for like any others.
     pub(super) fn expire(&mut self, n: usize) {
-        let node = &self.nodes[n];
+        let node = &self.cluster.nodes[n];
         if !node.exists() || node.state == NodeState::Deleting || node.expire_at != Some(self.now) {
             return;
         }
@@ -316,23 +265,29 @@ impl Simulation {
     /// counts down its two minutes.
     pub(super) fn interrupt(&mut self, nodepool: Option<&str>, node: Option<&str>) {
         let target = match (node, nodepool) {
-            (Some(name), _) => self.nodes.iter().position(|n| n.exists() && n.name == name),
+            (Some(name), _) => self
+                .cluster
+                .nodes
+                .iter()
+                .position(|n| n.exists() && n.name == name),
             (None, Some(pool)) => {
-                let mut spot: Vec<usize> = (0..self.nodes.len())
+                let mut spot: Vec<usize> = (0..self.cluster.nodes.len())
                     .filter(|&n| {
-                        let nd = &self.nodes[n];
+                        let nd = &self.cluster.nodes[n];
                         nd.exists()
                             && nd.state != NodeState::Deleting
                             && nd.capacity_type == CapacityType::Spot
-                            && nd.nodepool.is_some_and(|p| self.node_pools[p].name == pool)
+                            && nd
+                                .nodepool
+                                .is_some_and(|p| self.cluster.node_pools[p].name == pool)
                     })
                     .collect();
                 // The oldest spot node of the pool.
                 spot.sort_by(|&a, &b| {
-                    self.nodes[a]
+                    self.cluster.nodes[a]
                         .created_at
-                        .cmp(&self.nodes[b].created_at)
-                        .then(self.nodes[a].name.cmp(&self.nodes[b].name))
+                        .cmp(&self.cluster.nodes[b].created_at)
+                        .then(self.cluster.nodes[a].name.cmp(&self.cluster.nodes[b].name))
                 });
                 spot.first().copied()
             }
@@ -349,24 +304,24 @@ impl Simulation {
             }));
             return;
         };
-        if self.nodes[n].capacity_type != CapacityType::Spot
-            || self.nodes[n].state == NodeState::Deleting
+        if self.cluster.nodes[n].capacity_type != CapacityType::Spot
+            || self.cluster.nodes[n].state == NodeState::Deleting
         {
-            let node = self.nodes[n].name.clone();
+            let node = self.cluster.nodes[n].name.clone();
             self.event(EventKind::TimelineSkipped(Skip::NotRunningSpot { node }));
             return;
         }
         // The AWS provider first marks the reclaimed offering unavailable for 3 minutes, so
         // the pods do not go straight back to the type EC2 is taking away.
         let (instance_type, zone) = (
-            self.nodes[n].instance_type.clone(),
-            self.nodes[n].zone.clone(),
+            self.cluster.nodes[n].instance_type.clone(),
+            self.cluster.nodes[n].zone.clone(),
         );
         self.mark_unavailable(&instance_type, &zone, CapacityType::Spot);
         let reclaim = self.now + SPOT_NOTICE;
-        self.nodes[n].reclaim_at = Some(reclaim);
+        self.cluster.nodes[n].reclaim_at = Some(reclaim);
         self.event(EventKind::SpotInterrupted {
-            node: self.nodes[n].name.clone(),
+            node: self.cluster.nodes[n].name.clone(),
             reclaim_at: reclaim,
         });
         self.schedule(reclaim, Action::TerminationDone(n));
@@ -375,19 +330,19 @@ impl Simulation {
 
     /// EC2NodeClasses whose deletion waited for their NodeClaims, now gone.
     pub(super) fn finish_node_class_deletions(&mut self) {
-        let waiting: Vec<String> = self.node_classes_deleting.iter().cloned().collect();
+        let waiting: Vec<String> = self.cluster.node_classes_deleting.iter().cloned().collect();
         for name in waiting {
-            let in_use = self.nodes.iter().any(|n| {
+            let in_use = self.cluster.nodes.iter().any(|n| {
                 n.exists()
                     && n.nodepool
-                        .is_some_and(|p| self.node_pools[p].node_class_ref.name == name)
+                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.name == name)
                     && n.nodeclaim.is_some()
             });
             if !in_use {
-                self.node_classes_deleting.remove(&name);
-                self.node_classes.remove(&name);
-                self.catalogs.remove(&name);
-                self.version += 1;
+                self.cluster.node_classes_deleting.remove(&name);
+                self.cluster.node_classes.remove(&name);
+                self.cloud.forget_catalog(&name);
+                self.cluster.version += 1;
                 self.event(EventKind::NodeClassDeleted { node_class: name });
             }
         }

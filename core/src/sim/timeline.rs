@@ -12,12 +12,6 @@ fn pod_ref(namespace: &str, name: &str) -> PodRef {
 }
 
 impl Simulation {
-    fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
-        self.workloads
-            .iter()
-            .position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
-    }
-
     pub(super) fn timeline_step(&mut self, i: usize) {
         let step = self.timeline[i].clone();
         match step.action {
@@ -27,7 +21,7 @@ impl Simulation {
                 namespace,
                 replicas,
             } => {
-                let Some(w) = self.find_workload(kind.as_str(), &name, &namespace) else {
+                let Some(w) = self.cluster.find_workload(kind.as_str(), &name, &namespace) else {
                     self.event(EventKind::TimelineSkipped(Skip::NoWorkloadToScale {
                         kind,
                         namespace,
@@ -35,9 +29,11 @@ impl Simulation {
                     }));
                     return;
                 };
-                self.workloads[w].replicas = replicas;
-                let mut live: Vec<usize> = (0..self.pods.len())
-                    .filter(|&p| self.pods[p].workload == w && self.pods[p].is_active())
+                self.cluster.workloads[w].replicas = replicas;
+                let mut live: Vec<usize> = (0..self.cluster.pods.len())
+                    .filter(|&p| {
+                        self.cluster.pods[p].workload == w && self.cluster.pods[p].is_active()
+                    })
                     .collect();
                 while (live.len() as u32) < replicas {
                     let p = self.add_replica(w);
@@ -46,8 +42,8 @@ impl Simulation {
                 // Scale-down removes pending pods first, then the newest.
                 live.sort_by_key(|&p| {
                     (
-                        self.pods[p].node.is_some(),
-                        core::cmp::Reverse(self.pods[p].seq),
+                        self.cluster.pods[p].node.is_some(),
+                        core::cmp::Reverse(self.cluster.pods[p].seq),
                     )
                 });
                 while (live.len() as u32) > replicas {
@@ -70,14 +66,14 @@ impl Simulation {
                     // The pool stops provisioning, and its NodeClaims are deleted with it
                     // (they are owned by the pool): every node drains and terminates, no
                     // budget applies.
-                    if let Some(np) = self.node_pools.iter().position(|p| p.name == name) {
-                        self.pool_deleted[np] = true;
-                        self.version += 1;
+                    if let Some(np) = self.cluster.node_pools.iter().position(|p| p.name == name) {
+                        self.cluster.pool_deleted[np] = true;
+                        self.cluster.version += 1;
                         self.event(EventKind::NodePoolDeleted { node_pool: name });
-                        for n in 0..self.nodes.len() {
-                            if self.nodes[n].exists()
-                                && self.nodes[n].nodepool == Some(np)
-                                && self.nodes[n].state != NodeState::Deleting
+                        for n in 0..self.cluster.nodes.len() {
+                            if self.cluster.nodes[n].exists()
+                                && self.cluster.nodes[n].nodepool == Some(np)
+                                && self.cluster.nodes[n].state != NodeState::Deleting
                             {
                                 self.terminate(n, TerminationCause::NodePoolDeleted);
                             }
@@ -91,12 +87,13 @@ impl Simulation {
                 }
                 if kind == "PodDisruptionBudget" {
                     if let Some(i) = self
+                        .cluster
                         .pdbs
                         .iter()
                         .position(|p| p.name == name && p.namespace == namespace)
                     {
-                        self.pdbs.remove(i);
-                        self.version += 1;
+                        self.cluster.pdbs.remove(i);
+                        self.cluster.version += 1;
                         self.event(EventKind::PdbDeleted { namespace, name });
                     }
                     return;
@@ -105,18 +102,23 @@ impl Simulation {
                     self.delete_node_object(&kind, &name);
                     return;
                 }
-                if kind == "Pod" && self.find_workload("Pod", &name, &namespace).is_none() {
+                if kind == "Pod"
+                    && self
+                        .cluster
+                        .find_workload("Pod", &name, &namespace)
+                        .is_none()
+                {
                     self.delete_replica(&name, &namespace);
                     return;
                 }
-                if let Some(w) = self.find_workload(&kind, &name, &namespace) {
-                    self.workload_state[w].deleted = true;
-                    for p in 0..self.pods.len() {
-                        if self.pods[p].workload == w {
+                if let Some(w) = self.cluster.find_workload(&kind, &name, &namespace) {
+                    self.cluster.workload_state[w].deleted = true;
+                    for p in 0..self.cluster.pods.len() {
+                        if self.cluster.pods[p].workload == w {
                             self.delete_pod(p);
                         }
                     }
-                    let kind = self.workloads[w].kind;
+                    let kind = self.cluster.workloads[w].kind;
                     self.event(EventKind::WorkloadDeleted {
                         kind,
                         namespace,
@@ -126,54 +128,49 @@ impl Simulation {
             }
             TimelineAction::Apply(obj) => match *obj {
                 AppliedObject::NodePool(np) => {
-                    match self.node_pools.iter().position(|p| p.name == np.name) {
+                    match self
+                        .cluster
+                        .node_pools
+                        .iter()
+                        .position(|p| p.name == np.name)
+                    {
                         Some(i) => {
-                            self.node_pools[i] = np;
-                            self.pool_deleted[i] = false;
+                            self.cluster.node_pools[i] = np;
+                            self.cluster.pool_deleted[i] = false;
                         }
                         None => {
-                            self.node_pools.push(np);
-                            self.pool_deleted.push(false);
+                            self.cluster.node_pools.push(np);
+                            self.cluster.pool_deleted.push(false);
                         }
                     }
-                    self.version += 1;
+                    self.cluster.version += 1;
                     self.detect_drift();
                 }
                 AppliedObject::NodeClass(nc) => {
                     let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
-                    let types = if self.custom_types.is_empty() {
-                        catalog::aws::instance_types_where(
-                            &self.region,
-                            &self.zones,
-                            &nc,
-                            &prefilter,
-                        )
-                    } else {
-                        catalog::resolve(&self.region, &self.zones, &nc, &self.custom_types)
-                    };
-                    if let Ok(types) = types {
-                        self.catalogs.insert(nc.name.clone(), Rc::new(types));
-                    }
-                    self.node_classes_deleting.remove(&nc.name);
-                    self.node_classes.insert(nc.name.clone(), nc);
-                    self.version += 1;
+                    self.cloud.resolve(&nc, &prefilter);
+                    self.cluster.node_classes_deleting.remove(&nc.name);
+                    self.cluster.node_classes.insert(nc.name.clone(), nc);
+                    self.cluster.version += 1;
                     self.detect_drift();
                 }
                 AppliedObject::Workload(wl) => {
-                    let existing = self.find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
+                    let existing =
+                        self.cluster
+                            .find_workload(wl.kind.as_str(), &wl.name, &wl.namespace);
                     match existing {
                         // A DaemonSet applied unchanged: its pods follow the nodes, not replicas.
                         Some(w)
-                            if self.workloads[w].template == wl.template
+                            if self.cluster.workloads[w].template == wl.template
                                 && wl.kind == WorkloadKind::DaemonSet =>
                         {
-                            self.workloads[w] = wl;
+                            self.cluster.workloads[w] = wl;
                         }
                         Some(w)
-                            if self.workloads[w].template == wl.template
+                            if self.cluster.workloads[w].template == wl.template
                                 && wl.kind != WorkloadKind::Pod =>
                         {
-                            self.workloads[w] = wl.clone();
+                            self.cluster.workloads[w] = wl.clone();
                             let replicas = wl.replicas;
                             self.timeline.push(TimelineStep {
                                 at: self.now,
@@ -188,36 +185,37 @@ impl Simulation {
                             self.timeline_step(idx);
                         }
                         Some(w) => {
-                            for p in 0..self.pods.len() {
-                                if self.pods[p].workload == w {
+                            for p in 0..self.cluster.pods.len() {
+                                if self.cluster.pods[p].workload == w {
                                     self.delete_pod(p);
                                 }
                             }
-                            self.specs[w] = Rc::new(wl.template.spec.clone());
-                            self.workloads[w] = wl;
-                            self.workload_state[w].revision += 1;
-                            self.workload_state[w].deleted = false;
+                            self.cluster.specs[w] = Rc::new(wl.template.spec.clone());
+                            self.cluster.workloads[w] = wl;
+                            self.cluster.workload_state[w].revision += 1;
+                            self.cluster.workload_state[w].deleted = false;
                             self.start_workload(w);
                         }
                         None => {
-                            self.specs.push(Rc::new(wl.template.spec.clone()));
-                            self.workloads.push(wl);
-                            self.workload_state.push(WorkloadState::default());
-                            let w = self.workloads.len() - 1;
+                            self.cluster.specs.push(Rc::new(wl.template.spec.clone()));
+                            self.cluster.workloads.push(wl);
+                            self.cluster.workload_state.push(WorkloadState::default());
+                            let w = self.cluster.workloads.len() - 1;
                             self.start_workload(w);
                         }
                     }
                 }
                 AppliedObject::Pdb(pdb) => {
                     match self
+                        .cluster
                         .pdbs
                         .iter()
                         .position(|p| p.name == pdb.name && p.namespace == pdb.namespace)
                     {
-                        Some(i) => self.pdbs[i] = pdb,
-                        None => self.pdbs.push(pdb),
+                        Some(i) => self.cluster.pdbs[i] = pdb,
+                        None => self.cluster.pdbs.push(pdb),
                     }
-                    self.version += 1;
+                    self.cluster.version += 1;
                 }
             },
             TimelineAction::InsufficientCapacity {
@@ -249,47 +247,32 @@ impl Simulation {
             } => self.annotate(&kind, &name, &namespace, &set, &remove),
             TimelineAction::ReleaseAmi { alias } => {
                 let family = alias.split('@').next().unwrap_or_default().to_string();
-                let release = {
-                    let r = self.ami_releases.entry(family.clone()).or_insert(0);
-                    *r += 1;
-                    *r
-                };
-                let image = image_id(&family, release);
+                let release = self.cloud.release_ami(&family);
+                let image = capacity::image_id(&family, release);
                 self.event(EventKind::AmiReleased { family, image });
-                self.version += 1;
+                self.cluster.version += 1;
                 self.detect_drift();
             }
         }
     }
 
-    fn live_node(&self, kind: &str, name: &str) -> Option<usize> {
-        self.nodes.iter().position(|n| {
-            n.exists()
-                && if kind == "NodeClaim" {
-                    n.nodeclaim.as_deref() == Some(name)
-                } else {
-                    n.name == name
-                }
-        })
-    }
-
     /// `kubectl delete node` / `nodeclaim`: Karpenter's termination finalizer drains the node
     /// and terminates the instance. Nodes of a node group are not Karpenter's to terminate.
     fn delete_node_object(&mut self, kind: &str, name: &str) {
-        let Some(n) = self.live_node(kind, name) else {
+        let Some(n) = self.cluster.live_node(kind, name) else {
             self.event(EventKind::TimelineSkipped(Skip::NoNodeToDelete {
                 kind: kind.into(),
                 name: name.into(),
             }));
             return;
         };
-        if self.nodes[n].nodeclaim.is_none() {
+        if self.cluster.nodes[n].nodeclaim.is_none() {
             self.event(EventKind::TimelineSkipped(Skip::NodeGroupNode {
                 node: name.into(),
             }));
             return;
         }
-        if self.nodes[n].state != NodeState::Deleting {
+        if self.cluster.nodes[n].state != NodeState::Deleting {
             self.terminate(n, TerminationCause::Deleted);
         }
     }
@@ -298,6 +281,7 @@ impl Simulation {
     /// Job creates another one at once (a DaemonSet's pod would come straight back: left be).
     fn delete_replica(&mut self, name: &str, namespace: &str) {
         let Some(p) = self
+            .cluster
             .pods
             .iter()
             .position(|p| p.is_active() && p.name == name && p.namespace == namespace)
@@ -307,18 +291,20 @@ impl Simulation {
             }));
             return;
         };
-        if self.pods[p].is_daemon() {
+        if self.cluster.pods[p].is_daemon() {
             self.event(EventKind::TimelineSkipped(Skip::DaemonSetPod {
                 pod: pod_ref(namespace, name),
             }));
             return;
         }
-        let w = self.pods[p].workload;
+        let w = self.cluster.pods[p].workload;
         self.delete_pod(p);
         self.event(EventKind::Killing {
             pod: pod_ref(namespace, name),
         });
-        if !self.workload_state[w].deleted && self.workloads[w].kind != WorkloadKind::Pod {
+        if !self.cluster.workload_state[w].deleted
+            && self.cluster.workloads[w].kind != WorkloadKind::Pod
+        {
             self.add_replica(w);
         }
     }
@@ -327,13 +313,13 @@ impl Simulation {
     /// lifecycle controller does for `spec.unschedulable`; kube-scheduler and Karpenter both
     /// read the taint.
     fn cordon(&mut self, name: &str, unschedulable: bool) {
-        let Some(n) = self.live_node("Node", name) else {
+        let Some(n) = self.cluster.live_node("Node", name) else {
             self.event(EventKind::TimelineSkipped(Skip::NoNodeToCordon {
                 node: name.into(),
             }));
             return;
         };
-        let taints = &mut self.nodes[n].taints;
+        let taints = &mut self.cluster.nodes[n].taints;
         let has = taints.iter().any(|t| t.key == wk::UNSCHEDULABLE_TAINT);
         if unschedulable && !has {
             taints.push(Taint::new(
@@ -346,7 +332,7 @@ impl Simulation {
         } else {
             return;
         }
-        self.version += 1;
+        self.cluster.version += 1;
         self.event(EventKind::Cordoned {
             node: name.into(),
             unschedulable,
@@ -365,13 +351,15 @@ impl Simulation {
     ) {
         let target = match kind {
             "Pod" => self
+                .cluster
                 .pods
                 .iter()
                 .position(|p| p.is_active() && p.name == name && p.namespace == namespace)
-                .map(|p| &mut self.pods[p].annotations),
+                .map(|p| &mut self.cluster.pods[p].annotations),
             _ => self
+                .cluster
                 .live_node(kind, name)
-                .map(|n| &mut self.nodes[n].annotations),
+                .map(|n| &mut self.cluster.nodes[n].annotations),
         };
         let Some(annotations) = target else {
             self.event(EventKind::TimelineSkipped(Skip::NoObjectToAnnotate {
@@ -387,25 +375,26 @@ impl Simulation {
         for (k, v) in set {
             annotations.insert(k.clone(), v.clone());
         }
-        self.version += 1;
+        self.cluster.version += 1;
     }
 
     /// Deleting an EC2NodeClass: its NodePools can no longer launch, and the object stays
     /// (finalizer) until no NodeClaim uses it.
     fn delete_node_class(&mut self, name: &str) {
-        if !self.node_classes.contains_key(name) {
+        if !self.cluster.node_classes.contains_key(name) {
             return;
         }
-        self.node_classes_deleting.insert(name.into());
-        self.version += 1;
+        self.cluster.node_classes_deleting.insert(name.into());
+        self.cluster.version += 1;
         let users: Vec<String> = self
+            .cluster
             .nodes
             .iter()
             .filter(|n| {
                 n.exists()
                     && n.nodeclaim.is_some()
                     && n.nodepool
-                        .is_some_and(|p| self.node_pools[p].node_class_ref.name == name)
+                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.name == name)
             })
             .map(|n| n.name.clone())
             .collect();

@@ -1,0 +1,365 @@
+//! The cluster as every controller sees it (Karpenter's `state.Cluster` and what the API
+//! server holds): NodePools, EC2NodeClasses, workloads and their pods, nodes (a Node and
+//! its NodeClaim are one entry), PodDisruptionBudgets and namespaces, with the queries the
+//! controllers ask of them.
+//!
+//! Controllers reconcile against this state and change it as Kubernetes objects change
+//! (a pod bound, a NodeClaim created, a node tainted); what they remember for themselves
+//! lives in their own modules. Queries take `&self` and never change anything. `version`
+//! counts the changes a controller could react to: bump it with every change.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::rc::Rc;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::catalog::{CapacityType, MicroDollars, PriceSource};
+use crate::disruption::{self, DoNotDisrupt};
+use crate::model::*;
+use crate::pod::{self, Phase, Pod};
+use crate::requirements::Requirements;
+use crate::resources::Resources;
+use crate::taints::{Taint, TaintEffect};
+use crate::wellknown as wk;
+
+/// Lifecycle of a node (NodeClaim for Karpenter's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NodeState {
+    /// NodeClaim created, CreateFleet in flight.
+    Launching,
+    /// Instance running, not yet a Node.
+    Launched,
+    /// Node object exists, not Ready.
+    Registered,
+    /// Ready and initialized (startup taints gone).
+    Ready,
+    Deleting,
+}
+
+impl NodeState {
+    pub fn report_state(self) -> &'static str {
+        match self {
+            NodeState::Launching | NodeState::Launched => "Launching",
+            NodeState::Registered => "Registered",
+            NodeState::Ready => "Ready",
+            NodeState::Deleting => "Deleting",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub nodepool: Option<usize>,
+    pub node_group: Option<String>,
+    pub nodeclaim: Option<String>,
+    pub instance_type: String,
+    pub arch: String,
+    pub zone: String,
+    pub capacity_type: CapacityType,
+    pub price: MicroDollars,
+    pub price_source: PriceSource,
+    pub labels: StringMap,
+    pub taints: Vec<Taint>,
+    pub startup_taints: Vec<Taint>,
+    pub capacity: Resources,
+    pub allocatable: Resources,
+    pub state: NodeState,
+    pub created_at: Millis,
+    pub requirements: Requirements,
+    pub options: Vec<String>,
+    pub deleted: bool,
+    /// When the node became Ready and initialized (fixed nodes: 0).
+    pub initialized_at: Option<Millis>,
+    /// The last time a non-DaemonSet pod was bound to the node, finished or was deleted
+    /// (Karpenter's `lastPodEventTime`): `consolidateAfter` counts from here.
+    pub last_pod_event: Option<Millis>,
+    /// The NodeClaim's annotations: the NodePool template's at launch.
+    pub annotations: StringMap,
+    /// Set while a disruption command holds the node (tainted `karpenter.sh/disrupted`,
+    /// counted against budgets, waiting for its replacements to initialize).
+    pub disruption: Option<disruption::Reason>,
+    /// Since when, and why, the node has drifted from its NodePool or EC2NodeClass.
+    pub drifted: Option<(Millis, disruption::DriftReason)>,
+    /// The NodePool and EC2NodeClass hashes the node was launched with.
+    pub pool_hash: u64,
+    pub node_class_hash: u64,
+    /// The AMI the instance runs (`status.imageID`).
+    pub image_id: String,
+    /// `expireAfter` after creation, as the NodeClaim was created.
+    pub expire_at: Option<Millis>,
+    /// The NodeClaim's `terminationGracePeriod`: how long draining may take at most.
+    pub termination_grace: Option<Millis>,
+    /// When the NodeClaim's deletion began.
+    pub deleting_since: Option<Millis>,
+    /// A spot interruption warning arrived: EC2 reclaims the instance at this time.
+    pub reclaim_at: Option<Millis>,
+    /// The nodes a disruption command launched this one to replace.
+    pub replaces: Vec<String>,
+}
+
+impl Node {
+    pub(super) fn exists(&self) -> bool {
+        !self.deleted
+    }
+
+    /// The node's topology domain for a key: its label, or its name for the hostname.
+    pub(super) fn domain(&self, key: &str) -> Option<&str> {
+        match self.labels.get(key) {
+            Some(v) => Some(v),
+            None if key == wk::HOSTNAME => Some(&self.name),
+            None => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct WorkloadState {
+    /// Next ordinal for pod names.
+    pub(super) next_ordinal: u32,
+    pub(super) succeeded: u32,
+    pub(super) deleted: bool,
+    /// Pod-template changes applied so far (a Deployment's new ReplicaSet each time).
+    pub(super) revision: u32,
+}
+
+#[derive(Clone)]
+pub(super) struct Cluster {
+    pub(super) node_pools: Vec<NodePool>,
+    /// Deleted by a Timeline step (indices stay stable: nodes refer to pools by index).
+    pub(super) pool_deleted: Vec<bool>,
+    pub(super) node_classes: BTreeMap<String, NodeClass>,
+    /// EC2NodeClasses deleted while NodeClaims still use them: they go when those do.
+    pub(super) node_classes_deleting: BTreeSet<String>,
+    pub(super) workloads: Vec<Workload>,
+    pub(super) workload_state: Vec<WorkloadState>,
+    /// One shared spec per workload, so pods of a workload share topology groups.
+    pub(super) specs: Vec<Rc<PodSpec>>,
+    pub(super) namespaces: BTreeMap<String, StringMap>,
+    pub(super) pods: Vec<Pod>,
+    pub(super) nodes: Vec<Node>,
+    pub(super) pdbs: Vec<PodDisruptionBudget>,
+    /// Bumped on every change a controller could react to.
+    pub(super) version: u64,
+}
+
+impl Cluster {
+    /// The scenario's objects, before any node or pod exists.
+    pub(super) fn new(scenario: &Scenario) -> Cluster {
+        let mut cluster = Cluster {
+            node_pools: scenario.node_pools.clone(),
+            pool_deleted: alloc::vec![false; scenario.node_pools.len()],
+            node_classes: scenario
+                .node_classes
+                .iter()
+                .map(|c| (c.name.clone(), c.clone()))
+                .collect(),
+            node_classes_deleting: BTreeSet::new(),
+            workloads: scenario.workloads.clone(),
+            workload_state: alloc::vec![WorkloadState::default(); scenario.workloads.len()],
+            specs: scenario
+                .workloads
+                .iter()
+                .map(|w| Rc::new(w.template.spec.clone()))
+                .collect(),
+            namespaces: scenario
+                .namespaces
+                .iter()
+                .map(|n| (n.name.clone(), n.labels.clone()))
+                .collect(),
+            pods: Vec::new(),
+            nodes: Vec::new(),
+            pdbs: scenario.pdbs.clone(),
+            version: 0,
+        };
+        cluster.namespaces.entry("default".into()).or_default();
+        for w in &cluster.workloads {
+            cluster.namespaces.entry(w.namespace.clone()).or_default();
+        }
+        cluster
+    }
+
+    pub(super) fn is_managed(&self, n: usize) -> bool {
+        let node = &self.nodes[n];
+        node.exists()
+            && node.nodeclaim.is_some()
+            && node.nodepool.is_some_and(|p| p < self.node_pools.len())
+    }
+
+    /// A pending pod was nominated for the node's NodeClaim: Karpenter leaves it alone.
+    pub(super) fn nominated_nodes(&self) -> Vec<bool> {
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if let Some(claim) = &node.nodeclaim {
+                names.insert(claim.as_str(), n);
+            }
+        }
+        let mut out = alloc::vec![false; self.nodes.len()];
+        for p in self.pods.iter().filter(|p| p.is_pending()) {
+            if let Some(&n) = p.nominated.as_deref().and_then(|c| names.get(c)) {
+                out[n] = true;
+            }
+        }
+        out
+    }
+
+    /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
+    /// already being disrupted (deleting, or held by a command).
+    pub(super) fn budget_counts(&self, pool: usize) -> (u32, u32) {
+        let (mut nodes, mut disrupting) = (0, 0);
+        for n in 0..self.nodes.len() {
+            if self.is_managed(n)
+                && self.nodes[n].nodepool == Some(pool)
+                && self.nodes[n].initialized_at.is_some()
+            {
+                nodes += 1;
+                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some()
+                {
+                    disrupting += 1;
+                }
+            }
+        }
+        (nodes, disrupting)
+    }
+
+    /// When the node becomes `Consolidatable` (see [`disruption::consolidatable_at`]):
+    /// `consolidateAfter` after its last pod event, if its NodePool consolidates at all.
+    pub(super) fn consolidatable_at(&self, n: usize) -> Option<Millis> {
+        let node = &self.nodes[n];
+        let np = self.node_pools.get(node.nodepool?)?;
+        disruption::consolidatable_at(
+            node.initialized_at,
+            node.last_pod_event,
+            np.consolidate_after,
+        )
+    }
+
+    /// What the pod's `karpenter.sh/do-not-disrupt` annotation means now.
+    pub(super) fn pod_do_not_disrupt(&self, p: usize, now: Millis) -> DoNotDisrupt {
+        let pod = &self.pods[p];
+        disruption::do_not_disrupt(
+            pod.annotations.get(wk::DO_NOT_DISRUPT).map(String::as_str),
+            pod.started_at,
+            now,
+        )
+    }
+
+    /// The DaemonSet controller's `NodeShouldRunDaemonPod`: the pod it would create (with the
+    /// tolerations the controller adds) tolerates the node's current NoSchedule and
+    /// NoExecute taints, startup taints included, and its node affinity matches the node.
+    pub(super) fn daemon_fits(&self, w: usize, labels: &StringMap, taints: &[Taint]) -> bool {
+        let spec = &self.workloads[w].template.spec;
+        let mut tolerations = spec.tolerations.clone();
+        tolerations.extend(crate::taints::daemon_pod_tolerations(spec.host_network));
+        crate::taints::scheduler_tolerates(taints, &tolerations).is_ok()
+            && pod::node_matches_pod_affinity(spec, labels)
+    }
+
+    /// Active pods per node (indexed like `nodes`), in one sweep over the pods.
+    pub(super) fn active_pods_by_node(&self) -> Vec<Vec<usize>> {
+        let mut by_node = alloc::vec![Vec::new(); self.nodes.len()];
+        for (p, pod) in self.pods.iter().enumerate() {
+            if let Some(n) = pod.node.filter(|_| pod.is_active()) {
+                by_node[n].push(p);
+            }
+        }
+        by_node
+    }
+
+    pub(super) fn requests_of(&self, pods: &[usize]) -> Resources {
+        pods.iter()
+            .fold(Resources::ZERO, |sum, &p| sum + self.pods[p].requests)
+    }
+
+    pub(super) fn pods_on(&self, n: usize) -> Vec<usize> {
+        (0..self.pods.len())
+            .filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted)
+            .collect()
+    }
+
+    /// Live NodePools in Karpenter's order: weight descending, then name descending.
+    pub(super) fn ordered_pools(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.node_pools.len())
+            .filter(|&p| !self.pool_deleted[p])
+            .collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.node_pools[a], &self.node_pools[b]);
+            pb.weight.cmp(&pa.weight).then(pb.name.cmp(&pa.name))
+        });
+        order
+    }
+
+    pub(super) fn pool_usage(&self, pool: usize) -> (Resources, i64) {
+        let mut used = Resources::ZERO;
+        let mut count = 0;
+        for n in &self.nodes {
+            if n.exists() && n.nodepool == Some(pool) {
+                used += n.capacity;
+                count += 1;
+            }
+        }
+        (used, count)
+    }
+
+    /// Whether a pod tolerates `karpenter.sh/disrupted:NoSchedule` (a blanket toleration, as
+    /// many DaemonSets carry): Karpenter neither drains it nor weighs its budgets.
+    pub(super) fn tolerates_disruption(&self, p: usize) -> bool {
+        let taint = [Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule)];
+        crate::taints::scheduler_tolerates(&taint, &self.pods[p].spec.tolerations).is_ok()
+    }
+
+    /// The disruptions each PodDisruptionBudget allows now.
+    pub(super) fn pdb_allowances(&self) -> Vec<u32> {
+        (0..self.pdbs.len())
+            .map(|i| {
+                let pdb = &self.pdbs[i];
+                let mut healthy = 0;
+                let mut workloads: Vec<usize> = Vec::new();
+                let mut bare = 0;
+                for p in 0..self.pods.len() {
+                    if !self.pods[p].is_active() || !self.pdb_selects(i, p) {
+                        continue;
+                    }
+                    // A pod on a draining node is still up until it is evicted.
+                    if self.pods[p].phase == Phase::Running {
+                        healthy += 1;
+                    }
+                    match self.workloads[self.pods[p].workload].kind {
+                        WorkloadKind::Pod => bare += 1,
+                        _ => workloads.push(self.pods[p].workload),
+                    }
+                }
+                workloads.sort_unstable();
+                workloads.dedup();
+                let expected = bare
+                    + workloads
+                        .iter()
+                        .map(|&w| self.workloads[w].replicas)
+                        .sum::<u32>();
+                disruption::pdb_disruptions_allowed(pdb, healthy, expected)
+            })
+            .collect()
+    }
+
+    pub(super) fn pdb_selects(&self, i: usize, p: usize) -> bool {
+        let (pdb, pod) = (&self.pdbs[i], &self.pods[p]);
+        pod.namespace == pdb.namespace && pdb.selector.matches(&pod.labels)
+    }
+
+    pub(super) fn find_workload(&self, kind: &str, name: &str, namespace: &str) -> Option<usize> {
+        self.workloads
+            .iter()
+            .position(|w| w.kind.as_str() == kind && w.name == name && w.namespace == namespace)
+    }
+
+    pub(super) fn live_node(&self, kind: &str, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| {
+            n.exists()
+                && if kind == "NodeClaim" {
+                    n.nodeclaim.as_deref() == Some(name)
+                } else {
+                    n.name == name
+                }
+        })
+    }
+}

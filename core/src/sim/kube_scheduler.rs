@@ -1,0 +1,264 @@
+//! kube-scheduler: binds pending pods to Registered and Ready nodes with its filters
+//! ([`crate::scheduling::kube`]), in its queue order (priority, then age); the pods that fit
+//! nowhere are what Karpenter's provisioner then sees as provisionable.
+//!
+//! It binds pods and never creates or deletes a NodeClaim, nor taints a node or moves its
+//! lifecycle; a bind only notes the node's last pod event (`consolidateAfter` counts from
+//! it).
+
+use super::*;
+
+/// kube-scheduler's view of the nodes for one scheduling round: each Registered node with
+/// what its bound pods request and the host ports they hold, updated as pods are assumed.
+struct NodeCache {
+    nodes: Vec<KubeNode>,
+    /// The active pods on each node (indexed like `nodes`).
+    bound: Vec<Vec<usize>>,
+}
+
+/// One pod's scheduling cycle: the node chosen (an index into the cache), kube-scheduler's
+/// summary when there is none, and the filter results kept as evidence.
+struct Cycle {
+    choice: Option<usize>,
+    summary: Option<String>,
+    record: evidence::KubeRecord,
+}
+
+impl Simulation {
+    /// Binds pending pods to Ready nodes; returns the pods that fit nowhere.
+    pub(super) fn kube_schedule(&mut self) -> Vec<usize> {
+        self.bind_named_pods();
+        let pending = self.scheduling_queue();
+        if pending.is_empty() {
+            return pending;
+        }
+        let mut cache = self.node_cache();
+        let mut unschedulable = Vec::new();
+        // Equivalence classes: a pod identical to one that just fitted nowhere (same shared
+        // spec, labels and requests) fits nowhere either while no pod has been bound since.
+        let mut last_failed: Option<(usize, Option<String>)> = None;
+        let mut spread_cache = kube::SpreadCache::default();
+        let same = |a: &Pod, b: &Pod| {
+            Rc::ptr_eq(&a.spec, &b.spec)
+                && a.namespace == b.namespace
+                && a.requests == b.requests
+                && a.labels == b.labels
+        };
+        for p in pending {
+            if let Some((q, summary)) = &last_failed
+                && same(&self.cluster.pods[*q], &self.cluster.pods[p])
+            {
+                self.cluster.pods[p].scheduler_message = summary.clone();
+                unschedulable.push(p);
+                if let Some(record) = self.recorder.evidence.scheduling.get(*q).cloned().flatten() {
+                    self.recorder.evidence.set_scheduling(p, record);
+                }
+                continue;
+            }
+            let cycle = self.scheduling_cycle(p, &cache, &mut spread_cache);
+            self.recorder
+                .evidence
+                .set_scheduling(p, Rc::new(cycle.record));
+            match cycle.choice {
+                Some(i) => {
+                    let n = cache.nodes[i].id;
+                    self.assume(p, i, &mut cache, &mut spread_cache);
+                    self.bind(p, n);
+                    last_failed = None;
+                }
+                None => {
+                    self.cluster.pods[p].scheduler_message = cycle.summary.clone();
+                    unschedulable.push(p);
+                    last_failed = Some((p, cycle.summary));
+                }
+            }
+        }
+        unschedulable
+    }
+
+    /// The pods kube-scheduler schedules (pending, no DaemonSet's, no `spec.nodeName`), in
+    /// its queue's order: priority, then age.
+    fn scheduling_queue(&self) -> Vec<usize> {
+        let pods = &self.cluster.pods;
+        let mut pending: Vec<usize> = (0..pods.len())
+            .filter(|&p| {
+                pods[p].is_pending() && !pods[p].is_daemon() && pods[p].spec.node_name.is_none()
+            })
+            .collect();
+        pending.sort_by(|&a, &b| {
+            let (pa, pb) = (&pods[a], &pods[b]);
+            pb.spec
+                .priority
+                .cmp(&pa.spec.priority)
+                .then(pa.created_at.cmp(&pb.created_at))
+                .then(pa.seq.cmp(&pb.seq))
+        });
+        pending
+    }
+
+    /// The Registered nodes as kube-scheduler sees them: a node not yet Ready carries the
+    /// `not-ready` taint, startup taints count, and the active pods bound there are counted.
+    fn node_cache(&self) -> NodeCache {
+        let ready: Vec<usize> = (0..self.cluster.nodes.len())
+            .filter(|&n| {
+                self.cluster.nodes[n].exists()
+                    && self.cluster.nodes[n].state >= NodeState::Registered
+            })
+            .collect();
+        let mut nodes: Vec<KubeNode> = ready
+            .iter()
+            .map(|&n| {
+                let node = &self.cluster.nodes[n];
+                let mut taints = node.taints.clone();
+                taints.extend(node.startup_taints.iter().cloned());
+                if node.state == NodeState::Registered {
+                    taints.push(Taint::new(
+                        "node.kubernetes.io/not-ready",
+                        "",
+                        TaintEffect::NoSchedule,
+                    ));
+                }
+                KubeNode {
+                    id: n,
+                    name: node.name.clone(),
+                    labels: node.labels.clone(),
+                    taints,
+                    unschedulable: false,
+                    allocatable: node.allocatable,
+                    requested: Resources::ZERO,
+                    host_ports: Vec::new(),
+                }
+            })
+            .collect();
+        let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
+        let position: BTreeMap<usize, usize> =
+            ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        for (p, pod) in self.cluster.pods.iter().enumerate() {
+            if let Some(i) = pod.node.and_then(|n| position.get(&n))
+                && pod.is_active()
+            {
+                nodes[*i].requested += pod.requests;
+                bound[*i].push(p);
+                nodes[*i].host_ports.extend(pod::host_ports(&pod.spec));
+            }
+        }
+        NodeCache { nodes, bound }
+    }
+
+    /// One pod's filters over every node, and the node kube-scheduler would choose.
+    fn scheduling_cycle(
+        &self,
+        p: usize,
+        cache: &NodeCache,
+        spread_cache: &mut kube::SpreadCache,
+    ) -> Cycle {
+        let knodes = &cache.nodes;
+        let detail = knodes.len() <= evidence::KUBE_DETAIL_NODES;
+        let cluster = kube::Cluster {
+            nodes: knodes,
+            pods: &self.cluster.pods,
+            bound: &cache.bound,
+            namespaces: &self.cluster.namespaces,
+        };
+        let pod = &self.cluster.pods[p];
+        let pre = cluster.prefilter_cached(pod, spread_cache);
+        let results: Vec<(usize, Result<(), kube::Rejection>)> = (0..knodes.len())
+            .map(|i| (knodes[i].id, cluster.filter_with(pod, i, &pre)))
+            .collect();
+        let feasible: Vec<usize> = (0..knodes.len())
+            .filter(|&i| results[i].1.is_ok())
+            .collect();
+        let choice = cluster.choose(pod, &feasible);
+        let rejections = || results.iter().filter_map(|(_, r)| r.as_ref().err());
+        let summary = if choice.is_none() {
+            Some(cluster.summary(rejections()))
+        } else {
+            None
+        };
+        let counts = if detail {
+            Vec::new()
+        } else {
+            evidence::count_rejections(rejections())
+        };
+        let record = evidence::KubeRecord {
+            at: self.now,
+            nodes: if detail { results } else { Vec::new() },
+            counts,
+            considered: knodes.len() as u32,
+            feasible: feasible.len() as u32,
+            chosen: choice.map(|i| knodes[i].id),
+        };
+        Cycle {
+            choice,
+            summary,
+            record,
+        }
+    }
+
+    /// Counts a pod on the node chosen for it before the next pod's cycle (kube-scheduler's
+    /// assume).
+    fn assume(
+        &self,
+        p: usize,
+        i: usize,
+        cache: &mut NodeCache,
+        spread_cache: &mut kube::SpreadCache,
+    ) {
+        let pod = &self.cluster.pods[p];
+        cache.nodes[i].requested += pod.requests;
+        cache.nodes[i].host_ports.extend(pod::host_ports(&pod.spec));
+        cache.bound[i].push(p);
+        spread_cache.record(pod, &cache.nodes[i]);
+    }
+
+    /// Pods that name their node (`spec.nodeName`) skip both schedulers: the kubelet of that
+    /// node runs them once it exists; until then they wait, and Karpenter ignores them.
+    pub(super) fn bind_named_pods(&mut self) {
+        for p in 0..self.cluster.pods.len() {
+            let Some(name) = self.cluster.pods[p].spec.node_name.clone() else {
+                continue;
+            };
+            if !self.cluster.pods[p].is_pending() {
+                continue;
+            }
+            let node = self
+                .cluster
+                .nodes
+                .iter()
+                .position(|n| n.exists() && n.state >= NodeState::Registered && n.name == name);
+            match node {
+                Some(n) => self.bind(p, n),
+                None => {
+                    self.cluster.pods[p].scheduler_message = Some(format!(
+                        "spec.nodeName is \"{name}\" and no such node is ready; the pod waits for it"
+                    ));
+                }
+            }
+        }
+    }
+
+    pub(super) fn bind(&mut self, p: usize, n: usize) {
+        if !self.cluster.pods[p].is_daemon() {
+            self.cluster.nodes[n].last_pod_event = Some(self.now);
+        }
+        let node_name = self.cluster.nodes[n].name.clone();
+        let pod = &mut self.cluster.pods[p];
+        pod.node = Some(n);
+        pod.phase = Phase::Running;
+        pod.started_at = Some(self.now);
+        pod.nominated = None;
+        pod.karpenter_message = None;
+        pod.scheduler_message = None;
+        let runtime = pod.runtime;
+        let pod = event::PodRef::of(pod);
+        self.event(EventKind::Scheduled {
+            pod,
+            node: node_name,
+        });
+        self.cluster.version += 1;
+        if let Some(rt) = runtime {
+            let at = self.now + rt;
+            self.schedule(at, Action::PodFinish(p));
+        }
+    }
+}
