@@ -57,56 +57,65 @@ impl Candidacy {
 }
 
 impl Simulation {
-    /// Where node `n` stands with the disruption controller now (`None`: no such node).
-    pub fn candidacy(&self, n: usize) -> Option<Candidacy> {
-        let node = self.nodes().get(n)?;
-        let pool = node
+    /// Why the disruption controller does not even look at node `n` (`None`: it does). The
+    /// controller's candidate filter and [`Simulation::candidacy`] both start here, so the
+    /// explanation and the controller cannot disagree about who is considered.
+    pub(super) fn ruled_out(&self, n: usize) -> Option<Candidacy> {
+        let cluster = &self.cluster;
+        let node = cluster.nodes.get(n)?;
+        let pool_live = node
             .nodepool
-            .and_then(|i| self.node_pools().nth(i))
-            .map(|(np, _)| np);
-        let candidacy = if node.deleted {
+            .is_some_and(|p| !cluster.pool_deleted.get(p).copied().unwrap_or(true));
+        Some(if node.deleted {
             Candidacy::Gone
-        } else if node.nodeclaim.is_none() || pool.is_none() {
+        } else if !cluster.is_managed(n) || !pool_live {
             Candidacy::NotManaged
         } else if node.state == NodeState::Deleting {
             Candidacy::Deleting
         } else if let Some(reason) = node.disruption {
             Candidacy::Disrupting(reason)
-        } else if let Some((method, savings)) = self.pending_disruption(n) {
-            Candidacy::Chosen { method, savings }
         } else if node.state != NodeState::Ready {
             Candidacy::NotInitialized
-        } else if let Some(np) = pool.filter(|np| np.consolidate_after.is_none()) {
-            Candidacy::ConsolidationDisabled {
-                pool: np.name.clone(),
-            }
         } else {
-            match self.consolidatable_at(n) {
-                Some(at) if at > self.now() => Candidacy::NotYetConsolidatable { at },
-                since => {
-                    let since = since.unwrap_or(0);
-                    let verdict = self
-                        .evidence()
-                        .disruption
-                        .get(&n)
-                        .and_then(|history| history.last())
-                        .filter(|v| v.at >= since);
-                    match verdict {
-                        Some(v) => Candidacy::Blocked {
-                            at: v.at,
-                            blocker: v.blocker.clone(),
-                        },
-                        None => Candidacy::Candidate {
-                            since,
-                            policy: pool
-                                .map_or(ConsolidationPolicy::WhenEmptyOrUnderutilized, |np| {
-                                    np.consolidation_policy
-                                }),
-                        },
-                    }
-                }
-            }
+            return None;
+        })
+    }
+
+    /// Where node `n` stands with the disruption controller now (`None`: no such node).
+    pub fn candidacy(&self, n: usize) -> Option<Candidacy> {
+        let node = self.cluster.nodes.get(n)?;
+        if let Some(out) = self.ruled_out(n) {
+            return Some(out);
+        }
+        // Only a considered (Ready) node can be the pending command's choice.
+        if let Some((method, savings)) = self.pending_disruption(n) {
+            return Some(Candidacy::Chosen { method, savings });
+        }
+        let np = node.nodepool.and_then(|p| self.cluster.node_pools.get(p))?;
+        if np.consolidate_after.is_none() {
+            return Some(Candidacy::ConsolidationDisabled {
+                pool: np.name.clone(),
+            });
+        }
+        let since = match self.consolidatable_at(n) {
+            Some(at) if at > self.now() => return Some(Candidacy::NotYetConsolidatable { at }),
+            since => since.unwrap_or(0),
         };
-        Some(candidacy)
+        let verdict = self
+            .evidence()
+            .disruption
+            .get(&n)
+            .and_then(|history| history.last())
+            .filter(|v| v.at >= since);
+        Some(match verdict {
+            Some(v) => Candidacy::Blocked {
+                at: v.at,
+                blocker: v.blocker.clone(),
+            },
+            None => Candidacy::Candidate {
+                since,
+                policy: np.consolidation_policy,
+            },
+        })
     }
 }

@@ -334,17 +334,11 @@ impl Simulation {
         let mut out = Vec::new();
         let mut blocked = Vec::new();
         for n in 0..self.cluster.nodes.len() {
-            if !self.cluster.is_managed(n) {
+            if self.ruled_out(n).is_some() {
                 continue;
             }
             let node = &self.cluster.nodes[n];
             let Some(pool) = node.nodepool else { continue };
-            if node.state != NodeState::Ready
-                || node.disruption.is_some()
-                || self.cluster.pool_deleted[pool]
-            {
-                continue;
-            }
             if nominated[n] {
                 blocked.push((n, Blocker::Nominated));
                 continue;
