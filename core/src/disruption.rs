@@ -237,7 +237,8 @@ pub fn pool_hash(np: &NodePool) -> u64 {
 pub fn node_class_hash(nc: &NodeClass) -> u64 {
     let k = &nc.kubelet;
     let text = format!(
-        "family {:?} maxPods {:?} podsPerCore {:?} kubeReserved {:?} systemReserved {:?} evictionHard {:?} root {:?}",
+        "family {:?} maxPods {:?} podsPerCore {:?} kubeReserved {:?} systemReserved {:?} \
+         evictionHard {:?} root {:?}",
         nc.ami_family,
         k.max_pods,
         k.pods_per_core,

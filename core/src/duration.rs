@@ -453,7 +453,9 @@ mod tests {
         }
 
         #[test]
-        fn parse_never_panics_near_the_grammar(s in "[-+]?([0-9]{0,22}[.]?[0-9]{0,22}(ns|us|µs|ms|s|m|h|d|)){1,4}") {
+        fn parse_never_panics_near_the_grammar(
+            s in "[-+]?([0-9]{0,22}[.]?[0-9]{0,22}(ns|us|µs|ms|s|m|h|d|)){1,4}"
+        ) {
             let _ = parse(&s);
         }
 

@@ -879,7 +879,10 @@ mod tests {
         }
 
         #[test]
-        fn format_then_parse_round_trips(value in any::<i64>(), index in 0..ResourceName::ALL.len()) {
+        fn format_then_parse_round_trips(
+            value in any::<i64>(),
+            index in 0..ResourceName::ALL.len()
+        ) {
             let name = ResourceName::ALL[index];
             let text = format_for_resource(name, value);
             prop_assert_eq!(parse_for_resource(name, &text), Ok(value));

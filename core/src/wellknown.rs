@@ -97,7 +97,13 @@ pub fn is_restricted_label(key: &str) -> bool {
     if key == HOSTNAME {
         return true;
     }
-    matches!(domain(key), Some(d) if d == "karpenter.sh" || d.ends_with(".karpenter.sh") || d == "karpenter.k8s.aws" || d.ends_with(".karpenter.k8s.aws"))
+    matches!(
+        domain(key),
+        Some(d) if d == "karpenter.sh"
+            || d.ends_with(".karpenter.sh")
+            || d == "karpenter.k8s.aws"
+            || d.ends_with(".karpenter.k8s.aws")
+    )
 }
 
 /// Labels Karpenter never copies from a NodeClaim's requirements onto the node

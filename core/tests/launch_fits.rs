@@ -16,6 +16,7 @@ use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::sim::Simulation;
 use kpg_core::taints::{Taint, TaintEffect, Toleration, TolerationOperator, scheduler_tolerates};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 const PORTS: [u16; 3] = [80, 443, 9100];
 const TEAMS: [&str; 2] = ["a", "b"];
@@ -115,35 +116,67 @@ fn workload(
 }
 
 prop_compose! {
-    fn daemonset(i: usize)(cpu_m in 10i64..800, mem_mi in 16i64..1024, port_ix in proptest::option::of(0usize..3),
-                           tolerate in proptest::option::of(0usize..2), select in proptest::option::weighted(0.2, 0usize..2)) -> Workload {
-        workload(WorkloadKind::DaemonSet, format!("ds{i}"), 1, template(&format!("ds{i}"), cpu_m, mem_mi, port_ix, tolerate, select), 100 + i)
+    fn daemonset(i: usize)(
+        cpu_m in 10i64..800,
+        mem_mi in 16i64..1024,
+        port_ix in proptest::option::of(0usize..3),
+        tolerate in proptest::option::of(0usize..2),
+        select in proptest::option::weighted(0.2, 0usize..2)
+    ) -> Workload {
+        let name = format!("ds{i}");
+        let t = template(&name, cpu_m, mem_mi, port_ix, tolerate, select);
+        workload(WorkloadKind::DaemonSet, name, 1, t, 100 + i)
     }
 }
 
 prop_compose! {
-    fn deployment(i: usize)(replicas in 1u32..6, cpu_m in 10i64..4000, mem_mi in 16i64..8000, port_ix in proptest::option::of(0usize..3),
-                            tolerate in proptest::option::of(0usize..2), select in proptest::option::weighted(0.3, 0usize..2)) -> Workload {
-        workload(WorkloadKind::Deployment, format!("w{i}"), replicas, template(&format!("w{i}"), cpu_m, mem_mi, port_ix, tolerate, select), 200 + i)
+    fn deployment(i: usize)(
+        replicas in 1u32..6,
+        cpu_m in 10i64..4000,
+        mem_mi in 16i64..8000,
+        port_ix in proptest::option::of(0usize..3),
+        tolerate in proptest::option::of(0usize..2),
+        select in proptest::option::weighted(0.3, 0usize..2)
+    ) -> Workload {
+        let name = format!("w{i}");
+        let t = template(&name, cpu_m, mem_mi, port_ix, tolerate, select);
+        workload(WorkloadKind::Deployment, name, replicas, t, 200 + i)
     }
 }
 
 prop_compose! {
-    /// Pool `i` carries the label team=TEAMS[i], optionally that team's taint, and optionally
-    /// a startup taint (removed a few seconds after registration).
-    fn pool(i: usize)(tainted in any::<bool>(), startup in any::<bool>(), weight in 0i32..3, arm in any::<bool>()) -> NodePool {
-        let arch: &[&str] = if arm { &["amd64", "arm64"] } else { &["amd64"] };
-        let mut np = NodePool::new(&format!("pool-{}", TEAMS[i]), "default").require("kubernetes.io/arch", Operator::In, arch);
-        np.template_labels.insert("team".into(), TEAMS[i].into());
-        if tainted {
-            np.taints.push(taint(TEAMS[i]));
-        }
-        if startup {
-            np.startup_taints.push(Taint { key: "example.com/agent-not-ready".into(), value: String::new(), effect: TaintEffect::NoExecute });
-        }
-        np.weight = weight;
-        np
+    fn pool(i: usize)(
+        tainted in any::<bool>(),
+        startup in any::<bool>(),
+        weight in 0i32..3,
+        arm in any::<bool>()
+    ) -> NodePool {
+        pool_of(i, tainted, startup, weight, arm)
     }
+}
+
+/// Pool `i` carries the label team=TEAMS[i], optionally that team's taint, and optionally a
+/// startup taint (removed a few seconds after registration).
+fn pool_of(i: usize, tainted: bool, startup: bool, weight: i32, arm: bool) -> NodePool {
+    let arch: &[&str] = if arm { &["amd64", "arm64"] } else { &["amd64"] };
+    let mut np = NodePool::new(&format!("pool-{}", TEAMS[i]), "default").require(
+        "kubernetes.io/arch",
+        Operator::In,
+        arch,
+    );
+    np.template_labels.insert("team".into(), TEAMS[i].into());
+    if tainted {
+        np.taints.push(taint(TEAMS[i]));
+    }
+    if startup {
+        np.startup_taints.push(Taint {
+            key: "example.com/agent-not-ready".into(),
+            value: String::new(),
+            effect: TaintEffect::NoExecute,
+        });
+    }
+    np.weight = weight;
+    np
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -172,32 +205,69 @@ proptest! {
 
     #[test]
     fn every_launched_nodeclaim_could_host_its_pods_once_ready(s in scenario()) {
-        let mut sim = Simulation::new(s).unwrap();
-        sim.run_to_rest(20 * 60_000);
-        let pods = sim.pods();
-        let nodes = sim.nodes();
-        for (&n, claim) in &sim.evidence().claims {
-            let node = &nodes[n];
-            if node.initialized_at.is_none() || claim.pods.is_empty() {
-                continue;
-            }
-            let daemons: Vec<_> = pods.iter().filter(|p| p.is_daemon() && p.node == Some(n)).collect();
-            let mut used = daemons.iter().fold(Resources::ZERO, |sum, p| sum + p.requests);
-            let mut ports: Vec<HostPort> = daemons.iter().flat_map(|p| kpg_core::pod::host_ports(&p.spec)).collect();
-            for &p in &claim.pods {
-                let pod = &pods[p];
-                prop_assert!(scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok(),
-                    "{} launched for {} whose tolerations do not admit its taints", node.name, pod.name);
-                prop_assert!(kpg_core::pod::node_matches_pod_affinity(&pod.spec, &node.labels),
-                    "{} launched for {} whose node selector it does not match", node.name, pod.name);
-                let wanted = kpg_core::pod::host_ports(&pod.spec);
-                prop_assert!(!kpg_core::scheduling::ports_conflict(&ports, &wanted),
-                    "{} launched for {} but a DaemonSet pod or another of its pods holds host port {:?}", node.name, pod.name, wanted);
-                ports.extend(wanted);
-                used += pod.requests;
-            }
-            prop_assert!(used.fits_in(&node.allocatable),
-                "{} ({}) cannot hold its DaemonSet pods and the pods it was launched for: {} > {}", node.name, node.instance_type, used, node.allocatable);
-        }
+        launches_fit(s)?;
+
     }
+}
+
+/// Every NodeClaim, once initialized, holds its DaemonSet pods and the pods it was launched
+/// for: their tolerations admit its taints, their selectors match it, their host ports do not
+/// collide, and their requests fit its allocatable.
+fn launches_fit(s: Scenario) -> Result<(), TestCaseError> {
+    let mut sim = Simulation::new(s).unwrap();
+    sim.run_to_rest(20 * 60_000);
+    let pods = sim.pods();
+    let nodes = sim.nodes();
+    for (&n, claim) in &sim.evidence().claims {
+        let node = &nodes[n];
+        if node.initialized_at.is_none() || claim.pods.is_empty() {
+            continue;
+        }
+        let daemons: Vec<_> = pods
+            .iter()
+            .filter(|p| p.is_daemon() && p.node == Some(n))
+            .collect();
+        let mut used = daemons
+            .iter()
+            .fold(Resources::ZERO, |sum, p| sum + p.requests);
+        let mut ports: Vec<HostPort> = daemons
+            .iter()
+            .flat_map(|p| kpg_core::pod::host_ports(&p.spec))
+            .collect();
+        for &p in &claim.pods {
+            let pod = &pods[p];
+            prop_assert!(
+                scheduler_tolerates(&node.taints, &pod.spec.tolerations).is_ok(),
+                "{} launched for {} whose tolerations do not admit its taints",
+                node.name,
+                pod.name
+            );
+            prop_assert!(
+                kpg_core::pod::node_matches_pod_affinity(&pod.spec, &node.labels),
+                "{} launched for {} whose node selector it does not match",
+                node.name,
+                pod.name
+            );
+            let wanted = kpg_core::pod::host_ports(&pod.spec);
+            prop_assert!(
+                !kpg_core::scheduling::ports_conflict(&ports, &wanted),
+                "{} launched for {} but a DaemonSet pod or another of its pods holds host \
+                 port {:?}",
+                node.name,
+                pod.name,
+                wanted
+            );
+            ports.extend(wanted);
+            used += pod.requests;
+        }
+        prop_assert!(
+            used.fits_in(&node.allocatable),
+            "{} ({}) cannot hold its DaemonSet pods and the pods it was launched for: {} > {}",
+            node.name,
+            node.instance_type,
+            used,
+            node.allocatable
+        );
+    }
+    Ok(())
 }

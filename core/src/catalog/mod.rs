@@ -1,9 +1,10 @@
 //! Instance types and their offerings: the built-in AWS catalog and custom `InstanceType`s.
 //!
 //! Raw facts (shapes, ENI limits, prices, zones, accelerators) live in [`aws`], generated at
-//! build time from `core/data/instance-types.csv` and `core/data/accelerators.csv`. What a NodePool can launch depends on its EC2NodeClass
-//! (AMI family, kubelet settings, root volume), so the engine resolves the raw facts into
-//! [`InstanceType`]s per node class with [`resolve`].
+//! build time from `core/data/instance-types.csv` and `core/data/accelerators.csv`. What a
+//! NodePool can launch depends on its EC2NodeClass (AMI family, kubelet settings, root
+//! volume), so the engine resolves the raw facts into [`InstanceType`]s per node class with
+//! [`resolve`].
 
 pub mod aws;
 

@@ -479,11 +479,13 @@ impl Cluster<'_> {
         let n = self.nodes.len();
         if parts.is_empty() {
             format!(
-                "0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
+                "0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption \
+                 is not helpful for scheduling."
             )
         } else {
             format!(
-                "0/{n} nodes are available: {}. preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.",
+                "0/{n} nodes are available: {}. preemption: 0/{n} nodes are available: {n} \
+                 Preemption is not helpful for scheduling.",
                 parts.join(", ")
             )
         }
@@ -592,7 +594,13 @@ mod tests {
             Rejection::Insufficient(vec!["cpu"]),
             Rejection::Taint("{node: service}".into()),
         ]);
-        assert!(summary.starts_with("0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node: service}."), "{summary}");
+        assert!(
+            summary.starts_with(
+                "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had \
+                 untolerated taint {node: service}."
+            ),
+            "{summary}"
+        );
     }
 
     #[test]

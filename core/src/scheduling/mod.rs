@@ -210,7 +210,8 @@ impl core::fmt::Display for FitError {
                 requests,
             } => write!(
                 f,
-                "minValues requirement is not met for label(s) (label(s)=[{}]), requirements={requirements}, resources={requests}",
+                "minValues requirement is not met for label(s) (label(s)=[{}]), \
+                 requirements={requirements}, resources={requests}",
                 keys.join(" ")
             ),
         }
@@ -1060,7 +1061,8 @@ fn surviving_options(
         return Ok(survivors);
     }
     let head = if !any_req && !any_fit && !any_off {
-        "no instance type met the scheduling requirements or had enough resources or had a required offering"
+        "no instance type met the scheduling requirements or had enough \
+         resources or had a required offering"
     } else if !any_req && !any_fit {
         "no instance type met the scheduling requirements or had enough resources"
     } else if !any_req && !any_off {
@@ -1074,11 +1076,14 @@ fn surviving_options(
     } else if !any_off {
         "no instance type has the required offering"
     } else if req_fit {
-        "no instance type which met the scheduling requirements and had enough resources, had a required offering"
+        "no instance type which met the scheduling requirements and had enough \
+         resources, had a required offering"
     } else if fit_off {
-        "no instance type which had enough resources and the required offering met the scheduling requirements"
+        "no instance type which had enough resources and the required offering \
+         met the scheduling requirements"
     } else if req_off {
-        "no instance type which met the scheduling requirements and the required offering had the required resources"
+        "no instance type which met the scheduling requirements and the required \
+         offering had the required resources"
     } else {
         "no instance type met the requirements/resources/offering tuple"
     };

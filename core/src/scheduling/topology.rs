@@ -573,7 +573,8 @@ impl Topology {
                     .collect();
                 return Err(TopologyError {
                     message: alloc::format!(
-                        "unsatisfiable topology constraint for {}, key={} (counts = {{{}}}, podDomains = {}, nodeDomains = {})",
+                        "unsatisfiable topology constraint for {}, key={} (counts = {{{}}}, \
+                         podDomains = {}, nodeDomains = {})",
                         g.kind.phrase(),
                         g.key,
                         counts.join(", "),

@@ -560,7 +560,10 @@ impl Skip {
 }
 
 /// The error Karpenter logs when a fleet request finds no capacity.
-pub const FLEET_INSUFFICIENT_CAPACITY: &str = "creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested.";
+pub const FLEET_INSUFFICIENT_CAPACITY: &str = "creating instance, insufficient capacity, with \
+                                               fleet error(s), InsufficientInstanceCapacity: We \
+                                               currently do not have sufficient capacity in the \
+                                               Availability Zone you requested.";
 
 /// Karpenter's `pretty.Slice(list, n)`: the first n, then " and N other(s)".
 fn pretty(f: &mut fmt::Formatter<'_>, list: &[String], n: usize) -> fmt::Result {
@@ -633,7 +636,8 @@ impl fmt::Display for EventKind {
                 ..
             } => write!(
                 f,
-                "launched nodeclaim, instance-type={instance_type}, zone={zone}, capacity-type={}, price=${}/h",
+                "launched nodeclaim, instance-type={instance_type}, zone={zone}, \
+                 capacity-type={}, price=${}/h",
                 capacity_type.as_str(),
                 dollars(*price)
             ),
@@ -662,7 +666,8 @@ impl fmt::Display for EventKind {
             }
             FailedDraining { node, .. } => write!(
                 f,
-                "Cannot evict pod as it would violate the pod's disruption budget; draining node {node}"
+                "Cannot evict pod as it would violate the pod's disruption \
+                 budget; draining node {node}"
             ),
             Drained { node, .. } => write!(f, "drained node {node}"),
             NodeClaimDeleted {
@@ -684,7 +689,8 @@ impl fmt::Display for EventKind {
             }
             Disrupting(d) => write!(f, "{d}"),
             ReplacementLaunchFailed { .. } => f.write_str(
-                "failed launching the replacement: no instance type offers the capacity type it was pinned to; the command is dropped",
+                "failed launching the replacement: no instance type offers the capacity type it \
+                 was pinned to; the command is dropped",
             ),
             DisruptionLaunching { reason, .. } => {
                 write!(f, "Launching NodeClaim: {}", reason.as_str())
@@ -696,7 +702,8 @@ impl fmt::Display for EventKind {
                 reason, decision, ..
             } => write!(f, "Disrupting NodeClaim: {}/{decision}", reason.as_str()),
             DisruptionFailed { .. } => f.write_str(
-                "failed terminating nodes while executing a disruption command: a replacement was lost",
+                "failed terminating nodes while executing a disruption \
+                 command: a replacement was lost",
             ),
             Drifted { reason, .. } => write!(f, "NodeClaim drifted: {}", reason.as_str()),
             DriftResolved { .. } => f.write_str("NodeClaim no longer drifted"),
@@ -712,7 +719,8 @@ impl fmt::Display for EventKind {
             }
             AmiReleased { family, image } => write!(
                 f,
-                "a new {family} AMI ({image}) is the latest: EC2NodeClasses using {family}@latest resolve to it"
+                "a new {family} AMI ({image}) is the latest: EC2NodeClasses using \
+                 {family}@latest resolve to it"
             ),
             ShortageStarted { offerings, until } => match until {
                 Some(until) => write!(
@@ -845,7 +853,8 @@ impl fmt::Display for Skip {
             Skip::NoWorkloadToScale { .. } => f.write_str("no such workload to scale"),
             Skip::NoNodeToDelete { kind, name } => write!(f, "no {kind} named {name} to delete"),
             Skip::NodeGroupNode { .. } => f.write_str(
-                "the node belongs to a node group, not to Karpenter: the playground does not delete it",
+                "the node belongs to a node group, not to Karpenter: the \
+                 playground does not delete it",
             ),
             Skip::NoPodToDelete { .. } => f.write_str("no such pod to delete"),
             Skip::DaemonSetPod { .. } => {
@@ -856,7 +865,8 @@ impl fmt::Display for Skip {
             Skip::NothingToInterrupt { target } => write!(f, "no {target} to interrupt"),
             Skip::NotRunningSpot { node } => write!(
                 f,
-                "node {node} is not a running spot instance; only spot instances get interruption warnings"
+                "node {node} is not a running spot instance; only spot \
+                 instances get interruption warnings"
             ),
         }
     }
@@ -972,7 +982,10 @@ mod tests {
         };
         assert_eq!(
             kind.to_string(),
-            r#"created nodeclaim, NodePool=default, requests={"cpu":"1500m"}, instance-types=t1, t2, t3, t4, t5 and 2 other(s)"#
+            concat!(
+                r#"created nodeclaim, NodePool=default, requests={"cpu":"1500m"}, "#,
+                "instance-types=t1, t2, t3, t4, t5 and 2 other(s)"
+            )
         );
         assert_eq!(kind.reason(), "Created");
         assert!(!kind.warning());

@@ -230,7 +230,8 @@ impl Simulation {
                 Some(n) => self.bind(p, n),
                 None => {
                     self.cluster.pods[p].scheduler_message = Some(format!(
-                        "spec.nodeName is \"{name}\" and no such node is ready; the pod waits for it"
+                        "spec.nodeName is \"{name}\" and no such node is \
+                         ready; the pod waits for it"
                     ));
                 }
             }

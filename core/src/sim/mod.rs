@@ -262,7 +262,9 @@ impl Simulation {
     fn note_prices(&mut self) {
         if self.cloud.builtin_catalog() {
             self.notes.push(
-                "Spot prices are approximations: on-demand × (1 − the AWS Spot Instance Advisor's typical saving), not live prices; EC2 Fleet's price-capacity-optimized choice is approximated by the cheapest offering."
+                "Spot prices are approximations: on-demand × (1 − the AWS Spot Instance Advisor's \
+                 typical saving), not live prices; EC2 Fleet's price-capacity-optimized choice is \
+                 approximated by the cheapest offering."
                     .into(),
             );
         }

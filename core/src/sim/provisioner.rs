@@ -269,7 +269,10 @@ impl Simulation {
             }
             if wk::is_restricted_label(key) {
                 return Some(format!(
-                    "using label {key} is not allowed as it might interfere with the internal provisioning logic; specify a well known label: [{}], or a custom label that does not use a restricted domain: [karpenter.sh, karpenter.k8s.aws, kubernetes.io/hostname]",
+                    "using label {key} is not allowed as it might interfere with the internal \
+                     provisioning logic; specify a well known label: [{}], or a custom label that \
+                     does not use a restricted domain: [karpenter.sh, karpenter.k8s.aws, \
+                     kubernetes.io/hostname]",
                     wk::WELL_KNOWN[..8].join(" ")
                 ));
             }

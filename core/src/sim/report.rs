@@ -218,7 +218,9 @@ impl Simulation {
             .any(|n| n.exists() && n.price_source == PriceSource::UsEast1Fallback)
         {
             notes.push(format!(
-                "Some on-demand prices for {} are us-east-1's: the built-in catalog has no regional price for those types, and Karpenter itself uses us-east-1's table until its pricing API answers.",
+                "Some on-demand prices for {} are us-east-1's: the built-in catalog has no \
+                 regional price for those types, and Karpenter itself uses us-east-1's table until \
+                 its pricing API answers.",
                 self.cloud.region()
             ));
         }
