@@ -33,8 +33,10 @@ pub struct Scenario {
     pub instance_types: Vec<crate::catalog::InstanceTypeSpec>,
     pub timeline: Vec<TimelineStep>,
     /// Every accepted object as written (documents, `List` items, Timeline `apply`
-    /// objects), for what shows objects as the API server serves them.
-    pub written: Vec<crate::manifest::Written>,
+    /// objects), for what shows objects as the API server serves them. Shared: a simulation
+    /// keeps it as it is, and cloning a scenario (the page rebuilds from one per edit) does
+    /// not copy the trees.
+    pub written: alloc::sync::Arc<[crate::manifest::Written]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

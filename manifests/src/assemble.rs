@@ -196,6 +196,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     immutable_fields(&mut accepted, diagnostics);
 
     let mut scenario = Scenario::default();
+    let mut written = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut v1beta1_kubelets = Vec::new();
     for a in accepted.into_iter().filter(|a| !a.dropped) {
@@ -204,7 +205,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             v1beta1_kubelets.push((np.name.clone(), np.node_class_ref.name.clone(), k));
         }
         if !matches!(a.converted.object, Object::Timeline(_)) {
-            scenario.written.push(a.converted.written);
+            written.push(a.converted.written);
         }
         match a.converted.object {
             Object::NodePool(np) => scenario.node_pools.push(np),
@@ -222,11 +223,12 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     // Steps run in time order; steps at the same time keep the order they were written in.
     steps.sort_by_key(|s| s.step.at);
     for (i, s) in steps.iter_mut().enumerate() {
-        if let Some(mut written) = s.written.take() {
-            written.step = Some(i);
-            scenario.written.push(written);
+        if let Some(mut object) = s.written.take() {
+            object.step = Some(i);
+            written.push(object);
         }
     }
+    scenario.written = written.into();
     scenario.timeline = steps.into_iter().map(|s| s.step).collect();
     scenario
 }

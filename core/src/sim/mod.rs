@@ -129,7 +129,7 @@ pub struct Simulation {
     /// The scenario's Timeline steps (a re-applied workload appends its scale step).
     timeline: Vec<TimelineStep>,
     /// The scenario's objects as written (for [`Simulation::applied`]).
-    written: Vec<crate::manifest::Written>,
+    written: alloc::sync::Arc<[crate::manifest::Written]>,
     rng: Rng,
     namer: PodNamer,
     // ----- the state every controller reconciles against -----
