@@ -91,7 +91,7 @@ fn read_everything(text: &str) {
     }
     if !loaded.has_errors() {
         // Every object the simulation can show as written points into the text.
-        for w in &loaded.scenario.written {
+        for w in loaded.scenario.written.iter() {
             assert!(1 <= w.lines.0 && w.lines.0 <= w.lines.1, "{:?}", w.lines);
             assert!(w.lines.1 <= yaml_lines, "{:?} of {yaml_lines}", w.lines);
         }
