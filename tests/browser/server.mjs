@@ -6,18 +6,25 @@
 // of one page share one copy of the wasm. It counts what it serves, per path:
 // server.requests (path → requests), server.bytes (path → body bytes sent);
 // server.resetCounts() empties both.
+//
+// With `{ gzip: true }` it compresses text and wasm for clients that accept gzip (level 9, as a
+// static host or CDN serves them), so a benchmark counts the bytes a user really downloads.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.md': 'text/plain',
 };
 
-export function serve(root, prefix) {
+const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json', '.md']);
+
+export function serve(root, prefix, { gzip = false } = {}) {
   const requests = new Map();
   const bytes = new Map();
+  const gzipped = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     requests.set(url.pathname, (requests.get(url.pathname) || 0) + 1);
@@ -41,11 +48,21 @@ export function serve(root, prefix) {
       res.end();
       return;
     }
-    res.writeHead(200, {
-      ...headers,
-      'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-      'content-length': stat.size,
-    });
+    const type = TYPES[path.extname(file)] || 'application/octet-stream';
+    if (gzip && COMPRESSIBLE.has(path.extname(file))
+      && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      const key = `${file}:${stat.mtimeMs}`;
+      if (!gzipped.has(key)) gzipped.set(key, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      const body = gzipped.get(key);
+      res.writeHead(200, {
+        ...headers, 'content-type': type, 'content-encoding': 'gzip', 'content-length': body.length,
+        vary: 'accept-encoding',
+      });
+      bytes.set(url.pathname, (bytes.get(url.pathname) || 0) + body.length);
+      res.end(body);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-type': type, 'content-length': stat.size });
     bytes.set(url.pathname, (bytes.get(url.pathname) || 0) + stat.size);
     fs.createReadStream(file).pipe(res);
   });
