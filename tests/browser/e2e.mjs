@@ -465,6 +465,30 @@ await test('keyboard: the controls are reachable and show focus', async () => {
   assert(outline !== 'none', 'the focused control shows a focus ring');
 });
 
+await test('a lane with more nodes than cards help with shows them grouped, every card on request', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  await page.click('.doc-tab:has-text("mydev")');
+  const ta = page.locator('textarea.input');
+  const text = await ta.inputValue();
+  assert(text.includes('count: 2'), 'the managed node group has two nodes');
+  await ta.fill(text.replace('count: 2', 'count: 30'));
+  const fixed = '[data-lane="fixed"]';
+  await page.waitForSelector(`${fixed} .node-group`, { timeout: 15000 });
+  const rows = await page.locator(`${fixed} .node-group`).evaluateAll((trs) =>
+    trs.map((tr) => [tr.dataset.instanceType, tr.dataset.nodes]));
+  assert(JSON.stringify(rows) === JSON.stringify([['m7i-flex.large', '30']]),
+    `one row of 30 m7i-flex.large nodes, saw ${JSON.stringify(rows)}`);
+  assert(await page.locator(`${fixed} .node`).count() === 0, 'no card each');
+  await shot('11a-lane-grouped');
+  await page.click(`${fixed} .show-all`);
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .node`).length === 30, fixed);
+  await page.click(`${fixed} .regroup`);
+  await page.waitForSelector(`${fixed} .node-group`);
+  await ta.fill(text);
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .node`).length === 2, fixed);
+});
+
 await test('no errors in the console', async () => {
   assert(errors.length === 0, errors.join('\n'));
 });

@@ -305,6 +305,11 @@ fn LaneView(key: String) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // Past LANE_CARD_LIMIT nodes the lane shows groups until asked for every card.
+    let expanded = RwSignal::new(false);
+    let many = Memo::new(move |_| nodes.with(|n| n.len() > snapshot::LANE_CARD_LIMIT));
+    let grouped = Memo::new(move |_| many.get() && !expanded.get());
+    let group_key = StoredValue::new(key.clone());
     let header = move || match lane.get() {
         Some(LaneKind::Fixed) => view! {
             <div class="lane-head">
@@ -408,12 +413,80 @@ fn LaneView(key: String) -> impl IntoView {
                 <Show when=move || !nodes.get().is_empty() fallback=move || view! {
                     <p class="muted no-nodes">{move || locale.t(T::NoNodes)}</p>
                 }>
-                    <For each=move || nodes.get() key=|n| n.clone() let:name>
-                        <NodeCardView name=name/>
-                    </For>
+                    <Show when=move || !grouped.get() fallback=move || view! {
+                        <NodeGroups key=group_key.get_value() expanded=expanded/>
+                    }>
+                        {move || many.get().then(|| view! {
+                            <button class="ghost regroup" on:click=move |_| expanded.set(false)>
+                                {move || locale.t(T::GroupNodesAgain)}
+                            </button>
+                        })}
+                        <For each=move || nodes.get() key=|n| n.clone() let:name>
+                            <NodeCardView name=name/>
+                        </For>
+                    </Show>
                 </Show>
             </div>
         </section>
+    }
+}
+
+/// A lane with more nodes than cards help with: a row per instance type, capacity type and
+/// state, and a button that shows every card.
+#[component]
+fn NodeGroups(key: String, expanded: RwSignal<bool>) -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let groups = Memo::new(move |_| {
+        engine.snapshot.with(|s| {
+            s.lanes
+                .iter()
+                .find(|l| l.key() == key)
+                .map(Lane::groups)
+                .unwrap_or_default()
+        })
+    });
+    let total = move || groups.with(|g| g.iter().map(|g| g.nodes).sum::<usize>());
+    let state_label = move |state: CardState| match state {
+        CardState::Launching => locale.t(T::Launching),
+        CardState::Registering => locale.t(T::Registering),
+        CardState::Ready => locale.t(T::Ready),
+        CardState::Cordoned => locale.t(T::Cordoned),
+        CardState::Deleting => locale.t(T::Deleting),
+    };
+    view! {
+        <div class="node-groups">
+            <p class="muted">{move || locale.t(T::NodesGrouped)}</p>
+            <table>
+                <tbody>
+                    {move || groups.get().into_iter().map(|g| {
+                        let capacity = match g.capacity_type {
+                            CapacityType::Spot => locale.t(T::Spot),
+                            CapacityType::OnDemand => locale.t(T::OnDemand),
+                            CapacityType::Reserved => locale.t(T::Reserved),
+                        };
+                        view! {
+                            <tr class="node-group" data-instance-type=g.instance_type.clone()
+                                data-nodes=g.nodes.to_string()>
+                                <td class="group-count">{format!("{} ×", g.nodes)}</td>
+                                <td class="itype">{g.instance_type.clone()}</td>
+                                <td>{capacity}</td>
+                                <td>{state_label(g.state)}</td>
+                                <td>{format!("{} {}", g.pods, locale.t(T::MaxPods))}</td>
+                                <td class="price">{format!(
+                                    "{}{}",
+                                    snapshot::dollars(g.price_per_hour),
+                                    locale.t(T::PerHour)
+                                )}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <button class="ghost show-all" on:click=move |_| expanded.set(true)>
+                {move || format!("{} ({})", locale.t(T::ShowEveryNode), total())}
+            </button>
+        </div>
     }
 }
 

@@ -104,6 +104,9 @@ pub enum T {
     Limits,
     NoLimits,
     NoNodes,
+    NodesGrouped,
+    ShowEveryNode,
+    GroupNodesAgain,
     Launching,
     Registering,
     Ready,
@@ -265,6 +268,12 @@ impl T {
             Limits => "limits",
             NoLimits => "no limits",
             NoNodes => "No nodes yet",
+            NodesGrouped => {
+                "Too many nodes for a card each: grouped by instance type, \
+                             capacity type and state"
+            }
+            ShowEveryNode => "Show every node",
+            GroupNodesAgain => "Group the nodes again",
             Launching => "Launching",
             Registering => "Registering",
             Ready => "Ready",
@@ -458,6 +467,9 @@ impl T {
             Limits => "한도",
             NoLimits => "한도 없음",
             NoNodes => "아직 노드가 없습니다",
+            NodesGrouped => "노드가 많아 인스턴스 타입, 용량 타입, 상태별로 묶어 보여 줍니다",
+            ShowEveryNode => "모든 노드 보기",
+            GroupNodesAgain => "다시 묶어 보기",
             Launching => "시작 중",
             Registering => "등록 중",
             Ready => "Ready",
@@ -659,6 +671,9 @@ mod tests {
         T::Limits,
         T::NoLimits,
         T::NoNodes,
+        T::NodesGrouped,
+        T::ShowEveryNode,
+        T::GroupNodesAgain,
         T::Launching,
         T::Registering,
         T::Ready,

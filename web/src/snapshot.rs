@@ -83,6 +83,49 @@ impl Lane {
             LaneKind::Fixed => "fixed".into(),
         }
     }
+
+    /// The lane's nodes grouped by instance type, capacity type and state, in that order:
+    /// what a lane shows past [`LANE_CARD_LIMIT`] nodes.
+    pub fn groups(&self) -> Vec<NodeGroup> {
+        let mut groups: BTreeMap<(String, u8, u8), NodeGroup> = BTreeMap::new();
+        for n in &self.nodes {
+            let key = (
+                n.instance_type.clone(),
+                n.capacity_type as u8,
+                n.state as u8,
+            );
+            let g = groups.entry(key).or_insert_with(|| NodeGroup {
+                instance_type: n.instance_type.clone(),
+                capacity_type: n.capacity_type,
+                state: n.state,
+                nodes: 0,
+                pods: 0,
+                price_per_hour: 0,
+            });
+            g.nodes += 1;
+            g.pods += n.pods.len();
+            g.price_per_hour += n.price_per_hour;
+        }
+        groups.into_values().collect()
+    }
+}
+
+/// Past this many nodes a lane shows them grouped ([`Lane::groups`]), one row per instance
+/// type, capacity type and state, and every card only on request: a thousand cards help no
+/// one read a cluster (eks-node-viewer scrolls a list for the same reason), and they cost
+/// the page thousands of elements.
+pub const LANE_CARD_LIMIT: usize = 24;
+
+/// Nodes of one lane with the same instance type, capacity type and state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeGroup {
+    pub instance_type: String,
+    pub capacity_type: CapacityType,
+    pub state: CardState,
+    pub nodes: usize,
+    pub pods: usize,
+    /// Their prices added (micro-dollars per hour).
+    pub price_per_hour: i64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -566,6 +609,42 @@ mod tests {
         let loaded = kpg_manifests::load(&text);
         assert!(!loaded.has_errors());
         Simulation::new(loaded.scenario).unwrap()
+    }
+
+    #[test]
+    fn a_lane_groups_its_nodes_by_type_capacity_and_state() {
+        let mut sim = lab("seed002-consolidation");
+        sim.run_until(30_000);
+        let snap = take(&sim);
+        let fixed = &snap.lanes[0];
+        assert_eq!(fixed.kind, LaneKind::Fixed);
+        let groups = fixed.groups();
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(
+            (groups[0].instance_type.as_str(), groups[0].nodes),
+            ("m7i-flex.large", 2)
+        );
+        assert_eq!(
+            groups[0].price_per_hour,
+            fixed.nodes.iter().map(|n| n.price_per_hour).sum::<i64>()
+        );
+        let platform = snap
+            .lanes
+            .iter()
+            .find(|l| l.key() == "pool/platform")
+            .unwrap();
+        let pods: usize = platform.groups().iter().map(|g| g.pods).sum();
+        let nodes: usize = platform.groups().iter().map(|g| g.nodes).sum();
+        assert_eq!(nodes, platform.nodes.len());
+        assert_eq!(
+            pods,
+            platform.nodes.iter().map(|n| n.pods.len()).sum::<usize>()
+        );
+        // One group per instance type, capacity type and state: a node that changes state
+        // moves to its own row.
+        let mut mixed = platform.clone();
+        mixed.nodes[0].state = CardState::Deleting;
+        assert_eq!(mixed.groups().len(), platform.groups().len() + 1);
     }
 
     #[test]
