@@ -4,16 +4,12 @@
 use kpg_core::sim::Candidacy;
 use kpg_explain::{Lang, Subject};
 
-fn lab(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/labs")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod common;
 
 #[test]
 fn a_consolidated_node_goes_through_each_stage_in_order() {
-    let text = lab("seed002-consolidation.yaml");
+    let text =
+        std::fs::read_to_string(common::lab("seed002-consolidation.yaml")).expect("the lab exists");
     let node = "platform-b44dr";
     let mut stages: Vec<&'static str> = Vec::new();
     for seconds in (1..=400).step_by(3) {

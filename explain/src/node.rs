@@ -137,10 +137,8 @@ fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
 
 /// The node's disruption status now, as a sentence for the summary and a line.
 fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
-    let Some(candidacy) = sim.candidacy(n) else {
-        let text = say!(lang, "It is gone.", "이미 사라졌습니다.");
-        return (text.clone(), Line::new(Status::Info, text).check("deleted"));
-    };
+    // `None` only for an index with no node: as good as gone.
+    let candidacy = sim.candidacy(n).unwrap_or(Candidacy::Gone);
     let check = candidacy.as_str();
     let (status, text) = match candidacy {
         Candidacy::Gone => (

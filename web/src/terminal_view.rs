@@ -72,22 +72,30 @@ impl Term {
         term
     }
 
-    fn world_files(&self) -> Vec<(String, String)> {
-        self.editor.ws.with_untracked(terminal::files)
+    /// Runs `f` over the simulation and the tabs as files (`None`: no simulation yet).
+    fn with_world<R>(&self, f: impl FnOnce(&Files) -> R) -> Option<R> {
+        let files = self.editor.ws.with_untracked(terminal::files);
+        self.engine.with_sim(|sim| {
+            f(&Files {
+                sim,
+                files: &files,
+                reader: kpg_manifests::documents,
+            })
+        })
     }
 
     fn poll(&self) {
         if !self.watching.get_untracked() {
             return;
         }
-        let files = self.world_files();
         let engine = self.engine;
         let out = self.watch.try_update_value(|w| {
             let (i, watch) = w.as_mut()?;
+            // A watch reads the cluster, never the files: no copy of the tabs every frame.
             let text = engine.with_sim(|sim| {
                 watch.poll(&Files {
                     sim,
-                    files: &files,
+                    files: &[],
                     reader: kpg_manifests::documents,
                 })
             })?;
@@ -148,17 +156,7 @@ impl Term {
             });
             return;
         }
-        let files = self.world_files();
-        let Some(reply) = self.engine.with_sim(|sim| {
-            kpg_kubectl::run(
-                &Files {
-                    sim,
-                    files: &files,
-                    reader: kpg_manifests::documents,
-                },
-                line,
-            )
-        }) else {
+        let Some(reply) = self.with_world(|world| kpg_kubectl::run(world, line)) else {
             self.push_entry(Entry {
                 at_ms,
                 command: line.to_string(),
@@ -197,17 +195,7 @@ impl Term {
     /// Tab: completes the word under the caret (the line's end), or lists the choices.
     fn complete(&self) {
         let line = self.line.get_untracked();
-        let files = self.world_files();
-        let Some(c) = self.engine.with_sim(|sim| {
-            kpg_kubectl::complete(
-                &Files {
-                    sim,
-                    files: &files,
-                    reader: kpg_manifests::documents,
-                },
-                &line,
-            )
-        }) else {
+        let Some(c) = self.with_world(|world| kpg_kubectl::complete(world, &line)) else {
             return;
         };
         let start = c.start.min(line.len());

@@ -1101,6 +1101,37 @@ fn surviving_options(
     })
 }
 
+/// The `minValues` requirements that `options` (indices into `types`) no longer give enough
+/// distinct values: for each, how many of its allowed values some option carries must reach
+/// its `minValues`. One rule for the solver, the NodePool's own check and disruption's
+/// replacements.
+pub fn min_values_unmet<'r>(
+    types: &[InstanceType],
+    options: &[u32],
+    reqs: &'r Requirements,
+) -> Vec<&'r Requirement> {
+    let mut values: Vec<&str> = Vec::new();
+    let mut unmet = Vec::new();
+    for r in reqs.iter() {
+        let Some(min) = r.min_values else { continue };
+        values.clear();
+        values.extend(options.iter().filter_map(|&i| {
+            types
+                .get(i as usize)?
+                .labels
+                .get(&r.key)
+                .map(String::as_str)
+                .filter(|v| r.has(v))
+        }));
+        values.sort_unstable();
+        values.dedup();
+        if values.len() < min as usize {
+            unmet.push(r);
+        }
+    }
+    unmet
+}
+
 /// minValues (Strict): the surviving types must still offer enough distinct values.
 #[allow(clippy::result_large_err)] // the error is built only on the failure path
 fn min_values_met(
@@ -1109,26 +1140,10 @@ fn min_values_met(
     reqs: &Requirements,
     requests: Resources,
 ) -> Result<(), FitError> {
-    let mut unmet: Vec<String> = Vec::new();
-    for r in reqs.iter() {
-        if let Some(min) = r.min_values {
-            let mut values: Vec<&str> = survivors
-                .iter()
-                .filter_map(|&i| {
-                    let it = &tpl.instance_types[i as usize];
-                    it.labels
-                        .get(&r.key)
-                        .map(String::as_str)
-                        .filter(|v| r.has(v))
-                })
-                .collect();
-            values.sort_unstable();
-            values.dedup();
-            if values.len() < min as usize {
-                unmet.push(r.key.clone());
-            }
-        }
-    }
+    let unmet: Vec<String> = min_values_unmet(&tpl.instance_types, survivors, reqs)
+        .into_iter()
+        .map(|r| r.key.clone())
+        .collect();
     if unmet.is_empty() {
         return Ok(());
     }

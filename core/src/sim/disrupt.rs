@@ -871,7 +871,7 @@ impl Simulation {
         claim.options.retain(|&i| {
             disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling)
         });
-        if !min_values_hold(&types, &claim.options, &reqs) {
+        if !scheduling::min_values_unmet(&types, &claim.options, &reqs).is_empty() {
             return Err(Blocker::MinValues);
         }
         if claim.options.is_empty() {
@@ -1434,24 +1434,4 @@ fn not_all_pods_would_schedule(pods: &[Pod], failures: &[(usize, String)]) -> Op
         "Not all pods would schedule, {}/{} => {err}{more}",
         pods[*p].namespace, pods[*p].name
     ))
-}
-
-/// Whether the remaining options still give every `minValues` requirement enough distinct
-/// values.
-fn min_values_hold(types: &[InstanceType], options: &[u32], reqs: &Requirements) -> bool {
-    reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
-        let mut values: Vec<&str> = options
-            .iter()
-            .filter_map(|&i| {
-                types[i as usize]
-                    .labels
-                    .get(&r.key)
-                    .map(String::as_str)
-                    .filter(|v| r.has(v))
-            })
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        values.len() >= r.min_values.unwrap_or(0) as usize
-    })
 }

@@ -907,21 +907,7 @@ fn pool_candidates(
             candidates.push(i as u32);
         }
     }
-    let min_values_ok = reqs.iter().filter(|r| r.min_values.is_some()).all(|r| {
-        let mut values: Vec<&str> = candidates
-            .iter()
-            .filter_map(|&i| {
-                types[i as usize]
-                    .labels
-                    .get(&r.key)
-                    .map(String::as_str)
-                    .filter(|v| r.has(v))
-            })
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        values.len() >= r.min_values.unwrap_or(0) as usize
-    });
+    let min_values_ok = scheduling::min_values_unmet(types, &candidates, reqs).is_empty();
     let report =
         (candidates.is_empty() || !min_values_ok).then(|| EventKind::NoCompatibleInstanceTypes {
             node_pool: np.name.clone(),
