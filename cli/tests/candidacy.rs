@@ -30,7 +30,7 @@ fn a_consolidated_node_goes_through_each_stage_in_order() {
             .sections
             .iter()
             .flat_map(|s| s.lines.iter())
-            .filter_map(|l| l.check)
+            .filter_map(|l| l.check.as_deref())
             .collect();
         assert!(
             checks.contains(&stage),

@@ -17,7 +17,9 @@ mod say;
 
 use kpg_core::model::Millis;
 use kpg_core::sim::Simulation;
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 pub use say::Lang;
 
@@ -30,11 +32,11 @@ pub enum Subject {
     NodeClaim(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
     /// `pod`, `node` or `nodeclaim`.
-    pub kind: &'static str,
+    pub kind: Cow<'static, str>,
     pub name: String,
     /// The simulated time the explanation is for (Go duration).
     pub time: String,
@@ -43,12 +45,12 @@ pub struct Explanation {
     pub sections: Vec<Section>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     /// Stable: `karpenter`, `nodepools`, `kube-scheduler`, `launch`, `funnel`, `cheaper`,
     /// `capacity`, `pods`, `disruption`, `history`.
-    pub id: &'static str,
+    pub id: Cow<'static, str>,
     pub title: String,
     /// When the evidence was recorded (Go duration), if it is from one decision.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,7 +58,7 @@ pub struct Section {
     pub lines: Vec<Line>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Line {
     pub status: Status,
@@ -66,14 +68,14 @@ pub struct Line {
     /// The check it reports: `taints`, `requirements`, `resources`, `offerings`, `limits`,
     /// `verdict` (NodePools); a kube-scheduler filter; a funnel stage; a blocker kind.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub check: Option<&'static str>,
+    pub check: Option<Cow<'static, str>>,
     pub text: String,
     /// USD per hour, where the line is about a price.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub price_per_hour: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Passed the check, or could take the pod.
@@ -116,7 +118,7 @@ impl Line {
     }
 
     fn check(mut self, check: &'static str) -> Line {
-        self.check = Some(check);
+        self.check = Some(Cow::Borrowed(check));
         self
     }
 
@@ -174,7 +176,7 @@ impl Explanation {
                     out.push_str(&format!(
                         "    {} {:<13} {}\n",
                         l.status.mark(),
-                        l.check.unwrap_or_default(),
+                        l.check.as_deref().unwrap_or_default(),
                         l.text
                     ));
                 } else {

@@ -58,7 +58,7 @@ pub fn explain(
     }
     let (status, status_line) = disruption_status(sim, n, lang);
     let mut disruption = Section {
-        id: "disruption",
+        id: "disruption".into(),
         title: say!(lang, "Disruption", "중단(disruption)"),
         at: None,
         lines: vec![status_line],
@@ -86,7 +86,7 @@ pub fn explain(
     let summary = format!("{} {}", describe(sim, node, lang), status);
     let kind = if claim_view { "nodeclaim" } else { "node" };
     Ok(Explanation {
-        kind,
+        kind: kind.into(),
         name: node.name.clone(),
         time: time(sim.now()),
         summary,
@@ -342,7 +342,7 @@ fn history_section(sim: &Simulation, n: usize, lang: Lang) -> Section {
     }
     lines.sort_by_key(|(at, _)| *at);
     Section {
-        id: "history",
+        id: "history".into(),
         title: say!(
             lang,
             "The disruption controller over time",
@@ -649,7 +649,7 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
     }
     let title = say!(lang, "Why this instance type", "왜 이 인스턴스 타입인가");
     Section {
-        id: "launch",
+        id: "launch".into(),
         title,
         at: Some(time(r.pass.at)),
         lines,
@@ -785,7 +785,7 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
         );
     }
     Section {
-        id: "funnel",
+        id: "funnel".into(),
         title: say!(
             lang,
             "Instance types, filter by filter",
@@ -820,7 +820,7 @@ fn pods_section(sim: &Simulation, r: &ClaimRecord, lang: Lang) -> Section {
         ),
     ));
     Section {
-        id: "pods",
+        id: "pods".into(),
         title: say!(lang, "Launched for these pods", "이 파드들을 위해 띄움"),
         at: Some(time(r.pass.at)),
         lines,

@@ -62,7 +62,7 @@ pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, 
     }
     let summary = summary(sim, pod, &full, record, &checks, kube, lang);
     Ok(Explanation {
-        kind: "pod",
+        kind: "pod".into(),
         name: full,
         time: time(sim.now()),
         summary,
@@ -359,7 +359,7 @@ fn karpenter_section(sim: &Simulation, r: &ProvisioningRecord, lang: Lang) -> Se
         ));
     }
     Section {
-        id: "karpenter",
+        id: "karpenter".into(),
         title: say!(lang, "Karpenter", "Karpenter"),
         at: Some(time(r.at)),
         lines,
@@ -498,7 +498,7 @@ fn pools_section(
     }
     let at = r.pass.as_ref().map(|p| time(p.at));
     Section {
-        id: "nodepools",
+        id: "nodepools".into(),
         title: say!(
             lang,
             "NodePools, in the order Karpenter tries them (weight, then name in reverse order)",
@@ -830,7 +830,7 @@ fn kube_section(sim: &Simulation, k: &KubeRecord, lang: Lang) -> Section {
         k.considered
     );
     Section {
-        id: "kube-scheduler",
+        id: "kube-scheduler".into(),
         title,
         at: Some(time(k.at)),
         lines,

@@ -9,7 +9,9 @@
 use std::fmt;
 
 /// Who would refuse (or quietly mishandle) the manifest in a real cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Origin {
     /// The text is not YAML a Kubernetes client would send.
     Yaml,

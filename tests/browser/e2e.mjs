@@ -23,6 +23,11 @@ page.on('pageerror', (e) => errors.push(String(e)));
 page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 const shot = (name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 
+/** Waits until the engine's worker has answered every terminal command and completion. */
+async function terminalAnswered(p = page) {
+  await p.waitForSelector('.terminal[data-pending="0"]', { timeout: 10000 });
+}
+
 /** Opens the limits lab and plays it until the platform pool's cpu limit is used up. */
 async function limitsLabAtTheLimit() {
   await page.selectOption('.lesson-picker select', 'hello');
@@ -347,21 +352,26 @@ await test('the terminal answers kubectl get nodes -L karpenter.sh/nodepool, com
 
   await input.fill('kubectl get nodep');
   await input.press('Tab');
+  await terminalAnswered();
   assert(await input.inputValue() === 'kubectl get nodepool', `Tab completes as far as nodepool and nodepools agree: ${await input.inputValue()}`);
   await input.fill('kubectl describe nodepool plat');
   await input.press('Tab');
+  await terminalAnswered();
   assert(await input.inputValue() === 'kubectl describe nodepool platform ', `Tab completes a name: ${await input.inputValue()}`);
   await input.press('Enter');
+  await terminalAnswered();
   const described = await page.locator('.terminal .entry .out').last().innerText();
   assert(described.startsWith('Name:') && described.includes('platform'), `kubectl describe's layout: ${described.slice(0, 80)}`);
 
   await input.fill('kubectl port-forward svc/web 8080');
   await input.press('Enter');
+  await terminalAnswered();
   const unsupported = await page.locator('.terminal .entry.failed .out').last().innerText();
   assert(unsupported.includes('port-forward') && unsupported.includes('get'), `an unsupported command says what is supported: ${unsupported}`);
 
   await input.fill('kubectl scale deployment busybox --replicas=6');
   await input.press('Enter');
+  await terminalAnswered();
   const scaled = await page.locator('.terminal .entry .out').last().innerText();
   assert(scaled.startsWith('deployment.apps/busybox scaled'), `kubectl's confirmation: ${scaled}`);
   await page.waitForFunction(() => document.querySelectorAll('.tray .pod').length === 0, null, { timeout: 10000 });
@@ -389,6 +399,7 @@ await test('kubectl get nodeclaims -w in the terminal follows the clock until Ct
   const input = page.locator('.terminal input');
   await input.fill('kubectl get nodeclaims -w');
   await input.press('Enter');
+  await terminalAnswered();
   const out = page.locator('.terminal .entry .out').last();
   assert(!(await out.innerText()).includes('platform-'), `no NodeClaim yet at 0:00: ${await out.innerText()}`);
   assert(await page.locator('.terminal .watching').isVisible(), 'the terminal says it is watching');

@@ -72,7 +72,7 @@ pub fn App() -> impl IntoView {
     let locale = Locale::new(session.lang);
     let readonly = embed.as_ref().is_some_and(|o| o.readonly);
     let editor = Editor::new(session.workspace, session.active_doc, readonly);
-    let engine = Engine::new(session.last_good);
+    let engine = Engine::new(session.last_good, editor.analysis);
     // The clock stops at an embed's `until`, otherwise at the page's horizon.
     let limit_ms = embed
         .as_ref()
@@ -122,11 +122,15 @@ pub fn App() -> impl IntoView {
         !page.is_embed(),
     ));
 
-    // Valid manifests go to the engine, replayed to the current instant. Invalid ones do
-    // not: the last good simulation stays on screen and the Problems panel says why.
-    // After a reload with a broken edit, that means the last good manifests saved with the
-    // session.
-    Effect::new(move |_| engine.apply(&editor.analysis.get(), transport.clock.get_untracked()));
+    // Every edit goes to the engine, to be read and, if it reads cleanly, simulated to the
+    // current instant. Invalid manifests do not replace what runs: the last good simulation
+    // stays on screen and the Problems panel says why. After a reload with a broken edit,
+    // that means the last good manifests saved with the session.
+    Effect::new(move |_| {
+        editor
+            .ws
+            .with(|ws| engine.load(ws, transport.clock.get_untracked()))
+    });
 
     // Save when what the learner chose changes; the clock while playing when it stops and
     // when the page is hidden or left.
@@ -175,8 +179,6 @@ pub fn App() -> impl IntoView {
         });
         on_cleanup(move || hash.remove());
     }
-
-    request_animation_frame(|| browser::mark("kpg-first-render"));
 
     if let Some(options) = embed {
         crate::embed::install(&options, start.awaiting_host);

@@ -12,7 +12,7 @@ use crate::i18n::T;
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
 use crate::state::{
-    BottomTab, Editor, Engine, LessonState, Locale, Selected, Selection, Transport,
+    BottomTab, Editor, Engine, LessonState, Locale, Page, Selected, Selection, Transport,
 };
 use crate::terminal_view::TerminalPane;
 use kpg_core::catalog::CapacityType;
@@ -95,6 +95,7 @@ fn inline(text: &str) -> Vec<AnyView> {
 #[component]
 pub fn ClusterBody() -> impl IntoView {
     view! {
+        <SimulationProgress/>
         <Summary/>
         <PendingTray/>
         <Lanes/>
@@ -194,6 +195,37 @@ fn Bar(
                 style:width=move || format!("{:.1}%", pct())></span></span>
             <span class="bar-text">{move || text.get()}</span>
         </div>
+    }
+}
+
+/// A simulation that takes a while (the worker reports after a quarter of a second) says how
+/// far it has got and can be stopped; the page stays live meanwhile.
+#[component]
+fn SimulationProgress() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let page = expect_context::<Page>();
+    let transport = expect_context::<Transport>();
+    let stop = move |_| {
+        transport.playing.set(false);
+        engine.stop();
+        page.tell(T::SimulationStopped);
+    };
+    move || {
+        engine.progress.get().map(|p| {
+            view! {
+                <div class="sim-progress" role="status">
+                    <span class="spinner" aria-hidden="true"></span>
+                    <span>{locale.t(T::Simulating)}" "
+                        <span class="reached">{snapshot::clock(p.reached)}</span>
+                        " / "{snapshot::clock(p.target)}" · "
+                        <span class="bound">{p.pods_bound}</span>" / "{p.pods}" "
+                        {locale.t(T::PodsBound)}</span>
+                    <progress max=p.target.max(1) value=p.reached></progress>
+                    <button class="stop" on:click=stop>{locale.t(T::StopSimulation)}</button>
+                </div>
+            }
+        })
     }
 }
 
@@ -765,7 +797,7 @@ pub fn Events() -> impl IntoView {
                             <span class="etype">{
                                 if e.warning { "Warning" } else { "Normal" }
                             }</span>
-                            <span class="reason">{camel_breaks(e.reason).into_iter().map(|part| {
+                            <span class="reason">{camel_breaks(&e.reason).into_iter().map(|part| {
                                 view! { {part}<wbr/> }
                             }).collect_view()}</span>
                             <span class="object">{e.object}</span>

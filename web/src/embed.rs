@@ -18,6 +18,7 @@ use crate::embed_protocol::{self, EmbedMessage, HostMessage, LoadError, VERSION}
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
 use crate::manifests_pane::ManifestsPane;
+use crate::protocol::{Reply, Request};
 use crate::snapshot::Snapshot;
 use crate::state::{Editor, Engine, Locale, Page, Selection, SessionState, Transport};
 use crate::terminal_view::TerminalPane;
@@ -70,18 +71,14 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
                         false
                     }
                 };
-                // Simulate now rather than in the next round of effects, so the answer (and
-                // any command the host queued behind the load) sees the loaded cluster.
+                // Load now rather than in the next round of effects, so the answer (and any
+                // command the host queued behind the load) sees the loaded cluster.
                 if opened {
-                    engine.apply(
-                        &editor.analysis.get_untracked(),
-                        transport.clock.get_untracked(),
-                    );
+                    editor.ws.with_untracked(|ws| {
+                        engine.load(ws, transport.clock.get_untracked());
+                    });
                 }
-                report_loaded(editor, transport, &yaml, opened);
-                if opened && autoplay && !editor.analysis.with_untracked(|a| a.has_errors) {
-                    transport.set_playing(true);
-                }
+                report_loaded(engine, editor, transport, yaml, opened, autoplay);
             }
             HostMessage::Play => transport.set_playing(true),
             HostMessage::Pause => transport.set_playing(false),
@@ -128,24 +125,40 @@ struct Waiting(RwSignal<bool>);
 
 /// Answers a `load`: whether it read cleanly and, if not, each error at its line and column
 /// in the YAML the host sent (the reader's own diagnostics of that text).
-fn report_loaded(editor: Editor, transport: Transport, yaml: &str, opened: bool) {
-    let loaded = kpg_manifests::load(yaml);
-    let errors: Vec<LoadError> = loaded
-        .errors()
-        .map(|d| LoadError {
-            document: d.document,
-            line: d.line,
-            column: d.column,
-            message: d.message.clone(),
-        })
-        .collect();
-    let message = EmbedMessage::Loaded {
-        ok: opened && errors.is_empty(),
-        documents: editor.ws.with_untracked(|w| w.docs.len()),
-        errors,
-        at: transport.clock.get_untracked(),
-    };
-    browser::post_to_parent(&message.to_json());
+/// Then, if it opened without errors and the embed autoplays, plays it.
+fn report_loaded(
+    engine: Engine,
+    editor: Editor,
+    transport: Transport,
+    yaml: String,
+    opened: bool,
+    autoplay: bool,
+) {
+    engine.ask(Request::Check { yaml }, move |reply| {
+        let Reply::Checked { errors } = reply else {
+            return;
+        };
+        let errors: Vec<LoadError> = errors
+            .into_iter()
+            .map(|e| LoadError {
+                document: e.document,
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            })
+            .collect();
+        let clean = errors.is_empty();
+        let message = EmbedMessage::Loaded {
+            ok: opened && clean,
+            documents: editor.ws.with_untracked(|w| w.docs.len()),
+            errors,
+            at: transport.clock.get_untracked(),
+        };
+        browser::post_to_parent(&message.to_json());
+        if opened && autoplay && clean {
+            transport.set_playing(true);
+        }
+    });
 }
 
 /// Tells the host the content's height whenever it changes, so the iframe never scrolls.

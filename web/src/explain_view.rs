@@ -81,7 +81,7 @@ pub fn ExplainPane() -> impl IntoView {
 }
 
 fn explanation_view(ctx: Contexts, e: Explanation) -> impl IntoView {
-    let kind = match e.kind {
+    let kind = match &*e.kind {
         "pod" => T::KindPod,
         "node" => T::KindNode,
         _ => T::KindNodeClaim,
@@ -101,7 +101,7 @@ fn explanation_view(ctx: Contexts, e: Explanation) -> impl IntoView {
     }
     let sections = sections
         .into_iter()
-        .map(|s| match s.id {
+        .map(|s| match &*s.id {
             "nodepools" => pools_view(ctx, s, matrix.clone()).into_any(),
             "launch" => launch_view(ctx, s).into_any(),
             _ => section_view(ctx, s).into_any(),
@@ -157,7 +157,7 @@ fn line_view(ctx: Contexts, l: &Line, link: Link) -> impl IntoView + use<> {
         }
     });
     view! {
-        <li class=status_class(l.status) data-check=l.check.unwrap_or_default()
+        <li class=status_class(l.status) data-check=l.check.clone().unwrap_or_default().into_owned()
             data-subject=subject.unwrap_or_default()>
             <span class="mark" aria-hidden="true">{mark(l.status)}</span>
             <span class="text">{link_view}{text}</span>
@@ -167,13 +167,13 @@ fn line_view(ctx: Contexts, l: &Line, link: Link) -> impl IntoView + use<> {
 }
 
 fn section_view(ctx: Contexts, s: &Section) -> impl IntoView + use<> {
-    let link = match s.id {
+    let link = match &*s.id {
         "kube-scheduler" => Link::Node,
         "pods" => Link::Pod,
         _ => Link::None,
     };
     view! {
-        <section class="ex-section" data-section=s.id>
+        <section class="ex-section" data-section=s.id.to_string()>
             {section_head(s)}
             <ul>{s.lines.iter().map(|l| line_view(ctx, l, link)).collect_view()}</ul>
         </section>
@@ -221,7 +221,7 @@ fn pools_view(ctx: Contexts, s: &Section, matrix: Vec<focus::MatrixRow>) -> impl
         })
         .collect_view();
     view! {
-        <section class="ex-section" data-section=s.id>
+        <section class="ex-section" data-section=s.id.to_string()>
             {section_head(s)}
             <ul>{summary}</ul>
             <details class="matrix">
@@ -269,7 +269,7 @@ fn launch_view(ctx: Contexts, s: &Section) -> impl IntoView + use<> {
         })
         .collect_view();
     view! {
-        <section class="ex-section" data-section=s.id>
+        <section class="ex-section" data-section=s.id.to_string()>
             {section_head(s)}
             <ul>{notes.into_iter().map(|l| line_view(ctx, l, Link::None)).collect_view()}</ul>
             <table class="candidates">

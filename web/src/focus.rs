@@ -123,7 +123,7 @@ pub fn matrix(e: &Explanation) -> Vec<MatrixRow> {
             }
         };
         let row = &mut rows[i];
-        match l.check {
+        match l.check.as_deref() {
             Some("verdict") => {
                 row.verdict = l.status;
                 row.verdict_text = l.text.clone();

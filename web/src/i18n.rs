@@ -107,6 +107,10 @@ pub enum T {
     NodesGrouped,
     ShowEveryNode,
     GroupNodesAgain,
+    Simulating,
+    PodsBound,
+    StopSimulation,
+    SimulationStopped,
     Launching,
     Registering,
     Ready,
@@ -274,6 +278,13 @@ impl T {
             }
             ShowEveryNode => "Show every node",
             GroupNodesAgain => "Group the nodes again",
+            Simulating => "Simulating",
+            PodsBound => "pods bound",
+            StopSimulation => "Stop",
+            SimulationStopped => {
+                "Simulation stopped: the cluster shows the last manifests that finished. \
+                 Edit again to simulate your change."
+            }
             Launching => "Launching",
             Registering => "Registering",
             Ready => "Ready",
@@ -470,6 +481,13 @@ impl T {
             NodesGrouped => "노드가 많아 인스턴스 타입, 용량 타입, 상태별로 묶어 보여 줍니다",
             ShowEveryNode => "모든 노드 보기",
             GroupNodesAgain => "다시 묶어 보기",
+            Simulating => "시뮬레이션 중",
+            PodsBound => "파드 배치됨",
+            StopSimulation => "중지",
+            SimulationStopped => {
+                "시뮬레이션을 중지했습니다. 클러스터는 마지막으로 끝까지 실행된 매니페스트를 \
+                 보여 줍니다. 다시 편집하면 변경 내용을 시뮬레이션합니다."
+            }
             Launching => "시작 중",
             Registering => "등록 중",
             Ready => "Ready",
@@ -674,6 +692,10 @@ mod tests {
         T::NodesGrouped,
         T::ShowEveryNode,
         T::GroupNodesAgain,
+        T::Simulating,
+        T::PodsBound,
+        T::StopSimulation,
+        T::SimulationStopped,
         T::Launching,
         T::Registering,
         T::Ready,

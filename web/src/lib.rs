@@ -13,6 +13,7 @@ pub mod browser;
 pub mod cluster_view;
 pub mod embed;
 pub mod embed_protocol;
+pub mod engine_host;
 pub mod explain_view;
 pub mod focus;
 pub mod highlight;
@@ -22,12 +23,14 @@ pub mod manifests_pane;
 pub mod migration;
 pub mod persist;
 pub mod player;
+pub mod protocol;
 pub mod share_view;
 pub mod snapshot;
 pub mod state;
 pub mod terminal;
 pub mod terminal_view;
 pub mod topbar;
+pub mod worker;
 pub mod workspace;
 
 /// Mounts the page on `<body>`.

@@ -5,7 +5,8 @@ use leptos::prelude::*;
 
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
-use crate::migration::{self, Preview};
+use crate::migration::Preview;
+use crate::protocol::{Reply, Request};
 use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Transport};
 use crate::workspace::{Template, Workspace, title};
 
@@ -509,7 +510,7 @@ fn Problems() -> impl IntoView {
                                             <span class="origin"
                                                 data-origin=p.origin.as_str()
                                                 title=meaning>{label}" · "<code>{
-                                                    p.code
+                                                    p.code.to_string()
                                                 }</code></span>
                                         }
                                     }
@@ -536,7 +537,15 @@ fn Problems() -> impl IntoView {
                 <div class="migrate-offer">
                     <span>{move || locale.t(T::MigrateOffer)}</span>
                     <button class="primary migrate"
-                        on:click=move |_| preview.set(Some(editor.ws.with(migration::preview)))>
+                        on:click=move |_| {
+                            // The worker reads the documents (the migration parses YAML).
+                            let ws = editor.ws.get_untracked();
+                            engine.ask(Request::Migrate { ws }, move |reply| {
+                                if let Reply::Migrated(p) = reply {
+                                    preview.set(Some(p));
+                                }
+                            });
+                        }>
                         {move || locale.t(T::MigrateToV1)}
                     </button>
                 </div>

@@ -1,10 +1,12 @@
 //! "Migrate to v1": what [`kpg_manifests::migrate`] would do to the workspace, per tab, as a
 //! side-by-side line diff the learner accepts or rejects.
 
+use serde::{Deserialize, Serialize};
+
 use crate::workspace::{Workspace, locate};
 
 /// One tab the migration changes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocChange {
     /// The tab; for a document the migration adds, the id its new tab will get.
     pub doc_id: u32,
@@ -18,7 +20,7 @@ pub struct DocChange {
 }
 
 /// One line of the migration's change list, placed on a tab.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     pub doc_id: Option<u32>,
     /// 1-based line inside the tab (before the migration).
@@ -29,7 +31,7 @@ pub struct Note {
     pub manual: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Preview {
     pub docs: Vec<DocChange>,
     pub notes: Vec<Note>,
@@ -64,7 +66,7 @@ impl Preview {
 }
 
 /// A row of the side-by-side view: the old line (number, text) and the new one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     pub old: Option<(usize, String)>,
     pub new: Option<(usize, String)>,

@@ -28,7 +28,13 @@ pub struct Player {
     seen_revision: Option<u64>,
     /// The running simulation's event lines, converted once each.
     events: EventLog,
+    /// Counts the simulations built: a new one starts a new event log.
+    epoch: u64,
 }
+
+/// Told, between two instants of a long run, where the simulation has got to (and the
+/// instant it is going to); the worker turns it into a progress message.
+pub type Progress<'a> = &'a mut dyn FnMut(&Simulation, i64);
 
 /// What a rebuild did.
 #[derive(Debug, PartialEq, Eq)]
@@ -54,6 +60,7 @@ impl Player {
             cache: CatalogCache::new(),
             seen_revision: None,
             events: EventLog::default(),
+            epoch: 0,
         }
     }
 
@@ -61,6 +68,11 @@ impl Player {
     /// [`Player::rebuild_read`] with the reading the Problems panel already made; this is for
     /// text that was never read in this page (the last good manifests of a saved session).
     pub fn rebuild(&mut self, text: &str, at: i64) -> Rebuild {
+        self.rebuild_with(text, at, &mut |_, _| {})
+    }
+
+    /// [`Player::rebuild`], told of its progress.
+    pub fn rebuild_with(&mut self, text: &str, at: i64, progress: Progress) -> Rebuild {
         if self.is_applied(text) {
             return Rebuild::Unchanged;
         }
@@ -68,30 +80,42 @@ impl Player {
         if loaded.has_errors() {
             return Rebuild::Refused("the manifests have errors".into());
         }
-        self.start(text, loaded.scenario, at)
+        self.start(text, loaded.scenario, at, progress)
     }
 
     /// Builds the simulation of a scenario already read from `text` without errors (an
     /// edit's [`crate::workspace::Analysis`]), run to `at`: an edit is read once.
     pub fn rebuild_read(&mut self, text: &str, scenario: &Scenario, at: i64) -> Rebuild {
+        self.rebuild_read_with(text, scenario, at, &mut |_, _| {})
+    }
+
+    /// [`Player::rebuild_read`], told of its progress.
+    pub fn rebuild_read_with(
+        &mut self,
+        text: &str,
+        scenario: &Scenario,
+        at: i64,
+        progress: Progress,
+    ) -> Rebuild {
         if self.is_applied(text) {
             return Rebuild::Unchanged;
         }
-        self.start(text, scenario.clone(), at)
+        self.start(text, scenario.clone(), at, progress)
     }
 
     fn is_applied(&self, text: &str) -> bool {
         self.applied.as_ref().is_some_and(|(t, _)| t == text)
     }
 
-    fn start(&mut self, text: &str, scenario: Scenario, at: i64) -> Rebuild {
+    fn start(&mut self, text: &str, scenario: Scenario, at: i64, progress: Progress) -> Rebuild {
         match Simulation::with_cache(scenario.clone(), &mut self.cache) {
             Ok(mut sim) => {
-                sim.run_until(at.clamp(0, MAX_TIME_MS) as u64);
+                run_to(&mut sim, at.clamp(0, MAX_TIME_MS), progress);
                 self.sim = Some(sim);
                 self.applied = Some((text.to_string(), scenario));
                 self.seen_revision = None;
                 self.events = EventLog::default();
+                self.epoch += 1;
                 Rebuild::Rebuilt
             }
             Err(e) => Rebuild::Refused(e.to_string()),
@@ -101,22 +125,32 @@ impl Player {
     /// Starts the running scenario again from time 0.
     pub fn restart(&mut self) {
         if let Some((text, scenario)) = self.applied.take() {
-            self.start(&text, scenario, 0);
+            self.start(&text, scenario, 0, &mut |_, _| {});
         }
     }
 
     /// Runs the clock forward to `to` (never backwards: rewinding is a restart and a replay).
     pub fn advance(&mut self, to: i64) {
+        self.advance_with(to, &mut |_, _| {});
+    }
+
+    /// [`Player::advance`], told of its progress.
+    pub fn advance_with(&mut self, to: i64, progress: Progress) {
         let to = to.clamp(0, MAX_TIME_MS);
         match &mut self.sim {
-            Some(sim) if to as u64 >= sim.now() => sim.run_until(to as u64),
+            Some(sim) if to as u64 >= sim.now() => run_to(sim, to, progress),
             Some(_) => {
                 if let Some((text, scenario)) = self.applied.take() {
-                    self.start(&text, scenario, to);
+                    self.start(&text, scenario, to, progress);
                 }
             }
             None => {}
         }
+    }
+
+    /// Counts the simulations built: the event log of a frame belongs to one of them.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// The time of the next thing that will happen, if anything will.
@@ -160,6 +194,17 @@ impl Player {
         self.seen_revision = Some(sim.revision());
         Some(snapshot::take_with(sim, &mut self.events))
     }
+}
+
+/// Runs `sim` to `to` one instant at a time, telling `progress` after each: the engine is
+/// deterministic and its clock compositional, so this is the same run as one `run_until`.
+fn run_to(sim: &mut Simulation, to: i64, progress: Progress) {
+    let to = to.max(0) as u64;
+    while let Some(next) = sim.next_event_time().filter(|&t| t < to) {
+        sim.run_until(next);
+        progress(sim, to as i64);
+    }
+    sim.run_until(to);
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! the [`Simulation`]; they render a [`Snapshot`]. Taking one is cheap for lesson-sized
 //! scenarios and happens only when the engine's revision changes, not every frame.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -11,22 +12,26 @@ use kpg_core::catalog::CapacityType;
 use kpg_core::model::NodeSelectorRequirement;
 use kpg_core::resources::ResourceName;
 use kpg_core::sim::{Event, EventKind, NodeState, Simulation};
+use serde::{Deserialize, Serialize};
 
 /// Okabe–Ito colours are distinguishable with every common colour-vision deficiency; the
 /// workload's index in the scenario picks one (see `style.css`, `.w0` to `.w7`).
 pub const WORKLOAD_COLOURS: usize = 8;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub time_ms: i64,
     pub summary: Summary,
     pub lanes: Vec<Lane>,
     pub pending: Vec<PodChip>,
+    /// Not sent across to the page: a frame carries only the lines it has not seen
+    /// ([`crate::protocol::Frame`]).
+    #[serde(skip)]
     pub events: EventLines,
     pub notes: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub nodes: usize,
     pub cpu_requested_milli: i64,
@@ -41,7 +46,7 @@ pub struct Summary {
     pub decision: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum LaneKind {
     NodePool {
         name: String,
@@ -61,7 +66,7 @@ pub enum LaneKind {
     Fixed,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LimitGauge {
     pub resource: String,
     pub used: i64,
@@ -70,7 +75,7 @@ pub struct LimitGauge {
     pub limit_text: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lane {
     pub kind: LaneKind,
     pub nodes: Vec<NodeCard>,
@@ -117,7 +122,7 @@ impl Lane {
 pub const LANE_CARD_LIMIT: usize = 24;
 
 /// Nodes of one lane with the same instance type, capacity type and state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeGroup {
     pub instance_type: String,
     pub capacity_type: CapacityType,
@@ -128,7 +133,7 @@ pub struct NodeGroup {
     pub price_per_hour: i64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CardState {
     Launching,
     Registering,
@@ -137,7 +142,7 @@ pub enum CardState {
     Deleting,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeCard {
     pub name: String,
     pub nodeclaim: Option<String>,
@@ -162,7 +167,7 @@ pub struct NodeCard {
 
 /// What disruption has in store for a node. The details are Karpenter's own identifiers
 /// (`AMIDrift`, `Underutilized`), shown as they are.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fate {
     Drifted(String),
     Disrupting(String),
@@ -170,7 +175,7 @@ pub enum Fate {
     Expired,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PodChip {
     /// `namespace/name`: stable, the key for animation.
     pub key: String,
@@ -186,11 +191,11 @@ pub struct PodChip {
     pub nominated: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventLine {
     pub time_ms: i64,
     pub warning: bool,
-    pub reason: &'static str,
+    pub reason: Cow<'static, str>,
     pub object: String,
     pub message: String,
 }
@@ -200,7 +205,7 @@ impl EventLine {
         EventLine {
             time_ms: e.time as i64,
             warning: e.kind.warning(),
-            reason: e.kind.reason(),
+            reason: e.kind.reason().into(),
             object: e.kind.object().to_string(),
             message: e.kind.to_string(),
         }
@@ -231,6 +236,14 @@ impl EventLines {
         log[..self.len].iter().rev().take(n).cloned().collect()
     }
 
+    /// The lines from index `from` on, oldest first.
+    pub fn since(&self, from: usize) -> Vec<EventLine> {
+        let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
+        log.get(from..self.len)
+            .map(<[EventLine]>::to_vec)
+            .unwrap_or_default()
+    }
+
     /// Every line, oldest first.
     pub fn to_vec(&self) -> Vec<EventLine> {
         let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
@@ -254,6 +267,24 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    /// Adds the lines a frame brought, which start at index `from` of the worker's log (0: a new
+    /// simulation's log), and returns every line up to now.
+    pub fn extend(&mut self, from: usize, lines: Vec<EventLine>) -> EventLines {
+        if from == 0 {
+            *self = EventLog::default();
+        }
+        let mut log = self.lines.write().unwrap_or_else(PoisonError::into_inner);
+        // A frame never skips lines; one that overlaps (it cannot, but) adds only what is new.
+        let skip = log.len().saturating_sub(from);
+        if from <= log.len() {
+            log.extend(lines.into_iter().skip(skip));
+        }
+        EventLines {
+            log: self.lines.clone(),
+            len: log.len(),
+        }
+    }
+
     /// Converts the events the log has not seen yet and returns every line up to now.
     pub fn catch_up(&mut self, sim: &Simulation) -> EventLines {
         let events = sim.events();
@@ -797,7 +828,7 @@ mod tests {
             assert_eq!(
                 (
                     line.warning,
-                    line.reason,
+                    &*line.reason,
                     line.object.as_str(),
                     line.message.as_str()
                 ),

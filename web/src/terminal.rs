@@ -143,11 +143,17 @@ fn timeline_header() -> String {
 /// Appends the changes as steps at `at_ms` to the terminal's Timeline document, creating it
 /// if need be, and returns its id (`None` when there is nothing to write).
 pub fn record_changes(ws: &mut Workspace, changes: &[Change], at_ms: i64) -> Option<u32> {
-    if changes.is_empty() {
-        return None;
-    }
     let at = at_ms.max(0) as u64;
     let steps: String = changes.iter().map(|c| c.timeline_step(at)).collect();
+    record_steps(ws, &steps)
+}
+
+/// Appends Timeline steps (a command's changes, as the engine's worker wrote them) to the
+/// terminal's Timeline document, creating it if needed; returns the document's id.
+pub fn record_steps(ws: &mut Workspace, steps: &str) -> Option<u32> {
+    if steps.is_empty() {
+        return None;
+    }
     let wanted = format!("Timeline/{TIMELINE_NAME}");
     let id = match ws.docs.iter().find(|d| title(&d.text) == wanted) {
         Some(d) => d.id,
@@ -158,7 +164,7 @@ pub fn record_changes(ws: &mut Workspace, changes: &[Change], at_ms: i64) -> Opt
     if !doc.text.ends_with('\n') {
         doc.text.push('\n');
     }
-    doc.text.push_str(&steps);
+    doc.text.push_str(steps);
     if !doc.text.ends_with('\n') {
         doc.text.push('\n');
     }

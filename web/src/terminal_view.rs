@@ -7,10 +7,9 @@
 
 use leptos::prelude::*;
 
-use kpg_kubectl::{Files, Watch};
-
 use crate::browser;
 use crate::i18n::T;
+use crate::protocol::{Reply, Request, TerminalReply};
 use crate::snapshot;
 use crate::state::{Editor, Engine, Locale, Transport};
 use crate::terminal::{self, Entry, History, SCROLLBACK_LIMIT, TIMELINE_NAME};
@@ -24,9 +23,13 @@ pub struct Term {
     /// Completion candidates shown under the prompt after an ambiguous Tab.
     pub hints: RwSignal<Vec<String>>,
     history: StoredValue<History>,
-    /// The entry a `-w` / `-f` command is appending to, and its watch.
-    watch: StoredValue<Option<(usize, Watch)>, LocalStorage>,
+    /// The entry a `-w` / `-f` command is appending to (the watch itself runs in the
+    /// engine's worker, which sends what it prints with each frame).
+    watch: StoredValue<Option<usize>>,
     pub watching: RwSignal<bool>,
+    /// Commands and completions the engine's worker has not answered yet (the prompt's
+    /// `data-pending`, which tests wait on).
+    pub pending: RwSignal<u32>,
     /// What a command reads (the simulation, the documents as files, the clock) and where a
     /// `kubectl scale` writes its Timeline step (the documents).
     engine: Engine,
@@ -56,63 +59,41 @@ impl Term {
             line: RwSignal::new(String::new()),
             hints: RwSignal::new(Vec::new()),
             history: StoredValue::new(History::from_saved(saved)),
-            watch: StoredValue::new_local(None),
+            watch: StoredValue::new(None),
             watching: RwSignal::new(false),
+            pending: RwSignal::new(0),
             engine,
             editor,
             clock: transport.clock,
             locale,
             keeps_history,
         };
-        // A watch follows the engine: every change of the simulation is a poll.
-        Effect::new(move |_| {
-            engine.track();
-            term.poll();
-        });
+        engine.on_watch(move |text| term.append_watch(&text));
         term
     }
 
-    /// Runs `f` over the simulation and the tabs as files (`None`: no simulation yet).
-    fn with_world<R>(&self, f: impl FnOnce(&Files) -> R) -> Option<R> {
-        let files = self.editor.ws.with_untracked(terminal::files);
-        self.engine.with_sim(|sim| {
-            f(&Files {
-                sim,
-                files: &files,
-                reader: kpg_manifests::documents,
-            })
-        })
+    /// The tabs as the files `kubectl apply -f` reads.
+    fn files(&self) -> Vec<(String, String)> {
+        self.editor.ws.with_untracked(terminal::files)
     }
 
-    fn poll(&self) {
+    fn append_watch(&self, text: &str) {
         if !self.watching.get_untracked() {
             return;
         }
-        let engine = self.engine;
-        let out = self.watch.try_update_value(|w| {
-            let (i, watch) = w.as_mut()?;
-            // A watch reads the cluster, never the files: no copy of the tabs every frame.
-            let text = engine.with_sim(|sim| {
-                watch.poll(&Files {
-                    sim,
-                    files: &[],
-                    reader: kpg_manifests::documents,
-                })
-            })?;
-            Some((*i, text))
-        });
-        if let Some(Some((i, text))) = out
-            && !text.is_empty()
-        {
+        if let Some(i) = self.watch.get_value() {
             self.entries.update(|es| {
                 if let Some(e) = es.get_mut(i) {
-                    e.output.push_str(&text);
+                    e.output.push_str(text);
                 }
             });
         }
     }
 
     pub fn stop_watch(&self) {
+        if self.watching.get_untracked() {
+            self.engine.tell(Request::StopWatch);
+        }
         self.watch.set_value(None);
         self.watching.set(false);
     }
@@ -124,7 +105,7 @@ impl Term {
                 es.remove(0);
                 // The watched entry moves up with the rest.
                 self.watch.update_value(|w| {
-                    if let Some((i, _)) = w {
+                    if let Some(i) = w {
                         *i = i.saturating_sub(1);
                     }
                 });
@@ -156,10 +137,29 @@ impl Term {
             });
             return;
         }
-        let Some(reply) = self.with_world(|world| kpg_kubectl::run(world, line)) else {
+        let term = *self;
+        let command = line.to_string();
+        let request = Request::Run {
+            line: command.clone(),
+            files: self.files(),
+            at: at_ms,
+        };
+        self.pending.update(|n| *n += 1);
+        self.engine.ask(request, move |reply| {
+            if let Reply::Ran(reply) = reply {
+                term.pending.update(|n| *n = n.saturating_sub(1));
+                term.ran(at_ms, &command, reply);
+            }
+        });
+    }
+
+    /// Shows what a command printed, records its changes as Timeline steps, and follows its
+    /// watch.
+    fn ran(&self, at_ms: i64, command: &str, reply: Option<TerminalReply>) {
+        let Some(reply) = reply else {
             self.push_entry(Entry {
                 at_ms,
-                command: line.to_string(),
+                command: command.to_string(),
                 output: format!("{}\n", self.locale.t(T::EngineError)),
                 ok: false,
             });
@@ -170,9 +170,9 @@ impl Term {
             return;
         }
         let mut output = reply.output;
-        if !reply.changes.is_empty() {
+        if !reply.steps.is_empty() {
             self.editor.ws.update(|ws| {
-                terminal::record_changes(ws, &reply.changes, at_ms);
+                terminal::record_steps(ws, &reply.steps);
             });
             output.push_str(&format!(
                 "# {} {} (Timeline/{TIMELINE_NAME})\n",
@@ -182,28 +182,47 @@ impl Term {
         }
         let i = self.push_entry(Entry {
             at_ms,
-            command: line.to_string(),
+            command: command.to_string(),
             output,
             ok: reply.ok,
         });
-        if let Some(w) = reply.watch {
-            self.watch.set_value(Some((i, w)));
+        if reply.watching {
+            self.watch.set_value(Some(i));
             self.watching.set(true);
         }
     }
 
     /// Tab: completes the word under the caret (the line's end), or lists the choices.
     fn complete(&self) {
-        let line = self.line.get_untracked();
-        let Some(c) = self.with_world(|world| kpg_kubectl::complete(world, &line)) else {
-            return;
+        let term = *self;
+        let request = Request::Complete {
+            line: self.line.get_untracked(),
+            files: self.files(),
         };
-        let start = c.start.min(line.len());
+        self.pending.update(|n| *n += 1);
+        self.engine.ask(request, move |reply| {
+            if let Reply::Completed {
+                line,
+                start,
+                candidates,
+            } = reply
+            {
+                term.pending.update(|n| *n = n.saturating_sub(1));
+                // The learner typed on meanwhile: the choices are for another line.
+                if term.line.with_untracked(|l| *l == line) {
+                    term.completed(&line, start, &candidates);
+                }
+            }
+        });
+    }
+
+    fn completed(&self, line: &str, start: usize, candidates: &[String]) {
+        let start = start.min(line.len());
         if !line.is_char_boundary(start) {
             return;
         }
         let word = &line[start..];
-        match c.candidates.as_slice() {
+        match candidates {
             [] => self.hints.set(Vec::new()),
             [only] => {
                 self.line.set(format!("{}{only} ", &line[..start]));
@@ -303,7 +322,8 @@ pub fn TerminalPane() -> impl IntoView {
         entries
     };
     view! {
-        <div class="terminal" role="tabpanel" on:click=move |_| {
+        <div class="terminal" role="tabpanel" data-pending=move || term.pending.get()
+            on:click=move |_| {
             // A click anywhere but on selected text puts the caret at the prompt.
             let selecting = window()
                 .get_selection()

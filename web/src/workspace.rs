@@ -4,6 +4,7 @@
 //! has its own tab and undo history) and joins them with `---` to read them, remembering
 //! where each starts so a diagnostic's line in the stream maps back to a tab and a line in it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use kpg_core::model::Scenario;
@@ -126,7 +127,7 @@ pub fn title(text: &str) -> String {
 }
 
 /// One diagnostic, placed on a tab.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     pub doc_id: u32,
     /// The tab's title when the problem was found.
@@ -135,7 +136,7 @@ pub struct Problem {
     pub line: usize,
     pub column: usize,
     pub error: bool,
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     /// Who would refuse it in a real cluster (the API server, Karpenter, ...).
     pub origin: kpg_manifests::Origin,
     /// Field path (`spec.limits.cpu`), empty for the document as a whole.
@@ -207,7 +208,7 @@ pub fn analyse(ws: &Workspace) -> Analysis {
                 line,
                 column: d.column,
                 error: d.is_error(),
-                code: d.code.as_str(),
+                code: d.code.as_str().into(),
                 origin: d.code.origin(),
                 path: d.path.clone(),
                 message: d.message.clone(),

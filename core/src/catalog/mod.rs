@@ -40,7 +40,9 @@ pub struct OfferingSpec {
     pub available: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum CapacityType {
     /// Karpenter prefers reserved, then spot, then on-demand.
     Reserved,

@@ -3,18 +3,19 @@ use leptos::prelude::*;
 use crate::browser;
 use crate::i18n::T;
 use crate::state::{Selection, Transport};
-use crate::workspace::{Analysis, Workspace, analyse};
+use crate::workspace::{Analysis, Workspace};
 
 /// What a download of the workspace is called.
 pub const DOWNLOAD_NAME: &str = "karpenter-playground.yaml";
 
 /// The manifests: the documents (one per tab), the open one, and the reader's analysis of
-/// them, derived: an edit is read once, here, and the engine starts from that reading.
+/// them, which the engine's worker sends back for each edit it reads (an edit is read once,
+/// there, and the engine starts from that reading).
 #[derive(Clone, Copy)]
 pub struct Editor {
     pub ws: RwSignal<Workspace>,
     pub active_doc: RwSignal<u32>,
-    pub analysis: Memo<Analysis>,
+    pub analysis: RwSignal<Analysis>,
     /// A request to put the editor's caret at (document id, line, column); the counter
     /// makes a second click on the same problem a new request.
     pub jump: RwSignal<Option<(u32, usize, usize, u64)>>,
@@ -28,7 +29,7 @@ impl Editor {
         Editor {
             ws,
             active_doc: RwSignal::new(active_doc),
-            analysis: Memo::new(move |_| ws.with(analyse)),
+            analysis: RwSignal::new(Analysis::default()),
             jump: RwSignal::new(None),
             readonly,
         }

@@ -1,26 +1,59 @@
-use leptos::prelude::*;
+use std::collections::{BTreeMap, VecDeque};
 
-use kpg_core::sim::Simulation;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
 
 use crate::browser::{self, ChipPositions};
-use crate::player::{Player, Rebuild};
-use crate::snapshot::Snapshot;
-use crate::workspace::Analysis;
+use crate::protocol::{FromWorker, Progress, Reply, Request, ToWorker};
+use crate::snapshot::{EventLog, Snapshot};
+use crate::workspace::{Analysis, Workspace};
 
-/// The simulation and the cluster on screen. The `Player` is not reactive: it lives in a
-/// `StoredValue`, and every change to it moves `revision`, which the snapshot (and the
-/// explanation, the terminal's watch) follow: derived from the engine, never copied from it.
+/// Where trunk puts the worker's loader (`data-type="worker"` in `index.html`), next to the
+/// page.
+const WORKER_URL: &str = "./kpg-worker_loader.js";
+
+/// A simulation the worker has been busy with for longer than this is abandoned when the
+/// learner edits again: the worker is replaced rather than made to finish a cluster no one
+/// will look at.
+const CANCEL_AFTER_MS: f64 = 150.0;
+
+/// The simulation, seen from the main thread. It runs in a Web Worker
+/// ([`crate::engine_host::Host`]); this sends it the manifests and the clock, and keeps what
+/// comes back: the cluster on screen, the reader's findings, the explanation. A change of the
+/// cluster moves `revision`, which the views follow: derived from the engine, never copied.
+///
+/// Requests that move the clock are paced: while one runs, newer ones wait, and only the
+/// newest of each kind is sent when the worker is free, so a slow simulation never builds a
+/// queue behind it and the page's frames never wait for the worker.
 #[derive(Clone, Copy)]
 pub struct Engine {
-    player: StoredValue<Player, LocalStorage>,
-    /// Moves when the simulation changed: a rebuild, a step of the clock, a restart.
+    link: StoredValue<Option<Link>, LocalStorage>,
+    next_id: StoredValue<u64>,
+    /// Requests sent and not yet done, oldest first.
+    in_flight: StoredValue<VecDeque<Sent>>,
+    /// The newest request of each paced kind, waiting for the worker.
+    held: StoredValue<Held, LocalStorage>,
+    /// What to do with the replies to a request that asked a question.
+    answers: StoredValue<BTreeMap<u64, Answer>, LocalStorage>,
+    /// Moves when the cluster on screen changed.
     revision: RwSignal<u64>,
     /// The cluster as the engine shows it now (kept while the manifests are invalid).
-    pub snapshot: Memo<Snapshot>,
+    pub snapshot: RwSignal<Snapshot>,
+    events: StoredValue<EventLog>,
+    /// The engine's instant, and when something next happens.
+    pub now: RwSignal<i64>,
+    pub next_event: RwSignal<Option<i64>>,
+    /// How far a long simulation has got (shown after a moment, with a Stop button).
+    pub progress: RwSignal<Option<Progress>>,
     /// Why the engine refused manifests the reader accepted.
     pub error: RwSignal<Option<String>>,
     /// The manifests the simulation on screen was built from.
     pub last_good: RwSignal<Option<String>>,
+    /// The reader's findings on the workspace last loaded (the editor's).
+    analysis: RwSignal<Analysis>,
+    /// The workspace last sent, so an unchanged one is not read twice.
+    loaded: StoredValue<Option<Workspace>>,
     /// Chip positions measured before the last cluster change, to animate moves from.
     flip: StoredValue<Option<ChipPositions>, LocalStorage>,
     /// The next change starts a new story (a load, a seek back, a restart)...
@@ -31,32 +64,138 @@ pub struct Engine {
     /// Called at once after each change (an embed's report to its host, see
     /// [`Engine::on_change`]).
     on_change: StoredValue<Option<Box<dyn Fn()>>, LocalStorage>,
+    /// Gets what a terminal watch prints.
+    on_watch: StoredValue<Option<WatchSink>, LocalStorage>,
+    /// Run once the clock requests sent so far are done (an embed tells its host where the
+    /// clock stopped after what the move changed).
+    when_settled: StoredValue<Vec<Box<dyn FnOnce()>>, LocalStorage>,
+}
+
+/// Where a terminal watch's output goes.
+type WatchSink = Box<dyn Fn(String)>;
+
+/// What to do with each reply to a request that asked a question.
+type Answer = Box<dyn FnMut(Reply)>;
+
+/// The worker and its message handler (dropping the handler would unhook it).
+struct Link {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    /// Messages for a worker that has not said [`Reply::Ready`] yet (its wasm is loading,
+    /// and a message it received now would find no handler).
+    waiting: Option<Vec<String>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Moves the clock or rebuilds: paced, and what a stop abandons.
+    Clock,
+    Explain,
+    Other,
+}
+
+struct Sent {
+    id: u64,
+    kind: Kind,
+    at_ms: f64,
+}
+
+#[derive(Default)]
+struct Held {
+    load: Option<Request>,
+    advance: Option<i64>,
+    explain: Option<(Request, Answer)>,
 }
 
 impl Engine {
-    pub fn new(last_good: Option<String>) -> Engine {
-        let player = StoredValue::new_local(Player::new());
-        let revision = RwSignal::new(0);
-        // The player keeps the snapshot's event lines and knows whether anything changed
-        // since the last snapshot: a revision that moved without a change keeps the last one.
-        let snapshot = Memo::new_owning(move |last: Option<Snapshot>| {
-            revision.track();
-            match player.try_update_value(Player::fresh_snapshot).flatten() {
-                Some(fresh) => (fresh, true),
-                None => (last.unwrap_or_default(), false),
-            }
-        });
-        Engine {
-            player,
-            revision,
-            snapshot,
+    pub fn new(last_good: Option<String>, analysis: RwSignal<Analysis>) -> Engine {
+        let engine = Engine {
+            link: StoredValue::new_local(None),
+            next_id: StoredValue::new(0),
+            in_flight: StoredValue::new(VecDeque::new()),
+            held: StoredValue::new_local(Held::default()),
+            answers: StoredValue::new_local(BTreeMap::new()),
+            revision: RwSignal::new(0),
+            snapshot: RwSignal::new(Snapshot::default()),
+            events: StoredValue::new(EventLog::default()),
+            now: RwSignal::new(0),
+            next_event: RwSignal::new(None),
+            progress: RwSignal::new(None),
             error: RwSignal::new(None),
             last_good: RwSignal::new(last_good),
+            analysis,
+            loaded: StoredValue::new(None),
             flip: StoredValue::new_local(None),
             new_story: StoredValue::new(true),
             story: StoredValue::new(0),
             on_change: StoredValue::new_local(None),
+            on_watch: StoredValue::new_local(None),
+            when_settled: StoredValue::new_local(Vec::new()),
+        };
+        engine.spawn();
+        engine
+    }
+
+    /// Starts a worker (a new one replaces the old, abandoning whatever it was doing).
+    fn spawn(&self) {
+        if let Some(old) = self.link.try_update_value(Option::take).flatten() {
+            old.worker.terminate();
         }
+        self.in_flight.update_value(VecDeque::clear);
+        self.held.set_value(Held::default());
+        self.answers.update_value(BTreeMap::clear);
+        self.progress.set(None);
+        let engine = *self;
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                if let Some(text) = ev.data().as_string() {
+                    engine.receive(&text);
+                }
+            });
+        let options = web_sys::WorkerOptions::new();
+        match web_sys::Worker::new_with_options(WORKER_URL, &options) {
+            Ok(worker) => {
+                worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                self.link.set_value(Some(Link {
+                    worker,
+                    _on_message: on_message,
+                    waiting: Some(Vec::new()),
+                }));
+            }
+            Err(_) => self.error.set(Some(
+                "the browser refused to start the engine's worker".into(),
+            )),
+        }
+    }
+
+    fn post(&self, request: Request, kind: Kind) -> u64 {
+        let id = self.next_id.get_value() + 1;
+        self.next_id.set_value(id);
+        let text = ToWorker::new(id, request).encode();
+        self.link.update_value(|l| match l {
+            Some(Link {
+                waiting: Some(w), ..
+            }) => w.push(text),
+            Some(l) => {
+                let _ = l
+                    .worker
+                    .post_message(&wasm_bindgen::JsValue::from_str(&text));
+            }
+            None => {}
+        });
+        self.in_flight.update_value(|q| {
+            q.push_back(Sent {
+                id,
+                kind,
+                at_ms: browser::now_ms(),
+            })
+        });
+        id
+    }
+
+    fn busy_with(&self, kind: Kind) -> Option<f64> {
+        self.in_flight
+            .with_value(|q| q.iter().find(|s| s.kind == kind).map(|s| s.at_ms))
     }
 
     /// Subscribes the running memo or effect to the engine's changes.
@@ -64,59 +203,121 @@ impl Engine {
         self.revision.track();
     }
 
-    /// Hands valid manifests to the engine, replayed to `at`. Invalid ones are not: the last
-    /// good simulation stays on screen and the Problems panel says why. After a reload with a
-    /// broken edit, that means the last good manifests saved with the session.
-    pub fn apply(&self, a: &Analysis, at: i64) {
-        let (text, outcome) = match &a.scenario {
-            Some(scenario) if !a.has_errors => (
-                a.text.clone(),
-                self.player
-                    .try_update_value(|p| p.rebuild_read(&a.text, scenario, at)),
-            ),
-            _ if !self.player.with_value(Player::is_running) => {
-                let Some(text) = self.last_good.get_untracked() else {
-                    return;
-                };
-                let outcome = self.player.try_update_value(|p| p.rebuild(&text, at));
-                (text, outcome)
-            }
-            _ => return,
+    /// Hands the workspace to the engine, to be read and, if it reads cleanly, simulated to
+    /// `at`. Invalid manifests never replace what runs: the last good simulation stays on
+    /// screen and the Problems panel says why; after a reload with a broken edit, the last
+    /// good manifests saved with the session run.
+    pub fn load(&self, ws: &Workspace, at: i64) {
+        if self.loaded.with_value(|l| l.as_ref() == Some(ws)) {
+            return;
+        }
+        self.loaded.set_value(Some(ws.clone()));
+        let request = Request::Load {
+            ws: ws.clone(),
+            at,
+            fallback: self.last_good.get_untracked(),
         };
-        match outcome {
-            Some(Rebuild::Refused(message)) => self.error.set(Some(message)),
-            Some(Rebuild::Rebuilt) => {
-                self.error.set(None);
-                self.last_good.set(Some(text));
-                self.publish();
+        match self.busy_with(Kind::Clock) {
+            // Busy for a while with a cluster this edit replaces: start a new worker.
+            Some(since) if browser::now_ms() - since > CANCEL_AFTER_MS => {
+                self.spawn();
+                self.post(request, Kind::Clock);
             }
-            _ => {}
+            Some(_) => self.held.update_value(|h| {
+                h.load = Some(request);
+                h.advance = None;
+            }),
+            None => {
+                self.post(request, Kind::Clock);
+            }
         }
     }
 
-    /// Runs the simulation to `t` (an earlier instant replays from the start); returns where
-    /// it is.
-    pub fn advance(&self, t: i64) -> i64 {
-        self.player.update_value(|p| p.advance(t));
-        self.publish();
-        self.player.with_value(Player::now)
+    /// Moves the engine to `t` (an earlier instant replays from the start).
+    pub fn advance(&self, t: i64) {
+        if self.busy_with(Kind::Clock).is_some() {
+            self.held.update_value(|h| h.advance = Some(t));
+        } else {
+            self.post(Request::Advance { to: t }, Kind::Clock);
+        }
     }
 
     /// Starts the running scenario again from time 0.
     pub fn restart(&self) {
-        self.player.update_value(Player::restart);
-        self.publish();
+        self.held.update_value(|h| h.advance = None);
+        if self.busy_with(Kind::Clock).is_some() {
+            self.held.update_value(|h| h.advance = Some(0));
+        } else {
+            self.post(Request::Restart, Kind::Clock);
+        }
     }
 
-    /// When something next happens, if anything will.
+    /// Abandons a long simulation: a new worker goes back to the last manifests that
+    /// finished, at the instant on screen.
+    pub fn stop(&self) {
+        self.spawn();
+        self.loaded.set_value(None);
+        if let Some(text) = self.last_good.get_untracked() {
+            self.post(
+                Request::Resume {
+                    text,
+                    at: self.now.get_untracked(),
+                },
+                Kind::Clock,
+            );
+        }
+    }
+
+    /// Whether a simulation is running or waiting to run.
+    pub fn is_busy(&self) -> bool {
+        self.busy_with(Kind::Clock).is_some()
+    }
+
+    /// When something next happens, if anything will (as of the last frame).
     pub fn next_event(&self) -> Option<i64> {
-        self.player.with_value(Player::next_event)
+        self.next_event.get_untracked()
     }
 
-    /// Reads the running simulation (untracked: callers track [`Engine::track`] or
-    /// `snapshot`). Only the explanation and the terminal need it whole.
-    pub fn with_sim<R>(&self, f: impl FnOnce(&Simulation) -> R) -> Option<R> {
-        self.player.with_value(|p| p.sim().map(f))
+    /// Asks the worker something; `answer` gets each of its replies.
+    pub fn ask(&self, request: Request, answer: impl FnMut(Reply) + 'static) {
+        let id = self.post(request, Kind::Other);
+        self.answers
+            .update_value(|a| _ = a.insert(id, Box::new(answer)));
+    }
+
+    /// Asks for an explanation; while one is being made, only the newest waits.
+    pub fn explain(&self, request: Request, answer: impl FnMut(Reply) + 'static) {
+        if self.busy_with(Kind::Explain).is_some() {
+            self.held
+                .update_value(|h| h.explain = Some((request, Box::new(answer))));
+        } else {
+            let id = self.post(request, Kind::Explain);
+            self.answers
+                .update_value(|a| _ = a.insert(id, Box::new(answer)));
+        }
+    }
+
+    /// Tells the worker something that needs no answer.
+    pub fn tell(&self, request: Request) {
+        self.post(request, Kind::Other);
+    }
+
+    /// What a terminal watch prints goes to `f`.
+    pub fn on_watch(&self, f: impl Fn(String) + 'static) {
+        self.on_watch.set_value(Some(Box::new(f)));
+    }
+
+    /// Runs `f` once every clock request sent so far is done (at once if none is).
+    pub fn when_settled(&self, f: impl FnOnce() + 'static) {
+        if self.is_busy()
+            || self
+                .held
+                .with_value(|h| h.load.is_some() || h.advance.is_some())
+        {
+            self.when_settled.update_value(|w| w.push(Box::new(f)));
+        } else {
+            f();
+        }
     }
 
     /// What comes next is not a continuation of what is on screen.
@@ -129,20 +330,145 @@ impl Engine {
         self.story.get_value()
     }
 
-    /// Runs `f` at once after each change of the simulation, before the action that changed it
-    /// goes on: an embed tells its host what a seek changed before it says where the clock
-    /// stopped, which an effect, run later, would not.
+    /// Runs `f` at once after each change of the cluster on screen, before the action that
+    /// changed it goes on: an embed tells its host what a seek changed before it says where
+    /// the clock stopped, which an effect, run later, would not.
     pub fn on_change(&self, f: impl Fn() + 'static) {
         self.on_change.set_value(Some(Box::new(f)));
     }
 
-    /// Moves the revision if the simulation changed, remembering first where the pods are so
-    /// the next animation frame, once the cluster is redrawn, can slide them to their new
-    /// places.
-    fn publish(&self) {
-        if !self.player.with_value(Player::changed_since_snapshot) {
-            return;
+    fn receive(&self, text: &str) {
+        let message = match FromWorker::decode(text) {
+            Ok(m) => m,
+            Err(why) => {
+                self.error.set(Some(format!(
+                    "the page and its engine disagree ({why:?}): reload the page"
+                )));
+                return;
+            }
+        };
+        let id = message.reply_to;
+        match message.reply {
+            Reply::Ready => self.link.update_value(|l| {
+                if let Some(l) = l {
+                    for text in l.waiting.take().unwrap_or_default() {
+                        let _ = l
+                            .worker
+                            .post_message(&wasm_bindgen::JsValue::from_str(&text));
+                    }
+                }
+            }),
+            Reply::Analysed {
+                problems,
+                has_errors,
+            } => {
+                let fresh = Analysis {
+                    text: String::new(),
+                    problems,
+                    has_errors,
+                    scenario: None,
+                };
+                if self.analysis.with_untracked(|a| *a != fresh) {
+                    self.analysis.set(fresh);
+                }
+            }
+            Reply::Refused { message } => self.error.set(Some(message)),
+            Reply::Rebuilt { text } => {
+                self.error.set(None);
+                if self.last_good.with_untracked(|l| l.as_ref() != Some(&text)) {
+                    self.last_good.set(Some(text));
+                }
+            }
+            Reply::Frame(frame) => self.show(frame),
+            Reply::Progress(p) => self.progress.set(Some(p)),
+            Reply::Done => self.done(id),
+            Reply::Garbled { why } => {
+                self.error.set(Some(format!(
+                    "the engine could not read the page's request ({why}): reload the page"
+                )));
+            }
+            reply => {
+                let answer = self.answers.try_update_value(|a| a.remove(&id)).flatten();
+                if let Some(mut answer) = answer {
+                    answer(reply);
+                    self.answers.update_value(|a| _ = a.insert(id, answer));
+                }
+            }
         }
+    }
+
+    /// A request is done: its answer is forgotten, and the newest held request of its kind
+    /// goes to the worker.
+    fn done(&self, id: u64) {
+        let Some(kind) = self
+            .in_flight
+            .try_update_value(|q| {
+                let i = q.iter().position(|s| s.id == id)?;
+                q.remove(i).map(|s| s.kind)
+            })
+            .flatten()
+        else {
+            return;
+        };
+        self.answers.update_value(|a| _ = a.remove(&id));
+        match kind {
+            Kind::Clock => {
+                self.progress.set(None);
+                let (load, advance) = self
+                    .held
+                    .try_update_value(|h| (h.load.take(), h.advance.take()))
+                    .unwrap_or_default();
+                if let Some(load) = load {
+                    self.post(load, Kind::Clock);
+                    if let Some(t) = advance {
+                        self.held.update_value(|h| h.advance = Some(t));
+                    }
+                } else if let Some(t) = advance {
+                    self.post(Request::Advance { to: t }, Kind::Clock);
+                } else {
+                    let waiting = self
+                        .when_settled
+                        .try_update_value(std::mem::take)
+                        .unwrap_or_default();
+                    for f in waiting {
+                        f();
+                    }
+                }
+            }
+            Kind::Explain => {
+                if let Some((request, answer)) =
+                    self.held.try_update_value(|h| h.explain.take()).flatten()
+                {
+                    let id = self.post(request, Kind::Explain);
+                    self.answers.update_value(|a| _ = a.insert(id, answer));
+                }
+            }
+            Kind::Other => {}
+        }
+    }
+
+    /// A frame from the worker: where the engine is, and the cluster if it changed. Before
+    /// the cluster is redrawn, the pods' places are measured, so the next animation frame can
+    /// slide them to their new ones.
+    fn show(&self, frame: crate::protocol::Frame) {
+        self.now.set(frame.now);
+        if self.next_event.get_untracked() != frame.next_event {
+            self.next_event.set(frame.next_event);
+        }
+        if !frame.watch.is_empty() {
+            self.on_watch.with_value(|f| {
+                if let Some(f) = f {
+                    f(frame.watch.clone());
+                }
+            });
+        }
+        let Some(mut snapshot) = frame.snapshot else {
+            return;
+        };
+        snapshot.events = self
+            .events
+            .try_update_value(|log| log.extend(frame.events_from, frame.events))
+            .unwrap_or_default();
         if self.new_story.try_update_value(std::mem::take) == Some(true) {
             self.story.update_value(|s| *s += 1);
         }
@@ -154,6 +480,12 @@ impl Engine {
                     browser::play_chip_moves(&before);
                 }
             });
+        }
+        self.snapshot.set(snapshot);
+        if self.revision.get_untracked() == 0 {
+            // The first cluster on screen (what the page's load benchmark times), drawn by
+            // the next frame.
+            request_animation_frame(|| browser::mark("kpg-first-render"));
         }
         self.revision.update(|r| *r += 1);
         self.on_change.with_value(|f| {

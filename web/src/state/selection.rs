@@ -1,10 +1,11 @@
 use leptos::prelude::*;
 
 use kpg_explain::{Explanation, Subject};
+
+use crate::protocol::{Reply, Request};
 use kpg_share::View;
 
 use crate::focus::{self, Focus};
-use crate::i18n::Lang;
 use crate::snapshot::Snapshot;
 use crate::state::{Engine, Locale};
 
@@ -12,7 +13,7 @@ use crate::state::{Engine, Locale};
 pub use kpg_share::BottomTab;
 
 /// What the Explain tab is about: a pod (`namespace/name`) or a node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Selected {
     Pod(String),
     Node {
@@ -22,7 +23,7 @@ pub enum Selected {
 }
 
 impl Selected {
-    fn subject(&self) -> Subject {
+    pub fn subject(&self) -> Subject {
         match self {
             Selected::Pod(key) => Subject::Pod(key.clone()),
             // A Karpenter node is explained through its NodeClaim, which adds the
@@ -50,6 +51,16 @@ impl Selected {
                 name: name.clone(),
                 nodeclaim: None,
             },
+        }
+    }
+
+    /// Whether two selections are of the same pod or node (one may know the node's
+    /// NodeClaim and the other not yet).
+    fn same_subject(&self, other: &Selected) -> bool {
+        match (self, other) {
+            (Selected::Pod(a), Selected::Pod(b)) => a == b,
+            (Selected::Node { name: a, .. }, Selected::Node { name: b, .. }) => a == b,
+            _ => false,
         }
     }
 
@@ -85,7 +96,7 @@ pub struct Selection {
     /// An embed that offers the Explain part shows it on a selection.
     embed_explains: bool,
     /// The selection explained at the current instant (`Err`: it no longer exists).
-    pub explanation: Memo<Option<Result<Explanation, String>>>,
+    pub explanation: RwSignal<Option<Result<Explanation, String>>>,
     /// What the cluster view lights up and dims for the selected pod.
     pub focus: Memo<Focus>,
 }
@@ -101,24 +112,42 @@ impl Selection {
         locale: Locale,
     ) -> Selection {
         let selected = RwSignal::new(selected);
+        let explanation = RwSignal::new(None);
         // Derived, not synced: the explanation follows the selection, the language and the
-        // engine; a node's also follows the clock, second by second, for its countdowns.
+        // engine; a node's also follows the clock, second by second, for its countdowns. The
+        // worker explains; the answer replaces the last one when it comes (and one for a
+        // selection since changed is dropped).
         let clock_second = Memo::new(move |_| clock.get() / 1000);
-        let explanation = Memo::new(move |_| {
-            let sel = selected.get()?;
+        Effect::new(move |_| {
+            let Some(sel) = selected.get() else {
+                explanation.set(None);
+                return;
+            };
             engine.track();
             if matches!(sel, Selected::Node { .. }) {
                 // `get`, not `track`: a memo nobody has read yet must run to follow the clock.
                 let _ = clock_second.get();
             }
-            let lang = match locale.lang.get() {
-                Lang::En => kpg_explain::Lang::En,
-                Lang::Ko => kpg_explain::Lang::Ko,
-            };
+            let lang = locale.lang.get();
             let sel = engine.snapshot.with_untracked(|s| sel.resolved(s));
-            engine.with_sim(|sim| {
-                kpg_explain::explain(sim, &sel.subject(), lang).map_err(|e| e.to_string())
-            })
+            engine.explain(
+                Request::Explain {
+                    selected: sel,
+                    lang,
+                },
+                move |reply| {
+                    if let Reply::Explained {
+                        selected: answered,
+                        explanation: e,
+                    } = reply
+                        && selected.with_untracked(|s| {
+                            s.as_ref().is_some_and(|s| s.same_subject(&answered))
+                        })
+                    {
+                        explanation.set(e);
+                    }
+                },
+            );
         });
         let focus = Memo::new(move |_| {
             explanation.with(|e| match e {

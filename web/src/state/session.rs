@@ -56,7 +56,9 @@ impl SessionState {
         self.lesson.step.track();
         self.lesson.lab.track();
         self.transport.speed.track();
-        self.engine.last_good.track();
+        // Not `last_good`: it arrives from the engine's worker a moment after the edit that
+        // made it (already saved), and it only matters with a later broken edit, whose save
+        // reads it; the page's hide and leave save it too.
         self.selection.selected.track();
         self.selection.bottom.track();
         if !self.transport.playing.get() {

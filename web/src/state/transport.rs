@@ -54,8 +54,18 @@ impl Transport {
         if t < self.clock.get_untracked() {
             self.engine.mark_new_story();
         }
-        self.clock.set(self.engine.advance(t));
-        self.tell_host();
+        self.engine.advance(t);
+        self.clock.set(t);
+        self.tell_host_when_settled();
+    }
+
+    /// Tells an embed's host where the clock is once the engine is there: after what the
+    /// move changed, as a host reads them.
+    fn tell_host_when_settled(&self) {
+        if self.tells_host {
+            let transport = *self;
+            self.engine.when_settled(move || transport.tell_host());
+        }
     }
 
     /// Tells an embed's host where the clock is.
@@ -93,15 +103,17 @@ impl Transport {
         self.engine.mark_new_story();
         self.engine.restart();
         self.clock.set(0);
-        self.tell_host();
+        self.tell_host_when_settled();
     }
 
     /// Jumps to the next instant at which something happens, and pauses there.
     pub fn step_once(&self) {
         self.playing.set(false);
         if let Some(t) = self.engine.next_event() {
-            self.clock.set(self.engine.advance(t.min(self.limit_ms)));
-            self.tell_host();
+            let t = t.min(self.limit_ms);
+            self.engine.advance(t);
+            self.clock.set(t);
+            self.tell_host_when_settled();
         }
     }
 
@@ -131,7 +143,7 @@ impl Transport {
             // The embed's `until` (or the page's horizon): the clock stops there.
             self.playing.set(false);
             self.looping.set_value(false);
-            self.tell_host();
+            self.tell_host_when_settled();
             return;
         }
         request_animation_frame(move || self.frame(now));

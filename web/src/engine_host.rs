@@ -1,0 +1,496 @@
+//! The engine's side of the page: what runs in the worker, without browser types.
+//!
+//! A [`Host`] takes the page's [`Request`]s one at a time and sends back [`Reply`]s through an
+//! [`Outbox`]: it reads the manifests, drives the [`Player`], takes the snapshots, explains,
+//! and answers the terminal. The worker's glue (`crate::worker`) only moves messages and
+//! reads the wall clock for progress; everything here is tested natively.
+
+use kpg_core::sim::Simulation;
+use kpg_kubectl::{Files, Watch};
+
+use crate::i18n::Lang;
+use crate::migration;
+use crate::player::{Player, Rebuild};
+use crate::protocol::{CheckError, Frame, Progress, Reply, Request, TerminalReply};
+use crate::state::Selected;
+use crate::workspace::{self, Workspace};
+
+/// Where a host's replies go.
+pub trait Outbox {
+    fn send(&mut self, reply: Reply);
+    /// Whether a progress message is due now (the worker asks the wall clock; a long run
+    /// reports a few times a second, a short one never).
+    fn progress_due(&mut self) -> bool;
+}
+
+#[derive(Default)]
+pub struct Host {
+    player: Player,
+    /// The event lines already sent: the simulation (its epoch) and how many.
+    sent_events: (u64, usize),
+    /// A terminal `-w` that follows the clock.
+    watch: Option<Watch>,
+}
+
+impl Host {
+    pub fn new() -> Host {
+        Host::default()
+    }
+
+    /// Handles one request; its replies go to `out`, in order.
+    pub fn handle(&mut self, request: Request, out: &mut dyn Outbox) {
+        match request {
+            Request::Load { ws, at, fallback } => self.load(&ws, at, fallback, out),
+            Request::Resume { text, at } => {
+                let outcome = self.player.rebuild_with(&text, at, &mut progress(out));
+                self.rebuilt(outcome, text, out);
+                out.send(Reply::Frame(self.frame()));
+            }
+            Request::Advance { to } => {
+                self.player.advance_with(to, &mut progress(out));
+                out.send(Reply::Frame(self.frame()));
+            }
+            Request::Restart => {
+                self.player.restart();
+                out.send(Reply::Frame(self.frame()));
+            }
+            Request::Explain { selected, lang } => {
+                let explanation = self.player.sim().map(|sim| explain(sim, &selected, lang));
+                out.send(Reply::Explained {
+                    selected,
+                    explanation,
+                });
+            }
+            Request::Run { line, files, at } => out.send(Reply::Ran(self.run(&line, &files, at))),
+            Request::Complete { line, files } => {
+                let (start, candidates) = match self.player.sim() {
+                    Some(sim) => {
+                        let c = kpg_kubectl::complete(&world(sim, &files), &line);
+                        (c.start, c.candidates)
+                    }
+                    None => (0, Vec::new()),
+                };
+                out.send(Reply::Completed {
+                    line,
+                    start,
+                    candidates,
+                });
+            }
+            Request::StopWatch => self.watch = None,
+            Request::Migrate { ws } => out.send(Reply::Migrated(migration::preview(&ws))),
+            Request::Check { yaml } => out.send(Reply::Checked {
+                errors: check(&yaml),
+            }),
+        }
+    }
+
+    /// Reads the workspace (the reading is sent at once, so the Problems panel does not
+    /// wait for the simulation), then simulates it if it read cleanly.
+    fn load(&mut self, ws: &Workspace, at: i64, fallback: Option<String>, out: &mut dyn Outbox) {
+        let analysis = workspace::analyse(ws);
+        out.send(Reply::Analysed {
+            problems: analysis.problems.clone(),
+            has_errors: analysis.has_errors,
+        });
+        let outcome = match &analysis.scenario {
+            Some(scenario) if !analysis.has_errors => Some((
+                self.player
+                    .rebuild_read_with(&analysis.text, scenario, at, &mut progress(out)),
+                analysis.text,
+            )),
+            // Invalid manifests never replace what runs; with nothing running yet (a reload
+            // with a broken edit), the last good manifests saved with the session run.
+            _ if !self.player.is_running() => fallback.map(|text| {
+                (
+                    self.player.rebuild_with(&text, at, &mut progress(out)),
+                    text,
+                )
+            }),
+            _ => None,
+        };
+        if let Some((outcome, text)) = outcome {
+            self.rebuilt(outcome, text, out);
+        }
+        out.send(Reply::Frame(self.frame()));
+    }
+
+    fn rebuilt(&mut self, outcome: Rebuild, text: String, out: &mut dyn Outbox) {
+        match outcome {
+            Rebuild::Rebuilt => {
+                // A new simulation: a watch of the old one would print a stale diff.
+                self.watch = None;
+                out.send(Reply::Rebuilt { text });
+            }
+            Rebuild::Refused(message) => out.send(Reply::Refused { message }),
+            Rebuild::Unchanged => {}
+        }
+    }
+
+    /// The engine's instant, and what changed since the last frame.
+    fn frame(&mut self) -> Frame {
+        let now = self.player.now();
+        let next_event = self.player.next_event();
+        let Some(snapshot) = self.player.fresh_snapshot() else {
+            return Frame {
+                now,
+                next_event,
+                events_from: self.sent_events.1,
+                ..Frame::default()
+            };
+        };
+        let epoch = self.player.epoch();
+        let from = if self.sent_events.0 == epoch {
+            self.sent_events.1.min(snapshot.events.len())
+        } else {
+            0
+        };
+        let events = snapshot.events.since(from);
+        self.sent_events = (epoch, snapshot.events.len());
+        // A watch reads the cluster, never the files.
+        let watch = match (&mut self.watch, self.player.sim()) {
+            (Some(w), Some(sim)) => w.poll(&world(sim, &[])),
+            _ => String::new(),
+        };
+        Frame {
+            now,
+            next_event,
+            snapshot: Some(snapshot),
+            events_from: from,
+            events,
+            watch,
+        }
+    }
+
+    fn run(&mut self, line: &str, files: &[(String, String)], at: i64) -> Option<TerminalReply> {
+        let sim = self.player.sim()?;
+        let reply = kpg_kubectl::run(&world(sim, files), line);
+        let at = at.max(0) as u64;
+        let steps = reply.changes.iter().map(|c| c.timeline_step(at)).collect();
+        let watching = reply.watch.is_some();
+        self.watch = reply.watch;
+        Some(TerminalReply {
+            output: reply.output,
+            ok: reply.ok,
+            clear: reply.clear,
+            steps,
+            watching,
+        })
+    }
+}
+
+fn world<'a>(sim: &'a Simulation, files: &'a [(String, String)]) -> Files<'a> {
+    Files {
+        sim,
+        files,
+        reader: kpg_manifests::documents,
+    }
+}
+
+/// Tells the page how far a long run has got, when the outbox says a report is due.
+fn progress(out: &mut dyn Outbox) -> impl FnMut(&Simulation, i64) + '_ {
+    move |sim, target| {
+        if out.progress_due() {
+            let active = sim.pods().iter().filter(|p| p.is_active());
+            let (pods, pods_bound) = active.fold((0, 0), |(all, bound), p| {
+                (all + 1, bound + usize::from(p.node.is_some()))
+            });
+            out.send(Reply::Progress(Progress {
+                reached: sim.now() as i64,
+                target,
+                pods_bound,
+                pods,
+            }));
+        }
+    }
+}
+
+fn explain(
+    sim: &Simulation,
+    selected: &Selected,
+    lang: Lang,
+) -> Result<kpg_explain::Explanation, String> {
+    let lang = match lang {
+        Lang::En => kpg_explain::Lang::En,
+        Lang::Ko => kpg_explain::Lang::Ko,
+    };
+    kpg_explain::explain(sim, &selected.subject(), lang).map_err(|e| e.to_string())
+}
+
+fn check(yaml: &str) -> Vec<CheckError> {
+    kpg_manifests::load(yaml)
+        .errors()
+        .map(|d| CheckError {
+            document: d.document,
+            line: d.line,
+            column: d.column,
+            message: d.message.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lessons::Lab;
+    use crate::protocol::{FromWorker, Garbled, ToWorker, VERSION};
+    use crate::snapshot::{self, EventLog};
+
+    /// Keeps every reply; a progress report is due as often as `every` says.
+    #[derive(Default)]
+    struct Replies {
+        sent: Vec<Reply>,
+        progress_always: bool,
+    }
+
+    impl Outbox for Replies {
+        fn send(&mut self, reply: Reply) {
+            self.sent.push(reply);
+        }
+        fn progress_due(&mut self) -> bool {
+            self.progress_always
+        }
+    }
+
+    fn ask(host: &mut Host, request: Request) -> Vec<Reply> {
+        let mut out = Replies::default();
+        host.handle(request, &mut out);
+        out.sent
+    }
+
+    fn load(lab: Lab, at: i64) -> Request {
+        Request::Load {
+            ws: Workspace::from_stream(lab.text()),
+            at,
+            fallback: None,
+        }
+    }
+
+    fn frame(replies: &[Reply]) -> &Frame {
+        match replies.last() {
+            Some(Reply::Frame(f)) => f,
+            other => panic!("a clock request ends with a frame: {other:?}"),
+        }
+    }
+
+    /// The reading comes first (the Problems panel does not wait for the simulation), then
+    /// the new simulation, then the cluster with every event line so far.
+    #[test]
+    fn a_load_reads_then_rebuilds_then_shows_the_cluster() {
+        let mut host = Host::new();
+        let replies = ask(&mut host, load(Lab::Limits, 300_000));
+        assert!(matches!(
+            &replies[0],
+            Reply::Analysed { has_errors: false, problems } if problems.is_empty()
+        ));
+        assert!(matches!(&replies[1], Reply::Rebuilt { text } if text.contains("platform")));
+        let f = frame(&replies);
+        assert_eq!(f.now, 300_000);
+        let shown = f.snapshot.as_ref().expect("a new cluster is drawn");
+        assert_eq!(
+            shown.summary.nodes, 6,
+            "four platform nodes and the two fixed ones"
+        );
+        assert_eq!(f.events_from, 0, "a new simulation starts a new log");
+        assert!(!f.events.is_empty());
+    }
+
+    /// Frames carry only the event lines the page has not seen; put together, they are every
+    /// line of the simulation, as the engine itself words them.
+    #[test]
+    fn frames_add_up_to_the_whole_event_log() {
+        let mut host = Host::new();
+        let mut page_log = EventLog::default();
+        let mut lines = page_log.extend(0, Vec::new());
+        let mut requests = vec![load(Lab::Consolidation, 0)];
+        requests.extend((1..=10).map(|m| Request::Advance { to: m * 60_000 }));
+        for (i, request) in requests.into_iter().enumerate() {
+            let replies = ask(&mut host, request);
+            let f = frame(&replies).clone();
+            if f.snapshot.is_some() {
+                assert_eq!(
+                    f.events_from == 0,
+                    i == 0,
+                    "only the new simulation starts over"
+                );
+                assert_eq!(f.events_from, lines.len(), "a frame sends no line twice");
+                lines = page_log.extend(f.events_from, f.events);
+            }
+        }
+        let sim = host.player.sim().expect("running");
+        assert_eq!(lines.to_vec(), snapshot::take(sim).events.to_vec());
+        assert!(
+            lines.len() > 10,
+            "the consolidation lab has a story: {}",
+            lines.len()
+        );
+    }
+
+    /// A broken edit never replaces what runs; with nothing running (a reload with a broken
+    /// edit), the last good manifests saved with the session run instead.
+    #[test]
+    fn a_broken_edit_keeps_the_cluster_or_falls_back_to_the_last_good_text() {
+        let broken = Workspace::from_stream("kind: NodePool\nspec: [\n");
+        let mut host = Host::new();
+        let replies = ask(
+            &mut host,
+            Request::Load {
+                ws: broken.clone(),
+                at: 60_000,
+                fallback: Some(Lab::HelloWorld.text().to_string()),
+            },
+        );
+        assert!(matches!(
+            &replies[0],
+            Reply::Analysed {
+                has_errors: true,
+                ..
+            }
+        ));
+        assert!(matches!(&replies[1], Reply::Rebuilt { text } if text == Lab::HelloWorld.text()));
+        assert!(frame(&replies).snapshot.is_some());
+
+        let mut edited = broken;
+        edited.docs[0].text.push_str("# still broken\n");
+        let replies = ask(
+            &mut host,
+            Request::Load {
+                ws: edited,
+                at: 60_000,
+                fallback: Some(Lab::Limits.text().to_string()),
+            },
+        );
+        assert_eq!(
+            replies.len(),
+            2,
+            "a reading and an unchanged frame: {replies:?}"
+        );
+        assert!(
+            frame(&replies).snapshot.is_none(),
+            "the running cluster stays"
+        );
+    }
+
+    /// A long run reports how far it has got, instant by instant, and gets where it was
+    /// going: the same cluster as a run that reported nothing.
+    #[test]
+    fn a_long_run_reports_progress_and_ends_where_a_quiet_one_does() {
+        let mut host = Host::new();
+        let mut out = Replies {
+            progress_always: true,
+            ..Replies::default()
+        };
+        host.handle(load(Lab::ScaleOut, 600_000), &mut out);
+        let progress: Vec<Progress> = out
+            .sent
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Progress(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        assert!(progress.len() > 3, "{} reports", progress.len());
+        assert!(progress.windows(2).all(|w| w[0].reached <= w[1].reached));
+        assert!(
+            progress
+                .iter()
+                .all(|p| p.target == 600_000 && p.reached <= 600_000)
+        );
+        assert!(
+            progress
+                .last()
+                .is_some_and(|p| p.pods_bound > 0 && p.pods >= p.pods_bound)
+        );
+        let noisy = frame(&out.sent).snapshot.clone();
+
+        let quiet = frame(&ask(&mut Host::new(), load(Lab::ScaleOut, 600_000)))
+            .snapshot
+            .clone();
+        assert_eq!(noisy, quiet);
+    }
+
+    #[test]
+    fn the_worker_explains_runs_the_terminal_and_follows_a_watch() {
+        let mut host = Host::new();
+        ask(&mut host, load(Lab::Limits, 300_000));
+        let replies = ask(
+            &mut host,
+            Request::Explain {
+                selected: Selected::Pod("default/busybox".into()),
+                lang: Lang::En,
+            },
+        );
+        assert!(
+            matches!(&replies[..], [Reply::Explained { explanation: Some(Err(why)), .. }]
+                if why.contains("busybox-")),
+            "a bare Deployment name is not a pod; the answer lists the pods: {replies:?}"
+        );
+
+        let files = crate::terminal::files(&Workspace::from_stream(Lab::Limits.text()));
+        let replies = ask(
+            &mut host,
+            Request::Run {
+                line: "kubectl scale deployment busybox --replicas=6".into(),
+                files: files.clone(),
+                at: 300_000,
+            },
+        );
+        let [Reply::Ran(Some(ran))] = &replies[..] else {
+            panic!("{replies:?}");
+        };
+        assert!(ran.ok && ran.output.starts_with("deployment.apps/busybox scaled"));
+        assert!(ran.steps.contains("replicas: 6") && ran.steps.contains("at: 5m"));
+
+        let replies = ask(
+            &mut host,
+            Request::Run {
+                line: "kubectl get nodeclaims -w".into(),
+                files,
+                at: 300_000,
+            },
+        );
+        assert!(matches!(&replies[..], [Reply::Ran(Some(r))] if r.watching));
+        ask(&mut host, load(Lab::Limits, 300_000));
+        let later = ask(&mut host, Request::Restart);
+        assert!(frame(&later).watch.is_empty() || frame(&later).snapshot.is_some());
+        let replies = ask(
+            &mut host,
+            Request::Complete {
+                line: "kubectl get nodep".into(),
+                files: Vec::new(),
+            },
+        );
+        assert!(matches!(&replies[..],
+            [Reply::Completed { start: 12, candidates, .. }] if candidates.len() == 2));
+    }
+
+    /// What crosses the thread boundary reads back as it was written, and a message from
+    /// another build is refused by its version, not misread.
+    #[test]
+    fn messages_round_trip_and_other_builds_are_refused() {
+        let mut host = Host::new();
+        let replies = ask(&mut host, load(Lab::Consolidation, 400_000));
+        for mut reply in replies {
+            if let Reply::Frame(Frame {
+                snapshot: Some(s), ..
+            }) = &mut reply
+            {
+                // The snapshot's lines are not sent: the frame's own `events` carry them.
+                s.events = Default::default();
+            }
+            let message = FromWorker {
+                v: VERSION,
+                reply_to: 7,
+                reply,
+            };
+            let back = FromWorker::decode(&message.encode());
+            assert!(back == Ok(message), "a reply reads back as it was written");
+        }
+        let request = ToWorker::new(3, Request::Advance { to: 5 });
+        assert_eq!(ToWorker::decode(&request.encode()), Ok(request.clone()));
+        let newer = request
+            .encode()
+            .replace(&format!("\"v\":{VERSION}"), "\"v\":999");
+        assert_eq!(ToWorker::decode(&newer), Err(Garbled::Version(999)));
+        assert!(matches!(ToWorker::decode("{"), Err(Garbled::Malformed(_))));
+    }
+}

@@ -1,0 +1,229 @@
+//! The messages between the page's main thread and the engine's worker.
+//!
+//! The main thread draws and takes input; the worker reads the manifests, simulates, explains
+//! and answers the terminal ([`crate::engine_host::Host`]). Everything that crosses is one of
+//! the two enums below, serialised as JSON (the page already carries serde_json, and a frame
+//! of a lesson is a few kilobytes), inside an envelope that carries [`VERSION`]: a page and a
+//! worker from different builds refuse each other's messages instead of misreading them.
+//!
+//! Requests are answered in the order they were sent; a reply names the request it answers.
+
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
+use crate::migration::Preview;
+use crate::snapshot::{EventLine, Snapshot};
+use crate::state::Selected;
+use crate::workspace::{Problem, Workspace};
+
+/// Bumped whenever a message changes shape.
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToWorker {
+    pub v: u32,
+    pub id: u64,
+    pub request: Request,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FromWorker {
+    pub v: u32,
+    /// The request this answers.
+    pub reply_to: u64,
+    pub reply: Reply,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// The workspace as it is now: read it (an [`Reply::Analysed`] comes first, before any
+    /// simulation) and, if it reads cleanly, simulate it to `at`. When it does not and nothing
+    /// runs yet, `fallback` (the last good manifests saved with the session) runs instead.
+    Load {
+        ws: Workspace,
+        at: i64,
+        fallback: Option<String>,
+    },
+    /// Simulate these manifests to `at` without reading a workspace: a worker started again
+    /// after a stop goes back to the cluster that was on screen.
+    Resume {
+        text: String,
+        at: i64,
+    },
+    /// Move the clock to `to` (an earlier instant replays from the start).
+    Advance {
+        to: i64,
+    },
+    /// Start the running scenario again from 0.
+    Restart,
+    Explain {
+        selected: Selected,
+        lang: Lang,
+    },
+    /// A terminal command; `files` are the tabs as `kubectl apply -f` sees them.
+    Run {
+        line: String,
+        files: Vec<(String, String)>,
+        at: i64,
+    },
+    /// Tab completion of a terminal line.
+    Complete {
+        line: String,
+        files: Vec<(String, String)>,
+    },
+    StopWatch,
+    /// What "Migrate to v1" would change.
+    Migrate {
+        ws: Workspace,
+    },
+    /// An embed's host sent this YAML: its errors, where the host wrote them.
+    Check {
+        yaml: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker listens (its first message, `reply_to` 0): what the page sent before this
+    /// waited for it.
+    Ready,
+    /// The reader's verdict on a [`Request::Load`]'s workspace.
+    Analysed {
+        problems: Vec<Problem>,
+        has_errors: bool,
+    },
+    /// The engine refused manifests the reader accepted (an unknown region, say).
+    Refused {
+        message: String,
+    },
+    /// A new simulation runs, built from `text` (the page keeps it as the last good one).
+    Rebuilt {
+        text: String,
+    },
+    /// Where the engine is after a request that moved it.
+    Frame(Frame),
+    /// Sent while a long simulation runs.
+    Progress(Progress),
+    /// `None`: nothing is running to explain.
+    Explained {
+        selected: Selected,
+        explanation: Option<Result<kpg_explain::Explanation, String>>,
+    },
+    /// `None`: nothing is running to run it against.
+    Ran(Option<TerminalReply>),
+    Completed {
+        line: String,
+        start: usize,
+        candidates: Vec<String>,
+    },
+    Migrated(Option<Preview>),
+    Checked {
+        errors: Vec<CheckError>,
+    },
+    /// The request's last reply: the worker is free for the next one.
+    Done,
+    /// The worker could not read the request (a page from another build, most likely).
+    Garbled {
+        why: String,
+    },
+}
+
+/// The cluster at the engine's instant.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    pub now: i64,
+    /// When something next happens within the page's horizon.
+    pub next_event: Option<i64>,
+    /// `None` when the cluster did not change since the last frame.
+    pub snapshot: Option<Snapshot>,
+    /// Event lines the page has not seen: from index `from` of this simulation's log
+    /// (`from == 0` starts a new log).
+    pub events_from: usize,
+    pub events: Vec<EventLine>,
+    /// What a running `kubectl ... -w` printed since the last frame.
+    pub watch: String,
+}
+
+/// How far a long simulation has got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The simulated instant reached, and the one it is going to.
+    pub reached: i64,
+    pub target: i64,
+    pub pods_bound: usize,
+    pub pods: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerminalReply {
+    pub output: String,
+    pub ok: bool,
+    pub clear: bool,
+    /// The Timeline steps the command's changes become, at the instant it ran (empty: it
+    /// changed nothing).
+    pub steps: String,
+    /// A watch started (`-w`, `logs -f`); frames carry what it prints.
+    pub watching: bool,
+}
+
+/// One error in an embed host's YAML.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckError {
+    pub document: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl ToWorker {
+    pub fn new(id: u64, request: Request) -> ToWorker {
+        ToWorker {
+            v: VERSION,
+            id,
+            request,
+        }
+    }
+}
+
+/// Why a message could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Garbled {
+    /// From another build of the page.
+    Version(u32),
+    Malformed(String),
+}
+
+fn decode<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Garbled> {
+    // Read the version first: a newer message may not parse as this build's type at all.
+    #[derive(Deserialize)]
+    struct Versioned {
+        v: u32,
+    }
+    let v = serde_json::from_str::<Versioned>(text)
+        .map_err(|e| Garbled::Malformed(e.to_string()))?
+        .v;
+    if v != VERSION {
+        return Err(Garbled::Version(v));
+    }
+    serde_json::from_str(text).map_err(|e| Garbled::Malformed(e.to_string()))
+}
+
+impl ToWorker {
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn decode(text: &str) -> Result<ToWorker, Garbled> {
+        decode(text)
+    }
+}
+
+impl FromWorker {
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn decode(text: &str) -> Result<FromWorker, Garbled> {
+        decode(text)
+    }
+}
