@@ -10,14 +10,24 @@
 //   mobile profile (CDP: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower)
 //   and unthrottled, median of 3 each: bytes downloaded before the first cluster render,
 //   first cluster render, Largest Contentful Paint, and the longest main-thread task
-//   (`longtask` entries, over 50 ms) until the page settles.
+//   (`longtask` entries, over 50 ms) until the page settles; the engine's worker is throttled
+//   like the page (CDP auto-attach), so the phone's CPU is slow for both;
+// - a 5,000-pod scenario typed in (tests/browser/bench-5000.yaml in the hello lab, then
+//   "000" typed after `replicas: 5`, a key every 150 ms), simulated, and played at 60x: the
+//   longest main-thread task and the frame rate while typing and while playing;
+// - the engine's time for the same scenario in the worker (the page's `kpg-engine` measures:
+//   a reload rebuilds it at the instant the play reached) versus native `kpg simulate`.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { serve } from './server.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
 const dist = path.resolve(process.argv[2] || 'dist');
+const kpg = path.resolve(process.argv[3] || 'target/release/kpg');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
 
@@ -74,6 +84,7 @@ const fps = await page.evaluate(async () => {
 
 /** One cold load of the gzip-serving copy, throttled like Lighthouse's mobile profile or not. */
 async function coldLoad(throttled) {
+  let workersSeen = 0;
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.addInitScript(() => {
@@ -86,6 +97,8 @@ async function coldLoad(throttled) {
     }).observe({ type: 'longtask', buffered: true });
   });
   const cdp = await ctx.newCDPSession(page);
+  // Bytes on the wire (compressed), counted as each response finishes, the worker's too.
+  let wire = 0;
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   if (throttled) {
@@ -94,8 +107,28 @@ async function coldLoad(throttled) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   }
-  // Bytes on the wire (compressed), counted as each response finishes.
-  let wire = 0;
+  // The engine's worker is a target of its own: count what it downloads, and throttle it
+  // like the page, before it runs.
+  cdp.on('Target.attachedToTarget', async (e) => {
+    const send = (id, method, params = {}) => cdp.send('Target.sendMessageToTarget',
+      { sessionId: e.sessionId, message: JSON.stringify({ id, method, params }) }).catch(() => {});
+    if (e.targetInfo.type === 'worker') {
+      workersSeen++;
+      await send(1, 'Network.enable');
+      if (throttled) {
+        await send(2, 'Emulation.setCPUThrottlingRate', { rate: 4 });
+        await send(4, 'Network.emulateNetworkConditions', {
+          offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
+        });
+      }
+    }
+    await send(3, 'Runtime.runIfWaitingForDebugger');
+  });
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    const m = JSON.parse(e.message);
+    if (m.method === 'Network.loadingFinished') wire += m.params.encodedDataLength;
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
   let wireAtRender = null;
   cdp.on('Network.loadingFinished', (e) => { wire += e.encodedDataLength; });
   await page.goto(zipped.url, { waitUntil: 'commit' });
@@ -109,7 +142,7 @@ async function coldLoad(throttled) {
   await page.waitForTimeout(throttled ? 3000 : 1000);
   const seen = await page.evaluate(() => window.__kpg);
   await ctx.close();
-  return { firstRender, lcp: seen.lcp, longestTask: seen.longest, bytes: wireAtRender };
+  return { firstRender, lcp: seen.lcp, longestTask: seen.longest, bytes: wireAtRender, workersSeen };
 }
 
 async function loadProfile(throttled) {
@@ -128,6 +161,92 @@ async function loadProfile(throttled) {
   };
 }
 
+/** Types the 5,000-pod scenario in, lets it simulate, plays it at 60x, then reloads. */
+async function fiveThousandPods() {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.addInitScript(() => {
+    // Long tasks and animation frames, recorded between start() and stop().
+    const rec = { longest: 0, frames: [], on: false };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (rec.on) rec.longest = Math.max(rec.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+    const tick = (t) => { if (rec.on) { rec.frames.push(t); requestAnimationFrame(tick); } };
+    window.__rec = {
+      start() { rec.longest = 0; rec.frames = []; rec.on = true; requestAnimationFrame(tick); },
+      stop() {
+        rec.on = false;
+        const f = rec.frames;
+        const gaps = f.slice(1).map((t, i) => t - f[i]);
+        return {
+          longestTaskMs: Math.round(rec.longest),
+          fps: Math.round(((f.length - 1) / ((f[f.length - 1] - f[0]) / 1000)) * 10) / 10,
+          longestFrameMs: Math.round(Math.max(0, ...gaps)),
+        };
+      },
+    };
+  });
+  await page.goto(url);
+  await page.waitForSelector('.summary');
+  await page.locator('.doc-tab', { hasText: 'nginx' }).click();
+  await page.fill('textarea.input', fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-5000.yaml'), 'utf8'));
+  const pending = (n) => page.waitForFunction((n) => Number(document.querySelector('.tray .count')?.textContent) === n, n, { timeout: 120000 });
+  await pending(5);
+  await page.evaluate(() => {
+    const ta = document.querySelector('textarea.input');
+    const at = ta.value.indexOf('\n  replicas: 5') + '\n  replicas: 5'.length;
+    ta.focus();
+    ta.setSelectionRange(at, at);
+    window.__rec.start();
+  });
+  await page.keyboard.type('000', { delay: 150 });
+  await pending(5000);
+  await page.waitForTimeout(500);
+  const typing = await page.evaluate(() => window.__rec.stop());
+  await page.click('.speed >> text=60×');
+  await page.evaluate(() => window.__rec.start());
+  await page.click('button.play');
+  await page.waitForTimeout(8000);
+  await page.click('button.play');
+  const playing = await page.evaluate(() => window.__rec.stop());
+  await page.waitForFunction(() => !document.querySelector('.sim-progress'), null, { timeout: 300000 });
+  const at = Number(await page.locator('.clock').getAttribute('data-ms'));
+  const onScreen = await page.evaluate(() => ({
+    nodes: Number(document.querySelector('.summary strong').textContent),
+    cards: document.querySelectorAll('.node').length,
+    groups: document.querySelectorAll('.node-group').length,
+    elements: document.querySelectorAll('*').length,
+  }));
+  // A reload rebuilds the saved scenario at that instant: one request to the worker.
+  const stream = await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('kpg.session'));
+    return s.workspace.docs.map((d) => d.text.replace(/\n?$/, '\n')).join('---\n');
+  });
+  await page.reload();
+  const worker = await page.waitForFunction(() => {
+    const m = performance.getEntriesByName('kpg-engine');
+    return m.length ? m[0].duration : null;
+  }, null, { timeout: 300000 });
+  const workerMs = await worker.jsonValue();
+  await ctx.close();
+  const file = path.join(os.tmpdir(), 'kpg-bench-5000.yaml');
+  fs.writeFileSync(file, stream);
+  const native = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const run = spawnSync(kpg, ['simulate', file, '--until', `${at}ms`, '--output', 'json'], { maxBuffer: 1 << 30 });
+    native.push(performance.now() - t0);
+    if (run.status !== 0) throw new Error(`kpg simulate failed: ${run.stderr}`);
+  }
+  const nativeMs = Math.min(...native);
+  return {
+    typing, playing, simulatedTo: at, onScreen,
+    engineInWorkerMs: Math.round(workerMs), nativeKpgMs: Math.round(nativeMs),
+    workerOverNative: Math.round((workerMs / nativeMs) * 100) / 100,
+  };
+}
+
+const big = await fiveThousandPods();
 const phone = await loadProfile(true);
 const desktop = await loadProfile(false);
 
@@ -135,6 +254,7 @@ console.log(JSON.stringify({
   firstRenderMs: { median: Math.round(median), all: renders.map(Math.round) },
   coldLoadMobileProfile: phone,
   coldLoadUnthrottled: desktop,
+  fiveThousandPods: big,
   limitsLabAt60x: { fps: Math.round(fps.fps * 10) / 10, longestFrameMs: Math.round(fps.longest), framesOver20ms: fps.over20ms, frames: fps.frames, simulatedClock: fps.simulated, nodes: fps.nodes },
 }, null, 2));
 await browser.close();

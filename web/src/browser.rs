@@ -46,6 +46,14 @@ pub fn mark(name: &str) {
     }
 }
 
+/// A User Timing measure `name` from the mark `start` to now; the mark is cleared.
+pub fn measure_since_mark(name: &str, start: &str) {
+    if let Some(p) = window().performance() {
+        let _ = p.measure_with_start_mark(name, start);
+        p.clear_marks_with_mark_name(start);
+    }
+}
+
 pub fn set_document_lang(code: &str) {
     if let Some(html) = window().document().and_then(|d| d.document_element()) {
         let _ = html.set_attribute("lang", code);

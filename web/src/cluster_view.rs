@@ -449,7 +449,10 @@ fn LaneView(key: String) -> impl IntoView {
                         <NodeGroups key=group_key.get_value() expanded=expanded/>
                     }>
                         {move || many.get().then(|| view! {
-                            <button class="ghost regroup" on:click=move |_| expanded.set(false)>
+                            <button class="ghost regroup" on:click=move |_| {
+                                expanded.set(false);
+                                engine.show_every_card(&group_key.get_value(), false);
+                            }>
                                 {move || locale.t(T::GroupNodesAgain)}
                             </button>
                         })}
@@ -469,6 +472,7 @@ fn LaneView(key: String) -> impl IntoView {
 fn NodeGroups(key: String, expanded: RwSignal<bool>) -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
+    let lane_key = StoredValue::new(key.clone());
     let groups = Memo::new(move |_| {
         engine.snapshot.with(|s| {
             s.lanes
@@ -515,7 +519,11 @@ fn NodeGroups(key: String, expanded: RwSignal<bool>) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
-            <button class="ghost show-all" on:click=move |_| expanded.set(true)>
+            <button class="ghost show-all" on:click=move |_| {
+                expanded.set(true);
+                // The worker leaves a grouped lane's pods out of its frames until asked.
+                engine.show_every_card(&lane_key.get_value(), true);
+            }>
                 {move || format!("{} ({})", locale.t(T::ShowEveryNode), total())}
             </button>
         </div>
@@ -759,21 +767,52 @@ fn PendingTray() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
     let pending = Memo::new(move |_| engine.snapshot.with(|s| s.pending.clone()));
+    // Past the chip limit the snapshot carries the pending pods by workload instead.
+    let groups = Memo::new(move |_| {
+        engine.snapshot.with(|s| match s.pending.is_empty() {
+            true => s.pending_groups.clone(),
+            false => Vec::new(),
+        })
+    });
+    let count = Memo::new(move |_| {
+        engine
+            .snapshot
+            .with(|s| s.pending_groups.iter().map(|g| g.pods).sum::<usize>())
+    });
     view! {
         <section class="tray" aria-labelledby="tray-title"
-            class:empty=move || pending.with(Vec::is_empty)>
+            class:empty=move || { count.get() == 0 }>
             <h3 id="tray-title">{move || locale.t(T::PendingPods)}<span class="count">{move || {
-                pending.with(Vec::len)
+                count.get()
             }}</span></h3>
-            <Show when=move || !pending.with(Vec::is_empty) fallback=move || view! {
+            <Show when=move || { count.get() > 0 } fallback=move || view! {
                 <p class="muted">{move || locale.t(T::NoPendingPods)}</p>
             }>
-                <div class="pods">
-                    <For each=move || pending.get()
-                        key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
-                        <Chip pod=pod/>
-                    </For>
-                </div>
+                <Show when=move || groups.with(Vec::is_empty) fallback=move || view! {
+                    <p class="muted grouped-note">{move || locale.t(T::PendingGrouped)}</p>
+                    <ul class="pending-groups">
+                        <For each=move || groups.get()
+                            key=|g| format!("{}|{}|{:?}", g.owner, g.pods, g.first.reason)
+                            let:group>
+                            <li class="pending-group" data-owner=group.owner.clone()>
+                                <Chip pod=group.first.clone()/>
+                                <span class="owner">{group.owner.clone()}</span>
+                                <span class="times">"× "{group.pods}</span>
+                                <span class="why muted">{
+                                    group.first.reason.as_deref().and_then(|r| r.lines().next())
+                                        .unwrap_or_default().to_string()
+                                }</span>
+                            </li>
+                        </For>
+                    </ul>
+                }>
+                    <div class="pods">
+                        <For each=move || pending.get()
+                            key=|p| format!("{}|{:?}|{:?}", p.key, p.reason, p.nominated) let:pod>
+                            <Chip pod=pod/>
+                        </For>
+                    </div>
+                </Show>
             </Show>
         </section>
     }

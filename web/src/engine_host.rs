@@ -5,6 +5,8 @@
 //! and answers the terminal. The worker's glue (`crate::worker`) only moves messages and
 //! reads the wall clock for progress; everything here is tested natively.
 
+use std::collections::BTreeSet;
+
 use kpg_core::sim::Simulation;
 use kpg_kubectl::{Files, Watch};
 
@@ -30,6 +32,8 @@ pub struct Host {
     sent_events: (u64, usize),
     /// A terminal `-w` that follows the clock.
     watch: Option<Watch>,
+    /// Grouped lanes the page shows every card of (their frames carry pods).
+    shown_lanes: BTreeSet<String>,
 }
 
 impl Host {
@@ -77,6 +81,18 @@ impl Host {
                 });
             }
             Request::StopWatch => self.watch = None,
+            Request::ShowLanes { lanes } => {
+                self.shown_lanes = lanes;
+                let mut frame = self.frame();
+                if frame.snapshot.is_none() {
+                    // Nothing changed in the cluster, but what the page asked to see did.
+                    frame.snapshot = self
+                        .player
+                        .snapshot_again()
+                        .map(|s| s.without_pods_of_grouped_lanes(&self.shown_lanes));
+                }
+                out.send(Reply::Frame(frame));
+            }
             Request::Migrate { ws } => out.send(Reply::Migrated(migration::preview(&ws))),
             Request::Check { yaml } => out.send(Reply::Checked {
                 errors: check(&yaml),
@@ -154,7 +170,7 @@ impl Host {
         Frame {
             now,
             next_event,
-            snapshot: Some(snapshot),
+            snapshot: Some(snapshot.without_pods_of_grouped_lanes(&self.shown_lanes)),
             events_from: from,
             events,
             watch,
@@ -492,5 +508,45 @@ mod tests {
             .replace(&format!("\"v\":{VERSION}"), "\"v\":999");
         assert_eq!(ToWorker::decode(&newer), Err(Garbled::Version(999)));
         assert!(matches!(ToWorker::decode("{"), Err(Garbled::Malformed(_))));
+    }
+
+    /// A lane with more nodes than cards shows groups: its pods stay in the worker until the
+    /// page asks for every card, and the groups' counts are right either way.
+    #[test]
+    fn a_grouped_lane_travels_without_its_pods_until_shown() {
+        let text = Lab::Limits.text().replace("count: 2", "count: 30");
+        let mut host = Host::new();
+        let replies = ask(
+            &mut host,
+            Request::Load {
+                ws: Workspace::from_stream(&text),
+                at: 300_000,
+                fallback: None,
+            },
+        );
+        let fixed = |f: &Frame| {
+            let s = f.snapshot.as_ref().expect("a cluster");
+            s.lanes
+                .iter()
+                .find(|l| l.key() == "fixed")
+                .cloned()
+                .unwrap()
+        };
+        let grouped = fixed(frame(&replies));
+        assert_eq!(grouped.nodes.len(), 30);
+        assert!(grouped.nodes.iter().all(|n| n.pods.is_empty()));
+        let pods: usize = grouped.groups().iter().map(|g| g.pods).sum();
+        assert!(pods >= 8, "the groups still count the pods: {pods}");
+
+        let shown = ask(
+            &mut host,
+            Request::ShowLanes {
+                lanes: ["fixed".to_string()].into(),
+            },
+        );
+        let every = fixed(frame(&shown));
+        let chips: usize = every.nodes.iter().map(|n| n.pods.len()).sum();
+        assert_eq!(chips, pods, "every card, with its pods");
+        assert_eq!(every.groups(), grouped.groups());
     }
 }

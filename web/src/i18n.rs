@@ -108,6 +108,7 @@ pub enum T {
     ShowEveryNode,
     GroupNodesAgain,
     Simulating,
+    PendingGrouped,
     PodsBound,
     StopSimulation,
     SimulationStopped,
@@ -279,6 +280,10 @@ impl T {
             ShowEveryNode => "Show every node",
             GroupNodesAgain => "Group the nodes again",
             Simulating => "Simulating",
+            PendingGrouped => {
+                "Too many pending pods for a chip each: grouped by workload, with why the \
+                 first one waits"
+            }
             PodsBound => "pods bound",
             StopSimulation => "Stop",
             SimulationStopped => {
@@ -482,6 +487,10 @@ impl T {
             ShowEveryNode => "모든 노드 보기",
             GroupNodesAgain => "다시 묶어 보기",
             Simulating => "시뮬레이션 중",
+            PendingGrouped => {
+                "대기 중인 파드가 많아 워크로드별로 묶어 보여 줍니다. 첫 파드가 기다리는 \
+                 이유를 함께 표시합니다"
+            }
             PodsBound => "파드 배치됨",
             StopSimulation => "중지",
             SimulationStopped => {
@@ -693,6 +702,7 @@ mod tests {
         T::ShowEveryNode,
         T::GroupNodesAgain,
         T::Simulating,
+        T::PendingGrouped,
         T::PodsBound,
         T::StopSimulation,
         T::SimulationStopped,

@@ -185,6 +185,12 @@ impl Player {
             .is_some_and(|sim| self.seen_revision != Some(sim.revision()))
     }
 
+    /// The cluster now, whether or not it changed since the last snapshot.
+    pub fn snapshot_again(&mut self) -> Option<Snapshot> {
+        self.seen_revision = None;
+        self.fresh_snapshot()
+    }
+
     /// A snapshot if the cluster changed since the last one was taken.
     pub fn fresh_snapshot(&mut self) -> Option<Snapshot> {
         let sim = self.sim.as_ref()?;

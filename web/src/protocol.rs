@@ -8,6 +8,8 @@
 //!
 //! Requests are answered in the order they were sent; a reply names the request it answers.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
@@ -72,6 +74,11 @@ pub enum Request {
         files: Vec<(String, String)>,
     },
     StopWatch,
+    /// The lanes (by key) that show every node card although they have more nodes than
+    /// [`crate::snapshot::LANE_CARD_LIMIT`]: frames carry their pods. Answered with a frame.
+    ShowLanes {
+        lanes: BTreeSet<String>,
+    },
     /// What "Migrate to v1" would change.
     Migrate {
         ws: Workspace,

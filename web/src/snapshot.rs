@@ -5,7 +5,7 @@
 //! scenarios and happens only when the engine's revision changes, not every frame.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use kpg_core::catalog::CapacityType;
@@ -23,7 +23,11 @@ pub struct Snapshot {
     pub time_ms: i64,
     pub summary: Summary,
     pub lanes: Vec<Lane>,
+    /// The pending pods, one chip each, up to [`PENDING_CHIP_LIMIT`]; past it, empty, and
+    /// `pending_groups` tells them by workload.
     pub pending: Vec<PodChip>,
+    /// Every pending pod, by workload (what the tray shows past [`PENDING_CHIP_LIMIT`]).
+    pub pending_groups: Vec<PendingGroup>,
     /// Not sent across to the page: a frame carries only the lines it has not seen
     /// ([`crate::protocol::Frame`]).
     #[serde(skip)]
@@ -108,10 +112,26 @@ impl Lane {
                 price_per_hour: 0,
             });
             g.nodes += 1;
-            g.pods += n.pods.len();
+            g.pods += n.pod_count;
             g.price_per_hour += n.price_per_hour;
         }
         groups.into_values().collect()
+    }
+}
+
+impl Snapshot {
+    /// The snapshot without the pod chips of lanes past [`LANE_CARD_LIMIT`] nodes other than
+    /// `shown` (lane keys): such a lane shows groups, whose counts stay, and thousands of chips
+    /// no one sees would make each of the worker's frames megabytes.
+    pub fn without_pods_of_grouped_lanes(mut self, shown: &BTreeSet<String>) -> Snapshot {
+        for lane in &mut self.lanes {
+            if lane.nodes.len() > LANE_CARD_LIMIT && !shown.contains(&lane.key()) {
+                for node in &mut lane.nodes {
+                    node.pods = Vec::new();
+                }
+            }
+        }
+        self
     }
 }
 
@@ -120,6 +140,22 @@ impl Lane {
 /// one read a cluster (eks-node-viewer scrolls a list for the same reason), and they cost
 /// the page thousands of elements.
 pub const LANE_CARD_LIMIT: usize = 24;
+
+/// Past this many pending pods the tray shows them by workload: thousands of chips help no
+/// one and cost the page thousands of elements (and the worker's frames megabytes).
+pub const PENDING_CHIP_LIMIT: usize = 60;
+
+/// The pending pods of one workload (bare pods: one group each), with why the first of them
+/// waits: pods of one workload share a spec, so they usually wait for the same reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingGroup {
+    /// `Deployment/web`; a bare pod's own key.
+    pub owner: String,
+    pub colour: usize,
+    pub pods: usize,
+    /// The first pod, whose reason this is (the one Explain shows).
+    pub first: PodChip,
+}
 
 /// Nodes of one lane with the same instance type, capacity type and state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,6 +192,9 @@ pub struct NodeCard {
     pub memory_requested: i64,
     pub memory_allocatable: i64,
     pub max_pods: i64,
+    /// How many pods run here (`pods` may be left out, see
+    /// [`Snapshot::without_pods_of_grouped_lanes`]).
+    pub pod_count: usize,
     pub state: CardState,
     pub created_at_ms: i64,
     pub pods: Vec<PodChip>,
@@ -433,6 +472,7 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
             max_pods: node.allocatable.pods(),
             state,
             created_at_ms: node.created_at as i64,
+            pod_count: pods.len(),
             pods,
             fate: if node.reclaim_at.is_some() {
                 Some(Fate::SpotInterrupted)
@@ -523,14 +563,41 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
         .take_while(|e| now - e.time as i64 <= DECISION_SHOWN_MS)
         .find(|e| matches!(e.kind, EventKind::Disrupting(_)))
         .map(|e| e.kind.to_string());
+    let pending_groups = pending_groups(&pending);
+    if pending.len() > PENDING_CHIP_LIMIT {
+        pending = Vec::new();
+    }
     Snapshot {
         time_ms: now,
         summary,
         lanes,
         pending,
+        pending_groups,
         events: events.catch_up(sim),
         notes: sim.notes().to_vec(),
     }
+}
+
+/// The pending pods by workload, in the order their first pods wait.
+fn pending_groups(pending: &[PodChip]) -> Vec<PendingGroup> {
+    let mut groups: Vec<PendingGroup> = Vec::new();
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for chip in pending {
+        let owner = chip.owner.as_deref().unwrap_or(&chip.key);
+        match index.get(owner) {
+            Some(&i) => groups[i].pods += 1,
+            None => {
+                index.insert(owner, groups.len());
+                groups.push(PendingGroup {
+                    owner: owner.to_string(),
+                    colour: chip.colour,
+                    pods: 1,
+                    first: chip.clone(),
+                });
+            }
+        }
+    }
+    groups
 }
 
 /// `instance-type In m7i-flex.large, t3.small` (well-known prefixes dropped: a lane is narrow).
@@ -854,5 +921,38 @@ mod tests {
         assert_eq!(bytes(6 * 1024 * 1024 * 1024), "6.0Gi");
         assert_eq!(percent(5, 0), 0.0);
         assert_eq!(percent(150, 100), 100.0);
+    }
+
+    /// Thousands of pending pods travel and show as one row per workload; a few stay chips.
+    #[test]
+    fn many_pending_pods_are_told_by_workload() {
+        let text = crate::lessons::Lab::Limits
+            .text()
+            .replace("replicas: 8", "replicas: 500");
+        let loaded = kpg_manifests::load(&text);
+        let mut sim = Simulation::new(loaded.scenario).unwrap();
+        sim.run_until(300_000);
+        let s = take(&sim);
+        assert!(s.pending.is_empty(), "no chip each past the limit");
+        let busybox = s
+            .pending_groups
+            .iter()
+            .find(|g| g.owner == "Deployment/busybox")
+            .expect("the Deployment's pods, grouped");
+        assert_eq!(busybox.pods, s.summary.pods_pending);
+        assert!(busybox.pods > PENDING_CHIP_LIMIT);
+        assert!(
+            busybox.first.reason.is_some(),
+            "with why the first one waits"
+        );
+
+        let few = take(&{
+            let loaded = kpg_manifests::load(crate::lessons::Lab::Limits.text());
+            let mut sim = Simulation::new(loaded.scenario).unwrap();
+            sim.run_until(300_000);
+            sim
+        });
+        assert_eq!(few.pending.len(), 2, "two pending pods are two chips");
+        assert_eq!(few.pending_groups.iter().map(|g| g.pods).sum::<usize>(), 2);
     }
 }

@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -66,6 +66,8 @@ pub struct Engine {
     on_change: StoredValue<Option<Box<dyn Fn()>>, LocalStorage>,
     /// Gets what a terminal watch prints.
     on_watch: StoredValue<Option<WatchSink>, LocalStorage>,
+    /// Grouped lanes the learner opened to every card (the worker sends their pods).
+    shown_lanes: StoredValue<BTreeSet<String>>,
     /// Run once the clock requests sent so far are done (an embed tells its host where the
     /// clock stopped after what the move changed).
     when_settled: StoredValue<Vec<Box<dyn FnOnce()>>, LocalStorage>,
@@ -73,6 +75,27 @@ pub struct Engine {
 
 /// Where a terminal watch's output goes.
 type WatchSink = Box<dyn Fn(String)>;
+
+/// The worker `index.html` started before the page's wasm arrived, and what it said so far
+/// (its `Ready`, if its wasm was quicker than ours); taken once.
+fn started_early() -> Option<(web_sys::Worker, Vec<String>)> {
+    let window = leptos::prelude::window();
+    let key = wasm_bindgen::JsValue::from_str("__kpgEngine");
+    let started = js_sys::Reflect::get(&window, &key).ok()?;
+    if started.is_undefined() || started.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let worker: web_sys::Worker = js_sys::Reflect::get(&started, &"worker".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let early: js_sys::Array = js_sys::Reflect::get(&started, &"early".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some((worker, early.iter().filter_map(|m| m.as_string()).collect()))
+}
 
 /// What to do with each reply to a request that asked a question.
 type Answer = Box<dyn FnMut(Reply)>;
@@ -131,6 +154,7 @@ impl Engine {
             on_change: StoredValue::new_local(None),
             on_watch: StoredValue::new_local(None),
             when_settled: StoredValue::new_local(Vec::new()),
+            shown_lanes: StoredValue::new(BTreeSet::new()),
         };
         engine.spawn();
         engine
@@ -152,19 +176,32 @@ impl Engine {
                     engine.receive(&text);
                 }
             });
-        let options = web_sys::WorkerOptions::new();
-        match web_sys::Worker::new_with_options(WORKER_URL, &options) {
-            Ok(worker) => {
-                worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-                self.link.set_value(Some(Link {
-                    worker,
-                    _on_message: on_message,
-                    waiting: Some(Vec::new()),
-                }));
+        let (worker, early) = match started_early() {
+            Some(started) => started,
+            None => {
+                let options = web_sys::WorkerOptions::new();
+                match web_sys::Worker::new_with_options(WORKER_URL, &options) {
+                    Ok(worker) => (worker, Vec::new()),
+                    Err(_) => {
+                        let why = "the browser refused to start the engine's worker";
+                        self.error.set(Some(why.into()));
+                        return;
+                    }
+                }
             }
-            Err(_) => self.error.set(Some(
-                "the browser refused to start the engine's worker".into(),
-            )),
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        self.link.set_value(Some(Link {
+            worker,
+            _on_message: on_message,
+            waiting: Some(Vec::new()),
+        }));
+        for text in early {
+            self.receive(&text);
+        }
+        let lanes = self.shown_lanes.get_value();
+        if !lanes.is_empty() {
+            self.tell(Request::ShowLanes { lanes });
         }
     }
 
@@ -183,6 +220,9 @@ impl Engine {
             }
             None => {}
         });
+        if kind == Kind::Clock {
+            browser::mark(&format!("kpg-request-{id}"));
+        }
         self.in_flight.update_value(|q| {
             q.push_back(Sent {
                 id,
@@ -302,6 +342,21 @@ impl Engine {
         self.post(request, Kind::Other);
     }
 
+    /// Shows every card of a lane with more nodes than cards help with (`false`: groups
+    /// again): the worker's frames carry that lane's pods from now on, or no longer.
+    pub fn show_every_card(&self, lane: &str, show: bool) {
+        self.shown_lanes.update_value(|lanes| {
+            if show {
+                lanes.insert(lane.to_string());
+            } else {
+                lanes.remove(lane);
+            }
+        });
+        self.tell(Request::ShowLanes {
+            lanes: self.shown_lanes.get_value(),
+        });
+    }
+
     /// What a terminal watch prints goes to `f`.
     pub fn on_watch(&self, f: impl Fn(String) + 'static) {
         self.on_watch.set_value(Some(Box::new(f)));
@@ -413,6 +468,9 @@ impl Engine {
         self.answers.update_value(|a| _ = a.remove(&id));
         match kind {
             Kind::Clock => {
+                // How long the worker took, request to reply (DevTools' Performance panel
+                // shows it; the page's benchmark adds them up).
+                browser::measure_since_mark("kpg-engine", &format!("kpg-request-{id}"));
                 self.progress.set(None);
                 let (load, advance) = self
                     .held
