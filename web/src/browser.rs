@@ -96,20 +96,30 @@ pub fn measure_chips() -> Option<ChipPositions> {
 
 /// Slides each chip that moved from where it was to where it is ("Last, Invert, Play").
 pub fn play_chip_moves(before: &ChipPositions) {
-    for (key, el) in chips().unwrap_or_default() {
-        let Some(&(x0, y0)) = before.get(&key) else {
-            continue;
-        };
-        let r = el.get_bounding_client_rect();
-        let (dx, dy) = (x0 - r.left(), y0 - r.top());
-        if dx.abs() < 2.0 && dy.abs() < 2.0 {
-            continue;
-        }
+    // FLIP in batches: every read, then every write, then one layout. Reading a chip's place
+    // between two other chips' writes would lay the page out once per chip, and a few
+    // hundred moving chips would hold the main thread for a tenth of a second.
+    let moved: Vec<(web_sys::HtmlElement, f64, f64)> = chips()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(key, el)| {
+            let &(x0, y0) = before.get(&key)?;
+            let r = el.get_bounding_client_rect();
+            let (dx, dy) = (x0 - r.left(), y0 - r.top());
+            (dx.abs() >= 2.0 || dy.abs() >= 2.0).then_some((el, dx, dy))
+        })
+        .collect();
+    for (el, dx, dy) in &moved {
         let style = el.style();
         let _ = style.set_property("transition", "none");
         let _ = style.set_property("transform", &format!("translate({dx:.0}px, {dy:.0}px)"));
-        // Reading layout commits the inverted position before the transition starts.
+    }
+    // One layout commits every inverted position before the transitions start.
+    if let Some((el, _, _)) = moved.first() {
         let _ = el.offset_width();
+    }
+    for (el, _, _) in &moved {
+        let style = el.style();
         let _ = style.set_property("transition", "transform 600ms cubic-bezier(.2,.7,.2,1)");
         let _ = style.set_property("transform", "none");
     }

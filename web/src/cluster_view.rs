@@ -829,21 +829,28 @@ pub fn Events() -> impl IntoView {
                 <p class="muted">{move || locale.t(T::NoEvents)}</p>
             }>
                 <ol>
-                    {move || engine.snapshot.with(|s| s.events.latest(300).into_iter().map(|e| {
-                        view! {
-                        <li class:warning=e.warning>
-                            <time>{snapshot::clock(e.time_ms)}</time>
-                            <span class="etype">{
-                                if e.warning { "Warning" } else { "Normal" }
-                            }</span>
-                            <span class="reason">{camel_breaks(&e.reason).into_iter().map(|part| {
-                                view! { {part}<wbr/> }
-                            }).collect_view()}</span>
-                            <span class="object">{e.object}</span>
-                            <span class="emsg">{e.message}</span>
-                        </li>
+                    // Keyed by the line's place in the log (and what it says, as a new
+                    // simulation's log starts over): a frame adds its new lines and drops the
+                    // oldest instead of building all 300 again.
+                    <For each=move || engine.snapshot.with(|s| s.events.latest_numbered(300))
+                        key=|(i, e)| (*i, e.time_ms, e.object.clone(), e.message.len())
+                        let:numbered>
+                        {
+                            let e = numbered.1;
+                            view! {
+                            <li class:warning=e.warning>
+                                <time>{snapshot::clock(e.time_ms)}</time>
+                                <span class="etype">{
+                                    if e.warning { "Warning" } else { "Normal" }
+                                }</span>
+                                <span class="reason">{camel_breaks(&e.reason).into_iter()
+                                    .map(|part| view! { {part}<wbr/> }).collect_view()}</span>
+                                <span class="object">{e.object}</span>
+                                <span class="emsg">{e.message}</span>
+                            </li>
+                            }
                         }
-                    }).collect_view())}
+                    </For>
                 </ol>
             </Show>
         </div>

@@ -14,6 +14,7 @@ use crate::i18n::Lang;
 use crate::migration;
 use crate::player::{Player, Rebuild};
 use crate::protocol::{CheckError, Frame, Progress, Reply, Request, TerminalReply};
+use crate::snapshot;
 use crate::state::Selected;
 use crate::workspace::{self, Workspace};
 
@@ -155,13 +156,14 @@ impl Host {
             };
         };
         let epoch = self.player.epoch();
-        let from = if self.sent_events.0 == epoch {
-            self.sent_events.1.min(snapshot.events.len())
-        } else {
-            0
-        };
+        let restart = self.sent_events.0 != epoch;
+        let seen = if restart { 0 } else { self.sent_events.1 };
+        let total = snapshot.events.len();
+        // The Events tab shows the newest lines: a frame that binds thousands of pods does
+        // not carry a line for each.
+        let from = seen.max(total.saturating_sub(snapshot::EVENT_LINES_SHOWN));
         let events = snapshot.events.since(from);
-        self.sent_events = (epoch, snapshot.events.len());
+        self.sent_events = (epoch, total);
         // A watch reads the cluster, never the files.
         let watch = match (&mut self.watch, self.player.sim()) {
             (Some(w), Some(sim)) => w.poll(&world(sim, &[])),
@@ -171,6 +173,7 @@ impl Host {
             now,
             next_event,
             snapshot: Some(snapshot.without_pods_of_grouped_lanes(&self.shown_lanes)),
+            events_restart: restart,
             events_from: from,
             events,
             watch,
@@ -249,7 +252,7 @@ mod tests {
     use super::*;
     use crate::lessons::Lab;
     use crate::protocol::{FromWorker, Garbled, ToWorker, VERSION};
-    use crate::snapshot::{self, EventLog};
+    use crate::snapshot::{self, EventLines, EventLog};
 
     /// Keeps every reply; a progress report is due as often as `every` says.
     #[derive(Default)]
@@ -306,7 +309,8 @@ mod tests {
             shown.summary.nodes, 6,
             "four platform nodes and the two fixed ones"
         );
-        assert_eq!(f.events_from, 0, "a new simulation starts a new log");
+        assert!(f.events_restart, "a new simulation starts a new log");
+        assert_eq!(f.events_from, 0);
         assert!(!f.events.is_empty());
     }
 
@@ -316,7 +320,7 @@ mod tests {
     fn frames_add_up_to_the_whole_event_log() {
         let mut host = Host::new();
         let mut page_log = EventLog::default();
-        let mut lines = page_log.extend(0, Vec::new());
+        let mut lines = page_log.extend(true, 0, Vec::new());
         let mut requests = vec![load(Lab::Consolidation, 0)];
         requests.extend((1..=10).map(|m| Request::Advance { to: m * 60_000 }));
         for (i, request) in requests.into_iter().enumerate() {
@@ -324,12 +328,12 @@ mod tests {
             let f = frame(&replies).clone();
             if f.snapshot.is_some() {
                 assert_eq!(
-                    f.events_from == 0,
+                    f.events_restart,
                     i == 0,
                     "only the new simulation starts over"
                 );
                 assert_eq!(f.events_from, lines.len(), "a frame sends no line twice");
-                lines = page_log.extend(f.events_from, f.events);
+                lines = page_log.extend(f.events_restart, f.events_from, f.events);
             }
         }
         let sim = host.player.sim().expect("running");
@@ -548,5 +552,35 @@ mod tests {
         let chips: usize = every.nodes.iter().map(|n| n.pods.len()).sum();
         assert_eq!(chips, pods, "every card, with its pods");
         assert_eq!(every.groups(), grouped.groups());
+    }
+
+    /// A frame that binds thousands of pods carries the newest lines a tab shows, not one per
+    /// pod; the page's count is still every line, and its newest lines are the engine's.
+    #[test]
+    fn a_busy_frame_carries_the_newest_lines_only() {
+        let text = Lab::ScaleOut.text().replace("replicas: 4", "replicas: 400");
+        let mut host = Host::new();
+        let mut page_log = EventLog::default();
+        let mut lines = EventLines::default();
+        for request in [
+            Request::Load {
+                ws: Workspace::from_stream(&text),
+                at: 0,
+                fallback: None,
+            },
+            Request::Advance { to: 600_000 },
+        ] {
+            let f = frame(&ask(&mut host, request)).clone();
+            assert!(f.events.len() <= snapshot::EVENT_LINES_SHOWN);
+            lines = page_log.extend(f.events_restart, f.events_from, f.events);
+        }
+        let engine = snapshot::take(host.player.sim().unwrap()).events;
+        assert!(
+            engine.len() > snapshot::EVENT_LINES_SHOWN,
+            "{} lines",
+            engine.len()
+        );
+        assert_eq!(lines.len(), engine.len());
+        assert_eq!(lines.latest(50), engine.latest(50));
     }
 }

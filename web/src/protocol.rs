@@ -143,8 +143,10 @@ pub struct Frame {
     pub next_event: Option<i64>,
     /// `None` when the cluster did not change since the last frame.
     pub snapshot: Option<Snapshot>,
-    /// Event lines the page has not seen: from index `from` of this simulation's log
-    /// (`from == 0` starts a new log).
+    /// The newest event lines the page has not seen (at most
+    /// [`crate::snapshot::EVENT_LINES_SHOWN`]), the first being line `events_from` of this
+    /// simulation's log; `events_restart`: a new simulation, whose log starts over.
+    pub events_restart: bool,
     pub events_from: usize,
     pub events: Vec<EventLine>,
     /// What a running `kubectl ... -w` printed since the last frame.

@@ -251,16 +251,47 @@ impl EventLine {
     }
 }
 
+/// How many lines the Events tab shows, newest first: what a frame carries at most, and about
+/// what the page keeps.
+pub const EVENT_LINES_SHOWN: usize = 300;
+
+/// The page keeps this many of the newest lines (a simulation of thousands of pods says tens
+/// of thousands of things; the tab shows the last [`EVENT_LINES_SHOWN`]).
+const EVENT_LINES_KEPT: usize = 4 * EVENT_LINES_SHOWN;
+
 /// The Events tab's lines as one snapshot sees them: the first `len` lines of its
 /// simulation's [`EventLog`]. The log is only ever appended to, so those lines never change
 /// and every snapshot of a simulation shares them instead of copying the list.
 #[derive(Clone, Debug, Default)]
 pub struct EventLines {
-    log: Arc<RwLock<Vec<EventLine>>>,
+    log: Arc<RwLock<Log>>,
     len: usize,
 }
 
+/// A log's lines from index `skipped` on (the worker's log keeps every line; the page's, the
+/// newest).
+#[derive(Debug, Default)]
+struct Log {
+    skipped: usize,
+    lines: Vec<EventLine>,
+}
+
+impl Log {
+    /// The lines at indices `from..to` that the log still has, with their indices.
+    fn range(&self, from: usize, to: usize) -> impl Iterator<Item = (usize, &EventLine)> {
+        let from = from.max(self.skipped);
+        let to = to.min(self.skipped + self.lines.len());
+        self.lines
+            .get(from.saturating_sub(self.skipped)..to.saturating_sub(self.skipped))
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(move |(i, e)| (from + i, e))
+    }
+}
+
 impl EventLines {
+    /// How many lines the simulation has said (the page may keep only the newest).
     pub fn len(&self) -> usize {
         self.len
     }
@@ -271,22 +302,31 @@ impl EventLines {
 
     /// The last `n` lines, newest first.
     pub fn latest(&self, n: usize) -> Vec<EventLine> {
+        self.latest_numbered(n)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect()
+    }
+
+    /// The last `n` lines with their index in the log, newest first.
+    pub fn latest_numbered(&self, n: usize) -> Vec<(usize, EventLine)> {
         let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
-        log[..self.len].iter().rev().take(n).cloned().collect()
+        let lines: Vec<(usize, EventLine)> = log
+            .range(self.len.saturating_sub(n), self.len)
+            .map(|(i, e)| (i, e.clone()))
+            .collect();
+        lines.into_iter().rev().collect()
     }
 
     /// The lines from index `from` on, oldest first.
     pub fn since(&self, from: usize) -> Vec<EventLine> {
         let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
-        log.get(from..self.len)
-            .map(<[EventLine]>::to_vec)
-            .unwrap_or_default()
+        log.range(from, self.len).map(|(_, e)| e.clone()).collect()
     }
 
-    /// Every line, oldest first.
+    /// Every line the log has, oldest first.
     pub fn to_vec(&self) -> Vec<EventLine> {
-        let log = self.log.read().unwrap_or_else(PoisonError::into_inner);
-        log[..self.len].to_vec()
+        self.since(0)
     }
 }
 
@@ -302,46 +342,55 @@ impl PartialEq for EventLines {
 /// new simulation.
 #[derive(Debug, Default)]
 pub struct EventLog {
-    lines: Arc<RwLock<Vec<EventLine>>>,
+    lines: Arc<RwLock<Log>>,
 }
 
 impl EventLog {
-    /// Adds the lines a frame brought, which start at index `from` of the worker's log (0: a new
-    /// simulation's log), and returns every line up to now.
-    pub fn extend(&mut self, from: usize, lines: Vec<EventLine>) -> EventLines {
-        if from == 0 {
+    /// Adds the lines a frame brought (the newest of those the page has not seen: the first
+    /// is line `from` of the worker's log; `restart`: of a new simulation's log) and returns
+    /// the lines up to now. The page keeps the newest [`EVENT_LINES_KEPT`].
+    pub fn extend(&mut self, restart: bool, from: usize, lines: Vec<EventLine>) -> EventLines {
+        if restart {
             *self = EventLog::default();
         }
         let mut log = self.lines.write().unwrap_or_else(PoisonError::into_inner);
-        // A frame never skips lines; one that overlaps (it cannot, but) adds only what is new.
-        let skip = log.len().saturating_sub(from);
-        if from <= log.len() {
-            log.extend(lines.into_iter().skip(skip));
+        let end = log.skipped + log.lines.len();
+        if from > end {
+            // Lines the frame left out (more than a tab shows): start after the gap.
+            log.lines.clear();
+            log.skipped = from;
+            log.lines.extend(lines);
+        } else {
+            log.lines.extend(lines.into_iter().skip(end - from));
+        }
+        if log.lines.len() > EVENT_LINES_KEPT {
+            let extra = log.lines.len() - EVENT_LINES_KEPT;
+            log.lines.drain(..extra);
+            log.skipped += extra;
         }
         EventLines {
             log: self.lines.clone(),
-            len: log.len(),
+            len: log.skipped + log.lines.len(),
         }
     }
 
     /// Converts the events the log has not seen yet and returns every line up to now.
     pub fn catch_up(&mut self, sim: &Simulation) -> EventLines {
         let events = sim.events();
-        let seen = self
-            .lines
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
+        let seen = {
+            let log = self.lines.read().unwrap_or_else(PoisonError::into_inner);
+            log.skipped + log.lines.len()
+        };
         if seen > events.len() {
             // Not the simulation this log was reading: start over rather than mix two.
             *self = EventLog::default();
         }
-        let mut lines = self.lines.write().unwrap_or_else(PoisonError::into_inner);
-        let seen = lines.len();
-        lines.extend(events[seen..].iter().map(EventLine::of));
+        let mut log = self.lines.write().unwrap_or_else(PoisonError::into_inner);
+        let seen = log.skipped + log.lines.len();
+        log.lines.extend(events[seen..].iter().map(EventLine::of));
         EventLines {
             log: self.lines.clone(),
-            len: lines.len(),
+            len: log.skipped + log.lines.len(),
         }
     }
 }

@@ -525,7 +525,9 @@ impl Engine {
         };
         snapshot.events = self
             .events
-            .try_update_value(|log| log.extend(frame.events_from, frame.events))
+            .try_update_value(|log| {
+                log.extend(frame.events_restart, frame.events_from, frame.events)
+            })
             .unwrap_or_default();
         if self.new_story.try_update_value(std::mem::take) == Some(true) {
             self.story.update_value(|s| *s += 1);
