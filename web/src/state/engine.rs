@@ -100,13 +100,93 @@ fn started_early() -> Option<(web_sys::Worker, Vec<String>)> {
 /// What to do with each reply to a request that asked a question.
 type Answer = Box<dyn FnMut(Reply)>;
 
-/// The worker and its message handler (dropping the handler would unhook it).
-struct Link {
-    worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    /// Messages for a worker that has not said [`Reply::Ready`] yet (its wasm is loading,
-    /// and a message it received now would find no handler).
-    waiting: Option<Vec<String>>,
+/// Where requests go.
+enum Link {
+    /// The engine's worker and its message handler (dropping the handler would unhook it).
+    Worker {
+        worker: web_sys::Worker,
+        _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+        /// Messages for a worker that has not said [`Reply::Ready`] yet (its wasm is
+        /// loading, and a message it received now would find no handler).
+        waiting: Option<Vec<String>>,
+    },
+    /// The engine on this thread, for the component tests (`--features inline-engine`):
+    /// their runner serves no worker. The same messages, answered a microtask later.
+    #[cfg(feature = "inline-engine")]
+    Inline(std::rc::Rc<std::cell::RefCell<crate::engine_host::Host>>),
+}
+
+impl Link {
+    fn send(&mut self, text: String, engine: Engine) {
+        match self {
+            Link::Worker {
+                waiting: Some(w), ..
+            } => w.push(text),
+            Link::Worker { worker, .. } => {
+                let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+            }
+            #[cfg(feature = "inline-engine")]
+            Link::Inline(host) => {
+                let host = host.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    for reply in inline::answer(&host, &text) {
+                        engine.receive(&reply);
+                    }
+                });
+            }
+        }
+        #[cfg(not(feature = "inline-engine"))]
+        let _ = engine;
+    }
+
+    fn terminate(self) {
+        match self {
+            Link::Worker { worker, .. } => worker.terminate(),
+            #[cfg(feature = "inline-engine")]
+            Link::Inline(_) => {}
+        }
+    }
+}
+
+#[cfg(feature = "inline-engine")]
+mod inline {
+    use std::cell::RefCell;
+
+    use crate::engine_host::{Host, Outbox};
+    use crate::protocol::{FromWorker, Reply, ToWorker, VERSION};
+
+    struct Replies {
+        id: u64,
+        sent: Vec<String>,
+    }
+
+    impl Outbox for Replies {
+        fn send(&mut self, reply: Reply) {
+            let message = FromWorker {
+                v: VERSION,
+                reply_to: self.id,
+                reply,
+            };
+            self.sent.push(message.encode());
+        }
+        fn progress_due(&mut self) -> bool {
+            false
+        }
+    }
+
+    /// What the worker would post for one message.
+    pub(super) fn answer(host: &RefCell<Host>, text: &str) -> Vec<String> {
+        let mut out = Replies {
+            id: 0,
+            sent: Vec::new(),
+        };
+        if let Ok(message) = ToWorker::decode(text) {
+            out.id = message.id;
+            host.borrow_mut().handle(message.request, &mut out);
+        }
+        out.send(Reply::Done);
+        out.sent
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,12 +243,27 @@ impl Engine {
     /// Starts a worker (a new one replaces the old, abandoning whatever it was doing).
     fn spawn(&self) {
         if let Some(old) = self.link.try_update_value(Option::take).flatten() {
-            old.worker.terminate();
+            old.terminate();
         }
         self.in_flight.update_value(VecDeque::clear);
         self.held.set_value(Held::default());
         self.answers.update_value(BTreeMap::clear);
         self.progress.set(None);
+        #[cfg(feature = "inline-engine")]
+        self.link.set_value(Some(Link::Inline(std::rc::Rc::new(
+            std::cell::RefCell::new(crate::engine_host::Host::new()),
+        ))));
+        #[cfg(not(feature = "inline-engine"))]
+        self.start_worker();
+        let lanes = self.shown_lanes.get_value();
+        if !lanes.is_empty() {
+            self.tell(Request::ShowLanes { lanes });
+        }
+    }
+
+    /// The worker `index.html` started, or a new one.
+    #[cfg_attr(feature = "inline-engine", allow(dead_code))]
+    fn start_worker(&self) {
         let engine = *self;
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
@@ -191,7 +286,7 @@ impl Engine {
             }
         };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        self.link.set_value(Some(Link {
+        self.link.set_value(Some(Link::Worker {
             worker,
             _on_message: on_message,
             waiting: Some(Vec::new()),
@@ -199,26 +294,17 @@ impl Engine {
         for text in early {
             self.receive(&text);
         }
-        let lanes = self.shown_lanes.get_value();
-        if !lanes.is_empty() {
-            self.tell(Request::ShowLanes { lanes });
-        }
     }
 
     fn post(&self, request: Request, kind: Kind) -> u64 {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
         let text = ToWorker::new(id, request).encode();
-        self.link.update_value(|l| match l {
-            Some(Link {
-                waiting: Some(w), ..
-            }) => w.push(text),
-            Some(l) => {
-                let _ = l
-                    .worker
-                    .post_message(&wasm_bindgen::JsValue::from_str(&text));
+        let engine = *self;
+        self.link.update_value(|l| {
+            if let Some(l) = l {
+                l.send(text, engine);
             }
-            None => {}
         });
         if kind == Kind::Clock {
             browser::mark(&format!("kpg-request-{id}"));
@@ -405,11 +491,12 @@ impl Engine {
         let id = message.reply_to;
         match message.reply {
             Reply::Ready => self.link.update_value(|l| {
-                if let Some(l) = l {
-                    for text in l.waiting.take().unwrap_or_default() {
-                        let _ = l
-                            .worker
-                            .post_message(&wasm_bindgen::JsValue::from_str(&text));
+                if let Some(Link::Worker {
+                    worker, waiting, ..
+                }) = l
+                {
+                    for text in waiting.take().unwrap_or_default() {
+                        let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
                     }
                 }
             }),
