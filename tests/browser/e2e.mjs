@@ -500,6 +500,52 @@ await test('a lane with more nodes than cards help with shows them grouped, ever
   await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .node`).length === 2, fixed);
 });
 
+await test('a long simulation runs in the worker: the page stays live, shows progress, a new edit replaces it, Stop goes back', async () => {
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  await page.selectOption('.lesson-picker select', 'hello');
+  // Two simulated minutes in, so that a rebuild replays them.
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() => Number(document.querySelector('.clock').dataset.ms) > 120000, null, { timeout: 15000 });
+  await page.click('button.play');
+  await page.locator('.doc-tab', { hasText: 'nginx' }).click();
+  const ta = page.locator('textarea.input');
+  const deployment = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-5000.yaml'), 'utf8');
+  await ta.fill(deployment);
+  await page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/hello-world"] .node').length > 0, null, { timeout: 15000 });
+  const before = await page.locator('.summary strong').first().innerText();
+  // 20,000 replicas replayed over two minutes: seconds of work, in the worker.
+  await ta.fill(deployment.replace('replicas: 5\n', 'replicas: 20000\n'));
+  await page.waitForSelector('.sim-progress', { timeout: 10000 });
+  const t0 = await page.evaluate(() => performance.now());
+  const ticks = await page.evaluate(() => new Promise((resolve) => {
+    let n = 0; const start = performance.now();
+    const tick = () => { n++; if (performance.now() - start < 500) requestAnimationFrame(tick); else resolve(n); };
+    requestAnimationFrame(tick);
+  }));
+  assert(ticks > 15, `the page keeps drawing while the worker simulates: ${ticks} frames in 0.5 s`);
+  const said = await page.locator('.sim-progress').innerText();
+  assert(/Simulating/.test(said) && /pods bound/.test(said), `progress says how far: ${said}`);
+  await shot('12a-simulating');
+  // A new edit while it runs replaces the run.
+  await ta.fill(deployment.replace('replicas: 5\n', 'replicas: 7\n'));
+  await page.waitForFunction(() => !document.querySelector('.sim-progress')
+    && Number(document.querySelector('.summary .stat strong')?.textContent) >= 1, null, { timeout: 20000 });
+  const running = await page.evaluate(() => document.querySelectorAll('[data-pod^="default/web-"]').length);
+  assert(running === 7, `the newest edit's 7 pods, not 20,000: ${running}`);
+  assert(await page.evaluate((t) => performance.now() - t, t0) < 20000, 'without waiting for the abandoned run');
+  // Stop: back to the last manifests that finished.
+  await ta.fill(deployment.replace('replicas: 5\n', 'replicas: 20000\n'));
+  await page.waitForSelector('.sim-progress', { timeout: 10000 });
+  await page.click('.sim-progress .stop');
+  await page.waitForSelector('.notice', { timeout: 5000 });
+  assert((await page.locator('.notice').innerText()).includes('Simulation stopped'), 'a notice says what Stop did');
+  await page.waitForFunction(() => !document.querySelector('.sim-progress')
+    && document.querySelectorAll('[data-pod^="default/web-"]').length === 7, null, { timeout: 20000 });
+  assert(before.length > 0, 'the cluster was on screen all along');
+  await ta.fill(deployment);
+});
+
 await test('no errors in the console', async () => {
   assert(errors.length === 0, errors.join('\n'));
 });
