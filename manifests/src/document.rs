@@ -1,6 +1,6 @@
 //! Splitting a YAML stream into documents before parsing.
 //!
-//! serde-saphyr stops at the first syntax error of a stream, so one bad document would hide
+//! A YAML parser stops at the first syntax error of a stream, so one bad document would hide
 //! every document after it. We therefore cut the text at document markers ourselves and parse
 //! each piece on its own, remembering where it starts so positions can be shifted back.
 //!

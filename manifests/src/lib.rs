@@ -9,8 +9,8 @@
 //!
 //! How it works, in order:
 //! 1. [`document`] cuts the stream at `---` so that a syntax error only costs its own document.
-//! 2. [`yaml`] parses each document with serde-saphyr into a tree where every node knows its
-//!    line and column (and numbers keep their spelling).
+//! 2. [`yaml`] builds each document from granit-parser's events into a tree where every node
+//!    knows its line and column (and numbers keep their spelling).
 //! 3. [`convert`] walks the tree per kind, applying the API server's defaults and validation,
 //!    reporting problems with field paths through [`reader`]'s toolkit.
 //! 4. [`assemble`] checks what spans documents (duplicates, references, size caps) and builds

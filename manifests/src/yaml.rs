@@ -7,18 +7,20 @@
 //! which lets them report every problem of a document with an exact field path, warn about
 //! unknown fields, and accept `cpu: 2` as well as `cpu: "2"` without float round-trips.
 //!
-//! serde-saphyr does the YAML work (YAML 1.2 parsing, YAML 1.1 booleans as Kubernetes' parser
-//! accepts them, anchors and merge keys, budgets against alias bombs and deep nesting). Its
-//! `Spanned<T>` works here because the tree's own `Deserialize` impl is a plain
-//! `deserialize_any` visitor, not a tagged enum.
+//! The YAML work is granit-parser's (YAML 1.2 parsing); [`stream`] expands anchors and aliases
+//! under budgets against alias bombs and deep nesting, [`scalar`] resolves scalars (YAML 1.1
+//! booleans as Kubernetes' parser accepts them) and [`build`] builds the tree, merge keys
+//! included. The tree is built from the parser's events directly: a serde layer would only
+//! have been converted into this tree again.
 
-use std::collections::HashMap;
+mod build;
+mod scalar;
+mod stream;
 
 use kpg_core::manifest::Tree;
-use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_saphyr::{DuplicateKeyPolicy, Location, MessageFormatter, Spanned};
+use build::Builder;
+use stream::Stream;
 
 /// 1-based line and column in the whole input (0 when unknown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,102 +102,6 @@ impl Node {
     }
 }
 
-/// serde-saphyr's view of a node before positions are attached.
-enum Raw {
-    Null,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Seq(Vec<Spanned<Raw>>),
-    Map(Vec<(Spanned<Raw>, Spanned<Raw>)>),
-}
-
-struct RawVisitor;
-
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Raw;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any YAML value")
-    }
-    fn visit_unit<E>(self) -> Result<Raw, E> {
-        Ok(Raw::Null)
-    }
-    fn visit_none<E>(self) -> Result<Raw, E> {
-        Ok(Raw::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
-        d.deserialize_any(RawVisitor)
-    }
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
-        d.deserialize_any(RawVisitor)
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
-        Ok(Raw::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
-        Ok(Raw::Int(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Raw, E> {
-        Ok(match i64::try_from(v) {
-            Ok(i) => Raw::Int(i),
-            Err(_) => Raw::Float(v as f64),
-        })
-    }
-    fn visit_i128<E>(self, v: i128) -> Result<Raw, E> {
-        Ok(match i64::try_from(v) {
-            Ok(i) => Raw::Int(i),
-            Err(_) => Raw::Float(v as f64),
-        })
-    }
-    fn visit_u128<E>(self, v: u128) -> Result<Raw, E> {
-        Ok(match i64::try_from(v) {
-            Ok(i) => Raw::Int(i),
-            Err(_) => Raw::Float(v as f64),
-        })
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
-        Ok(Raw::Float(v))
-    }
-    fn visit_char<E>(self, v: char) -> Result<Raw, E> {
-        Ok(Raw::Str(v.to_string()))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
-        Ok(Raw::Str(v.to_string()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
-        Ok(Raw::Str(v))
-    }
-    fn visit_bytes<E>(self, v: &[u8]) -> Result<Raw, E> {
-        Ok(Raw::Str(String::from_utf8_lossy(v).into_owned()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = a.next_element::<Spanned<Raw>>()? {
-            items.push(item);
-        }
-        Ok(Raw::Seq(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(key) = a.next_key::<Spanned<Raw>>()? {
-            let value = a.next_value::<Spanned<Raw>>()?;
-            entries.push((key, value));
-        }
-        Ok(Raw::Map(entries))
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, _a: A) -> Result<Raw, A::Error> {
-        Err(de::Error::custom("tagged values are not supported here"))
-    }
-}
-
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
-        d.deserialize_any(RawVisitor)
-    }
-}
-
 /// A YAML syntax (or structure) error: piece-relative position already shifted to the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SyntaxError {
@@ -219,62 +125,43 @@ pub(crate) struct Parsed {
 
 /// How deeply collections may nest. Kubernetes objects the playground reads stay under 25
 /// levels (a Timeline applying a Deployment with pod anti-affinity included), CRD schemas
-/// under 30. Each level costs serde-saphyr about 5 KiB of stack in a release build and 40 KiB
-/// in a debug build, so this keeps a pathological document well inside a 1 MiB wasm stack and
-/// a 2 MiB test thread instead of overflowing it.
+/// under 30. The builder recurses once per level, so this also keeps a pathological document
+/// well inside a 1 MiB wasm stack and a 2 MiB test thread.
 pub(crate) const MAX_DEPTH: usize = 36;
-
-fn options() -> serde_saphyr::Options {
-    serde_saphyr::options! {
-        // Duplicates are reported by us, with a field path, rather than as a bare parse error.
-        duplicate_keys: DuplicateKeyPolicy::PassThrough,
-        budget: serde_saphyr::budget! {
-            max_depth: MAX_DEPTH,
-        },
-    }
-}
 
 /// Parses one document (the text of a [`crate::document::Piece`]); `line_offset` is added to
 /// every line so positions refer to the whole input.
 pub(crate) fn parse(text: &str, line_offset: usize) -> Result<Parsed, SyntaxError> {
     // No `catch_unwind` here: the page is built with `panic = "abort"`, where it would catch
-    // nothing. serde-saphyr and this reader must not panic on any text, which
+    // nothing. The parser and this reader must not panic on any text, which
     // `tests/arbitrary_input.rs` drives them with (arbitrary bytes, mutated labs).
-    let spanned = match serde_saphyr::from_str_with_options::<Spanned<Raw>>(text, options()) {
-        Ok(s) => s,
-        Err(err) => {
-            let inner = err.without_snippet();
-            let message = serde_saphyr::DefaultMessageFormatter
-                .format_message(inner)
-                .into_owned();
-            let pos = err
+    let mut stream = Stream::new(text);
+    let mut builder = Builder::new(text, line_offset);
+    let read = builder.node(&mut stream, 0).and_then(|root| {
+        stream.finish()?;
+        Ok(root)
+    });
+    match read {
+        Ok(root) => Ok(Parsed {
+            root,
+            duplicates: builder.duplicates,
+        }),
+        Err(failure) => Err(SyntaxError {
+            pos: failure
                 .location()
-                .map(|l| shift(l, line_offset))
+                .map(|loc| build::shift(loc, line_offset))
                 .filter(|p| p.line > 0)
                 .unwrap_or(Pos {
                     line: line_offset + 1,
                     col: 1,
-                });
-            return Err(SyntaxError {
-                pos,
-                message: clean_message(&message),
-            });
-        }
-    };
-    let mut builder = Builder {
-        text,
-        line_offset,
-        duplicates: Vec::new(),
-        path: Vec::new(),
-    };
-    let root = builder.node(spanned);
-    Ok(Parsed {
-        root,
-        duplicates: builder.duplicates,
-    })
+                }),
+            message: clean_message(&failure.message()),
+        }),
+    }
 }
 
-/// Drops serde-saphyr's own location suffix: our diagnostic carries line and column already.
+/// Words the budget's message for deep nesting, and drops a parser's own location suffix: our
+/// diagnostic carries line and column already.
 fn clean_message(message: &str) -> String {
     let m = message.trim();
     if m.contains("Depth {") || m.contains("recursion limit") {
@@ -285,109 +172,6 @@ fn clean_message(message: &str) -> String {
         None => m,
     };
     m.to_string()
-}
-
-fn shift(loc: Location, line_offset: usize) -> Pos {
-    let line = usize::try_from(loc.line()).unwrap_or(0);
-    let col = usize::try_from(loc.column()).unwrap_or(0);
-    if line == 0 {
-        Pos::default()
-    } else {
-        Pos {
-            line: line.saturating_add(line_offset),
-            col,
-        }
-    }
-}
-
-enum Seg {
-    Key(String),
-    Index(usize),
-}
-
-struct Builder<'t> {
-    text: &'t str,
-    line_offset: usize,
-    duplicates: Vec<DuplicateKey>,
-    /// Path of the node being built, only turned into a string when a duplicate is found.
-    path: Vec<Seg>,
-}
-
-impl Builder<'_> {
-    fn raw_text(&self, s: &Spanned<Raw>) -> Option<Box<str>> {
-        let span = s.defined.span();
-        let start = usize::try_from(span.byte_offset()?).ok()?;
-        let len = usize::try_from(span.byte_len()?).ok()?;
-        let raw = self.text.get(start..start.checked_add(len)?)?.trim();
-        if raw.is_empty() || raw.starts_with('*') {
-            None
-        } else {
-            Some(raw.into())
-        }
-    }
-
-    fn node(&mut self, s: Spanned<Raw>) -> Node {
-        let pos = shift(s.referenced, self.line_offset);
-        let raw = match s.value {
-            Raw::Bool(_) | Raw::Int(_) | Raw::Float(_) => self.raw_text(&s),
-            _ => None,
-        };
-        let value = match s.value {
-            Raw::Null => Value::Null,
-            Raw::Bool(b) => Value::Bool(b),
-            Raw::Int(i) => Value::Int(i),
-            Raw::Float(f) => Value::Float(f),
-            Raw::Str(v) => Value::Str(v),
-            Raw::Seq(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    self.path.push(Seg::Index(i));
-                    out.push(self.node(item));
-                    self.path.pop();
-                }
-                Value::Seq(out)
-            }
-            Raw::Map(entries) => {
-                let mut out: Vec<(Node, Node)> = Vec::with_capacity(entries.len());
-                let mut seen: HashMap<String, Pos> = HashMap::with_capacity(entries.len());
-                for (k, v) in entries {
-                    let key = self.node(k);
-                    let key_text = key.key_text();
-                    if let Some(first) = seen.get(&key_text) {
-                        self.duplicates.push(DuplicateKey {
-                            path: self.path_string(),
-                            key: key_text.clone(),
-                            pos: key.pos,
-                            first: *first,
-                        });
-                    } else {
-                        seen.insert(key_text.clone(), key.pos);
-                    }
-                    self.path.push(Seg::Key(key_text));
-                    let value = self.node(v);
-                    self.path.pop();
-                    out.push((key, value));
-                }
-                Value::Map(out)
-            }
-        };
-        Node { value, raw, pos }
-    }
-
-    fn path_string(&self) -> String {
-        let mut p = String::new();
-        for seg in &self.path {
-            match seg {
-                Seg::Key(k) => crate::reader::push_key(&mut p, k),
-                Seg::Index(i) => {
-                    p.push('[');
-                    p.push_str(&i.to_string());
-                    p.push(']');
-                }
-            }
-        }
-        p
-    }
 }
 
 /// The node as the engine's [`Tree`]: what the terminal shows of an object as written.
@@ -469,6 +253,75 @@ mod tests {
         assert_eq!(p.duplicates[0].key, "x");
         assert_eq!(p.duplicates[0].pos.line, 3);
         assert_eq!(p.duplicates[0].first.line, 2);
+    }
+
+    fn keys(n: &Node) -> Vec<String> {
+        match &n.value {
+            Value::Map(m) => m.iter().map(|(k, _)| k.key_text()).collect(),
+            _ => panic!("not a map"),
+        }
+    }
+
+    fn error(text: &str) -> (usize, usize, String) {
+        let e = parse(text, 0).err().expect("an error");
+        (e.pos.line, e.pos.col, e.message)
+    }
+
+    #[test]
+    fn merge_keys_add_what_the_mapping_lacks_used_where_merged() {
+        let p = parse("base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3\n", 0).expect("parses");
+        let m = get(&p.root, "m");
+        assert_eq!(keys(m), ["b", "a"]);
+        assert_eq!(get(m, "b").value, Value::Int(3));
+        // The merged entry is where the alias is; its spelling where it is defined.
+        assert_eq!(get(m, "a").pos, Pos { line: 3, col: 7 });
+        assert_eq!(get(m, "a").raw.as_deref(), Some("1"));
+        assert!(p.duplicates.is_empty());
+    }
+
+    #[test]
+    fn plain_scalars_resolve_as_before() {
+        let p = parse("a: 0127\nb: 0X1F\nc: 1_000\nd: y\ne: 0x1F\n", 0).expect("parses");
+        assert_eq!(get(&p.root, "a").value, Value::Float(127.0));
+        assert_eq!(get(&p.root, "b").value, Value::Str("0X1F".into()));
+        assert_eq!(get(&p.root, "c").value, Value::Int(1000));
+        assert_eq!(get(&p.root, "d").value, Value::Bool(true));
+        assert_eq!(get(&p.root, "e").value, Value::Int(31));
+    }
+
+    #[test]
+    fn refusals_keep_their_wording_and_position() {
+        let non_finite = "non-finite float `.inf` rejected by the configured policy";
+        assert_eq!(error("a: .inf\n"), (1, 4, non_finite.into()));
+        let deep = format!("a: {}1{}\n", "[".repeat(40), "]".repeat(40));
+        let nests = "the document nests deeper than 36 levels";
+        assert_eq!(error(&deep), (1, 39, nests.into()));
+        let cycle = "recursive references require weak recursion types";
+        assert_eq!(error("a: &a [*a]\n"), (1, 8, cycle.into()));
+        let merge = "YAML merge value must be mapping or sequence of mappings";
+        assert_eq!(error("m:\n  <<: 5\n"), (2, 7, merge.into()));
+        assert_eq!(
+            error("a: !!str [1]\n"),
+            (1, 10, "unsupported tag `!!str`".into())
+        );
+        // A lone CR before `---` is a line break to YAML but not to the document splitter.
+        let (line, _, message) = error("a: 1\rb: 2\r---\rc: 3\n");
+        assert_eq!(line, 4);
+        assert!(
+            message.starts_with("multiple YAML documents detected"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn many_aliases_of_few_anchors_are_refused() {
+        let aliases = vec!["*a"; 100].join(", ");
+        let (line, _, message) = error(&format!("a: &a x\nb: [{aliases}]\n"));
+        assert_eq!(line, 3);
+        assert_eq!(
+            message,
+            "budget breached: AliasAnchorRatio { aliases: 100, anchors: 1 }"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The reader must not panic on any input, by construction: the page is built with
 //! `panic = "abort"`, where `catch_unwind` catches nothing and a panic ends the page. These
-//! property tests drive serde-saphyr and the reader directly (no `catch_unwind` anywhere on
+//! property tests drive the YAML parser and the reader directly (no `catch_unwind` anywhere on
 //! the way: a panic fails the case, and proptest shrinks it to a small input) with arbitrary
 //! bytes, arbitrary UTF-8, YAML-ish text and the seed labs mutated: bytes flipped, text cut,
 //! lines duplicated, dropped, swapped and re-indented, values replaced by huge numbers,
@@ -18,7 +18,6 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
-use serde_json::Value;
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -60,11 +59,19 @@ fn labs() -> &'static [String] {
     })
 }
 
+/// Every event of a stream, to its end or its first error.
+fn parse_events(text: &str) {
+    for event in granit_parser::Parser::new_from_str(text) {
+        if event.is_err() {
+            break;
+        }
+    }
+}
+
 /// Everything the page and the terminal hand a text to, with the properties each promises.
 fn read_everything(text: &str) {
-    // serde-saphyr alone, with its default options and as one stream.
-    let _ = serde_saphyr::from_str::<Value>(text);
-    let _ = serde_saphyr::from_multiple::<Value>(text);
+    // The parser alone, over the whole stream.
+    parse_events(text);
     // The terminal's `apply -f` / `delete -f`: each document on its own.
     let documents = kpg_manifests::documents(text);
     assert_eq!(documents.len(), kpg_manifests::document_spans(text).len());
@@ -293,8 +300,9 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = serde_saphyr::from_slice::<Value>(&bytes);
-        let _ = serde_saphyr::from_slice_multiple::<Value>(&bytes);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            parse_events(text);
+        }
         read_everything(&String::from_utf8_lossy(&bytes));
     }
 
@@ -310,7 +318,9 @@ proptest! {
 
     #[test]
     fn mutated_labs_never_panic(bytes in mutated_lab()) {
-        let _ = serde_saphyr::from_slice::<Value>(&bytes);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            parse_events(text);
+        }
         read_everything(&String::from_utf8_lossy(&bytes));
     }
 }
