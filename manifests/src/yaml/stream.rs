@@ -5,7 +5,9 @@
 //! already expanded. It also keeps the budgets that make a hostile document (an alias bomb,
 //! thousands of nesting levels, millions of nodes) cost no more than a large honest one. The
 //! limits, their order and their messages are the ones the reader had under serde-saphyr, so
-//! a document that breaks one is reported exactly as before.
+//! a document that breaks one is reported exactly as before. (This module, `build.rs` and
+//! `scalar.rs` port the logic of serde-saphyr 2.2's `deserialize_any` path, MIT OR
+//! Apache-2.0, for this one use.)
 //!
 //! [`Replay`] plays back a node captured earlier (a mapping key, a merged entry), remembering
 //! for each event whether it came from an alias or a merge key: a node's position is where it
