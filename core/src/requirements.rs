@@ -60,8 +60,9 @@ impl Operator {
     }
 }
 
-/// The allowed values of one label key.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// The allowed values of one label key. (Ordered only so that equal requirements can be
+/// grouped: the order means nothing.)
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Requirement {
     pub key: String,
     /// When true, `values` are the excluded values and everything else is allowed.
@@ -326,6 +327,12 @@ impl Requirement {
             }
             _ => !self.intersection(other).is_empty(),
         }
+    }
+
+    /// Karpenter's rule for one key present on both sides of `Requirements.Intersects`: the
+    /// two share a value, or both only exclude (NotIn/DoesNotExist), which always agree.
+    pub fn agrees_with(&self, other: &Requirement) -> bool {
+        self.intersects(other) || (other.operator().is_negative() && self.operator().is_negative())
     }
 
     /// A value from the set: the first listed value for `In` (or a seeded pick when asked),
@@ -596,8 +603,7 @@ impl Requirements {
                 Ordering::Less => i += 1,
                 Ordering::Greater => j += 1,
                 Ordering::Equal => {
-                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
-                    if !(a.intersects(b) || both_negative) {
+                    if !a.agrees_with(b) {
                         return Some((a, b));
                     }
                     i += 1;

@@ -8,6 +8,7 @@
 pub mod checks;
 pub mod kube;
 pub mod topology;
+pub mod type_index;
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -51,6 +52,8 @@ pub struct Template {
     pub instance_types: Rc<Vec<InstanceType>>,
     /// Indices of the instance types that pass the NodePool's own requirements.
     pub candidates: Vec<u32>,
+    /// `instance_types` grouped for the requirement and offering checks.
+    pub index: Rc<type_index::TypeIndex>,
     /// Daemon overhead per instance type (indexed like `instance_types`).
     pub daemon_overhead: Vec<Resources>,
     /// Allocatable minus daemon overhead per instance type: what pods can use.
@@ -1018,12 +1021,12 @@ fn surviving_options(
     let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
     let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
     let mut survivors = Vec::with_capacity(claim.options.len());
+    let matcher = changed.then(|| tpl.index.matcher(reqs));
     // The error taxonomy is only reported for a NodeClaim's first pod; otherwise options
     // that cannot fit need no requirement checks, and (largest CPU first) none after the
     // first that lacks CPU can fit.
     let detail = claim.pods.is_empty();
     for &i in &claim.options {
-        let it = &tpl.instance_types[i as usize];
         let headroom = &tpl.headroom[i as usize];
         if !detail && requests.cpu() > headroom.cpu() {
             break;
@@ -1039,13 +1042,9 @@ fn surviving_options(
         if !detail && !fit_ok {
             continue;
         }
-        let (req_ok, off_ok) = if changed {
-            (
-                it.requirements.intersects_ok(reqs),
-                has_compatible_offering(it, reqs),
-            )
-        } else {
-            (true, true)
+        let (req_ok, off_ok) = match &matcher {
+            Some(m) => (m.requirements_ok(i), m.offering_ok(i)),
+            None => (true, true),
         };
         any_req |= req_ok;
         any_fit |= fit_ok;
