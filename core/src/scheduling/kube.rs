@@ -91,7 +91,25 @@ pub struct Cluster<'a> {
     pub pods: &'a [Pod],
     /// Active pods bound to each node (indices into `pods`), by node position in `nodes`.
     pub bound: &'a [Vec<usize>],
+    /// The pods of `bound` with required anti-affinity terms, in the same order
+    /// ([`anti_affine`]): every pod's PreFilter looks at them, and walking all of `bound`
+    /// for them made binding N pods cost N × the cluster's pods.
+    pub anti_affine: &'a [Vec<usize>],
     pub namespaces: &'a BTreeMap<String, StringMap>,
+}
+
+/// The pods of `bound` (per node) that carry required anti-affinity terms, in order.
+pub fn anti_affine(pods: &[Pod], bound: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    bound
+        .iter()
+        .map(|on_node| {
+            on_node
+                .iter()
+                .copied()
+                .filter(|&q| !pods[q].spec.pod_anti_affinity.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 fn term_namespaces(cluster: &Cluster<'_>, pod_ns: &str, term: &PodAffinityTerm) -> Vec<String> {
@@ -298,12 +316,7 @@ impl Cluster<'_> {
             pre.anti_affinity.push(domains_with(term));
         }
         for (i, node) in self.nodes.iter().enumerate() {
-            // Most pods carry no anti-affinity; skip them without looking at their terms.
-            for other in self.bound[i]
-                .iter()
-                .map(|&q| &self.pods[q])
-                .filter(|o| !o.spec.pod_anti_affinity.is_empty())
-            {
+            for other in self.anti_affine[i].iter().map(|&q| &self.pods[q]) {
                 for term in &other.spec.pod_anti_affinity {
                     if term_selects(self, other, term, pod)
                         && let Some(d) = node.domain(&term.topology_key)
@@ -575,6 +588,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -628,6 +642,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(cluster.filter(&pods[1], 0), Err(Rejection::AntiAffinity));
@@ -657,6 +672,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -700,6 +716,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &empty,
+            anti_affine: &anti_affine(&pods, &empty),
             namespaces: &namespaces,
         };
         let pre = cluster.prefilter_cached(&pods[0], &mut cache);
@@ -710,6 +727,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &after,
+            anti_affine: &anti_affine(&pods, &after),
             namespaces: &namespaces,
         };
         let cached = cluster.prefilter_cached(&pods[1], &mut cache);
@@ -738,6 +756,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -762,6 +781,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(cluster.choose(&pods[0], &[0, 1, 2]), Some(2));

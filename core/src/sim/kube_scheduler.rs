@@ -14,6 +14,8 @@ struct NodeCache {
     nodes: Vec<KubeNode>,
     /// The active pods on each node (indexed like `nodes`).
     bound: Vec<Vec<usize>>,
+    /// Those of them with required anti-affinity terms ([`kube::anti_affine`]).
+    anti_affine: Vec<Vec<usize>>,
 }
 
 /// One pod's scheduling cycle: the node chosen (an index into the cache), kube-scheduler's
@@ -142,7 +144,12 @@ impl Simulation {
                 nodes[*i].host_ports.extend(pod::host_ports(&pod.spec));
             }
         }
-        NodeCache { nodes, bound }
+        let anti_affine = kube::anti_affine(&self.cluster.pods, &bound);
+        NodeCache {
+            nodes,
+            bound,
+            anti_affine,
+        }
     }
 
     /// One pod's filters over every node, and the node kube-scheduler would choose.
@@ -158,6 +165,7 @@ impl Simulation {
             nodes: knodes,
             pods: &self.cluster.pods,
             bound: &cache.bound,
+            anti_affine: &cache.anti_affine,
             namespaces: &self.cluster.namespaces,
         };
         let pod = &self.cluster.pods[p];
@@ -208,6 +216,9 @@ impl Simulation {
         cache.nodes[i].requested += pod.requests;
         cache.nodes[i].host_ports.extend(pod::host_ports(&pod.spec));
         cache.bound[i].push(p);
+        if !pod.spec.pod_anti_affinity.is_empty() {
+            cache.anti_affine[i].push(p);
+        }
         spread_cache.record(pod, &cache.nodes[i]);
     }
 
