@@ -639,7 +639,7 @@ impl<'a> Solver<'a> {
     /// First: existing and in-flight nodes, in order.
     fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
         for n in 0..self.nodes.len() {
-            if let Ok(reqs) = self.node_can_add(n, pod, a, owned) {
+            if let Some(reqs) = self.node_can_add(n, pod, a, owned) {
                 let node = &mut self.nodes[n];
                 node.remaining = node.remaining - pod.requests;
                 node.host_ports.extend(a.host_ports.iter().cloned());
@@ -837,29 +837,28 @@ impl<'a> Solver<'a> {
         }
     }
 
-    #[allow(clippy::result_large_err)] // the error is built only on the failure path
+    /// Whether the pod fits an existing node: `Some` with the node's narrowed requirements
+    /// when the pod narrows them. Why it does not fit is never reported (the next node is
+    /// tried), so the cheapest and most selective test comes first and no message is built.
     fn node_can_add(
         &self,
         n: usize,
         pod: &Pod,
         a: &Attempt,
         owned: &[usize],
-    ) -> Result<Option<Requirements>, FitError> {
+    ) -> Option<Option<Requirements>> {
         let node = &self.nodes[n];
-        if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
-            return Err(FitError::Taint(t));
+        if !pod.requests.fits_in(&node.remaining)
+            || karpenter_tolerates(&node.taints, a.tolerations(pod)).is_err()
+            || ports_conflict(&node.host_ports, &a.host_ports)
+        {
+            return None;
         }
-        if ports_conflict(&node.host_ports, &a.host_ports) {
-            return Err(FitError::HostPorts);
-        }
-        if !pod.requests.fits_in(&node.remaining) {
-            return Err(FitError::Resources);
-        }
-        node.requirements
-            .compatible(&a.requirements.preferred, Undefined::Deny)
-            .map_err(FitError::Requirements)?;
+        let covered = node
+            .requirements
+            .compatible_covers(&a.requirements.preferred, Undefined::Deny)?;
         // A node's requirements are its labels; clone them only when the pod narrows them.
-        let mut new_reqs = if node.requirements.covers(&a.requirements.preferred) {
+        let mut new_reqs = if covered {
             None
         } else {
             let mut r = Requirements::clone(&node.requirements);
@@ -871,10 +870,8 @@ impl<'a> Solver<'a> {
             let topo = self
                 .topology
                 .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
-                .map_err(|e| FitError::Topology(e.message))?;
-            base.compatible(&topo, Undefined::Deny)
-                .map_err(FitError::Requirements)?;
-            if !base.covers(&topo) {
+                .ok()?;
+            if !base.compatible_covers(&topo, Undefined::Deny)? {
                 let mut r = new_reqs
                     .take()
                     .unwrap_or_else(|| Requirements::clone(&node.requirements));
@@ -882,7 +879,7 @@ impl<'a> Solver<'a> {
                 new_reqs = Some(r);
             }
         }
-        Ok(new_reqs)
+        Some(new_reqs)
     }
 
     /// Whether the pod fits a NodeClaim of this pass: the checks that need no instance type
