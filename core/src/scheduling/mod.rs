@@ -341,7 +341,19 @@ pub struct Solver<'a> {
     pub record: bool,
     limits_log: Vec<Vec<Limits>>,
     last_considered: Option<Considered>,
+    /// Per node: the last pod requirements checked against its requirements, and the answer
+    /// ([`Requirements::compatible_covers`]). Both are shared values (a Deployment's pods
+    /// share their requirements; a node's change only when a pod narrows them), so most
+    /// checks are answered without comparing a label; the pair is held, so neither can be
+    /// dropped and its address reused while the answer is kept.
+    node_compat: Vec<Option<NodeCompat>>,
 }
+
+type NodeCompat = (
+    Rc<Requirements>,
+    Rc<crate::pod::PodRequirements>,
+    Option<bool>,
+);
 
 /// kube-scheduler's NodePorts rule: same port and protocol conflict when either IP is a
 /// wildcard or both are equal.
@@ -435,6 +447,7 @@ impl<'a> Solver<'a> {
         prepared: PreparedTopology,
     ) -> Solver<'a> {
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
+        let node_compat = alloc::vec![None; nodes.len()];
         Solver {
             pods,
             nodes,
@@ -448,6 +461,7 @@ impl<'a> Solver<'a> {
             record: false,
             limits_log: Vec::new(),
             last_considered: None,
+            node_compat,
         }
     }
 
@@ -638,8 +652,10 @@ impl<'a> Solver<'a> {
 
     /// First: existing and in-flight nodes, in order.
     fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
+        // Settled when a node first gets as far as the topology check.
+        let mut spreads = None;
         for n in 0..self.nodes.len() {
-            if let Some(reqs) = self.node_can_add(n, pod, a, owned) {
+            if let Some(reqs) = self.node_can_add(n, pod, a, owned, &mut spreads) {
                 let node = &mut self.nodes[n];
                 node.remaining = node.remaining - pod.requests;
                 node.host_ports.extend(a.host_ports.iter().cloned());
@@ -840,12 +856,15 @@ impl<'a> Solver<'a> {
     /// Whether the pod fits an existing node: `Some` with the node's narrowed requirements
     /// when the pod narrows them. Why it does not fit is never reported (the next node is
     /// tried), so the cheapest and most selective test comes first and no message is built.
+    /// `spreads` holds the pod's spread constraints settled for this attempt, if that is all
+    /// its topology is, once a node has needed them.
     fn node_can_add(
-        &self,
+        &mut self,
         n: usize,
         pod: &Pod,
         a: &Attempt,
         owned: &[usize],
+        spreads: &mut Option<Option<Vec<topology::SpreadCheck>>>,
     ) -> Option<Option<Requirements>> {
         let node = &self.nodes[n];
         if !pod.requests.fits_in(&node.remaining)
@@ -854,9 +873,22 @@ impl<'a> Solver<'a> {
         {
             return None;
         }
-        let covered = node
-            .requirements
-            .compatible_covers(&a.requirements.preferred, Undefined::Deny)?;
+        let covered = match &self.node_compat[n] {
+            Some((node_reqs, pod_reqs, answer))
+                if Rc::ptr_eq(node_reqs, &node.requirements)
+                    && Rc::ptr_eq(pod_reqs, &a.requirements) =>
+            {
+                *answer
+            }
+            _ => {
+                let answer = node
+                    .requirements
+                    .compatible_covers(&a.requirements.preferred, Undefined::Deny);
+                self.node_compat[n] =
+                    Some((node.requirements.clone(), a.requirements.clone(), answer));
+                answer
+            }
+        }?;
         // A node's requirements are its labels; clone them only when the pod narrows them.
         let mut new_reqs = if covered {
             None
@@ -867,6 +899,16 @@ impl<'a> Solver<'a> {
         };
         if !a.groups.is_empty() || self.topology.has_inverse() {
             let base = new_reqs.as_ref().unwrap_or(&*node.requirements);
+            let spreads = spreads.get_or_insert_with(|| {
+                self.topology
+                    .spread_checks(pod, &a.groups, &a.requirements.strict)
+            });
+            if let Some(allowed) = spreads
+                .as_deref()
+                .and_then(|s| self.topology.spreads_allow(s, base))
+            {
+                return allowed.then_some(new_reqs);
+            }
             let topo = self
                 .topology
                 .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)

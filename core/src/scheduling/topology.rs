@@ -188,6 +188,15 @@ impl TopologyGroup {
     }
 }
 
+/// One of a pod's spread constraints settled for an attempt: what every node it tries
+/// shares (the counts do not change until the pod is placed).
+#[derive(Clone, Copy, Debug)]
+pub struct SpreadCheck {
+    group: usize,
+    self_selecting: bool,
+    min: i32,
+}
+
 /// What identifies a group, so pods sharing a constraint share its counts.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct GroupSignature {
@@ -530,6 +539,55 @@ impl Topology {
                 }
             }
         }
+    }
+
+    /// The pod's constraints as [`SpreadCheck`]s, when they are all topology spreads and no
+    /// inverse anti-affinity group exists (`None`: only [`Topology::add_requirements`]
+    /// answers).
+    pub fn spread_checks(
+        &self,
+        pod: &Pod,
+        own: &[usize],
+        pod_strict: &Requirements,
+    ) -> Option<Vec<SpreadCheck>> {
+        if self.has_inverse() {
+            return None;
+        }
+        own.iter()
+            .map(|&gi| {
+                let g = &self.groups[gi];
+                if g.kind != GroupKind::Spread {
+                    return None;
+                }
+                let min = match pod_strict.get(&g.key) {
+                    Some(r) => g.min_count(r),
+                    None => g.min_count(&Requirement::exists(&g.key)),
+                };
+                Some(SpreadCheck {
+                    group: gi,
+                    self_selecting: g.selects(&pod.namespace, &pod.labels),
+                    min,
+                })
+            })
+            .collect()
+    }
+
+    /// [`Topology::add_requirements`] for a node whose requirements hold one value for every
+    /// spread's key, without building requirements: each spread then allows that value or
+    /// nothing, and what it allows the node already requires. `Some(allowed)`, or `None`
+    /// when some key has no single value there.
+    pub fn spreads_allow(&self, checks: &[SpreadCheck], node_reqs: &Requirements) -> Option<bool> {
+        for c in checks {
+            let g = &self.groups[c.group];
+            let value = node_reqs.get(&g.key)?.single_value()?;
+            let Some(&count) = g.domains.get(value) else {
+                return Some(false);
+            };
+            if count + i32::from(c.self_selecting) - c.min > g.max_skew {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// Narrows `node_reqs` for the pod's constraints; the result holds one requirement per
