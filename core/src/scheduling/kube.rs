@@ -3,6 +3,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -167,6 +168,9 @@ fn spread_selects(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, other
             .all(|k| pod.labels.get(k) == other.labels.get(k))
 }
 
+/// Matching pods per domain for one spread constraint.
+type SpreadCounts = Rc<BTreeMap<String, i32>>;
+
 /// Spread counts computed during one kube-scheduler pass, shared by pods with the same spec
 /// and labels (a workload's replicas) and updated as pods bind, so that binding N replicas
 /// costs N updates rather than N scans of the cluster.
@@ -179,16 +183,18 @@ struct SpreadEntry {
     /// A representative pod: its spec, namespace and labels define the counts.
     pod: Pod,
     index: usize,
-    counts: BTreeMap<String, i32>,
+    /// Shared with the PreFilter state of the pod being scheduled, which is gone by the
+    /// time a bind updates the counts: handing them over costs no copy.
+    counts: SpreadCounts,
 }
 
 impl SpreadCache {
-    fn find(&self, pod: &Pod, index: usize) -> Option<&BTreeMap<String, i32>> {
+    fn find(&self, pod: &Pod, index: usize) -> Option<&SpreadCounts> {
         self.entries
             .iter()
             .find(|e| {
                 e.index == index
-                    && alloc::rc::Rc::ptr_eq(&e.pod.spec, &pod.spec)
+                    && Rc::ptr_eq(&e.pod.spec, &pod.spec)
                     && e.pod.namespace == pod.namespace
                     && e.pod.labels == pod.labels
             })
@@ -203,7 +209,9 @@ impl SpreadCache {
                 && spread_selects(&e.pod, tsc, bound)
                 && let Some(d) = node.domain(&tsc.topology_key)
             {
-                *e.counts.entry(String::from(d)).or_insert(0) += 1;
+                *Rc::make_mut(&mut e.counts)
+                    .entry(String::from(d))
+                    .or_insert(0) += 1;
             }
         }
     }
@@ -215,7 +223,7 @@ impl SpreadCache {
 pub struct PreFiltered {
     /// Per DoNotSchedule spread constraint: matching pods per domain, the global minimum,
     /// and whether the pod counts itself.
-    spread: Vec<(BTreeMap<String, i32>, i32, i32)>,
+    spread: Vec<(SpreadCounts, i32, i32)>,
     /// Per required affinity term: the domains holding a matching pod, and whether the pod
     /// may start the group itself (no pod matches anywhere and the term selects the pod).
     affinity: Vec<(Vec<String>, bool)>,
@@ -272,7 +280,7 @@ impl Cluster<'_> {
             let counts = match cache.find(pod, index) {
                 Some(counts) => counts.clone(),
                 None => {
-                    let counts = self.spread_counts(pod, tsc);
+                    let counts = Rc::new(self.spread_counts(pod, tsc));
                     cache.entries.push(SpreadEntry {
                         pod: pod.clone(),
                         index,

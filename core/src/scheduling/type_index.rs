@@ -102,6 +102,14 @@ impl TypeIndex {
         }
     }
 
+    /// The distinct requirements the types carry for `key`.
+    pub fn requirements_for(&self, key: &str) -> &[Requirement] {
+        match self.keys.binary_search_by(|k| k.key.as_str().cmp(key)) {
+            Ok(k) => &self.keys[k].classes,
+            Err(_) => &[],
+        }
+    }
+
     /// `reqs` settled against every distinct requirement and offering of the catalog.
     pub fn matcher(&self, reqs: &Requirements) -> TypeMatch<'_> {
         let mut keys = Vec::new();

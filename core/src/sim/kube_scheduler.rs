@@ -50,7 +50,10 @@ impl Simulation {
             if let Some((q, summary)) = &last_failed
                 && same(&self.cluster.pods[*q], &self.cluster.pods[p])
             {
-                self.cluster.pods[p].scheduler_message = summary.clone();
+                // Usually what the last round said too: no copy then.
+                if self.cluster.pods[p].scheduler_message != *summary {
+                    self.cluster.pods[p].scheduler_message = summary.clone();
+                }
                 unschedulable.push(p);
                 if let Some(record) = self.recorder.evidence.scheduling.get(*q).cloned().flatten() {
                     self.recorder.evidence.set_scheduling(p, record);

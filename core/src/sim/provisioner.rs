@@ -857,10 +857,8 @@ impl Simulation {
                 {
                     values.extend(b.values().iter().cloned());
                 }
-                for it in t.instance_types.iter() {
-                    let Some(r) = it.requirements.get(key) else {
-                        continue;
-                    };
+                // Each distinct requirement once: the types share a handful per key.
+                for r in t.index.requirements_for(key) {
                     let r = match &base {
                         Some(b) => b.intersection(r),
                         None => r.clone(),
