@@ -21,7 +21,7 @@ use crate::model::{HostPort, StringMap, WhenUnsatisfiable};
 use crate::pod::{Pod, pod_requirements};
 use crate::requirements::{Requirement, Requirements, Undefined};
 use crate::resources::{RESOURCE_COUNT, Resources};
-use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates};
+use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates, karpenter_untolerated};
 use crate::wellknown::{CAPACITY_TYPE, HOSTNAME, ZONE};
 use topology::{GroupKind, Topology};
 
@@ -317,10 +317,12 @@ impl PreparedTopology {
         if self.topology.groups.is_empty() {
             return;
         }
-        for &p in on_node {
-            let owned = self.inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
-            self.topology.forget_existing(&pods[p], name, labels, owned);
-        }
+        let inverse = &self.inverse;
+        let on_node = on_node.iter().map(|&p| {
+            let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+            (&pods[p], owned)
+        });
+        self.topology.count_on_node(on_node, name, labels, -1);
     }
 }
 
@@ -347,6 +349,31 @@ pub struct Solver<'a> {
     /// checks are answered without comparing a label; the pair is held, so neither can be
     /// dropped and its address reused while the answer is kept.
     node_compat: Vec<Option<NodeCompat>>,
+    /// Per pod class, the nodes (in order) that have not refused it for good
+    /// ([`NodeFit::Never`]): the pods of a big pass mostly meet full nodes, and a full node
+    /// stays full, so each pod of a class looks at the nodes that may still take it.
+    open_nodes: Vec<(PodClass, Vec<u32>)>,
+}
+
+/// A pod's class as the nodes' fixed and shrinking checks see it: resources, tolerations and
+/// host ports follow from these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PodClass {
+    /// The shared spec's address (the pods outlive the pass, so it names one spec).
+    spec: usize,
+    requests: Resources,
+    tolerates_prefer_no_schedule: bool,
+}
+
+/// How a node answers a pod.
+enum NodeFit {
+    /// With the node's requirements narrowed, when the pod narrows them.
+    Fits(Option<Requirements>),
+    /// Not for the rest of the pass: too little left, an untolerated taint or a host port
+    /// in use. A pass only takes from a node, and taints do not change.
+    Never,
+    /// Not now: requirements or topology, which later placements can change.
+    NotNow,
 }
 
 type NodeCompat = (
@@ -429,10 +456,19 @@ impl<'a> Solver<'a> {
             }
         }
         if !topology.groups.is_empty() {
+            // Node by node (the counts are sums: the order they are added in does not
+            // matter), so that what depends only on the node is looked up once per node.
+            let mut by_node: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
             for &(p, n) in bound {
-                if let Some((name, labels)) = node_labels.get(&n) {
-                    let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
-                    topology.count_existing(&pods[p], name, labels, owned);
+                by_node.entry(n).or_default().push(p);
+            }
+            for (n, on_node) in &by_node {
+                if let Some((name, labels)) = node_labels.get(n) {
+                    let on_node = on_node.iter().map(|&p| {
+                        let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+                        (&pods[p], owned)
+                    });
+                    topology.count_on_node(on_node, name, labels, 1);
                 }
             }
         }
@@ -462,6 +498,7 @@ impl<'a> Solver<'a> {
             limits_log: Vec::new(),
             last_considered: None,
             node_compat,
+            open_nodes: Vec::new(),
         }
     }
 
@@ -652,24 +689,55 @@ impl<'a> Solver<'a> {
 
     /// First: existing and in-flight nodes, in order.
     fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
+        let class = self.pod_class(pod, a);
+        let mut open = core::mem::take(&mut self.open_nodes[class].1);
         // Settled when a node first gets as far as the topology check.
         let mut spreads = None;
-        for n in 0..self.nodes.len() {
-            if let Some(reqs) = self.node_can_add(n, pod, a, owned, &mut spreads) {
-                let node = &mut self.nodes[n];
-                node.remaining = node.remaining - pod.requests;
-                node.host_ports.extend(a.host_ports.iter().cloned());
-                if let Some(r) = reqs {
-                    node.requirements = Rc::new(r);
+        let mut placed = None;
+        let mut i = 0;
+        while i < open.len() {
+            let n = open[i] as usize;
+            match self.node_can_add(n, pod, a, owned, &mut spreads) {
+                NodeFit::Fits(reqs) => {
+                    placed = Some((n, reqs));
+                    break;
                 }
-                if !self.topology.groups.is_empty() {
-                    self.topology
-                        .record(pod, &self.nodes[n].requirements, owned);
+                NodeFit::Never => {
+                    open.remove(i);
                 }
-                return Some(Placement::Existing(n));
+                NodeFit::NotNow => i += 1,
             }
         }
-        None
+        self.open_nodes[class].1 = open;
+        let (n, reqs) = placed?;
+        let node = &mut self.nodes[n];
+        node.remaining = node.remaining - pod.requests;
+        node.host_ports.extend(a.host_ports.iter().cloned());
+        if let Some(r) = reqs {
+            node.requirements = Rc::new(r);
+        }
+        if !self.topology.groups.is_empty() {
+            self.topology
+                .record(pod, &self.nodes[n].requirements, owned);
+        }
+        Some(Placement::Existing(n))
+    }
+
+    /// The index in [`Solver::open_nodes`] of the pod's class for this attempt.
+    fn pod_class(&mut self, pod: &Pod, a: &Attempt) -> usize {
+        let key = PodClass {
+            spec: Rc::as_ptr(&pod.spec) as *const u8 as usize,
+            requests: pod.requests,
+            tolerates_prefer_no_schedule: a.tolerations.is_some(),
+        };
+        match self.open_nodes.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let all = (0..self.nodes.len() as u32).collect();
+                self.open_nodes.push((key, all));
+                self.open_nodes.len() - 1
+            }
+        }
     }
 
     /// Second: NodeClaims opened earlier in this pass, emptiest first.
@@ -853,9 +921,9 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Whether the pod fits an existing node: `Some` with the node's narrowed requirements
-    /// when the pod narrows them. Why it does not fit is never reported (the next node is
-    /// tried), so the cheapest and most selective test comes first and no message is built.
+    /// Whether the pod fits an existing node, with the node's narrowed requirements when the
+    /// pod narrows them. Why it does not fit is never reported (the next node is tried), so
+    /// the cheapest and most selective test comes first and no message is built.
     /// `spreads` holds the pod's spread constraints settled for this attempt, if that is all
     /// its topology is, once a node has needed them.
     fn node_can_add(
@@ -865,15 +933,15 @@ impl<'a> Solver<'a> {
         a: &Attempt,
         owned: &[usize],
         spreads: &mut Option<Option<Vec<topology::SpreadCheck>>>,
-    ) -> Option<Option<Requirements>> {
+    ) -> NodeFit {
         let node = &self.nodes[n];
         if !pod.requests.fits_in(&node.remaining)
-            || karpenter_tolerates(&node.taints, a.tolerations(pod)).is_err()
+            || karpenter_untolerated(&node.taints, a.tolerations(pod)).is_some()
             || ports_conflict(&node.host_ports, &a.host_ports)
         {
-            return None;
+            return NodeFit::Never;
         }
-        let covered = match &self.node_compat[n] {
+        let Some(covered) = (match &self.node_compat[n] {
             Some((node_reqs, pod_reqs, answer))
                 if Rc::ptr_eq(node_reqs, &node.requirements)
                     && Rc::ptr_eq(pod_reqs, &a.requirements) =>
@@ -888,7 +956,9 @@ impl<'a> Solver<'a> {
                     Some((node.requirements.clone(), a.requirements.clone(), answer));
                 answer
             }
-        }?;
+        }) else {
+            return NodeFit::NotNow;
+        };
         // A node's requirements are its labels; clone them only when the pod narrows them.
         let mut new_reqs = if covered {
             None
@@ -907,13 +977,26 @@ impl<'a> Solver<'a> {
                 .as_deref()
                 .and_then(|s| self.topology.spreads_allow(s, base))
             {
-                return allowed.then_some(new_reqs);
+                return if allowed {
+                    NodeFit::Fits(new_reqs)
+                } else {
+                    NodeFit::NotNow
+                };
             }
-            let topo = self
-                .topology
-                .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
-                .ok()?;
-            if !base.compatible_covers(&topo, Undefined::Deny)? {
+            let Ok(topo) = self.topology.add_requirements(
+                pod,
+                &a.groups,
+                &a.requirements.strict,
+                base,
+                owned,
+                false,
+            ) else {
+                return NodeFit::NotNow;
+            };
+            let Some(covered) = base.compatible_covers(&topo, Undefined::Deny) else {
+                return NodeFit::NotNow;
+            };
+            if !covered {
                 let mut r = new_reqs
                     .take()
                     .unwrap_or_else(|| Requirements::clone(&node.requirements));
@@ -921,7 +1004,7 @@ impl<'a> Solver<'a> {
                 new_reqs = Some(r);
             }
         }
-        Some(new_reqs)
+        NodeFit::Fits(new_reqs)
     }
 
     /// Whether the pod fits a NodeClaim of this pass: the checks that need no instance type
