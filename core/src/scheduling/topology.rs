@@ -501,6 +501,58 @@ impl Topology {
         }
     }
 
+    /// [`Topology::count_existing`] (`delta` 1) or [`Topology::forget_existing`] (−1) for
+    /// running pods on one node. What depends only on the node (each group's domain there,
+    /// whether its node filter counts the node) is worked out once, and a pod shares the
+    /// previous one's selections when it has the same namespace and labels (a workload's
+    /// replicas): the counts come out as pod by pod.
+    pub fn count_on_node<'p>(
+        &mut self,
+        on_node: impl Iterator<Item = (&'p Pod, &'p [usize])>,
+        node_name: &str,
+        labels: &StringMap,
+        delta: i32,
+    ) {
+        // Per group: the domain the node's pods count in, if they count at all.
+        let domains: Vec<Option<&str>> = self
+            .groups
+            .iter()
+            .map(|g| {
+                if g.inverse {
+                    return None;
+                }
+                let domain = match labels.get(&g.key) {
+                    Some(d) => d.as_str(),
+                    None if g.key == HOSTNAME => node_name,
+                    None => return None,
+                };
+                g.node_counts(labels).then_some(domain)
+            })
+            .collect();
+        let mut previous: Option<&Pod> = None;
+        let mut selected: Vec<bool> = alloc::vec![false; self.groups.len()];
+        for (pod, owned_inverse) in on_node {
+            let same =
+                previous.is_some_and(|q| q.namespace == pod.namespace && q.labels == pod.labels);
+            if !same {
+                for (i, g) in self.groups.iter().enumerate() {
+                    selected[i] = domains[i].is_some() && g.selects(&pod.namespace, &pod.labels);
+                }
+                previous = Some(pod);
+            }
+            for (i, domain) in domains.iter().enumerate() {
+                if let (true, Some(d)) = (selected[i], domain) {
+                    self.groups[i].add(d, delta);
+                }
+            }
+            for gi in owned_inverse {
+                let g = &mut self.groups[*gi];
+                let domain = labels.get(&g.key).map(String::as_str).unwrap_or(node_name);
+                g.add(domain, delta);
+            }
+        }
+    }
+
     /// Removes a domain that no longer exists (the only node in it is going away).
     pub fn remove_domain(&mut self, key: &str, domain: &str) {
         if let Some(list) = self.universe.get_mut(key) {
