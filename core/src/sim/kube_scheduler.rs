@@ -136,10 +136,12 @@ impl Simulation {
             })
             .collect();
         let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
-        let position: BTreeMap<usize, usize> =
-            ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut position: Vec<Option<usize>> = alloc::vec![None; self.cluster.nodes.len()];
+        for (i, &n) in ready.iter().enumerate() {
+            position[n] = Some(i);
+        }
         for (p, pod) in self.cluster.pods.iter().enumerate() {
-            if let Some(i) = pod.node.and_then(|n| position.get(&n))
+            if let Some(i) = pod.node.and_then(|n| position[n].as_ref())
                 && pod.is_active()
             {
                 nodes[*i].requested += pod.requests;
