@@ -60,8 +60,9 @@ impl Operator {
     }
 }
 
-/// The allowed values of one label key.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// The allowed values of one label key. (Ordered only so that equal requirements can be
+/// grouped: the order means nothing.)
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Requirement {
     pub key: String,
     /// When true, `values` are the excluded values and everything else is allowed.
@@ -328,6 +329,12 @@ impl Requirement {
         }
     }
 
+    /// Karpenter's rule for one key present on both sides of `Requirements.Intersects`: the
+    /// two share a value, or both only exclude (NotIn/DoesNotExist), which always agree.
+    pub fn agrees_with(&self, other: &Requirement) -> bool {
+        self.intersects(other) || (other.operator().is_negative() && self.operator().is_negative())
+    }
+
     /// A value from the set: the first listed value for `In` (or a seeded pick when asked),
     /// a random integer within bounds for complements, as Karpenter's `Requirement.Any`.
     pub fn any(&self, rng: &mut Rng) -> Option<String> {
@@ -514,6 +521,31 @@ pub enum Undefined {
     Deny,
 }
 
+/// What [`Requirements::check_compatible`] found.
+enum Compatibility<'a> {
+    Compatible {
+        covers: bool,
+    },
+    /// A key the incoming side may not bring undefined.
+    Undefined(&'a Requirement),
+    /// (existing, incoming) for the first shared key that disagrees.
+    Disjoint(&'a Requirement, &'a Requirement),
+}
+
+fn disjoint(existing: &Requirement, incoming: &Requirement) -> Incompatibility {
+    Incompatibility::Disjoint {
+        key: existing.key.clone(),
+        incoming: incoming.to_string(),
+        existing: existing.to_string(),
+    }
+}
+
+/// Whether looking `few` keys up one by one (a binary search each) in a list of `many`
+/// compares fewer keys than walking both lists side by side.
+fn looks_up_faster(few: usize, many: usize) -> bool {
+    few * (usize::BITS - many.leading_zeros()) as usize + few < many
+}
+
 impl Requirements {
     pub fn new() -> Requirements {
         Requirements { items: Vec::new() }
@@ -583,12 +615,30 @@ impl Requirements {
         self.items.is_empty()
     }
 
-    /// The first shared key whose requirements have no value in common, unless both are
-    /// purely negative (NotIn/DoesNotExist), which always agree.
+    /// The first shared key (in key order) whose requirements have no value in common,
+    /// unless both are purely negative (NotIn/DoesNotExist), which always agree.
     fn first_conflict<'a>(
         &'a self,
         other: &'a Requirements,
     ) -> Option<(&'a Requirement, &'a Requirement)> {
+        // A node's or an instance type's requirements carry every label (dozens of keys), a
+        // pod's a few: looking the few up in the long list compares fewer keys than walking
+        // both. Either way the shared keys are visited in key order.
+        if looks_up_faster(other.items.len(), self.items.len()) {
+            return other.items.iter().find_map(|b| {
+                self.get(&b.key)
+                    .filter(|a| !a.agrees_with(b))
+                    .map(|a| (a, b))
+            });
+        }
+        if looks_up_faster(self.items.len(), other.items.len()) {
+            return self.items.iter().find_map(|a| {
+                other
+                    .get(&a.key)
+                    .filter(|b| !a.agrees_with(b))
+                    .map(|b| (a, b))
+            });
+        }
         let (mut i, mut j) = (0, 0);
         while i < self.items.len() && j < other.items.len() {
             let (a, b) = (&self.items[i], &other.items[j]);
@@ -596,8 +646,7 @@ impl Requirements {
                 Ordering::Less => i += 1,
                 Ordering::Greater => j += 1,
                 Ordering::Equal => {
-                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
-                    if !(a.intersects(b) || both_negative) {
+                    if !a.agrees_with(b) {
                         return Some((a, b));
                     }
                     i += 1;
@@ -612,11 +661,7 @@ impl Requirements {
     /// value, except that two purely negative requirements always agree.
     pub fn intersects(&self, other: &Requirements) -> Result<(), Incompatibility> {
         match self.first_conflict(other) {
-            Some((existing, incoming)) => Err(Incompatibility::Disjoint {
-                key: existing.key.clone(),
-                incoming: incoming.to_string(),
-                existing: existing.to_string(),
-            }),
+            Some((existing, incoming)) => Err(disjoint(existing, incoming)),
             None => Ok(()),
         }
     }
@@ -642,22 +687,58 @@ impl Requirements {
         incoming: &Requirements,
         undefined: Undefined,
     ) -> Result<(), Incompatibility> {
-        for b in &incoming.items {
-            if self.has_key(&b.key) {
-                continue;
-            }
-            if undefined == Undefined::AllowWellKnown && wellknown::is_well_known(&b.key) {
-                continue;
-            }
-            if b.operator().is_negative() {
-                continue;
-            }
-            return Err(Incompatibility::UndefinedKey {
+        match self.check_compatible(incoming, undefined) {
+            Compatibility::Compatible { .. } => Ok(()),
+            Compatibility::Undefined(b) => Err(Incompatibility::UndefinedKey {
                 key: b.key.clone(),
                 hint: wellknown::typo_hint(&b.key),
-            });
+            }),
+            Compatibility::Disjoint(existing, incoming) => Err(disjoint(existing, incoming)),
         }
-        self.intersects(incoming)
+    }
+
+    /// [`Requirements::compatible`] without the message, and with
+    /// [`Requirements::covers`]`(incoming)` when compatible: `Some(covers)` or `None`.
+    pub fn compatible_covers(&self, incoming: &Requirements, undefined: Undefined) -> Option<bool> {
+        match self.check_compatible(incoming, undefined) {
+            Compatibility::Compatible { covers } => Some(covers),
+            _ => None,
+        }
+    }
+
+    /// One walk over `incoming` for [`Requirements::compatible`]: an undefined key it may
+    /// not bring is reported before any shared key that disagrees, as Karpenter checks
+    /// them in that order.
+    fn check_compatible<'a>(
+        &'a self,
+        incoming: &'a Requirements,
+        undefined: Undefined,
+    ) -> Compatibility<'a> {
+        let mut conflict = None;
+        let mut covers = true;
+        for b in &incoming.items {
+            match self.get(&b.key) {
+                Some(a) => {
+                    if conflict.is_none() && !a.agrees_with(b) {
+                        conflict = Some((a, b));
+                    }
+                    covers = covers && a.is_subset_of(b);
+                }
+                None => {
+                    covers = false;
+                    let allowed = (undefined == Undefined::AllowWellKnown
+                        && wellknown::is_well_known(&b.key))
+                        || b.operator().is_negative();
+                    if !allowed {
+                        return Compatibility::Undefined(b);
+                    }
+                }
+            }
+        }
+        match conflict {
+            Some((a, b)) => Compatibility::Disjoint(a, b),
+            None => Compatibility::Compatible { covers },
+        }
     }
 
     /// The labels a node with these requirements gets: one value per key where one can be
@@ -884,5 +965,93 @@ mod tests {
                 if merged.has(v) { prop_assert!(a.has(v) && b.has(v)); }
             }
         }
+
+        /// Matching by looking keys up and the fused compatibility check give what walking
+        /// both lists and checking undefined keys first gave.
+        #[test]
+        fn matching_agrees_with_the_plain_walk(
+            a in arb_requirements(40), b in arb_requirements(3), deny in any::<bool>()
+        ) {
+            let undefined = if deny { Undefined::Deny } else { Undefined::AllowWellKnown };
+            for (x, y) in [(&a, &b), (&b, &a), (&a, &a)] {
+                prop_assert_eq!(x.intersects(y), walked_intersects(x, y));
+                let expected = walked_compatible(x, y, undefined);
+                prop_assert_eq!(x.compatible(y, undefined), expected.clone());
+                prop_assert_eq!(
+                    x.compatible_covers(y, undefined),
+                    expected.ok().map(|_| x.covers(y))
+                );
+            }
+        }
+    }
+
+    const KEYS: [&str; 14] = [
+        "a",
+        "b",
+        "c",
+        "d",
+        "e",
+        "f",
+        "g",
+        "h",
+        "i",
+        "j",
+        "k",
+        "l",
+        "kubernetes.io/arch",
+        "team",
+    ];
+
+    fn arb_requirements(max: usize) -> impl Strategy<Value = Requirements> {
+        proptest::collection::vec((0..KEYS.len(), arb_req()), 0..max).prop_map(|reqs| {
+            reqs.into_iter()
+                .map(|(k, mut r)| {
+                    r.key = KEYS[k].into();
+                    r
+                })
+                .collect()
+        })
+    }
+
+    /// The merge walk `intersects` was written as first.
+    fn walked_intersects(x: &Requirements, y: &Requirements) -> Result<(), Incompatibility> {
+        let (mut i, mut j) = (0, 0);
+        while i < x.items.len() && j < y.items.len() {
+            let (a, b) = (&x.items[i], &y.items[j]);
+            match a.key.cmp(&b.key) {
+                Ordering::Less => i += 1,
+                Ordering::Greater => j += 1,
+                Ordering::Equal => {
+                    let both_negative = b.operator().is_negative() && a.operator().is_negative();
+                    if !(a.intersects(b) || both_negative) {
+                        return Err(disjoint(a, b));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `compatible` as first written: undefined keys, then the walk.
+    fn walked_compatible(
+        x: &Requirements,
+        y: &Requirements,
+        undefined: Undefined,
+    ) -> Result<(), Incompatibility> {
+        for b in &y.items {
+            if x.has_key(&b.key)
+                || (undefined == Undefined::AllowWellKnown && wellknown::is_well_known(&b.key))
+                || b.operator().is_negative()
+            {
+                continue;
+            }
+            return Err(Incompatibility::UndefinedKey {
+                key: b.key.clone(),
+                hint: wellknown::typo_hint(&b.key),
+            });
+        }
+        walked_intersects(x, y)
     }
 }

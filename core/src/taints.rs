@@ -123,7 +123,18 @@ pub fn first_untolerated<'a>(
 
 /// Karpenter's check: every taint, PreferNoSchedule included, must be tolerated.
 pub fn karpenter_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Result<(), Taint> {
-    match first_untolerated(
+    match karpenter_untolerated(taints, tolerations) {
+        Some(t) => Err(t.clone()),
+        None => Ok(()),
+    }
+}
+
+/// The taint [`karpenter_tolerates`] refuses, without copying it.
+pub fn karpenter_untolerated<'a>(
+    taints: &'a [Taint],
+    tolerations: &[Toleration],
+) -> Option<&'a Taint> {
+    first_untolerated(
         taints,
         tolerations,
         &[
@@ -131,10 +142,7 @@ pub fn karpenter_tolerates(taints: &[Taint], tolerations: &[Toleration]) -> Resu
             TaintEffect::PreferNoSchedule,
             TaintEffect::NoExecute,
         ],
-    ) {
-        Some(t) => Err(t.clone()),
-        None => Ok(()),
-    }
+    )
 }
 
 /// kube-scheduler's filter: NoSchedule and NoExecute taints must be tolerated;

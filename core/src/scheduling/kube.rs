@@ -3,6 +3,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -91,7 +92,25 @@ pub struct Cluster<'a> {
     pub pods: &'a [Pod],
     /// Active pods bound to each node (indices into `pods`), by node position in `nodes`.
     pub bound: &'a [Vec<usize>],
+    /// The pods of `bound` with required anti-affinity terms, in the same order
+    /// ([`anti_affine`]): every pod's PreFilter looks at them, and walking all of `bound`
+    /// for them made binding N pods cost N × the cluster's pods.
+    pub anti_affine: &'a [Vec<usize>],
     pub namespaces: &'a BTreeMap<String, StringMap>,
+}
+
+/// The pods of `bound` (per node) that carry required anti-affinity terms, in order.
+pub fn anti_affine(pods: &[Pod], bound: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    bound
+        .iter()
+        .map(|on_node| {
+            on_node
+                .iter()
+                .copied()
+                .filter(|&q| !pods[q].spec.pod_anti_affinity.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 fn term_namespaces(cluster: &Cluster<'_>, pod_ns: &str, term: &PodAffinityTerm) -> Vec<String> {
@@ -149,6 +168,9 @@ fn spread_selects(pod: &Pod, tsc: &crate::model::TopologySpreadConstraint, other
             .all(|k| pod.labels.get(k) == other.labels.get(k))
 }
 
+/// Matching pods per domain for one spread constraint.
+type SpreadCounts = Rc<BTreeMap<String, i32>>;
+
 /// Spread counts computed during one kube-scheduler pass, shared by pods with the same spec
 /// and labels (a workload's replicas) and updated as pods bind, so that binding N replicas
 /// costs N updates rather than N scans of the cluster.
@@ -161,16 +183,18 @@ struct SpreadEntry {
     /// A representative pod: its spec, namespace and labels define the counts.
     pod: Pod,
     index: usize,
-    counts: BTreeMap<String, i32>,
+    /// Shared with the PreFilter state of the pod being scheduled, which is gone by the
+    /// time a bind updates the counts: handing them over costs no copy.
+    counts: SpreadCounts,
 }
 
 impl SpreadCache {
-    fn find(&self, pod: &Pod, index: usize) -> Option<&BTreeMap<String, i32>> {
+    fn find(&self, pod: &Pod, index: usize) -> Option<&SpreadCounts> {
         self.entries
             .iter()
             .find(|e| {
                 e.index == index
-                    && alloc::rc::Rc::ptr_eq(&e.pod.spec, &pod.spec)
+                    && Rc::ptr_eq(&e.pod.spec, &pod.spec)
                     && e.pod.namespace == pod.namespace
                     && e.pod.labels == pod.labels
             })
@@ -185,7 +209,9 @@ impl SpreadCache {
                 && spread_selects(&e.pod, tsc, bound)
                 && let Some(d) = node.domain(&tsc.topology_key)
             {
-                *e.counts.entry(String::from(d)).or_insert(0) += 1;
+                *Rc::make_mut(&mut e.counts)
+                    .entry(String::from(d))
+                    .or_insert(0) += 1;
             }
         }
     }
@@ -197,7 +223,7 @@ impl SpreadCache {
 pub struct PreFiltered {
     /// Per DoNotSchedule spread constraint: matching pods per domain, the global minimum,
     /// and whether the pod counts itself.
-    spread: Vec<(BTreeMap<String, i32>, i32, i32)>,
+    spread: Vec<(SpreadCounts, i32, i32)>,
     /// Per required affinity term: the domains holding a matching pod, and whether the pod
     /// may start the group itself (no pod matches anywhere and the term selects the pod).
     affinity: Vec<(Vec<String>, bool)>,
@@ -254,7 +280,7 @@ impl Cluster<'_> {
             let counts = match cache.find(pod, index) {
                 Some(counts) => counts.clone(),
                 None => {
-                    let counts = self.spread_counts(pod, tsc);
+                    let counts = Rc::new(self.spread_counts(pod, tsc));
                     cache.entries.push(SpreadEntry {
                         pod: pod.clone(),
                         index,
@@ -298,12 +324,7 @@ impl Cluster<'_> {
             pre.anti_affinity.push(domains_with(term));
         }
         for (i, node) in self.nodes.iter().enumerate() {
-            // Most pods carry no anti-affinity; skip them without looking at their terms.
-            for other in self.bound[i]
-                .iter()
-                .map(|&q| &self.pods[q])
-                .filter(|o| !o.spec.pod_anti_affinity.is_empty())
-            {
+            for other in self.anti_affine[i].iter().map(|&q| &self.pods[q]) {
                 for term in &other.spec.pod_anti_affinity {
                     if term_selects(self, other, term, pod)
                         && let Some(d) = node.domain(&term.topology_key)
@@ -575,6 +596,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -628,6 +650,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(cluster.filter(&pods[1], 0), Err(Rejection::AntiAffinity));
@@ -657,6 +680,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -700,6 +724,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &empty,
+            anti_affine: &anti_affine(&pods, &empty),
             namespaces: &namespaces,
         };
         let pre = cluster.prefilter_cached(&pods[0], &mut cache);
@@ -710,6 +735,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &after,
+            anti_affine: &anti_affine(&pods, &after),
             namespaces: &namespaces,
         };
         let cached = cluster.prefilter_cached(&pods[1], &mut cache);
@@ -738,6 +764,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(
@@ -762,6 +789,7 @@ mod tests {
             nodes: &nodes,
             pods: &pods,
             bound: &bound,
+            anti_affine: &anti_affine(&pods, &bound),
             namespaces: &namespaces,
         };
         assert_eq!(cluster.choose(&pods[0], &[0, 1, 2]), Some(2));

@@ -8,6 +8,7 @@
 pub mod checks;
 pub mod kube;
 pub mod topology;
+pub mod type_index;
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -20,7 +21,7 @@ use crate::model::{HostPort, StringMap, WhenUnsatisfiable};
 use crate::pod::{Pod, pod_requirements};
 use crate::requirements::{Requirement, Requirements, Undefined};
 use crate::resources::{RESOURCE_COUNT, Resources};
-use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates};
+use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates, karpenter_untolerated};
 use crate::wellknown::{CAPACITY_TYPE, HOSTNAME, ZONE};
 use topology::{GroupKind, Topology};
 
@@ -51,6 +52,8 @@ pub struct Template {
     pub instance_types: Rc<Vec<InstanceType>>,
     /// Indices of the instance types that pass the NodePool's own requirements.
     pub candidates: Vec<u32>,
+    /// `instance_types` grouped for the requirement and offering checks.
+    pub index: Rc<type_index::TypeIndex>,
     /// Daemon overhead per instance type (indexed like `instance_types`).
     pub daemon_overhead: Vec<Resources>,
     /// Allocatable minus daemon overhead per instance type: what pods can use.
@@ -314,10 +317,12 @@ impl PreparedTopology {
         if self.topology.groups.is_empty() {
             return;
         }
-        for &p in on_node {
-            let owned = self.inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
-            self.topology.forget_existing(&pods[p], name, labels, owned);
-        }
+        let inverse = &self.inverse;
+        let on_node = on_node.iter().map(|&p| {
+            let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+            (&pods[p], owned)
+        });
+        self.topology.count_on_node(on_node, name, labels, -1);
     }
 }
 
@@ -338,7 +343,44 @@ pub struct Solver<'a> {
     pub record: bool,
     limits_log: Vec<Vec<Limits>>,
     last_considered: Option<Considered>,
+    /// Per node: the last pod requirements checked against its requirements, and the answer
+    /// ([`Requirements::compatible_covers`]). Both are shared values (a Deployment's pods
+    /// share their requirements; a node's change only when a pod narrows them), so most
+    /// checks are answered without comparing a label; the pair is held, so neither can be
+    /// dropped and its address reused while the answer is kept.
+    node_compat: Vec<Option<NodeCompat>>,
+    /// Per pod class, the nodes (in order) that have not refused it for good
+    /// ([`NodeFit::Never`]): the pods of a big pass mostly meet full nodes, and a full node
+    /// stays full, so each pod of a class looks at the nodes that may still take it.
+    open_nodes: Vec<(PodClass, Vec<u32>)>,
 }
+
+/// A pod's class as the nodes' fixed and shrinking checks see it: resources, tolerations and
+/// host ports follow from these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PodClass {
+    /// The shared spec's address (the pods outlive the pass, so it names one spec).
+    spec: usize,
+    requests: Resources,
+    tolerates_prefer_no_schedule: bool,
+}
+
+/// How a node answers a pod.
+enum NodeFit {
+    /// With the node's requirements narrowed, when the pod narrows them.
+    Fits(Option<Requirements>),
+    /// Not for the rest of the pass: too little left, an untolerated taint or a host port
+    /// in use. A pass only takes from a node, and taints do not change.
+    Never,
+    /// Not now: requirements or topology, which later placements can change.
+    NotNow,
+}
+
+type NodeCompat = (
+    Rc<Requirements>,
+    Rc<crate::pod::PodRequirements>,
+    Option<bool>,
+);
 
 /// kube-scheduler's NodePorts rule: same port and protocol conflict when either IP is a
 /// wildcard or both are equal.
@@ -414,10 +456,19 @@ impl<'a> Solver<'a> {
             }
         }
         if !topology.groups.is_empty() {
+            // Node by node (the counts are sums: the order they are added in does not
+            // matter), so that what depends only on the node is looked up once per node.
+            let mut by_node: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
             for &(p, n) in bound {
-                if let Some((name, labels)) = node_labels.get(&n) {
-                    let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
-                    topology.count_existing(&pods[p], name, labels, owned);
+                by_node.entry(n).or_default().push(p);
+            }
+            for (n, on_node) in &by_node {
+                if let Some((name, labels)) = node_labels.get(n) {
+                    let on_node = on_node.iter().map(|&p| {
+                        let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
+                        (&pods[p], owned)
+                    });
+                    topology.count_on_node(on_node, name, labels, 1);
                 }
             }
         }
@@ -432,6 +483,7 @@ impl<'a> Solver<'a> {
         prepared: PreparedTopology,
     ) -> Solver<'a> {
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
+        let node_compat = alloc::vec![None; nodes.len()];
         Solver {
             pods,
             nodes,
@@ -445,6 +497,8 @@ impl<'a> Solver<'a> {
             record: false,
             limits_log: Vec::new(),
             last_considered: None,
+            node_compat,
+            open_nodes: Vec::new(),
         }
     }
 
@@ -635,22 +689,55 @@ impl<'a> Solver<'a> {
 
     /// First: existing and in-flight nodes, in order.
     fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
-        for n in 0..self.nodes.len() {
-            if let Ok(reqs) = self.node_can_add(n, pod, a, owned) {
-                let node = &mut self.nodes[n];
-                node.remaining = node.remaining - pod.requests;
-                node.host_ports.extend(a.host_ports.iter().cloned());
-                if let Some(r) = reqs {
-                    node.requirements = Rc::new(r);
+        let class = self.pod_class(pod, a);
+        let mut open = core::mem::take(&mut self.open_nodes[class].1);
+        // Settled when a node first gets as far as the topology check.
+        let mut spreads = None;
+        let mut placed = None;
+        let mut i = 0;
+        while i < open.len() {
+            let n = open[i] as usize;
+            match self.node_can_add(n, pod, a, owned, &mut spreads) {
+                NodeFit::Fits(reqs) => {
+                    placed = Some((n, reqs));
+                    break;
                 }
-                if !self.topology.groups.is_empty() {
-                    self.topology
-                        .record(pod, &self.nodes[n].requirements, owned);
+                NodeFit::Never => {
+                    open.remove(i);
                 }
-                return Some(Placement::Existing(n));
+                NodeFit::NotNow => i += 1,
             }
         }
-        None
+        self.open_nodes[class].1 = open;
+        let (n, reqs) = placed?;
+        let node = &mut self.nodes[n];
+        node.remaining = node.remaining - pod.requests;
+        node.host_ports.extend(a.host_ports.iter().cloned());
+        if let Some(r) = reqs {
+            node.requirements = Rc::new(r);
+        }
+        if !self.topology.groups.is_empty() {
+            self.topology
+                .record(pod, &self.nodes[n].requirements, owned);
+        }
+        Some(Placement::Existing(n))
+    }
+
+    /// The index in [`Solver::open_nodes`] of the pod's class for this attempt.
+    fn pod_class(&mut self, pod: &Pod, a: &Attempt) -> usize {
+        let key = PodClass {
+            spec: Rc::as_ptr(&pod.spec) as *const u8 as usize,
+            requests: pod.requests,
+            tolerates_prefer_no_schedule: a.tolerations.is_some(),
+        };
+        match self.open_nodes.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let all = (0..self.nodes.len() as u32).collect();
+                self.open_nodes.push((key, all));
+                self.open_nodes.len() - 1
+            }
+        }
     }
 
     /// Second: NodeClaims opened earlier in this pass, emptiest first.
@@ -834,29 +921,46 @@ impl<'a> Solver<'a> {
         }
     }
 
-    #[allow(clippy::result_large_err)] // the error is built only on the failure path
+    /// Whether the pod fits an existing node, with the node's narrowed requirements when the
+    /// pod narrows them. Why it does not fit is never reported (the next node is tried), so
+    /// the cheapest and most selective test comes first and no message is built.
+    /// `spreads` holds the pod's spread constraints settled for this attempt, if that is all
+    /// its topology is, once a node has needed them.
     fn node_can_add(
-        &self,
+        &mut self,
         n: usize,
         pod: &Pod,
         a: &Attempt,
         owned: &[usize],
-    ) -> Result<Option<Requirements>, FitError> {
+        spreads: &mut Option<Option<Vec<topology::SpreadCheck>>>,
+    ) -> NodeFit {
         let node = &self.nodes[n];
-        if let Err(t) = karpenter_tolerates(&node.taints, a.tolerations(pod)) {
-            return Err(FitError::Taint(t));
+        if !pod.requests.fits_in(&node.remaining)
+            || karpenter_untolerated(&node.taints, a.tolerations(pod)).is_some()
+            || ports_conflict(&node.host_ports, &a.host_ports)
+        {
+            return NodeFit::Never;
         }
-        if ports_conflict(&node.host_ports, &a.host_ports) {
-            return Err(FitError::HostPorts);
-        }
-        if !pod.requests.fits_in(&node.remaining) {
-            return Err(FitError::Resources);
-        }
-        node.requirements
-            .compatible(&a.requirements.preferred, Undefined::Deny)
-            .map_err(FitError::Requirements)?;
+        let Some(covered) = (match &self.node_compat[n] {
+            Some((node_reqs, pod_reqs, answer))
+                if Rc::ptr_eq(node_reqs, &node.requirements)
+                    && Rc::ptr_eq(pod_reqs, &a.requirements) =>
+            {
+                *answer
+            }
+            _ => {
+                let answer = node
+                    .requirements
+                    .compatible_covers(&a.requirements.preferred, Undefined::Deny);
+                self.node_compat[n] =
+                    Some((node.requirements.clone(), a.requirements.clone(), answer));
+                answer
+            }
+        }) else {
+            return NodeFit::NotNow;
+        };
         // A node's requirements are its labels; clone them only when the pod narrows them.
-        let mut new_reqs = if node.requirements.covers(&a.requirements.preferred) {
+        let mut new_reqs = if covered {
             None
         } else {
             let mut r = Requirements::clone(&node.requirements);
@@ -865,13 +969,34 @@ impl<'a> Solver<'a> {
         };
         if !a.groups.is_empty() || self.topology.has_inverse() {
             let base = new_reqs.as_ref().unwrap_or(&*node.requirements);
-            let topo = self
-                .topology
-                .add_requirements(pod, &a.groups, &a.requirements.strict, base, owned, false)
-                .map_err(|e| FitError::Topology(e.message))?;
-            base.compatible(&topo, Undefined::Deny)
-                .map_err(FitError::Requirements)?;
-            if !base.covers(&topo) {
+            let spreads = spreads.get_or_insert_with(|| {
+                self.topology
+                    .spread_checks(pod, &a.groups, &a.requirements.strict)
+            });
+            if let Some(allowed) = spreads
+                .as_deref()
+                .and_then(|s| self.topology.spreads_allow(s, base))
+            {
+                return if allowed {
+                    NodeFit::Fits(new_reqs)
+                } else {
+                    NodeFit::NotNow
+                };
+            }
+            let Ok(topo) = self.topology.add_requirements(
+                pod,
+                &a.groups,
+                &a.requirements.strict,
+                base,
+                owned,
+                false,
+            ) else {
+                return NodeFit::NotNow;
+            };
+            let Some(covered) = base.compatible_covers(&topo, Undefined::Deny) else {
+                return NodeFit::NotNow;
+            };
+            if !covered {
                 let mut r = new_reqs
                     .take()
                     .unwrap_or_else(|| Requirements::clone(&node.requirements));
@@ -879,7 +1004,7 @@ impl<'a> Solver<'a> {
                 new_reqs = Some(r);
             }
         }
-        Ok(new_reqs)
+        NodeFit::Fits(new_reqs)
     }
 
     /// Whether the pod fits a NodeClaim of this pass: the checks that need no instance type
@@ -1018,12 +1143,12 @@ fn surviving_options(
     let (mut any_req, mut any_fit, mut any_off) = (false, false, false);
     let (mut req_fit, mut fit_off, mut req_off) = (false, false, false);
     let mut survivors = Vec::with_capacity(claim.options.len());
+    let matcher = changed.then(|| tpl.index.matcher(reqs));
     // The error taxonomy is only reported for a NodeClaim's first pod; otherwise options
     // that cannot fit need no requirement checks, and (largest CPU first) none after the
     // first that lacks CPU can fit.
     let detail = claim.pods.is_empty();
     for &i in &claim.options {
-        let it = &tpl.instance_types[i as usize];
         let headroom = &tpl.headroom[i as usize];
         if !detail && requests.cpu() > headroom.cpu() {
             break;
@@ -1039,13 +1164,9 @@ fn surviving_options(
         if !detail && !fit_ok {
             continue;
         }
-        let (req_ok, off_ok) = if changed {
-            (
-                it.requirements.intersects_ok(reqs),
-                has_compatible_offering(it, reqs),
-            )
-        } else {
-            (true, true)
+        let (req_ok, off_ok) = match &matcher {
+            Some(m) => (m.requirements_ok(i), m.offering_ok(i)),
+            None => (true, true),
         };
         any_req |= req_ok;
         any_fit |= fit_ok;

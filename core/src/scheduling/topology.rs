@@ -188,6 +188,15 @@ impl TopologyGroup {
     }
 }
 
+/// One of a pod's spread constraints settled for an attempt: what every node it tries
+/// shares (the counts do not change until the pod is placed).
+#[derive(Clone, Copy, Debug)]
+pub struct SpreadCheck {
+    group: usize,
+    self_selecting: bool,
+    min: i32,
+}
+
 /// What identifies a group, so pods sharing a constraint share its counts.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct GroupSignature {
@@ -492,6 +501,58 @@ impl Topology {
         }
     }
 
+    /// [`Topology::count_existing`] (`delta` 1) or [`Topology::forget_existing`] (−1) for
+    /// running pods on one node. What depends only on the node (each group's domain there,
+    /// whether its node filter counts the node) is worked out once, and a pod shares the
+    /// previous one's selections when it has the same namespace and labels (a workload's
+    /// replicas): the counts come out as pod by pod.
+    pub fn count_on_node<'p>(
+        &mut self,
+        on_node: impl Iterator<Item = (&'p Pod, &'p [usize])>,
+        node_name: &str,
+        labels: &StringMap,
+        delta: i32,
+    ) {
+        // Per group: the domain the node's pods count in, if they count at all.
+        let domains: Vec<Option<&str>> = self
+            .groups
+            .iter()
+            .map(|g| {
+                if g.inverse {
+                    return None;
+                }
+                let domain = match labels.get(&g.key) {
+                    Some(d) => d.as_str(),
+                    None if g.key == HOSTNAME => node_name,
+                    None => return None,
+                };
+                g.node_counts(labels).then_some(domain)
+            })
+            .collect();
+        let mut previous: Option<&Pod> = None;
+        let mut selected: Vec<bool> = alloc::vec![false; self.groups.len()];
+        for (pod, owned_inverse) in on_node {
+            let same =
+                previous.is_some_and(|q| q.namespace == pod.namespace && q.labels == pod.labels);
+            if !same {
+                for (i, g) in self.groups.iter().enumerate() {
+                    selected[i] = domains[i].is_some() && g.selects(&pod.namespace, &pod.labels);
+                }
+                previous = Some(pod);
+            }
+            for (i, domain) in domains.iter().enumerate() {
+                if let (true, Some(d)) = (selected[i], domain) {
+                    self.groups[i].add(d, delta);
+                }
+            }
+            for gi in owned_inverse {
+                let g = &mut self.groups[*gi];
+                let domain = labels.get(&g.key).map(String::as_str).unwrap_or(node_name);
+                g.add(domain, delta);
+            }
+        }
+    }
+
     /// Removes a domain that no longer exists (the only node in it is going away).
     pub fn remove_domain(&mut self, key: &str, domain: &str) {
         if let Some(list) = self.universe.get_mut(key) {
@@ -530,6 +591,55 @@ impl Topology {
                 }
             }
         }
+    }
+
+    /// The pod's constraints as [`SpreadCheck`]s, when they are all topology spreads and no
+    /// inverse anti-affinity group exists (`None`: only [`Topology::add_requirements`]
+    /// answers).
+    pub fn spread_checks(
+        &self,
+        pod: &Pod,
+        own: &[usize],
+        pod_strict: &Requirements,
+    ) -> Option<Vec<SpreadCheck>> {
+        if self.has_inverse() {
+            return None;
+        }
+        own.iter()
+            .map(|&gi| {
+                let g = &self.groups[gi];
+                if g.kind != GroupKind::Spread {
+                    return None;
+                }
+                let min = match pod_strict.get(&g.key) {
+                    Some(r) => g.min_count(r),
+                    None => g.min_count(&Requirement::exists(&g.key)),
+                };
+                Some(SpreadCheck {
+                    group: gi,
+                    self_selecting: g.selects(&pod.namespace, &pod.labels),
+                    min,
+                })
+            })
+            .collect()
+    }
+
+    /// [`Topology::add_requirements`] for a node whose requirements hold one value for every
+    /// spread's key, without building requirements: each spread then allows that value or
+    /// nothing, and what it allows the node already requires. `Some(allowed)`, or `None`
+    /// when some key has no single value there.
+    pub fn spreads_allow(&self, checks: &[SpreadCheck], node_reqs: &Requirements) -> Option<bool> {
+        for c in checks {
+            let g = &self.groups[c.group];
+            let value = node_reqs.get(&g.key)?.single_value()?;
+            let Some(&count) = g.domains.get(value) else {
+                return Some(false);
+            };
+            if count + i32::from(c.self_selecting) - c.min > g.max_skew {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// Narrows `node_reqs` for the pod's constraints; the result holds one requirement per

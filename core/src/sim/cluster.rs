@@ -304,8 +304,13 @@ impl Cluster {
     /// Whether a pod tolerates `karpenter.sh/disrupted:NoSchedule` (a blanket toleration, as
     /// many DaemonSets carry): Karpenter neither drains it nor weighs its budgets.
     pub(super) fn tolerates_disruption(&self, p: usize) -> bool {
+        let tolerations = &self.pods[p].spec.tolerations;
+        // Most pods tolerate nothing: no taint to build for them.
+        if tolerations.is_empty() {
+            return false;
+        }
         let taint = [Taint::new(wk::DISRUPTED_TAINT, "", TaintEffect::NoSchedule)];
-        crate::taints::scheduler_tolerates(&taint, &self.pods[p].spec.tolerations).is_ok()
+        crate::taints::scheduler_tolerates(&taint, tolerations).is_ok()
     }
 
     /// The disruptions each PodDisruptionBudget allows now.

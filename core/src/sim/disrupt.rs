@@ -134,7 +134,8 @@ impl Candidate {
 
 /// What the scheduling simulation of a command concluded.
 struct Simulated {
-    templates: Vec<Template>,
+    /// What the simulation shared with the pass's others: its templates are the claims'.
+    base: Rc<SimBase>,
     claims: Vec<scheduling::NewClaim>,
     /// Pods of the candidates that would not schedule, with why.
     failures: Vec<(usize, String)>,
@@ -701,7 +702,7 @@ impl Simulation {
                 .claims
                 .into_iter()
                 .map(|claim| Replacement {
-                    template: sim.templates[claim.template].clone(),
+                    template: sim.base.templates[claim.template].clone(),
                     claim,
                 })
                 .collect();
@@ -836,7 +837,7 @@ impl Simulation {
             return Err(Blocker::TooManyReplacements(claims.len()));
         }
         let mut claim = claims.remove(0);
-        let template = sim.templates[claim.template].clone();
+        let template = sim.base.templates[claim.template].clone();
         let types = template.instance_types.clone();
         let spot_allowed = claim
             .requirements
@@ -1058,7 +1059,7 @@ impl Simulation {
             }
         }
         Simulated {
-            templates: base.templates.clone(),
+            base,
             claims: outcome.claims,
             failures,
         }

@@ -14,6 +14,8 @@ struct NodeCache {
     nodes: Vec<KubeNode>,
     /// The active pods on each node (indexed like `nodes`).
     bound: Vec<Vec<usize>>,
+    /// Those of them with required anti-affinity terms ([`kube::anti_affine`]).
+    anti_affine: Vec<Vec<usize>>,
 }
 
 /// One pod's scheduling cycle: the node chosen (an index into the cache), kube-scheduler's
@@ -48,7 +50,10 @@ impl Simulation {
             if let Some((q, summary)) = &last_failed
                 && same(&self.cluster.pods[*q], &self.cluster.pods[p])
             {
-                self.cluster.pods[p].scheduler_message = summary.clone();
+                // Usually what the last round said too: no copy then.
+                if self.cluster.pods[p].scheduler_message != *summary {
+                    self.cluster.pods[p].scheduler_message = summary.clone();
+                }
                 unschedulable.push(p);
                 if let Some(record) = self.recorder.evidence.scheduling.get(*q).cloned().flatten() {
                     self.recorder.evidence.set_scheduling(p, record);
@@ -131,10 +136,12 @@ impl Simulation {
             })
             .collect();
         let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
-        let position: BTreeMap<usize, usize> =
-            ready.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut position: Vec<Option<usize>> = alloc::vec![None; self.cluster.nodes.len()];
+        for (i, &n) in ready.iter().enumerate() {
+            position[n] = Some(i);
+        }
         for (p, pod) in self.cluster.pods.iter().enumerate() {
-            if let Some(i) = pod.node.and_then(|n| position.get(&n))
+            if let Some(i) = pod.node.and_then(|n| position[n].as_ref())
                 && pod.is_active()
             {
                 nodes[*i].requested += pod.requests;
@@ -142,7 +149,12 @@ impl Simulation {
                 nodes[*i].host_ports.extend(pod::host_ports(&pod.spec));
             }
         }
-        NodeCache { nodes, bound }
+        let anti_affine = kube::anti_affine(&self.cluster.pods, &bound);
+        NodeCache {
+            nodes,
+            bound,
+            anti_affine,
+        }
     }
 
     /// One pod's filters over every node, and the node kube-scheduler would choose.
@@ -158,6 +170,7 @@ impl Simulation {
             nodes: knodes,
             pods: &self.cluster.pods,
             bound: &cache.bound,
+            anti_affine: &cache.anti_affine,
             namespaces: &self.cluster.namespaces,
         };
         let pod = &self.cluster.pods[p];
@@ -208,6 +221,9 @@ impl Simulation {
         cache.nodes[i].requested += pod.requests;
         cache.nodes[i].host_ports.extend(pod::host_ports(&pod.spec));
         cache.bound[i].push(p);
+        if !pod.spec.pod_anti_affinity.is_empty() {
+            cache.anti_affine[i].push(p);
+        }
         spread_cache.record(pod, &cache.nodes[i]);
     }
 

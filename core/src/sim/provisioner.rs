@@ -9,8 +9,15 @@
 
 use super::*;
 
-/// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met).
-type CandidateEntry = (NodePool, Rc<Vec<InstanceType>>, Vec<u32>, bool);
+/// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met,
+/// the catalog grouped for requirement checks).
+type CandidateEntry = (
+    NodePool,
+    Rc<Vec<InstanceType>>,
+    Vec<u32>,
+    bool,
+    Rc<scheduling::type_index::TypeIndex>,
+);
 
 /// A NodePool whose instance types a pass filtered for the first time (or since its spec or
 /// catalog changed): the entry to keep, and the event that says the pool cannot launch.
@@ -132,12 +139,12 @@ impl Simulation {
                 continue;
             };
             let reqs = self.template_requirements(np);
-            let (candidates, min_values_ok) = match self.cached_candidates(np, &types) {
+            let (candidates, min_values_ok, index) = match self.cached_candidates(np, &types) {
                 Some(hit) => hit,
                 None => {
                     let fill = pool_candidates(np, &types, &reqs);
-                    let (_, _, candidates, ok) = &fill.entry;
-                    let hit = (candidates.clone(), *ok);
+                    let (_, _, candidates, ok, index) = &fill.entry;
+                    let hit = (candidates.clone(), *ok, index.clone());
                     fills.push(fill);
                     hit
                 }
@@ -163,6 +170,7 @@ impl Simulation {
                 taints: np.taints.clone(),
                 instance_types: types,
                 candidates,
+                index,
                 daemon_overhead,
                 daemon_host_ports,
                 remaining,
@@ -179,12 +187,12 @@ impl Simulation {
         &self,
         np: &NodePool,
         types: &Rc<Vec<InstanceType>>,
-    ) -> Option<(Vec<u32>, bool)> {
+    ) -> Option<(Vec<u32>, bool, Rc<scheduling::type_index::TypeIndex>)> {
         self.provisioner
             .candidate_cache
             .get(&np.name)
-            .filter(|(spec, cat, _, _)| spec == np && Rc::ptr_eq(cat, types))
-            .map(|(_, _, c, ok)| (c.clone(), *ok))
+            .filter(|(spec, cat, ..)| spec == np && Rc::ptr_eq(cat, types))
+            .map(|(_, _, c, ok, index)| (c.clone(), *ok, index.clone()))
     }
 
     /// Keeps NodePools' freshly filtered instance types, and says once (per spec and
@@ -849,10 +857,8 @@ impl Simulation {
                 {
                     values.extend(b.values().iter().cloned());
                 }
-                for it in t.instance_types.iter() {
-                    let Some(r) = it.requirements.get(key) else {
-                        continue;
-                    };
+                // Each distinct requirement once: the types share a handful per key.
+                for r in t.index.requirements_for(key) {
                     let r = match &base {
                         Some(b) => b.intersection(r),
                         None => r.clone(),
@@ -901,12 +907,11 @@ fn pool_candidates(
     types: &Rc<Vec<InstanceType>>,
     reqs: &Requirements,
 ) -> CandidateFill {
-    let mut candidates: Vec<u32> = Vec::new();
-    for (i, it) in types.iter().enumerate() {
-        if it.requirements.intersects_ok(reqs) && scheduling::has_compatible_offering(it, reqs) {
-            candidates.push(i as u32);
-        }
-    }
+    let index = Rc::new(scheduling::type_index::TypeIndex::new(types));
+    let matcher = index.matcher(reqs);
+    let candidates: Vec<u32> = (0..types.len() as u32)
+        .filter(|&i| matcher.requirements_ok(i) && matcher.offering_ok(i))
+        .collect();
     let min_values_ok = scheduling::min_values_unmet(types, &candidates, reqs).is_empty();
     let report =
         (candidates.is_empty() || !min_values_ok).then(|| EventKind::NoCompatibleInstanceTypes {
@@ -915,7 +920,7 @@ fn pool_candidates(
         });
     CandidateFill {
         pool: np.name.clone(),
-        entry: (np.clone(), types.clone(), candidates, min_values_ok),
+        entry: (np.clone(), types.clone(), candidates, min_values_ok, index),
         report,
     }
 }
