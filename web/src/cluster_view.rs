@@ -219,7 +219,8 @@ fn SimulationProgress() -> impl IntoView {
                     <span>{locale.t(T::Simulating)}" "
                         <span class="reached">{snapshot::clock(p.reached)}</span>
                         " / "{snapshot::clock(p.target)}" · "
-                        <span class="bound">{p.pods_bound}</span>" / "{p.pods}" "
+                        <span class="bound">{snapshot::count(p.pods_bound)}</span>" / "
+                        {snapshot::count(p.pods)}" "
                         {locale.t(T::PodsBound)}</span>
                     <progress max=p.target.max(1) value=p.reached></progress>
                     <button class="stop" on:click=stop>{locale.t(T::StopSimulation)}</button>
@@ -797,7 +798,7 @@ fn PendingTray() -> impl IntoView {
                             <li class="pending-group" data-owner=group.owner.clone()>
                                 <Chip pod=group.first.clone()/>
                                 <span class="owner">{group.owner.clone()}</span>
-                                <span class="times">"× "{group.pods}</span>
+                                <span class="times">"× "{snapshot::count(group.pods)}</span>
                                 <span class="why muted">{
                                     group.first.reason.as_deref().and_then(|r| r.lines().next())
                                         .unwrap_or_default().to_string()

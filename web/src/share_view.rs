@@ -9,6 +9,7 @@ use crate::boot::Home;
 use crate::browser;
 use crate::i18n::T;
 use crate::persist::{LINKED_KEY, STORAGE_KEY};
+use crate::snapshot;
 use crate::state::{Editor, Locale, Page, SessionState};
 
 /// Over a workspace opened from a share link: the learner's own is safe, and one click away.
@@ -194,7 +195,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                     </div>
                     <p class="share-size" class:long=long>
                         <span class="share-length"
-                            data-chars=link_len.to_string()>{format_count(link_len)}</span>" "{
+                            data-chars=link_len.to_string()>{snapshot::count(link_len)}</span>" "{
                             move || locale.t(T::Characters)
                         }
                         {long.then(|| view! {
@@ -267,28 +268,5 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                 </div>
             </div>
         </div>
-    }
-}
-
-/// 12345 → "12,345".
-fn format_count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn counts_have_thousands_separators() {
-        assert_eq!(super::format_count(7), "7");
-        assert_eq!(super::format_count(1234), "1,234");
-        assert_eq!(super::format_count(123_456_789), "123,456,789");
     }
 }

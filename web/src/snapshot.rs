@@ -702,6 +702,19 @@ pub fn dollars_per_month(micro_per_hour: i64) -> String {
 }
 
 /// `0:23`, `12:05`, `1:02:03`.
+/// 12345 → "12,345".
+pub fn count(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub fn clock(ms: i64) -> String {
     let s = ms.max(0) / 1000;
     let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
@@ -956,6 +969,13 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(count(7), "7");
+        assert_eq!(count(1234), "1,234");
+        assert_eq!(count(123_456_789), "123,456,789");
     }
 
     #[test]
