@@ -228,6 +228,14 @@ impl ToWorker {
 }
 
 impl FromWorker {
+    pub fn new(reply_to: u64, reply: Reply) -> FromWorker {
+        FromWorker {
+            v: VERSION,
+            reply_to,
+            reply,
+        }
+    }
+
     pub fn encode(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

@@ -701,20 +701,12 @@ pub fn dollars_per_month(micro_per_hour: i64) -> String {
     format!("${grouped}.{frac:02}")
 }
 
-/// `0:23`, `12:05`, `1:02:03`.
-/// 12345 → "12,345".
+/// 12345 → "12,345" (the terminal's formatter: one rule for every count on the page).
 pub fn count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    kpg_kubectl::format::thousands(n as u64)
 }
 
+/// `0:23`, `12:05`, `1:02:03`.
 pub fn clock(ms: i64) -> String {
     let s = ms.max(0) / 1000;
     let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::engine_host::{Host, Outbox};
-use crate::protocol::{FromWorker, Reply, ToWorker, VERSION};
+use crate::protocol::{FromWorker, Reply, ToWorker};
 
 /// A run reports progress once it has taken this long (wall clock), then this often.
 const PROGRESS_AFTER_MS: f64 = 250.0;
@@ -65,11 +65,7 @@ impl Posting {
 
 impl Outbox for Posting {
     fn send(&mut self, reply: Reply) {
-        let message = FromWorker {
-            v: VERSION,
-            reply_to: self.id,
-            reply,
-        };
+        let message = FromWorker::new(self.id, reply);
         let _ = self
             .scope
             .post_message(&wasm_bindgen::JsValue::from_str(&message.encode()));

@@ -153,7 +153,7 @@ mod inline {
     use std::cell::RefCell;
 
     use crate::engine_host::{Host, Outbox};
-    use crate::protocol::{FromWorker, Reply, ToWorker, VERSION};
+    use crate::protocol::{FromWorker, Reply, ToWorker};
 
     struct Replies {
         id: u64,
@@ -162,11 +162,7 @@ mod inline {
 
     impl Outbox for Replies {
         fn send(&mut self, reply: Reply) {
-            let message = FromWorker {
-                v: VERSION,
-                reply_to: self.id,
-                reply,
-            };
+            let message = FromWorker::new(self.id, reply);
             self.sent.push(message.encode());
         }
         fn progress_due(&mut self) -> bool {
