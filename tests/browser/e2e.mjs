@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from './server.mjs';
-import { assert, finish, launch, test } from './harness.mjs';
+import { assert, finish, launch, live, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -42,6 +42,7 @@ async function limitsLabAtTheLimit() {
 
 await test('the page loads from a sub-path and renders the cluster', async () => {
   await page.goto(url);
+  await live(page);
   await page.waitForSelector('.summary', { timeout: 20000 });
   await page.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
   assert(await page.locator('h1').innerText() === 'Karpenter Playground', 'English title by default for en-US');
@@ -50,10 +51,57 @@ await test('the page loads from a sub-path and renders the cluster', async () =>
   await shot('01-loaded');
 });
 
+await test('a first visit is drawn by the build before the wasm arrives, and the live page takes over unchanged', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  // Hold the page's wasm: what shows meanwhile is only what index.html brought.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  const p = await ctx.newPage();
+  await p.goto(url);
+  await p.waitForSelector('#kpg-prerender .summary', { state: 'visible', timeout: 10000 });
+  assert(await p.locator('#kpg-prerender').getAttribute('inert') !== null, 'the drawn copy takes no input');
+  assert(await p.locator('#kpg-prerender #lesson-title').innerText() === 'Two objects, two jobs', 'it shows the first lesson');
+  assert(await p.locator('#kpg-prerender .tray .pod').count() === 1, 'and the cluster: nginx waits in the pending tray');
+  assert(await p.locator('#kpg-prerender [data-lane="pool/hello-world"]').count() === 1, 'in front of the hello-world pool');
+  const marks = await p.evaluate(() => ['kpg-first-render', 'kpg-interactive']
+    .map((m) => performance.getEntriesByName(m).length));
+  assert(marks[0] === 1 && marks[1] === 0, `the first cluster render is the copy's, before the page runs (${marks})`);
+  const drawn = await p.locator('#kpg-prerender .app').innerText();
+  await p.screenshot({ path: path.join(artifacts, '00-drawn-by-the-build.png') });
+  release();
+  await live(p);
+  assert(await p.locator('.app').count() === 1, 'one page once the live one runs');
+  assert(await p.locator('.app').innerText() === drawn, 'the live page draws exactly what the build drew');
+  // Played once, the workspace is saved: the next visit is not a first visit, and the copy
+  // of the first lesson would be wrong about it; it never shows.
+  await p.click('.speed >> text=60×');
+  await p.click('button.play');
+  await p.waitForSelector('[data-lane="pool/hello-world"] .node', { timeout: 30000 });
+  await p.click('button.play');
+  await p.close();
+  await ctx.unrouteAll();
+  await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, (route) => route.abort());
+  const again = await ctx.newPage();
+  await again.goto(url);
+  await again.waitForSelector('#kpg-prerender', { state: 'attached' });
+  assert(!(await again.locator('#kpg-prerender').isVisible()), 'a returning visit never shows the first visit\'s copy');
+  await ctx.close();
+  const korean = await browser.newContext({ locale: 'ko-KR' });
+  const k = await korean.newPage();
+  await k.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, (route) => route.abort());
+  await k.goto(url);
+  await k.waitForSelector('#kpg-prerender', { state: 'attached' });
+  assert(!(await k.locator('#kpg-prerender').isVisible()), 'a Korean browser never shows the English copy');
+  await korean.close();
+});
+
 await test('the seed 002 lesson plays: t3.small nodes in the platform pool, the pending tray empties', async () => {
   await page.selectOption('.lesson-picker select', 'hello');
   await page.selectOption('.lesson-picker select', 'labels-taints');
-  await page.waitForSelector('.tray:not(.empty)');
+  // The hello lab's tray is not empty either: wait for the lab's own cluster.
+  await page.waitForFunction(() => document.querySelector('[data-lane="pool/platform"]')
+    && document.querySelectorAll('.tray .pod').length === 2, null, { timeout: 10000 }).catch(() => {});
   const pendingAtStart = await page.locator('.tray .pod').count();
   assert(pendingAtStart === 2, `2 busybox pods pending before play (the fixed nodes take 2 at once), saw ${pendingAtStart}`);
   await page.click('.speed >> text=60×');
@@ -120,6 +168,7 @@ await test('a YAML error is named by line in Problems while the cluster view sta
 
 await test('a reload brings the edit back', async () => {
   await page.reload();
+  await live(page);
   await page.waitForSelector('.summary');
   const value = await page.locator('textarea.input').inputValue();
   assert(value.includes('replicas: [4'), 'the broken line survives the reload in the open tab');
@@ -279,6 +328,7 @@ await test('a corrupt saved session opens the default lesson with a notice', asy
   await page.goto(url + 'example-article.html');
   await page.evaluate(() => localStorage.setItem('kpg.session', '{"version":1, "broken'));
   await page.goto(url);
+  await live(page);
   await page.waitForSelector('.notice');
   assert(await page.locator('.lesson-picker select').inputValue() === 'hello', 'the default lesson is open');
   assert(await page.locator('.doc-tab').count() === 3, 'with its three documents');
@@ -382,6 +432,7 @@ await test('the terminal answers kubectl get nodes -L karpenter.sh/nodepool, com
   assert(yaml.includes('scale:') && yaml.includes('replicas: 6'), `the step, as YAML: ${yaml}`);
 
   await page.reload();
+  await live(page);
   await page.waitForSelector('.summary');
   await page.click('#tab-terminal');
   await page.locator('.terminal input').press('ArrowUp');
@@ -431,7 +482,9 @@ await test('the spot shortage lesson falls back to on-demand and the Events tab 
   await page.click('#tab-events');
   const failed = page.locator('.events li.warning', { hasText: 'InsufficientCapacityError' });
   assert(await failed.count() > 0, 'the failed spot launches are in the Events tab');
-  const text = await failed.first().innerText();
+  // textContent: a row off screen is not rendered (`content-visibility: auto`), so it has no
+  // innerText.
+  const text = await failed.first().textContent();
   assert(text.includes('InsufficientInstanceCapacity'), `in EC2's words: ${text}`);
   await shot('10a-spot-shortage-events');
 });
@@ -458,6 +511,7 @@ await test('works on a phone, stacked, and in dark mode', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
   const p = await phone.newPage();
   await p.goto(url);
+  await live(p);
   await p.waitForSelector('.summary');
   assert(await p.evaluate(() => document.documentElement.lang) === 'ko', 'a Korean browser gets Korean by default');
   const [editor, cluster] = await Promise.all([p.locator('.pane.manifests').boundingBox(), p.locator('.pane.cluster').boundingBox()]);

@@ -30,6 +30,15 @@ export async function test(name, fn) {
   }
 }
 
+/**
+ * Waits until the live page runs: a first visit is painted from the build's drawn copy
+ * (#kpg-prerender, inert) before the wasm starts, and a test must act on the live page.
+ */
+export async function live(page, timeout = 30000) {
+  await page.waitForFunction(() => !document.getElementById('kpg-prerender')
+    && performance.getEntriesByName('kpg-interactive').length > 0, null, { timeout });
+}
+
 export function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
 /** Prints "N passed, M failed" and exits non-zero on any failure. */

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
-import { assert, finish, launch, test } from './harness.mjs';
+import { assert, finish, launch, live, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -39,6 +39,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 // The learner's own workspace: the limits lab, edited, played a while, a node selected.
 const mine = await profile();
 await mine.page.goto(url);
+await live(mine.page);
 await mine.page.waitForSelector('.summary');
 await mine.page.selectOption('.lesson-picker select', 'labels-taints');
 for (let i = 0; i < 5; i++) await mine.page.click('.lesson-nav button.primary');
@@ -72,6 +73,7 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
 
   const fresh = await profile();
   await fresh.page.goto(pageLink);
+  await live(fresh.page);
   await fresh.page.waitForSelector('.summary');
   await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
   const seen = await cluster(fresh.page);
@@ -115,6 +117,7 @@ await test('Share → Embed gives the article snippet for the current scenario, 
 await test('a link opened beside a saved session leaves that session alone, and Back returns to it', async () => {
   const tab = await mine.context.newPage();
   await tab.goto(pageLink);
+  await live(tab);
   await tab.waitForSelector('.linked-banner');
   await tab.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
   // Edit the linked workspace: that edit must not reach the learner's own session.
@@ -123,6 +126,7 @@ await test('a link opened beside a saved session leaves that session alone, and 
   await ta.fill('# edited in the shared copy\n' + await ta.inputValue());
   await tab.waitForTimeout(300);
   await tab.reload();
+  await live(tab);
   await tab.waitForSelector('.linked-banner');
   assert((await tab.locator('textarea.input').inputValue()).startsWith('# edited in the shared copy'),
     'a reload of the same link keeps the edits made to the shared copy');
@@ -145,6 +149,7 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   const expected = report.nodes.map((n) => `${n.name} ${n.instanceType}`).sort();
   const fresh = await profile();
   await fresh.page.goto(link);
+  await live(fresh.page);
   await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
   const seen = await cluster(fresh.page);
   assert(seen.clock === 180000, `the clock opens at 3m: ${seen.clock}`);
@@ -155,6 +160,7 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   const again = await fresh.page.locator('.share-link').inputValue();
   const third = await profile();
   await third.page.goto(again);
+  await live(third.page);
   await third.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
   assert(same(await cluster(third.page), seen), 'a link from the page and one from kpg share open the same cluster');
   await third.context.close();
@@ -165,6 +171,7 @@ await test('a damaged link gives a notice and the learner\'s own workspace, neve
   const tab = await mine.context.newPage();
   const cut = pageLink.slice(0, pageLink.length - 40);
   await tab.goto(cut);
+  await live(tab);
   await tab.waitForSelector('.notice');
   const notice = await tab.locator('.notice').innerText();
   assert(/could not be opened/.test(notice) && /own workspace/.test(notice), `the notice says what happened: ${notice}`);
@@ -176,12 +183,14 @@ await test('a damaged link gives a notice and the learner\'s own workspace, neve
   // A link from a later version of the page says so.
   const newer = await mine.context.newPage();
   await newer.goto(url + '#kpg9.AAAA');
+  await live(newer);
   await newer.waitForSelector('.notice');
   assert(/newer version/.test(await newer.locator('.notice').innerText()), 'a newer link is named as such');
   await newer.close();
   // Some other anchor is not a link at all.
   const anchor = await mine.context.newPage();
   await anchor.goto(url + '#intro');
+  await live(anchor);
   await anchor.waitForSelector('.summary');
   assert(await anchor.locator('.notice').count() === 0, 'an ordinary anchor raises no notice');
   await anchor.close();
@@ -191,6 +200,7 @@ await test('hostile manifests in a link render as text', async () => {
   const author = await profile();
   const tab = author.page;
   await tab.goto(url);
+  await live(tab);
   await tab.waitForSelector('.summary');
   await tab.selectOption('.lesson-picker select', 'blank');
   const ta = tab.locator('textarea.input');
@@ -204,6 +214,7 @@ await test('hostile manifests in a link render as text', async () => {
   const link = await tab.locator('.share-link').inputValue();
   const fresh = await profile();
   await fresh.page.goto(link);
+  await live(fresh.page);
   await fresh.page.waitForSelector('.summary');
   await fresh.page.click('.doc-tab:has-text("web")');
   assert((await fresh.page.locator('textarea.input').inputValue()) === hostile, 'the text arrives as typed');
@@ -220,6 +231,7 @@ await test('hostile manifests in a link render as text', async () => {
 await test('the workspace downloads as one multi-document YAML file and opens again, with Undo', async () => {
   const tab = await mine.context.newPage();
   await tab.goto(url);
+  await live(tab);
   await tab.waitForSelector('.summary');
   const tabsBefore = await tab.locator('.doc-tab').count();
   const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('.doc-actions .download')]);
@@ -264,6 +276,7 @@ await test('a link too long for chat tools says so and offers the .yaml instead'
   const author = await profile();
   const tab = author.page;
   await tab.goto(url);
+  await live(tab);
   await tab.waitForSelector('.summary');
   await tab.selectOption('.lesson-picker select', 'blank');
   // Unique text compresses poorly: 30 KB of it makes a link well over 8 KB.

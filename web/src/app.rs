@@ -22,7 +22,7 @@ use crate::terminal_view::Term;
 use crate::topbar::{Header, NoticeBar};
 
 /// Where the page starts: the address and local storage, read once.
-fn boot() -> boot::Start {
+pub(crate) fn boot() -> boot::Start {
     let (query, fragment) = browser::address();
     let embedded = kpg_share::EmbedOptions::from_query(&query).is_some();
     // An embed reads no storage: an article must not see the learner's work.
@@ -55,9 +55,20 @@ fn save(session: SessionState, page: Page) {
     });
 }
 
+/// The page in the browser: where it starts, read from the address and local storage, and
+/// the cluster the build drew for a first visit when this is that visit (see
+/// [`crate::prerender`]).
 #[component]
 pub fn App() -> impl IntoView {
     let start = boot();
+    let prerendered = crate::prerender::adopt(&start);
+    view! { <Playground start prerendered/> }
+}
+
+/// The page from a given start. `prerendered` are the engine's replies to the first load,
+/// recorded by the build: shown at once, while the worker computes the same again.
+#[component]
+pub fn Playground(start: boot::Start, prerendered: Vec<String>) -> impl IntoView {
     let session = start.session;
     let notice = start.notice.map(|text| Notice {
         text,
@@ -73,6 +84,7 @@ pub fn App() -> impl IntoView {
     let readonly = embed.as_ref().is_some_and(|o| o.readonly);
     let editor = Editor::new(session.workspace, session.active_doc, readonly);
     let engine = Engine::new(session.last_good, editor.analysis);
+    engine.show_prerendered(&prerendered);
     // The clock stops at an embed's `until`, otherwise at the page's horizon.
     let limit_ms = embed
         .as_ref()

@@ -4,11 +4,20 @@
 
 use std::collections::HashMap;
 
-use leptos::prelude::window;
 use wasm_bindgen::JsCast;
 
+/// The browser's window; none off the browser, where the build's prerender draws the page
+/// natively (`crate::prerender`) and every call here is a no-op.
+fn window() -> Option<web_sys::Window> {
+    if cfg!(target_arch = "wasm32") {
+        web_sys::window()
+    } else {
+        None
+    }
+}
+
 pub fn load(key: &str) -> Option<String> {
-    window()
+    window()?
         .local_storage()
         .ok()
         .flatten()?
@@ -18,44 +27,62 @@ pub fn load(key: &str) -> Option<String> {
 }
 
 pub fn save(key: &str, value: &str) {
-    if let Some(s) = window().local_storage().ok().flatten() {
+    if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.set_item(key, value);
     }
 }
 
+/// The text of the element with this id.
+pub fn element_text(id: &str) -> Option<String> {
+    window()?.document()?.get_element_by_id(id)?.text_content()
+}
+
+pub fn remove_element(id: &str) {
+    if let Some(el) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.remove();
+    }
+}
+
 pub fn language() -> Option<String> {
-    window().navigator().language()
+    window()?.navigator().language()
 }
 
 pub fn reduced_motion() -> bool {
     window()
-        .match_media("(prefers-reduced-motion: reduce)")
-        .ok()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok())
         .flatten()
         .is_some_and(|m| m.matches())
 }
 
 /// Milliseconds since the page started (monotonic).
 pub fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 pub fn mark(name: &str) {
-    if let Some(p) = window().performance() {
+    if let Some(p) = window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }
 }
 
 /// A User Timing measure `name` from the mark `start` to now; the mark is cleared.
 pub fn measure_since_mark(name: &str, start: &str) {
-    if let Some(p) = window().performance() {
+    if let Some(p) = window().and_then(|w| w.performance()) {
         let _ = p.measure_with_start_mark(name, start);
         p.clear_marks_with_mark_name(start);
     }
 }
 
 pub fn set_document_lang(code: &str) {
-    if let Some(html) = window().document().and_then(|d| d.document_element()) {
+    if let Some(html) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
         let _ = html.set_attribute("lang", code);
     }
 }
@@ -68,7 +95,10 @@ const MAX_ANIMATED_CHIPS: u32 = 400;
 
 /// Every pod chip on the page with its key, or `None` when there are too many to animate.
 fn chips() -> Option<Vec<(String, web_sys::HtmlElement)>> {
-    let list = window().document()?.query_selector_all("[data-pod]").ok()?;
+    let list = window()?
+        .document()?
+        .query_selector_all("[data-pod]")
+        .ok()?;
     if list.length() > MAX_ANIMATED_CHIPS {
         return None;
     }
@@ -133,14 +163,16 @@ pub fn reveal(el: &web_sys::Element) {
 }
 
 pub fn remove(key: &str) {
-    if let Some(s) = window().local_storage().ok().flatten() {
+    if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.remove_item(key);
     }
 }
 
 /// `location.search` and `location.hash` (with their `?` and `#`).
 pub fn address() -> (String, String) {
-    let loc = window().location();
+    let Some(loc) = window().map(|w| w.location()) else {
+        return Default::default();
+    };
     (
         loc.search().unwrap_or_default(),
         loc.hash().unwrap_or_default(),
@@ -149,8 +181,9 @@ pub fn address() -> (String, String) {
 
 /// The page's URL without query or fragment: what share links and embeds build on.
 pub fn page_url() -> String {
-    let loc = window().location();
-    let href = loc.href().unwrap_or_default();
+    let href = window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
     href.split(['#', '?'])
         .next()
         .unwrap_or_default()
@@ -159,21 +192,28 @@ pub fn page_url() -> String {
 
 /// Leaves the current address for `url` (a full navigation, so the page starts afresh).
 pub fn navigate(url: &str) {
-    let _ = window().location().set_href(url);
+    if let Some(w) = window() {
+        let _ = w.location().set_href(url);
+    }
 }
 
 pub fn reload() {
-    let _ = window().location().reload();
+    if let Some(w) = window() {
+        let _ = w.location().reload();
+    }
 }
 
 pub fn confirm(message: &str) -> bool {
-    window().confirm_with_message(message).unwrap_or(false)
+    window().is_some_and(|w| w.confirm_with_message(message).unwrap_or(false))
 }
 
 /// Puts text on the clipboard. Where the browser refuses (no permission, an insecure origin)
 /// the text stays selectable in the dialog for Ctrl+C; the refusal is not an error to report.
 pub fn copy_text(text: &str) {
-    let promise = window().navigator().clipboard().write_text(text);
+    let Some(w) = window() else {
+        return;
+    };
+    let promise = w.navigator().clipboard().write_text(text);
     leptos::task::spawn_local(async move {
         let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
     });
@@ -190,7 +230,7 @@ pub fn download(name: &str, text: &str, mime: &str) {
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
         return;
     };
-    if let Some(doc) = window().document()
+    if let Some(doc) = window().and_then(|w| w.document())
         && let Ok(a) = doc.create_element("a")
         && let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>()
     {
@@ -211,10 +251,13 @@ pub async fn read_file(file: web_sys::File) -> Result<String, ()> {
 
 /// Sends a message (JSON text, parsed back into an object) to the parent window.
 pub fn post_to_parent(json: &str) {
-    let Ok(Some(parent)) = window().parent() else {
+    let Some(window) = window() else {
         return;
     };
-    if js_sys::Object::is(&parent, &window()) {
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if js_sys::Object::is(&parent, &window) {
         return;
     }
     if let Ok(value) = js_sys::JSON::parse(json) {
@@ -226,8 +269,9 @@ pub fn post_to_parent(json: &str) {
 /// then: another frame, a popup or the page itself is ignored).
 pub fn message_from_parent(ev: &web_sys::MessageEvent) -> Option<String> {
     let source = ev.source()?;
-    let parent = window().parent().ok().flatten()?;
-    if js_sys::Object::is(&parent, &window()) || !js_sys::Object::is(&source, &parent) {
+    let window = window()?;
+    let parent = window.parent().ok().flatten()?;
+    if js_sys::Object::is(&parent, &window) || !js_sys::Object::is(&source, &parent) {
         return None;
     }
     js_sys::JSON::stringify(&ev.data()).ok()?.as_string()

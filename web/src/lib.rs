@@ -6,6 +6,9 @@
 //! `persist`, `lessons`, `i18n`, `focus`, `terminal`) are tested natively with `cargo test`.
 
 #![forbid(unsafe_code)]
+// Leptos's server-side rendering (the build's `prerender`) nests the views' types deeper than
+// the default limit allows.
+#![recursion_limit = "256"]
 
 pub mod app;
 pub mod boot;
@@ -23,6 +26,7 @@ pub mod manifests_pane;
 pub mod migration;
 pub mod persist;
 pub mod player;
+pub mod prerender;
 pub mod protocol;
 pub mod share_view;
 pub mod snapshot;
@@ -37,4 +41,8 @@ pub mod workspace;
 pub fn start() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(app::App);
+    // The live page is drawn: the build's copy of a first visit goes, in the same task, so
+    // no frame shows both or neither.
+    prerender::retire();
+    browser::mark("kpg-interactive");
 }

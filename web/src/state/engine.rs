@@ -236,6 +236,20 @@ impl Engine {
         engine
     }
 
+    /// Shows the engine's replies to the first load as the build recorded them
+    /// ([`crate::prerender`]): the reader's findings and the first cluster, on screen before
+    /// the worker has said anything. The load still goes to the worker, whose frame (the
+    /// same) replaces this one.
+    pub fn show_prerendered(&self, replies: &[String]) {
+        for message in replies.iter().filter_map(|t| FromWorker::decode(t).ok()) {
+            match message.reply {
+                Reply::Analysed { .. } | Reply::Rebuilt { .. } => self.receive(&message.encode()),
+                Reply::Frame(frame) => self.show_frame(frame),
+                _ => {}
+            }
+        }
+    }
+
     /// Starts a worker (a new one replaces the old, abandoning whatever it was doing).
     fn spawn(&self) {
         if let Some(old) = self.link.try_update_value(Option::take).flatten() {
@@ -249,7 +263,7 @@ impl Engine {
         self.link.set_value(Some(Link::Inline(std::rc::Rc::new(
             std::cell::RefCell::new(crate::engine_host::Host::new()),
         ))));
-        #[cfg(not(feature = "inline-engine"))]
+        #[cfg(all(not(feature = "inline-engine"), target_arch = "wasm32"))]
         self.start_worker();
         let lanes = self.shown_lanes.get_value();
         if !lanes.is_empty() {
@@ -258,7 +272,10 @@ impl Engine {
     }
 
     /// The worker `index.html` started, or a new one.
-    #[cfg_attr(feature = "inline-engine", allow(dead_code))]
+    #[cfg_attr(
+        any(feature = "inline-engine", not(target_arch = "wasm32")),
+        allow(dead_code)
+    )]
     fn start_worker(&self) {
         let engine = *self;
         let on_message =
@@ -592,6 +609,27 @@ impl Engine {
     /// the cluster is redrawn, the pods' places are measured, so the next animation frame can
     /// slide them to their new ones.
     fn show(&self, frame: crate::protocol::Frame) {
+        let first = self.revision.get_untracked() == 0;
+        let changed = frame.snapshot.is_some();
+        if changed && !browser::reduced_motion() {
+            self.flip.set_value(browser::measure_chips());
+            let flip = self.flip;
+            request_animation_frame(move || {
+                if let Some(before) = flip.try_update_value(Option::take).flatten() {
+                    browser::play_chip_moves(&before);
+                }
+            });
+        }
+        self.show_frame(frame);
+        if first && changed {
+            // The first cluster on screen (what the page's load benchmark times), drawn by
+            // the next frame.
+            request_animation_frame(|| browser::mark("kpg-first-render"));
+        }
+    }
+
+    /// A frame's figures and cluster into the signals the views follow.
+    fn show_frame(&self, frame: crate::protocol::Frame) {
         self.now.set(frame.now);
         if self.next_event.get_untracked() != frame.next_event {
             self.next_event.set(frame.next_event);
@@ -615,21 +653,7 @@ impl Engine {
         if self.new_story.try_update_value(std::mem::take) == Some(true) {
             self.story.update_value(|s| *s += 1);
         }
-        if !browser::reduced_motion() {
-            self.flip.set_value(browser::measure_chips());
-            let flip = self.flip;
-            request_animation_frame(move || {
-                if let Some(before) = flip.try_update_value(Option::take).flatten() {
-                    browser::play_chip_moves(&before);
-                }
-            });
-        }
         self.snapshot.set(snapshot);
-        if self.revision.get_untracked() == 0 {
-            // The first cluster on screen (what the page's load benchmark times), drawn by
-            // the next frame.
-            request_animation_frame(|| browser::mark("kpg-first-render"));
-        }
         self.revision.update(|r| *r += 1);
         self.on_change.with_value(|f| {
             if let Some(f) = f {

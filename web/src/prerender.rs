@@ -1,0 +1,233 @@
+//! The first visit's page, drawn at build time.
+//!
+//! A phone on a slow network needs seconds for the page's and the engine's wasm (about
+//! 1.2 MB gzipped), yet a first visit always opens the same page: the first lesson, in
+//! English, at time 0. So the build plays that page once, natively, with the same views and
+//! the same engine the browser runs: the engine's replies to the first load (the reader's
+//! findings and the first cluster) are recorded, the page is rendered to HTML from them
+//! (Leptos's server-side rendering), and both go into `dist/index.html`
+//! ([`inject`]). The browser paints that HTML as soon as it and the stylesheet arrive.
+//!
+//! The drawn copy is `inert`: nothing can be typed into it, so nothing typed can be lost
+//! when the live page replaces it. When the page's wasm starts, [`adopt`] hands it the
+//! recorded replies if the page starts exactly as the build drew it (the same session, byte
+//! for byte), so its first render is the same cluster; then [`retire`] removes the copy, in
+//! the same task. A visit that starts elsewhere (a share link, an embed, a saved workspace,
+//! Korean) never shows the copy: a script in `index.html` hides it before the first paint,
+//! and the page starts as it always did.
+
+use serde::{Deserialize, Serialize};
+
+/// The element holding the drawn page.
+pub const CONTAINER_ID: &str = "kpg-prerender";
+/// The `<script type="application/json">` holding [`Recorded`].
+pub const DATA_ID: &str = "kpg-prerendered";
+
+/// What the build recorded: the session it drew and the engine's replies to its first load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recorded {
+    /// The session, encoded ([`crate::persist::Session::encode`]).
+    pub session: String,
+    /// The worker's messages, as it posts them ([`crate::protocol::FromWorker`]).
+    pub replies: Vec<String>,
+}
+
+/// The start of a first visit: no address, no storage, an English browser.
+pub fn first_visit() -> crate::boot::Start {
+    crate::boot::start(&crate::boot::Inputs {
+        query: "",
+        fragment: "",
+        own: None,
+        linked: None,
+        browser_lang: crate::i18n::Lang::En,
+    })
+}
+
+/// The recorded replies, if the page starts as the build drew it: a first visit (not an
+/// embed, which may open the same lesson but talks to its host), with the session recorded.
+/// None otherwise.
+pub fn matching(recorded: Option<Recorded>, start: &crate::boot::Start) -> Vec<String> {
+    match recorded {
+        Some(r) if *start == first_visit() && r.session == start.session.encode() => r.replies,
+        _ => Vec::new(),
+    }
+}
+
+/// In the browser: the build's replies for this start, read from the page.
+pub fn adopt(start: &crate::boot::Start) -> Vec<String> {
+    let recorded = crate::browser::element_text(DATA_ID)
+        .and_then(|text| serde_json::from_str::<Recorded>(&text).ok());
+    matching(recorded, start)
+}
+
+/// In the browser, once the live page is mounted: the drawn copy goes.
+pub fn retire() {
+    crate::browser::remove_element(CONTAINER_ID);
+    crate::browser::remove_element(DATA_ID);
+}
+
+/// What goes into `<body>`: the drawn page, the recorded replies, and the mark the page's
+/// benchmark reads as the first cluster render (set, as the live page sets it, in the
+/// animation frame before the first paint). The copy is `inert` and hidden from assistive
+/// technology until it is live; `index.html` hides it altogether for a visit it does not
+/// match.
+pub fn body_html(page: &str, recorded: &Recorded) -> String {
+    let data = serde_json::to_string(recorded)
+        .unwrap_or_default()
+        // `</script>` or `<!--` inside a string would end the element early; `\u003c` is
+        // the same JSON.
+        .replace('<', "\\u003c");
+    format!(
+        "<div id=\"{CONTAINER_ID}\" inert aria-busy=\"true\">{page}</div>\n\
+         <script type=\"application/json\" id=\"{DATA_ID}\">{data}</script>\n\
+         <script>if (!document.documentElement.classList.contains('kpg-no-prerender')) \
+         requestAnimationFrame(function () {{ performance.mark('kpg-first-render'); }});</script>\n"
+    )
+}
+
+/// `index.html` with `body` at the start of its `<body>`.
+pub fn inject(index_html: &str, body: &str) -> Result<String, String> {
+    if index_html.contains(&format!("id=\"{CONTAINER_ID}\"")) {
+        return Err(format!(
+            "the page already holds a drawn copy (#{CONTAINER_ID})"
+        ));
+    }
+    // The body's tag after the head's end (a script or comment in the head may name it).
+    let head_end = index_html
+        .find("</head>")
+        .ok_or("no `</head>` in the page")?;
+    let body_tag = head_end
+        + index_html[head_end..]
+            .find("<body")
+            .ok_or("no `<body>` tag in the page")?;
+    let at = body_tag
+        + index_html[body_tag..]
+            .find('>')
+            .ok_or("the `<body>` tag is not closed")?
+        + 1;
+    Ok(format!(
+        "{}\n{}{}",
+        &index_html[..at],
+        body,
+        &index_html[at..]
+    ))
+}
+
+/// The engine's replies to the first load of `start`, as the worker would post them.
+#[cfg(feature = "prerender")]
+pub fn record(start: &crate::boot::Start) -> Recorded {
+    use crate::engine_host::{Host, Outbox};
+    use crate::protocol::{FromWorker, Reply, Request};
+
+    struct Replies(Vec<String>);
+    impl Outbox for Replies {
+        fn send(&mut self, reply: Reply) {
+            self.0.push(FromWorker::new(1, reply).encode());
+        }
+        fn progress_due(&mut self) -> bool {
+            false
+        }
+    }
+    let session = &start.session;
+    let mut out = Replies(Vec::new());
+    Host::new().handle(
+        Request::Load {
+            ws: session.workspace.clone(),
+            at: session.clock_ms,
+            fallback: session.last_good.clone(),
+        },
+        &mut out,
+    );
+    Recorded {
+        session: session.encode(),
+        replies: out.0,
+    }
+}
+
+/// The page for `start` with the recorded replies shown, as HTML.
+#[cfg(feature = "prerender")]
+pub fn render(start: crate::boot::Start, recorded: &Recorded) -> String {
+    use leptos::prelude::*;
+
+    let prerendered = recorded.replies.clone();
+    // A server's shared context: Leptos then knows it is not in a browser (window listeners
+    // and effects stay off).
+    let owner = Owner::new_root(Some(std::sync::Arc::new(
+        hydration_context::SsrSharedContext::new(),
+    )));
+    owner.with(|| {
+        view! { <crate::app::Playground start prerendered/> }
+            .into_view()
+            .to_html()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorded() -> Recorded {
+        Recorded {
+            session: first_visit().session.encode(),
+            replies: vec!["a reply".into()],
+        }
+    }
+
+    #[test]
+    fn the_replies_are_used_only_for_the_start_they_were_recorded_for() {
+        let first = first_visit();
+        assert_eq!(matching(Some(recorded()), &first), vec!["a reply"]);
+        let mut edited = first_visit();
+        edited.session.workspace.docs[0].text.push_str("# mine\n");
+        assert!(matching(Some(recorded()), &edited).is_empty());
+        let mut korean = first_visit();
+        korean.session.lang = crate::i18n::Lang::Ko;
+        assert!(matching(Some(recorded()), &korean).is_empty());
+        assert!(matching(None, &first).is_empty());
+        // An embed of the same lesson starts from the same session, but it reports to its
+        // host from its own first cluster.
+        let embed = crate::boot::start(&crate::boot::Inputs {
+            query: "?embed=1",
+            fragment: "",
+            own: None,
+            linked: None,
+            browser_lang: crate::i18n::Lang::En,
+        });
+        assert_eq!(embed.session, first.session);
+        assert!(matching(Some(recorded()), &embed).is_empty());
+        // A build from other sources recorded another session.
+        let mut other = recorded();
+        other.session = edited.session.encode();
+        assert!(matching(Some(other), &first).is_empty());
+    }
+
+    #[test]
+    fn the_data_cannot_end_its_script_element() {
+        let r = Recorded {
+            session: "</script><script>alert(1)</script>".into(),
+            replies: vec!["<!-- x".into()],
+        };
+        let body = body_html("<p>page</p>", &r);
+        let data = body
+            .split("id=\"kpg-prerendered\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .unwrap();
+        assert!(!data.contains('<'));
+        assert_eq!(serde_json::from_str::<Recorded>(data).unwrap(), r);
+    }
+
+    #[test]
+    fn the_copy_goes_first_in_the_body_once() {
+        let page = "<html><head><script>// into <body></script></head><body class=\"x\">\n\
+                    <noscript>js</noscript>\n</body></html>";
+        let out = inject(page, "<div id=\"kpg-prerender\"></div>").unwrap();
+        assert!(out.starts_with(
+            "<html><head><script>// into <body></script></head><body class=\"x\">\n\
+             <div id=\"kpg-prerender\">"
+        ));
+        assert!(out.contains("<noscript>js</noscript>"));
+        assert!(inject(&out, "again").is_err());
+        assert!(inject("<html></html>", "x").is_err());
+    }
+}
