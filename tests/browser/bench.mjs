@@ -2,8 +2,10 @@
 //
 //   node tests/browser/bench.mjs [dist]
 //
-// - first render: the page's own `kpg-first-render` performance mark (set in the first
-//   animation frame after Leptos mounts), from navigation start, median of 7 cold loads;
+// - first render: the `kpg-first-render` performance mark (set in the animation frame before
+//   the first paint of a cluster: the build's drawing of a first visit, or the live page's
+//   first cluster), from navigation start, median of 7 cold loads; `kpg-interactive` is when
+//   the live page runs (its wasm mounted);
 // - frame rate while animating the seed 002 limits lab at 60x: frames counted with
 //   requestAnimationFrame over the lab's busy first 3 simulated minutes, plus the longest frame;
 // - a cold load as a phone feels it, served gzipped (as static hosts do), under Lighthouse's
@@ -15,6 +17,8 @@
 // - a 5,000-pod scenario typed in (tests/browser/bench-5000.yaml in the hello lab, then
 //   "000" typed after `replicas: 5`, a key every 150 ms), simulated, and played at 60x: the
 //   longest main-thread task and the frame rate while typing and while playing;
+// - 200 nodes at 60x (tests/browser/bench-200-nodes.yaml): frame rate and longest task while
+//   they launch and bind, the lane grouped and then every card shown;
 // - the engine's time for the same scenario in the worker (the page's `kpg-engine` measures:
 //   a reload rebuilds it at the instant the play reached) versus native `kpg simulate`.
 import fs from 'node:fs';
@@ -23,6 +27,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { serve } from './server.mjs';
+import { live } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -53,6 +58,7 @@ const median = renders[Math.floor(renders.length / 2)];
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
 const page = await ctx.newPage();
 await page.goto(url);
+await live(page);
 await page.waitForSelector('.summary');
 await page.selectOption('.lesson-picker select', 'labels-taints');
 // The limits lab is the lesson's last step.
@@ -83,9 +89,9 @@ const fps = await page.evaluate(async () => {
 });
 
 /** One cold load of the gzip-serving copy, throttled like Lighthouse's mobile profile or not. */
-async function coldLoad(throttled) {
+async function coldLoad(throttled, locale) {
   let workersSeen = 0;
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale });
   const page = await ctx.newPage();
   await page.addInitScript(() => {
     window.__kpg = { lcp: 0, longest: 0 };
@@ -138,16 +144,27 @@ async function coldLoad(throttled) {
   }, null, { timeout: 120000, polling: 50 });
   const firstRender = await rendered.jsonValue();
   wireAtRender = wire;
+  // The live page runs (its wasm mounted) and the engine's first load is done.
+  const ready = await page.waitForFunction(() => {
+    const live = performance.getEntriesByName('kpg-interactive');
+    const engine = performance.getEntriesByName('kpg-engine');
+    return live.length && engine.length
+      ? [live[0].startTime, engine[0].startTime + engine[0].duration] : null;
+  }, null, { timeout: 120000, polling: 50 });
+  const [interactive, engineDone] = await ready.jsonValue();
   // Let late tasks and the LCP candidate settle, then read them.
   await page.waitForTimeout(throttled ? 3000 : 1000);
   const seen = await page.evaluate(() => window.__kpg);
   await ctx.close();
-  return { firstRender, lcp: seen.lcp, longestTask: seen.longest, bytes: wireAtRender, workersSeen };
+  return {
+    firstRender, lcp: seen.lcp, interactive, engineDone, longestTask: seen.longest,
+    bytes: wireAtRender, bytesTotal: wire, workersSeen,
+  };
 }
 
-async function loadProfile(throttled) {
+async function loadProfile(throttled, locale = 'en-US') {
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled));
+  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled, locale));
   const med = (k) => {
     const v = runs.map((r) => r[k]).sort((a, b) => a - b);
     return Math.round(v[1]);
@@ -156,6 +173,9 @@ async function loadProfile(throttled) {
     bytesBeforeFirstRender: med('bytes'),
     firstRenderMs: med('firstRender'),
     lcpMs: med('lcp'),
+    interactiveMs: med('interactive'),
+    engineFirstLoadDoneMs: med('engineDone'),
+    bytesTotal: med('bytesTotal'),
     longestTaskMs: med('longestTask'),
     runs: runs.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Math.round(v)]))),
   };
@@ -187,6 +207,7 @@ async function fiveThousandPods() {
     };
   });
   await page.goto(url);
+  await live(page);
   await page.waitForSelector('.summary');
   await page.locator('.doc-tab', { hasText: 'nginx' }).click();
   await page.fill('textarea.input', fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-5000.yaml'), 'utf8'));
@@ -246,15 +267,80 @@ async function fiveThousandPods() {
   };
 }
 
-const big = await fiveThousandPods();
-const phone = await loadProfile(true);
-const desktop = await loadProfile(false);
+/**
+ * 200 nodes at 60x (tests/browser/bench-200-nodes.yaml in the hello lab: one node per pod):
+ * the frame rate and the longest task while they launch and their pods bind, first with the
+ * lane grouped (its default past 24 cards), then with every card shown, from the start again.
+ */
+async function twoHundredNodes() {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.addInitScript(() => {
+    const rec = { longest: 0, frames: [], on: false };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (rec.on) rec.longest = Math.max(rec.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+    const tick = (t) => { if (rec.on) { rec.frames.push(t); requestAnimationFrame(tick); } };
+    window.__rec = {
+      start() { rec.longest = 0; rec.frames = []; rec.on = true; requestAnimationFrame(tick); },
+      stop() {
+        rec.on = false;
+        const f = rec.frames;
+        const gaps = f.slice(1).map((t, i) => t - f[i]);
+        return {
+          longestTaskMs: Math.round(rec.longest),
+          fps: Math.round(((f.length - 1) / ((f[f.length - 1] - f[0]) / 1000)) * 10) / 10,
+          longestFrameMs: Math.round(Math.max(0, ...gaps)),
+          nodeCards: document.querySelectorAll('.node').length,
+          nodes: Number(document.querySelector('.summary strong').textContent),
+        };
+      },
+    };
+  });
+  await page.goto(url);
+  await live(page);
+  await page.locator('.doc-tab', { hasText: 'nginx' }).click();
+  await page.fill('textarea.input', fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-200-nodes.yaml'), 'utf8'));
+  await page.waitForFunction(() => Number(document.querySelector('.tray .count')?.textContent) === 200, null, { timeout: 60000 });
+  await page.click('.speed >> text=60×');
+  const play = async () => {
+    await page.evaluate(() => window.__rec.start());
+    await page.click('button.play');
+    await page.waitForTimeout(8000);
+    await page.click('button.play');
+    return page.evaluate(() => window.__rec.stop());
+  };
+  const grouped = await play();
+  if (process.env.KPG_BENCH_REDUCED) await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.click('[data-lane="pool/hello-world"] .show-all');
+  await page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/hello-world"] .node').length === 200, null, { timeout: 30000 });
+  await page.click('button[title="Restart"]');
+  await page.waitForFunction(() => document.querySelector('output.clock')?.dataset.ms === '0', null, { timeout: 30000 });
+  const everyCard = await play();
+  await ctx.close();
+  return { grouped, everyCard };
+}
+
+// KPG_BENCH=load,5000,200 measures only those parts (default: all).
+const parts = new Set((process.env.KPG_BENCH || 'all').split(','));
+const want = (part) => parts.has('all') || parts.has(part);
+const big = want('5000') ? await fiveThousandPods() : null;
+const twoHundred = want('200') ? await twoHundredNodes() : null;
+const phone = want('load') ? await loadProfile(true) : null;
+const desktop = want('load') ? await loadProfile(false) : null;
+// A start the build did not draw (a Korean browser; a share link, an embed or a saved
+// workspace alike): the first render waits for the page's and the engine's wasm.
+const phoneOther = want('load') ? await loadProfile(true, 'ko-KR') : null;
+const desktopOther = want('load') ? await loadProfile(false, 'ko-KR') : null;
 
 console.log(JSON.stringify({
   firstRenderMs: { median: Math.round(median), all: renders.map(Math.round) },
   coldLoadMobileProfile: phone,
   coldLoadUnthrottled: desktop,
+  coldLoadOtherStartMobileProfile: phoneOther,
+  coldLoadOtherStartUnthrottled: desktopOther,
   fiveThousandPods: big,
+  twoHundredNodesAt60x: twoHundred,
   limitsLabAt60x: { fps: Math.round(fps.fps * 10) / 10, longestFrameMs: Math.round(fps.longest), framesOver20ms: fps.over20ms, frames: fps.frames, simulatedClock: fps.simulated, nodes: fps.nodes },
 }, null, 2));
 await browser.close();
