@@ -1,6 +1,8 @@
 //! Quick timings for profiling (the criterion benches are the reference figures):
 //! `kpg-bench [PODS] [builtin]` times one provisioning pass; `kpg-bench lab` times the
-//! seed002 scale-out lab over 15 simulated minutes with a warm catalog.
+//! seed002 scale-out lab over 15 simulated minutes with a warm catalog; `kpg-bench rest
+//! [PODS]` times a whole run to rest, and `kpg-bench dump [PODS]` prints what that run
+//! reports, to compare builds.
 fn main() {
     let arg = std::env::args().nth(1).unwrap_or_default();
     if arg == "lab" {
@@ -36,6 +38,34 @@ fn main() {
             let d = sim.disruption_decision();
             eprintln!("pass {round}: {:?} -> {d:?}", t.elapsed());
         }
+        return;
+    }
+    if arg == "dump" {
+        // The rest run's report, events and evidence in full, to compare two builds' output
+        // byte for byte on a scenario far bigger than the goldens'.
+        let pods: u32 = std::env::args()
+            .nth(2)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or(2000);
+        let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
+        let mut sim =
+            kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones))
+                .unwrap();
+        let until = sim.run_to_rest(3_600_000);
+        println!("at rest at {until} ms");
+        println!("{:#?}", sim.report());
+        for event in sim.events() {
+            println!("{event:?}");
+        }
+        // The evidence written out runs to gigabytes (what each decision saw, per pod): its
+        // digest and length stand for it.
+        let mut digest = Digest::default();
+        std::fmt::write(&mut digest, format_args!("{:?}", sim.evidence())).unwrap();
+        println!(
+            "evidence: {} bytes, digest {:016x}",
+            digest.len,
+            std::hash::Hasher::finish(&digest.hasher)
+        );
         return;
     }
     if arg == "rest" {
@@ -87,4 +117,19 @@ fn main() {
         "{pods} pods: {elapsed:?}, {} nodeclaims, {pending} pending",
         r.nodeclaims.len()
     );
+}
+
+/// A `fmt::Write` that hashes what is written instead of keeping it.
+#[derive(Default)]
+struct Digest {
+    hasher: std::hash::DefaultHasher,
+    len: u64,
+}
+
+impl std::fmt::Write for Digest {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        std::hash::Hasher::write(&mut self.hasher, s.as_bytes());
+        self.len += s.len() as u64;
+        Ok(())
+    }
 }

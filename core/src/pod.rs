@@ -1,8 +1,10 @@
 //! Pods: what controllers create from a workload, and what a pod asks of a node.
 
+use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 use crate::model::{HostPort, Millis, PodSpec, PodTemplate, StringMap, Workload, WorkloadKind};
 use crate::requirements::{Requirement, Requirements};
@@ -41,6 +43,11 @@ pub struct Pod {
     /// Index of the workload that created it in the scenario.
     pub workload: usize,
     pub labels: StringMap,
+    /// The pod's label class: two pods of a cluster share one exactly when their namespaces
+    /// and labels are equal ([`LabelClasses`] numbers them as pods are created; a workload's
+    /// replicas share one). What a label selector says of one pod of a class it says of all,
+    /// so it is worked out once per class ([`ClassAnswers`]).
+    pub label_class: u32,
     pub annotations: StringMap,
     pub spec: Rc<PodSpec>,
     /// Effective request (kube-scheduler's formula) plus one `pods`.
@@ -91,6 +98,103 @@ impl Pod {
 
     pub fn has_annotation(&self, key: &str, value: &str) -> bool {
         self.annotations.get(key).is_some_and(|v| v == value)
+    }
+}
+
+/// Numbers the distinct (namespace, labels) pairs of a cluster's pods from 0, in the order
+/// they first appear ([`Pod::label_class`]).
+#[derive(Clone, Debug, Default)]
+pub struct LabelClasses {
+    by_namespace: BTreeMap<String, BTreeMap<StringMap, u32>>,
+    count: u32,
+}
+
+impl LabelClasses {
+    /// The class of pods with these namespace and labels, new if none had them yet.
+    pub fn class_of(&mut self, namespace: &str, labels: &StringMap) -> u32 {
+        if let Some(&class) = self
+            .by_namespace
+            .get(namespace)
+            .and_then(|classes| classes.get(labels))
+        {
+            return class;
+        }
+        let class = self.count;
+        self.count += 1;
+        self.by_namespace
+            .entry(namespace.into())
+            .or_default()
+            .insert(labels.clone(), class);
+        class
+    }
+
+    /// How many classes there are.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+/// A yes/no question about pods that depends only on their namespace and labels (does a
+/// selector pick them?), answered once per label class ([`Pod::label_class`]) and
+/// remembered: the pods of a workload then cost one answer, not one each.
+///
+/// The answers sit in a `Cell` so that queries holding `&self` learn them too; the vector is
+/// taken out while an answer is worked out, so nothing can observe it half-written.
+#[derive(Default)]
+pub struct ClassAnswers {
+    answers: Cell<Vec<Answer>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    Unknown,
+    No,
+    Yes,
+}
+
+impl ClassAnswers {
+    /// `decide(pod)`, asked only for the first pod of its class.
+    pub fn answer(&self, pod: &Pod, decide: impl FnOnce(&Pod) -> bool) -> bool {
+        let class = pod.label_class as usize;
+        let mut answers = self.answers.take();
+        let answer = match answers.get(class).copied().unwrap_or(Answer::Unknown) {
+            Answer::Yes => true,
+            Answer::No => false,
+            Answer::Unknown => {
+                let yes = decide(pod);
+                if answers.len() <= class {
+                    answers.resize(class + 1, Answer::Unknown);
+                }
+                answers[class] = if yes { Answer::Yes } else { Answer::No };
+                yes
+            }
+        };
+        self.answers.set(answers);
+        answer
+    }
+}
+
+impl Clone for ClassAnswers {
+    fn clone(&self) -> ClassAnswers {
+        let answers = self.answers.take();
+        let copy = answers.clone();
+        self.answers.set(answers);
+        ClassAnswers {
+            answers: Cell::new(copy),
+        }
+    }
+}
+
+impl core::fmt::Debug for ClassAnswers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let answers = self.answers.take();
+        let out = f.debug_list().entries(answers.iter()).finish();
+        self.answers.set(answers);
+        out
     }
 }
 
@@ -338,6 +442,77 @@ mod tests {
             restart_always: sidecar,
             ..Default::default()
         }
+    }
+
+    fn labels(pairs: &[(&str, &str)]) -> StringMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (String::from(*k), String::from(*v)))
+            .collect()
+    }
+
+    #[test]
+    fn label_classes_are_equal_exactly_for_equal_namespaces_and_labels() {
+        let mut classes = LabelClasses::default();
+        let web = labels(&[("app", "web")]);
+        let web_canary = labels(&[("app", "web"), ("track", "canary")]);
+        let a = classes.class_of("default", &web);
+        let b = classes.class_of("default", &web_canary);
+        let c = classes.class_of("team-a", &web);
+        assert_eq!([a, b, c], [0, 1, 2], "numbered from 0 as they first appear");
+        assert_eq!(classes.class_of("default", &labels(&[("app", "web")])), a);
+        assert_eq!(classes.class_of("team-a", &web), c);
+        assert_eq!(classes.class_of("default", &StringMap::new()), 3);
+        assert_eq!(classes.len(), 4);
+    }
+
+    #[test]
+    fn class_answers_ask_once_per_class_and_say_what_the_question_says() {
+        let mut classes = LabelClasses::default();
+        let mut pod = |namespace: &str, app: &str| Pod {
+            name: String::from(app),
+            namespace: namespace.into(),
+            owner: None,
+            workload: 0,
+            labels: labels(&[("app", app)]),
+            label_class: classes.class_of(namespace, &labels(&[("app", app)])),
+            annotations: StringMap::new(),
+            spec: Rc::new(PodSpec::default()),
+            requests: Resources::ZERO,
+            created_at: 0,
+            seq: 0,
+            node: None,
+            phase: Phase::Pending,
+            runtime: None,
+            nominated: None,
+            karpenter_message: None,
+            scheduler_message: None,
+            triggered: false,
+            deleted: false,
+            started_at: None,
+        };
+        let pods = [
+            pod("default", "web"),
+            pod("default", "db"),
+            pod("default", "web"),
+            pod("team-a", "web"),
+            pod("default", "db"),
+        ];
+        let question = |p: &Pod| p.namespace == "default" && p.labels.get("app").unwrap() == "web";
+        let answers = ClassAnswers::default();
+        let asked = Cell::new(0);
+        for _ in 0..3 {
+            for p in &pods {
+                let answer = answers.answer(p, |p| {
+                    asked.set(asked.get() + 1);
+                    question(p)
+                });
+                assert_eq!(answer, question(p), "{}/{}", p.namespace, p.name);
+            }
+        }
+        assert_eq!(asked.get(), 3, "once for each of the three classes");
+        let copy = answers.clone();
+        assert!(copy.answer(&pods[0], |_| unreachable!("a copy keeps the answers")));
     }
 
     #[test]

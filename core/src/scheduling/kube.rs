@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::model::{HostPort, PodAffinityTerm, StringMap, WhenUnsatisfiable};
-use crate::pod::{Pod, node_matches_pod_affinity};
+use crate::pod::{ClassAnswers, Pod, node_matches_pod_affinity};
 use crate::resources::{ResourceName, Resources};
 use crate::taints::{Taint, TaintEffect, scheduler_tolerates, tolerated};
 use crate::wellknown::HOSTNAME;
@@ -186,6 +186,8 @@ struct SpreadEntry {
     /// Shared with the PreFilter state of the pod being scheduled, which is gone by the
     /// time a bind updates the counts: handing them over costs no copy.
     counts: SpreadCounts,
+    /// Whether the constraint counts a pod, per label class.
+    selects: ClassAnswers,
 }
 
 impl SpreadCache {
@@ -195,8 +197,7 @@ impl SpreadCache {
             .find(|e| {
                 e.index == index
                     && Rc::ptr_eq(&e.pod.spec, &pod.spec)
-                    && e.pod.namespace == pod.namespace
-                    && e.pod.labels == pod.labels
+                    && e.pod.label_class == pod.label_class
             })
             .map(|e| &e.counts)
     }
@@ -206,7 +207,7 @@ impl SpreadCache {
         for e in &mut self.entries {
             let tsc = &e.pod.spec.topology_spread[e.index];
             if spread_counts_node(&e.pod, tsc, node)
-                && spread_selects(&e.pod, tsc, bound)
+                && e.selects.answer(bound, |b| spread_selects(&e.pod, tsc, b))
                 && let Some(d) = node.domain(&tsc.topology_key)
             {
                 *Rc::make_mut(&mut e.counts)
@@ -245,6 +246,7 @@ impl Cluster<'_> {
         &self,
         pod: &Pod,
         tsc: &crate::model::TopologySpreadConstraint,
+        selects: &ClassAnswers,
     ) -> BTreeMap<String, i32> {
         let mut counts: BTreeMap<String, i32> = BTreeMap::new();
         for (i, node) in self.nodes.iter().enumerate() {
@@ -256,7 +258,9 @@ impl Cluster<'_> {
             };
             let matching = self.bound[i]
                 .iter()
-                .filter(|&&q| spread_selects(pod, tsc, &self.pods[q]))
+                .filter(|&&q| {
+                    selects.answer(&self.pods[q], |other| spread_selects(pod, tsc, other))
+                })
                 .count() as i32;
             *counts.entry(String::from(d)).or_insert(0) += matching;
         }
@@ -280,11 +284,13 @@ impl Cluster<'_> {
             let counts = match cache.find(pod, index) {
                 Some(counts) => counts.clone(),
                 None => {
-                    let counts = Rc::new(self.spread_counts(pod, tsc));
+                    let selects = ClassAnswers::default();
+                    let counts = Rc::new(self.spread_counts(pod, tsc, &selects));
                     cache.entries.push(SpreadEntry {
                         pod: pod.clone(),
                         index,
                         counts: counts.clone(),
+                        selects,
                     });
                     counts
                 }
@@ -529,6 +535,8 @@ mod tests {
             owner: Some((WorkloadKind::Deployment, app.into())),
             workload: 0,
             labels: [("app".to_string(), app.to_string())].into_iter().collect(),
+            // Every test pod here is in one namespace and labelled `app=web`.
+            label_class: 0,
             annotations: Default::default(),
             spec: Rc::new(spec),
             requests: Resources::ZERO

@@ -333,6 +333,9 @@ pub struct Solver<'a> {
     pub templates: Vec<Template>,
     pub topology: Topology,
     claims: Vec<NewClaim>,
+    /// `claims` emptiest first, then in creation order: the order a pod tries them in. Kept
+    /// as pods are added (a claim only gains pods), not sorted again for every pod.
+    claims_by_size: Vec<usize>,
     /// Inverse anti-affinity groups owned by each pod.
     inverse: BTreeMap<usize, Vec<usize>>,
     placeholder: u32,
@@ -490,6 +493,7 @@ impl<'a> Solver<'a> {
             templates,
             topology: prepared.topology,
             claims: Vec::new(),
+            claims_by_size: Vec::new(),
             inverse: prepared.inverse,
             placeholder: 0,
             prefer_no_schedule_pool,
@@ -533,6 +537,9 @@ impl<'a> Solver<'a> {
         let mut queue: VecDeque<usize> = pending.into_iter().collect();
         let mut last_len: BTreeMap<usize, usize> = BTreeMap::new();
         let mut out = Outcome::default();
+        // A pod is placed at most once (it leaves the queue then): the placements are
+        // gathered and built into their map in one go, not inserted one by one.
+        let mut placements: Vec<(usize, Placement)> = Vec::new();
         while let Some(&p) = queue.front() {
             if last_len.get(&p) == Some(&queue.len()) {
                 break;
@@ -545,7 +552,7 @@ impl<'a> Solver<'a> {
             match decided {
                 Ok((placement, relaxed)) => {
                     out.errors.remove(&p);
-                    out.placements.insert(p, placement);
+                    placements.push((p, placement));
                     if relaxed {
                         out.relaxed.push(p);
                     }
@@ -557,6 +564,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        out.placements = placements.into_iter().collect();
         // Apply the lazily deferred resource fit.
         for claim in self.claims.iter_mut() {
             let tpl = &self.templates[claim.template];
@@ -748,10 +756,11 @@ impl<'a> Solver<'a> {
         a: &Attempt,
         owned: &[usize],
     ) -> Option<Placement> {
-        let mut order: Vec<usize> = (0..self.claims.len()).collect();
-        order.sort_by_key(|&c| (self.claims[c].pods.len(), c));
-        for c in order {
+        for k in 0..self.claims_by_size.len() {
+            let c = self.claims_by_size[k];
             if let Ok((reqs, options)) = self.claim_can_add(&self.claims[c], pod, a, owned) {
+                self.claims_by_size.remove(k);
+                self.file_claim(c, self.claims[c].pods.len() + 1);
                 let claim = &mut self.claims[c];
                 if let Some(r) = reqs {
                     claim.requirements = r;
@@ -904,11 +913,21 @@ impl<'a> Solver<'a> {
         claim.host_ports = a.host_ports.clone();
         self.topology.record(pod, &reqs, owned);
         self.claims.push(claim);
+        self.file_claim(self.claims.len() - 1, 1);
         self.note_verdict(t, PoolVerdict::Took);
         if self.record {
             self.limits_log.push(self.template_limits());
         }
         Placement::Claim(self.claims.len() - 1)
+    }
+
+    /// Puts claim `c`, about to hold `pods` pods, in its place in [`Solver::claims_by_size`].
+    fn file_claim(&mut self, c: usize, pods: usize) {
+        let claims = &self.claims;
+        let at = self
+            .claims_by_size
+            .partition_point(|&d| (claims[d].pods.len(), d) < (pods, c));
+        self.claims_by_size.insert(at, c);
     }
 
     fn note_verdict(&mut self, template: usize, verdict: PoolVerdict) {

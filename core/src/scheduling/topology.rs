@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use crate::labels::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
 use crate::model::{PodAffinityTerm, PodSpec, StringMap, TopologySpreadConstraint};
-use crate::pod::Pod;
+use crate::pod::{ClassAnswers, Pod};
 use crate::requirements::{Operator, Requirement, Requirements};
 use crate::wellknown::HOSTNAME;
 
@@ -50,16 +50,32 @@ pub struct TopologyGroup {
     pub domains: BTreeMap<String, i32>,
     /// Inverse anti-affinity groups are owned by the pods that carry the term.
     pub inverse: bool,
+    /// Whether the group selects a pod, per label class: every placement asks it of every
+    /// group.
+    selected: ClassAnswers,
 }
 
 impl TopologyGroup {
-    pub fn selects(&self, pod_namespace: &str, pod_labels: &StringMap) -> bool {
-        match &self.selector {
-            Some(sel) => {
-                self.namespaces.iter().any(|n| n == pod_namespace) && sel.matches(pod_labels)
-            }
-            None => false,
+    fn new(kind: GroupKind, key: &str, namespaces: Vec<String>) -> TopologyGroup {
+        TopologyGroup {
+            kind,
+            key: key.into(),
+            namespaces,
+            selector: None,
+            max_skew: 0,
+            min_domains: None,
+            node_filter: None,
+            domains: BTreeMap::new(),
+            inverse: false,
+            selected: ClassAnswers::default(),
         }
+    }
+
+    pub fn selects(&self, pod: &Pod) -> bool {
+        self.selected.answer(pod, |pod| match &self.selector {
+            Some(sel) => self.namespaces.contains(&pod.namespace) && sel.matches(&pod.labels),
+            None => false,
+        })
     }
 
     fn node_counts(&self, labels: &StringMap) -> bool {
@@ -367,15 +383,15 @@ impl Topology {
                 .map_or(0, |s| Rc::as_ptr(s) as *const u8 as usize),
         };
         let g = self.intern(sig, || TopologyGroup {
-            kind: GroupKind::Spread,
-            key: tsc.topology_key.clone(),
-            namespaces: alloc::vec![pod.namespace.clone()],
             selector,
             max_skew: tsc.max_skew.max(1),
             min_domains: tsc.min_domains,
             node_filter: filter,
-            domains: BTreeMap::new(),
-            inverse: false,
+            ..TopologyGroup::new(
+                GroupKind::Spread,
+                &tsc.topology_key,
+                alloc::vec![pod.namespace.clone()],
+            )
         });
         self.cache.insert(ckey, g);
         g
@@ -417,15 +433,9 @@ impl Topology {
             filter: 0,
         };
         let g = self.intern(sig, || TopologyGroup {
-            kind,
-            key: term.topology_key.clone(),
-            namespaces,
             selector,
-            max_skew: 0,
-            min_domains: None,
-            node_filter: None,
-            domains: BTreeMap::new(),
             inverse,
+            ..TopologyGroup::new(kind, &term.topology_key, namespaces)
         });
         self.cache.insert(ckey, g);
         g
@@ -488,7 +498,7 @@ impl Topology {
             let counts = if g.inverse {
                 false
             } else {
-                g.selects(&pod.namespace, &pod.labels) && g.node_counts(labels)
+                g.selects(pod) && g.node_counts(labels)
             };
             if counts {
                 g.add(domain, delta);
@@ -532,11 +542,10 @@ impl Topology {
         let mut previous: Option<&Pod> = None;
         let mut selected: Vec<bool> = alloc::vec![false; self.groups.len()];
         for (pod, owned_inverse) in on_node {
-            let same =
-                previous.is_some_and(|q| q.namespace == pod.namespace && q.labels == pod.labels);
+            let same = previous.is_some_and(|q| q.label_class == pod.label_class);
             if !same {
                 for (i, g) in self.groups.iter().enumerate() {
-                    selected[i] = domains[i].is_some() && g.selects(&pod.namespace, &pod.labels);
+                    selected[i] = domains[i].is_some() && g.selects(pod);
                 }
                 previous = Some(pod);
             }
@@ -566,7 +575,7 @@ impl Topology {
     /// Records a pod placed on a node with these requirements during the simulation.
     pub fn record(&mut self, pod: &Pod, reqs: &Requirements, owned_inverse: &[usize]) {
         for g in self.groups.iter_mut() {
-            if g.inverse || !g.selects(&pod.namespace, &pod.labels) || !g.requirements_count(reqs) {
+            if g.inverse || !g.selects(pod) || !g.requirements_count(reqs) {
                 continue;
             }
             let Some(r) = reqs.get(&g.key) else { continue };
@@ -617,7 +626,7 @@ impl Topology {
                 };
                 Some(SpreadCheck {
                     group: gi,
-                    self_selecting: g.selects(&pod.namespace, &pod.labels),
+                    self_selecting: g.selects(pod),
                     min,
                 })
             })
@@ -659,16 +668,14 @@ impl Topology {
             .groups
             .iter()
             .enumerate()
-            .filter(|(i, g)| {
-                g.inverse && !owned_inverse.contains(i) && g.selects(&pod.namespace, &pod.labels)
-            })
+            .filter(|(i, g)| g.inverse && !owned_inverse.contains(i) && g.selects(pod))
             .map(|(i, _)| i);
         for gi in own.iter().copied().chain(inverse) {
             let g = &self.groups[gi];
             let exists = Requirement::exists(&g.key);
             let pod_domains = pod_strict.get(&g.key).unwrap_or(&exists);
             let node_domains = node_reqs.get(&g.key).unwrap_or(&exists);
-            let self_selecting = g.selects(&pod.namespace, &pod.labels);
+            let self_selecting = g.selects(pod);
             let domains = g.next_domains(self_selecting, pod_domains, node_domains);
             if domains.is_empty() {
                 if !detail {
@@ -712,15 +719,11 @@ mod tests {
         min_domains: Option<i32>,
     ) -> TopologyGroup {
         TopologyGroup {
-            kind,
-            key: key.into(),
-            namespaces: vec!["default".into()],
             selector: Some(LabelSelector::default()),
             max_skew,
             min_domains,
-            node_filter: None,
             domains: counts.iter().map(|(d, c)| (String::from(*d), *c)).collect(),
-            inverse: false,
+            ..TopologyGroup::new(kind, key, vec!["default".into()])
         }
     }
 

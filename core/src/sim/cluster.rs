@@ -137,6 +137,8 @@ pub(super) struct Cluster {
     pub(super) specs: Vec<Rc<PodSpec>>,
     pub(super) namespaces: BTreeMap<String, StringMap>,
     pub(super) pods: Vec<Pod>,
+    /// The label classes of `pods` ([`Pod::label_class`]).
+    pub(super) label_classes: pod::LabelClasses,
     pub(super) nodes: Vec<Node>,
     pub(super) pdbs: Vec<PodDisruptionBudget>,
     /// Bumped on every change a controller could react to.
@@ -168,6 +170,7 @@ impl Cluster {
                 .map(|n| (n.name.clone(), n.labels.clone()))
                 .collect(),
             pods: Vec::new(),
+            label_classes: pod::LabelClasses::default(),
             nodes: Vec::new(),
             pdbs: scenario.pdbs.clone(),
             version: 0,

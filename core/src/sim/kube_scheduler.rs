@@ -37,14 +37,14 @@ impl Simulation {
         let mut cache = self.node_cache();
         let mut unschedulable = Vec::new();
         // Equivalence classes: a pod identical to one that just fitted nowhere (same shared
-        // spec, labels and requests) fits nowhere either while no pod has been bound since.
+        // spec, namespace, labels and requests) fits nowhere either while no pod has been
+        // bound since.
         let mut last_failed: Option<(usize, Option<String>)> = None;
         let mut spread_cache = kube::SpreadCache::default();
         let same = |a: &Pod, b: &Pod| {
             Rc::ptr_eq(&a.spec, &b.spec)
-                && a.namespace == b.namespace
+                && a.label_class == b.label_class
                 && a.requests == b.requests
-                && a.labels == b.labels
         };
         for p in pending {
             if let Some((q, summary)) = &last_failed

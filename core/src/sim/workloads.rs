@@ -23,12 +23,17 @@ impl Simulation {
         };
         let requests = effective_requests(&spec);
         self.seq += 1;
+        let label_class = self
+            .cluster
+            .label_classes
+            .class_of(&wl.namespace, &wl.template.labels);
         let pod = Pod {
             name,
             namespace: wl.namespace.clone(),
             owner,
             workload: w,
             labels: wl.template.labels.clone(),
+            label_class,
             annotations: wl.template.annotations.clone(),
             spec,
             requests,
