@@ -90,31 +90,37 @@ pub fn set_document_lang(code: &str) {
 /// Pod chips by key (`namespace/name`) with their position on screen.
 pub type ChipPositions = HashMap<String, (f64, f64)>;
 
-/// More chips than this and the move animation is skipped: it would cost more than it shows.
-const MAX_ANIMATED_CHIPS: u32 = 400;
+/// More moving chips than this and the move animation is skipped: it would cost more than it
+/// shows.
+const MAX_ANIMATED_CHIPS: usize = 400;
 
-/// Every pod chip on the page with its key, or `None` when there are too many to animate.
-fn chips() -> Option<Vec<(String, web_sys::HtmlElement)>> {
-    let list = window()?
-        .document()?
-        .query_selector_all("[data-pod]")
-        .ok()?;
-    if list.length() > MAX_ANIMATED_CHIPS {
+/// The chip of each of these pods that is on the page.
+fn chips(keys: &[String]) -> Vec<(String, web_sys::HtmlElement)> {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return Vec::new();
+    };
+    keys.iter()
+        .filter_map(|key| {
+            let el = doc
+                .query_selector(&format!("[data-pod=\"{key}\"]"))
+                .ok()
+                .flatten()?;
+            Some((key.clone(), el.dyn_into::<web_sys::HtmlElement>().ok()?))
+        })
+        .collect()
+}
+
+/// Where the chips of these pods are now ("First" of a FLIP animation); none when there are
+/// too many to animate. Only the pods that change place are asked for
+/// ([`crate::snapshot::Snapshot::chips_moved_to`]): a chip that merely shifts because cards
+/// around it changed does not slide, and reading every chip's place would lay the page out
+/// for nothing (at 60x with 200 node cards, that was most of each frame).
+pub fn measure_chips(keys: &[String]) -> Option<ChipPositions> {
+    if keys.is_empty() || keys.len() > MAX_ANIMATED_CHIPS {
         return None;
     }
     Some(
-        (0..list.length())
-            .filter_map(|i| list.item(i)?.dyn_into::<web_sys::HtmlElement>().ok())
-            .filter_map(|el| Some((el.get_attribute("data-pod")?, el)))
-            .collect(),
-    )
-}
-
-/// Where every pod chip is now ("First" of a FLIP animation).
-pub fn measure_chips() -> Option<ChipPositions> {
-    let chips = chips()?;
-    Some(
-        chips
+        chips(keys)
             .into_iter()
             .map(|(key, el)| {
                 let r = el.get_bounding_client_rect();
@@ -124,13 +130,12 @@ pub fn measure_chips() -> Option<ChipPositions> {
     )
 }
 
-/// Slides each chip that moved from where it was to where it is ("Last, Invert, Play").
+/// Slides each measured chip from where it was to where it is ("Last, Invert, Play").
 pub fn play_chip_moves(before: &ChipPositions) {
     // FLIP in batches: every read, then every write, then one layout. Reading a chip's place
-    // between two other chips' writes would lay the page out once per chip, and a few
-    // hundred moving chips would hold the main thread for a tenth of a second.
-    let moved: Vec<(web_sys::HtmlElement, f64, f64)> = chips()
-        .unwrap_or_default()
+    // between two other chips' writes would lay the page out once per chip.
+    let keys: Vec<String> = before.keys().cloned().collect();
+    let moved: Vec<(web_sys::HtmlElement, f64, f64)> = chips(&keys)
         .into_iter()
         .filter_map(|(key, el)| {
             let &(x0, y0) = before.get(&key)?;

@@ -748,6 +748,33 @@ pub fn percent(part: i64, whole: i64) -> f64 {
     }
 }
 
+impl Snapshot {
+    /// Where each pod with a chip sits: on a node card (its name), or in the pending tray.
+    fn chip_places(&self) -> BTreeMap<&str, Option<&str>> {
+        let on_nodes = self.lanes.iter().flat_map(|lane| {
+            lane.nodes.iter().flat_map(|node| {
+                node.pods
+                    .iter()
+                    .map(|pod| (pod.key.as_str(), Some(node.name.as_str())))
+            })
+        });
+        let pending = self.pending.iter().map(|pod| (pod.key.as_str(), None));
+        on_nodes.chain(pending).collect()
+    }
+
+    /// The pods whose chip changes place from this cluster to `next`: bound from the tray,
+    /// moved to another node, back in the tray. These are what the page slides; a pod that
+    /// appears, goes, or keeps its place is not.
+    pub fn chips_moved_to(&self, next: &Snapshot) -> Vec<String> {
+        let before = self.chip_places();
+        next.chip_places()
+            .into_iter()
+            .filter(|(key, place)| before.get(key).is_some_and(|was| was != place))
+            .map(|(key, _)| key.to_string())
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -797,6 +824,41 @@ mod tests {
         let mut mixed = platform.clone();
         mixed.nodes[0].state = CardState::Deleting;
         assert_eq!(mixed.groups().len(), platform.groups().len() + 1);
+    }
+
+    #[test]
+    fn only_the_pods_that_change_place_slide() {
+        let mut sim = lab("seed002-limits");
+        let start = take(&sim);
+        sim.run_to_rest(600_000);
+        let end = take(&sim);
+        let place = |s: &Snapshot, key: &str| {
+            s.lanes
+                .iter()
+                .flat_map(|l| &l.nodes)
+                .find(|n| n.pods.iter().any(|p| p.key == key))
+                .map(|n| n.name.clone())
+        };
+        let moved = start.chips_moved_to(&end);
+        // The replicas pending at the start that run at the end slid from the tray to a node.
+        let mut bound: Vec<String> = start
+            .pending
+            .iter()
+            .filter(|p| place(&end, &p.key).is_some())
+            .map(|p| p.key.clone())
+            .collect();
+        bound.sort();
+        assert!(!bound.is_empty());
+        assert_eq!(moved, bound);
+        // Those already on the fixed nodes kept their place, and pods the end made (the
+        // DaemonSet's, on nodes that did not exist) have no place to slide from.
+        for lane in &start.lanes {
+            for pod in lane.nodes.iter().flat_map(|n| &n.pods) {
+                assert!(!moved.contains(&pod.key), "{} kept its node", pod.key);
+            }
+        }
+        assert!(start.chips_moved_to(&start).is_empty());
+        assert!(end.chips_moved_to(&start).iter().all(|k| bound.contains(k)));
     }
 
     #[test]

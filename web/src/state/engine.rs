@@ -611,8 +611,11 @@ impl Engine {
     fn show(&self, frame: crate::protocol::Frame) {
         let first = self.revision.get_untracked() == 0;
         let changed = frame.snapshot.is_some();
-        if changed && !browser::reduced_motion() {
-            self.flip.set_value(browser::measure_chips());
+        let moved = frame.snapshot.as_ref().map_or_else(Vec::new, |next| {
+            self.snapshot.with_untracked(|now| now.chips_moved_to(next))
+        });
+        if !moved.is_empty() && !browser::reduced_motion() {
+            self.flip.set_value(browser::measure_chips(&moved));
             let flip = self.flip;
             request_animation_frame(move || {
                 if let Some(before) = flip.try_update_value(Option::take).flatten() {
