@@ -130,6 +130,22 @@ impl TopologyGroup {
         if min == i32::MAX { 0 } else { min }
     }
 
+    /// [`TopologyGroup::min_count`] for a pod that allows every domain (`Exists`), without
+    /// building that requirement for every pod.
+    fn min_count_anywhere(&self) -> i32 {
+        if self.key == HOSTNAME {
+            return 0;
+        }
+        let min = self.domains.values().copied().min().unwrap_or(0);
+        if self
+            .min_domains
+            .is_some_and(|m| (self.domains.len() as i64) < i64::from(m))
+        {
+            return 0;
+        }
+        min
+    }
+
     /// The domains a pod may use, given its own (strict) requirement on the key and the
     /// node's.
     pub fn next_domains(
@@ -622,7 +638,7 @@ impl Topology {
                 }
                 let min = match pod_strict.get(&g.key) {
                     Some(r) => g.min_count(r),
-                    None => g.min_count(&Requirement::exists(&g.key)),
+                    None => g.min_count_anywhere(),
                 };
                 Some(SpreadCheck {
                     group: gi,
@@ -779,6 +795,28 @@ mod tests {
     }
 
     const ZONE: &str = "topology.kubernetes.io/zone";
+
+    #[test]
+    fn the_minimum_over_every_domain_is_the_minimum_an_exists_requirement_sees() {
+        for counts in [
+            &[][..],
+            &[("a", 3)],
+            &[("a", 2), ("b", 0), ("c", 5)],
+            &[("a", -1), ("b", 4)],
+        ] {
+            for min_domains in [None, Some(0), Some(1), Some(2), Some(3), Some(4)] {
+                for key in [ZONE, HOSTNAME] {
+                    let g = group(GroupKind::Spread, key, counts, 1, min_domains);
+                    let any = Requirement::exists(key);
+                    assert_eq!(
+                        g.min_count_anywhere(),
+                        g.min_count(&any),
+                        "{counts:?} {min_domains:?} {key}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_node_s_remembered_spread_values_answer_as_its_requirements_do() {
