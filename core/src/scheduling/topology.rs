@@ -820,23 +820,25 @@ mod tests {
 
     #[test]
     fn a_node_s_remembered_spread_values_answer_as_its_requirements_do() {
-        let mut topology = Topology::default();
-        topology.groups = vec![
-            group(
-                GroupKind::Spread,
-                ZONE,
-                &[("a", 2), ("b", 1), ("c", 0)],
-                1,
-                None,
-            ),
-            group(
-                GroupKind::Spread,
-                HOSTNAME,
-                &[("n1", 0), ("n2", 3)],
-                2,
-                None,
-            ),
-        ];
+        let mut topology = Topology {
+            groups: vec![
+                group(
+                    GroupKind::Spread,
+                    ZONE,
+                    &[("a", 2), ("b", 1), ("c", 0)],
+                    1,
+                    None,
+                ),
+                group(
+                    GroupKind::Spread,
+                    HOSTNAME,
+                    &[("n1", 0), ("n2", 3)],
+                    2,
+                    None,
+                ),
+            ],
+            ..Default::default()
+        };
         let check = |group, self_selecting, min| SpreadCheck {
             group,
             self_selecting,
