@@ -356,6 +356,8 @@ pub struct Solver<'a> {
     /// ([`NodeFit::Never`]): the pods of a big pass mostly meet full nodes, and a full node
     /// stays full, so each pod of a class looks at the nodes that may still take it.
     open_nodes: Vec<(PodClass, Vec<u32>)>,
+    /// Per node, its value for each spread's key ([`topology::NodeSpreadValues`]).
+    spread_values: Vec<topology::NodeSpreadValues>,
 }
 
 /// A pod's class as the nodes' fixed and shrinking checks see it: resources, tolerations and
@@ -487,6 +489,7 @@ impl<'a> Solver<'a> {
     ) -> Solver<'a> {
         let prefer_no_schedule_pool = templates.iter().any(|t| t.has_prefer_no_schedule);
         let node_compat = alloc::vec![None; nodes.len()];
+        let spread_values = alloc::vec![topology::NodeSpreadValues::default(); nodes.len()];
         Solver {
             pods,
             nodes,
@@ -501,6 +504,7 @@ impl<'a> Solver<'a> {
             record: false,
             limits_log: Vec::new(),
             last_considered: None,
+            spread_values,
             node_compat,
             open_nodes: Vec::new(),
         }
@@ -992,10 +996,14 @@ impl<'a> Solver<'a> {
                 self.topology
                     .spread_checks(pod, &a.groups, &a.requirements.strict)
             });
-            if let Some(allowed) = spreads
-                .as_deref()
-                .and_then(|s| self.topology.spreads_allow(s, base))
-            {
+            let allowed = match (spreads.as_deref(), &new_reqs) {
+                (Some(checks), None) => {
+                    self.spread_values[n].spreads_allow(&self.topology, checks, &node.requirements)
+                }
+                (Some(checks), Some(_)) => self.topology.spreads_allow(checks, base),
+                (None, _) => None,
+            };
+            if let Some(allowed) = allowed {
                 return if allowed {
                     NodeFit::Fits(new_reqs)
                 } else {

@@ -130,6 +130,22 @@ impl TopologyGroup {
         if min == i32::MAX { 0 } else { min }
     }
 
+    /// [`TopologyGroup::min_count`] for a pod that allows every domain (`Exists`), without
+    /// building that requirement for every pod.
+    fn min_count_anywhere(&self) -> i32 {
+        if self.key == HOSTNAME {
+            return 0;
+        }
+        let min = self.domains.values().copied().min().unwrap_or(0);
+        if self
+            .min_domains
+            .is_some_and(|m| (self.domains.len() as i64) < i64::from(m))
+        {
+            return 0;
+        }
+        min
+    }
+
     /// The domains a pod may use, given its own (strict) requirement on the key and the
     /// node's.
     pub fn next_domains(
@@ -622,7 +638,7 @@ impl Topology {
                 }
                 let min = match pod_strict.get(&g.key) {
                     Some(r) => g.min_count(r),
-                    None => g.min_count(&Requirement::exists(&g.key)),
+                    None => g.min_count_anywhere(),
                 };
                 Some(SpreadCheck {
                     group: gi,
@@ -639,16 +655,21 @@ impl Topology {
     /// when some key has no single value there.
     pub fn spreads_allow(&self, checks: &[SpreadCheck], node_reqs: &Requirements) -> Option<bool> {
         for c in checks {
-            let g = &self.groups[c.group];
-            let value = node_reqs.get(&g.key)?.single_value()?;
-            let Some(&count) = g.domains.get(value) else {
-                return Some(false);
-            };
-            if count + i32::from(c.self_selecting) - c.min > g.max_skew {
+            let value = node_reqs.get(&self.groups[c.group].key)?.single_value()?;
+            if !self.spread_allows(c, value) {
                 return Some(false);
             }
         }
         Some(true)
+    }
+
+    /// Whether a spread allows a node whose requirements hold `value` for its key (the test
+    /// [`Topology::spreads_allow`] makes per check).
+    fn spread_allows(&self, c: &SpreadCheck, value: &str) -> bool {
+        let g = &self.groups[c.group];
+        g.domains
+            .get(value)
+            .is_some_and(|&count| count + i32::from(c.self_selecting) - c.min <= g.max_skew)
     }
 
     /// Narrows `node_reqs` for the pod's constraints; the result holds one requirement per
@@ -706,6 +727,52 @@ impl Topology {
     }
 }
 
+/// One node's single value for each topology group's key, as its requirements hold it, for
+/// [`Topology::spreads_allow`] over that node: every pod of a pass asks it of every node,
+/// and finding a key among a node's requirements compares strings that share long
+/// prefixes. The values are kept with the requirements they were read from (held, so their
+/// address is not reused) and read again when the node's requirements are replaced.
+#[derive(Clone, Debug, Default)]
+pub struct NodeSpreadValues {
+    read_from: Option<Rc<Requirements>>,
+    /// Per group index: not read yet, or the key's single value (`None`: none or several).
+    values: Vec<Option<Option<String>>>,
+}
+
+impl NodeSpreadValues {
+    /// Exactly [`Topology::spreads_allow`]`(checks, node_reqs)`.
+    pub fn spreads_allow(
+        &mut self,
+        topology: &Topology,
+        checks: &[SpreadCheck],
+        node_reqs: &Rc<Requirements>,
+    ) -> Option<bool> {
+        if !self
+            .read_from
+            .as_ref()
+            .is_some_and(|r| Rc::ptr_eq(r, node_reqs))
+        {
+            self.read_from = Some(node_reqs.clone());
+            self.values.clear();
+        }
+        for c in checks {
+            if self.values.len() <= c.group {
+                self.values.resize(c.group + 1, None);
+            }
+            let value = self.values[c.group].get_or_insert_with(|| {
+                node_reqs
+                    .get(&topology.groups[c.group].key)
+                    .and_then(|r| r.single_value())
+                    .map(String::from)
+            });
+            if !topology.spread_allows(c, value.as_deref()?) {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -728,6 +795,101 @@ mod tests {
     }
 
     const ZONE: &str = "topology.kubernetes.io/zone";
+
+    #[test]
+    fn the_minimum_over_every_domain_is_the_minimum_an_exists_requirement_sees() {
+        for counts in [
+            &[][..],
+            &[("a", 3)],
+            &[("a", 2), ("b", 0), ("c", 5)],
+            &[("a", -1), ("b", 4)],
+        ] {
+            for min_domains in [None, Some(0), Some(1), Some(2), Some(3), Some(4)] {
+                for key in [ZONE, HOSTNAME] {
+                    let g = group(GroupKind::Spread, key, counts, 1, min_domains);
+                    let any = Requirement::exists(key);
+                    assert_eq!(
+                        g.min_count_anywhere(),
+                        g.min_count(&any),
+                        "{counts:?} {min_domains:?} {key}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_node_s_remembered_spread_values_answer_as_its_requirements_do() {
+        let mut topology = Topology {
+            groups: vec![
+                group(
+                    GroupKind::Spread,
+                    ZONE,
+                    &[("a", 2), ("b", 1), ("c", 0)],
+                    1,
+                    None,
+                ),
+                group(
+                    GroupKind::Spread,
+                    HOSTNAME,
+                    &[("n1", 0), ("n2", 3)],
+                    2,
+                    None,
+                ),
+            ],
+            ..Default::default()
+        };
+        let check = |group, self_selecting, min| SpreadCheck {
+            group,
+            self_selecting,
+            min,
+        };
+        let check_sets = [
+            vec![],
+            vec![check(0, true, 0)],
+            vec![check(0, false, 1)],
+            vec![check(1, true, 0)],
+            vec![check(1, false, 0), check(0, true, 1)],
+            vec![check(0, true, 0), check(1, true, 1)],
+        ];
+        let node = |zone: &[&str], host: Option<&str>| {
+            let mut r = Requirements::new();
+            if !zone.is_empty() {
+                r.add(Requirement::in_values(ZONE, zone.iter().copied()));
+            }
+            if let Some(h) = host {
+                r.add(Requirement::in_values(HOSTNAME, [h]));
+            }
+            Rc::new(r)
+        };
+        let nodes = [
+            node(&["a"], Some("n1")),
+            node(&["b"], Some("n2")),
+            node(&["c"], Some("n1")),
+            node(&["z"], Some("n9")),
+            node(&["a", "b"], Some("n1")),
+            node(&[], Some("n2")),
+            node(&["c"], None),
+        ];
+        // One cache per node, asked in turn about every node's requirements (a node's
+        // requirements are replaced as pods narrow them) and every set of checks, twice.
+        let mut caches = vec![NodeSpreadValues::default(); 2];
+        for round in 0..2 {
+            // Counts change between rounds as pods are recorded; the values stay.
+            topology.groups[0].record("c");
+            topology.groups[1].record("n1");
+            for (i, reqs) in nodes.iter().enumerate() {
+                for checks in &check_sets {
+                    let cache = &mut caches[(i + round) % 2];
+                    assert_eq!(
+                        cache.spreads_allow(&topology, checks, reqs),
+                        topology.spreads_allow(checks, reqs),
+                        "node {i}, checks {checks:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn spread_picks_the_least_populated_allowed_domain() {

@@ -193,7 +193,15 @@ struct Pass {
     budget_blocked: bool,
     /// What the pass's scheduling simulations share, built once per cluster version.
     base: Option<Rc<SimBase>>,
+    /// The candidates and blocked nodes the pass gathered (see [`Simulation::gather`]), for
+    /// the other class and for drift's, with the cluster version and instant they were
+    /// gathered at: emptiness and both consolidations ask the same question, and each
+    /// answer walks every pod.
+    gathered: [Option<Gathered>; 2],
 }
+
+/// One gathering of candidates: (cluster version, instant), candidates, blocked nodes.
+type Gathered = ((u64, Millis), Vec<Candidate>, Vec<(usize, Blocker)>);
 
 enum Finding {
     /// The controller leaves a node alone, and why.
@@ -215,6 +223,7 @@ impl Pass {
             findings: Vec::new(),
             budget_blocked: false,
             base,
+            gathered: [None, None],
         }
     }
 
@@ -613,14 +622,46 @@ impl Simulation {
         }
     }
 
+    /// The candidates for a method of this pass (drift's class is `eventual`); the blocked
+    /// nodes go into the pass's findings every time, as each method finds them.
     fn gather(&self, eventual: bool, pass: &mut Pass) -> Vec<Candidate> {
-        let by_node = self.cluster.active_pods_by_node();
-        let pdbs = self.pdb_state();
-        let (candidates, blocked) = self.candidates(eventual, &by_node, &pdbs);
+        // Only a NodeClaim with a terminationGracePeriod answers drift's class differently.
+        let eventual = eventual
+            && self
+                .cluster
+                .nodes
+                .iter()
+                .any(|n| n.termination_grace.is_some());
+        let at = (self.cluster.version, self.now);
+        let slot = &mut pass.gathered[usize::from(eventual)];
+        let (candidates, blocked) = match slot {
+            Some((when, candidates, blocked)) if *when == at => {
+                #[cfg(debug_assertions)]
+                {
+                    let fresh = self.gather_now(eventual);
+                    debug_assert_eq!(
+                        format!("{:?}", (&*candidates, &*blocked)),
+                        format!("{fresh:?}")
+                    );
+                }
+                (candidates.clone(), blocked.clone())
+            }
+            _ => {
+                let (candidates, blocked) = self.gather_now(eventual);
+                *slot = Some((at, candidates.clone(), blocked.clone()));
+                (candidates, blocked)
+            }
+        };
         for (n, blocker) in blocked {
             pass.block(n, false, blocker);
         }
         candidates
+    }
+
+    fn gather_now(&self, eventual: bool) -> (Vec<Candidate>, Vec<(usize, Blocker)>) {
+        let by_node = self.cluster.active_pods_by_node();
+        let pdbs = self.pdb_state();
+        self.candidates(eventual, &by_node, &pdbs)
     }
 
     /// Takes candidates in order while their pool's budget for `reason` lasts.
