@@ -147,8 +147,9 @@ struct SimBase {
     /// The cluster version it was built at.
     version: u64,
     by_node: Vec<Vec<usize>>,
-    /// Pods Karpenter would provision for now.
-    pending: Vec<usize>,
+    /// Pods Karpenter would provision for now, in the solver's queue order
+    /// ([`Solver::order`]), so that a simulation only merges its candidates' pods in.
+    ordered_pending: Vec<usize>,
     templates: Vec<Template>,
     /// Every node pods could go to, before the candidates are taken out.
     views: Vec<NodeView>,
@@ -1008,10 +1009,12 @@ impl Simulation {
                 }
             }
         }
+        let mut ordered_pending = pending;
+        Solver::order(&self.cluster.pods, &mut ordered_pending);
         let base = Rc::new(SimBase {
             version: self.cluster.version,
             by_node,
-            pending,
+            ordered_pending,
             templates,
             views,
             node_labels,
@@ -1040,8 +1043,20 @@ impl Simulation {
             .filter(|&p| self.currently_reschedulable(p))
             .collect();
         moving.sort_unstable();
-        let mut pods = base.pending.clone();
-        pods.extend(moving.iter().copied());
+        // What `solve` would get from sorting the pending pods followed by the moving ones.
+        let mut moving_ordered = moving.clone();
+        Solver::order(&self.cluster.pods, &mut moving_ordered);
+        let pods =
+            Solver::merge_ordered(&self.cluster.pods, &base.ordered_pending, &moving_ordered);
+        debug_assert!({
+            // The pending pods are gathered in index order: sorting them back by index gives
+            // the list `solve` used to sort.
+            let mut fresh = base.ordered_pending.clone();
+            fresh.sort_unstable();
+            fresh.extend_from_slice(&moving);
+            Solver::order(&self.cluster.pods, &mut fresh);
+            fresh == pods
+        });
         let views: Vec<NodeView> = base
             .views
             .iter()
@@ -1084,7 +1099,7 @@ impl Simulation {
             Solver::with_prepared(&self.cluster.pods, views, base.templates.clone(), prepared);
         let initialized: Vec<(usize, bool)> =
             solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
-        let outcome = solver.solve(pods);
+        let outcome = solver.solve_ordered(pods);
         let mut failures: Vec<(usize, String)> = Vec::new();
         for &p in &moving {
             if let Some(err) = outcome.errors.get(&p) {
