@@ -427,6 +427,36 @@ pub fn job_runtime(template: &PodTemplate) -> Option<Millis> {
     None
 }
 
+/// A pending pod in `default` with no labels, spec or requests, for tests to fill in with
+/// struct-update syntax (`Pod { requests, ..Pod::blank() }`).
+#[cfg(test)]
+impl Pod {
+    pub(crate) fn blank() -> Pod {
+        Pod {
+            name: String::new(),
+            namespace: "default".into(),
+            owner: None,
+            workload: 0,
+            labels: StringMap::new(),
+            label_class: 0,
+            annotations: StringMap::new(),
+            spec: Rc::new(PodSpec::default()),
+            requests: Resources::ZERO,
+            created_at: 0,
+            seq: 0,
+            node: None,
+            phase: Phase::Pending,
+            runtime: None,
+            nominated: None,
+            karpenter_message: None,
+            scheduler_message: None,
+            triggered: false,
+            deleted: false,
+            started_at: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,24 +502,9 @@ mod tests {
         let mut pod = |namespace: &str, app: &str| Pod {
             name: String::from(app),
             namespace: namespace.into(),
-            owner: None,
-            workload: 0,
             labels: labels(&[("app", app)]),
             label_class: classes.class_of(namespace, &labels(&[("app", app)])),
-            annotations: StringMap::new(),
-            spec: Rc::new(PodSpec::default()),
-            requests: Resources::ZERO,
-            created_at: 0,
-            seq: 0,
-            node: None,
-            phase: Phase::Pending,
-            runtime: None,
-            nominated: None,
-            karpenter_message: None,
-            scheduler_message: None,
-            triggered: false,
-            deleted: false,
-            started_at: None,
+            ..Pod::blank()
         };
         let pods = [
             pod("default", "web"),

@@ -524,35 +524,21 @@ mod tests {
     use super::*;
     use crate::labels::LabelSelector;
     use crate::model::{PodSpec, WorkloadKind};
-    use crate::pod::Phase;
     use alloc::rc::Rc;
     use alloc::vec;
 
     fn pod(name: &str, app: &str, cpu: i64, spec: PodSpec) -> Pod {
         Pod {
             name: name.into(),
-            namespace: "default".into(),
             owner: Some((WorkloadKind::Deployment, app.into())),
-            workload: 0,
             labels: [("app".to_string(), app.to_string())].into_iter().collect(),
             // Every test pod here is in one namespace and labelled `app=web`.
             label_class: 0,
-            annotations: Default::default(),
             spec: Rc::new(spec),
             requests: Resources::ZERO
                 .with(ResourceName::Cpu, cpu)
                 .with(ResourceName::Pods, 1),
-            created_at: 0,
-            seq: 0,
-            node: None,
-            phase: Phase::Pending,
-            runtime: None,
-            nominated: None,
-            karpenter_message: None,
-            scheduler_message: None,
-            triggered: false,
-            deleted: false,
-            started_at: None,
+            ..Pod::blank()
         }
     }
 

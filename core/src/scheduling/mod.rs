@@ -1379,34 +1379,17 @@ pub fn has_prefer_no_schedule(taints: &[Taint]) -> bool {
 #[cfg(test)]
 mod queue_order_tests {
     use super::*;
-    use crate::model::{Millis, PodSpec};
-    use crate::pod::Phase;
+    use crate::model::Millis;
     use crate::resources::ResourceName;
 
     fn pod(cpu: i64, memory: i64, created_at: Millis, seq: u64) -> Pod {
         Pod {
-            name: String::new(),
-            namespace: "default".into(),
-            owner: None,
-            workload: 0,
-            labels: StringMap::new(),
-            label_class: 0,
-            annotations: StringMap::new(),
-            spec: Rc::new(PodSpec::default()),
             requests: Resources::ZERO
                 .with(ResourceName::Cpu, cpu)
                 .with(ResourceName::Memory, memory),
             created_at,
             seq,
-            node: None,
-            phase: Phase::Pending,
-            runtime: None,
-            nominated: None,
-            karpenter_message: None,
-            scheduler_message: None,
-            triggered: false,
-            deleted: false,
-            started_at: None,
+            ..Pod::blank()
         }
     }
 
