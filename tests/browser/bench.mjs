@@ -181,12 +181,14 @@ async function loadProfile(throttled, locale = 'en-US') {
   };
 }
 
-/** Types the 5,000-pod scenario in, lets it simulate, plays it at 60x, then reloads. */
-async function fiveThousandPods() {
+/**
+ * A 1280x800 page whose `window.__rec` records long tasks and animation frames between
+ * `start()` and `stop()`; `stop()` gives the longest task, the frame rate and the longest frame.
+ */
+async function recordingPage() {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.addInitScript(() => {
-    // Long tasks and animation frames, recorded between start() and stop().
     const rec = { longest: 0, frames: [], on: false };
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (rec.on) rec.longest = Math.max(rec.longest, e.duration);
@@ -206,11 +208,22 @@ async function fiveThousandPods() {
       },
     };
   });
+  return { ctx, page };
+}
+
+/** The live page with `file` (beside this script) typed into the hello lab's Deployment tab. */
+async function openWithDeployment(page, file) {
   await page.goto(url);
   await live(page);
-  await page.waitForSelector('.summary');
   await page.locator('.doc-tab', { hasText: 'nginx' }).click();
-  await page.fill('textarea.input', fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-5000.yaml'), 'utf8'));
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  await page.fill('textarea.input', fs.readFileSync(path.join(here, file), 'utf8'));
+}
+
+/** Types the 5,000-pod scenario in, lets it simulate, plays it at 60x, then reloads. */
+async function fiveThousandPods() {
+  const { ctx, page } = await recordingPage();
+  await openWithDeployment(page, 'bench-5000.yaml');
   const pending = (n) => page.waitForFunction((n) => Number(document.querySelector('.tray .count')?.textContent) === n, n, { timeout: 120000 });
   await pending(5);
   await page.evaluate(() => {
@@ -273,34 +286,8 @@ async function fiveThousandPods() {
  * lane grouped (its default past 24 cards), then with every card shown, from the start again.
  */
 async function twoHundredNodes() {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await ctx.newPage();
-  await page.addInitScript(() => {
-    const rec = { longest: 0, frames: [], on: false };
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (rec.on) rec.longest = Math.max(rec.longest, e.duration);
-    }).observe({ type: 'longtask', buffered: false });
-    const tick = (t) => { if (rec.on) { rec.frames.push(t); requestAnimationFrame(tick); } };
-    window.__rec = {
-      start() { rec.longest = 0; rec.frames = []; rec.on = true; requestAnimationFrame(tick); },
-      stop() {
-        rec.on = false;
-        const f = rec.frames;
-        const gaps = f.slice(1).map((t, i) => t - f[i]);
-        return {
-          longestTaskMs: Math.round(rec.longest),
-          fps: Math.round(((f.length - 1) / ((f[f.length - 1] - f[0]) / 1000)) * 10) / 10,
-          longestFrameMs: Math.round(Math.max(0, ...gaps)),
-          nodeCards: document.querySelectorAll('.node').length,
-          nodes: Number(document.querySelector('.summary strong').textContent),
-        };
-      },
-    };
-  });
-  await page.goto(url);
-  await live(page);
-  await page.locator('.doc-tab', { hasText: 'nginx' }).click();
-  await page.fill('textarea.input', fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'bench-200-nodes.yaml'), 'utf8'));
+  const { ctx, page } = await recordingPage();
+  await openWithDeployment(page, 'bench-200-nodes.yaml');
   await page.waitForFunction(() => Number(document.querySelector('.tray .count')?.textContent) === 200, null, { timeout: 60000 });
   await page.click('.speed >> text=60×');
   const play = async () => {
@@ -308,7 +295,14 @@ async function twoHundredNodes() {
     await page.click('button.play');
     await page.waitForTimeout(8000);
     await page.click('button.play');
-    return page.evaluate(() => window.__rec.stop());
+    const recorded = await page.evaluate(() => window.__rec.stop());
+    return {
+      ...recorded,
+      ...await page.evaluate(() => ({
+        nodeCards: document.querySelectorAll('.node').length,
+        nodes: Number(document.querySelector('.summary strong').textContent),
+      })),
+    };
   };
   const grouped = await play();
   if (process.env.KPG_BENCH_REDUCED) await page.emulateMedia({ reducedMotion: 'reduce' });
