@@ -21,10 +21,7 @@ fn main() {
     }
     if arg == "disruption" {
         // One disruption pass over a cluster at rest (see benches/disruption.rs).
-        let pods: u32 = std::env::args()
-            .nth(2)
-            .and_then(|a| a.parse().ok())
-            .unwrap_or(5000);
+        let pods: u32 = pods_arg(5000);
         let mut sim = kpg_core::sim::Simulation::new(kpg_bench::disruption_scenario(pods)).unwrap();
         let t = std::time::Instant::now();
         let until = sim.run_to_rest(3_600_000);
@@ -43,14 +40,8 @@ fn main() {
     if arg == "dump" {
         // The rest run's report, events and evidence in full, to compare two builds' output
         // byte for byte on a scenario far bigger than the goldens'.
-        let pods: u32 = std::env::args()
-            .nth(2)
-            .and_then(|a| a.parse().ok())
-            .unwrap_or(2000);
-        let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
-        let mut sim =
-            kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones))
-                .unwrap();
+        let pods: u32 = pods_arg(2000);
+        let mut sim = three_zone_simulation(pods);
         let until = sim.run_to_rest(3_600_000);
         println!("at rest at {until} ms");
         println!("{:#?}", sim.report());
@@ -70,14 +61,8 @@ fn main() {
     }
     if arg == "rest" {
         // A whole run to rest: provisioning, launches, kube-scheduler binding as nodes come up.
-        let pods: u32 = std::env::args()
-            .nth(2)
-            .and_then(|a| a.parse().ok())
-            .unwrap_or(5000);
-        let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
-        let mut sim =
-            kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones))
-                .unwrap();
+        let pods: u32 = pods_arg(5000);
+        let mut sim = three_zone_simulation(pods);
         let t = std::time::Instant::now();
         let until = sim.run_to_rest(3_600_000);
         let r = sim.report();
@@ -132,4 +117,18 @@ impl std::fmt::Write for Digest {
         self.len += s.len() as u64;
         Ok(())
     }
+}
+
+/// The second argument as a pod count, or `default`.
+fn pods_arg(default: u32) -> u32 {
+    std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `rest` and `dump`'s scenario: `pods` pods over us-east-1's three zones, built-in catalog.
+fn three_zone_simulation(pods: u32) -> kpg_core::sim::Simulation {
+    let zones = ["us-east-1a", "us-east-1b", "us-east-1c"];
+    kpg_core::sim::Simulation::new(kpg_bench::scenario(pods, vec![], "us-east-1", &zones)).unwrap()
 }
