@@ -243,7 +243,7 @@ impl Engine {
     pub fn show_prerendered(&self, replies: &[String]) {
         for message in replies.iter().filter_map(|t| FromWorker::decode(t).ok()) {
             match message.reply {
-                Reply::Analysed { .. } | Reply::Rebuilt { .. } => self.receive(&message.encode()),
+                Reply::Analysed { .. } | Reply::Rebuilt { .. } => self.handle(message),
                 Reply::Frame(frame) => self.show_frame(frame),
                 _ => {}
             }
@@ -501,6 +501,11 @@ impl Engine {
                 return;
             }
         };
+        self.handle(message);
+    }
+
+    /// One reply from the engine, read.
+    fn handle(&self, message: FromWorker) {
         let id = message.reply_to;
         match message.reply {
             Reply::Ready => self.link.update_value(|l| {
