@@ -69,8 +69,37 @@ await test('a first visit is drawn by the build before the wasm arrives, and the
   assert(marks[0] === 1 && marks[1] === 0, `the first cluster render is the copy's, before the page runs (${marks})`);
   const drawn = await p.locator('#kpg-prerender .app').innerText();
   await p.screenshot({ path: path.join(artifacts, '00-drawn-by-the-build.png') });
+  // Watch the take-over: every frame, what shows; every task that adds to the live page.
+  await p.evaluate(() => {
+    const w = window.__takeover = { frames: [], builds: 0 };
+    const livePage = () => [...document.querySelectorAll('body > .app')][0];
+    new MutationObserver((records) => {
+      const app = livePage();
+      if (app && getComputedStyle(app).display === 'none'
+        && records.some((r) => r.addedNodes.length && app.contains(r.target))) w.builds++;
+    }).observe(document.body, { childList: true, subtree: true });
+    const frame = () => {
+      const copy = document.getElementById('kpg-prerender');
+      const app = livePage();
+      const shown = !!app && getComputedStyle(app).display !== 'none';
+      w.frames.push({
+        copy: !!copy && getComputedStyle(copy).display !== 'none',
+        live: shown,
+        whole: shown && ['.topbar', '.pane.manifests .editor', '.pane.cluster .lesson',
+          '.pane.cluster .summary', '.pane.cluster .bottom'].every((q) => app.querySelector(q)),
+      });
+      if (copy || !shown) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
   release();
   await live(p);
+  const takeover = await p.evaluate(() => window.__takeover);
+  assert(takeover.frames.every((f) => f.copy !== f.live),
+    'no frame shows both the copy and the live page, or neither');
+  assert(takeover.frames.every((f) => !f.live || f.whole), 'the live page shows only when whole');
+  assert(takeover.builds >= 5, `the live page is built in steps, a task each (${takeover.builds} tasks), `
+    + 'not in one long task');
   assert(await p.locator('.app').count() === 1, 'one page once the live one runs');
   assert(await p.locator('.app').innerText() === drawn, 'the live page draws exactly what the build drew');
   // Played once, the workspace is saved: the next visit is not a first visit, and the copy

@@ -16,7 +16,7 @@ use crate::player::MAX_TIME_MS;
 use crate::share_view::LinkedBanner;
 use crate::state::{
     BottomTab, Editor, Engine, LessonState, Locale, Notice, Page, Selected, Selection,
-    SessionState, Transport,
+    SessionState, Staging, Step, Transport,
 };
 use crate::terminal_view::Term;
 use crate::topbar::{Header, NoticeBar};
@@ -62,13 +62,22 @@ fn save(session: SessionState, page: Page) {
 pub fn App() -> impl IntoView {
     let start = boot();
     let prerendered = crate::prerender::adopt(&start);
-    view! { <Playground start prerendered/> }
+    let staging = Staging::stepwise();
+    // The live page is whole: the build's copy of a first visit goes, in the same task, so no
+    // frame shows both or neither.
+    staging.when_shown(|| {
+        crate::prerender::retire();
+        browser::mark("kpg-interactive");
+    });
+    view! { <Playground start prerendered staging/> }
 }
 
 /// The page from a given start. `prerendered` are the engine's replies to the first load,
 /// recorded by the build: shown at once, while the worker computes the same again.
+/// `staging` says which parts are built yet ([`Staging`]: in the browser the page is built in
+/// steps, one task each).
 #[component]
-pub fn Playground(start: boot::Start, prerendered: Vec<String>) -> impl IntoView {
+pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging) -> impl IntoView {
     let session = start.session;
     let notice = start.notice.map(|text| Notice {
         text,
@@ -83,8 +92,10 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>) -> impl IntoView
     let locale = Locale::new(session.lang);
     let readonly = embed.as_ref().is_some_and(|o| o.readonly);
     let editor = Editor::new(session.workspace, session.active_doc, readonly);
-    let engine = Engine::new(session.last_good, editor.analysis);
-    engine.show_prerendered(&prerendered);
+    let engine = Engine::new(session.last_good, editor.analysis, staging);
+    // The build's replies are decoded in the header's step, not the first task: the header
+    // is the first view that reads them.
+    staging.before(Step::Header, move || engine.show_prerendered(&prerendered));
     // The clock stops at an embed's `until`, otherwise at the page's horizon.
     let limit_ms = embed
         .as_ref()
@@ -118,6 +129,7 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>) -> impl IntoView
         engine,
         selection,
     };
+    provide_context(staging);
     provide_context(page);
     provide_context(locale);
     provide_context(editor);
@@ -192,18 +204,21 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>) -> impl IntoView
         on_cleanup(move || hash.remove());
     }
 
+    // The remaining steps, each in a task of its own after this one.
+    staging.run();
     if let Some(options) = embed {
         crate::embed::install(&options, start.awaiting_host);
         return view! { <crate::embed::EmbedApp/> }.into_any();
     }
     view! {
-        <div class="app" data-lang=move || locale.lang.get().code()>
-            <Header/>
+        <div class="app" class:staging=move || !staging.shown()
+            data-lang=move || locale.lang.get().code()>
+            <Show when=move || staging.has(Step::Header)><Header/></Show>
             <LinkedBanner/>
             <NoticeBar/>
             <main class="panes">
-                <ManifestsPane/>
-                <ClusterPane/>
+                <Show when=move || staging.has(Step::Manifests)><ManifestsPane/></Show>
+                <Show when=move || staging.has(Step::Lesson)><ClusterPane/></Show>
             </main>
         </div>
     }

@@ -12,7 +12,8 @@ use crate::i18n::T;
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
 use crate::state::{
-    BottomTab, Editor, Engine, LessonState, Locale, Page, Selected, Selection, Transport,
+    BottomTab, Editor, Engine, LessonState, Locale, Page, Selected, Selection, Staging, Step,
+    Transport,
 };
 use crate::terminal_view::TerminalPane;
 use kpg_core::catalog::CapacityType;
@@ -22,6 +23,9 @@ pub fn ClusterPane() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
     let selection = expect_context::<Selection>();
+    // The live page builds the lesson card, the cluster and the bottom panel in steps of
+    // their own (an embed at once).
+    let staging = use_context::<Staging>();
     let tab = selection.bottom;
     let tab_button = move |which: BottomTab, label: T, id: &'static str| {
         view! {
@@ -36,21 +40,27 @@ pub fn ClusterPane() -> impl IntoView {
     };
     view! {
         <section class="pane cluster" aria-labelledby="cluster-title">
-            <LessonCard/>
+            <Show when=move || staging.is_none_or(|s| s.has(Step::Lesson))>
+                <LessonCard/>
+            </Show>
             <h2 id="cluster-title" class="visually-hidden">{move || locale.t(T::Cluster)}</h2>
-            <ClusterBody/>
-            <div class="bottom">
-                <div class="bottom-tabs" role="tablist">
-                    {tab_button(BottomTab::Events, T::Events, "tab-events")}
-                    {tab_button(BottomTab::Explain, T::Explain, "tab-explain")}
-                    {tab_button(BottomTab::Terminal, T::Terminal, "tab-terminal")}
+            <Show when=move || staging.is_none_or(|s| s.has(Step::Cluster))>
+                <ClusterBody/>
+            </Show>
+            <Show when=move || staging.is_none_or(|s| s.has(Step::Bottom))>
+                <div class="bottom">
+                    <div class="bottom-tabs" role="tablist">
+                        {tab_button(BottomTab::Events, T::Events, "tab-events")}
+                        {tab_button(BottomTab::Explain, T::Explain, "tab-explain")}
+                        {tab_button(BottomTab::Terminal, T::Terminal, "tab-terminal")}
+                    </div>
+                    {move || match tab.get() {
+                        BottomTab::Events => view! { <Events/> }.into_any(),
+                        BottomTab::Explain => view! { <ExplainPane/> }.into_any(),
+                        BottomTab::Terminal => view! { <TerminalPane/> }.into_any(),
+                    }}
                 </div>
-                {move || match tab.get() {
-                    BottomTab::Events => view! { <Events/> }.into_any(),
-                    BottomTab::Explain => view! { <ExplainPane/> }.into_any(),
-                    BottomTab::Terminal => view! { <TerminalPane/> }.into_any(),
-                }}
-            </div>
+            </Show>
         </section>
     }
 }

@@ -156,7 +156,8 @@ pub fn render(start: crate::boot::Start, recorded: &Recorded) -> String {
         hydration_context::SsrSharedContext::new(),
     )));
     owner.with(|| {
-        view! { <crate::app::Playground start prerendered/> }
+        let staging = crate::state::Staging::whole();
+        view! { <crate::app::Playground start prerendered staging/> }
             .into_view()
             .to_html()
     })

@@ -71,6 +71,8 @@ pub struct Engine {
     /// Run once the clock requests sent so far are done (an embed tells its host where the
     /// clock stopped after what the move changed).
     when_settled: StoredValue<Vec<Box<dyn FnOnce()>>, LocalStorage>,
+    /// Whether the live page is on screen yet (the first cluster's mark waits for it).
+    staging: super::Staging,
 }
 
 /// Where a terminal watch's output goes.
@@ -207,7 +209,11 @@ struct Held {
 }
 
 impl Engine {
-    pub fn new(last_good: Option<String>, analysis: RwSignal<Analysis>) -> Engine {
+    pub fn new(
+        last_good: Option<String>,
+        analysis: RwSignal<Analysis>,
+        staging: super::Staging,
+    ) -> Engine {
         let engine = Engine {
             link: StoredValue::new_local(None),
             next_id: StoredValue::new(0),
@@ -231,6 +237,7 @@ impl Engine {
             on_watch: StoredValue::new_local(None),
             when_settled: StoredValue::new_local(Vec::new()),
             shown_lanes: StoredValue::new(BTreeSet::new()),
+            staging,
         };
         engine.spawn();
         engine
@@ -239,8 +246,12 @@ impl Engine {
     /// Shows the engine's replies to the first load as the build recorded them
     /// ([`crate::prerender`]): the reader's findings and the first cluster, on screen before
     /// the worker has said anything. The load still goes to the worker, whose frame (the
-    /// same) replaces this one.
+    /// same) replaces this one; if the worker has already drawn a cluster, its replies are
+    /// the newer ones and these are dropped.
     pub fn show_prerendered(&self, replies: &[String]) {
+        if self.revision.get_untracked() > 0 {
+            return;
+        }
         for message in replies.iter().filter_map(|t| FromWorker::decode(t).ok()) {
             match message.reply {
                 Reply::Analysed { .. } | Reply::Rebuilt { .. } => self.handle(message),
@@ -631,8 +642,9 @@ impl Engine {
         self.show_frame(frame);
         if first && changed {
             // The first cluster on screen (what the page's load benchmark times), drawn by
-            // the next frame.
-            request_animation_frame(|| browser::mark("kpg-first-render"));
+            // the next frame once the live page shows.
+            self.staging
+                .when_shown(|| request_animation_frame(|| browser::mark("kpg-first-render")));
         }
     }
 

@@ -9,7 +9,8 @@
 //! - [`Transport`]: the clock, the speed and Play, which drive the engine;
 //! - [`LessonState`]: the open lesson, its step and the lab loaded;
 //! - [`Selection`]: what is explained (and where), and its explanation, derived;
-//! - [`SessionState`]: all of the learner's choices read together, for saving and sharing.
+//! - [`SessionState`]: all of the learner's choices read together, for saving and sharing;
+//! - [`Staging`]: which parts of the live page are built yet (it starts in steps).
 //!
 //! Signals hold what the learner chose; the rest is derived (`Memo`s); effects only push
 //! outward (to the engine, storage, the host, the DOM). An action that spans contexts takes
@@ -22,6 +23,7 @@ mod locale;
 mod page;
 mod selection;
 mod session;
+mod staging;
 mod transport;
 
 pub use editor::Editor;
@@ -31,4 +33,5 @@ pub use locale::Locale;
 pub use page::{Notice, Page};
 pub use selection::{BottomTab, Selected, Selection};
 pub use session::SessionState;
+pub use staging::{Staging, Step};
 pub use transport::{SPEEDS, Transport};
