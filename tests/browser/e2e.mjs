@@ -51,7 +51,7 @@ await test('the page loads from a sub-path and renders the cluster', async () =>
   await shot('01-loaded');
 });
 
-await test('a first visit is drawn by the build before the wasm arrives, and the live page takes over unchanged', async () => {
+await test('a first visit is drawn by the build before the wasm arrives (in English or Korean), and the live page takes over unchanged', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   // Hold the page's wasm: what shows meanwhile is only what index.html brought.
   let release;
@@ -116,12 +116,23 @@ await test('a first visit is drawn by the build before the wasm arrives, and the
   await again.waitForSelector('#kpg-prerender', { state: 'attached' });
   assert(!(await again.locator('#kpg-prerender').isVisible()), 'a returning visit never shows the first visit\'s copy');
   await ctx.close();
+  // A Korean browser's first visit: the build's Korean copy, and the live page takes it over.
   const korean = await browser.newContext({ locale: 'ko-KR' });
   const k = await korean.newPage();
-  await k.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, (route) => route.abort());
+  let releaseKorean;
+  const heldKorean = new Promise((resolve) => { releaseKorean = resolve; });
+  await k.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await heldKorean; await route.continue(); });
   await k.goto(url);
-  await k.waitForSelector('#kpg-prerender', { state: 'attached' });
-  assert(!(await k.locator('#kpg-prerender').isVisible()), 'a Korean browser never shows the English copy');
+  await k.waitForSelector('#kpg-prerender .summary', { state: 'visible', timeout: 10000 });
+  assert(await k.locator('#kpg-prerender h1').innerText() === 'Karpenter 플레이그라운드',
+    'a Korean browser sees the Korean copy, never the English one');
+  assert(await k.locator('html').getAttribute('lang') === 'ko', 'marked Korean for fonts and screen readers');
+  assert(await k.locator('#kpg-prerender-ko').count() === 0, 'the unused template is gone');
+  const drawnKorean = await k.locator('#kpg-prerender .app').innerText();
+  await k.screenshot({ path: path.join(artifacts, '00-drawn-by-the-build-ko.png') });
+  releaseKorean();
+  await live(k);
+  assert(await k.locator('.app').innerText() === drawnKorean, 'the live Korean page draws exactly what the build drew');
   await korean.close();
 });
 

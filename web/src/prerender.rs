@@ -1,27 +1,34 @@
 //! The first visit's page, drawn at build time.
 //!
 //! A phone on a slow network needs seconds for the page's and the engine's wasm (about
-//! 1.2 MB gzipped), yet a first visit always opens the same page: the first lesson, in
-//! English, at time 0. So the build plays that page once, natively, with the same views and
-//! the same engine the browser runs: the engine's replies to the first load (the reader's
-//! findings and the first cluster) are recorded, the page is rendered to HTML from them
-//! (Leptos's server-side rendering), and both go into `dist/index.html`
-//! ([`inject`]). The browser paints that HTML as soon as it and the stylesheet arrive.
+//! 1.1 MB gzipped), yet a first visit always opens the same page: the first lesson, at time
+//! 0, in English or (a Korean browser) in Korean. So the build plays that page once per
+//! language, natively, with the same views and the same engine the browser runs: the
+//! engine's replies to the first load (the reader's findings and the first cluster) are
+//! recorded, the page is rendered to HTML from them (Leptos's server-side rendering), and
+//! both go into `dist/index.html` ([`inject`]): the English copy in the body, the Korean one
+//! in a `<template>` that a Korean browser swaps in before the first paint. The browser
+//! paints that HTML as soon as it and the stylesheet arrive.
 //!
 //! The drawn copy is `inert`: nothing can be typed into it, so nothing typed can be lost
 //! when the live page replaces it. When the page's wasm starts, [`adopt`] hands it the
 //! recorded replies if the page starts exactly as the build drew it (the same session, byte
-//! for byte), so its first render is the same cluster; then [`retire`] removes the copy, in
-//! the same task. A visit that starts elsewhere (a share link, an embed, a saved workspace,
-//! Korean) never shows the copy: a script in `index.html` hides it before the first paint,
-//! and the page starts as it always did.
+//! for byte), so its first render is the same cluster; the live page's last build step
+//! ([`crate::state::Staging`]) then calls [`retire`], which removes the copy in the task that
+//! shows the live page. A visit that starts elsewhere (a share link, an embed, a saved
+//! workspace) never shows the copy: a script in `index.html` hides it before the first
+//! paint, and the page starts as it always did.
 
 use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
 
 /// The element holding the drawn page.
 pub const CONTAINER_ID: &str = "kpg-prerender";
 /// The `<script type="application/json">` holding [`Recorded`].
 pub const DATA_ID: &str = "kpg-prerendered";
+/// The `<template>` holding the Korean copy and its [`Recorded`].
+pub const KOREAN_ID: &str = "kpg-prerender-ko";
 
 /// What the build recorded: the session it drew and the engine's replies to its first load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,14 +39,14 @@ pub struct Recorded {
     pub replies: Vec<String>,
 }
 
-/// The start of a first visit: no address, no storage, an English browser.
-pub fn first_visit() -> crate::boot::Start {
+/// The start of a first visit: no address, no storage, a browser in `lang`.
+pub fn first_visit(lang: Lang) -> crate::boot::Start {
     crate::boot::start(&crate::boot::Inputs {
         query: "",
         fragment: "",
         own: None,
         linked: None,
-        browser_lang: crate::i18n::Lang::En,
+        browser_lang: lang,
     })
 }
 
@@ -48,7 +55,11 @@ pub fn first_visit() -> crate::boot::Start {
 /// None otherwise.
 pub fn matching(recorded: Option<Recorded>, start: &crate::boot::Start) -> Vec<String> {
     match recorded {
-        Some(r) if *start == first_visit() && r.session == start.session.encode() => r.replies,
+        Some(r)
+            if *start == first_visit(start.session.lang) && r.session == start.session.encode() =>
+        {
+            r.replies
+        }
         _ => Vec::new(),
     }
 }
@@ -66,23 +77,50 @@ pub fn retire() {
     crate::browser::remove_element(DATA_ID);
 }
 
-/// What goes into `<body>`: the drawn page, the recorded replies, and the mark the page's
-/// benchmark reads as the first cluster render (set, as the live page sets it, in the
-/// animation frame before the first paint). The copy is `inert` and hidden from assistive
-/// technology until it is live; `index.html` hides it altogether for a visit it does not
-/// match.
-pub fn body_html(page: &str, recorded: &Recorded) -> String {
-    let data = serde_json::to_string(recorded)
-        .unwrap_or_default()
-        // `</script>` or `<!--` inside a string would end the element early; `\u003c` is
-        // the same JSON.
-        .replace('<', "\\u003c");
+/// A first visit's page drawn in one language, with what the engine replied.
+pub struct Drawn {
+    pub html: String,
+    pub recorded: Recorded,
+}
+
+/// What goes into `<body>`: the English page, its recorded replies, the Korean page and its
+/// replies in a `<template>`, the script that swaps the Korean copy in (`index.html` marks a
+/// Korean first visit `kpg-ko` before the body is read), and the mark the page's benchmark
+/// reads as the first cluster render (set, as the live page sets it, in the animation frame
+/// before the first paint). The copy is `inert` and hidden from assistive technology until it
+/// is live; `index.html` hides it altogether for a visit it does not match.
+pub fn body_html(english: &Drawn, korean: &Drawn) -> String {
     format!(
-        "<div id=\"{CONTAINER_ID}\" inert aria-busy=\"true\">{page}</div>\n\
-         <script type=\"application/json\" id=\"{DATA_ID}\">{data}</script>\n\
-         <script>if (!document.documentElement.classList.contains('kpg-no-prerender')) \
-         requestAnimationFrame(function () {{ performance.mark('kpg-first-render'); }});</script>\n"
+        "<div id=\"{CONTAINER_ID}\" inert aria-busy=\"true\">{}</div>\n\
+         <script type=\"application/json\" id=\"{DATA_ID}\">{}</script>\n\
+         <template id=\"{KOREAN_ID}\"><div>{}</div>\
+         <script type=\"application/json\">{}</script></template>\n\
+         <script>(function () {{\
+         var html = document.documentElement;\
+         var korean = document.getElementById('{KOREAN_ID}');\
+         if (html.classList.contains('kpg-ko')) {{\
+         var parts = korean.content.children;\
+         document.getElementById('{CONTAINER_ID}').replaceChildren(...parts[0].childNodes);\
+         document.getElementById('{DATA_ID}').textContent = parts[1].textContent;\
+         html.lang = 'ko';\
+         }}\
+         korean.remove();\
+         if (!html.classList.contains('kpg-no-prerender')) \
+         requestAnimationFrame(function () {{ performance.mark('kpg-first-render'); }});\
+         }})();</script>\n",
+        english.html,
+        script_json(&english.recorded),
+        korean.html,
+        script_json(&korean.recorded),
     )
+}
+
+/// `recorded` as JSON that cannot end its `<script>` element early: `</script>` or `<!--`
+/// inside a string would; `\u003c` is the same JSON.
+fn script_json(recorded: &Recorded) -> String {
+    serde_json::to_string(recorded)
+        .unwrap_or_default()
+        .replace('<', "\\u003c")
 }
 
 /// `index.html` with `body` at the start of its `<body>`.
@@ -167,23 +205,32 @@ pub fn render(start: crate::boot::Start, recorded: &Recorded) -> String {
 mod tests {
     use super::*;
 
-    fn recorded() -> Recorded {
+    fn recorded(lang: Lang) -> Recorded {
         Recorded {
-            session: first_visit().session.encode(),
-            replies: vec!["a reply".into()],
+            session: first_visit(lang).session.encode(),
+            replies: vec![format!("a reply in {}", lang.code())],
         }
     }
 
     #[test]
     fn the_replies_are_used_only_for_the_start_they_were_recorded_for() {
-        let first = first_visit();
-        assert_eq!(matching(Some(recorded()), &first), vec!["a reply"]);
-        let mut edited = first_visit();
+        let first = first_visit(Lang::En);
+        assert_eq!(
+            matching(Some(recorded(Lang::En)), &first),
+            vec!["a reply in en"]
+        );
+        let mut edited = first_visit(Lang::En);
         edited.session.workspace.docs[0].text.push_str("# mine\n");
-        assert!(matching(Some(recorded()), &edited).is_empty());
-        let mut korean = first_visit();
-        korean.session.lang = crate::i18n::Lang::Ko;
-        assert!(matching(Some(recorded()), &korean).is_empty());
+        assert!(matching(Some(recorded(Lang::En)), &edited).is_empty());
+        // A Korean browser's first visit takes the Korean recording, never the English one.
+        let korean = first_visit(Lang::Ko);
+        assert_eq!(korean.session.lang, Lang::Ko);
+        assert_eq!(
+            matching(Some(recorded(Lang::Ko)), &korean),
+            vec!["a reply in ko"]
+        );
+        assert!(matching(Some(recorded(Lang::En)), &korean).is_empty());
+        assert!(matching(Some(recorded(Lang::Ko)), &first).is_empty());
         assert!(matching(None, &first).is_empty());
         // An embed of the same lesson starts from the same session, but it reports to its
         // host from its own first cluster.
@@ -192,14 +239,21 @@ mod tests {
             fragment: "",
             own: None,
             linked: None,
-            browser_lang: crate::i18n::Lang::En,
+            browser_lang: Lang::En,
         });
         assert_eq!(embed.session, first.session);
-        assert!(matching(Some(recorded()), &embed).is_empty());
+        assert!(matching(Some(recorded(Lang::En)), &embed).is_empty());
         // A build from other sources recorded another session.
-        let mut other = recorded();
+        let mut other = recorded(Lang::En);
         other.session = edited.session.encode();
         assert!(matching(Some(other), &first).is_empty());
+    }
+
+    fn drawn(html: &str, recorded: Recorded) -> Drawn {
+        Drawn {
+            html: html.into(),
+            recorded,
+        }
     }
 
     #[test]
@@ -208,7 +262,10 @@ mod tests {
             session: "</script><script>alert(1)</script>".into(),
             replies: vec!["<!-- x".into()],
         };
-        let body = body_html("<p>page</p>", &r);
+        let body = body_html(
+            &drawn("<p>page</p>", r.clone()),
+            &drawn("<p>쪽</p>", r.clone()),
+        );
         let data = body
             .split("id=\"kpg-prerendered\">")
             .nth(1)
@@ -216,6 +273,34 @@ mod tests {
             .unwrap();
         assert!(!data.contains('<'));
         assert_eq!(serde_json::from_str::<Recorded>(data).unwrap(), r);
+        let korean = body
+            .split(concat!(
+                "<template id=\"kpg-prerender-ko\"><div><p>쪽</p></div>",
+                "<script type=\"application/json\">"
+            ))
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .unwrap();
+        assert_eq!(serde_json::from_str::<Recorded>(korean).unwrap(), r);
+    }
+
+    #[test]
+    fn the_english_copy_shows_and_the_korean_one_waits_in_a_template() {
+        let body = body_html(
+            &drawn("<p>page</p>", recorded(Lang::En)),
+            &drawn("<p>쪽</p>", recorded(Lang::Ko)),
+        );
+        assert!(
+            body.starts_with(
+                "<div id=\"kpg-prerender\" inert aria-busy=\"true\"><p>page</p></div>"
+            )
+        );
+        let template = body.find("<template id=\"kpg-prerender-ko\">").unwrap();
+        assert!(
+            body.find("쪽").unwrap() > template,
+            "the Korean page is only in the template"
+        );
+        assert!(body.contains("a reply in ko") && body.contains("a reply in en"));
     }
 
     #[test]

@@ -1,10 +1,12 @@
-//! Draws the first visit's page into a built `index.html` (trunk's post-build hook runs it on
-//! the staging copy; see `Trunk.toml` and `prerender.rs`).
+//! Draws the first visit's page (in English, and in Korean for a Korean browser) into a built
+//! `index.html` (trunk's post-build hook runs it on the staging copy; see `Trunk.toml` and
+//! `prerender.rs`).
 //!
 //!   kpg-prerender path/to/index.html
 
 use std::process::ExitCode;
 
+use kpg_web::i18n::Lang;
 use kpg_web::prerender;
 
 fn main() -> ExitCode {
@@ -19,16 +21,25 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let start = prerender::first_visit();
-    let recorded = prerender::record(&start);
-    let html = prerender::render(start, &recorded);
-    let body = prerender::body_html(&html, &recorded);
+    let draw = |lang| {
+        let start = prerender::first_visit(lang);
+        let recorded = prerender::record(&start);
+        prerender::Drawn {
+            html: prerender::render(start, &recorded),
+            recorded,
+        }
+    };
+    let english = draw(Lang::En);
+    let korean = draw(Lang::Ko);
+    let body = prerender::body_html(&english, &korean);
     match prerender::inject(&page, &body) {
         Ok(out) => match std::fs::write(&path, out) {
             Ok(()) => {
                 eprintln!(
-                    "kpg-prerender: drew the first visit's page into {path} ({} B of HTML)",
-                    html.len()
+                    "kpg-prerender: drew the first visit's page into {path} ({} B of HTML \
+                     in English, {} B in Korean)",
+                    english.html.len(),
+                    korean.html.len()
                 );
                 ExitCode::SUCCESS
             }

@@ -36,8 +36,28 @@ async fn settle() {
     }
 }
 
-/// Mounts a fresh app (empty local storage: the default lesson) in its own element.
-fn mount() {
+/// One task later (the live page builds in steps, a task each: `state::Staging`).
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Mounts a fresh app (empty local storage: the default lesson) in its own element, and
+/// waits until it is built and shown.
+async fn mount() {
+    mount_app();
+    for _ in 0..100 {
+        if all(".app.staging").is_empty() && !all(".app").is_empty() {
+            return;
+        }
+        next_task().await;
+    }
+    panic!("the app never showed");
+}
+
+fn mount_app() {
     window().local_storage().unwrap().unwrap().clear().unwrap();
     if let Some(old) = doc().get_element_by_id("app-under-test") {
         old.remove();
@@ -51,7 +71,7 @@ fn mount() {
 
 #[wasm_bindgen_test]
 async fn the_overlay_shows_exactly_what_the_textarea_holds() {
-    mount();
+    mount().await;
     settle().await;
     let ta: web_sys::HtmlTextAreaElement = one("textarea.input").dyn_into().unwrap();
     let overlay = one("pre.hl").text_content().unwrap();
@@ -66,7 +86,7 @@ async fn the_overlay_shows_exactly_what_the_textarea_holds() {
 
 #[wasm_bindgen_test]
 async fn typing_an_error_fills_problems_and_fixing_it_clears_them() {
-    mount();
+    mount().await;
     settle().await;
     let ta: web_sys::HtmlTextAreaElement = one("textarea.input").dyn_into().unwrap();
     let good = ta.value();
@@ -93,7 +113,7 @@ async fn typing_an_error_fills_problems_and_fixing_it_clears_them() {
 
 #[wasm_bindgen_test]
 async fn adding_a_template_opens_it_in_a_new_tab() {
-    mount();
+    mount().await;
     settle().await;
     let before = all(".doc-tab").len();
     one(".add-btn").click();

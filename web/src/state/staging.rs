@@ -147,6 +147,9 @@ mod tests {
         let (a, b) = (ran.clone(), ran.clone());
         staging.when_shown(move || a.borrow_mut().push("shown"));
         staging.before(Step::Header, move || b.borrow_mut().push("header"));
-        assert!(ran.borrow().is_empty(), "nothing runs before its step is built");
+        assert!(
+            ran.borrow().is_empty(),
+            "nothing runs before its step is built"
+        );
     }
 }
