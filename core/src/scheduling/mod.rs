@@ -51,18 +51,22 @@ pub struct Template {
     pub taints: Vec<Taint>,
     pub instance_types: Rc<Vec<InstanceType>>,
     /// Indices of the instance types that pass the NodePool's own requirements.
-    pub candidates: Vec<u32>,
+    ///
+    /// This and the other per-instance-type lists are shared (`Rc`): consolidation clones
+    /// the templates for each of its thousands of simulations, and only `remaining` and
+    /// `remaining_nodes` change during a pass.
+    pub candidates: Rc<Vec<u32>>,
     /// `instance_types` grouped for the requirement and offering checks.
     pub index: Rc<type_index::TypeIndex>,
     /// Daemon overhead per instance type (indexed like `instance_types`).
-    pub daemon_overhead: Vec<Resources>,
+    pub daemon_overhead: Rc<Vec<Resources>>,
     /// Allocatable minus daemon overhead per instance type: what pods can use.
-    pub headroom: Vec<Resources>,
+    pub headroom: Rc<Vec<Resources>>,
     /// Host ports the DaemonSet pods that would run on a node of each instance type hold
     /// (indexed like `instance_types`): Karpenter's per-group `HostPortUsage`. A pod asking
     /// for one of them can never run on such a node, so those types are not options for it.
     /// Empty when no DaemonSet of the pool holds a host port (the common case).
-    pub daemon_host_ports: Vec<Vec<HostPort>>,
+    pub daemon_host_ports: Rc<Vec<Vec<HostPort>>>,
     /// Remaining limits per resource (None = unlimited) and remaining nodes.
     pub remaining: [Option<i64>; RESOURCE_COUNT],
     pub remaining_nodes: Option<i64>,
@@ -356,6 +360,9 @@ pub struct Solver<'a> {
     /// ([`NodeFit::Never`]): the pods of a big pass mostly meet full nodes, and a full node
     /// stays full, so each pod of a class looks at the nodes that may still take it.
     open_nodes: Vec<(PodClass, Vec<u32>)>,
+    /// The index in `open_nodes` of the last pod's class: where the next pod's is looked
+    /// for first.
+    last_class: usize,
     /// Per node, its value for each spread's key ([`topology::NodeSpreadValues`]).
     spread_values: Vec<topology::NodeSpreadValues>,
 }
@@ -507,6 +514,7 @@ impl<'a> Solver<'a> {
             spread_values,
             node_compat,
             open_nodes: Vec::new(),
+            last_class: 0,
         }
     }
 
@@ -778,14 +786,23 @@ impl<'a> Solver<'a> {
             requests: pod.requests,
             tolerates_prefer_no_schedule: a.tolerations.is_some(),
         };
-        match self.open_nodes.iter().position(|(k, _)| *k == key) {
+        // The queue keeps a workload's pods together: most pods are of the last one's class.
+        if self
+            .open_nodes
+            .get(self.last_class)
+            .is_some_and(|(k, _)| *k == key)
+        {
+            return self.last_class;
+        }
+        self.last_class = match self.open_nodes.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
                 let all = (0..self.nodes.len() as u32).collect();
                 self.open_nodes.push((key, all));
                 self.open_nodes.len() - 1
             }
-        }
+        };
+        self.last_class
     }
 
     /// Second: NodeClaims opened earlier in this pass, emptiest first.

@@ -602,8 +602,7 @@ impl Topology {
                     }
                 }
             } else if let Some(v) = r.single_value() {
-                let v = String::from(v);
-                g.record(&v);
+                g.record(v);
             }
         }
         for gi in owned_inverse {

@@ -137,6 +137,17 @@ pub(super) struct Cluster {
     pub(super) specs: Vec<Rc<PodSpec>>,
     pub(super) namespaces: BTreeMap<String, StringMap>,
     pub(super) pods: Vec<Pod>,
+    /// Every pod that may still be pending, in index order: the pods created without a node
+    /// and not yet seen bound or gone ([`Cluster::add_pod`] adds, [`Cluster::forget_settled`]
+    /// drops). A pod stops being pending for good (bound, finished or deleted, never
+    /// back), so the pending pods are found by looking at these instead of at every pod
+    /// of a big cluster each time.
+    unbound: Vec<usize>,
+    /// Per node (indexed like `nodes`, grown as pods are placed), the pods ever placed there
+    /// (created on it or bound to it), in index order, deleted ones included (readers skip
+    /// them). A pod's node never changes once set, so a node's pods are found here instead
+    /// of by looking at every pod of a big cluster.
+    placed_on: Vec<Vec<usize>>,
     /// The label classes of `pods` ([`Pod::label_class`]).
     pub(super) label_classes: pod::LabelClasses,
     pub(super) nodes: Vec<Node>,
@@ -170,6 +181,8 @@ impl Cluster {
                 .map(|n| (n.name.clone(), n.labels.clone()))
                 .collect(),
             pods: Vec::new(),
+            unbound: Vec::new(),
+            placed_on: Vec::new(),
             label_classes: pod::LabelClasses::default(),
             nodes: Vec::new(),
             pdbs: scenario.pdbs.clone(),
@@ -180,6 +193,66 @@ impl Cluster {
             cluster.namespaces.entry(w.namespace.clone()).or_default();
         }
         cluster
+    }
+
+    /// Adds a pod; returns its index.
+    pub(super) fn add_pod(&mut self, pod: Pod) -> usize {
+        let p = self.pods.len();
+        if pod.is_pending() {
+            self.unbound.push(p);
+        }
+        let node = pod.node;
+        self.pods.push(pod);
+        if let Some(n) = node {
+            self.note_placed(p, n);
+        }
+        p
+    }
+
+    /// Gives pod `p` its node `n` (kube-scheduler's bind).
+    pub(super) fn place(&mut self, p: usize, n: usize) {
+        self.pods[p].node = Some(n);
+        self.note_placed(p, n);
+    }
+
+    fn note_placed(&mut self, p: usize, n: usize) {
+        if self.placed_on.len() <= n {
+            self.placed_on.resize(n + 1, Vec::new());
+        }
+        let on_node = &mut self.placed_on[n];
+        // Pods are mostly placed in index order: then this is a push.
+        let at = on_node.partition_point(|&q| q < p);
+        on_node.insert(at, p);
+    }
+
+    /// The pods placed on node `n` and not deleted (a superset of its active pods), in
+    /// index order.
+    fn placed(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.placed_on
+            .get(n)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .copied()
+            .filter(|&p| !self.pods[p].deleted)
+    }
+
+    /// The indices, in order, of the pods that may be pending: a superset of the pending
+    /// pods, so callers still ask [`Pod::is_pending`].
+    pub(super) fn maybe_pending(&self) -> impl Iterator<Item = usize> + '_ {
+        debug_assert!(
+            (0..self.pods.len())
+                .filter(|&p| self.pods[p].is_pending())
+                .all(|p| self.unbound.binary_search(&p).is_ok()),
+            "a pending pod is missing from the unbound pods"
+        );
+        self.unbound.iter().copied()
+    }
+
+    /// Drops the pods that are no longer pending from [`Cluster::maybe_pending`]'s list.
+    pub(super) fn forget_settled(&mut self) {
+        let pods = &self.pods;
+        self.unbound.retain(|&p| pods[p].is_pending());
     }
 
     pub(super) fn is_managed(&self, n: usize) -> bool {
@@ -198,7 +271,11 @@ impl Cluster {
             }
         }
         let mut out = alloc::vec![false; self.nodes.len()];
-        for p in self.pods.iter().filter(|p| p.is_pending()) {
+        for p in self
+            .maybe_pending()
+            .map(|p| &self.pods[p])
+            .filter(|p| p.is_pending())
+        {
             if let Some(&n) = p.nominated.as_deref().and_then(|c| names.get(c)) {
                 out[n] = true;
             }
@@ -260,13 +337,27 @@ impl Cluster {
 
     /// Active pods per node (indexed like `nodes`), in one sweep over the pods.
     pub(super) fn active_pods_by_node(&self) -> Vec<Vec<usize>> {
-        let mut by_node = alloc::vec![Vec::new(); self.nodes.len()];
-        for (p, pod) in self.pods.iter().enumerate() {
-            if let Some(n) = pod.node.filter(|_| pod.is_active()) {
-                by_node[n].push(p);
-            }
-        }
+        let by_node: Vec<Vec<usize>> = (0..self.nodes.len())
+            .map(|n| self.active_pods_on(n).collect())
+            .collect();
+        debug_assert!(
+            {
+                let mut swept = alloc::vec![Vec::new(); self.nodes.len()];
+                for (p, pod) in self.pods.iter().enumerate() {
+                    if let Some(n) = pod.node.filter(|_| pod.is_active()) {
+                        swept[n].push(p);
+                    }
+                }
+                swept == by_node
+            },
+            "the pods placed on nodes differ from a sweep over the pods"
+        );
         by_node
+    }
+
+    /// The active pods on node `n`, in index order.
+    pub(super) fn active_pods_on(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.placed(n).filter(|&p| self.pods[p].is_active())
     }
 
     pub(super) fn requests_of(&self, pods: &[usize]) -> Resources {
@@ -275,9 +366,15 @@ impl Cluster {
     }
 
     pub(super) fn pods_on(&self, n: usize) -> Vec<usize> {
-        (0..self.pods.len())
-            .filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted)
-            .collect()
+        let on_node: Vec<usize> = self.placed(n).collect();
+        debug_assert_eq!(
+            on_node,
+            (0..self.pods.len())
+                .filter(|&p| self.pods[p].node == Some(n) && !self.pods[p].deleted)
+                .collect::<Vec<usize>>(),
+            "the pods placed on a node differ from a sweep over the pods"
+        );
+        on_node
     }
 
     /// Live NodePools in Karpenter's order: weight descending, then name descending.

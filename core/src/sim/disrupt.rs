@@ -966,7 +966,9 @@ impl Simulation {
             return base.clone();
         }
         let by_node = self.cluster.active_pods_by_node();
-        let pending: Vec<usize> = (0..self.cluster.pods.len())
+        let pending: Vec<usize> = self
+            .cluster
+            .maybe_pending()
             .filter(|&p| {
                 let pod = &self.cluster.pods[p];
                 pod.is_pending()

@@ -85,7 +85,9 @@ impl Simulation {
     /// its queue's order: priority, then age.
     fn scheduling_queue(&self) -> Vec<usize> {
         let pods = &self.cluster.pods;
-        let mut pending: Vec<usize> = (0..pods.len())
+        let mut pending: Vec<usize> = self
+            .cluster
+            .maybe_pending()
             .filter(|&p| {
                 pods[p].is_pending() && !pods[p].is_daemon() && pods[p].spec.node_name.is_none()
             })
@@ -136,17 +138,12 @@ impl Simulation {
             })
             .collect();
         let mut bound: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
-        let mut position: Vec<Option<usize>> = alloc::vec![None; self.cluster.nodes.len()];
         for (i, &n) in ready.iter().enumerate() {
-            position[n] = Some(i);
-        }
-        for (p, pod) in self.cluster.pods.iter().enumerate() {
-            if let Some(i) = pod.node.and_then(|n| position[n].as_ref())
-                && pod.is_active()
-            {
-                nodes[*i].requested += pod.requests;
-                bound[*i].push(p);
-                nodes[*i].host_ports.extend(pod::host_ports(&pod.spec));
+            for p in self.cluster.active_pods_on(n) {
+                let pod = &self.cluster.pods[p];
+                nodes[i].requested += pod.requests;
+                bound[i].push(p);
+                nodes[i].host_ports.extend(pod::host_ports(&pod.spec));
             }
         }
         let anti_affine = kube::anti_affine(&self.cluster.pods, &bound);
@@ -230,7 +227,14 @@ impl Simulation {
     /// Pods that name their node (`spec.nodeName`) skip both schedulers: the kubelet of that
     /// node runs them once it exists; until then they wait, and Karpenter ignores them.
     pub(super) fn bind_named_pods(&mut self) {
-        for p in 0..self.cluster.pods.len() {
+        // Settled pods leave the list here, once per round, before anyone reads it.
+        self.cluster.forget_settled();
+        let named: Vec<usize> = self
+            .cluster
+            .maybe_pending()
+            .filter(|&p| self.cluster.pods[p].spec.node_name.is_some())
+            .collect();
+        for p in named {
             let Some(name) = self.cluster.pods[p].spec.node_name.clone() else {
                 continue;
             };
@@ -259,8 +263,8 @@ impl Simulation {
             self.cluster.nodes[n].last_pod_event = Some(self.now);
         }
         let node_name = self.cluster.nodes[n].name.clone();
+        self.cluster.place(p, n);
         let pod = &mut self.cluster.pods[p];
-        pod.node = Some(n);
         pod.phase = Phase::Running;
         pod.started_at = Some(self.now);
         pod.nominated = None;

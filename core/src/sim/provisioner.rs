@@ -8,6 +8,7 @@
 //! never deletes a node.
 
 use super::*;
+use alloc::collections::BTreeSet;
 
 /// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met,
 /// the catalog grouped for requirement checks).
@@ -163,16 +164,16 @@ impl Simulation {
                 .map(|(it, o)| it.allocatable - *o)
                 .collect();
             out.push(Template {
-                headroom,
+                headroom: Rc::new(headroom),
                 nodepool: pool,
                 name: np.name.clone(),
                 requirements: reqs,
                 taints: np.taints.clone(),
                 instance_types: types,
-                candidates,
+                candidates: Rc::new(candidates),
                 index,
-                daemon_overhead,
-                daemon_host_ports,
+                daemon_overhead: Rc::new(daemon_overhead),
+                daemon_host_ports: Rc::new(daemon_host_ports),
                 remaining,
                 remaining_nodes: np.limits.nodes.map(|l| l - count),
                 has_prefer_no_schedule: scheduling::has_prefer_no_schedule(&np.taints),
@@ -316,8 +317,8 @@ impl Simulation {
         if self.provisioner.solved_version != Some(self.cluster.version)
             && self
                 .cluster
-                .pods
-                .iter()
+                .maybe_pending()
+                .map(|p| &self.cluster.pods[p])
                 .any(|p| p.is_pending() && !p.is_daemon())
         {
             self.provisioner.trigger(self.now);
@@ -381,7 +382,8 @@ impl Simulation {
     /// are told why.
     fn provisionable_pods(&mut self) -> Vec<usize> {
         let mut pending = Vec::new();
-        for p in 0..self.cluster.pods.len() {
+        let maybe_pending: Vec<usize> = self.cluster.maybe_pending().collect();
+        for p in maybe_pending {
             let pod = &self.cluster.pods[p];
             if !pod.is_pending() || pod.is_daemon() || pod.spec.node_name.is_some() {
                 continue;
@@ -790,12 +792,17 @@ impl Simulation {
                 )
             })
             .collect();
+        // Indexed by node: a look-up per pod without searching the map.
+        let mut in_view = alloc::vec![false; self.cluster.nodes.len()];
+        for v in views {
+            in_view[v.id] = true;
+        }
         let bound = (0..self.cluster.pods.len())
             .filter(|&p| self.cluster.pods[p].is_active() && moving.binary_search(&p).is_err())
             .filter_map(|p| {
                 self.cluster.pods[p]
                     .node
-                    .filter(|n| node_labels.contains_key(n))
+                    .filter(|&n| in_view.get(n).copied().unwrap_or(false))
                     .map(|n| (p, n))
             })
             .collect();
@@ -811,7 +818,9 @@ impl Simulation {
 
     /// Every topology key the given pods or the running pods use.
     pub(super) fn topology_keys(&self, pending: &[usize]) -> Vec<String> {
-        let mut keys: Vec<String> = Vec::new();
+        let mut keys: BTreeSet<&str> = BTreeSet::new();
+        // A workload's pods share one spec: its keys are read once, not once per replica.
+        let mut last_spec: Option<&Rc<PodSpec>> = None;
         for p in
             pending
                 .iter()
@@ -821,23 +830,26 @@ impl Simulation {
                 }))
         {
             let s = &self.cluster.pods[p].spec;
-            keys.extend(s.topology_spread.iter().map(|t| t.topology_key.clone()));
-            keys.extend(s.pod_affinity.iter().map(|t| t.topology_key.clone()));
-            keys.extend(s.pod_anti_affinity.iter().map(|t| t.topology_key.clone()));
+            if last_spec.is_some_and(|last| Rc::ptr_eq(last, s)) {
+                continue;
+            }
+            last_spec = Some(s);
+            keys.extend(s.topology_spread.iter().map(|t| t.topology_key.as_str()));
+            keys.extend(s.pod_affinity.iter().map(|t| t.topology_key.as_str()));
+            keys.extend(s.pod_anti_affinity.iter().map(|t| t.topology_key.as_str()));
             keys.extend(
                 s.preferred_pod_affinity
                     .iter()
-                    .map(|t| t.term.topology_key.clone()),
+                    .map(|t| t.term.topology_key.as_str()),
             );
             keys.extend(
                 s.preferred_pod_anti_affinity
                     .iter()
-                    .map(|t| t.term.topology_key.clone()),
+                    .map(|t| t.term.topology_key.as_str()),
             );
         }
-        keys.sort();
-        keys.dedup();
-        keys
+        // Sorted and without repeats, as a set iterates.
+        keys.into_iter().map(String::from).collect()
     }
 
     /// The domains NodePools could launch into, per key: their requirements crossed with

@@ -49,9 +49,9 @@ impl Simulation {
             deleted: false,
             started_at: None,
         };
-        self.cluster.pods.push(pod);
+        let p = self.cluster.add_pod(pod);
         self.cluster.version += 1;
-        self.cluster.pods.len() - 1
+        p
     }
 
     pub(super) fn start_workload(&mut self, w: usize) {
