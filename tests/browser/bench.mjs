@@ -14,7 +14,7 @@
 //   first cluster render, Largest Contentful Paint, and the longest main-thread task
 //   (`longtask` entries, over 50 ms) until the page settles; the engine's worker is throttled
 //   like the page (CDP auto-attach), so the phone's CPU is slow for both; for an English
-//   and a Korean first visit (both drawn by the build) and a returning learner's;
+//   and a Korean first visit (both drawn by the build) and a share link;
 // - a 5,000-pod scenario typed in (tests/browser/bench-5000.yaml in the hello lab, then
 //   "000" typed after `replicas: 5`, a key every 150 ms), simulated, and played at 60x: the
 //   longest main-thread task and the frame rate while typing and while playing;
@@ -90,18 +90,9 @@ const fps = await page.evaluate(async () => {
 });
 
 /** One cold load of the gzip-serving copy, throttled like Lighthouse's mobile profile or not. */
-async function coldLoad(throttled, locale, returning) {
+async function coldLoad(throttled, locale, fragment = '') {
   let workersSeen = 0;
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale });
-  if (returning) {
-    // A returning learner: a first visit saves the session, so the next start is not one
-    // the build drew. Its files are downloaded again below (the cache is disabled).
-    const first = await ctx.newPage();
-    await first.goto(zipped.url);
-    await live(first);
-    await first.waitForFunction(() => localStorage.getItem('kpg.session') !== null);
-    await first.close();
-  }
   const page = await ctx.newPage();
   await page.addInitScript(() => {
     window.__kpg = { lcp: 0, longest: 0 };
@@ -147,7 +138,7 @@ async function coldLoad(throttled, locale, returning) {
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
   let wireAtRender = null;
   cdp.on('Network.loadingFinished', (e) => { wire += e.encodedDataLength; });
-  await page.goto(zipped.url, { waitUntil: 'commit' });
+  await page.goto(zipped.url + fragment, { waitUntil: 'commit' });
   const rendered = await page.waitForFunction(() => {
     const m = performance.getEntriesByName('kpg-first-render');
     return m.length ? m[0].startTime : null;
@@ -172,9 +163,9 @@ async function coldLoad(throttled, locale, returning) {
   };
 }
 
-async function loadProfile(throttled, locale = 'en-US', returning = false) {
+async function loadProfile(throttled, locale = 'en-US', fragment = '') {
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled, locale, returning));
+  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled, locale, fragment));
   const med = (k) => {
     const v = runs.map((r) => r[k]).sort((a, b) => a - b);
     return Math.round(v[1]);
@@ -332,12 +323,17 @@ const big = want('5000') ? await fiveThousandPods() : null;
 const twoHundred = want('200') ? await twoHundredNodes() : null;
 const phone = want('load') ? await loadProfile(true) : null;
 const desktop = want('load') ? await loadProfile(false) : null;
-// A Korean browser's first visit (the build drew it too), then a start the build did not draw
-// (a returning learner's saved workspace; a share link or an embed alike): its first render
-// waits for the page's and the engine's wasm.
+// A Korean browser's first visit (the build drew it too), then a start the build did not draw:
+// a share link of the same lesson from `kpg share` (an embed or a returning learner's saved
+// workspace alike), whose first render waits for the page's and the engine's wasm.
 const phoneKorean = want('load') ? await loadProfile(true, 'ko-KR') : null;
-const phoneOther = want('load') ? await loadProfile(true, 'en-US', true) : null;
-const desktopOther = want('load') ? await loadProfile(false, 'en-US', true) : null;
+const shared = want('load')
+  ? new URL(spawnSync(kpg, ['share', path.join(path.dirname(new URL(import.meta.url).pathname),
+    '../labs/seed000-hello-world.yaml'), '--base', zipped.url])
+    .stdout.toString().trim()).hash
+  : '';
+const phoneOther = want('load') ? await loadProfile(true, 'en-US', shared) : null;
+const desktopOther = want('load') ? await loadProfile(false, 'en-US', shared) : null;
 
 console.log(JSON.stringify({
   firstRenderMs: { median: Math.round(median), all: renders.map(Math.round) },
