@@ -24,7 +24,7 @@ pub fn ClusterPane() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let selection = expect_context::<Selection>();
     // The live page builds the lesson card, the cluster and the bottom panel in steps of
-    // their own (an embed at once).
+    // their own (all at once where no staging is provided).
     let staging = use_context::<Staging>();
     let tab = selection.bottom;
     let tab_button = move |which: BottomTab, label: T, id: &'static str| {
