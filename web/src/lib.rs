@@ -40,8 +40,8 @@ pub mod workspace;
 /// Mounts the page on `<body>`.
 pub fn start() {
     console_error_panic_hook::set_once();
-    // Marks for the load's profile (tests/browser/bench.mjs): the wasm runs, its first task
-    // is done but for the effects it queued.
+    // User Timing marks for profiling the load (a trace or `longtask` entries against them):
+    // the page's start runs, and its first task is done but for the effects it queued.
     browser::mark("kpg-wasm-start");
     // The page's state and its first step; the rest follow in tasks of their own
     // (`state::Staging`), and the last retires the build's copy.

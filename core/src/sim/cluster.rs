@@ -237,19 +237,23 @@ impl Cluster {
             .filter(|&p| !self.pods[p].deleted)
     }
 
-    /// The indices, in order, of the pods that may be pending: a superset of the pending
-    /// pods, so callers still ask [`Pod::is_pending`].
-    pub(super) fn maybe_pending(&self) -> impl Iterator<Item = usize> + '_ {
+    /// The indices, in order, of the pending pods ([`Pod::is_pending`]), read from the pods
+    /// that may still be pending instead of from every pod.
+    pub(super) fn pending_pods(&self) -> impl Iterator<Item = usize> + '_ {
         debug_assert!(
             (0..self.pods.len())
                 .filter(|&p| self.pods[p].is_pending())
                 .all(|p| self.unbound.binary_search(&p).is_ok()),
             "a pending pod is missing from the unbound pods"
         );
-        self.unbound.iter().copied()
+        self.unbound
+            .iter()
+            .copied()
+            .filter(|&p| self.pods[p].is_pending())
     }
 
-    /// Drops the pods that are no longer pending from [`Cluster::maybe_pending`]'s list.
+    /// Drops the pods that are no longer pending from the list [`Cluster::pending_pods`]
+    /// reads.
     pub(super) fn forget_settled(&mut self) {
         let pods = &self.pods;
         self.unbound.retain(|&p| pods[p].is_pending());
@@ -271,11 +275,7 @@ impl Cluster {
             }
         }
         let mut out = alloc::vec![false; self.nodes.len()];
-        for p in self
-            .maybe_pending()
-            .map(|p| &self.pods[p])
-            .filter(|p| p.is_pending())
-        {
+        for p in self.pending_pods().map(|p| &self.pods[p]) {
             if let Some(&n) = p.nominated.as_deref().and_then(|c| names.get(c)) {
                 out[n] = true;
             }

@@ -968,11 +968,10 @@ impl Simulation {
         let by_node = self.cluster.active_pods_by_node();
         let pending: Vec<usize> = self
             .cluster
-            .maybe_pending()
+            .pending_pods()
             .filter(|&p| {
                 let pod = &self.cluster.pods[p];
-                pod.is_pending()
-                    && !pod.is_daemon()
+                !pod.is_daemon()
                     && pod.spec.node_name.is_none()
                     && self.provisioner_ignores(pod).is_none()
             })

@@ -87,10 +87,8 @@ impl Simulation {
         let pods = &self.cluster.pods;
         let mut pending: Vec<usize> = self
             .cluster
-            .maybe_pending()
-            .filter(|&p| {
-                pods[p].is_pending() && !pods[p].is_daemon() && pods[p].spec.node_name.is_none()
-            })
+            .pending_pods()
+            .filter(|&p| !pods[p].is_daemon() && pods[p].spec.node_name.is_none())
             .collect();
         pending.sort_by(|&a, &b| {
             let (pa, pb) = (&pods[a], &pods[b]);
@@ -231,16 +229,14 @@ impl Simulation {
         self.cluster.forget_settled();
         let named: Vec<usize> = self
             .cluster
-            .maybe_pending()
+            .pending_pods()
             .filter(|&p| self.cluster.pods[p].spec.node_name.is_some())
             .collect();
+        // A bind changes only the pod it binds, so each of these is still pending here.
         for p in named {
             let Some(name) = self.cluster.pods[p].spec.node_name.clone() else {
                 continue;
             };
-            if !self.cluster.pods[p].is_pending() {
-                continue;
-            }
             let node = self
                 .cluster
                 .nodes

@@ -317,9 +317,8 @@ impl Simulation {
         if self.provisioner.solved_version != Some(self.cluster.version)
             && self
                 .cluster
-                .maybe_pending()
-                .map(|p| &self.cluster.pods[p])
-                .any(|p| p.is_pending() && !p.is_daemon())
+                .pending_pods()
+                .any(|p| !self.cluster.pods[p].is_daemon())
         {
             self.provisioner.trigger(self.now);
         }
@@ -382,10 +381,11 @@ impl Simulation {
     /// are told why.
     fn provisionable_pods(&mut self) -> Vec<usize> {
         let mut pending = Vec::new();
-        let maybe_pending: Vec<usize> = self.cluster.maybe_pending().collect();
-        for p in maybe_pending {
+        // Recording why a pod is ignored changes no pod's pending state.
+        let pending_now: Vec<usize> = self.cluster.pending_pods().collect();
+        for p in pending_now {
             let pod = &self.cluster.pods[p];
-            if !pod.is_pending() || pod.is_daemon() || pod.spec.node_name.is_some() {
+            if pod.is_daemon() || pod.spec.node_name.is_some() {
                 continue;
             }
             match self.provisioner_ignores(pod) {
