@@ -88,19 +88,41 @@ async function frameOf(page, i) {
   return handle.contentFrame();
 }
 
-/** Scrolls embed i into view and times it until its first kpg:loaded (the cluster rendered). */
+/**
+ * Scrolls embed i into view and times it until its first kpg:loaded (the cluster rendered).
+ * An embed that loaded already (the page above it changed height and brought it within the
+ * observer's margin) answers `early` with no time: tests that time a load assert it is not.
+ */
 function scrollToEmbed(page, i) {
   return page.evaluate(async (i) => {
     const wrapper = document.querySelectorAll('.karpenter-playground-embed')[i];
     const posterHeight = wrapper.getBoundingClientRect().height;
+    const before = window.__kpg.find((r) => r.i === i && r.type === 'kpg:loaded');
+    if (before) {
+      wrapper.scrollIntoView({ block: 'center' });
+      return { ms: null, early: true, detail: before.detail, posterHeight };
+    }
     const loaded = new Promise((resolve, reject) => {
       wrapper.addEventListener('kpg:loaded', (e) => resolve(e.detail), { once: true });
-      setTimeout(() => reject(new Error(`embed ${i}: no kpg:loaded within 30 s of scrolling to it`)), 30000);
+      setTimeout(() => {
+        // What the embed got to, so a failure says where it stopped.
+        const iframe = wrapper.querySelector('iframe');
+        let inside = 'another origin';
+        try {
+          const doc = iframe && iframe.contentDocument;
+          inside = doc ? `${doc.readyState}, app: ${!!doc.querySelector('.app')}, summary: ${!!doc.querySelector('.summary')}` : 'no document';
+        } catch (e) { /* cross-origin */ }
+        const rect = wrapper.getBoundingClientRect();
+        const seen = window.__kpg.filter((r) => r.i === i).map((r) => r.type).slice(-8);
+        reject(new Error(`embed ${i}: no kpg:loaded within 30 s of scrolling to it (state ${wrapper.dataset.state}, `
+          + `frame ${iframe ? iframe.loading + ' ' + iframe.src : 'none'}, inside: ${inside}, top ${Math.round(rect.top)} of ${innerHeight}, `
+          + `messages: ${seen.join(' ') || 'none'})`));
+      }, 30000);
     });
     const t0 = performance.now();
     wrapper.scrollIntoView({ block: 'center' });
     const detail = await loaded;
-    return { ms: Math.round(performance.now() - t0), detail, posterHeight };
+    return { ms: Math.round(performance.now() - t0), early: false, detail, posterHeight };
   }, i);
 }
 
@@ -231,7 +253,8 @@ await test('before any embed is visible, the article downloads itself and embed.
 });
 
 await test('the first embed loads as it comes into view: the cluster shows, the frame fits its content', async () => {
-  const { ms, detail, posterHeight } = await scrollToEmbed(page, 0);
+  const { ms, early, detail, posterHeight } = await scrollToEmbed(page, 0);
+  assert(!early, 'the first embed loaded only when scrolled to');
   figure('viewport to first cluster render, first embed (cold: downloads the page and its wasm)', `${ms} ms`);
   assert(detail.ok === true && detail.documents === 3, `kpg:loaded ok with 3 documents: ${JSON.stringify(detail)}`);
   assert(posterHeight === 482, `the poster held the embed's height: ${posterHeight}`);
@@ -255,6 +278,7 @@ await test('the first embed loads as it comes into view: the cluster shows, the 
 await test('the second and third embeds load when scrolled to; the wasm is downloaded once for all three', async () => {
   const from = await mark(page);
   const second = await scrollToEmbed(page, 1);
+  assert(!second.early, 'the second embed loaded only when scrolled to');
   figure('viewport to first cluster render, second embed (page and wasm from the browser cache)', `${second.ms} ms`);
   assert(second.detail.ok === true && second.detail.documents === 5, `limits lab loaded: ${JSON.stringify(second.detail)}`);
   const f1 = await frameOf(page, 1);
@@ -268,6 +292,7 @@ await test('the second and third embeds load when scrolled to; the wasm is downl
   await f1.waitForFunction(() => document.querySelectorAll('.tray .pod').length === 2, null, { timeout: 10000 });
 
   const third = await scrollToEmbed(page, 2);
+  assert(!third.early, 'the third embed loaded only when scrolled to');
   figure('viewport to first cluster render, third embed (from the cache)', `${third.ms} ms`);
   assert(third.detail.ok === true && third.detail.documents === 6, `consolidation lab loaded: ${JSON.stringify(third.detail)}`);
   const f2 = await frameOf(page, 2);
@@ -464,7 +489,8 @@ await test('on another origin (the usual blog), an embed loads when scrolled to 
   await p.waitForLoadState('load');
   await p.waitForTimeout(500);
   assert(await p.locator('iframe').count() === 0, 'no frame before scrolling');
-  const { ms, detail } = await scrollToEmbed(p, 0);
+  const { ms, early, detail } = await scrollToEmbed(p, 0);
+  assert(!early, 'the embed loaded only when scrolled to');
   figure('viewport to first cluster render, an article on another origin (cold: downloads the page and its wasm)', `${ms} ms`);
   assert(detail.ok === true && detail.documents === 3, `loaded: ${JSON.stringify(detail)}`);
   const frame = await frameOf(p, 0);
