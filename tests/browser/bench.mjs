@@ -90,9 +90,9 @@ const fps = await page.evaluate(async () => {
 });
 
 /** One cold load of the gzip-serving copy, throttled like Lighthouse's mobile profile or not. */
-async function coldLoad(throttled, locale, fragment = '') {
+async function coldLoad(throttled, locale, fragment = '', storageState = undefined) {
   let workersSeen = 0;
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale });
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale, storageState });
   const page = await ctx.newPage();
   await page.addInitScript(() => {
     window.__kpg = { lcp: 0, longest: 0 };
@@ -163,9 +163,9 @@ async function coldLoad(throttled, locale, fragment = '') {
   };
 }
 
-async function loadProfile(throttled, locale = 'en-US', fragment = '') {
+async function loadProfile(throttled, locale = 'en-US', fragment = '', storageState = undefined) {
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled, locale, fragment));
+  for (let i = 0; i < 3; i++) runs.push(await coldLoad(throttled, locale, fragment, storageState));
   const med = (k) => {
     const v = runs.map((r) => r[k]).sort((a, b) => a - b);
     return Math.round(v[1]);
@@ -324,8 +324,8 @@ const twoHundred = want('200') ? await twoHundredNodes() : null;
 const phone = want('load') ? await loadProfile(true) : null;
 const desktop = want('load') ? await loadProfile(false) : null;
 // A Korean browser's first visit (the build drew it too), then a start the build did not draw:
-// a share link of the same lesson from `kpg share` (an embed or a returning learner's saved
-// workspace alike), whose first render waits for the page's and the engine's wasm.
+// a share link of the same lesson from `kpg share`, whose first render waits for the page's
+// and the engine's wasm; then a returning learner, whose page saved a copy of itself.
 const phoneKorean = want('load') ? await loadProfile(true, 'ko-KR') : null;
 const shared = want('load')
   ? new URL(spawnSync(kpg, ['share', path.join(path.dirname(new URL(import.meta.url).pathname),
@@ -335,6 +335,29 @@ const shared = want('load')
 const phoneOther = want('load') ? await loadProfile(true, 'en-US', shared) : null;
 const desktopOther = want('load') ? await loadProfile(false, 'en-US', shared) : null;
 
+/**
+ * What a returning learner's browser holds: the first lesson played until its node is up,
+ * then left (the page saves its session and a copy of itself). Its HTTP cache is not kept:
+ * the load is as cold as the others, only local storage differs.
+ */
+async function returningLearner() {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.goto(zipped.url);
+  await live(page);
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForSelector('[data-lane="pool/hello-world"] .node', { timeout: 30000 });
+  await page.click('button.play');
+  await page.waitForTimeout(300);
+  await page.goto('about:blank');
+  const state = await ctx.storageState();
+  await ctx.close();
+  return state;
+}
+const returning = want('load') ? await returningLearner() : null;
+const phoneReturning = want('load') ? await loadProfile(true, 'en-US', '', returning) : null;
+
 console.log(JSON.stringify({
   firstRenderMs: { median: Math.round(median), all: renders.map(Math.round) },
   coldLoadMobileProfile: phone,
@@ -342,6 +365,7 @@ console.log(JSON.stringify({
   coldLoadKoreanMobileProfile: phoneKorean,
   coldLoadOtherStartMobileProfile: phoneOther,
   coldLoadOtherStartUnthrottled: desktopOther,
+  coldLoadReturningMobileProfile: phoneReturning,
   fiveThousandPods: big,
   twoHundredNodesAt60x: twoHundred,
   limitsLabAt60x: { fps: Math.round(fps.fps * 10) / 10, longestFrameMs: Math.round(fps.longest), framesOver20ms: fps.over20ms, frames: fps.frames, simulatedClock: fps.simulated, nodes: fps.nodes },

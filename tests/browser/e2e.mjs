@@ -102,19 +102,6 @@ await test('a first visit is drawn by the build before the wasm arrives (in Engl
     + 'not in one long task');
   assert(await p.locator('.app').count() === 1, 'one page once the live one runs');
   assert(await p.locator('.app').innerText() === drawn, 'the live page draws exactly what the build drew');
-  // Played once, the workspace is saved: the next visit is not a first visit, and the copy
-  // of the first lesson would be wrong about it; it never shows.
-  await p.click('.speed >> text=60×');
-  await p.click('button.play');
-  await p.waitForSelector('[data-lane="pool/hello-world"] .node', { timeout: 30000 });
-  await p.click('button.play');
-  await p.close();
-  await ctx.unrouteAll();
-  await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, (route) => route.abort());
-  const again = await ctx.newPage();
-  await again.goto(url);
-  await again.waitForSelector('#kpg-prerender', { state: 'attached' });
-  assert(!(await again.locator('#kpg-prerender').isVisible()), 'a returning visit never shows the first visit\'s copy');
   await ctx.close();
   // A Korean browser's first visit: the build's Korean copy, and the live page takes it over.
   const korean = await browser.newContext({ locale: 'ko-KR' });
@@ -134,6 +121,64 @@ await test('a first visit is drawn by the build before the wasm arrives (in Engl
   await live(k);
   assert(await k.locator('.app').innerText() === drawnKorean, 'the live Korean page draws exactly what the build drew');
   await korean.close();
+});
+
+await test('a returning learner sees the page as they left it before the wasm arrives, and the live page takes over unchanged', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const p = await ctx.newPage();
+  await p.goto(url);
+  await live(p);
+  // Played until the node is up: the next visit is not a first visit, and the build's copy
+  // of the first lesson would be wrong about it.
+  await p.click('.speed >> text=60×');
+  await p.click('button.play');
+  await p.waitForSelector('[data-lane="pool/hello-world"] .node', { timeout: 30000 });
+  await p.click('button.play');
+  await p.waitForTimeout(300);
+  const left = await p.locator('.app').innerText();
+  // Leaving the page (pagehide) saves a copy of it.
+  await p.goto('about:blank');
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  const again = await ctx.newPage();
+  await again.goto(url);
+  await again.waitForSelector('#kpg-prerender .summary', { state: 'visible', timeout: 10000 });
+  assert(await again.evaluate(() => document.documentElement.classList.contains('kpg-saved')), 'the saved copy is the one shown');
+  assert(await again.locator('#kpg-prerender').getAttribute('inert') !== null, 'it takes no input');
+  assert(await again.locator('#kpg-prerender [data-lane="pool/hello-world"] .node').count() === 1,
+    'it shows the cluster as the learner left it: the node is up (the first visit\'s copy has none)');
+  const copy = await again.locator('#kpg-prerender .app').innerText();
+  assert(copy === left, 'the copy reads as the page did when it was left');
+  assert(await again.evaluate(() => performance.getEntriesByName('kpg-first-render').length) === 1,
+    'the first cluster render is the copy\'s');
+  await again.screenshot({ path: path.join(artifacts, '00-saved-copy.png') });
+  release();
+  await live(again);
+  assert(await again.locator('.app').count() === 1, 'one page once the live one runs');
+  assert(await again.locator('.app').innerText() === copy, 'the live page draws exactly what the copy showed');
+  await again.close();
+  await ctx.unrouteAll();
+  // With the page's wasm refused, nothing saves over what the test writes into storage.
+  await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, (route) => route.abort());
+  const copyShown = async (page, where = url) => {
+    await page.goto(where);
+    await page.waitForSelector('#kpg-prerender', { state: 'attached' });
+    return page.locator('#kpg-prerender').isVisible();
+  };
+  const q = await ctx.newPage();
+  assert(await copyShown(q), 'the saved copy shows while it matches');
+  await q.evaluate(() => {
+    const copy = JSON.parse(localStorage.getItem('kpg.drawn'));
+    localStorage.setItem('kpg.drawn', JSON.stringify({ ...copy, build: '0123abcd' }));
+  });
+  assert(!(await copyShown(q)), 'a copy another build saved never shows');
+  await q.evaluate(() => localStorage.setItem('kpg.drawn', '{"build": '));
+  assert(!(await copyShown(q)), 'nor a damaged one');
+  await q.evaluate(() => localStorage.removeItem('kpg.drawn'));
+  assert(!(await copyShown(q)), 'without a copy, a returning visit shows nothing before the live page');
+  assert(!(await copyShown(q, url + '?embed&scenario=message')), 'an embed never shows a drawn copy');
+  await ctx.close();
 });
 
 await test('the seed 002 lesson plays: t3.small nodes in the platform pool, the pending tray empties', async () => {

@@ -13,6 +13,7 @@ use crate::i18n::{Lang, T};
 use crate::manifests_pane::ManifestsPane;
 use crate::persist::{LINKED_KEY, Linked, STORAGE_KEY};
 use crate::player::MAX_TIME_MS;
+use crate::prerender;
 use crate::share_view::LinkedBanner;
 use crate::state::{
     BottomTab, Editor, Engine, LessonState, Locale, Notice, Page, Selected, Selection,
@@ -38,21 +39,65 @@ pub(crate) fn boot() -> boot::Start {
 }
 
 /// Writes the session where it belongs: the learner's own, the linked workspace, or (an
-/// embed) nowhere.
-fn save(session: SessionState, page: Page) {
+/// embed) nowhere. Returns the learner's own session as written, if that is where it went.
+fn save(session: SessionState, page: Page) -> Option<String> {
     let session = session.now();
     page.home.with_value(|home| match home {
-        Home::Own => browser::save(STORAGE_KEY, &session.encode()),
-        Home::Linked { fragment } => browser::save(
-            LINKED_KEY,
-            &serde_json::to_string(&Linked {
-                fragment: fragment.clone(),
-                session,
-            })
-            .unwrap_or_default(),
-        ),
-        Home::Nowhere => {}
-    });
+        Home::Own => {
+            let text = session.encode();
+            // The saved copy of the page only speeds up the next visit: it never takes the
+            // room the session needs.
+            if !browser::save(STORAGE_KEY, &text) {
+                browser::forget(prerender::SAVED_KEY);
+                browser::save(STORAGE_KEY, &text);
+            }
+            Some(text)
+        }
+        Home::Linked { fragment } => {
+            browser::save(
+                LINKED_KEY,
+                &serde_json::to_string(&Linked {
+                    fragment: fragment.clone(),
+                    session,
+                })
+                .unwrap_or_default(),
+            );
+            None
+        }
+        Home::Nowhere => None,
+    })
+}
+
+/// On leaving (the page hidden or unloaded), after [`save`]: a copy of the learner's own page
+/// as it is, with the replies that drew its cluster, for the next visit to show before the
+/// wasm has arrived ([`prerender::Saved`]). Kept only while it matches the session saved
+/// with it; none while the page is still being built.
+fn save_copy(session: Option<String>, engine: Engine, staging: Staging) {
+    let Some(session) = session else {
+        return;
+    };
+    let copy = (|| {
+        if !staging.shown() {
+            return None;
+        }
+        let html = browser::outer_html("body > .app")?;
+        let replies = engine.replies_on_screen();
+        if replies.is_empty() {
+            return None;
+        }
+        let saved = prerender::Saved {
+            build: browser::build_id()?,
+            session,
+            replies,
+            html,
+        };
+        serde_json::to_string(&saved)
+            .ok()
+            .filter(|text| text.len() <= prerender::SAVED_MAX_CHARS)
+    })();
+    if !copy.is_some_and(|text| browser::save(prerender::SAVED_KEY, &text)) {
+        browser::forget(prerender::SAVED_KEY);
+    }
 }
 
 /// The page in the browser: where it starts, read from the address and local storage, and
@@ -162,8 +207,15 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
         choices.track_choices();
         save(choices, page);
     });
-    let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| save(choices, page));
-    let leaving = window_event_listener(leptos::ev::pagehide, move |_| save(choices, page));
+    let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
+        let saved = save(choices, page);
+        if browser::hidden() {
+            save_copy(saved, engine, staging);
+        }
+    });
+    let leaving = window_event_listener(leptos::ev::pagehide, move |_| {
+        save_copy(save(choices, page), engine, staging)
+    });
     on_cleanup(move || {
         hidden.remove();
         leaving.remove();

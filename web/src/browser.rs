@@ -26,10 +26,46 @@ pub fn load(key: &str) -> Option<String> {
         .flatten()
 }
 
-pub fn save(key: &str, value: &str) {
+/// Writes `value` under `key`; false if the browser refused (no storage, or it is full).
+pub fn save(key: &str, value: &str) -> bool {
+    window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+pub fn forget(key: &str) {
     if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = s.set_item(key, value);
+        let _ = s.remove_item(key);
     }
+}
+
+/// The page's build: the hash trunk put in the name of the page's wasm, read from the
+/// module script that loads it (`index.html`'s gate reads the same). None where there is no
+/// such script (the component tests).
+pub fn build_id() -> Option<String> {
+    let script = window()?
+        .document()?
+        .query_selector("script[type=module]")
+        .ok()??;
+    crate::prerender::build_in(&script.text_content()?).map(str::to_string)
+}
+
+/// The HTML of the first element matching `selector`.
+pub fn outer_html(selector: &str) -> Option<String> {
+    Some(
+        window()?
+            .document()?
+            .query_selector(selector)
+            .ok()??
+            .outer_html(),
+    )
+}
+
+/// Whether the document is hidden (another tab, a minimised window, a phone's home screen).
+pub fn hidden() -> bool {
+    window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Hidden)
 }
 
 /// The text of the element with this id.

@@ -18,6 +18,14 @@
 //! shows the live page. A visit that starts elsewhere (a share link, an embed, a saved
 //! workspace) never shows the copy: a script in `index.html` hides it before the first
 //! paint, and the page starts as it always did.
+//!
+//! A returning learner gets the same from the page itself: when the page is hidden or left,
+//! it saves a copy of itself as it is ([`Saved`], under [`SAVED_KEY`]) with the replies that
+//! put its cluster on screen ([`crate::state::Engine::replies_on_screen`]). On the next
+//! visit `index.html`'s gate shows that copy instead of the build's (`kpg-saved`) if it was
+//! saved by the same build with the session now saved, byte for byte; [`adopt`] hands the
+//! live page its replies by the same rule as the build's, and [`retire`] removes it the same
+//! way.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +37,36 @@ pub const CONTAINER_ID: &str = "kpg-prerender";
 pub const DATA_ID: &str = "kpg-prerendered";
 /// The `<template>` holding the Korean copy and its [`Recorded`].
 pub const KOREAN_ID: &str = "kpg-prerender-ko";
+/// Where the page keeps the copy of itself a returning learner sees first ([`Saved`]).
+pub const SAVED_KEY: &str = "kpg.drawn";
+/// Copies larger than this (characters) are not kept: the session needs the room more.
+pub const SAVED_MAX_CHARS: usize = 1 << 20;
+
+/// The page as the learner left it, for the next visit to show before its wasm arrives.
+/// `index.html`'s gate reads it (the field names are that script's too).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    /// The build that drew it ([`build_in`]): another build's views or replies may differ.
+    pub build: String,
+    /// The session saved with it ([`crate::persist::Session::encode`]).
+    pub session: String,
+    /// The engine's replies that put its cluster on screen.
+    pub replies: Vec<String>,
+    /// The live page's `.app`, as HTML.
+    pub html: String,
+}
+
+/// The build's id in the text of the module script that loads the page: the hash in
+/// `kpg-web-<hash>.js`.
+pub fn build_in(script: &str) -> Option<&str> {
+    const PREFIX: &str = "kpg-web-";
+    let at = script.find(PREFIX)? + PREFIX.len();
+    let rest = &script[at..];
+    let end = rest
+        .find(|c: char| !matches!(c, '0'..='9' | 'a'..='f'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
 
 /// What the build recorded: the session it drew and the engine's replies to its first load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,16 +88,12 @@ pub fn first_visit(lang: Lang) -> crate::boot::Start {
     })
 }
 
-/// The recorded replies, if the page starts as the build drew it: a first visit (not an
-/// embed, which may open the same lesson but talks to its host), with the session recorded.
-/// None otherwise.
+/// The recorded replies, if the page starts with the session they were recorded for (the
+/// engine's replies to the first load are a function of the session), and not as an embed,
+/// which may open the same lesson but talks to its host. None otherwise.
 pub fn matching(recorded: Option<Recorded>, start: &crate::boot::Start) -> Vec<String> {
     match recorded {
-        Some(r)
-            if *start == first_visit(start.session.lang) && r.session == start.session.encode() =>
-        {
-            r.replies
-        }
+        Some(r) if start.embed.is_none() && r.session == start.session.encode() => r.replies,
         _ => Vec::new(),
     }
 }
@@ -84,8 +118,9 @@ pub struct Drawn {
 }
 
 /// What goes into `<body>`: the English page, its recorded replies, the Korean page and its
-/// replies in a `<template>`, the script that swaps the Korean copy in (`index.html` marks a
-/// Korean first visit `kpg-ko` before the body is read), and the mark the page's benchmark
+/// replies in a `<template>`, the script that swaps in the Korean copy (`index.html` marks a
+/// Korean first visit `kpg-ko` before the body is read) or a returning learner's saved one
+/// ([`Saved`]: `kpg-saved`, handed over as `window.__kpgSaved`), and the mark the page's benchmark
 /// reads as the first cluster render (set, as the live page sets it, in the animation frame
 /// before the first paint). The copy is `inert` and hidden from assistive technology until it
 /// is live; `index.html` hides it altogether for a visit it does not match.
@@ -98,7 +133,18 @@ pub fn body_html(english: &Drawn, korean: &Drawn) -> String {
          <script>(function () {{\
          var html = document.documentElement;\
          var korean = document.getElementById('{KOREAN_ID}');\
-         if (html.classList.contains('kpg-ko')) {{\
+         var saved = window.__kpgSaved;\
+         delete window.__kpgSaved;\
+         if (html.classList.contains('kpg-saved') && saved) {{\
+         try {{\
+         var box = document.getElementById('{CONTAINER_ID}');\
+         box.innerHTML = saved.html;\
+         document.getElementById('{DATA_ID}').textContent = \
+         JSON.stringify({{ session: saved.session, replies: saved.replies }});\
+         var lang = box.firstElementChild && box.firstElementChild.getAttribute('data-lang');\
+         if (lang) html.lang = lang;\
+         }} catch (e) {{ html.classList.add('kpg-no-prerender'); }}\
+         }} else if (html.classList.contains('kpg-ko')) {{\
          var parts = korean.content.children;\
          document.getElementById('{CONTAINER_ID}').replaceChildren(...parts[0].childNodes);\
          document.getElementById('{DATA_ID}').textContent = parts[1].textContent;\
@@ -152,7 +198,7 @@ pub fn inject(index_html: &str, body: &str) -> Result<String, String> {
 }
 
 /// The engine's replies to the first load of `start`, as the worker would post them.
-#[cfg(feature = "prerender")]
+#[cfg(any(test, feature = "prerender"))]
 pub fn record(start: &crate::boot::Start) -> Recorded {
     use crate::engine_host::{Host, Outbox};
     use crate::protocol::{FromWorker, Reply, Request};
@@ -247,6 +293,52 @@ mod tests {
         let mut other = recorded(Lang::En);
         other.session = edited.session.encode();
         assert!(matching(Some(other), &first).is_empty());
+    }
+
+    #[test]
+    fn a_saved_copy_answers_the_session_it_was_saved_with() {
+        // A returning learner: the replies the page saved with its session are used when the
+        // page starts with that session again, never with another one, never in an embed.
+        let mut mine = first_visit(Lang::En);
+        mine.session.workspace.docs[0].text.push_str("# mine\n");
+        mine.session.clock_ms = 90_000;
+        let saved = Recorded {
+            session: mine.session.encode(),
+            replies: vec!["the cluster I left".into()],
+        };
+        let returning = crate::boot::start(&crate::boot::Inputs {
+            query: "",
+            fragment: "",
+            own: Some(&mine.session.encode()),
+            linked: None,
+            browser_lang: Lang::En,
+        });
+        assert_eq!(returning.home, crate::boot::Home::Own);
+        assert_eq!(
+            matching(Some(saved.clone()), &returning),
+            vec!["the cluster I left"]
+        );
+        let mut later = returning.session.clone();
+        later.clock_ms += 1;
+        let moved = crate::boot::start(&crate::boot::Inputs {
+            query: "",
+            fragment: "",
+            own: Some(&later.encode()),
+            linked: None,
+            browser_lang: Lang::En,
+        });
+        assert!(matching(Some(saved.clone()), &moved).is_empty());
+        assert!(matching(Some(saved), &first_visit(Lang::En)).is_empty());
+    }
+
+    #[test]
+    fn the_build_is_the_hash_in_the_page_script_name() {
+        let script = "import init, * as bindings from './kpg-web-5f2c47603675c71e.js';\n\
+                      const wasm = await init({ \
+                      module_or_path: './kpg-web-5f2c47603675c71e_bg.wasm' });";
+        assert_eq!(build_in(script), Some("5f2c47603675c71e"));
+        assert_eq!(build_in("import init from './kpg-web-.js';"), None);
+        assert_eq!(build_in("import init from './other.js';"), None);
     }
 
     fn drawn(html: &str, recorded: Recorded) -> Drawn {

@@ -261,6 +261,45 @@ impl Engine {
         }
     }
 
+    /// The replies that put the engine's view where it is now, as the worker would send
+    /// them: the reader's findings, the manifests the cluster on screen was built from, and
+    /// that cluster with the newest event lines. A saved copy of the page keeps them
+    /// ([`crate::prerender::Saved`]), so its next visit shows this cluster before the worker
+    /// has computed it again. None before the first cluster.
+    pub fn replies_on_screen(&self) -> Vec<String> {
+        if self.revision.get_untracked() == 0 {
+            return Vec::new();
+        }
+        let mut replies = Vec::new();
+        self.analysis.with_untracked(|a| {
+            replies.push(Reply::Analysed {
+                problems: a.problems.clone(),
+                has_errors: a.has_errors,
+            })
+        });
+        if let Some(text) = self.last_good.get_untracked() {
+            replies.push(Reply::Rebuilt { text });
+        }
+        let snapshot = self.snapshot.get_untracked();
+        let from = snapshot
+            .events
+            .len()
+            .saturating_sub(crate::snapshot::EVENT_LINES_SHOWN);
+        replies.push(Reply::Frame(crate::protocol::Frame {
+            now: self.now.get_untracked(),
+            next_event: self.next_event.get_untracked(),
+            events_restart: true,
+            events_from: from,
+            events: snapshot.events.since(from),
+            snapshot: Some(snapshot),
+            watch: String::new(),
+        }));
+        replies
+            .into_iter()
+            .map(|reply| FromWorker::new(0, reply).encode())
+            .collect()
+    }
+
     /// Starts a worker (a new one replaces the old, abandoning whatever it was doing).
     fn spawn(&self) {
         if let Some(old) = self.link.try_update_value(Option::take).flatten() {
@@ -679,6 +718,47 @@ impl Engine {
             if let Some(f) = f {
                 f();
             }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::state::Staging;
+
+    #[test]
+    fn the_replies_on_screen_draw_the_same_cluster_again() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let fresh = || Engine::new(None, RwSignal::new(Analysis::default()), Staging::whole());
+            assert!(
+                fresh().replies_on_screen().is_empty(),
+                "nothing to save before the first cluster"
+            );
+            // The first lesson five minutes in: a node launched, pods bound, events logged.
+            let mut start = crate::prerender::first_visit(Lang::En);
+            start.session.clock_ms = 300_000;
+            let recorded = crate::prerender::record(&start);
+            let left = fresh();
+            left.show_prerendered(&recorded.replies);
+            assert!(!left.snapshot.with_untracked(|s| s.events.is_empty()));
+            assert!(left.snapshot.with_untracked(|s| s.summary.nodes > 0));
+            let replies = left.replies_on_screen();
+            let back = fresh();
+            back.show_prerendered(&replies);
+            assert_eq!(back.snapshot.get_untracked(), left.snapshot.get_untracked());
+            assert_eq!(back.now.get_untracked(), 300_000);
+            assert_eq!(
+                back.next_event.get_untracked(),
+                left.next_event.get_untracked()
+            );
+            assert_eq!(
+                back.last_good.get_untracked(),
+                left.last_good.get_untracked()
+            );
+            assert_eq!(back.analysis.get_untracked(), left.analysis.get_untracked());
         });
     }
 }
