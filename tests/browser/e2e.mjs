@@ -157,6 +157,25 @@ await test('a returning learner sees the page as they left it before the wasm ar
   await live(again);
   assert(await again.locator('.app').count() === 1, 'one page once the live one runs');
   assert(await again.locator('.app').innerText() === copy, 'the live page draws exactly what the copy showed');
+  // The copy never takes the room the learner's work needs: with storage full, an edit is
+  // saved and the copy goes.
+  const filled = await again.evaluate(() => {
+    let lo = 0;
+    let hi = 1 << 24;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      try { localStorage.setItem('filler', 'x'.repeat(mid)); lo = mid; } catch (e) { hi = mid - 1; }
+    }
+    localStorage.setItem('filler', 'x'.repeat(lo));
+    return { filler: lo, copy: (localStorage.getItem('kpg.drawn') || '').length };
+  });
+  assert(filled.copy > 0, `a copy was saved: ${JSON.stringify(filled)}`);
+  const ta = again.locator('textarea.input');
+  await ta.fill('# typed with storage full\n' + await ta.inputValue());
+  await again.waitForFunction(() => (localStorage.getItem('kpg.session') || '').includes('typed with storage full'), null, { timeout: 10000 });
+  assert(await again.evaluate(() => localStorage.getItem('kpg.drawn')) === null, 'the copy made room for the edit');
+  await again.evaluate(() => localStorage.removeItem('filler'));
+  await again.goto('about:blank');
   await again.close();
   await ctx.unrouteAll();
   // With the page's wasm refused, nothing saves over what the test writes into storage.

@@ -45,16 +45,11 @@ fn save(session: SessionState, page: Page) -> Option<String> {
     page.home.with_value(|home| match home {
         Home::Own => {
             let text = session.encode();
-            // The saved copy of the page only speeds up the next visit: it never takes the
-            // room the session needs.
-            if !browser::save(STORAGE_KEY, &text) {
-                browser::forget(prerender::SAVED_KEY);
-                browser::save(STORAGE_KEY, &text);
-            }
+            browser::save_work(STORAGE_KEY, &text);
             Some(text)
         }
         Home::Linked { fragment } => {
-            browser::save(
+            browser::save_work(
                 LINKED_KEY,
                 &serde_json::to_string(&Linked {
                     fragment: fragment.clone(),

@@ -33,6 +33,16 @@ pub fn save(key: &str, value: &str) -> bool {
         .is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
+/// Writes the learner's work under `key`. If storage is full, the page's saved copy of
+/// itself ([`crate::prerender::SAVED_KEY`]) goes first: it only speeds up the next visit,
+/// and never takes the room the learner's work needs.
+pub fn save_work(key: &str, value: &str) -> bool {
+    save(key, value) || {
+        forget(crate::prerender::SAVED_KEY);
+        save(key, value)
+    }
+}
+
 pub fn forget(key: &str) {
     if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.remove_item(key);

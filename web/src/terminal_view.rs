@@ -125,7 +125,7 @@ impl Term {
             .history
             .with_value(|h| serde_json::to_string(h.commands()).unwrap_or_default());
         if self.keeps_history {
-            browser::save(HISTORY_KEY, &saved);
+            browser::save_work(HISTORY_KEY, &saved);
         }
         let at_ms = self.clock.get_untracked();
         if line.trim().is_empty() {
