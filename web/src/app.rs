@@ -88,7 +88,7 @@ fn save_copy(session: Option<String>, engine: Engine, staging: Staging) {
         };
         serde_json::to_string(&saved)
             .ok()
-            .filter(|text| text.len() <= prerender::SAVED_MAX_CHARS)
+            .filter(|text| text.len() <= prerender::SAVED_MAX_BYTES)
     })();
     if !copy.is_some_and(|text| browser::save(prerender::SAVED_KEY, &text)) {
         browser::forget(prerender::SAVED_KEY);

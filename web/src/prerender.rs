@@ -39,8 +39,9 @@ pub const DATA_ID: &str = "kpg-prerendered";
 pub const KOREAN_ID: &str = "kpg-prerender-ko";
 /// Where the page keeps the copy of itself a returning learner sees first ([`Saved`]).
 pub const SAVED_KEY: &str = "kpg.drawn";
-/// Copies larger than this (characters) are not kept: the session needs the room more.
-pub const SAVED_MAX_CHARS: usize = 1 << 20;
+/// Copies whose JSON is longer than this (bytes) are not kept: the learner's work needs the
+/// room more.
+pub const SAVED_MAX_BYTES: usize = 1 << 20;
 
 /// The page as the learner left it, for the next visit to show before its wasm arrives.
 /// `index.html`'s gate reads it (the field names are that script's too).
