@@ -142,6 +142,18 @@ await test('a returning learner sees the page as they left it before the wasm ar
   const held = new Promise((resolve) => { release = resolve; });
   await ctx.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
   const again = await ctx.newPage();
+  // The learner switches away while the page is still being built (right after its first
+  // step): nothing can be copied yet, and the copy saved before must stay.
+  await again.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      if (!list.getEntries().some((e) => e.name === 'kpg-mounted')) return;
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      window.dispatchEvent(new Event('visibilitychange'));
+      delete document.visibilityState;
+      window.__copyAfterEarlyHide = localStorage.getItem('kpg.drawn') !== null;
+      window.__shownAtEarlyHide = !!document.querySelector('body > .app:not(.staging)');
+    }).observe({ type: 'mark' });
+  });
   await again.goto(url);
   await again.waitForSelector('#kpg-prerender .summary', { state: 'visible', timeout: 10000 });
   assert(await again.evaluate(() => document.documentElement.classList.contains('kpg-saved')), 'the saved copy is the one shown');
@@ -155,6 +167,9 @@ await test('a returning learner sees the page as they left it before the wasm ar
   await again.screenshot({ path: path.join(artifacts, '00-saved-copy.png') });
   release();
   await live(again);
+  const early = await again.evaluate(() => [window.__shownAtEarlyHide, window.__copyAfterEarlyHide]);
+  assert(early[0] === false, `the learner switched away before the live page showed: ${early}`);
+  assert(early[1] === true, 'switching away while the page loads keeps the saved copy');
   assert(await again.locator('.app').count() === 1, 'one page once the live one runs');
   assert(await again.locator('.app').innerText() === copy, 'the live page draws exactly what the copy showed');
   // The copy never takes the room the learner's work needs: with storage full, an edit is

@@ -65,32 +65,36 @@ fn save(session: SessionState, page: Page) -> Option<String> {
 
 /// On leaving (the page hidden or unloaded), after [`save`]: a copy of the learner's own page
 /// as it is, with the replies that drew its cluster, for the next visit to show before the
-/// wasm has arrived ([`prerender::Saved`]). Kept only while it matches the session saved
-/// with it; none while the page is still being built.
+/// wasm has arrived ([`prerender::Saved`]). While the page is still being built (a learner
+/// who switches away during the load) there is nothing to copy, and the copy saved before
+/// stays: it shows again only if it matches the session saved now.
 fn save_copy(session: Option<String>, engine: Engine, staging: Staging) {
     let Some(session) = session else {
         return;
     };
-    let copy = (|| {
-        if !staging.shown() {
-            return None;
-        }
-        let html = browser::outer_html("body > .app")?;
-        let replies = engine.replies_on_screen();
-        if replies.is_empty() {
-            return None;
-        }
-        let saved = prerender::Saved {
-            build: browser::build_id()?,
-            session,
-            replies,
-            html,
-        };
-        serde_json::to_string(&saved)
-            .ok()
-            .filter(|text| text.len() <= prerender::SAVED_MAX_BYTES)
-    })();
-    if !copy.is_some_and(|text| browser::save(prerender::SAVED_KEY, &text)) {
+    if !staging.shown() {
+        return;
+    }
+    let (Some(html), Some(build)) = (browser::outer_html("body > .app"), browser::build_id())
+    else {
+        return;
+    };
+    let replies = engine.replies_on_screen();
+    if replies.is_empty() {
+        return;
+    }
+    let saved = prerender::Saved {
+        build,
+        session,
+        replies,
+        html,
+    };
+    // A copy too large to keep, or one storage refuses, goes: the one before it would show
+    // an older page.
+    let text = serde_json::to_string(&saved)
+        .ok()
+        .filter(|text| text.len() <= prerender::SAVED_MAX_BYTES);
+    if !text.is_some_and(|text| browser::save(prerender::SAVED_KEY, &text)) {
         browser::forget(prerender::SAVED_KEY);
     }
 }
