@@ -43,7 +43,7 @@ pub struct NodeView {
 }
 
 /// A NodePool ready for scheduling.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Template {
     pub nodepool: usize,
     pub name: String,
@@ -56,6 +56,10 @@ pub struct Template {
     /// the templates for each of its thousands of simulations, and only `remaining` and
     /// `remaining_nodes` change during a pass.
     pub candidates: Rc<Vec<u32>>,
+    /// `candidates` in a new NodeClaim's order of options, largest CPU headroom first (a
+    /// stable sort), and the largest capacity among them: what every NodeClaim opened
+    /// without a limit in the way starts from.
+    pub by_cpu: Rc<(Vec<u32>, Resources)>,
     /// `instance_types` grouped for the requirement and offering checks.
     pub index: Rc<type_index::TypeIndex>,
     /// Daemon overhead per instance type (indexed like `instance_types`).
@@ -75,6 +79,21 @@ pub struct Template {
 }
 
 impl Template {
+    /// [`Template::by_cpu`] for these candidates.
+    pub fn options_by_cpu(
+        candidates: &[u32],
+        instance_types: &[InstanceType],
+        headroom: &[Resources],
+    ) -> (Vec<u32>, Resources) {
+        let mut sorted = candidates.to_vec();
+        sorted.sort_by_key(|&i| core::cmp::Reverse(headroom[i as usize].cpu()));
+        let mut max = Resources::ZERO;
+        for &i in &sorted {
+            max = max.max(&instance_types[i as usize].capacity);
+        }
+        (sorted, max)
+    }
+
     fn exceeds_limits(&self, it: &InstanceType) -> bool {
         exceeds(&self.remaining, &it.capacity)
     }
@@ -93,7 +112,7 @@ pub fn exceeds(remaining: &[Option<i64>; RESOURCE_COUNT], capacity: &Resources) 
 }
 
 /// A NodeClaim opened during this pass.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct NewClaim {
     pub template: usize,
     pub requirements: Requirements,
@@ -109,6 +128,63 @@ pub struct NewClaim {
     /// The NodePool's limits left when this NodeClaim was opened, before it reserved its
     /// share: what its instance types were filtered against.
     pub limits_at_open: Limits,
+    /// The last pod requirements found compatible with `requirements` and covered by them
+    /// (a pod of that spec adds nothing to them): the pods of a big pass are mostly a few
+    /// Deployments' replicas, whose requirements are one shared value. Forgotten whenever
+    /// `requirements` change ([`NewClaim::set_requirements`]).
+    covers: core::cell::RefCell<Option<Rc<crate::pod::PodRequirements>>>,
+}
+
+// What a template and a NodeClaim are, without what is derived from them to save work
+// (`by_cpu`, `covers`): the evidence's debug form stays comparable across such changes.
+impl core::fmt::Debug for Template {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Template")
+            .field("nodepool", &self.nodepool)
+            .field("name", &self.name)
+            .field("requirements", &self.requirements)
+            .field("taints", &self.taints)
+            .field("instance_types", &self.instance_types)
+            .field("candidates", &self.candidates)
+            .field("index", &self.index)
+            .field("daemon_overhead", &self.daemon_overhead)
+            .field("headroom", &self.headroom)
+            .field("daemon_host_ports", &self.daemon_host_ports)
+            .field("remaining", &self.remaining)
+            .field("remaining_nodes", &self.remaining_nodes)
+            .field("has_prefer_no_schedule", &self.has_prefer_no_schedule)
+            .finish()
+    }
+}
+
+impl core::fmt::Debug for NewClaim {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("NewClaim")
+            .field("template", &self.template)
+            .field("requirements", &self.requirements)
+            .field("pods", &self.pods)
+            .field("requests", &self.requests)
+            .field("options", &self.options)
+            .field("hostname", &self.hostname)
+            .field("host_ports", &self.host_ports)
+            .field("limits_at_open", &self.limits_at_open)
+            .finish()
+    }
+}
+
+impl NewClaim {
+    fn set_requirements(&mut self, requirements: Requirements) {
+        self.requirements = requirements;
+        self.covers = Default::default();
+    }
+
+    /// Whether these pod requirements are known to be compatible and covered.
+    fn known_covered(&self, pod: &Rc<crate::pod::PodRequirements>) -> bool {
+        self.covers
+            .borrow()
+            .as_ref()
+            .is_some_and(|known| Rc::ptr_eq(known, pod))
+    }
 }
 
 /// What is left of a NodePool's limits during a pass: per resource (None = unlimited) and
@@ -331,6 +407,7 @@ impl PreparedTopology {
 }
 
 /// One scheduling pass over the pending pods.
+#[derive(Clone)]
 pub struct Solver<'a> {
     pub pods: &'a [Pod],
     pub nodes: Vec<NodeView>,
@@ -348,6 +425,10 @@ pub struct Solver<'a> {
     requirement_cache: BTreeMap<usize, Rc<crate::pod::PodRequirements>>,
     /// Keep what each decision saw ([`Outcome::considered`]).
     pub record: bool,
+    /// Take the exact shortcuts: twins placed without the walk
+    /// ([`Solver::place_twins_on_node`]) and NodeClaims' remembered answers
+    /// ([`NewClaim::known_covered`]). Off only to test that they are exact.
+    pub shortcuts: bool,
     limits_log: Vec<Vec<Limits>>,
     last_considered: Option<Considered>,
     /// Per node: the last pod requirements checked against its requirements, and the answer
@@ -509,6 +590,7 @@ impl<'a> Solver<'a> {
             prefer_no_schedule_pool,
             requirement_cache: BTreeMap::new(),
             record: false,
+            shortcuts: true,
             limits_log: Vec::new(),
             last_considered: None,
             spread_values,
@@ -600,9 +682,18 @@ impl<'a> Solver<'a> {
             match decided {
                 Ok((placement, relaxed)) => {
                     out.errors.remove(&p);
+                    let on_node = match placement {
+                        Placement::Existing(n) => Some(n),
+                        _ => None,
+                    };
                     placements.push((p, placement));
                     if relaxed {
                         out.relaxed.push(p);
+                    } else if let Some(n) = on_node {
+                        self.place_twins_on_node(p, n, &mut queue, &last_len, &mut |q| {
+                            out.errors.remove(&q);
+                            placements.push((q, Placement::Existing(n)));
+                        });
                     }
                 }
                 Err(e) => {
@@ -624,6 +715,92 @@ impl<'a> Solver<'a> {
         out.claims = self.claims;
         out.limits = self.limits_log;
         out
+    }
+
+    /// The pods after `p` in the queue that are its twins (the same shared spec and requests)
+    /// go on node `n`, where `p` just went unrelaxed, for as long as it takes them: what
+    /// [`Solver::add`] would decide for each, without walking the nodes before `n` again.
+    ///
+    /// Exact only for a pod whose answer from a node depends on nothing but that node: no
+    /// topology group of its own, no inverse anti-affinity in the pass, no host port. Then the
+    /// nodes before `n` in the class's open list refused `p` for now (a refusal for good
+    /// dropped them) and nothing about them has changed since, so they refuse the twin too;
+    /// `n` is asked exactly as the walk would ask it. A twin `n` does not take, or one the
+    /// queue has gone round with, goes the usual way.
+    fn place_twins_on_node(
+        &mut self,
+        p: usize,
+        n: usize,
+        queue: &mut VecDeque<usize>,
+        last_len: &BTreeMap<usize, usize>,
+        placed: &mut impl FnMut(usize),
+    ) {
+        let pods = self.pods;
+        let pod = &pods[p];
+        let spec = &pod.spec;
+        let next_is_twin = |queue: &VecDeque<usize>| {
+            queue.front().is_some_and(|&q| {
+                Rc::ptr_eq(&pods[q].spec, spec) && pods[q].requests == pod.requests
+            })
+        };
+        if self.record
+            || !self.shortcuts
+            || !next_is_twin(queue)
+            || !spec.topology_spread.is_empty()
+            || !spec.pod_affinity.is_empty()
+            || !spec.preferred_pod_affinity.is_empty()
+            || !spec.pod_anti_affinity.is_empty()
+            || !spec.preferred_pod_anti_affinity.is_empty()
+            || self.inverse.contains_key(&p)
+            || self.topology.has_inverse()
+            || spec
+                .containers
+                .iter()
+                .chain(spec.init_containers.iter())
+                .any(|c| !c.host_ports.is_empty())
+        {
+            return;
+        }
+        // `p`'s unrelaxed attempt left its requirements here.
+        let key = Rc::as_ptr(spec) as *const u8 as usize;
+        let Some(requirements) = self.requirement_cache.get(&key).cloned() else {
+            return;
+        };
+        let a = Attempt {
+            requirements,
+            groups: Vec::new(),
+            tolerations: None,
+            host_ports: Vec::new(),
+        };
+        while next_is_twin(queue) {
+            let q = queue[0];
+            if last_len.get(&q) == Some(&queue.len()) || self.inverse.contains_key(&q) {
+                return;
+            }
+            let NodeFit::Fits(reqs) = self.node_can_add(n, &pods[q], &a, &[], &mut None) else {
+                return;
+            };
+            #[cfg(debug_assertions)]
+            {
+                // Debug builds ask the usual way too, on a copy of the pass.
+                let usual = self.clone().schedule_with_relaxation(q);
+                debug_assert!(
+                    matches!(usual, Ok((Placement::Existing(m), false)) if m == n),
+                    "pod {q}, twin of {p}, goes to node {n} here and to {usual:?} the usual way"
+                );
+            }
+            queue.pop_front();
+            let node = &mut self.nodes[n];
+            node.remaining = node.remaining - pods[q].requests;
+            if let Some(r) = reqs {
+                node.requirements = Rc::new(r);
+            }
+            if !self.topology.groups.is_empty() {
+                self.topology
+                    .record(&pods[q], &self.nodes[n].requirements, &[]);
+            }
+            placed(q);
+        }
     }
 
     fn schedule_with_relaxation(&mut self, p: usize) -> Result<(Placement, bool), String> {
@@ -820,7 +997,7 @@ impl<'a> Solver<'a> {
                 self.file_claim(c, self.claims[c].pods.len() + 1);
                 let claim = &mut self.claims[c];
                 if let Some(r) = reqs {
-                    claim.requirements = r;
+                    claim.set_requirements(r);
                 }
                 if let Some(options) = options {
                     claim.options = options;
@@ -898,13 +1075,17 @@ impl<'a> Solver<'a> {
                 tpl.name
             ));
         }
-        let mut options: Vec<u32> = tpl
-            .candidates
-            .iter()
-            .copied()
-            .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
-            .collect();
-        options.sort_by_key(|&i| core::cmp::Reverse(tpl.headroom[i as usize].cpu()));
+        // Filtering the sorted list keeps the order a stable sort of the filtered one has.
+        let options: Vec<u32> = if tpl.remaining.iter().all(Option::is_none) {
+            tpl.by_cpu.0.clone()
+        } else {
+            tpl.by_cpu
+                .0
+                .iter()
+                .copied()
+                .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
+                .collect()
+        };
         if options.is_empty() {
             return Err(format!(
                 "all available instance types exceed limits for nodepool (NodePool={})",
@@ -929,6 +1110,7 @@ impl<'a> Solver<'a> {
             hostname,
             host_ports: Vec::new(),
             limits_at_open,
+            covers: Default::default(),
         })
     }
 
@@ -948,10 +1130,16 @@ impl<'a> Solver<'a> {
         let t = claim.template;
         let options = options.unwrap_or_else(|| claim.options.clone());
         let tpl = &mut self.templates[t];
-        let mut max = Resources::ZERO;
-        for &i in &options {
-            max = max.max(&tpl.instance_types[i as usize].capacity);
-        }
+        // Options are a subset of the candidates: as many means the same.
+        let max = if options.len() == tpl.by_cpu.0.len() {
+            tpl.by_cpu.1
+        } else {
+            let mut max = Resources::ZERO;
+            for &i in &options {
+                max = max.max(&tpl.instance_types[i as usize].capacity);
+            }
+            max
+        };
         for i in 0..RESOURCE_COUNT {
             if let Some(rem) = tpl.remaining[i].as_mut() {
                 *rem -= max.0[i];
@@ -961,7 +1149,7 @@ impl<'a> Solver<'a> {
             *n -= 1;
         }
         if let Some(r) = reqs {
-            claim.requirements = r;
+            claim.set_requirements(r);
         }
         let reqs = claim.requirements.clone();
         claim.options = options;
@@ -1100,8 +1288,18 @@ impl<'a> Solver<'a> {
         owned: &[usize],
     ) -> Result<(Option<Requirements>, Option<Vec<u32>>), FitError> {
         let tpl = &self.templates[claim.template];
-        claim_admits(tpl, claim, pod, a)?;
-        let new_reqs = self.claim_requirements(claim, pod, a, owned)?;
+        let known = self.shortcuts && claim.known_covered(&a.requirements);
+        debug_assert!(
+            !known
+                || (claim.requirements.covers(&a.requirements.preferred)
+                    && claim
+                        .requirements
+                        .compatible(&a.requirements.preferred, Undefined::AllowWellKnown)
+                        .is_ok()),
+            "a NodeClaim's remembered answer is its answer"
+        );
+        claim_admits(tpl, claim, pod, a, known)?;
+        let new_reqs = self.claim_requirements(claim, pod, a, owned, known)?;
         let changed = new_reqs.is_some();
         let reqs = new_reqs.as_ref().unwrap_or(&claim.requirements);
         let requests = claim.requests + pod.requests;
@@ -1133,11 +1331,16 @@ impl<'a> Solver<'a> {
         pod: &Pod,
         a: &Attempt,
         owned: &[usize],
+        known_covered: bool,
     ) -> Result<Option<Requirements>, FitError> {
         // Most pods add nothing to a NodeClaim's requirements; only clone when they might.
         let topology = !a.groups.is_empty() || self.topology.has_inverse();
         let mut new_reqs: Option<Requirements> =
-            if claim.requirements.covers(&a.requirements.preferred) {
+            if known_covered || claim.requirements.covers(&a.requirements.preferred) {
+                if !known_covered && self.shortcuts {
+                    // `claim_admits` found them compatible before this.
+                    *claim.covers.borrow_mut() = Some(a.requirements.clone());
+                }
                 None
             } else {
                 let mut r = claim.requirements.clone();
@@ -1171,7 +1374,13 @@ impl<'a> Solver<'a> {
 /// The checks of a pod against a NodeClaim that need no instance type: a full NodeClaim,
 /// the NodePool's taints, host ports, and the requirements' compatibility.
 #[allow(clippy::result_large_err)] // the error is built only on the failure path
-fn claim_admits(tpl: &Template, claim: &NewClaim, pod: &Pod, a: &Attempt) -> Result<(), FitError> {
+fn claim_admits(
+    tpl: &Template,
+    claim: &NewClaim,
+    pod: &Pod,
+    a: &Attempt,
+    known_covered: bool,
+) -> Result<(), FitError> {
     // A full NodeClaim is the common miss in big passes: its largest option (the first)
     // lacks the CPU, so no option can take the pod whatever the requirements say.
     if let Some(&largest) = claim.options.first()
@@ -1185,6 +1394,9 @@ fn claim_admits(tpl: &Template, claim: &NewClaim, pod: &Pod, a: &Attempt) -> Res
     }
     if ports_conflict(&claim.host_ports, &a.host_ports) {
         return Err(FitError::HostPorts);
+    }
+    if known_covered {
+        return Ok(());
     }
     claim
         .requirements

@@ -1096,8 +1096,9 @@ impl Simulation {
                 }
             }
         }
-        let solver =
+        let mut solver =
             Solver::with_prepared(&self.cluster.pods, views, base.templates.clone(), prepared);
+        solver.shortcuts = self.solver_shortcuts;
         let initialized: Vec<(usize, bool)> =
             solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
         let outcome = solver.solve_ordered(pods);

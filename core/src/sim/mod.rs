@@ -148,6 +148,9 @@ pub struct Simulation {
     recorder: recorder::Recorder,
     /// Where the numbers are approximations.
     notes: Vec<String>,
+    /// Whether scheduling passes take their exact shortcuts
+    /// ([`crate::scheduling::Solver::shortcuts`]).
+    solver_shortcuts: bool,
 }
 
 impl Simulation {
@@ -198,6 +201,7 @@ impl Simulation {
             disruption: disrupt::Disruption::default(),
             termination: termination::Termination::default(),
             recorder: recorder::Recorder::default(),
+            solver_shortcuts: true,
         };
         let total: u64 = scenario
             .cluster
@@ -467,6 +471,15 @@ impl Simulation {
             self.step();
         }
         self.now = self.now.max(until);
+    }
+
+    /// Turns the scheduling passes' exact shortcuts off
+    /// ([`crate::scheduling::Solver::shortcuts`]), so that a test can check that they change
+    /// nothing. Not for anything else: it only costs time.
+    #[doc(hidden)]
+    pub fn without_solver_shortcuts(mut self) -> Simulation {
+        self.solver_shortcuts = false;
+        self
     }
 
     /// Runs until nothing more would change, or `limit`; returns the time reached.

@@ -158,12 +158,14 @@ impl Simulation {
             let (used, count) = self.cluster.pool_usage(pool);
             let remaining: [Option<i64>; RESOURCE_COUNT] =
                 core::array::from_fn(|i| np.limits.resources[i].map(|l| l - used.0[i]));
-            let headroom = types
+            let headroom: Vec<Resources> = types
                 .iter()
                 .zip(daemon_overhead.iter())
                 .map(|(it, o)| it.allocatable - *o)
                 .collect();
+            let by_cpu = Template::options_by_cpu(&candidates, &types, &headroom);
             out.push(Template {
+                by_cpu: Rc::new(by_cpu),
                 headroom: Rc::new(headroom),
                 nodepool: pool,
                 name: np.name.clone(),
@@ -428,6 +430,7 @@ impl Simulation {
             &node_labels,
         );
         solver.record = true;
+        solver.shortcuts = self.solver_shortcuts;
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
         (solver.solve(pending.to_vec()), node_view_ids)
     }
