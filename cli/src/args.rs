@@ -28,6 +28,17 @@ impl Input {
 pub enum SimulateOutput {
     Table,
     Json,
+    /// The cluster's figures over time ([`crate::csv`]).
+    Csv,
+}
+
+/// What `kpg compare` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOutput {
+    Table,
+    Json,
+    /// Both series on one time axis ([`crate::compare::csv`]).
+    Csv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +52,7 @@ pub enum ValidateOutput {
 pub enum Topic {
     Overview,
     Simulate,
+    Compare,
     Validate,
     Migrate,
     Codes,
@@ -70,6 +82,14 @@ pub enum Command {
     },
     Migrate {
         input: Input,
+    },
+    /// `kpg compare A B [--until DURATION] [--output table|json|csv]`: two scenarios side
+    /// by side over the same simulated window.
+    Compare {
+        a: Input,
+        b: Input,
+        until: Option<Millis>,
+        output: CompareOutput,
     },
     /// `kpg codes [CODE]`: the table of finding codes, or one code explained.
     Codes {
@@ -146,7 +166,8 @@ pub const OVERVIEW: &str = "\
 kpg: what would Karpenter do with these manifests, and what would it cost?
 
 Usage:
-  kpg simulate FILE [--until DURATION] [--output table|json]
+  kpg simulate FILE [--until DURATION] [--output table|json|csv]
+  kpg compare A B [--until DURATION] [--output table|json|csv]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
@@ -160,7 +181,11 @@ Commands:
   simulate   Run a scenario (Kubernetes and Karpenter v1 manifests) on a simulated clock and
              print the cluster: `kubectl get nodes` and `kubectl get pods -A -o wide`, plus
              the cost per hour. `--output json` prints the whole report: time, costPerHour,
-             nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims.
+             nodes, pods (with why each pending pod waits), events, nodepools, nodeclaims,
+             and the figures over time; `--output csv` the figures for a spreadsheet.
+  compare    Run two scenarios over the same simulated window and print them side by side:
+             cost per hour and month, cost accrued, nodes by NodePool, instance type and
+             capacity type, pods pending, disruptions, and the workloads placed differently.
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
   explain    Why a pod is Pending or landed where it did, why a NodeClaim got its instance
@@ -180,7 +205,7 @@ line (or a command that is not implemented yet).
 ";
 
 pub const SIMULATE: &str = "\
-Usage: kpg simulate FILE [--until DURATION] [--output table|json]
+Usage: kpg simulate FILE [--until DURATION] [--output table|json|csv]
 
 Runs the scenario in FILE (- reads standard input) and prints the cluster at the end.
 
@@ -189,10 +214,35 @@ Options:
                         Default: when nothing more would change, or 1h, whichever is first.
   -o, --output FORMAT   table (default): what kubectl get nodes / get pods -A -o wide would
                         show, the cost per hour and why pods are pending.
-                        json: the full report (nodes, pods, events, nodepools, nodeclaims).
+                        json: the full report (nodes, pods, events, nodepools, nodeclaims,
+                        history: the figures over time, accruedCost: USD since 0s).
+                        csv: the figures over time for a spreadsheet, a row per instant
+                        they changed: time, seconds, nodes, running, pending, costPerHour,
+                        accruedCost.
   -h, --help            Show this help.
 
 Warnings go to standard error; errors in the scenario stop it with exit status 1.
+";
+
+pub const COMPARE: &str = "\
+Usage: kpg compare A B [--until DURATION] [--output table|json|csv]
+
+Runs the scenarios in files A and B (one of them may be -, standard input) over the same
+simulated window and prints them side by side, with B - A: the cost per hour and per month
+(730 h) at the end, the cost accrued over the window, nodes by NodePool, instance type and
+capacity type, pods running and pending, the disruption decisions, and the workloads whose
+pods landed differently (NodePool / instance type / capacity type, or Pending). `kpg explain`
+on either file says why.
+
+Options:
+  --until DURATION      End the window at DURATION (a Go duration: 90s, 5m, 1h30m).
+                        Default: when the later of the two comes to rest (at most 1h).
+  -o, --output FORMAT   table (default), json (both summaries with their figures over time,
+                        the differences and the workloads), or csv (both series on one time
+                        axis: a row per instant either changed).
+  -h, --help            Show this help.
+
+Exit status 0 when both ran, whatever they cost; 1 when either cannot be read or run.
 ";
 
 pub const VALIDATE: &str = "\
@@ -235,6 +285,7 @@ pub fn help_text(topic: Topic) -> &'static str {
     match topic {
         Topic::Overview => OVERVIEW,
         Topic::Simulate => SIMULATE,
+        Topic::Compare => COMPARE,
         Topic::Validate => VALIDATE,
         Topic::Migrate => MIGRATE,
         Topic::Codes => CODES,
@@ -272,6 +323,7 @@ Options:
 fn topic_named(name: &str) -> Option<Topic> {
     match name {
         "simulate" => Some(Topic::Simulate),
+        "compare" => Some(Topic::Compare),
         "validate" => Some(Topic::Validate),
         "migrate" => Some(Topic::Migrate),
         "codes" => Some(Topic::Codes),
@@ -350,7 +402,7 @@ where
         }
         "kubectl" => parse_kubectl(args),
         "share" => parse_share(args),
-        "simulate" | "validate" | "migrate" | "explain" => {
+        "simulate" | "compare" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
             parse_subcommand(topic, args)
         }
@@ -395,6 +447,52 @@ impl Opt {
             .find(|(_, o)| *o == self)
             .map_or("--output", |(f, _)| f)
     }
+}
+
+fn compare_command(
+    mut positional: Vec<Input>,
+    until: Option<String>,
+    output: Option<String>,
+) -> Result<Command, UsageError> {
+    let topic = Topic::Compare;
+    if positional.len() != 2 {
+        return Err(UsageError::new(
+            topic,
+            format!(
+                "give two FILEs, A and B (a path, or - for standard input once): {} given",
+                positional.len()
+            ),
+        ));
+    }
+    if positional.iter().all(|i| *i == Input::Stdin) {
+        return Err(UsageError::new(
+            topic,
+            "standard input can be read once: give at least one FILE as a path",
+        ));
+    }
+    let output = match output.as_deref() {
+        None | Some("table") => CompareOutput::Table,
+        Some("json") => CompareOutput::Json,
+        Some("csv") => CompareOutput::Csv,
+        Some(other) => {
+            return Err(UsageError::new(
+                topic,
+                format!("unknown --output {other:?}: use table, json or csv"),
+            ));
+        }
+    };
+    let until = match until {
+        None => None,
+        Some(text) => Some(parse_until(&text).map_err(|m| UsageError::new(topic, m))?),
+    };
+    let b = positional.remove(1);
+    let a = positional.remove(0);
+    Ok(Command::Compare {
+        a,
+        b,
+        until,
+        output,
+    })
 }
 
 fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageError> {
@@ -472,6 +570,9 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         }
     }
 
+    if topic == Topic::Compare {
+        return compare_command(positional, until, output);
+    }
     let input = match positional.len() {
         0 => {
             return Err(UsageError::new(
@@ -497,10 +598,11 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             let output = match output.as_deref() {
                 None | Some("table") => SimulateOutput::Table,
                 Some("json") => SimulateOutput::Json,
+                Some("csv") => SimulateOutput::Csv,
                 Some(other) => {
                     return Err(UsageError::new(
                         topic,
-                        format!("unknown --output {other:?}: use table or json"),
+                        format!("unknown --output {other:?}: use table, json or csv"),
                     ));
                 }
             };
@@ -589,7 +691,12 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
                 lang,
             })
         }
-        Topic::Migrate | Topic::Overview | Topic::Codes | Topic::Kubectl | Topic::Share => {
+        Topic::Migrate
+        | Topic::Compare
+        | Topic::Overview
+        | Topic::Codes
+        | Topic::Kubectl
+        | Topic::Share => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
             }

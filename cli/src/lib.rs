@@ -7,6 +7,8 @@
 //! has errors or cannot be read or run) and 2 (bad command line, or a command not there yet).
 
 pub mod args;
+pub mod compare;
+pub mod csv;
 pub mod json;
 pub mod table;
 
@@ -274,7 +276,67 @@ where
             until,
             output,
         } => run_simulate(&input, until, output, stdin, stdout, stderr),
+        Command::Compare {
+            a,
+            b,
+            until,
+            output,
+        } => run_compare(&a, &b, until, output, stdin, stdout, stderr),
     }
+}
+
+fn run_compare(
+    a: &Input,
+    b: &Input,
+    until: Option<Millis>,
+    output: args::CompareOutput,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let mut sides = Vec::new();
+    for input in [a, b] {
+        let file = input.display_name();
+        let Some(text) = read_or_report(input, stdin, stderr) else {
+            return EXIT_FAILURE;
+        };
+        match simulate(&text, until) {
+            Err(failure) => {
+                print_failure(&file, failure, stderr);
+                return EXIT_FAILURE;
+            }
+            Ok(simulated) => {
+                for d in &simulated.warnings {
+                    let _ = writeln!(stderr, "{file}: {d}");
+                }
+                sides.push((file, simulated));
+            }
+        }
+    }
+    let (file_b, mut sim_b) = sides.pop().expect("two sides");
+    let (file_a, mut sim_a) = sides.pop().expect("two sides");
+    compare::align(&mut sim_a, &mut sim_b, until);
+    let rendered = match output {
+        args::CompareOutput::Csv => compare::csv(&sim_a, &sim_b),
+        args::CompareOutput::Table | args::CompareOutput::Json => {
+            let c = compare::compare((&file_a, &sim_a), (&file_b, &sim_b));
+            if output == args::CompareOutput::Table {
+                compare::table(&c)
+            } else {
+                match serde_json::to_string_pretty(&c) {
+                    Ok(mut s) => {
+                        s.push('\n');
+                        s
+                    }
+                    Err(e) => {
+                        let _ = writeln!(stderr, "kpg: cannot write the comparison as JSON: {e}");
+                        return EXIT_FAILURE;
+                    }
+                }
+            }
+        }
+    };
+    emit(stdout, stderr, &rendered)
 }
 
 /// Writes the result to stdout; a closed pipe is not an error worth a message.
@@ -511,6 +573,7 @@ fn run_simulate(
                 SimulateOutput::Table => {
                     table::render(&simulated.sim, &simulated.report, &file, &text)
                 }
+                SimulateOutput::Csv => csv::history(simulated.sim.history(), simulated.now),
             };
             emit(stdout, stderr, &rendered)
         }

@@ -22,6 +22,28 @@ pub struct Report {
     pub nodeclaims: Vec<NodeClaimReport>,
     /// Where the numbers are approximations (spot prices, fallback regional prices).
     pub notes: Vec<String>,
+    /// The cluster's figures from time 0 to `time`, one entry per instant at which they
+    /// changed (added with the cost timeline).
+    pub history: Vec<HistoryReport>,
+    /// USD the nodes cost from time 0 to `time`: the history's step integral.
+    pub accrued_cost: f64,
+}
+
+/// The cluster's figures from one instant until the next entry.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryReport {
+    /// Simulated time, e.g. `1m12s`.
+    pub time: String,
+    /// The same instant in seconds, for charts and spreadsheets.
+    pub seconds: f64,
+    /// Nodes that exist, in any state (as `nodes` lists them).
+    pub nodes: u32,
+    /// Pods in phase `Running` and `Pending`.
+    pub running: u32,
+    pub pending: u32,
+    /// USD per hour of the nodes that exist.
+    pub cost_per_hour: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

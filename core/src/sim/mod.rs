@@ -41,6 +41,7 @@ mod cluster;
 mod disrupt;
 pub mod event;
 pub mod evidence;
+pub mod history;
 mod kube_scheduler;
 mod lifecycle;
 mod provisioner;
@@ -243,6 +244,7 @@ impl Simulation {
         }
         sim.note_prices();
         sim.settle();
+        sim.observe_figures();
         Ok(sim)
     }
 
@@ -528,6 +530,7 @@ impl Simulation {
         }
         self.plan_disruption();
         self.unpark_drains();
+        self.observe_figures();
     }
 
     /// kube-scheduler binds what fits; what does not is what the provisioner watches.

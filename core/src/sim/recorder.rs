@@ -17,6 +17,8 @@ pub(super) struct Recorder {
     events: Vec<Event>,
     /// What each decision saw ([`super::evidence`]).
     pub(super) evidence: Evidence,
+    /// The cluster's figures over time ([`super::history`]).
+    pub(super) history: super::history::History,
     /// The last `Unconsolidatable` / `DisruptionBlocked` / `FailedDraining` event per
     /// object, so that a repeated verdict is not repeated as an event.
     verdicts: BTreeMap<String, EventKind>,

@@ -233,6 +233,19 @@ impl Simulation {
             nodepools,
             nodeclaims,
             notes,
+            history: self
+                .history()
+                .iter()
+                .map(|p| HistoryReport {
+                    time: duration::format(p.at),
+                    seconds: p.at as f64 / 1000.0,
+                    nodes: p.nodes,
+                    running: p.running,
+                    pending: p.pending,
+                    cost_per_hour: to_dollars(p.cost_per_hour),
+                })
+                .collect(),
+            accrued_cost: to_dollars(self.accrued_cost()),
         }
     }
 }

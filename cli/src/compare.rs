@@ -1,0 +1,441 @@
+//! `kpg compare A B`: two scenarios over the same simulated window, side by side, with
+//! B − A. The engine runs each as `simulate` would; this module only summarises the two
+//! reports and their figures over time.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use kpg_core::catalog::MicroDollars;
+use kpg_core::duration;
+use kpg_core::model::Millis;
+use kpg_core::report::{HistoryReport, Report};
+use kpg_core::sim::event::EventKind;
+use kpg_core::sim::history::{HistoryPoint, accrued};
+use serde::Serialize;
+
+use crate::Simulated;
+use crate::csv::dollars as csv_dollars;
+
+/// How many nodes (or pods) of each kind.
+type Counts = BTreeMap<String, u32>;
+
+/// Hours in AWS's month.
+const HOURS_PER_MONTH: i64 = 730;
+
+/// One side of the comparison, as printed.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub file: String,
+    /// USD per hour of the nodes that exist at the end of the window.
+    pub cost_per_hour: f64,
+    /// The same for a month of 730 hours.
+    pub cost_per_month: f64,
+    /// USD the nodes cost over the window.
+    pub accrued_cost: f64,
+    pub nodes: u32,
+    /// Karpenter's nodes by NodePool; fixed nodes under `nodeGroup/NAME`.
+    pub nodes_by_nodepool: BTreeMap<String, u32>,
+    pub nodes_by_instance_type: BTreeMap<String, u32>,
+    pub nodes_by_capacity_type: BTreeMap<String, u32>,
+    pub pods_running: u32,
+    pub pods_pending: u32,
+    /// Disruption decisions carried out or started (each `Disrupting` event), and the nodes
+    /// they took.
+    pub disruptions: u32,
+    pub nodes_disrupted: u32,
+    /// The report's `history`.
+    pub history: Vec<HistoryReport>,
+    #[serde(skip)]
+    micros: Money,
+}
+
+/// The summary's money in micro-dollars, so that differences are exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Money {
+    per_hour: MicroDollars,
+    accrued: MicroDollars,
+}
+
+/// B − A.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Difference {
+    pub cost_per_hour: f64,
+    pub cost_per_month: f64,
+    pub accrued_cost: f64,
+    pub nodes: i64,
+    pub pods_running: i64,
+    pub pods_pending: i64,
+    pub disruptions: i64,
+}
+
+/// A workload whose pods are placed differently: where its pods are in A and in B
+/// (`NODEPOOL INSTANCE-TYPE CAPACITY-TYPE`, `nodeGroup/NAME INSTANCE-TYPE`, or a phase).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Workload {
+    pub owner: String,
+    pub a: BTreeMap<String, u32>,
+    pub b: BTreeMap<String, u32>,
+}
+
+/// The whole comparison (`--output json`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Comparison {
+    /// The end of the window both ran over, e.g. `7m52.729s`.
+    pub until: String,
+    pub a: Summary,
+    pub b: Summary,
+    pub difference: Difference,
+    /// Only the workloads whose placement differs, by owner.
+    pub workloads: Vec<Workload>,
+}
+
+/// The window both run over: `until`, or the later of the two rests. The earlier one is
+/// run on to it (a deterministic run to a later instant is the same run, continued).
+pub fn align(a: &mut Simulated, b: &mut Simulated, until: Option<Millis>) {
+    let end = until.unwrap_or(a.now.max(b.now));
+    for side in [a, b] {
+        if side.now < end {
+            side.sim.run_until(end);
+            side.now = side.sim.now();
+            side.report = side.sim.report();
+        }
+    }
+}
+
+pub fn compare(a: (&str, &Simulated), b: (&str, &Simulated)) -> Comparison {
+    let (sa, sb) = (summary(a.0, a.1), summary(b.0, b.1));
+    let (ma, mb) = (sa.micros, sb.micros);
+    let difference = Difference {
+        cost_per_hour: to_dollars(mb.per_hour - ma.per_hour),
+        cost_per_month: to_dollars((mb.per_hour - ma.per_hour) * HOURS_PER_MONTH),
+        accrued_cost: to_dollars(mb.accrued - ma.accrued),
+        nodes: i64::from(sb.nodes) - i64::from(sa.nodes),
+        pods_running: i64::from(sb.pods_running) - i64::from(sa.pods_running),
+        pods_pending: i64::from(sb.pods_pending) - i64::from(sa.pods_pending),
+        disruptions: i64::from(sb.disruptions) - i64::from(sa.disruptions),
+    };
+    let (pa, pb) = (placements(&a.1.report), placements(&b.1.report));
+    let owners: BTreeSet<&String> = pa.keys().chain(pb.keys()).collect();
+    let workloads = owners
+        .into_iter()
+        .filter(|o| pa.get(*o) != pb.get(*o))
+        .map(|o| Workload {
+            owner: o.clone(),
+            a: pa.get(o).cloned().unwrap_or_default(),
+            b: pb.get(o).cloned().unwrap_or_default(),
+        })
+        .collect();
+    Comparison {
+        until: duration::format(a.1.now),
+        a: sa,
+        b: sb,
+        difference,
+        workloads,
+    }
+}
+
+fn to_dollars(micros: MicroDollars) -> f64 {
+    micros as f64 / 1_000_000.0
+}
+
+/// The figures at the end of the run: the last point of its series.
+fn last_point(s: &Simulated) -> HistoryPoint {
+    s.sim.history().last().copied().unwrap_or(HistoryPoint {
+        at: 0,
+        nodes: 0,
+        running: 0,
+        pending: 0,
+        cost_per_hour: 0,
+    })
+}
+
+fn summary(file: &str, s: &Simulated) -> Summary {
+    let last = last_point(s);
+    let mut by_pool = BTreeMap::new();
+    let mut by_type = BTreeMap::new();
+    let mut by_capacity = BTreeMap::new();
+    for node in &s.report.nodes {
+        let pool = match (&node.nodepool, &node.node_group) {
+            (Some(p), _) => p.clone(),
+            (None, Some(g)) => format!("nodeGroup/{g}"),
+            (None, None) => String::from("(none)"),
+        };
+        *by_pool.entry(pool).or_insert(0) += 1;
+        *by_type.entry(node.instance_type.clone()).or_insert(0) += 1;
+        *by_capacity.entry(node.capacity_type.clone()).or_insert(0) += 1;
+    }
+    let (mut disruptions, mut nodes_disrupted) = (0u32, 0u32);
+    for event in s.sim.events() {
+        if let EventKind::Disrupting(d) = &event.kind {
+            disruptions += 1;
+            nodes_disrupted += d.candidates.len() as u32;
+        }
+    }
+    let micros = Money {
+        per_hour: last.cost_per_hour,
+        accrued: s.sim.accrued_cost(),
+    };
+    Summary {
+        file: file.to_string(),
+        cost_per_hour: to_dollars(micros.per_hour),
+        cost_per_month: to_dollars(micros.per_hour * HOURS_PER_MONTH),
+        accrued_cost: to_dollars(micros.accrued),
+        nodes: last.nodes,
+        nodes_by_nodepool: by_pool,
+        nodes_by_instance_type: by_type,
+        nodes_by_capacity_type: by_capacity,
+        pods_running: last.running,
+        pods_pending: last.pending,
+        disruptions,
+        nodes_disrupted,
+        history: s.report.history.clone(),
+        micros,
+    }
+}
+
+/// Where each workload's pods are: owner → place → pods.
+fn placements(report: &Report) -> BTreeMap<String, BTreeMap<String, u32>> {
+    let nodes: BTreeMap<&str, String> = report
+        .nodes
+        .iter()
+        .map(|n| {
+            let place = match (&n.nodepool, &n.node_group) {
+                (Some(p), _) => format!("{p} {} {}", n.instance_type, n.capacity_type),
+                (None, Some(g)) => format!("nodeGroup/{g} {}", n.instance_type),
+                (None, None) => n.instance_type.clone(),
+            };
+            (n.name.as_str(), place)
+        })
+        .collect();
+    let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for pod in &report.pods {
+        let owner = pod
+            .owner
+            .clone()
+            .unwrap_or_else(|| format!("Pod/{}/{}", pod.namespace, pod.name));
+        let place = pod
+            .node
+            .as_deref()
+            .and_then(|n| nodes.get(n).cloned())
+            .unwrap_or_else(|| pod.phase.clone());
+        *out.entry(owner).or_default().entry(place).or_insert(0) += 1;
+    }
+    out
+}
+
+/// `$0.26662`: dollars with the digits a price has (at least two).
+fn money(micros: MicroDollars) -> String {
+    let text = csv_dollars(micros);
+    let trimmed = text.trim_end_matches('0');
+    let decimals = trimmed.split('.').nth(1).map_or(0, str::len);
+    let shown = if decimals < 2 {
+        format!("{:.2}", to_dollars(micros))
+    } else {
+        trimmed.to_string()
+    };
+    match shown.strip_prefix('-') {
+        Some(rest) => format!("-${rest}"),
+        None => format!("${shown}"),
+    }
+}
+
+fn signed_money(micros: MicroDollars) -> String {
+    if micros > 0 {
+        format!("+{}", money(micros))
+    } else {
+        money(micros)
+    }
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// The table (`--output table`).
+pub fn table(c: &Comparison) -> String {
+    let (a, b) = (&c.a, &c.b);
+    let (ma, mb) = (a.micros, b.micros);
+    let mut rows: Vec<[String; 4]> = vec![
+        [String::new(), "A".into(), "B".into(), "B - A".into()],
+        [
+            "cost per hour".into(),
+            money(ma.per_hour),
+            money(mb.per_hour),
+            signed_money(mb.per_hour - ma.per_hour),
+        ],
+        [
+            "cost per month (730 h)".into(),
+            format!("${:.2}", a.cost_per_month),
+            format!("${:.2}", b.cost_per_month),
+            format!(
+                "{}${:.2}",
+                if c.difference.cost_per_month > 0.0 {
+                    "+"
+                } else if c.difference.cost_per_month < 0.0 {
+                    "-"
+                } else {
+                    ""
+                },
+                c.difference.cost_per_month.abs()
+            ),
+        ],
+        [
+            format!("cost accrued, 0s to {}", c.until),
+            money(ma.accrued),
+            money(mb.accrued),
+            signed_money(mb.accrued - ma.accrued),
+        ],
+    ];
+    let count = |label: &str, x: u32, y: u32| {
+        [
+            label.to_string(),
+            x.to_string(),
+            y.to_string(),
+            signed(i64::from(y) - i64::from(x)),
+        ]
+    };
+    rows.push(count("nodes", a.nodes, b.nodes));
+    rows.push(count("pods running", a.pods_running, b.pods_running));
+    rows.push(count("pods pending", a.pods_pending, b.pods_pending));
+    rows.push(count("disruption decisions", a.disruptions, b.disruptions));
+    rows.push(count(
+        "nodes disrupted",
+        a.nodes_disrupted,
+        b.nodes_disrupted,
+    ));
+    let groups: [(&str, &Counts, &Counts); 3] = [
+        (
+            "nodes by NodePool",
+            &a.nodes_by_nodepool,
+            &b.nodes_by_nodepool,
+        ),
+        (
+            "nodes by instance type",
+            &a.nodes_by_instance_type,
+            &b.nodes_by_instance_type,
+        ),
+        (
+            "nodes by capacity type",
+            &a.nodes_by_capacity_type,
+            &b.nodes_by_capacity_type,
+        ),
+    ];
+    for (title, x, y) in groups {
+        let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+        if keys.is_empty() {
+            continue;
+        }
+        rows.push([
+            title.to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+        for k in keys {
+            let (vx, vy) = (
+                x.get(k).copied().unwrap_or(0),
+                y.get(k).copied().unwrap_or(0),
+            );
+            rows.push(count(&format!("  {k}"), vx, vy));
+        }
+    }
+    let widths: Vec<usize> = (0..4)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!("A: {}\nB: {}\n\n", a.file, b.file);
+    for r in &rows {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            let pad = widths[i] - cell.chars().count();
+            if i == 0 {
+                line += cell;
+                line += &" ".repeat(pad);
+            } else {
+                line += &" ".repeat(pad + 3);
+                line += cell;
+            }
+        }
+        out += line.trim_end();
+        out.push('\n');
+    }
+    out.push('\n');
+    if c.workloads.is_empty() {
+        out += "Every workload's pods are placed alike.\n";
+    } else {
+        out += "Workloads placed differently (kpg explain FILE --pod NS/NAME says why):\n";
+        let side = |m: &BTreeMap<String, u32>| {
+            if m.is_empty() {
+                return String::from("no pods");
+            }
+            m.iter()
+                .map(|(place, n)| format!("{n} {place}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for w in &c.workloads {
+            let _ = writeln!(
+                out,
+                "  {}\n    A: {}\n    B: {}",
+                w.owner,
+                side(&w.a),
+                side(&w.b)
+            );
+        }
+    }
+    out
+}
+
+/// Both series on one time axis (`--output csv`): a row per instant either changed, and
+/// the end of the window.
+pub fn csv(a: &Simulated, b: &Simulated) -> String {
+    let (ha, hb) = (a.sim.history(), b.sim.history());
+    let end = a.now.max(b.now);
+    let mut instants: BTreeSet<Millis> = ha.iter().chain(hb.iter()).map(|p| p.at).collect();
+    instants.insert(end);
+    let mut out = String::from(
+        "time,seconds,aNodes,aRunning,aPending,aCostPerHour,aAccruedCost,\
+         bNodes,bRunning,bPending,bCostPerHour,bAccruedCost\n",
+    );
+    let at = |h: &[HistoryPoint], t: Millis| {
+        let i = h.partition_point(|p| p.at <= t);
+        let p = i.checked_sub(1).map(|i| h[i]);
+        let p = p.unwrap_or(HistoryPoint {
+            at: 0,
+            nodes: 0,
+            running: 0,
+            pending: 0,
+            cost_per_hour: 0,
+        });
+        format!(
+            "{},{},{},{},{}",
+            p.nodes,
+            p.running,
+            p.pending,
+            csv_dollars(p.cost_per_hour),
+            csv_dollars(accrued(h, t))
+        )
+    };
+    for t in instants {
+        let seconds = if t % 1000 == 0 {
+            (t / 1000).to_string()
+        } else {
+            format!("{}.{:03}", t / 1000, t % 1000)
+                .trim_end_matches('0')
+                .to_string()
+        };
+        let _ = writeln!(
+            out,
+            "{},{seconds},{},{}",
+            duration::format(t),
+            at(ha, t),
+            at(hb, t)
+        );
+    }
+    out
+}
