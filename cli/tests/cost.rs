@@ -138,7 +138,8 @@ fn every_change_of_cost_or_nodes_coincides_with_a_node_coming_or_going() {
             });
             assert!(
                 cause,
-                "{name}: at {time} the cost went {} -> {} and nodes {} -> {} with no node created or deleted",
+                "{name}: at {time} the cost went {} -> {} and nodes {} -> {} \
+                 with no node created or deleted",
                 cost(before),
                 cost(after),
                 before["nodes"],
