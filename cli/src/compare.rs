@@ -249,6 +249,21 @@ fn signed_money(micros: MicroDollars) -> String {
     }
 }
 
+/// `$206.02`: dollars rounded to the cent (half away from zero).
+fn cents(micros: MicroDollars) -> String {
+    let c = (micros.unsigned_abs() + 5_000) / 10_000;
+    let sign = if micros < 0 && c > 0 { "-" } else { "" };
+    format!("{sign}${}.{:02}", c / 100, c % 100)
+}
+
+fn signed_cents(micros: MicroDollars) -> String {
+    if micros >= 5_000 {
+        format!("+{}", cents(micros))
+    } else {
+        cents(micros)
+    }
+}
+
 fn signed(n: i64) -> String {
     if n > 0 {
         format!("+{n}")
@@ -271,19 +286,9 @@ pub fn table(c: &Comparison) -> String {
         ],
         [
             "cost per month (730 h)".into(),
-            format!("${:.2}", a.cost_per_month),
-            format!("${:.2}", b.cost_per_month),
-            format!(
-                "{}${:.2}",
-                if c.difference.cost_per_month > 0.0 {
-                    "+"
-                } else if c.difference.cost_per_month < 0.0 {
-                    "-"
-                } else {
-                    ""
-                },
-                c.difference.cost_per_month.abs()
-            ),
+            cents(ma.per_hour * HOURS_PER_MONTH),
+            cents(mb.per_hour * HOURS_PER_MONTH),
+            signed_cents((mb.per_hour - ma.per_hour) * HOURS_PER_MONTH),
         ],
         [
             format!("cost accrued, 0s to {}", c.until),
@@ -438,4 +443,25 @@ pub fn csv(a: &Simulated, b: &Simulated) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_reads_as_a_price_and_cents_round_half_away_from_zero() {
+        assert_eq!(money(266_620), "$0.26662");
+        assert_eq!(money(15_600), "$0.0156");
+        assert_eq!(money(2_000_000), "$2.00");
+        assert_eq!(signed_money(15_600), "+$0.0156");
+        assert_eq!(signed_money(-15_600), "-$0.0156");
+        assert_eq!(cents(206_020_600), "$206.02");
+        assert_eq!(cents(5_000), "$0.01");
+        assert_eq!(cents(4_999), "$0.00");
+        assert_eq!(signed_cents(11_388_000), "+$11.39");
+        assert_eq!(signed_cents(-11_388_000), "-$11.39");
+        assert_eq!(signed_cents(0), "$0.00");
+        assert_eq!(signed_cents(-4_000), "$0.00");
+    }
 }
