@@ -10,11 +10,11 @@ use kpg_core::duration;
 use kpg_core::model::Millis;
 use kpg_core::report::{HistoryReport, Report};
 use kpg_core::sim::event::EventKind;
-use kpg_core::sim::history::{HistoryPoint, accrued};
+use kpg_core::sim::history::HistoryPoint;
 use serde::Serialize;
 
 use crate::Simulated;
-use crate::csv::dollars as csv_dollars;
+use crate::csv::{self, dollars as csv_dollars};
 
 /// How many nodes (or pods) of each kind.
 type Counts = BTreeMap<String, u32>;
@@ -142,13 +142,7 @@ fn to_dollars(micros: MicroDollars) -> f64 {
 
 /// The figures at the end of the run: the last point of its series.
 fn last_point(s: &Simulated) -> HistoryPoint {
-    s.sim.history().last().copied().unwrap_or(HistoryPoint {
-        at: 0,
-        nodes: 0,
-        running: 0,
-        pending: 0,
-        cost_per_hour: 0,
-    })
+    s.sim.history().last().copied().unwrap_or_default()
 }
 
 fn summary(file: &str, s: &Simulated) -> Summary {
@@ -400,46 +394,19 @@ pub fn table(c: &Comparison) -> String {
 /// the end of the window.
 pub fn csv(a: &Simulated, b: &Simulated) -> String {
     let (ha, hb) = (a.sim.history(), b.sim.history());
-    let end = a.now.max(b.now);
     let mut instants: BTreeSet<Millis> = ha.iter().chain(hb.iter()).map(|p| p.at).collect();
-    instants.insert(end);
+    instants.insert(a.now.max(b.now));
     let mut out = String::from(
         "time,seconds,aNodes,aRunning,aPending,aCostPerHour,aAccruedCost,\
          bNodes,bRunning,bPending,bCostPerHour,bAccruedCost\n",
     );
-    let at = |h: &[HistoryPoint], t: Millis| {
-        let i = h.partition_point(|p| p.at <= t);
-        let p = i.checked_sub(1).map(|i| h[i]);
-        let p = p.unwrap_or(HistoryPoint {
-            at: 0,
-            nodes: 0,
-            running: 0,
-            pending: 0,
-            cost_per_hour: 0,
-        });
-        format!(
-            "{},{},{},{},{}",
-            p.nodes,
-            p.running,
-            p.pending,
-            csv_dollars(p.cost_per_hour),
-            csv_dollars(accrued(h, t))
-        )
-    };
     for t in instants {
-        let seconds = if t % 1000 == 0 {
-            (t / 1000).to_string()
-        } else {
-            format!("{}.{:03}", t / 1000, t % 1000)
-                .trim_end_matches('0')
-                .to_string()
-        };
         let _ = writeln!(
             out,
-            "{},{seconds},{},{}",
-            duration::format(t),
-            at(ha, t),
-            at(hb, t)
+            "{},{},{}",
+            csv::instant(t),
+            csv::figures(ha, t),
+            csv::figures(hb, t)
         );
     }
     out

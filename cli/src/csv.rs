@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use kpg_core::catalog::MicroDollars;
 use kpg_core::duration;
 use kpg_core::model::Millis;
-use kpg_core::sim::history::{HistoryPoint, accrued};
+use kpg_core::sim::history::{HistoryPoint, accrued, figures_at};
 
 /// The header row: the report's `history` keys, then the cost accrued from time 0.
 pub const HEADER: &str = "time,seconds,nodes,running,pending,costPerHour,accruedCost";
@@ -16,24 +16,34 @@ pub const HEADER: &str = "time,seconds,nodes,running,pending,costPerHour,accrued
 pub fn history(points: &[HistoryPoint], now: Millis) -> String {
     let mut out = String::from(HEADER);
     out.push('\n');
-    let last_changed = points.last().map(|p| p.at);
-    let end = (last_changed != Some(now))
-        .then(|| points.last().map(|p| HistoryPoint { at: now, ..*p }))
-        .flatten();
-    for p in points.iter().chain(end.iter()) {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{}",
-            duration::format(p.at),
-            seconds(p.at),
-            p.nodes,
-            p.running,
-            p.pending,
-            dollars(p.cost_per_hour),
-            dollars(accrued(points, p.at)),
-        );
+    let instants = points.iter().map(|p| p.at).chain(core::iter::once(now));
+    let mut last = None;
+    for at in instants {
+        if last.replace(at) == Some(at) {
+            continue;
+        }
+        let _ = writeln!(out, "{},{}", instant(at), figures(points, at));
     }
     out
+}
+
+/// The first two columns of a row: `time,seconds`.
+pub fn instant(at: Millis) -> String {
+    format!("{},{}", duration::format(at), seconds(at))
+}
+
+/// The figures that held at `at` and the cost accrued until then:
+/// `nodes,running,pending,costPerHour,accruedCost`.
+pub fn figures(points: &[HistoryPoint], at: Millis) -> String {
+    let p = figures_at(points, at);
+    format!(
+        "{},{},{},{},{}",
+        p.nodes,
+        p.running,
+        p.pending,
+        dollars(p.cost_per_hour),
+        dollars(accrued(points, at))
+    )
 }
 
 /// Milliseconds as seconds with no trailing zeros: `41.717`, `180`.

@@ -285,6 +285,30 @@ where
     }
 }
 
+/// Reads and runs one file as `simulate` does, printing its warnings, or why it cannot run,
+/// on stderr: the file's name, its text and the run.
+fn simulate_file(
+    input: &Input,
+    until: Option<Millis>,
+    stdin: &mut dyn Read,
+    stderr: &mut dyn Write,
+) -> Option<(String, String, Simulated)> {
+    let file = input.display_name();
+    let text = read_or_report(input, stdin, stderr)?;
+    match simulate(&text, until) {
+        Err(failure) => {
+            print_failure(&file, failure, stderr);
+            None
+        }
+        Ok(simulated) => {
+            for d in &simulated.warnings {
+                let _ = writeln!(stderr, "{file}: {d}");
+            }
+            Some((file, text, simulated))
+        }
+    }
+}
+
 fn run_compare(
     a: &Input,
     b: &Input,
@@ -294,27 +318,12 @@ fn run_compare(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
-    let mut sides = Vec::new();
-    for input in [a, b] {
-        let file = input.display_name();
-        let Some(text) = read_or_report(input, stdin, stderr) else {
-            return EXIT_FAILURE;
-        };
-        match simulate(&text, until) {
-            Err(failure) => {
-                print_failure(&file, failure, stderr);
-                return EXIT_FAILURE;
-            }
-            Ok(simulated) => {
-                for d in &simulated.warnings {
-                    let _ = writeln!(stderr, "{file}: {d}");
-                }
-                sides.push((file, simulated));
-            }
-        }
-    }
-    let (file_b, mut sim_b) = sides.pop().expect("two sides");
-    let (file_a, mut sim_a) = sides.pop().expect("two sides");
+    let Some((file_a, _, mut sim_a)) = simulate_file(a, until, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
+    let Some((file_b, _, mut sim_b)) = simulate_file(b, until, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
     compare::align(&mut sim_a, &mut sim_b, until);
     let rendered = match output {
         args::CompareOutput::Csv => compare::csv(&sim_a, &sim_b),
@@ -549,35 +558,21 @@ fn run_simulate(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
-    let file = input.display_name();
-    let Some(text) = read_or_report(input, stdin, stderr) else {
+    let Some((file, text, simulated)) = simulate_file(input, until, stdin, stderr) else {
         return EXIT_FAILURE;
     };
-    match simulate(&text, until) {
-        Err(failure) => {
-            print_failure(&file, failure, stderr);
-            EXIT_FAILURE
-        }
-        Ok(simulated) => {
-            for d in &simulated.warnings {
-                let _ = writeln!(stderr, "{file}: {d}");
+    let rendered = match output {
+        SimulateOutput::Json => match json::report(&simulated.report) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = writeln!(stderr, "kpg: cannot write the report as JSON: {e}");
+                return EXIT_FAILURE;
             }
-            let rendered = match output {
-                SimulateOutput::Json => match json::report(&simulated.report) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        let _ = writeln!(stderr, "kpg: cannot write the report as JSON: {e}");
-                        return EXIT_FAILURE;
-                    }
-                },
-                SimulateOutput::Table => {
-                    table::render(&simulated.sim, &simulated.report, &file, &text)
-                }
-                SimulateOutput::Csv => csv::history(simulated.sim.history(), simulated.now),
-            };
-            emit(stdout, stderr, &rendered)
-        }
-    }
+        },
+        SimulateOutput::Table => table::render(&simulated.sim, &simulated.report, &file, &text),
+        SimulateOutput::Csv => csv::history(simulated.sim.history(), simulated.now),
+    };
+    emit(stdout, stderr, &rendered)
 }
 
 /// The files a terminal command sees: the scenario, and every other `-f FILE` it names that

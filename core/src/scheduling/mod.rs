@@ -753,11 +753,7 @@ impl<'a> Solver<'a> {
             || !spec.preferred_pod_anti_affinity.is_empty()
             || self.inverse.contains_key(&p)
             || self.topology.has_inverse()
-            || spec
-                .containers
-                .iter()
-                .chain(spec.init_containers.iter())
-                .any(|c| !c.host_ports.is_empty())
+            || !crate::pod::host_ports(spec).is_empty()
         {
             return;
         }

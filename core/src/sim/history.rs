@@ -13,7 +13,7 @@ use crate::model::Millis;
 use crate::pod::Phase;
 
 /// The cluster's figures from one instant until the next point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HistoryPoint {
     pub at: Millis,
     /// Nodes that exist, fixed ones and Karpenter's in any state (as the report lists them).
@@ -79,6 +79,13 @@ impl History {
     pub(super) fn accrued(&self, now: Millis) -> MicroDollars {
         accrued(self.until(now), now)
     }
+}
+
+/// The figures that held at `at` in `points` (a series from time 0): the last point at or
+/// before it, or nothing at all before the first.
+pub fn figures_at(points: &[HistoryPoint], at: Millis) -> HistoryPoint {
+    let i = points.partition_point(|p| p.at <= at);
+    i.checked_sub(1).map(|i| points[i]).unwrap_or_default()
 }
 
 /// What the nodes cost over `points` (a series from time 0) until `now`, in micro-dollars
