@@ -6,21 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use kpg_core::catalog::MicroDollars;
+use kpg_core::compare::{self as core, Counts, Outcome};
 use kpg_core::duration;
 use kpg_core::model::Millis;
-use kpg_core::report::{HistoryReport, Report};
-use kpg_core::sim::event::EventKind;
-use kpg_core::sim::history::HistoryPoint;
+use kpg_core::report::HistoryReport;
 use serde::Serialize;
 
 use crate::Simulated;
 use crate::csv::{self, dollars as csv_dollars};
-
-/// How many nodes (or pods) of each kind.
-type Counts = BTreeMap<String, u32>;
-
-/// Hours in AWS's month.
-const HOURS_PER_MONTH: i64 = 730;
 
 /// One side of the comparison, as printed.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -46,15 +39,9 @@ pub struct Summary {
     pub nodes_disrupted: u32,
     /// The report's `history`.
     pub history: Vec<HistoryReport>,
+    /// The same in micro-dollars, so that differences are exact.
     #[serde(skip)]
-    micros: Money,
-}
-
-/// The summary's money in micro-dollars, so that differences are exact.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Money {
-    per_hour: MicroDollars,
-    accrued: MicroDollars,
+    outcome: Outcome,
 }
 
 /// B − A.
@@ -70,14 +57,8 @@ pub struct Difference {
     pub disruptions: i64,
 }
 
-/// A workload whose pods are placed differently: where its pods are in A and in B
-/// (`NODEPOOL INSTANCE-TYPE CAPACITY-TYPE`, `nodeGroup/NAME INSTANCE-TYPE`, or a phase).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Workload {
-    pub owner: String,
-    pub a: BTreeMap<String, u32>,
-    pub b: BTreeMap<String, u32>,
-}
+/// A workload whose pods are placed differently (owner, and its pods by place in A and B).
+pub type Workload = core::Placement;
 
 /// The whole comparison (`--output json`).
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -106,33 +87,22 @@ pub fn align(a: &mut Simulated, b: &mut Simulated, until: Option<Millis>) {
 
 pub fn compare(a: (&str, &Simulated), b: (&str, &Simulated)) -> Comparison {
     let (sa, sb) = (summary(a.0, a.1), summary(b.0, b.1));
-    let (ma, mb) = (sa.micros, sb.micros);
+    let d = core::Difference::between(&sa.outcome, &sb.outcome);
     let difference = Difference {
-        cost_per_hour: to_dollars(mb.per_hour - ma.per_hour),
-        cost_per_month: to_dollars((mb.per_hour - ma.per_hour) * HOURS_PER_MONTH),
-        accrued_cost: to_dollars(mb.accrued - ma.accrued),
-        nodes: i64::from(sb.nodes) - i64::from(sa.nodes),
-        pods_running: i64::from(sb.pods_running) - i64::from(sa.pods_running),
-        pods_pending: i64::from(sb.pods_pending) - i64::from(sa.pods_pending),
-        disruptions: i64::from(sb.disruptions) - i64::from(sa.disruptions),
+        cost_per_hour: to_dollars(d.cost_per_hour),
+        cost_per_month: to_dollars(d.cost_per_month),
+        accrued_cost: to_dollars(d.accrued),
+        nodes: d.nodes,
+        pods_running: d.pods_running,
+        pods_pending: d.pods_pending,
+        disruptions: d.disruptions,
     };
-    let (pa, pb) = (placements(&a.1.report), placements(&b.1.report));
-    let owners: BTreeSet<&String> = pa.keys().chain(pb.keys()).collect();
-    let workloads = owners
-        .into_iter()
-        .filter(|o| pa.get(*o) != pb.get(*o))
-        .map(|o| Workload {
-            owner: o.clone(),
-            a: pa.get(o).cloned().unwrap_or_default(),
-            b: pb.get(o).cloned().unwrap_or_default(),
-        })
-        .collect();
     Comparison {
         until: duration::format(a.1.now),
         a: sa,
         b: sb,
         difference,
-        workloads,
+        workloads: core::differing_placements(&a.1.report, &b.1.report),
     }
 }
 
@@ -140,83 +110,24 @@ fn to_dollars(micros: MicroDollars) -> f64 {
     micros as f64 / 1_000_000.0
 }
 
-/// The figures at the end of the run: the last point of its series.
-fn last_point(s: &Simulated) -> HistoryPoint {
-    s.sim.history().last().copied().unwrap_or_default()
-}
-
 fn summary(file: &str, s: &Simulated) -> Summary {
-    let last = last_point(s);
-    let mut by_pool = BTreeMap::new();
-    let mut by_type = BTreeMap::new();
-    let mut by_capacity = BTreeMap::new();
-    for node in &s.report.nodes {
-        let pool = match (&node.nodepool, &node.node_group) {
-            (Some(p), _) => p.clone(),
-            (None, Some(g)) => format!("nodeGroup/{g}"),
-            (None, None) => String::from("(none)"),
-        };
-        *by_pool.entry(pool).or_insert(0) += 1;
-        *by_type.entry(node.instance_type.clone()).or_insert(0) += 1;
-        *by_capacity.entry(node.capacity_type.clone()).or_insert(0) += 1;
-    }
-    let (mut disruptions, mut nodes_disrupted) = (0u32, 0u32);
-    for event in s.sim.events() {
-        if let EventKind::Disrupting(d) = &event.kind {
-            disruptions += 1;
-            nodes_disrupted += d.candidates.len() as u32;
-        }
-    }
-    let micros = Money {
-        per_hour: last.cost_per_hour,
-        accrued: s.sim.accrued_cost(),
-    };
+    let o = Outcome::of(&s.sim, &s.report);
     Summary {
         file: file.to_string(),
-        cost_per_hour: to_dollars(micros.per_hour),
-        cost_per_month: to_dollars(micros.per_hour * HOURS_PER_MONTH),
-        accrued_cost: to_dollars(micros.accrued),
-        nodes: last.nodes,
-        nodes_by_nodepool: by_pool,
-        nodes_by_instance_type: by_type,
-        nodes_by_capacity_type: by_capacity,
-        pods_running: last.running,
-        pods_pending: last.pending,
-        disruptions,
-        nodes_disrupted,
+        cost_per_hour: to_dollars(o.cost_per_hour),
+        cost_per_month: to_dollars(o.cost_per_month()),
+        accrued_cost: to_dollars(o.accrued),
+        nodes: o.nodes,
+        nodes_by_nodepool: o.nodes_by_nodepool.clone(),
+        nodes_by_instance_type: o.nodes_by_instance_type.clone(),
+        nodes_by_capacity_type: o.nodes_by_capacity_type.clone(),
+        pods_running: o.pods_running,
+        pods_pending: o.pods_pending,
+        disruptions: o.disruptions,
+        nodes_disrupted: o.nodes_disrupted,
         history: s.report.history.clone(),
-        micros,
+        outcome: o,
     }
-}
-
-/// Where each workload's pods are: owner → place → pods.
-fn placements(report: &Report) -> BTreeMap<String, BTreeMap<String, u32>> {
-    let nodes: BTreeMap<&str, String> = report
-        .nodes
-        .iter()
-        .map(|n| {
-            let place = match (&n.nodepool, &n.node_group) {
-                (Some(p), _) => format!("{p} {} {}", n.instance_type, n.capacity_type),
-                (None, Some(g)) => format!("nodeGroup/{g} {}", n.instance_type),
-                (None, None) => n.instance_type.clone(),
-            };
-            (n.name.as_str(), place)
-        })
-        .collect();
-    let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for pod in &report.pods {
-        let owner = pod
-            .owner
-            .clone()
-            .unwrap_or_else(|| format!("Pod/{}/{}", pod.namespace, pod.name));
-        let place = pod
-            .node
-            .as_deref()
-            .and_then(|n| nodes.get(n).cloned())
-            .unwrap_or_else(|| pod.phase.clone());
-        *out.entry(owner).or_default().entry(place).or_insert(0) += 1;
-    }
-    out
 }
 
 /// `$0.26662`: dollars with the digits a price has (at least two).
@@ -269,20 +180,20 @@ fn signed(n: i64) -> String {
 /// The table (`--output table`).
 pub fn table(c: &Comparison) -> String {
     let (a, b) = (&c.a, &c.b);
-    let (ma, mb) = (a.micros, b.micros);
+    let (ma, mb) = (&a.outcome, &b.outcome);
     let mut rows: Vec<[String; 4]> = vec![
         [String::new(), "A".into(), "B".into(), "B - A".into()],
         [
             "cost per hour".into(),
-            money(ma.per_hour),
-            money(mb.per_hour),
-            signed_money(mb.per_hour - ma.per_hour),
+            money(ma.cost_per_hour),
+            money(mb.cost_per_hour),
+            signed_money(mb.cost_per_hour - ma.cost_per_hour),
         ],
         [
             "cost per month (730 h)".into(),
-            cents(ma.per_hour * HOURS_PER_MONTH),
-            cents(mb.per_hour * HOURS_PER_MONTH),
-            signed_cents((mb.per_hour - ma.per_hour) * HOURS_PER_MONTH),
+            cents(ma.cost_per_month()),
+            cents(mb.cost_per_month()),
+            signed_cents(mb.cost_per_month() - ma.cost_per_month()),
         ],
         [
             format!("cost accrued, 0s to {}", c.until),

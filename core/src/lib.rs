@@ -13,6 +13,7 @@
 extern crate alloc;
 
 pub mod catalog;
+pub mod compare;
 pub mod cron;
 pub mod disruption;
 pub mod duration;

@@ -1,0 +1,179 @@
+//! Two runs side by side: one run's outcome at an instant in the figures a comparison puts
+//! next to another's (cost, nodes by NodePool, instance type and capacity type, pods,
+//! disruptions), and the workloads whose pods landed differently.
+//!
+//! `kpg compare` and the page's compare view both read these, so the two agree on every
+//! figure. Money stays in micro-dollars here; consumers format it.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::MicroDollars;
+use crate::model::Millis;
+use crate::report::Report;
+use crate::sim::Simulation;
+use crate::sim::event::EventKind;
+
+/// How many nodes (or pods) of each kind, by name.
+pub type Counts = BTreeMap<String, u32>;
+
+/// Hours in AWS's month (what its pricing pages multiply by).
+pub const HOURS_PER_MONTH: i64 = 730;
+
+/// One run at an instant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub at: Millis,
+    /// What the nodes that exist cost per hour.
+    pub cost_per_hour: MicroDollars,
+    /// What the nodes cost from time 0 to `at`.
+    pub accrued: MicroDollars,
+    pub nodes: u32,
+    /// Karpenter's nodes by NodePool; fixed nodes under `nodeGroup/NAME`.
+    pub nodes_by_nodepool: Counts,
+    pub nodes_by_instance_type: Counts,
+    /// `on-demand`, `spot`.
+    pub nodes_by_capacity_type: Counts,
+    pub pods_running: u32,
+    pub pods_pending: u32,
+    /// Disruption commands carried out or started (each `Disrupting` event), and the nodes
+    /// they took.
+    pub disruptions: u32,
+    pub nodes_disrupted: u32,
+}
+
+impl Outcome {
+    /// The run as it is now; `report` is `sim.report()` (a caller that already has it
+    /// passes it in rather than building it twice).
+    pub fn of(sim: &Simulation, report: &Report) -> Outcome {
+        let last = sim.history().last().copied().unwrap_or_default();
+        let mut out = Outcome {
+            at: sim.now(),
+            cost_per_hour: last.cost_per_hour,
+            accrued: sim.accrued_cost(),
+            nodes: last.nodes,
+            pods_running: last.running,
+            pods_pending: last.pending,
+            ..Outcome::default()
+        };
+        for node in &report.nodes {
+            *out.nodes_by_nodepool.entry(pool_of(node)).or_insert(0) += 1;
+            *out.nodes_by_instance_type
+                .entry(node.instance_type.clone())
+                .or_insert(0) += 1;
+            *out.nodes_by_capacity_type
+                .entry(node.capacity_type.clone())
+                .or_insert(0) += 1;
+        }
+        for event in sim.events() {
+            if let EventKind::Disrupting(d) = &event.kind {
+                out.disruptions += 1;
+                out.nodes_disrupted += d.candidates.len() as u32;
+            }
+        }
+        out
+    }
+
+    /// The cost per hour over AWS's month.
+    pub fn cost_per_month(&self) -> MicroDollars {
+        self.cost_per_hour * HOURS_PER_MONTH
+    }
+}
+
+fn pool_of(node: &crate::report::NodeReport) -> String {
+    match (&node.nodepool, &node.node_group) {
+        (Some(p), _) => p.clone(),
+        (None, Some(g)) => format!("nodeGroup/{g}"),
+        (None, None) => String::from("(none)"),
+    }
+}
+
+/// B − A in the figures that have a sign.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difference {
+    pub cost_per_hour: MicroDollars,
+    pub cost_per_month: MicroDollars,
+    pub accrued: MicroDollars,
+    pub nodes: i64,
+    pub pods_running: i64,
+    pub pods_pending: i64,
+    pub disruptions: i64,
+}
+
+impl Difference {
+    pub fn between(a: &Outcome, b: &Outcome) -> Difference {
+        Difference {
+            cost_per_hour: b.cost_per_hour - a.cost_per_hour,
+            cost_per_month: b.cost_per_month() - a.cost_per_month(),
+            accrued: b.accrued - a.accrued,
+            nodes: i64::from(b.nodes) - i64::from(a.nodes),
+            pods_running: i64::from(b.pods_running) - i64::from(a.pods_running),
+            pods_pending: i64::from(b.pods_pending) - i64::from(a.pods_pending),
+            disruptions: i64::from(b.disruptions) - i64::from(a.disruptions),
+        }
+    }
+
+    /// Nothing a comparison shows differs.
+    pub fn is_none(&self) -> bool {
+        *self == Difference::default()
+    }
+}
+
+/// A workload whose pods are placed differently: where its pods are in A and in B, by place
+/// (`NODEPOOL INSTANCE-TYPE CAPACITY-TYPE`, `nodeGroup/NAME INSTANCE-TYPE`, or a phase).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// `Deployment/default/web`, or `Pod/NAMESPACE/NAME` for a pod no workload owns.
+    pub owner: String,
+    pub a: Counts,
+    pub b: Counts,
+}
+
+/// Where each workload's pods are: owner → place → pods.
+pub fn placements(report: &Report) -> BTreeMap<String, Counts> {
+    let nodes: BTreeMap<&str, String> = report
+        .nodes
+        .iter()
+        .map(|n| {
+            let place = match (&n.nodepool, &n.node_group) {
+                (Some(p), _) => format!("{p} {} {}", n.instance_type, n.capacity_type),
+                (None, Some(g)) => format!("nodeGroup/{g} {}", n.instance_type),
+                (None, None) => n.instance_type.clone(),
+            };
+            (n.name.as_str(), place)
+        })
+        .collect();
+    let mut out: BTreeMap<String, Counts> = BTreeMap::new();
+    for pod in &report.pods {
+        let owner = pod
+            .owner
+            .clone()
+            .unwrap_or_else(|| format!("Pod/{}/{}", pod.namespace, pod.name));
+        let place = pod
+            .node
+            .as_deref()
+            .and_then(|n| nodes.get(n).cloned())
+            .unwrap_or_else(|| pod.phase.to_string());
+        *out.entry(owner).or_default().entry(place).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The workloads whose pods are placed differently in `b` than in `a`, by owner.
+pub fn differing_placements(a: &Report, b: &Report) -> Vec<Placement> {
+    let (pa, pb) = (placements(a), placements(b));
+    let owners: BTreeSet<&String> = pa.keys().chain(pb.keys()).collect();
+    owners
+        .into_iter()
+        .filter(|o| pa.get(*o) != pb.get(*o))
+        .map(|o| Placement {
+            owner: o.clone(),
+            a: pa.get(o).cloned().unwrap_or_default(),
+            b: pb.get(o).cloned().unwrap_or_default(),
+        })
+        .collect()
+}
