@@ -147,11 +147,13 @@ impl Host {
     fn frame(&mut self) -> Frame {
         let now = self.player.now();
         let next_event = self.player.next_event();
+        let series = self.player.fresh_series();
         let Some(snapshot) = self.player.fresh_snapshot() else {
             return Frame {
                 now,
                 next_event,
                 events_from: self.sent_events.1,
+                series,
                 ..Frame::default()
             };
         };
@@ -177,6 +179,7 @@ impl Host {
             events_from: from,
             events,
             watch,
+            series,
         }
     }
 
@@ -252,6 +255,7 @@ mod tests {
     use super::*;
     use crate::lessons::Lab;
     use crate::protocol::{FromWorker, Garbled, ToWorker, VERSION};
+    use crate::series::Point;
     use crate::snapshot::{self, EventLines, EventLog};
 
     /// Keeps every reply; a progress report is due as often as `every` says.
@@ -289,6 +293,64 @@ mod tests {
             Some(Reply::Frame(f)) => f,
             other => panic!("a clock request ends with a frame: {other:?}"),
         }
+    }
+
+    /// Frames carry only the cost timeline the page has not seen; put together, with a seek
+    /// back in the middle, they are the engine's whole series, its accrued cost, and a marker
+    /// for each launch, removal and consolidation the engine logged.
+    #[test]
+    fn frames_add_up_to_the_whole_cost_timeline() {
+        use crate::series::{MarkerKind, Series};
+        use kpg_core::sim::event::EventKind;
+        let mut host = Host::new();
+        let mut page = Series::default();
+        let mut requests = vec![load(Lab::Consolidation, 0)];
+        requests.extend((1..=4).map(|m| Request::Advance { to: m * 45_000 }));
+        // A seek back replays from the start: the series starts over.
+        requests.push(Request::Advance { to: 30_000 });
+        requests.extend((1..=20).map(|m| Request::Advance { to: m * 30_000 }));
+        for request in requests {
+            if let Some(update) = frame(&ask(&mut host, request)).series.clone() {
+                page.extend(update);
+            }
+        }
+        let sim = host.player.sim().expect("running");
+        let engine: Vec<Point> = sim.history().iter().map(Point::from).collect();
+        assert_eq!(*page.points, engine);
+        assert_eq!(page.accrued(600_000), sim.accrued_cost());
+        let count = |kind: MarkerKind| -> u32 {
+            page.markers
+                .iter()
+                .filter(|m| m.kind == kind)
+                .map(|m| m.count)
+                .sum()
+        };
+        let logged = |f: &dyn Fn(&EventKind) -> bool| {
+            sim.events().iter().filter(|e| f(&e.kind)).count() as u32
+        };
+        assert_eq!(
+            count(MarkerKind::Launch),
+            logged(&|k| matches!(k, EventKind::Launched { .. }))
+        );
+        assert_eq!(
+            count(MarkerKind::Removal),
+            logged(&|k| matches!(k, EventKind::NodeClaimDeleted { launched: true, .. }))
+        );
+        assert!(
+            count(MarkerKind::Removal) >= 2,
+            "the lab consolidates nodes away"
+        );
+        assert!(
+            page.markers.iter().any(|m| m.kind == MarkerKind::Step
+                && m.at == 180_000
+                && m.first == "apply Deployment/busybox"),
+            "the lab's step at 3m is marked: {:?}",
+            page.markers
+        );
+        assert!(page.markers.windows(2).all(|w| w[0].at <= w[1].at));
+        // A frame with nothing new carries no series.
+        let again = ask(&mut host, Request::Advance { to: 600_000 });
+        assert_eq!(frame(&again).series, None);
     }
 
     /// The reading comes first (the Problems panel does not wait for the simulation), then

@@ -28,6 +28,7 @@ pub mod persist;
 pub mod player;
 pub mod prerender;
 pub mod protocol;
+pub mod series;
 pub mod share_view;
 pub mod snapshot;
 pub mod state;

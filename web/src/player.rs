@@ -13,6 +13,7 @@ use kpg_core::sim::Simulation;
 
 use kpg_core::model::Scenario;
 
+use crate::series::{SeriesUpdate, Tracker};
 use crate::snapshot::{self, EventLog, Snapshot};
 
 /// How far the page lets the clock run: past this nothing in a lesson changes.
@@ -30,6 +31,8 @@ pub struct Player {
     events: EventLog,
     /// Counts the simulations built: a new one starts a new event log.
     epoch: u64,
+    /// The cost timeline sent so far.
+    series: Tracker,
 }
 
 /// Told, between two instants of a long run, where the simulation has got to (and the
@@ -61,6 +64,7 @@ impl Player {
             seen_revision: None,
             events: EventLog::default(),
             epoch: 0,
+            series: Tracker::default(),
         }
     }
 
@@ -199,6 +203,13 @@ impl Player {
         }
         self.seen_revision = Some(sim.revision());
         Some(snapshot::take_with(sim, &mut self.events))
+    }
+
+    /// What the page has not seen of the cost timeline (`None`: nothing changed).
+    pub fn fresh_series(&mut self) -> Option<SeriesUpdate> {
+        let sim = self.sim.as_ref()?;
+        let timeline = self.applied.as_ref().map_or(&[][..], |(_, s)| &s.timeline);
+        self.series.update(self.epoch, sim, timeline)
     }
 }
 

@@ -14,12 +14,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
 use crate::migration::Preview;
+use crate::series::SeriesUpdate;
 use crate::snapshot::{EventLine, Snapshot};
 use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -151,6 +152,8 @@ pub struct Frame {
     pub events: Vec<EventLine>,
     /// What a running `kubectl ... -w` printed since the last frame.
     pub watch: String,
+    /// The cost timeline's points and markers the page has not seen (`None`: unchanged).
+    pub series: Option<SeriesUpdate>,
 }
 
 /// How far a long simulation has got.

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::Closure;
 
 use crate::browser::{self, ChipPositions};
 use crate::protocol::{FromWorker, Progress, Reply, Request, ToWorker};
+use crate::series::{Series, SeriesUpdate};
 use crate::snapshot::{EventLog, Snapshot};
 use crate::workspace::{Analysis, Workspace};
 
@@ -41,6 +42,8 @@ pub struct Engine {
     /// The cluster as the engine shows it now (kept while the manifests are invalid).
     pub snapshot: RwSignal<Snapshot>,
     events: StoredValue<EventLog>,
+    /// The cost timeline up to the engine's instant.
+    pub series: RwSignal<Series>,
     /// The engine's instant, and when something next happens.
     pub now: RwSignal<i64>,
     pub next_event: RwSignal<Option<i64>>,
@@ -223,6 +226,7 @@ impl Engine {
             revision: RwSignal::new(0),
             snapshot: RwSignal::new(Snapshot::default()),
             events: StoredValue::new(EventLog::default()),
+            series: RwSignal::new(Series::default()),
             now: RwSignal::new(0),
             next_event: RwSignal::new(None),
             progress: RwSignal::new(None),
@@ -293,6 +297,13 @@ impl Engine {
             events: snapshot.events.since(from),
             snapshot: Some(snapshot),
             watch: String::new(),
+            series: Some(self.series.with_untracked(|s| SeriesUpdate {
+                restart: true,
+                points_from: 0,
+                points: s.points.to_vec(),
+                markers_from: 0,
+                markers: s.markers.to_vec(),
+            })),
         }));
         replies
             .into_iter()
@@ -699,6 +710,9 @@ impl Engine {
                     f(frame.watch.clone());
                 }
             });
+        }
+        if let Some(update) = frame.series {
+            self.series.update(|s| s.extend(update));
         }
         let Some(mut snapshot) = frame.snapshot else {
             return;
