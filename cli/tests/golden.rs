@@ -51,6 +51,7 @@ golden_tests! {
     seed002_scale_out => "seed002-scale-out",
     seed002_service_6gi => "seed002-service-6gi",
     seed002_limits => "seed002-limits",
+    seed002_limits_lifted => "seed002-limits-lifted",
     seed002_scale_in => "seed002-scale-in",
     seed002_consolidation => "seed002-consolidation",
     seed003_batch_job => "seed003-batch-job",

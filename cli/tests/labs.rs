@@ -240,6 +240,19 @@ fn seed002_limits_leave_two_pending() {
     }
 }
 
+/// The limits lab without its limit: every replica runs, on two more platform nodes.
+#[test]
+fn seed002_limits_lifted_runs_every_replica() {
+    let r = report("seed002-limits-lifted.yaml", &[]);
+    assert_fixed_nodes(&r);
+    assert_small_spot_nodes(&r, "platform", 6);
+    assert_eq!(nodes_in(&r, Some("service")).len(), 0, "{}", summary(&r));
+    let busybox = pods_labelled(&r, "app", "busybox");
+    let running = in_phase(&busybox, "Running");
+    assert_eq!(running.len(), 8, "{}", summary(&r));
+    assert_one_per_node(&r, &running);
+}
+
 #[test]
 fn seed002_scale_in_before_the_delete() {
     let r = report("seed002-scale-in.yaml", &["--until", "2m30s"]);

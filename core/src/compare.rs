@@ -126,15 +126,20 @@ impl Difference {
 /// A workload whose pods are placed differently: where its pods are in A and in B, by place
 /// (`NODEPOOL INSTANCE-TYPE CAPACITY-TYPE`, `nodeGroup/NAME INSTANCE-TYPE`, or a phase).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Placement {
     /// `Deployment/default/web`, or `Pod/NAMESPACE/NAME` for a pod no workload owns.
     pub owner: String,
     pub a: Counts,
     pub b: Counts,
+    /// One of its pods in each run (`namespace/name`), for `kpg explain --pod` or the page's
+    /// Explain.
+    pub pod_in_a: Option<String>,
+    pub pod_in_b: Option<String>,
 }
 
-/// Where each workload's pods are: owner → place → pods.
-pub fn placements(report: &Report) -> BTreeMap<String, Counts> {
+/// Where each workload's pods are: owner → (place → pods, its first pod).
+pub fn placements(report: &Report) -> BTreeMap<String, (Counts, String)> {
     let nodes: BTreeMap<&str, String> = report
         .nodes
         .iter()
@@ -147,7 +152,7 @@ pub fn placements(report: &Report) -> BTreeMap<String, Counts> {
             (n.name.as_str(), place)
         })
         .collect();
-    let mut out: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut out: BTreeMap<String, (Counts, String)> = BTreeMap::new();
     for pod in &report.pods {
         let owner = pod
             .owner
@@ -158,7 +163,10 @@ pub fn placements(report: &Report) -> BTreeMap<String, Counts> {
             .as_deref()
             .and_then(|n| nodes.get(n).cloned())
             .unwrap_or_else(|| pod.phase.to_string());
-        *out.entry(owner).or_default().entry(place).or_insert(0) += 1;
+        let (counts, _) = out
+            .entry(owner)
+            .or_insert_with(|| (Counts::new(), format!("{}/{}", pod.namespace, pod.name)));
+        *counts.entry(place).or_insert(0) += 1;
     }
     out
 }
@@ -169,11 +177,13 @@ pub fn differing_placements(a: &Report, b: &Report) -> Vec<Placement> {
     let owners: BTreeSet<&String> = pa.keys().chain(pb.keys()).collect();
     owners
         .into_iter()
-        .filter(|o| pa.get(*o) != pb.get(*o))
+        .filter(|o| pa.get(*o).map(|p| &p.0) != pb.get(*o).map(|p| &p.0))
         .map(|o| Placement {
             owner: o.clone(),
-            a: pa.get(o).cloned().unwrap_or_default(),
-            b: pb.get(o).cloned().unwrap_or_default(),
+            a: pa.get(o).map(|p| p.0.clone()).unwrap_or_default(),
+            b: pb.get(o).map(|p| p.0.clone()).unwrap_or_default(),
+            pod_in_a: pa.get(o).map(|p| p.1.clone()),
+            pod_in_b: pb.get(o).map(|p| p.1.clone()),
         })
         .collect()
 }

@@ -32,7 +32,7 @@ async function terminalAnswered(p = page) {
 async function limitsLabAtTheLimit() {
   await page.selectOption('.lesson-picker select', 'hello');
   await page.selectOption('.lesson-picker select', 'labels-taints');
-  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  for (let i = 0; i < 6; i++) await page.click('.lesson-nav button.primary');
   await page.click('.speed >> text=60×');
   await page.click('button.play');
   await page.waitForFunction(() =>
@@ -564,7 +564,7 @@ await test('the terminal answers kubectl get nodes -L karpenter.sh/nodepool, com
 await test('kubectl get nodeclaims -w in the terminal follows the clock until Ctrl+C', async () => {
   await page.selectOption('.lesson-picker select', 'hello');
   await page.selectOption('.lesson-picker select', 'labels-taints');
-  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  for (let i = 0; i < 6; i++) await page.click('.lesson-nav button.primary');
   await page.click('#tab-terminal');
   const input = page.locator('.terminal input');
   await input.fill('kubectl get nodeclaims -w');
@@ -718,6 +718,158 @@ await test('a long simulation runs in the worker: the page stays live, shows pro
     && document.querySelectorAll('[data-pod^="default/web-"]').length === 7, null, { timeout: 20000 });
   assert(before.length > 0, 'the cluster was on screen all along');
   await ta.fill(deployment);
+});
+
+/** The figures the chart's table lists, by instant: { at, cost (µ$/hour), nodes, pending }. */
+async function costRows(p = page) {
+  if (await p.locator('.ct-view[aria-pressed="false"]').count()) await p.click('.ct-view');
+  await p.waitForSelector('.ct-table');
+  const rows = await p.locator('.ct-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const td = [...tr.querySelectorAll('td')].map((c) => c.innerText);
+    return { at: Number(tr.dataset.at), cost: Math.round(Number(td[0].replace('$', '')) * 1e6),
+      nodes: Number(td[1]), pending: Number(td[3]), what: td[5] };
+  }));
+  await p.click('.ct-view');
+  return rows;
+}
+
+/** The y of the cost line after each of its steps: [x, y] at every H then V. */
+function costSteps(d) {
+  const out = [];
+  let x = 0;
+  for (const [, cmd, v] of d.matchAll(/([MHV])([-0-9.,]+)/g)) {
+    if (cmd === 'H') x = Number(v);
+    if (cmd === 'V') out.push([x, Number(v)]);
+  }
+  return out;
+}
+
+const clockMs = (p = page) => p.locator('.clock').evaluate((el) => Number(el.dataset.ms));
+
+await test('the cost chart: the consolidation lab\'s bill falls a step at each removal, hover reads it, a click and Enter move the clock', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 5; i++) await page.click('.lesson-nav button.primary');
+  assert((await page.locator('#lesson-title').innerText()) === 'What consolidation saved', 'the chart\'s lesson step');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() => document.querySelectorAll('.ct-mark.removal').length >= 4, null, { timeout: 40000 });
+  await page.click('button.play');
+  const removals = await page.locator('.ct-mark.removal').evaluateAll((ms) => ms.map((m) => Number(m.dataset.at)));
+  const consolidations = await page.locator('.ct-mark.consolidation').evaluateAll((ms) => ms.map((m) => Number(m.dataset.at)));
+  assert(consolidations.length >= 4 && consolidations.every((c, i) => c < removals[i]),
+    `each removal follows a consolidation decision: ${consolidations} / ${removals}`);
+  assert((await page.locator('.ct-mark.consolidation .saves').first().innerText()).startsWith('−$'), 'with its saving');
+  // The table: at each removal the cost per hour is lower than just before it.
+  const rows = await costRows();
+  for (const t of removals) {
+    const i = rows.findIndex((r) => r.at === t);
+    assert(i > 0 && rows[i].cost < rows[i - 1].cost,
+      `the bill falls at ${t} ms: ${JSON.stringify(rows.slice(Math.max(0, i - 1), i + 1))}`);
+    assert(/gone/.test(rows[i].what), `the row says a node went: ${rows[i].what}`);
+  }
+  // The drawing agrees: the cost line steps down (a larger y) once per removal after its peak.
+  const d = await page.locator('path.ct-cost').getAttribute('d');
+  const steps = costSteps(d);
+  const peak = steps.findIndex(([, y]) => y === Math.min(...steps.map(([, v]) => v)));
+  const downs = steps.slice(peak).filter(([, y], i, a) => i > 0 && y > a[i - 1][1]).length;
+  assert(downs === removals.length, `${removals.length} steps down in the line, saw ${downs}: ${d}`);
+  await shot('26-cost-chart');
+  // Hover between the first and second removal: the tip reads the cluster then.
+  const plot = page.locator('.ct-plot');
+  const box = await plot.boundingBox();
+  const span = await page.evaluate(() => {
+    const last = [...document.querySelectorAll('.ct-axis span')].pop().innerText.split(':').map(Number);
+    return (last[0] * 60 + last[1]) * 1000;
+  });
+  const t = Math.round((removals[0] + removals[1]) / 2);
+  await page.mouse.move(box.x + box.width * t / span, box.y + box.height / 2);
+  await page.waitForSelector('.ct-tip');
+  const tip = await page.locator('.ct-tip').innerText();
+  const then = rows.filter((r) => r.at <= t).pop();
+  const dollars = `$${(then.cost / 1e6).toFixed(4)}/hour`;
+  assert(tip.includes(dollars) && tip.includes(`${then.nodes} nodes`) && /spent \$/.test(tip),
+    `the tip shows ${dollars} and ${then.nodes} nodes: ${tip}`);
+  await shot('27-cost-chart-hover');
+  // A click near the first consolidation mark moves the clock to that decision.
+  await page.mouse.click(box.x + box.width * (consolidations[0] + 2000) / span, box.y + box.height / 2);
+  await page.waitForFunction((at) => Number(document.querySelector('.clock').dataset.ms) === at, consolidations[0], { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll('.ct-mark.removal').length === 0, null, { timeout: 10000 });
+  assert(await page.locator('.ct-mark.consolidation').count() === 1, 'seeking back replays: later decisions are not there yet');
+  // The keyboard: Home then → steps through the changes, Enter moves the clock there.
+  await plot.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  const valueText = await plot.getAttribute('aria-valuetext');
+  const at = Number(await plot.getAttribute('aria-valuenow'));
+  assert(at > 0 && /\/hour/.test(valueText), `the slider reads the instant: ${at} ${valueText}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((ms) => Number(document.querySelector('.clock').dataset.ms) === ms, at, { timeout: 10000 });
+});
+
+await test('compare: the limits lab with and without its limit, both curves, the extra nodes and cost, Explain one click away', async () => {
+  await page.selectOption('.lesson-picker select', 'hello');
+  await page.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 7; i++) await page.click('.lesson-nav button.primary');
+  await page.waitForSelector('.compare-table');
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction(() => Number(document.querySelector('.clock').dataset.ms) >= 120000, null, { timeout: 20000 });
+  await page.click('button.play');
+  assert(await page.locator('path.ct-cost.ct-other').count() === 1, 'A\'s cost curve, dashed');
+  assert(await page.locator('path.ct-cost:not(.ct-other)').count() === 1, 'and B\'s');
+  const row = async (label) => page.locator('.compare-table tbody tr', { has: page.locator(`th:text-is("${label}")`) })
+    .locator('td').allInnerTexts();
+  await page.waitForFunction(() => [...document.querySelectorAll('.compare-table tbody th')]
+    .some((th) => th.innerText === 'platform'), null, { timeout: 10000 });
+  const nodes = await row('nodes');
+  assert(JSON.stringify(nodes) === JSON.stringify(['6', '8', '+2']), `two more nodes in B: ${nodes}`);
+  const pending = await row('pending');
+  assert(JSON.stringify(pending) === JSON.stringify(['2', '0', '−2']), `no pod pending in B: ${pending}`);
+  const perHour = await row('$/hour');
+  assert(perHour[2] === '+$0.0156', `B costs two t3.small spot nodes more per hour: ${perHour}`);
+  const platform = await row('platform');
+  assert(JSON.stringify(platform) === JSON.stringify(['4', '6', '+2']), `by NodePool: ${platform}`);
+  await shot('28-compare');
+  const busybox = page.locator('.placements li[data-owner*="busybox"]');
+  assert((await busybox.innerText()).includes('2 × Pending'), 'A leaves two busybox pods pending');
+  await busybox.locator('.explain-pod').click();
+  await page.waitForSelector('.explanation', { timeout: 10000 });
+  assert(await page.locator('#tab-explain[aria-selected="true"]').count() === 1, 'Explain opens on a busybox pod of B');
+  // The comparison survives a reload.
+  await page.reload();
+  await live(page);
+  await page.waitForSelector('.compare-table', { timeout: 15000 });
+  await page.waitForSelector('path.ct-cost.ct-other', { timeout: 15000 });
+  await page.click('.ct-stop');
+  assert(await page.locator('.compare').count() === 0 && await page.locator('path.ct-other').count() === 0,
+    'Stop comparing leaves one curve');
+  // Compare forks the workspace: A equals B until B is edited.
+  await page.click('.ct-compare');
+  await page.waitForSelector('.placed-alike', { timeout: 10000 });
+  const diffs = await page.locator('.compare-table tr.differs').count();
+  assert(diffs === 0, `a fork differs in nothing: ${diffs} rows differ`);
+  await page.click('.ct-stop');
+});
+
+await test('the cost chart on a phone', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', isMobile: true, hasTouch: true });
+  const p = await phone.newPage();
+  await p.goto(url);
+  await live(p);
+  await p.selectOption('.lesson-picker select', 'labels-taints');
+  for (let i = 0; i < 5; i++) await p.click('.lesson-nav button.primary');
+  await p.click('.speed >> text=60×');
+  await p.click('button.play');
+  await p.waitForFunction(() => document.querySelectorAll('.ct-mark.removal').length >= 2, null, { timeout: 40000 });
+  await p.click('button.play');
+  const chart = p.locator('.cost-timeline');
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  assert(box.width <= 390, `the chart fits the phone's width: ${box.width}`);
+  assert((await p.locator('#ct-title').innerText()) === '시간에 따른 비용', 'in Korean');
+  await chart.screenshot({ path: path.join(artifacts, '29-cost-chart-phone.png') });
+  await phone.close();
 });
 
 await test('no errors in the console', async () => {

@@ -42,7 +42,7 @@ await mine.page.goto(url);
 await live(mine.page);
 await mine.page.waitForSelector('.summary');
 await mine.page.selectOption('.lesson-picker select', 'labels-taints');
-for (let i = 0; i < 5; i++) await mine.page.click('.lesson-nav button.primary');
+for (let i = 0; i < 6; i++) await mine.page.click('.lesson-nav button.primary');
 await mine.page.click('.doc-tab:has-text("busybox")');
 const myEdit = '# my own note, kept through everything\n';
 {

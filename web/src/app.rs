@@ -16,7 +16,7 @@ use crate::player::MAX_TIME_MS;
 use crate::prerender;
 use crate::share_view::LinkedBanner;
 use crate::state::{
-    BottomTab, Editor, Engine, LessonState, Locale, Notice, Page, Selected, Selection,
+    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Page, Selected, Selection,
     SessionState, Staging, Step, Transport,
 };
 use crate::terminal_view::Term;
@@ -152,7 +152,9 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
         limit_ms,
         page.is_embed(),
     );
-    let lesson = LessonState::new(session.lesson, session.step, session.lab);
+    // An embed shows one scenario; only the full page compares.
+    let compare = (!page.is_embed()).then(|| Compare::new(session.baseline.clone(), engine));
+    let lesson = LessonState::new(session.lesson, session.step, session.lab, compare);
     let selection = Selection::new(
         session.selected.as_ref().map(Selected::from_shared),
         session.tab.unwrap_or(BottomTab::Events),
@@ -172,7 +174,11 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
         transport,
         engine,
         selection,
+        compare,
     };
+    if let Some(compare) = compare {
+        provide_context(compare);
+    }
     provide_context(staging);
     provide_context(page);
     provide_context(locale);

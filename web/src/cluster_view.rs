@@ -45,7 +45,7 @@ pub fn ClusterPane() -> impl IntoView {
             </Show>
             <h2 id="cluster-title" class="visually-hidden">{move || locale.t(T::Cluster)}</h2>
             <Show when=move || staging.is_none_or(|s| s.has(Step::Cluster))>
-                <ClusterBody/>
+                <ClusterBody timeline=true/>
             </Show>
             <Show when=move || staging.is_none_or(|s| s.has(Step::Bottom))>
                 <div class="bottom">
@@ -101,12 +101,14 @@ fn inline(text: &str) -> Vec<AnyView> {
     out
 }
 
-/// The cluster itself: the summary, the pending tray and the lanes.
+/// The cluster itself: the summary, the cost timeline (`timeline`: the full page's), the
+/// pending tray and the lanes.
 #[component]
-pub fn ClusterBody() -> impl IntoView {
+pub fn ClusterBody(#[prop(optional)] timeline: bool) -> impl IntoView {
     view! {
         <SimulationProgress/>
         <Summary/>
+        {timeline.then(|| view! { <crate::cost_view::CostTimeline/> })}
         <PendingTray/>
         <Lanes/>
     }
@@ -123,7 +125,7 @@ fn LessonCard() -> impl IntoView {
         let l = lesson();
         &l.steps[lesson_state.step.get().min(l.steps.len() - 1)]
     };
-    let open_step_lab = move |_| lesson_state.open_lab(step().lab, editor, transport);
+    let open_step_lab = move |_| lesson_state.open_step_lab(step(), editor, transport);
     let go_to = move |delta: isize| {
         let to = lesson_state
             .step

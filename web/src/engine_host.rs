@@ -13,10 +13,13 @@ use kpg_kubectl::{Files, Watch};
 use crate::i18n::Lang;
 use crate::migration;
 use crate::player::{Player, Rebuild};
-use crate::protocol::{CheckError, Frame, Progress, Reply, Request, TerminalReply};
+use crate::protocol::{
+    CheckError, CompareFrame, Comparison, Frame, Progress, Reply, Request, TerminalReply,
+};
 use crate::snapshot;
 use crate::state::Selected;
 use crate::workspace::{self, Workspace};
+use kpg_core::compare::Outcome;
 
 /// Where a host's replies go.
 pub trait Outbox {
@@ -35,6 +38,19 @@ pub struct Host {
     watch: Option<Watch>,
     /// Grouped lanes the page shows every card of (their frames carry pods).
     shown_lanes: BTreeSet<String>,
+    /// The manifests the workspace is compared with, run on the same clock.
+    baseline: Option<Baseline>,
+}
+
+/// A comparison's A side.
+#[derive(Default)]
+struct Baseline {
+    player: Player,
+    /// Why it does not run; sent until the page has it.
+    error: Option<String>,
+    error_sent: bool,
+    /// The two simulations (epoch, revision) the last comparison was of.
+    compared: Option<[(u64, u64); 2]>,
 }
 
 impl Host {
@@ -98,7 +114,74 @@ impl Host {
             Request::Check { yaml } => out.send(Reply::Checked {
                 errors: check(&yaml),
             }),
+            Request::Baseline { ws } => {
+                self.baseline = ws.map(|ws| self.baseline_of(&ws, out));
+                out.send(Reply::Frame(self.frame()));
+            }
         }
+    }
+
+    /// A comparison's A: the workspace read and run to the engine's instant.
+    fn baseline_of(&mut self, ws: &Workspace, out: &mut dyn Outbox) -> Baseline {
+        let mut b = self.baseline.take().unwrap_or_default();
+        b.compared = None;
+        b.error_sent = false;
+        let analysis = workspace::analyse(ws);
+        let now = self.player.now();
+        b.error = match &analysis.scenario {
+            Some(scenario) if !analysis.has_errors => {
+                match b
+                    .player
+                    .rebuild_read_with(&analysis.text, scenario, now, &mut progress(out))
+                {
+                    Rebuild::Refused(message) => Some(message),
+                    Rebuild::Rebuilt | Rebuild::Unchanged => None,
+                }
+            }
+            _ => Some(
+                analysis
+                    .problems
+                    .iter()
+                    .find(|p| p.error)
+                    .map(|p| format!("{} {}:{}: {}", p.doc_title, p.line, p.column, p.message))
+                    .unwrap_or_else(|| String::from("the manifests do not read")),
+            ),
+        };
+        if b.error.is_some() {
+            b.player = Player::new();
+        }
+        b
+    }
+
+    /// The baseline run to the engine's instant, and what the page has not seen of it.
+    fn compare_frame(&mut self) -> Option<CompareFrame> {
+        let b = self.baseline.as_mut()?;
+        let now = self.player.now();
+        if b.player.is_running() && b.player.now() != now {
+            b.player.advance(now);
+        }
+        let series = b.player.fresh_series();
+        let key = |p: &Player| (p.epoch(), p.sim().map_or(0, Simulation::revision));
+        let pair = [key(&b.player), key(&self.player)];
+        let comparison = match (b.player.sim(), self.player.sim()) {
+            (Some(a), Some(bb)) if b.compared != Some(pair) => {
+                b.compared = Some(pair);
+                let (ra, rb) = (a.report(), bb.report());
+                Some(Comparison {
+                    a: Outcome::of(a, &ra),
+                    b: Outcome::of(bb, &rb),
+                    placements: kpg_core::compare::differing_placements(&ra, &rb),
+                })
+            }
+            _ => None,
+        };
+        let error = (!b.error_sent).then(|| b.error.clone()).flatten();
+        b.error_sent = true;
+        (series.is_some() || comparison.is_some() || error.is_some()).then_some(CompareFrame {
+            series,
+            comparison,
+            error,
+        })
     }
 
     /// Reads the workspace (the reading is sent at once, so the Problems panel does not
@@ -148,12 +231,14 @@ impl Host {
         let now = self.player.now();
         let next_event = self.player.next_event();
         let series = self.player.fresh_series();
+        let compare = self.compare_frame();
         let Some(snapshot) = self.player.fresh_snapshot() else {
             return Frame {
                 now,
                 next_event,
                 events_from: self.sent_events.1,
                 series,
+                compare,
                 ..Frame::default()
             };
         };
@@ -180,6 +265,7 @@ impl Host {
             events,
             watch,
             series,
+            compare,
         }
     }
 
@@ -351,6 +437,75 @@ mod tests {
         // A frame with nothing new carries no series.
         let again = ask(&mut host, Request::Advance { to: 600_000 });
         assert_eq!(frame(&again).series, None);
+    }
+
+    /// A comparison runs A on B's clock: frames carry A's timeline and the two clusters'
+    /// counts (the limits lab against itself without the limit: two more platform nodes, the
+    /// busybox pods placed differently); a seek back replays both; a baseline that does not
+    /// read says why; `None` stops it.
+    #[test]
+    fn a_baseline_runs_on_the_same_clock_and_is_compared() {
+        use crate::series::Series;
+        let mut host = Host::new();
+        ask(&mut host, load(Lab::LimitsLifted, 0));
+        let mut a_series = Series::default();
+        let mut comparison = None;
+        let mut take = |replies: &[Reply]| {
+            if let Some(c) = frame(replies).compare.clone() {
+                if let Some(u) = c.series {
+                    a_series.extend(u);
+                }
+                if c.comparison.is_some() {
+                    comparison = c.comparison;
+                }
+                assert_eq!(c.error, None);
+            }
+        };
+        let a = Workspace::from_stream(Lab::Limits.text());
+        take(&ask(&mut host, Request::Baseline { ws: Some(a) }));
+        for t in [30_000, 120_000, 60_000, 120_000] {
+            take(&ask(&mut host, Request::Advance { to: t }));
+        }
+        let c = comparison.expect("a comparison");
+        assert_eq!((c.a.nodes, c.b.nodes), (6, 8));
+        assert_eq!((c.a.pods_pending, c.b.pods_pending), (2, 0));
+        assert_eq!(c.a.nodes_by_nodepool["platform"], 4);
+        assert_eq!(c.b.nodes_by_nodepool["platform"], 6);
+        let busybox = c
+            .placements
+            .iter()
+            .find(|p| p.owner.contains("busybox"))
+            .expect("busybox is placed differently");
+        assert_eq!(busybox.a.get("Pending"), Some(&2));
+        assert!(
+            busybox
+                .pod_in_b
+                .as_deref()
+                .is_some_and(|k| k.starts_with("default/busybox"))
+        );
+        // A's timeline is the limits lab's own, to the same instant.
+        let mut alone = Host::new();
+        ask(&mut alone, load(Lab::Limits, 120_000));
+        let expected: Vec<Point> = alone
+            .player
+            .sim()
+            .expect("running")
+            .history()
+            .iter()
+            .map(Point::from)
+            .collect();
+        assert_eq!(*a_series.points, expected);
+        assert!(a_series.accrued(120_000) < host.player.sim().unwrap().accrued_cost());
+        // A baseline that does not read says where.
+        let broken =
+            Workspace::from_stream("apiVersion: karpenter.sh/v1\nkind: NodePool\nspec: [\n");
+        let replies = ask(&mut host, Request::Baseline { ws: Some(broken) });
+        let why = frame(&replies).compare.clone().and_then(|c| c.error);
+        assert!(why.is_some(), "{replies:?}");
+        // Stopping leaves frames without a comparison.
+        ask(&mut host, Request::Baseline { ws: None });
+        let replies = ask(&mut host, Request::Advance { to: 150_000 });
+        assert_eq!(frame(&replies).compare, None);
     }
 
     /// The reading comes first (the Problems panel does not wait for the simulation), then

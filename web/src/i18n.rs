@@ -210,6 +210,39 @@ pub enum T {
     TerminalHelp,
     TerminalChanged,
     Watching,
+    CostOverTime,
+    CostChartHelp,
+    CostChartEmpty,
+    CostLegendCost,
+    CostLegendNodes,
+    CostLegendPending,
+    CostAsTable,
+    CostAsChart,
+    CostTime,
+    CostSpent,
+    CostWhat,
+    CostGo,
+    CostSpentSoFar,
+    CostCompare,
+    CostCompareHelp,
+    CostCollapse,
+    CostExpand,
+    CompareStop,
+    CompareSwap,
+    CompareA,
+    CompareB,
+    CompareDiff,
+    CompareHint,
+    ComparePerMonth,
+    CompareSpent,
+    CompareDisruptions,
+    CompareByPool,
+    CompareByType,
+    CompareByCapacity,
+    ComparePlaced,
+    ComparePlacedAlike,
+    CompareNoPods,
+    CompareBroken,
 }
 
 impl T {
@@ -419,6 +452,48 @@ impl T {
             TerminalChanged => "Added to the Timeline document at",
             Watching => "watching: press Ctrl+C to stop",
             PoolNotReady => "Not Ready, so Karpenter skips it:",
+            CostOverTime => "Cost over time",
+            CostChartHelp => {
+                "Click the chart, or use the arrow keys \
+                 and Enter, to move the clock to that instant."
+            }
+            CostChartEmpty => "The chart fills in as the clock runs.",
+            CostLegendCost => "$/hour",
+            CostLegendNodes => "nodes",
+            CostLegendPending => "pending pods",
+            CostAsTable => "Table",
+            CostAsChart => "Chart",
+            CostTime => "time",
+            CostSpent => "spent",
+            CostWhat => "what happened",
+            CostGo => "Go there",
+            CostSpentSoFar => "spent so far",
+            CostCompare => "Compare",
+            CostCompareHelp => {
+                "Copy these manifests into a variant B, change \
+                 it, and see both runs on one timeline."
+            }
+            CostCollapse => "Hide the cost chart",
+            CostExpand => "Show the cost chart",
+            CompareStop => "Stop comparing",
+            CompareSwap => "Edit A instead",
+            CompareA => "A: the copy",
+            CompareB => "B: these manifests",
+            CompareDiff => "B − A",
+            CompareHint => {
+                "You are editing B. A is the copy taken \
+                 when you pressed Compare; both run on the same clock."
+            }
+            ComparePerMonth => "$/month (730 h)",
+            CompareSpent => "spent from 0:00",
+            CompareDisruptions => "disruption decisions",
+            CompareByPool => "nodes by NodePool",
+            CompareByType => "nodes by instance type",
+            CompareByCapacity => "nodes by capacity type",
+            ComparePlaced => "Pods placed differently",
+            ComparePlacedAlike => "Every workload's pods are placed alike.",
+            CompareNoPods => "no pods",
+            CompareBroken => "A does not run:",
         }
     }
 
@@ -627,6 +702,43 @@ impl T {
             TerminalChanged => "Timeline 문서에 추가됨:",
             Watching => "감시 중: Ctrl+C로 멈춥니다",
             PoolNotReady => "Ready 상태가 아니라서 Karpenter가 건너뜁니다:",
+            CostOverTime => "시간에 따른 비용",
+            CostChartHelp => "차트를 클릭하거나 화살표 키와 Enter로 그 시각으로 시계를 옮깁니다.",
+            CostChartEmpty => "시계가 흐르면 차트가 채워집니다.",
+            CostLegendCost => "시간당 요금",
+            CostLegendNodes => "노드",
+            CostLegendPending => "Pending 파드",
+            CostAsTable => "표",
+            CostAsChart => "차트",
+            CostTime => "시각",
+            CostSpent => "누적 비용",
+            CostWhat => "일어난 일",
+            CostGo => "이동",
+            CostSpentSoFar => "지금까지 지출",
+            CostCompare => "비교",
+            CostCompareHelp => {
+                "이 매니페스트를 변형 B로 복사해 고친 뒤, 두 실행을 한 타임라인에서 비교합니다."
+            }
+            CostCollapse => "비용 차트 숨기기",
+            CostExpand => "비용 차트 보이기",
+            CompareStop => "비교 끝내기",
+            CompareSwap => "A를 편집하기",
+            CompareA => "A: 복사본",
+            CompareB => "B: 지금 매니페스트",
+            CompareDiff => "B − A",
+            CompareHint => {
+                "지금 편집하는 것은 B입니다. A는 비교를 누를 때 만든 복사본이며, 두 실행은 같은 시계로 흐릅니다."
+            }
+            ComparePerMonth => "월 요금 (730시간)",
+            CompareSpent => "0:00부터 누적 비용",
+            CompareDisruptions => "중단(disruption) 결정",
+            CompareByPool => "NodePool별 노드",
+            CompareByType => "인스턴스 유형별 노드",
+            CompareByCapacity => "용량 유형별 노드",
+            ComparePlaced => "다르게 배치된 파드",
+            ComparePlacedAlike => "모든 워크로드의 파드가 똑같이 배치됐습니다.",
+            CompareNoPods => "파드 없음",
+            CompareBroken => "A가 실행되지 않습니다:",
         }
     }
 
@@ -804,6 +916,39 @@ mod tests {
         T::TerminalHelp,
         T::TerminalChanged,
         T::Watching,
+        T::CostOverTime,
+        T::CostChartHelp,
+        T::CostChartEmpty,
+        T::CostLegendCost,
+        T::CostLegendNodes,
+        T::CostLegendPending,
+        T::CostAsTable,
+        T::CostAsChart,
+        T::CostTime,
+        T::CostSpent,
+        T::CostWhat,
+        T::CostGo,
+        T::CostSpentSoFar,
+        T::CostCompare,
+        T::CostCompareHelp,
+        T::CostCollapse,
+        T::CostExpand,
+        T::CompareStop,
+        T::CompareSwap,
+        T::CompareA,
+        T::CompareB,
+        T::CompareDiff,
+        T::CompareHint,
+        T::ComparePerMonth,
+        T::CompareSpent,
+        T::CompareDisruptions,
+        T::CompareByPool,
+        T::CompareByType,
+        T::CompareByCapacity,
+        T::ComparePlaced,
+        T::ComparePlacedAlike,
+        T::CompareNoPods,
+        T::CompareBroken,
     ];
 
     #[test]
@@ -823,7 +968,14 @@ mod tests {
     fn every_label_is_translated() {
         // A Korean string identical to the English one is a forgotten translation, except
         // for the Kubernetes terms Korean engineers write in English.
-        let same_on_purpose = [T::Cpu, T::NodePool, T::Ready, T::StepOf, T::KindNodeClaim];
+        let same_on_purpose = [
+            T::Cpu,
+            T::NodePool,
+            T::Ready,
+            T::StepOf,
+            T::KindNodeClaim,
+            T::CompareDiff,
+        ];
         for &t in ALL {
             if same_on_purpose.contains(&t) {
                 continue;

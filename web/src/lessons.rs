@@ -14,6 +14,7 @@ pub enum Lab {
     ScaleIn,
     Consolidation,
     Limits,
+    LimitsLifted,
     BatchJob,
     BatchJobFixed,
     SpotShortage,
@@ -33,6 +34,7 @@ impl Lab {
             Lab::ScaleIn => include_str!("../../tests/labs/seed002-scale-in.yaml"),
             Lab::Consolidation => include_str!("../../tests/labs/seed002-consolidation.yaml"),
             Lab::Limits => include_str!("../../tests/labs/seed002-limits.yaml"),
+            Lab::LimitsLifted => include_str!("../../tests/labs/seed002-limits-lifted.yaml"),
             Lab::BatchJob => include_str!("../../tests/labs/seed003-batch-job.yaml"),
             Lab::BatchJobFixed => include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
             Lab::SpotShortage => include_str!("../../tests/labs/seed003-spot-shortage.yaml"),
@@ -51,6 +53,7 @@ impl Lab {
             Lab::ScaleIn => lang.pick("Scale in", "스케일 인"),
             Lab::Consolidation => lang.pick("Consolidation", "통합(Consolidation)"),
             Lab::Limits => lang.pick("Limits", "한도"),
+            Lab::LimitsLifted => lang.pick("Limits, lifted", "한도를 뺀 경우"),
             Lab::BatchJob => lang.pick("The Job as written", "원문 그대로의 Job"),
             Lab::BatchJobFixed => lang.pick("The Job, fixed", "고친 Job"),
             Lab::SpotShortage => lang.pick("When spot runs out", "스팟이 바닥나면"),
@@ -94,6 +97,8 @@ pub struct Step {
     pub body: Text,
     /// The lab this step is about; the page offers to open it when another is loaded.
     pub lab: Lab,
+    /// A comparison the step sets up: this lab is A, `lab` is B (what the learner edits).
+    pub compare: Option<Lab>,
 }
 
 pub struct Lesson {
@@ -128,6 +133,7 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::HelloWorld,
+                compare: None,
                 title: Text {
                     en: "Two objects, two jobs",
                     ko: "두 오브젝트, 두 가지 역할",
@@ -149,6 +155,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
+                compare: None,
                 title: Text {
                     en: "A pod with nowhere to go",
                     ko: "갈 곳 없는 파드",
@@ -168,6 +175,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
+                compare: None,
                 title: Text {
                     en: "Watch the node come up",
                     ko: "노드가 뜨는 과정",
@@ -188,6 +196,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::HelloWorld,
+                compare: None,
                 title: Text {
                     en: "Change one line",
                     ko: "한 줄만 바꿔 보기",
@@ -222,6 +231,7 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::ScaleOut,
+                compare: None,
                 title: Text {
                     en: "Two pools, one taint apart",
                     ko: "테인트 하나 차이인 두 풀",
@@ -248,6 +258,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::ScaleOut,
+                compare: None,
                 title: Text {
                     en: "Scale out",
                     ko: "스케일 아웃",
@@ -270,6 +281,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::Service6Gi,
+                compare: None,
                 title: Text {
                     en: "Requests pick the instance type",
                     ko: "요청량이 인스턴스 유형을 고른다",
@@ -294,6 +306,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::ScaleIn,
+                compare: None,
                 title: Text {
                     en: "Scale in",
                     ko: "스케일 인",
@@ -321,6 +334,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::Consolidation,
+                compare: None,
                 title: Text {
                     en: "Consolidating underutilized nodes",
                     ko: "사용률이 낮은 노드 통합",
@@ -350,7 +364,39 @@ pub static LESSONS: &[Lesson] = &[
                 },
             },
             Step {
+                lab: Lab::Consolidation,
+                compare: None,
+                title: Text {
+                    en: "What consolidation saved",
+                    ko: "통합으로 아낀 비용",
+                },
+                body: Text {
+                    en: "The same lab, read from the cost chart under the summary. Play it to \
+                         8:00. The line at the top is what the nodes cost per hour; below it, \
+                         the node count and, shaded, the pods Pending.\n\n\
+                         Each ◆ is a consolidation decision, with the saving Karpenter computed \
+                         for it. The ▼ that follows is the node actually gone, once its pods \
+                         were evicted and the instance terminated: that is where the line steps \
+                         down. Four platform nodes, four steps, and what was spent so far grows \
+                         more slowly after each.\n\n\
+                         Hover over the chart to read the cluster at any instant, or click a \
+                         step to move the clock back to it: the run replays to exactly that \
+                         point. **Table** lists the same figures for a screen reader.",
+                    ko: "같은 랩을 요약 아래의 비용 차트로 읽어 봅니다. 8:00까지 재생하세요. 위쪽 \
+                         선은 노드의 시간당 비용이고, 그 아래는 노드 수와 (음영으로) Pending \
+                         파드 수입니다.\n\n\
+                         ◆는 통합 결정이며 Karpenter가 계산한 절감액이 함께 붙습니다. 뒤따르는 \
+                         ▼는 파드가 축출되고 인스턴스가 종료되어 노드가 실제로 사라진 \
+                         시점이고, 선은 거기서 내려갑니다. platform 노드 네 대, 계단 네 번. \
+                         지금까지의 지출은 계단마다 더 느리게 늘어납니다.\n\n\
+                         차트에 마우스를 올리면 그 시각의 클러스터가 보이고, 계단을 클릭하면 \
+                         시계가 그 시점으로 돌아갑니다. 실행이 정확히 그 지점까지 다시 \
+                         재생됩니다. **표**는 같은 수치를 스크린 리더용으로 보여 줍니다.",
+                },
+            },
+            Step {
                 lab: Lab::Limits,
+                compare: None,
                 title: Text {
                     en: "Limits as a cost guard",
                     ko: "비용 안전장치로서의 한도",
@@ -371,6 +417,39 @@ pub static LESSONS: &[Lesson] = &[
                          service 풀의 테인트와 platform 풀의 한도입니다.",
                 },
             },
+            Step {
+                lab: Lab::LimitsLifted,
+                compare: Some(Lab::Limits),
+                title: Text {
+                    en: "What the limit costs, and what it prevents",
+                    ko: "한도가 막는 것과 그 대가",
+                },
+                body: Text {
+                    en: "This step compares two runs on one clock. **A** is the limits lab as \
+                         it was; **B**, the manifests now in the editor, is the same lab with the \
+                         `platform` pool's `limits` block removed. The chart draws A's cost as a \
+                         dashed line and B's as the solid one, and the table under it puts them \
+                         side by side.\n\n\
+                         Play to 2:00. Without the limit Karpenter launches two more t3.small \
+                         spot nodes: no replica stays Pending, and the bill is higher by their \
+                         price, every hour (see $/month). With it, the bill is capped and two \
+                         pods wait. Under **Pods placed differently**, **Explain** tells why a \
+                         busybox pod runs in B.\n\n\
+                         Edit B (try `cpu: \"12\"`) and watch both sides follow. **Edit A \
+                         instead** swaps them; **Stop comparing** keeps B.",
+                    ko: "이 단계는 두 실행을 한 시계로 비교합니다. **A**는 원래의 한도 랩이고, \
+                         편집기에 있는 **B**는 같은 랩에서 `platform` 풀의 `limits` 블록을 뺀 \
+                         것입니다. 차트는 A의 비용을 점선으로, B의 비용을 실선으로 그리고, 그 \
+                         아래 표가 둘을 나란히 보여 줍니다.\n\n\
+                         2:00까지 재생하세요. 한도가 없으면 Karpenter는 t3.small 스팟 노드를 두 \
+                         대 더 띄웁니다. Pending으로 남는 레플리카는 없고, 요금은 두 노드의 \
+                         가격만큼 매시간 더 나옵니다($/월을 보세요). 한도가 있으면 요금에 상한이 \
+                         생기고 파드 두 개가 기다립니다. **다르게 배치된 파드**에서 **설명**을 \
+                         누르면 B에서 busybox 파드가 왜 실행되는지 알려 줍니다.\n\n\
+                         B를 고쳐 보세요(`cpu: \"12\"`). 양쪽이 함께 따라옵니다. **A를 \
+                         편집하기**는 둘을 맞바꾸고, **비교 끝내기**는 B를 남깁니다.",
+                },
+            },
         ],
     },
     Lesson {
@@ -388,6 +467,7 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::BatchJob,
+                compare: None,
                 title: Text {
                     en: "Two pools for two kinds of work",
                     ko: "두 종류의 작업, 두 개의 풀",
@@ -406,6 +486,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJob,
+                compare: None,
                 title: Text {
                     en: "The Job as written",
                     ko: "원문 그대로의 Job",
@@ -428,6 +509,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJobFixed,
+                compare: None,
                 title: Text {
                     en: "The fix: select the pool too",
                     ko: "해결: 풀도 지정하기",
@@ -447,6 +529,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::BatchJobFixed,
+                compare: None,
                 title: Text {
                     en: "Jobs finish",
                     ko: "Job은 끝난다",
@@ -465,6 +548,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::SpotShortage,
+                compare: None,
                 title: Text {
                     en: "When spot runs out",
                     ko: "스팟이 바닥나면",
@@ -514,6 +598,7 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[
             Step {
                 lab: Lab::V1beta1,
+                compare: None,
                 title: Text {
                     en: "Read the findings",
                     ko: "지적 사항 읽기",
@@ -551,6 +636,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::V1beta1,
+                compare: None,
                 title: Text {
                     en: "Migrate to v1",
                     ko: "v1으로 옮기기",
@@ -575,6 +661,7 @@ pub static LESSONS: &[Lesson] = &[
             },
             Step {
                 lab: Lab::V1beta1Batch,
+                compare: None,
                 title: Text {
                     en: "Two pools, one node class",
                     ko: "풀 두 개, 노드 클래스 하나",
@@ -615,6 +702,7 @@ pub static LESSONS: &[Lesson] = &[
         },
         steps: &[Step {
             lab: Lab::Blank,
+            compare: None,
             title: Text {
                 en: "Your own cluster",
                 ko: "나만의 클러스터",
@@ -646,6 +734,7 @@ mod tests {
             Lab::ScaleIn,
             Lab::Consolidation,
             Lab::Limits,
+            Lab::LimitsLifted,
             Lab::BatchJob,
             Lab::BatchJobFixed,
             Lab::SpotShortage,

@@ -13,7 +13,10 @@
 pub mod app;
 pub mod boot;
 pub mod browser;
+pub mod chart;
 pub mod cluster_view;
+pub mod compare_view;
+pub mod cost_view;
 pub mod embed;
 pub mod embed_protocol;
 pub mod engine_host;

@@ -39,6 +39,9 @@ pub struct Session {
     pub selected: Option<Selection>,
     #[serde(default)]
     pub tab: Option<BottomTab>,
+    /// When comparing: the manifests the workspace is compared with (A).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Workspace>,
 }
 
 /// The workspace a share link opened, saved under [`LINKED_KEY`] with the link it came
@@ -69,6 +72,7 @@ impl Session {
             last_good: None,
             selected: None,
             tab: None,
+            baseline: None,
         }
     }
 
@@ -103,6 +107,7 @@ impl Session {
             last_good: None,
             selected: shared.selected.clone(),
             tab: shared.tab,
+            baseline: None,
         }
     }
 

@@ -88,6 +88,11 @@ pub enum Request {
     Check {
         yaml: String,
     },
+    /// Compare the running workspace (B) with these manifests (A), run on the same clock
+    /// (`None`: stop comparing). Answered with a frame.
+    Baseline {
+        ws: Option<Workspace>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -154,6 +159,27 @@ pub struct Frame {
     pub watch: String,
     /// The cost timeline's points and markers the page has not seen (`None`: unchanged).
     pub series: Option<SeriesUpdate>,
+    /// The comparison's baseline (A), when comparing and something of it changed.
+    pub compare: Option<CompareFrame>,
+}
+
+/// The baseline's side of a comparison: its timeline, and the counts that change only when
+/// one of the two clusters does (the money and the pods come from the two timelines).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompareFrame {
+    pub series: Option<SeriesUpdate>,
+    pub comparison: Option<Comparison>,
+    /// Why A does not run (its manifests do not read, or the engine refused them).
+    pub error: Option<String>,
+}
+
+/// A (the baseline) and B (the workspace) at the engine's instant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub a: kpg_core::compare::Outcome,
+    pub b: kpg_core::compare::Outcome,
+    /// The workloads whose pods landed differently.
+    pub placements: Vec<kpg_core::compare::Placement>,
 }
 
 /// How far a long simulation has got.

@@ -234,9 +234,7 @@ impl Tracker {
         }
         // The instant of the last point sent may have been revised: resend it.
         let points_from = self.sent_points.saturating_sub(1).min(history.len());
-        let markers_from = touched
-            .unwrap_or(self.markers.len())
-            .min(self.sent_markers);
+        let markers_from = touched.unwrap_or(self.markers.len()).min(self.sent_markers);
         self.sent_points = history.len();
         self.last_sent_point = last;
         self.sent_markers = self.markers.len();

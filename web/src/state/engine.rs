@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
 use crate::browser::{self, ChipPositions};
-use crate::protocol::{FromWorker, Progress, Reply, Request, ToWorker};
+use crate::protocol::{Comparison, FromWorker, Progress, Reply, Request, ToWorker};
 use crate::series::{Series, SeriesUpdate};
 use crate::snapshot::{EventLog, Snapshot};
 use crate::workspace::{Analysis, Workspace};
@@ -44,6 +44,13 @@ pub struct Engine {
     events: StoredValue<EventLog>,
     /// The cost timeline up to the engine's instant.
     pub series: RwSignal<Series>,
+    /// When comparing: the manifests compared with (A; the workspace is B), sent again to a
+    /// new worker...
+    baseline: StoredValue<Option<Workspace>>,
+    /// ...A's timeline, the two clusters' counts, and why A does not run, if it does not.
+    pub baseline_series: RwSignal<Series>,
+    pub comparison: RwSignal<Option<Comparison>>,
+    pub baseline_error: RwSignal<Option<String>>,
     /// The engine's instant, and when something next happens.
     pub now: RwSignal<i64>,
     pub next_event: RwSignal<Option<i64>>,
@@ -227,6 +234,10 @@ impl Engine {
             snapshot: RwSignal::new(Snapshot::default()),
             events: StoredValue::new(EventLog::default()),
             series: RwSignal::new(Series::default()),
+            baseline: StoredValue::new(None),
+            baseline_series: RwSignal::new(Series::default()),
+            comparison: RwSignal::new(None),
+            baseline_error: RwSignal::new(None),
             now: RwSignal::new(0),
             next_event: RwSignal::new(None),
             progress: RwSignal::new(None),
@@ -297,6 +308,7 @@ impl Engine {
             events: snapshot.events.since(from),
             snapshot: Some(snapshot),
             watch: String::new(),
+            compare: None,
             series: Some(self.series.with_untracked(|s| SeriesUpdate {
                 restart: true,
                 points_from: 0,
@@ -330,6 +342,23 @@ impl Engine {
         if !lanes.is_empty() {
             self.tell(Request::ShowLanes { lanes });
         }
+        if let Some(ws) = self.baseline.get_value() {
+            self.tell(Request::Baseline { ws: Some(ws) });
+        }
+    }
+
+    /// Compares the workspace with `ws` (A), run on the same clock; `None` stops comparing.
+    pub fn compare_with(&self, ws: Option<Workspace>) {
+        if self.baseline.with_value(|b| *b == ws) {
+            return;
+        }
+        if ws.is_none() {
+            self.baseline_series.set(Series::default());
+            self.comparison.set(None);
+            self.baseline_error.set(None);
+        }
+        self.baseline.set_value(ws.clone());
+        self.tell(Request::Baseline { ws });
     }
 
     /// The worker `index.html` started, or a new one.
@@ -713,6 +742,22 @@ impl Engine {
         }
         if let Some(update) = frame.series {
             self.series.update(|s| s.extend(update));
+        }
+        if let Some(compare) = frame.compare
+            && self.baseline.with_value(Option::is_some)
+        {
+            if let Some(update) = compare.series {
+                self.baseline_series.update(|s| s.extend(update));
+                self.baseline_error.set(None);
+            }
+            if let Some(c) = compare.comparison {
+                self.comparison.set(Some(c));
+            }
+            if let Some(why) = compare.error {
+                self.baseline_series.set(Series::default());
+                self.comparison.set(None);
+                self.baseline_error.set(Some(why));
+            }
         }
         let Some(mut snapshot) = frame.snapshot else {
             return;

@@ -7,6 +7,7 @@
 //! - [`Engine`]: the simulation (not reactive, in a `StoredValue`), a revision that moves when
 //!   it changes, and the cluster on screen derived from that revision;
 //! - [`Transport`]: the clock, the speed and Play, which drive the engine;
+//! - [`Compare`]: the baseline the workspace is compared with, run on the same clock;
 //! - [`LessonState`]: the open lesson, its step and the lab loaded;
 //! - [`Selection`]: what is explained (and where), and its explanation, derived;
 //! - [`SessionState`]: all of the learner's choices read together, for saving and sharing;
@@ -16,6 +17,7 @@
 //! outward (to the engine, storage, the host, the DOM). An action that spans contexts takes
 //! the others as arguments, so a view's dependencies are the contexts it names.
 
+mod compare;
 mod editor;
 mod engine;
 mod lesson;
@@ -26,6 +28,7 @@ mod session;
 mod staging;
 mod transport;
 
+pub use compare::Compare;
 pub use editor::Editor;
 pub use engine::Engine;
 pub use lesson::LessonState;

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::persist::{self, Session};
-use crate::state::{Editor, Engine, LessonState, Locale, Selected, Selection, Transport};
+use crate::state::{Compare, Editor, Engine, LessonState, Locale, Selected, Selection, Transport};
 
 /// All of the learner's choices, read together: what the saved session, a share link and an
 /// embed's "Open in Karpenter Playground" carry. Only saving and sharing need it.
@@ -14,6 +14,8 @@ pub struct SessionState {
     pub transport: Transport,
     pub engine: Engine,
     pub selection: Selection,
+    /// `None` in an embed, which never compares.
+    pub compare: Option<Compare>,
 }
 
 impl SessionState {
@@ -26,6 +28,7 @@ impl SessionState {
             transport,
             engine,
             selection,
+            compare,
         } = *self;
         Session {
             version: persist::VERSION,
@@ -42,6 +45,7 @@ impl SessionState {
                 .selected
                 .with_untracked(|s| s.as_ref().map(Selected::to_shared)),
             tab: Some(selection.bottom.get_untracked()),
+            baseline: compare.and_then(|c| c.baseline.get_untracked()),
         }
     }
 
@@ -61,6 +65,9 @@ impl SessionState {
         // reads it; the page's hide and leave save it too.
         self.selection.selected.track();
         self.selection.bottom.track();
+        if let Some(c) = self.compare {
+            c.baseline.track();
+        }
         if !self.transport.playing.get() {
             self.transport.clock.track();
         }
