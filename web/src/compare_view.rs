@@ -138,7 +138,7 @@ pub fn CompareSummary(compare: Compare) -> impl IntoView {
                 snapshot::dollars_per_month,
             ),
             money_row(
-                &format!("{} {}", t(T::CompareSpent), snapshot::clock(now)),
+                &format!("{} 0:00–{}", t(T::CompareSpent), snapshot::clock(now)),
                 spent_a,
                 spent_b,
                 snapshot::dollars,

@@ -161,14 +161,17 @@ pub fn CostTimeline() -> impl IntoView {
                         on:keydown=on_key
                         on:blur=move |_| inspect.set(None)>
                         <Marks span inspect/>
-                        <svg class="ct-svg" viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT)
+                        <svg class="ct-svg"
+                            viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT)
                             preserveAspectRatio="none" aria-hidden="true">
                             <line class="ct-grid" x1="0" x2=chart::WIDTH
                                 y1=chart::COST_BOTTOM y2=chart::COST_BOTTOM/>
                             <line class="ct-grid" x1="0" x2=chart::WIDTH
                                 y1=chart::COUNT_BOTTOM y2=chart::COUNT_BOTTOM/>
-                            <path class="ct-cost-area" d=move || lines.with(|l| l.cost_area.clone())/>
-                            <path class="ct-pending" d=move || lines.with(|l| l.pending_area.clone())/>
+                            <path class="ct-cost-area"
+                                d=move || lines.with(|l| l.cost_area.clone())/>
+                            <path class="ct-pending"
+                                d=move || lines.with(|l| l.pending_area.clone())/>
                             <path class="ct-nodes" d=move || lines.with(|l| l.nodes.clone())/>
                             <path class="ct-cost" d=move || lines.with(|l| l.cost.clone())/>
                             {move || other_line.get().map(|d| view! {
@@ -183,7 +186,9 @@ pub fn CostTimeline() -> impl IntoView {
                         )}</span>
                         {move || (scale.get().cost_floor > 0).then(|| view! {
                             <span class="ct-floor">{move || format!(
-                                "{}{}", snapshot::dollars(scale.get().cost_floor), locale.t(T::PerHour)
+                                "{}{}",
+                                snapshot::dollars(scale.get().cost_floor),
+                                locale.t(T::PerHour)
                             )}</span>
                         })}
                         <span class="ct-count-peak">{move || scale.get().count}</span>
@@ -199,7 +204,9 @@ pub fn CostTimeline() -> impl IntoView {
                         }).collect_view()}
                     </div>
                 </Show>
-                {move || compare.map(|c| view! { <crate::compare_view::CompareSummary compare=c/> })}
+                {move || compare.map(|c| view! {
+                    <crate::compare_view::CompareSummary compare=c/>
+                })}
             </div>
         </section>
     }
@@ -239,7 +246,8 @@ fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>) -> impl IntoView {
                 let lang = locale.lang.get();
                 let hot = inspect.get();
                 engine.series.with(|s| s.markers.iter().map(|m| {
-                    let saves = (m.savings > 0).then(|| format!("−{}", snapshot::dollars(m.savings)));
+                    let saves = (m.savings > 0)
+                        .then(|| format!("−{}", snapshot::dollars(m.savings)));
                     view! {
                         <span class=format!("ct-mark {}", m.kind.code())
                             class:hot=hot == Some(m.at)

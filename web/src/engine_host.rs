@@ -154,7 +154,7 @@ impl Host {
     }
 
     /// The baseline run to the engine's instant, and what the page has not seen of it.
-    fn compare_frame(&mut self) -> Option<CompareFrame> {
+    fn compare_frame(&mut self) -> Option<Box<CompareFrame>> {
         let b = self.baseline.as_mut()?;
         let now = self.player.now();
         if b.player.is_running() && b.player.now() != now {
@@ -177,10 +177,12 @@ impl Host {
         };
         let error = (!b.error_sent).then(|| b.error.clone()).flatten();
         b.error_sent = true;
-        (series.is_some() || comparison.is_some() || error.is_some()).then_some(CompareFrame {
-            series,
-            comparison,
-            error,
+        (series.is_some() || comparison.is_some() || error.is_some()).then(|| {
+            Box::new(CompareFrame {
+                series,
+                comparison,
+                error,
+            })
         })
     }
 
@@ -230,7 +232,7 @@ impl Host {
     fn frame(&mut self) -> Frame {
         let now = self.player.now();
         let next_event = self.player.next_event();
-        let series = self.player.fresh_series();
+        let series = self.player.fresh_series().map(Box::new);
         let compare = self.compare_frame();
         let Some(snapshot) = self.player.fresh_snapshot() else {
             return Frame {
@@ -397,7 +399,7 @@ mod tests {
         requests.extend((1..=20).map(|m| Request::Advance { to: m * 30_000 }));
         for request in requests {
             if let Some(update) = frame(&ask(&mut host, request)).series.clone() {
-                page.extend(update);
+                page.extend(*update);
             }
         }
         let sim = host.player.sim().expect("running");

@@ -480,12 +480,9 @@ impl T {
             CompareA => "A: the copy",
             CompareB => "B: these manifests",
             CompareDiff => "B − A",
-            CompareHint => {
-                "You are editing B. A is the copy taken \
-                 when you pressed Compare; both run on the same clock."
-            }
+            CompareHint => "B is what you edit; A runs beside it on the same clock.",
             ComparePerMonth => "$/month (730 h)",
-            CompareSpent => "spent from 0:00",
+            CompareSpent => "spent",
             CompareDisruptions => "disruption decisions",
             CompareByPool => "nodes by NodePool",
             CompareByType => "nodes by instance type",
@@ -726,11 +723,9 @@ impl T {
             CompareA => "A: 복사본",
             CompareB => "B: 지금 매니페스트",
             CompareDiff => "B − A",
-            CompareHint => {
-                "지금 편집하는 것은 B입니다. A는 비교를 누를 때 만든 복사본이며, 두 실행은 같은 시계로 흐릅니다."
-            }
+            CompareHint => "편집하는 것은 B이고, A는 같은 시계로 나란히 실행됩니다.",
             ComparePerMonth => "월 요금 (730시간)",
-            CompareSpent => "0:00부터 누적 비용",
+            CompareSpent => "누적 비용",
             CompareDisruptions => "중단(disruption) 결정",
             CompareByPool => "NodePool별 노드",
             CompareByType => "인스턴스 유형별 노드",

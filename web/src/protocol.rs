@@ -158,9 +158,9 @@ pub struct Frame {
     /// What a running `kubectl ... -w` printed since the last frame.
     pub watch: String,
     /// The cost timeline's points and markers the page has not seen (`None`: unchanged).
-    pub series: Option<SeriesUpdate>,
+    pub series: Option<Box<SeriesUpdate>>,
     /// The comparison's baseline (A), when comparing and something of it changed.
-    pub compare: Option<CompareFrame>,
+    pub compare: Option<Box<CompareFrame>>,
 }
 
 /// The baseline's side of a comparison: its timeline, and the counts that change only when

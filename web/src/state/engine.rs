@@ -309,13 +309,13 @@ impl Engine {
             snapshot: Some(snapshot),
             watch: String::new(),
             compare: None,
-            series: Some(self.series.with_untracked(|s| SeriesUpdate {
+            series: Some(Box::new(self.series.with_untracked(|s| SeriesUpdate {
                 restart: true,
                 points_from: 0,
                 points: s.points.to_vec(),
                 markers_from: 0,
                 markers: s.markers.to_vec(),
-            })),
+            }))),
         }));
         replies
             .into_iter()
@@ -741,7 +741,7 @@ impl Engine {
             });
         }
         if let Some(update) = frame.series {
-            self.series.update(|s| s.extend(update));
+            self.series.update(|s| s.extend(*update));
         }
         if let Some(compare) = frame.compare
             && self.baseline.with_value(Option::is_some)
