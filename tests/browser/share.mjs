@@ -79,7 +79,7 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
   const seen = await cluster(fresh.page);
   assert(same(seen, sharerView), `same cluster and clock:\n${JSON.stringify(seen)}\nvs\n${JSON.stringify(sharerView)}`);
   assert(await fresh.page.locator('.lesson-picker select').inputValue() === 'labels-taints', 'the same lesson');
-  assert((await fresh.page.locator('.step-count').innerText()).startsWith('6 '), 'at the same step');
+  assert((await fresh.page.locator('.step-count').innerText()).startsWith('7 '), 'at the same step');
   assert(await fresh.page.locator('.speed[aria-pressed="true"]').innerText() === '60×', 'at the same speed');
   assert(await fresh.page.locator('.doc-tab[aria-selected="true"]').innerText().then((t) => t.includes('busybox')), 'with the same tab open');
   assert((await fresh.page.locator('textarea.input').inputValue()).startsWith(myEdit), 'with the sharer\'s edit');
