@@ -769,7 +769,7 @@ await test('the cost chart: the consolidation lab\'s bill falls a step at each r
     assert(/gone/.test(rows[i].what), `the row says a node went: ${rows[i].what}`);
   }
   // The drawing agrees: the cost line steps down (a larger y) once per removal after its peak.
-  const d = await page.locator('path.ct-cost').getAttribute('d');
+  const d = await page.locator('path.ct-cost:not(.ct-other):not(.ct-tail)').getAttribute('d');
   const steps = costSteps(d);
   const peak = steps.findIndex(([, y]) => y === Math.min(...steps.map(([, v]) => v)));
   const downs = steps.slice(peak).filter(([, y], i, a) => i > 0 && y > a[i - 1][1]).length;
@@ -816,8 +816,8 @@ await test('compare: the limits lab with and without its limit, both curves, the
   await page.click('button.play');
   await page.waitForFunction(() => Number(document.querySelector('.clock').dataset.ms) >= 120000, null, { timeout: 20000 });
   await page.click('button.play');
-  assert(await page.locator('path.ct-cost.ct-other').count() === 1, 'A\'s cost curve, dashed');
-  assert(await page.locator('path.ct-cost:not(.ct-other)').count() === 1, 'and B\'s');
+  assert(await page.locator('path.ct-cost.ct-other:not(.ct-tail)').count() === 1, 'A\'s cost curve, dashed');
+  assert(await page.locator('path.ct-cost:not(.ct-other):not(.ct-tail)').count() === 1, 'and B\'s');
   const row = async (label) => page.locator('.compare-table tbody tr', { has: page.locator(`th:text-is("${label}")`) })
     .locator('td').allInnerTexts();
   await page.waitForFunction(() => [...document.querySelectorAll('.compare-table tbody th')]
@@ -840,7 +840,7 @@ await test('compare: the limits lab with and without its limit, both curves, the
   await page.reload();
   await live(page);
   await page.waitForSelector('.compare-table', { timeout: 15000 });
-  await page.waitForSelector('path.ct-cost.ct-other', { timeout: 15000 });
+  await page.waitForSelector('path.ct-cost.ct-other:not(.ct-tail)', { timeout: 15000 });
   await page.click('.ct-stop');
   assert(await page.locator('.compare').count() === 0 && await page.locator('path.ct-other').count() === 0,
     'Stop comparing leaves one curve');

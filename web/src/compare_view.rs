@@ -41,6 +41,7 @@ pub fn CompareButton(compare: Compare) -> impl IntoView {
 }
 
 /// One row of the summary: a label and A, B, B − A.
+#[derive(Clone, PartialEq)]
 struct Row {
     label: String,
     a: String,
@@ -119,12 +120,14 @@ pub fn CompareSummary(compare: Compare) -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
     let selection = expect_context::<Selection>();
-    let rows = move || {
+    // Rows are memos, so the table is redrawn only when a figure in it changes; what was
+    // spent grows every frame and has a row of its own.
+    let rows = Memo::new(move |_| {
         let t = |k: T| locale.t(k);
         let now = engine.now.get();
-        let (pa, spent_a) = engine.baseline_series.with(|s| (s.at(now), s.accrued(now)));
-        let (pb, spent_b) = engine.series.with(|s| (s.at(now), s.accrued(now)));
-        let mut rows = vec![
+        let pa = engine.baseline_series.with(|s| s.at(now));
+        let pb = engine.series.with(|s| s.at(now));
+        let money = vec![
             money_row(
                 t(T::CostLegendCost),
                 pa.cost_per_hour,
@@ -137,13 +140,8 @@ pub fn CompareSummary(compare: Compare) -> impl IntoView {
                 pb.cost_per_hour,
                 snapshot::dollars_per_month,
             ),
-            money_row(
-                &format!("{} 0:00–{}", t(T::CompareSpent), snapshot::clock(now)),
-                spent_a,
-                spent_b,
-                snapshot::dollars,
-            ),
         ];
+        let mut rows = Vec::new();
         let counts = |p: &Point| [p.nodes, p.running, p.pending];
         let labels = [T::Nodes, T::Running, T::Pending];
         for ((label, a), b) in labels.iter().zip(counts(&pa)).zip(counts(&pb)) {
@@ -176,7 +174,31 @@ pub fn CompareSummary(compare: Compare) -> impl IntoView {
                 );
             }
         });
-        rows
+        (money, rows)
+    });
+    let spent = Memo::new(move |_| {
+        let now = engine.now.get();
+        let label = format!(
+            "{} 0:00–{}",
+            locale.t(T::CompareSpent),
+            snapshot::clock(now)
+        );
+        money_row(
+            &label,
+            engine.baseline_series.with(|s| s.accrued(now)),
+            engine.series.with(|s| s.accrued(now)),
+            snapshot::dollars,
+        )
+    });
+    let draw = |r: Row| {
+        view! {
+            <tr class:group=r.group class:differs=r.differs>
+                <th scope="row">{r.label}</th>
+                <td>{r.a}</td>
+                <td>{r.b}</td>
+                <td class="diff">{r.diff}</td>
+            </tr>
+        }
     };
     view! {
         <Show when=move || compare.is_on()>
@@ -198,14 +220,14 @@ pub fn CompareSummary(compare: Compare) -> impl IntoView {
                         <th scope="col">{move || locale.t(T::CompareDiff)}</th>
                     </tr></thead>
                     <tbody>
-                        {move || rows().into_iter().map(|r| view! {
-                            <tr class:group=r.group class:differs=r.differs>
-                                <th scope="row">{r.label}</th>
-                                <td>{r.a}</td>
-                                <td>{r.b}</td>
-                                <td class="diff">{r.diff}</td>
-                            </tr>
-                        }).collect_view()}
+                        {move || rows.with(|r| r.0.clone()).into_iter().map(draw).collect_view()}
+                        <tr class="spent">
+                            <th scope="row">{move || spent.with(|r| r.label.clone())}</th>
+                            <td>{move || spent.with(|r| r.a.clone())}</td>
+                            <td>{move || spent.with(|r| r.b.clone())}</td>
+                            <td class="diff">{move || spent.with(|r| r.diff.clone())}</td>
+                        </tr>
+                        {move || rows.with(|r| r.1.clone()).into_iter().map(draw).collect_view()}
                     </tbody>
                 </table>
                 <h4>{move || locale.t(T::ComparePlaced)}</h4>

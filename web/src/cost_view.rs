@@ -38,15 +38,27 @@ pub fn CostTimeline() -> impl IntoView {
             None => Scale::of([&mine[..]]),
         }
     });
+    // The paths end at the last change; from there to the clock, a tail of four small
+    // shapes follows `now`. At 60x the clock moves every frame: only the tails move with it,
+    // not the paths and the area under them (which cost 10 fps when they did).
     let lines = Memo::new(move |_| {
-        let (span, now, scale) = (span.get(), now.get(), scale.get());
-        engine
-            .series
-            .with(|s| Lines::of(&s.points, &scale, span, now))
+        let (span, scale) = (span.get(), scale.get());
+        engine.series.with(|s| Lines::of(&s.points, &scale, span))
     });
     let other_line = Memo::new(move |_| {
-        let (span, now, scale) = (span.get(), now.get(), scale.get());
-        other().map(|b| chart::step_path(&b, |p| scale.cost_y(p.cost_per_hour), span, now))
+        let (span, scale) = (span.get(), scale.get());
+        other().map(|b| {
+            let end = b.last().map_or(0, |p| p.at);
+            chart::step_path(&b, |p| scale.cost_y(p.cost_per_hour), span, end)
+        })
+    });
+    let tail = Memo::new(move |_| {
+        let (span, scale, now) = (span.get(), scale.get(), now.get());
+        let last = engine
+            .series
+            .with(|s| s.points.last().copied().unwrap_or_default());
+        let other = other().map(|b| b.last().copied().unwrap_or_default());
+        Tail::of(&last, other.as_ref(), &scale, span, now)
     });
     let spent = Memo::new(move |_| engine.series.with(|s| s.accrued(now.get())));
     let snap_ms = move || span.get() * SNAP_PER_MILLE / 1000;
@@ -177,6 +189,15 @@ pub fn CostTimeline() -> impl IntoView {
                             {move || other_line.get().map(|d| view! {
                                 <path class="ct-cost ct-other" d=d/>
                             })}
+                            <path class="ct-tail-area" d=move || tail.with(|t| t.areas.clone())/>
+                            <path class="ct-tail-pending"
+                                d=move || tail.with(|t| t.pending.clone())/>
+                            <path class="ct-nodes ct-tail"
+                                d=move || tail.with(|t| t.nodes.clone())/>
+                            <path class="ct-cost ct-tail" d=move || tail.with(|t| t.cost.clone())/>
+                            {move || tail.with(|t| t.other.clone()).map(|d| view! {
+                                <path class="ct-cost ct-other ct-tail" d=d/>
+                            })}
                             <line class="ct-now" x1=move || chart::x_of(now.get(), span.get())
                                 x2=move || chart::x_of(now.get(), span.get())
                                 y1="0" y2=chart::HEIGHT/>
@@ -222,14 +243,50 @@ struct Lines {
 }
 
 impl Lines {
-    fn of(points: &[Point], scale: &Scale, span: i64, now: i64) -> Lines {
-        let cost = chart::step_path(points, |p| scale.cost_y(p.cost_per_hour), span, now);
-        let pending = chart::step_path(points, |p| scale.count_y(p.pending), span, now);
+    /// From 0 to the last point.
+    fn of(points: &[Point], scale: &Scale, span: i64) -> Lines {
+        let end = points.last().map_or(0, |p| p.at);
+        let cost = chart::step_path(points, |p| scale.cost_y(p.cost_per_hour), span, end);
+        let pending = chart::step_path(points, |p| scale.count_y(p.pending), span, end);
         Lines {
             cost_area: chart::area_path(&cost, chart::COST_BOTTOM),
             cost,
-            nodes: chart::step_path(points, |p| scale.count_y(p.nodes), span, now),
+            nodes: chart::step_path(points, |p| scale.count_y(p.nodes), span, end),
             pending_area: chart::area_path(&pending, chart::COUNT_BOTTOM),
+        }
+    }
+}
+
+/// The lines from their last point to the clock: the figures hold until `now`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Tail {
+    cost: String,
+    /// The cost's area and the pending pods' shading, as rectangles.
+    areas: String,
+    pending: String,
+    nodes: String,
+    /// A's cost, when comparing.
+    other: Option<String>,
+}
+
+impl Tail {
+    fn of(last: &Point, other: Option<&Point>, scale: &Scale, span: i64, now: i64) -> Tail {
+        let (x0, x1) = (chart::x_of(last.at, span), chart::x_of(now, span));
+        let flat = |y: f64| format!("M{x0:.1},{y:.1}H{x1:.1}");
+        let block = |y: f64, bottom: f64| format!("M{x0:.1},{y:.1}H{x1:.1}V{bottom:.1}H{x0:.1}Z");
+        let (cost_y, pending_y) = (
+            scale.cost_y(last.cost_per_hour),
+            scale.count_y(last.pending),
+        );
+        Tail {
+            cost: flat(cost_y),
+            areas: block(cost_y, chart::COST_BOTTOM),
+            pending: block(pending_y, chart::COUNT_BOTTOM),
+            nodes: flat(scale.count_y(last.nodes)),
+            other: other.map(|a| {
+                let y = scale.cost_y(a.cost_per_hour);
+                format!("M{:.1},{y:.1}H{x1:.1}", chart::x_of(a.at, span))
+            }),
         }
     }
 }
