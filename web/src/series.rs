@@ -39,18 +39,6 @@ impl From<&HistoryPoint> for Point {
     }
 }
 
-impl From<&Point> for HistoryPoint {
-    fn from(p: &Point) -> HistoryPoint {
-        HistoryPoint {
-            at: p.at.max(0) as u64,
-            nodes: p.nodes,
-            running: p.running,
-            pending: p.pending,
-            cost_per_hour: p.cost_per_hour,
-        }
-    }
-}
-
 /// What kind of decision changed the cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum MarkerKind {
@@ -133,9 +121,11 @@ impl Series {
     /// What the nodes cost from time 0 to `now`, in micro-dollars (the engine's own step
     /// integral).
     pub fn accrued(&self, now: i64) -> i64 {
-        let upto = self.points.partition_point(|p| p.at <= now);
-        let points: Vec<HistoryPoint> = self.points[..upto].iter().map(Into::into).collect();
-        history::accrued(&points, now.max(0) as u64)
+        let steps = self
+            .points
+            .iter()
+            .map(|p| (p.at.max(0) as u64, p.cost_per_hour));
+        history::accrued_over(steps, now.max(0) as u64)
     }
 
     /// The markers within `[from, to]`.
@@ -143,13 +133,6 @@ impl Series {
         let a = self.markers.partition_point(|m| m.at < from);
         let b = self.markers.partition_point(|m| m.at <= to);
         &self.markers[a..b.max(a)]
-    }
-
-    /// The highest cost per hour, node count and pending count in the series.
-    pub fn peaks(&self) -> (i64, u32) {
-        self.points.iter().fold((0, 0), |(c, n), p| {
-            (c.max(p.cost_per_hour), n.max(p.nodes).max(p.pending))
-        })
     }
 }
 
@@ -199,7 +182,7 @@ impl Tracker {
         let mut touched: Option<usize> = restart.then_some(0);
         for event in &sim.events()[self.events_seen..] {
             if let Some(m) = marker_of(event.time as i64, &event.kind) {
-                let i = self.add(m);
+                let i = fold(&mut self.markers, m);
                 touched = Some(touched.map_or(i, |t| t.min(i)));
             }
         }
@@ -209,13 +192,16 @@ impl Tracker {
         for step in &timeline[self.steps_seen..self.steps_seen + due] {
             let at = step.at as i64;
             stepped = Some(stepped.map_or(at, |t| t.min(at)));
-            self.add(Marker {
-                at: step.at as i64,
-                kind: MarkerKind::Step,
-                count: 1,
-                savings: 0,
-                first: step_words(&step.action),
-            });
+            fold(
+                &mut self.markers,
+                Marker {
+                    at: step.at as i64,
+                    kind: MarkerKind::Step,
+                    count: 1,
+                    savings: 0,
+                    first: step_words(&step.action),
+                },
+            );
         }
         self.steps_seen += due;
         if let Some(first_step) = stepped {
@@ -249,43 +235,32 @@ impl Tracker {
             markers: self.markers[markers_from..].to_vec(),
         })
     }
-
-    /// Adds a marker, folded into the one of its kind at the same instant; returns the
-    /// index it went to.
-    fn add(&mut self, m: Marker) -> usize {
-        let n = self.markers.len();
-        if let Some(i) = (0..n)
-            .rev()
-            .take_while(|&i| self.markers[i].at == m.at)
-            .find(|&i| self.markers[i].kind == m.kind)
-        {
-            self.markers[i].count += m.count;
-            self.markers[i].savings += m.savings;
-            return i;
-        }
-        self.markers.push(m);
-        n
-    }
 }
 
 /// After a sort, markers of one kind at one instant are one marker.
 fn merge_same_instant(markers: &mut Vec<Marker>) {
     let mut out: Vec<Marker> = Vec::with_capacity(markers.len());
     for m in markers.drain(..) {
-        match out
-            .iter_mut()
-            .rev()
-            .take_while(|x| x.at == m.at)
-            .find(|x| x.kind == m.kind)
-        {
-            Some(same) => {
-                same.count += m.count;
-                same.savings += m.savings;
-            }
-            None => out.push(m),
-        }
+        fold(&mut out, m);
     }
     *markers = out;
+}
+
+/// Adds `m` to `markers` (in time order, `m` at or after the last), folded into the marker
+/// of its kind at its instant if there is one; returns the index it went to.
+fn fold(markers: &mut Vec<Marker>, m: Marker) -> usize {
+    let n = markers.len();
+    if let Some(i) = (0..n)
+        .rev()
+        .take_while(|&i| markers[i].at == m.at)
+        .find(|&i| markers[i].kind == m.kind)
+    {
+        markers[i].count += m.count;
+        markers[i].savings += m.savings;
+        return i;
+    }
+    markers.push(m);
+    n
 }
 
 /// The marker an event makes, if it is a decision that changed the cluster.

@@ -91,13 +91,23 @@ pub fn figures_at(points: &[HistoryPoint], at: Millis) -> HistoryPoint {
 /// What the nodes cost over `points` (a series from time 0) until `now`, in micro-dollars
 /// rounded to the nearest: each point's cost per hour for as long as it held.
 pub fn accrued(points: &[HistoryPoint], now: Millis) -> MicroDollars {
+    accrued_over(points.iter().map(|p| (p.at, p.cost_per_hour)), now)
+}
+
+/// [`accrued`] over `(instant, cost per hour)` steps in time order, for a consumer that keeps
+/// the series in a shape of its own (the page's timeline).
+pub fn accrued_over(
+    steps: impl IntoIterator<Item = (Millis, MicroDollars)>,
+    now: Millis,
+) -> MicroDollars {
     let mut total: i128 = 0;
-    for (i, p) in points.iter().enumerate() {
-        if p.at >= now {
+    let mut steps = steps.into_iter().peekable();
+    while let Some((at, cost_per_hour)) = steps.next() {
+        if at >= now {
             break;
         }
-        let end = points.get(i + 1).map_or(now, |next| next.at.min(now));
-        total += i128::from(p.cost_per_hour) * i128::from(end - p.at);
+        let end = steps.peek().map_or(now, |&(next, _)| next.min(now));
+        total += i128::from(cost_per_hour) * i128::from(end - at);
     }
     ((total + MS_PER_HOUR / 2) / MS_PER_HOUR) as MicroDollars
 }
