@@ -58,6 +58,12 @@ golden_tests! {
     seed003_batch_job_fixed => "seed003-batch-job-fixed",
     seed003_v1beta1 => "seed003-v1beta1",
     seed003_spot_shortage => "seed003-spot-shortage",
+    seed000_teardown => "seed000-teardown",
+    seed000_teardown_wrong_order => "seed000-teardown-wrong-order",
+    seed000_drift => "seed000-drift",
+    seed003_spot_fallback => "seed003-spot-fallback",
+    seed002_protect => "seed002-protect",
+    seed002_zones => "seed002-zones",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

@@ -369,3 +369,56 @@ mod tests {
         assert_eq!(to_stream(&docs), "a: 1\n---\nb: 2\n---\nc: 3\n");
     }
 }
+
+/// What [`pack`] puts before its data, so a reader tells packed text from plain.
+pub const PACKED_PREFIX: &str = "kpgz1.";
+
+/// `text` deflated (fast level: this runs as the learner types) and in base64url, behind
+/// [`PACKED_PREFIX`]: how the page keeps a workspace too large for local storage as it is.
+/// YAML shrinks several times over.
+pub fn pack(text: &str) -> String {
+    let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 1);
+    let mut out = String::with_capacity(PACKED_PREFIX.len() + deflated.len() * 4 / 3 + 4);
+    out.push_str(PACKED_PREFIX);
+    URL_SAFE_NO_PAD.encode_string(&deflated, &mut out);
+    out
+}
+
+/// The text [`pack`] packed, at most `limit` bytes of it; `None` if `packed` is not packed
+/// text or is damaged.
+pub fn unpack(packed: &str, limit: usize) -> Option<String> {
+    let data = packed.strip_prefix(PACKED_PREFIX)?;
+    let deflated = URL_SAFE_NO_PAD.decode(data.as_bytes()).ok()?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, limit).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+#[cfg(test)]
+mod pack_tests {
+    use super::*;
+
+    #[test]
+    fn packed_text_comes_back_whole_and_smaller() {
+        let yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n".repeat(5_000);
+        let packed = pack(&yaml);
+        assert!(packed.starts_with(PACKED_PREFIX));
+        assert!(
+            packed.len() * 5 < yaml.len(),
+            "{} vs {}",
+            packed.len(),
+            yaml.len()
+        );
+        assert_eq!(unpack(&packed, yaml.len()).as_deref(), Some(yaml.as_str()));
+        assert_eq!(unpack(&packed, yaml.len() - 1), None, "past the limit");
+        assert_eq!(
+            unpack("{\"version\":1}", 1 << 20),
+            None,
+            "plain text is not packed"
+        );
+        assert_eq!(
+            unpack(&packed[..packed.len() / 2], 1 << 20),
+            None,
+            "cut short"
+        );
+    }
+}

@@ -11,24 +11,33 @@ use crate::browser;
 use crate::cluster_view::ClusterPane;
 use crate::i18n::{Lang, T};
 use crate::manifests_pane::ManifestsPane;
-use crate::persist::{LINKED_KEY, Linked, STORAGE_KEY};
+use crate::persist::{self, LINKED_KEY, Linked, STORAGE_KEY};
 use crate::player::MAX_TIME_MS;
 use crate::prerender;
 use crate::share_view::LinkedBanner;
 use crate::state::{
-    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Page, Selected, Selection,
-    SessionState, Staging, Step, Transport,
+    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Opened, Page, Selected,
+    Selection, SessionState, Staging, Step, Transport,
 };
 use crate::terminal_view::Term;
 use crate::topbar::{Header, NoticeBar};
+
+/// How long typing in a large workspace pauses before it is saved.
+const SAVE_PAUSE_MS: u64 = 700;
 
 /// Where the page starts: the address and local storage, read once.
 pub(crate) fn boot() -> boot::Start {
     let (query, fragment) = browser::address();
     let embedded = kpg_share::EmbedOptions::from_query(&query).is_some();
     // An embed reads no storage: an article must not see the learner's work.
-    let own = (!embedded).then(|| browser::load(STORAGE_KEY)).flatten();
-    let linked = (!embedded).then(|| browser::load(LINKED_KEY)).flatten();
+    let own = (!embedded)
+        .then(|| browser::load(STORAGE_KEY))
+        .flatten()
+        .map(persist::from_storage);
+    let linked = (!embedded)
+        .then(|| browser::load(LINKED_KEY))
+        .flatten()
+        .map(persist::from_storage);
     boot::start(&boot::Inputs {
         query: &query,
         fragment: &fragment,
@@ -40,27 +49,37 @@ pub(crate) fn boot() -> boot::Start {
 
 /// Writes the session where it belongs: the learner's own, the linked workspace, or (an
 /// embed) nowhere. Returns the learner's own session as written, if that is where it went.
+/// If the browser refuses even the packed session (storage full, or none), the learner is
+/// told at once, not on the next reload.
 fn save(session: SessionState, page: Page) -> Option<String> {
     let session = session.now();
-    page.home.with_value(|home| match home {
+    let (saved, own) = page.home.with_value(|home| match home {
         Home::Own => {
-            let text = session.encode();
-            browser::save_work(STORAGE_KEY, &text);
-            Some(text)
+            let text = persist::to_storage(session.encode());
+            (browser::save_work(STORAGE_KEY, &text), Some(text))
         }
         Home::Linked { fragment } => {
-            browser::save_work(
-                LINKED_KEY,
-                &serde_json::to_string(&Linked {
-                    fragment: fragment.clone(),
-                    session,
-                })
-                .unwrap_or_default(),
-            );
-            None
+            let json = serde_json::to_string(&Linked {
+                fragment: fragment.clone(),
+                session,
+            })
+            .unwrap_or_default();
+            (
+                browser::save_work(LINKED_KEY, &persist::to_storage(json)),
+                None,
+            )
         }
-        Home::Nowhere => None,
-    })
+        Home::Nowhere => (true, None),
+    });
+    let told = page
+        .notice
+        .with_untracked(|n| n.as_ref().is_some_and(|n| n.text == T::NotSaved));
+    if !saved && !told {
+        page.tell(T::NotSaved);
+    } else if saved && told {
+        page.notice.set(None);
+    }
+    own.filter(|_| saved)
 }
 
 /// On leaving (the page hidden or unloaded), after [`save`]: a copy of the learner's own page
@@ -135,7 +154,8 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
     let page = Page::new(start.home, start.embed, notice);
     let locale = Locale::new(session.lang);
     let readonly = embed.as_ref().is_some_and(|o| o.readonly);
-    let editor = Editor::new(session.workspace, session.active_doc, readonly);
+    let opened = Opened::new(session.lesson, session.step, session.lab);
+    let editor = Editor::new(session.workspace, session.active_doc, readonly, opened);
     let engine = Engine::new(session.last_good, editor.analysis, staging);
     // The build's replies are decoded in the header's step, not the first task: the header
     // is the first view that reads them.
@@ -154,7 +174,7 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
     );
     // An embed shows one scenario; only the full page compares.
     let compare = (!page.is_embed()).then(|| Compare::new(session.baseline.clone(), engine));
-    let lesson = LessonState::new(session.lesson, session.step, session.lab, compare);
+    let lesson = LessonState::new(opened, session.drafts, compare, page.notice);
     let selection = Selection::new(
         session.selected.as_ref().map(Selected::from_shared),
         session.tab.unwrap_or(BottomTab::Events),
@@ -208,9 +228,30 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
 
     // Save when what the learner chose changes; the clock while playing when it stops and
     // when the page is hidden or left.
+    // A large workspace is saved once typing pauses: encoding and packing megabytes on
+    // every key would make typing lag (leaving the page saves at once, below).
+    let pending_save = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
         choices.track_choices();
-        save(choices, page);
+        let large = editor
+            .ws
+            .with_untracked(|w| w.docs.iter().map(|d| d.text.len()).sum::<usize>())
+            > persist::PACK_ABOVE;
+        if let Some(h) = pending_save.get_value() {
+            h.clear();
+        }
+        if large {
+            let later = set_timeout_with_handle(
+                move || {
+                    pending_save.set_value(None);
+                    save(choices, page);
+                },
+                std::time::Duration::from_millis(SAVE_PAUSE_MS),
+            );
+            pending_save.set_value(later.ok());
+        } else {
+            save(choices, page);
+        }
     });
     let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
         let saved = save(choices, page);
@@ -229,12 +270,27 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
 
     // Space plays or pauses and `.` steps, unless focus is in something that takes keys.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let typing = document().active_element().is_some_and(|el| {
-            matches!(
-                el.tag_name().as_str(),
-                "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY"
-            )
-        });
+        let focus = document().active_element().map(|el| el.tag_name());
+        let focus = focus.as_deref().unwrap_or_default();
+        // Ctrl+Z outside a text field (after a click on a lesson's step, a tab, Reset) takes
+        // back the last change to the manifests; the editor handles its own.
+        if let Some(redo) = crate::manifests_pane::undo_key(&ev)
+            && !matches!(focus, "TEXTAREA" | "INPUT")
+            && !editor.readonly
+            && !page.is_embed()
+        {
+            ev.prevent_default();
+            if redo {
+                editor.redo()
+            } else {
+                editor.undo()
+            };
+            return;
+        }
+        let typing = matches!(
+            focus,
+            "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY"
+        );
         if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
         }

@@ -172,7 +172,7 @@ fn LessonCard() -> impl IntoView {
                 </Show>
                 <nav class="lesson-nav">
                     <button class="ghost reset" title=move || locale.t(T::ResetLabHelp)
-                        on:click=open_step_lab>
+                        on:click=move |_| lesson_state.reset_step_lab(step(), editor, transport)>
                         {move || locale.t(T::ResetLab)}
                     </button>
                     <button disabled=move || lesson_state.step.get() == 0

@@ -186,6 +186,9 @@ pub enum T {
     PoolDeleted,
     ResetLab,
     ResetLabHelp,
+    EditsKept,
+    ManifestsReset,
+    NotSaved,
     PoolNotReady,
     Untitled,
     Explain,
@@ -422,6 +425,15 @@ impl T {
             PoolDeleted => "deleted",
             ResetLab => "Reset the manifests",
             ResetLabHelp => "Put back this lab's manifests as the lesson wrote them",
+            EditsKept => {
+                "Your edits to this lab are back, as you left them. “Reset the manifests” \
+                 starts it over."
+            }
+            ManifestsReset => "The manifests are back as the lesson wrote them.",
+            NotSaved => {
+                "This workspace is too large for this browser to keep: it is not saved, and a \
+                 reload would lose it. Download it (⤓) to keep it."
+            }
             Untitled => "untitled",
             Explain => "Explain",
             ExplainHint => {
@@ -668,6 +680,15 @@ impl T {
             PoolDeleted => "삭제됨",
             ResetLab => "매니페스트 되돌리기",
             ResetLabHelp => "이 실습의 매니페스트를 레슨 원본으로 되돌립니다",
+            EditsKept => {
+                "이 실습에서 고친 내용을 그대로 되살렸습니다. 처음부터 하려면 \
+                 ‘매니페스트 되돌리기’를 누르세요."
+            }
+            ManifestsReset => "매니페스트를 레슨 원본으로 되돌렸습니다.",
+            NotSaved => {
+                "이 작업 공간은 브라우저에 저장하기에 너무 큽니다. 저장되지 않았으니 새로 \
+                 고치면 사라집니다. 보관하려면 내려받으세요(⤓)."
+            }
             Untitled => "제목 없음",
             Explain => "설명",
             ExplainHint => {
@@ -887,6 +908,9 @@ mod tests {
         T::PoolDeleted,
         T::ResetLab,
         T::ResetLabHelp,
+        T::EditsKept,
+        T::ManifestsReset,
+        T::NotSaved,
         T::PoolNotReady,
         T::Untitled,
         T::Explain,

@@ -38,6 +38,7 @@ pub mod state;
 pub mod terminal;
 pub mod terminal_view;
 pub mod topbar;
+pub mod undo;
 pub mod worker;
 pub mod workspace;
 

@@ -8,6 +8,7 @@ use crate::i18n::T;
 use crate::migration::Preview;
 use crate::protocol::{Reply, Request};
 use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Transport};
+use crate::undo::Change;
 use crate::workspace::{Template, Workspace, title};
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
@@ -98,28 +99,23 @@ fn DocTabs() -> impl IntoView {
     });
     let add_open = RwSignal::new(false);
     let add = move |t: Template| {
-        let mut id = 0;
-        editor.ws.update(|w: &mut Workspace| {
+        editor.change(Change::Tabs, |w: &mut Workspace, active| {
             let text = t.text(w);
-            id = w.push(text);
+            *active = w.push(text);
         });
-        editor.active_doc.set(id);
         add_open.set(false);
     };
     let remove = move |_| {
-        let active = editor.active_doc.get_untracked();
-        editor.ws.update(|w| {
-            if let Some(i) = w.index_of(active) {
+        editor.change(Change::Tabs, |w, active| {
+            if let Some(i) = w.index_of(*active) {
                 w.docs.remove(i);
-                let next = w.docs.get(i).or_else(|| w.docs.last()).map_or(0, |d| d.id);
-                editor.active_doc.set(next);
+                *active = w.docs.get(i).or_else(|| w.docs.last()).map_or(0, |d| d.id);
             }
         });
     };
     let shift = move |delta: isize| {
-        let active = editor.active_doc.get_untracked();
-        editor.ws.update(|w| {
-            w.shift(active, delta);
+        editor.change(Change::Tabs, |w, active| {
+            w.shift(*active, delta);
         });
     };
     view! {
@@ -354,7 +350,7 @@ fn YamlEditor() -> impl IntoView {
             return;
         }
         let id = editor.active_doc.get_untracked();
-        editor.ws.update(|w| {
+        editor.change(Change::Typing(id), |w, _| {
             if let Some(d) = w.docs.iter_mut().find(|d| d.id == id) {
                 d.text = value;
             }
@@ -364,6 +360,19 @@ fn YamlEditor() -> impl IntoView {
     let escaped = StoredValue::new(false);
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let key = ev.key();
+        // The page's own history, not the textarea's: it spans tabs, lessons and migrations
+        // (a textarea forgets its undo when its text is set from outside).
+        if let Some(redo) = undo_key(&ev) {
+            ev.prevent_default();
+            if !editor.readonly {
+                if redo {
+                    editor.redo()
+                } else {
+                    editor.undo()
+                };
+            }
+            return;
+        }
         if key == "Escape" {
             escaped.set_value(true);
             return;
@@ -395,6 +404,16 @@ fn YamlEditor() -> impl IntoView {
         }
         escaped.set_value(false);
     };
+    let put_caret = move |ta: web_sys::HtmlTextAreaElement, line: usize, column: usize| {
+        let value = ta.value();
+        let offset = utf16_offset(&value, line, column);
+        let _ = ta.focus();
+        let _ = ta.set_selection_range(offset, offset);
+        if let Some(sc) = scroller.get_untracked() {
+            let top = (line as f64 - 4.0).max(0.0) * LINE_PX;
+            sc.set_scroll_top(top as i32);
+        }
+    };
     // A click in the Problems panel puts the caret on the problem.
     Effect::new(move |_| {
         let Some((doc, line, column, _)) = editor.jump.get() else {
@@ -403,14 +422,17 @@ fn YamlEditor() -> impl IntoView {
         if doc != editor.active_doc.get_untracked() {
             return;
         }
-        let Some(ta) = textarea.get() else { return };
-        let value = ta.value();
-        let offset = utf16_offset(&value, line, column);
-        let _ = ta.focus();
-        let _ = ta.set_selection_range(offset, offset);
-        if let Some(sc) = scroller.get_untracked() {
-            let top = (line as f64 - 4.0).max(0.0) * LINE_PX;
-            sc.set_scroll_top(top as i32);
+        if let Some(ta) = textarea.get() {
+            put_caret(ta, line, column);
+        }
+    });
+    // An undo or redo puts it where the text changed, once the text is in the textarea.
+    Effect::new(move |_| {
+        let Some((line, column, _)) = editor.caret.get() else {
+            return;
+        };
+        if let Some(ta) = textarea.get() {
+            request_animation_frame(move || put_caret(ta, line, column));
         }
     });
     view! {
@@ -425,10 +447,33 @@ fn YamlEditor() -> impl IntoView {
                     readonly=editor.readonly
                     prop:value=move || text.get()
                     on:input=move |ev| set_text(event_target_value(&ev))
+                    on:beforeinput=move |ev: leptos::ev::InputEvent| {
+                        // Edit › Undo from the browser's menu.
+                        let kind = ev.input_type();
+                        if kind == "historyUndo" || kind == "historyRedo" {
+                            ev.prevent_default();
+                            if !editor.readonly {
+                                if kind == "historyRedo" { editor.redo() } else { editor.undo() };
+                            }
+                        }
+                    }
                     on:keydown=on_keydown></textarea>
             </div>
         </div>
         <p id="editor-help" class="visually-hidden">{move || locale.t(T::EditorHelp)}</p>
+    }
+}
+
+/// Whether a key press asks to undo (`Some(false)`) or redo (`Some(true)`): Ctrl+Z,
+/// Ctrl+Shift+Z and Ctrl+Y, or ⌘ on a Mac.
+pub fn undo_key(ev: &web_sys::KeyboardEvent) -> Option<bool> {
+    if !(ev.ctrl_key() || ev.meta_key()) || ev.alt_key() {
+        return None;
+    }
+    match ev.key().to_ascii_lowercase().as_str() {
+        "z" => Some(ev.shift_key()),
+        "y" if !ev.shift_key() => Some(true),
+        _ => None,
     }
 }
 
@@ -563,7 +608,7 @@ fn MigrationView(preview: RwSignal<Option<Option<Preview>>>) -> impl IntoView {
     let close = move || preview.set(None);
     let accept = move |_| {
         if let Some(Some(p)) = preview.get_untracked() {
-            editor.ws.update(|w| *w = p.apply(w));
+            editor.change(Change::Migration, |w, _| *w = p.apply(w));
         }
         close();
     };

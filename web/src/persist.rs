@@ -4,18 +4,46 @@
 //! Decoding is strict (a version, at least one document, sane numbers); anything else is
 //! "corrupt", and the page opens the default lesson with a notice instead of a blank page.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use kpg_share::{BottomTab, Selection, Shared};
 
 use crate::i18n::Lang;
 use crate::lessons::{self, Lab};
+use crate::state::Drafts;
 use crate::workspace::Workspace;
 
 pub const STORAGE_KEY: &str = "kpg.session";
 /// The workspace opened from a share link, kept apart from the learner's own.
 pub const LINKED_KEY: &str = "kpg.linked";
 pub const VERSION: u32 = 1;
+/// A session longer than this is packed ([`kpg_share::pack`]) before it is stored: local
+/// storage holds about five million characters per page, and a workspace of a few megabytes
+/// (with its last good copy) would not fit as it is.
+pub const PACK_ABOVE: usize = 256 * 1024;
+/// The most a packed session may unpack to (a defence against a damaged entry).
+const UNPACK_LIMIT: usize = 64 * 1024 * 1024;
+
+/// What goes into local storage for a session's (or linked session's) JSON: as it is, or
+/// packed when large.
+pub fn to_storage(json: String) -> String {
+    if json.len() > PACK_ABOVE {
+        kpg_share::pack(&json)
+    } else {
+        json
+    }
+}
+
+/// The JSON a stored entry holds; an entry that is not packed is JSON already.
+pub fn from_storage(stored: String) -> String {
+    if stored.starts_with(kpg_share::PACKED_PREFIX) {
+        kpg_share::unpack(&stored, UNPACK_LIMIT).unwrap_or_default()
+    } else {
+        stored
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Session {
@@ -42,6 +70,9 @@ pub struct Session {
     /// When comparing: the manifests the workspace is compared with (A).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Workspace>,
+    /// The learner's edits of the labs not open now (see [`crate::state::LessonState`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub drafts: Drafts,
 }
 
 /// The workspace a share link opened, saved under [`LINKED_KEY`] with the link it came
@@ -73,6 +104,7 @@ impl Session {
             selected: None,
             tab: None,
             baseline: None,
+            drafts: Drafts::new(),
         }
     }
 
@@ -108,6 +140,7 @@ impl Session {
             selected: shared.selected.clone(),
             tab: shared.tab,
             baseline: None,
+            drafts: Drafts::new(),
         }
     }
 
@@ -164,6 +197,28 @@ mod tests {
         s.workspace.docs[0].text.push_str("# my edit\n");
         s.clock_ms = 42_000;
         assert_eq!(Session::decode(&s.encode()), Ok(s));
+    }
+
+    #[test]
+    fn a_large_session_is_stored_packed_and_read_back() {
+        let mut s = Session::for_lesson("hello", Lang::En);
+        s.workspace.docs[0].text = "# filler line of a large paste\n".repeat(100_000);
+        let json = s.encode();
+        let stored = to_storage(json.clone());
+        assert!(
+            stored.len() * 4 < json.len(),
+            "packed: {} of {}",
+            stored.len(),
+            json.len()
+        );
+        assert_eq!(Session::decode(&from_storage(stored)), Ok(s.clone()));
+        let small = Session::for_lesson("hello", Lang::En).encode();
+        assert_eq!(
+            to_storage(small.clone()),
+            small,
+            "a small session is stored as it is"
+        );
+        assert_eq!(from_storage(small.clone()), small);
     }
 
     #[test]

@@ -22,7 +22,10 @@ pub fn LinkedBanner() -> impl IntoView {
     let back = move |_| browser::navigate(&browser::page_url());
     let keep = move |_| {
         if browser::confirm(locale.t(T::KeepConfirm)) {
-            browser::save_work(STORAGE_KEY, &choices.now().encode());
+            browser::save_work(
+                STORAGE_KEY,
+                &crate::persist::to_storage(choices.now().encode()),
+            );
             browser::remove(LINKED_KEY);
             browser::navigate(&browser::page_url());
         }

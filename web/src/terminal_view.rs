@@ -13,6 +13,7 @@ use crate::protocol::{Reply, Request, TerminalReply};
 use crate::snapshot;
 use crate::state::{Editor, Engine, Locale, Transport};
 use crate::terminal::{self, Entry, History, SCROLLBACK_LIMIT, TIMELINE_NAME};
+use crate::undo::Change;
 
 const HISTORY_KEY: &str = "kpg.terminal-history";
 
@@ -171,7 +172,7 @@ impl Term {
         }
         let mut output = reply.output;
         if !reply.steps.is_empty() {
-            self.editor.ws.update(|ws| {
+            self.editor.change(Change::Command, |ws, _| {
                 terminal::record_steps(ws, &reply.steps);
             });
             output.push_str(&format!(

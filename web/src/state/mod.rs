@@ -29,9 +29,9 @@ mod staging;
 mod transport;
 
 pub use compare::Compare;
-pub use editor::Editor;
+pub use editor::{Editor, Opened};
 pub use engine::Engine;
-pub use lesson::LessonState;
+pub use lesson::{Drafts, LessonState};
 pub use locale::Locale;
 pub use page::{Notice, Page};
 pub use selection::{BottomTab, Selected, Selection};

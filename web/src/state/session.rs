@@ -40,12 +40,18 @@ impl SessionState {
             lab: lesson.lab.get_untracked(),
             clock_ms: transport.clock.get_untracked(),
             speed: transport.speed.get_untracked(),
-            last_good: engine.last_good.get_untracked(),
+            // The last good manifests are worth keeping only when they differ from the
+            // workspace (an edit that does not read): otherwise they would double its size.
+            last_good: engine
+                .last_good
+                .get_untracked()
+                .filter(|good| editor.ws.with_untracked(|w| w.joined().0 != *good)),
             selected: selection
                 .selected
                 .with_untracked(|s| s.as_ref().map(Selected::to_shared)),
             tab: Some(selection.bottom.get_untracked()),
             baseline: compare.and_then(|c| c.baseline.get_untracked()),
+            drafts: lesson.drafts.get_untracked(),
         }
     }
 
@@ -59,6 +65,7 @@ impl SessionState {
         self.lesson.lesson.track();
         self.lesson.step.track();
         self.lesson.lab.track();
+        self.lesson.drafts.track();
         self.transport.speed.track();
         // Not `last_good`: it arrives from the engine's worker a moment after the edit that
         // made it (already saved), and it only matters with a later broken edit, whose save
