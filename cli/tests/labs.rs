@@ -774,7 +774,7 @@ fn seed000_drift_waits_for_the_window_then_replaces_one_node_at_a_time() {
     assert_web(&before, 4, 0);
     assert_cost(&before, 0.0752);
     let old_names = names(&nodes(&before));
-    let old_image = str_of(nodeclaims(&before)[0], "imageID")
+    let old_image = str_of(nodeclaims(&before)[0], "imageId")
         .expect("an image")
         .to_string();
 
@@ -825,7 +825,7 @@ fn seed000_drift_waits_for_the_window_then_replaces_one_node_at_a_time() {
     );
     for nc in nodeclaims(&rest) {
         assert!(nc.get("drifted").is_none(), "{nc}");
-        assert_ne!(str_of(nc, "imageID"), Some(old_image.as_str()), "{nc}");
+        assert_ne!(str_of(nc, "imageId"), Some(old_image.as_str()), "{nc}");
     }
     assert_web(&rest, 4, 0);
     assert_cost(&rest, 0.0752);

@@ -423,6 +423,44 @@ fn delete_one(
     });
 }
 
+/// An EC2NodeClass in use is not gone when kubectl says "deleted": its finalizer
+/// (`karpenter.k8s.aws/termination`) holds it until no NodeClaim uses it, and kubectl waits
+/// for that. A note after the command's lines names what it waits for.
+fn finalizer_notes(state: &State, changes: &[Change]) -> String {
+    let mut out = String::new();
+    for c in changes {
+        if let Change::Delete { kind, name, .. } = c
+            && kind == "EC2NodeClass"
+        {
+            out.push_str(&class_finalizer_note(state, name));
+        }
+    }
+    out
+}
+
+fn class_finalizer_note(state: &State, class: &str) -> String {
+    let users: Vec<String> = state
+        .claims()
+        .into_iter()
+        .filter(|n| {
+            state
+                .pool_name(n)
+                .and_then(|p| state.pool(p))
+                .is_some_and(|(_, np)| np.node_class_ref.name == class)
+        })
+        .filter_map(|n| n.nodeclaim.clone())
+        .collect();
+    if users.is_empty() {
+        return String::new();
+    }
+    format!(
+        "# kpg: kubectl waits until ec2nodeclass \"{class}\" is gone: it stays, marked for \
+         deletion, until its finalizer (karpenter.k8s.aws/termination) sees no NodeClaim using \
+         it: {}. Its NodePools launch nothing meanwhile.\n",
+        users.join(", ")
+    )
+}
+
 pub fn delete(world: &dyn World, state: &State, args: &Args) -> Reply {
     let namespace = namespace_of(args);
     let mut out = String::new();
@@ -454,6 +492,7 @@ pub fn delete(world: &dyn World, state: &State, args: &Args) -> Reply {
                 }
             }
         }
+        out.push_str(&finalizer_notes(state, &changes));
         return Reply {
             output: out,
             ok,
@@ -502,6 +541,7 @@ pub fn delete(world: &dyn World, state: &State, args: &Args) -> Reply {
             }
         }
     }
+    out.push_str(&finalizer_notes(state, &changes));
     Reply {
         output: out,
         ok,

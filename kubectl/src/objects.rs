@@ -485,6 +485,13 @@ fn declared_object(d: &crate::state::Declared) -> Map<String, Value> {
                 d.kind, d.namespace, d.name
             ))),
         );
+        if d.kind == "EC2NodeClass" {
+            // The AWS provider's nodeclass controller adds it to every class it sees.
+            m.insert(
+                "finalizers".into(),
+                json!(["karpenter.k8s.aws/termination"]),
+            );
+        }
         if let Some(at) = d.deleted {
             m.insert("deletionTimestamp".into(), Value::from(rfc3339(at)));
         }

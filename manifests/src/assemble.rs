@@ -699,13 +699,18 @@ fn pod_cap(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         if total + n > MAX_PODS {
             let message = format!("{} brings the scenario to {} pods", a.label, total + n);
             let ko = format!("{}로 시나리오의 파드가 {}개가 됩니다", a.label, total + n);
+            // At the count that makes the pods (a bare Pod has none: its name).
+            let (pos, path) = a
+                .converted
+                .count_at
+                .unwrap_or((a.converted.name_pos, "metadata.name"));
             diagnostics.push(
                 diag(
                     Severity::Error,
                     Code::TooLarge,
                     a,
-                    "spec.replicas",
-                    a.converted.name_pos,
+                    path,
+                    pos,
                     message,
                     help(),
                 )

@@ -1417,6 +1417,12 @@ fn size_caps() {
     let d = only(&l, "too-large");
     assert_eq!(d.document, 1);
     assert!(d.help.is_some());
+    // At the count a learner lowers (line 5 of the second document), not at the name.
+    assert_eq!(
+        (d.path.as_str(), d.line, d.column),
+        ("spec.replicas", 8 + 5, 13),
+        "{d:?}"
+    );
     assert_eq!(l.scenario.workloads.len(), 2);
 
     let l = load(

@@ -67,7 +67,7 @@ pub fn ClusterPane() -> impl IntoView {
 
 /// Renders lesson text: paragraphs split by blank lines, a paragraph of `- ` lines as a
 /// list, `code` spans and **strong** spans.
-fn rich(text: &str) -> impl IntoView + use<> {
+pub(crate) fn rich(text: &str) -> impl IntoView + use<> {
     text.split("\n\n")
         .map(|para| {
             if para.lines().all(|l| l.starts_with("- ")) {
@@ -133,6 +133,13 @@ fn LessonCard() -> impl IntoView {
             .saturating_add_signed(delta);
         lesson_state.go_to_step(to, editor, transport);
     };
+    // On a lesson's last step, the way on is the next lesson.
+    let next_lesson = move || {
+        let l = lesson();
+        (lesson_state.step.get() + 1 >= l.steps.len())
+            .then(|| lessons::after(l.id))
+            .flatten()
+    };
     let open = RwSignal::new(true);
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
@@ -163,6 +170,12 @@ fn LessonCard() -> impl IntoView {
                 <div id="lesson-body" class="lesson-body">{move || {
                     rich(step().body.get(locale.lang.get()))
                 }}</div>
+                {move || {
+                    let s = step();
+                    s.exercise.map(|exercise| view! {
+                        <crate::exercise_view::ExerciseCard exercise lab=s.lab/>
+                    })
+                }}
                 <Show when=move || lesson_state.lab.get() != step().lab>
                     <button class="secondary" on:click=open_step_lab>
                         {move || locale.t(T::OpenLab)}": "{move || {
@@ -179,11 +192,23 @@ fn LessonCard() -> impl IntoView {
                         on:click=move |_| go_to(-1)>
                         "← "{move || locale.t(T::Previous)}
                     </button>
-                    <button class="primary"
-                        disabled=move || { lesson_state.step.get() + 1 >= lesson().steps.len() }
-                        on:click=move |_| go_to(1)>
-                        {move || locale.t(T::Next)}" →"
-                    </button>
+                    <Show when=move || next_lesson().is_some() fallback=move || view! {
+                        <button class="primary"
+                            disabled=move || lesson_state.step.get() + 1 >= lesson().steps.len()
+                            on:click=move |_| go_to(1)>
+                            {move || locale.t(T::Next)}" →"
+                        </button>
+                    }>
+                        <button class="primary next-lesson" on:click=move |_| {
+                            if let Some(next) = next_lesson() {
+                                lesson_state.open_lesson(next.id, editor, transport);
+                            }
+                        }>
+                            {move || locale.t(T::NextLesson)}": "{move || {
+                                next_lesson().map(|l| l.title.get(locale.lang.get()))
+                            }}" →"
+                        </button>
+                    </Show>
                 </nav>
             </Show>
         </article>
@@ -250,7 +275,7 @@ fn Summary() -> impl IntoView {
     view! {
         <div class="summary" aria-live="polite">
             <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || {
-                locale.t(T::Nodes)
+                locale.t(if s.get().nodes == 1 { T::NodeOne } else { T::Nodes })
             }}</span>
             <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
                 used=Signal::derive(move || s.get().cpu_requested_milli)
@@ -640,6 +665,13 @@ fn NodeCardView(name: String) -> impl IntoView {
                     format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour))
                 })}</span>
             </div>
+            {move || c().filter(|c| !c.labels.is_empty()).map(|c| view! {
+                <div class="node-labels" title=move || locale.t(T::TemplateLabels)>
+                    {c.labels.into_iter().map(|(k, v)| view! {
+                        <code class="label">{format!("{k}={v}")}</code>
+                    }).collect_view()}
+                </div>
+            })}
             <div class="state-line">{state_text}</div>
             {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
                 <div class="why" class:fits=m.fits>{m.why}</div>

@@ -69,6 +69,7 @@ pub enum T {
     DeleteDocument,
     MoveLeft,
     MoveRight,
+    MoveTab,
     Problems,
     NoProblems,
     ProblemsKeepLast,
@@ -87,6 +88,8 @@ pub enum T {
     Help,
     Cluster,
     Nodes,
+    NodeOne,
+    TemplateLabels,
     Cpu,
     Memory,
     Pending,
@@ -129,6 +132,15 @@ pub enum T {
     NoEvents,
     Previous,
     Next,
+    NextLesson,
+    Exercise,
+    ExerciseSolved,
+    ExerciseWaitRest,
+    ExerciseOpen,
+    Hint,
+    ShowSolution,
+    ApplySolution,
+    SolutionApplied,
     OpenLab,
     CorruptNotice,
     Dismiss,
@@ -270,8 +282,9 @@ impl T {
             Manifests => "Manifests",
             AddDocument => "Add",
             DeleteDocument => "Delete this document",
-            MoveLeft => "Move left",
-            MoveRight => "Move right",
+            MoveLeft => "Move this tab left",
+            MoveRight => "Move this tab right",
+            MoveTab => "move",
             Problems => "Problems",
             NoProblems => "No problems: the simulation follows your manifests.",
             ProblemsKeepLast => {
@@ -292,6 +305,8 @@ impl T {
             Help => "help",
             Cluster => "Cluster",
             Nodes => "nodes",
+            NodeOne => "node",
+            TemplateLabels => "Labels from the NodePool's template",
             Cpu => "CPU",
             Memory => "Memory",
             Pending => "pending",
@@ -343,6 +358,20 @@ impl T {
             NoEvents => "Nothing has happened yet. Press play.",
             Previous => "Back",
             Next => "Next",
+            NextLesson => "Next lesson",
+            Exercise => "Try it",
+            ExerciseSolved => "Solved: the cluster meets every goal.",
+            ExerciseWaitRest => {
+                "Every goal is met now; play on until nothing is left to happen to be sure it \
+                 holds."
+            }
+            ExerciseOpen => {
+                "Edit the manifests and play: the goals tick as the cluster meets them."
+            }
+            Hint => "Hint",
+            ShowSolution => "Solution",
+            ApplySolution => "Put the solution in the manifests",
+            SolutionApplied => "The solution is in the manifests; press Play to see it work.",
             OpenLab => "Open this lab",
             CorruptNotice => {
                 "Your saved session could not be read, so the default lesson was opened instead."
@@ -527,8 +556,9 @@ impl T {
             Manifests => "매니페스트",
             AddDocument => "추가",
             DeleteDocument => "이 문서 삭제",
-            MoveLeft => "왼쪽으로 이동",
-            MoveRight => "오른쪽으로 이동",
+            MoveLeft => "이 탭을 왼쪽으로 옮기기",
+            MoveRight => "이 탭을 오른쪽으로 옮기기",
+            MoveTab => "옮기기",
             Problems => "문제",
             NoProblems => "문제 없음: 시뮬레이션이 지금 매니페스트를 그대로 따릅니다.",
             ProblemsKeepLast => {
@@ -550,6 +580,8 @@ impl T {
             Help => "해결 방법",
             Cluster => "클러스터",
             Nodes => "노드",
+            NodeOne => "노드",
+            TemplateLabels => "NodePool 템플릿이 붙인 레이블",
             Cpu => "CPU",
             Memory => "메모리",
             Pending => "대기",
@@ -598,6 +630,20 @@ impl T {
             NoEvents => "아직 아무 일도 일어나지 않았습니다. 재생을 눌러 보세요.",
             Previous => "이전",
             Next => "다음",
+            NextLesson => "다음 레슨",
+            Exercise => "직접 해 보기",
+            ExerciseSolved => "해결했습니다. 클러스터가 목표를 모두 만족합니다.",
+            ExerciseWaitRest => {
+                "지금은 목표를 모두 만족합니다. 더 일어날 일이 없을 때까지 재생해서 그대로인지 \
+                 확인하세요."
+            }
+            ExerciseOpen => {
+                "매니페스트를 고치고 재생해 보세요. 클러스터가 목표를 만족하면 체크됩니다."
+            }
+            Hint => "힌트",
+            ShowSolution => "정답 보기",
+            ApplySolution => "정답을 매니페스트에 넣기",
+            SolutionApplied => "정답을 매니페스트에 넣었습니다. 재생해서 확인해 보세요.",
             OpenLab => "이 실습 열기",
             CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
             Dismiss => "닫기",
@@ -791,6 +837,7 @@ mod tests {
         T::DeleteDocument,
         T::MoveLeft,
         T::MoveRight,
+        T::MoveTab,
         T::Problems,
         T::NoProblems,
         T::ProblemsKeepLast,
@@ -809,6 +856,8 @@ mod tests {
         T::Help,
         T::Cluster,
         T::Nodes,
+        T::NodeOne,
+        T::TemplateLabels,
         T::Cpu,
         T::Memory,
         T::Pending,
@@ -851,6 +900,15 @@ mod tests {
         T::NoEvents,
         T::Previous,
         T::Next,
+        T::NextLesson,
+        T::Exercise,
+        T::ExerciseSolved,
+        T::ExerciseWaitRest,
+        T::ExerciseOpen,
+        T::Hint,
+        T::ShowSolution,
+        T::ApplySolution,
+        T::SolutionApplied,
         T::OpenLab,
         T::CorruptNotice,
         T::Dismiss,

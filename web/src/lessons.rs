@@ -3,6 +3,7 @@
 //!
 //! Step text uses `backticks` for code; the page renders them as `<code>`.
 
+use crate::exercise::{Exercise, Goal, Judged};
 use crate::i18n::Lang;
 
 /// A scenario the page can open.
@@ -99,6 +100,8 @@ pub struct Step {
     pub lab: Lab,
     /// A comparison the step sets up: this lab is A, `lab` is B (what the learner edits).
     pub compare: Option<Lab>,
+    /// A task the step sets, which the page checks on the running cluster.
+    pub exercise: Option<&'static Exercise>,
 }
 
 pub struct Lesson {
@@ -119,6 +122,12 @@ pub fn find(id: &str) -> Option<&'static Lesson> {
     LESSONS.iter().find(|l| l.id == id)
 }
 
+/// The lesson after `id` in the page's order, if any (the free-form Blank comes after none).
+pub fn after(id: &str) -> Option<&'static Lesson> {
+    let i = LESSONS.iter().position(|l| l.id == id)?;
+    LESSONS.get(i + 1).filter(|l| l.id != "blank")
+}
+
 pub static LESSONS: &[Lesson] = &[
     Lesson {
         id: "hello",
@@ -134,6 +143,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::HelloWorld,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Two objects, two jobs",
                     ko: "두 오브젝트, 두 가지 역할",
@@ -156,6 +166,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::HelloWorld,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "A pod with nowhere to go",
                     ko: "갈 곳 없는 파드",
@@ -176,6 +187,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::HelloWorld,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Watch the node come up",
                     ko: "노드가 뜨는 과정",
@@ -197,6 +209,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::HelloWorld,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Change one line",
                     ko: "한 줄만 바꿔 보기",
@@ -232,6 +245,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::ScaleOut,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Two pools, one taint apart",
                     ko: "테인트 하나 차이인 두 풀",
@@ -259,6 +273,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::ScaleOut,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Scale out",
                     ko: "스케일 아웃",
@@ -282,6 +297,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::Service6Gi,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Requests pick the instance type",
                     ko: "요청량이 인스턴스 유형을 고른다",
@@ -292,21 +308,23 @@ pub static LESSONS: &[Lesson] = &[
                          required node affinity on `node=service` (the obligation to).\n\n\
                          Each replica requests 6Gi of memory. After the kubelet's reservations, a \
                          `t3.small` or `c7i-flex.large` has well under 6Gi allocatable; only \
-                         `m7i-flex.large` (8 GiB) fits, so the same pool that launched `t3.small` \
-                         now launches `m7i-flex.large`.",
+                         `m7i-flex.large` (8 GiB) fits. The service pool allows the same three \
+                         types the platform pool picked `t3.small` from, and it launches \
+                         `m7i-flex.large`.",
                     ko: "`httpd` 앱이 service 풀에서 돌려면 두 가지가 모두 필요합니다. \
                          `node=service:NoSchedule`에 대한 toleration(들어가도 된다는 허락)과 \
                          `node=service`에 대한 필수 node affinity(반드시 그곳으로 가라는 \
                          조건)입니다.\n\n레플리카마다 메모리 6Gi를 요청합니다. kubelet 예약분을 \
                          빼고 나면 `t3.small`이나 `c7i-flex.large`의 할당 가능 메모리는 6Gi에 \
-                         한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐이어서, \
-                         아까 `t3.small`을 띄웠던 것과 같은 조건의 풀이 이번에는 \
-                         `m7i-flex.large`를 띄웁니다.",
+                         한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐입니다. \
+                         service 풀은 platform 풀이 `t3.small`을 골랐던 것과 같은 세 유형을 \
+                         허용하는데, 여기서는 `m7i-flex.large`를 띄웁니다.",
                 },
             },
             Step {
                 lab: Lab::ScaleIn,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Scale in",
                     ko: "스케일 인",
@@ -335,6 +353,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::Consolidation,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Consolidating underutilized nodes",
                     ko: "사용률이 낮은 노드 통합",
@@ -366,6 +385,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::Consolidation,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "What consolidation saved",
                     ko: "통합으로 아낀 비용",
@@ -397,6 +417,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::Limits,
                 compare: None,
+                exercise: Some(&LIMITS_WITHOUT_RAISING),
                 title: Text {
                     en: "Limits as a cost guard",
                     ko: "비용 안전장치로서의 한도",
@@ -420,6 +441,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::LimitsLifted,
                 compare: Some(Lab::Limits),
+                exercise: None,
                 title: Text {
                     en: "What the limit costs, and what it prevents",
                     ko: "한도가 막는 것과 그 대가",
@@ -468,6 +490,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::BatchJob,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Two pools for two kinds of work",
                     ko: "두 종류의 작업, 두 개의 풀",
@@ -487,6 +510,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::BatchJob,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "The Job as written",
                     ko: "원문 그대로의 Job",
@@ -510,6 +534,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::BatchJobFixed,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "The fix: select the pool too",
                     ko: "해결: 풀도 지정하기",
@@ -530,6 +555,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::BatchJobFixed,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Jobs finish",
                     ko: "Job은 끝난다",
@@ -549,6 +575,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::SpotShortage,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "When spot runs out",
                     ko: "스팟이 바닥나면",
@@ -599,6 +626,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::V1beta1,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Read the findings",
                     ko: "지적 사항 읽기",
@@ -637,6 +665,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::V1beta1,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Migrate to v1",
                     ko: "v1으로 옮기기",
@@ -662,6 +691,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::V1beta1Batch,
                 compare: None,
+                exercise: None,
                 title: Text {
                     en: "Two pools, one node class",
                     ko: "풀 두 개, 노드 클래스 하나",
@@ -703,6 +733,7 @@ pub static LESSONS: &[Lesson] = &[
         steps: &[Step {
             lab: Lab::Blank,
             compare: None,
+            exercise: None,
             title: Text {
                 en: "Your own cluster",
                 ko: "나만의 클러스터",
@@ -720,6 +751,66 @@ pub static LESSONS: &[Lesson] = &[
         }],
     },
 ];
+
+/// Labels vs taints, the limits step: every replica running, the limit as it is.
+static LIMITS_WITHOUT_RAISING: Exercise = Exercise {
+    task: Text {
+        en: "Make the two pending pods run without raising the `platform` pool's limit.",
+        ko: "`platform` 풀의 한도를 올리지 않고 Pending 파드 두 개를 실행시켜 보세요.",
+    },
+    hint: Text {
+        en: "Why does each replica need a node of its own? Look at the Deployment's \
+             `affinity`: a required anti-affinity on `kubernetes.io/hostname`.",
+        ko: "레플리카마다 노드가 하나씩 필요한 이유는 무엇일까요? Deployment의 `affinity`를 \
+             보세요. `kubernetes.io/hostname`에 대한 필수 anti-affinity입니다.",
+    },
+    solution: Text {
+        en: "Make the anti-affinity preferred instead of required \
+             (`preferredDuringSchedulingIgnoredDuringExecution` with a `weight`). \
+             kube-scheduler then spreads the replicas where it can and packs the rest: all \
+             eight run on the nodes there are, and Karpenter launches nothing more. Another \
+             answer works too: a toleration for `node=service:NoSchedule` lets the service \
+             pool, with its own limit, take the rest, at the price of platform pods on the \
+             app pool.",
+        ko: "anti-affinity를 필수 대신 선호(`preferredDuringSchedulingIgnoredDuringExecution`와 \
+             `weight`)로 바꾸세요. 그러면 kube-scheduler가 가능한 만큼 흩어 놓고 나머지는 \
+             채워 넣어서, 여덟 개가 모두 지금 있는 노드에서 돌고 Karpenter는 노드를 더 띄우지 \
+             않습니다. 다른 답도 됩니다. `node=service:NoSchedule`에 대한 toleration을 주면 \
+             자기 한도를 가진 service 풀이 나머지를 받지만, platform 파드가 앱 풀에 \
+             올라가게 됩니다.",
+    },
+    edits: &[(
+        "          requiredDuringSchedulingIgnoredDuringExecution:\n\
+         \x20           - labelSelector:\n\
+         \x20               matchExpressions:\n\
+         \x20                 - key: app\n\
+         \x20                   operator: In\n\
+         \x20                   values: [\"busybox\"]\n\
+         \x20             topologyKey: kubernetes.io/hostname\n",
+        "          preferredDuringSchedulingIgnoredDuringExecution:\n\
+         \x20           - weight: 100\n\
+         \x20             podAffinityTerm:\n\
+         \x20               labelSelector:\n\
+         \x20                 matchExpressions:\n\
+         \x20                   - key: app\n\
+         \x20                     operator: In\n\
+         \x20                     values: [\"busybox\"]\n\
+         \x20               topologyKey: kubernetes.io/hostname\n",
+    )],
+    goals: &[
+        Goal::NothingPending,
+        Goal::Running {
+            workload: "Deployment/busybox",
+            at_least: 8,
+        },
+        Goal::LimitAtMost {
+            pool: "platform",
+            resource: "cpu",
+            limit: 8_000,
+        },
+    ],
+    judged: Judged::AtRest,
+};
 
 #[cfg(test)]
 mod tests {

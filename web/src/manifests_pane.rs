@@ -192,12 +192,13 @@ fn DocTabs() -> impl IntoView {
                         <span aria-hidden="true">"⤒"</span>
                     </label>
                 })}
-                <button class="icon" title=move || locale.t(T::MoveLeft)
+                // Labelled as moves: bare ‹ › read as scrolling through the tabs.
+                <button class="icon move" title=move || locale.t(T::MoveLeft)
                     aria-label=move || locale.t(T::MoveLeft)
-                    on:click=move |_| shift(-1)>"‹"</button>
-                <button class="icon" title=move || locale.t(T::MoveRight)
+                    on:click=move |_| shift(-1)>"⇤ "{move || locale.t(T::MoveTab)}</button>
+                <button class="icon move" title=move || locale.t(T::MoveRight)
                     aria-label=move || locale.t(T::MoveRight)
-                    on:click=move |_| shift(1)>"›"</button>
+                    on:click=move |_| shift(1)>{move || locale.t(T::MoveTab)}" ⇥"</button>
                 <button class="icon danger" title=move || locale.t(T::DeleteDocument)
                     aria-label=move || locale.t(T::DeleteDocument)
                     disabled=move || { editor.ws.with(|w| w.docs.len() <= 1) }

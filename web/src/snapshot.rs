@@ -202,6 +202,9 @@ pub struct NodeCard {
     pub fate: Option<Fate>,
     /// The nodes this one was launched to replace.
     pub replaces: Vec<String>,
+    /// The labels its NodePool's template put on it (`app=hello-world`): what selectors and
+    /// affinities in the lessons match.
+    pub labels: Vec<(String, String)>,
 }
 
 /// What disruption has in store for a node. The details are Karpenter's own identifiers
@@ -506,7 +509,19 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
         let mut pods = per_node.remove(&i).unwrap_or_default();
         // Daemons first, then by workload, so a node's chips read in a stable order.
         pods.sort_by(|a, b| (!a.daemon, a.colour, &a.key).cmp(&(!b.daemon, b.colour, &b.key)));
+        let labels = node
+            .nodepool
+            .and_then(|p| pools.get(p))
+            .map(|(np, _)| {
+                node.labels
+                    .iter()
+                    .filter(|(k, _)| np.template_labels.contains_key(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
         let card = NodeCard {
+            labels,
             name: node.name.clone(),
             nodeclaim: node.nodeclaim.clone(),
             instance_type: node.instance_type.clone(),

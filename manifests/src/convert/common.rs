@@ -44,6 +44,9 @@ pub(crate) enum NameRule {
 pub(crate) struct Meta {
     pub name: String,
     pub name_pos: Pos,
+    /// Where a workload says how many pods it runs (`spec.replicas`, a Job's
+    /// `spec.parallelism`), and that path: what a diagnostic about the pod count points at.
+    pub count_at: Option<(Pos, &'static str)>,
     pub namespace: String,
     pub labels: StringMap,
     pub annotations: StringMap,
@@ -60,6 +63,7 @@ pub(crate) fn metadata(
     let mut meta = Meta {
         name: String::new(),
         name_pos: root.anchor(),
+        count_at: None,
         namespace: if namespaced {
             String::from("default")
         } else {

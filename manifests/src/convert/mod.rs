@@ -167,6 +167,8 @@ pub(crate) struct Converted {
     /// The namespace of namespaced kinds, empty otherwise.
     pub namespace: String,
     pub name_pos: Pos,
+    /// Where a workload's pod count is written ([`common::Meta::count_at`]).
+    pub count_at: Option<(Pos, &'static str)>,
     pub object: Object,
     /// A v1beta1 NodePool's template `kubelet`, which v1 keeps in the EC2NodeClass.
     pub v1beta1_kubelet: Option<KubeletConfig>,
@@ -354,6 +356,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         name: meta.name,
         namespace: meta.namespace,
         name_pos: meta.name_pos,
+        count_at: meta.count_at,
         object,
         v1beta1_kubelet,
         written,

@@ -51,7 +51,7 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
         _ => (schema::V1_DEPLOYMENT, schema::V1_DEPLOYMENT_SPEC),
     };
     let mut r = Fields::typed(cx, root, object_ty);
-    let meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
+    let mut meta = common::metadata(cx, &mut r, true, NameRule::Subdomain);
     let mut workload = Workload {
         kind,
         name: meta.name.clone(),
@@ -75,9 +75,11 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
         }
         match kind {
             WorkloadKind::Job => {
-                let parallelism = s
-                    .get("parallelism")
-                    .and_then(|p| cx.int(&p, 0, MAX_REPLICAS));
+                let parallelism_field = s.get("parallelism");
+                if let Some(f) = &parallelism_field {
+                    meta.count_at = Some((f.pos(), "spec.parallelism"));
+                }
+                let parallelism = parallelism_field.and_then(|p| cx.int(&p, 0, MAX_REPLICAS));
                 let completions = s
                     .get("completions")
                     .and_then(|c| cx.int(&c, 0, MAX_REPLICAS));
@@ -109,8 +111,11 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                     // One pod per eligible node: the engine decides how many.
                     workload.replicas = 0;
                 } else {
-                    workload.replicas = s
-                        .get("replicas")
+                    let replicas_field = s.get("replicas");
+                    if let Some(f) = &replicas_field {
+                        meta.count_at = Some((f.pos(), "spec.replicas"));
+                    }
+                    workload.replicas = replicas_field
                         .and_then(|n| cx.int(&n, 0, MAX_REPLICAS))
                         .unwrap_or(1) as u32;
                 }
