@@ -629,6 +629,50 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
             ),
         ));
     }
+    // Why not the others: the next cheapest types that could have carried the pods (they
+    // passed every filter and only lost on price), with what each would have cost more. A
+    // winner "the cheapest of 3" means little until the other two prices are on the page.
+    let next: Vec<&TypeVerdict> = funnel
+        .iter()
+        .filter(|v| matches!(v.stage, TypeStage::Outbid | TypeStage::NotLaunched))
+        .filter(|v| chosen_price.is_some_and(|c| v.price.is_some_and(|p| p >= c)))
+        .take(if full { 10 } else { 4 })
+        .collect();
+    for v in &next {
+        let (Some(price), Some(chosen)) = (v.price, chosen_price) else {
+            continue;
+        };
+        let why = if v.stage == TypeStage::NotLaunched {
+            say!(
+                lang,
+                "beyond the 60 cheapest sent to the launch",
+                "실행 요청에 보낸 가장 싼 60개 밖"
+            )
+        } else {
+            say!(
+                lang,
+                "would fit the pods too",
+                "이 타입도 파드를 담을 수 있었음"
+            )
+        };
+        lines.push(
+            Line::new(
+                Status::Info,
+                say!(
+                    lang,
+                    "{0}: {1} more per hour than {2}; {3}",
+                    "{0}: {2}보다 시간당 {1} 더 비쌈. {3}",
+                    v.name,
+                    say::dollars(price - chosen),
+                    node.instance_type,
+                    why
+                ),
+            )
+            .about(&v.name)
+            .check("pricier")
+            .price(Some(price)),
+        );
+    }
     let excluded_cheaper = funnel
         .iter()
         .filter(|v| {

@@ -867,6 +867,8 @@ fn PendingTray() -> impl IntoView {
 pub fn Events() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
+    let transport = expect_context::<Transport>();
+    let selection = expect_context::<Selection>();
     let count = Memo::new(move |_| engine.snapshot.with(|s| s.events.len()));
     view! {
         <div class="events" role="log" aria-live="off">
@@ -890,7 +892,20 @@ pub fn Events() -> impl IntoView {
                                 }</span>
                                 <span class="reason">{camel_breaks(&e.reason).into_iter()
                                     .map(|part| view! { {part}<wbr/> }).collect_view()}</span>
-                                <span class="object">{e.object}</span>
+                                {if Selected::of_event_object(&e.object).is_some() {
+                                    let (object, at) = (e.object.clone(), e.time_ms);
+                                    view! {
+                                        <button class="object link"
+                                            title=move || locale.t(T::ExplainAtEvent)
+                                            on:click=move |_| {
+                                                selection.explain_event(
+                                                    &object, at, transport, engine,
+                                                );
+                                            }>{e.object}</button>
+                                    }.into_any()
+                                } else {
+                                    view! { <span class="object">{e.object}</span> }.into_any()
+                                }}
                                 <span class="emsg">{e.message}</span>
                             </li>
                             }

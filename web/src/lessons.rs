@@ -21,6 +21,12 @@ pub enum Lab {
     SpotShortage,
     V1beta1,
     V1beta1Batch,
+    Teardown,
+    TeardownWrongOrder,
+    Drift,
+    SpotFallback,
+    Protect,
+    Zones,
     Blank,
 }
 
@@ -41,6 +47,14 @@ impl Lab {
             Lab::SpotShortage => include_str!("../../tests/labs/seed003-spot-shortage.yaml"),
             Lab::V1beta1 => include_str!("../../tests/labs/seed000-v1beta1.yaml"),
             Lab::V1beta1Batch => include_str!("../../tests/labs/seed003-v1beta1.yaml"),
+            Lab::Teardown => include_str!("../../tests/labs/seed000-teardown.yaml"),
+            Lab::TeardownWrongOrder => {
+                include_str!("../../tests/labs/seed000-teardown-wrong-order.yaml")
+            }
+            Lab::Drift => include_str!("../../tests/labs/seed000-drift.yaml"),
+            Lab::SpotFallback => include_str!("../../tests/labs/seed003-spot-fallback.yaml"),
+            Lab::Protect => include_str!("../../tests/labs/seed002-protect.yaml"),
+            Lab::Zones => include_str!("../../tests/labs/seed002-zones.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -63,6 +77,14 @@ impl Lab {
                 "v1beta1로 쓴 Hello, Karpenter",
             ),
             Lab::V1beta1Batch => lang.pick("Batch pools in v1beta1", "v1beta1로 쓴 배치 풀"),
+            Lab::Teardown => lang.pick("Tearing down", "정리하기"),
+            Lab::TeardownWrongOrder => {
+                lang.pick("Tearing down, wrong order", "잘못된 순서로 정리하기")
+            }
+            Lab::Drift => lang.pick("Drift", "드리프트"),
+            Lab::SpotFallback => lang.pick("Spot fallback", "스팟 대체"),
+            Lab::Protect => lang.pick("Protecting workloads", "워크로드 보호"),
+            Lab::Zones => lang.pick("Zones", "가용 영역"),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -510,7 +532,7 @@ pub static LESSONS: &[Lesson] = &[
             Step {
                 lab: Lab::BatchJob,
                 compare: None,
-                exercise: None,
+                exercise: Some(&BATCH_JOB_WEIGHT),
                 title: Text {
                     en: "The Job as written",
                     ko: "원문 그대로의 Job",
@@ -719,6 +741,644 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "teardown",
+        title: Text {
+            en: "Tearing down without leaving EC2 behind",
+            ko: "EC2를 남기지 않고 정리하기",
+        },
+        summary: Text {
+            en: "Workloads, then the NodePool, then the EC2NodeClass: the order that leaves no \
+                 instance running before `terraform destroy`.",
+            ko: "워크로드, NodePool, EC2NodeClass 순서로 지워야 `terraform destroy` 전에 \
+                 인스턴스가 하나도 남지 않습니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Teardown,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Nodes Terraform does not know about",
+                    ko: "Terraform이 모르는 노드",
+                },
+                body: Text {
+                    en: "Karpenter launches its EC2 instances itself, so they are in no Terraform \
+                         state: `terraform destroy` would leave them running, and billing. They \
+                         have to be cleaned up while Karpenter still runs.\n\nThis cluster has no \
+                         managed node group, so every node in the lanes is Karpenter's: three \
+                         `t3a.small` nodes, one `web` pod on each, $0.0564 per hour on the cost \
+                         chart.",
+                    ko: "Karpenter는 EC2 인스턴스를 직접 띄우기 때문에 이 인스턴스들은 어떤 \
+                         Terraform state에도 없습니다. `terraform destroy`를 해도 그대로 남아 \
+                         요금이 계속 나갑니다. 그래서 Karpenter가 살아 있을 때 먼저 정리해야 \
+                         합니다.\n\n이 클러스터에는 관리형 노드 그룹이 없어서 레인의 노드는 모두 \
+                         Karpenter가 띄운 것입니다. `t3a.small` 세 대에 `web` 파드가 하나씩 있고, \
+                         비용 차트는 시간당 $0.0564를 가리킵니다.",
+                },
+            },
+            Step {
+                lab: Lab::Teardown,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "The right order",
+                    ko: "올바른 순서",
+                },
+                body: Text {
+                    en: "Press Play. At 3:00 a Timeline step deletes the `web` Deployment, and the \
+                         three nodes are left empty. Once `consolidateAfter` (30 seconds) has \
+                         passed, Karpenter removes them one at a time, since the default budget \
+                         (`nodes: 10%` of three, rounded up) allows one: open Events and read the \
+                         three `Disrupting ... Empty` lines. The cost line reaches $0 at about \
+                         4:53.\n\nThe NodePool is deleted at 6:00 and the EC2NodeClass at 7:00, \
+                         and neither waits: no NodeClaim is left to wait for.",
+                    ko: "재생을 눌러 보세요. 3:00에 Timeline 단계가 `web` Deployment를 삭제하면 \
+                         노드 세 대가 비게 됩니다. `consolidateAfter`(30초)가 지나면 Karpenter가 \
+                         노드를 한 대씩 정리합니다. 기본 예산(`nodes: 10%`, 세 대면 올림해서 한 \
+                         대)이 한 번에 한 대만 허용하기 때문입니다. Events를 열어 `Disrupting ... \
+                         Empty` 세 줄을 확인해 보세요. 비용 선은 4:53쯤 $0에 닿습니다.\n\n\
+                         NodePool은 6:00에, EC2NodeClass는 7:00에 삭제되는데, 둘 다 기다리지 \
+                         않습니다. 기다릴 NodeClaim이 하나도 남아 있지 않기 때문입니다.",
+                },
+            },
+            Step {
+                lab: Lab::Teardown,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Check it as the article does",
+                    ko: "원문처럼 확인하기",
+                },
+                body: Text {
+                    en: "The article ends its checklist with `kubectl get nodeclaims`, which must \
+                         come back empty, and an `aws ec2 describe-instances` filtered on the \
+                         `karpenter.sh/nodepool` tag.\n\nOpen the Terminal and move the clock: at \
+                         5:00 `kubectl get nodeclaims` prints `No resources found`; at 6:30 \
+                         `kubectl get ec2nodeclass` still lists `default` while `kubectl get \
+                         nodepools` is empty; at 7:30 both are gone. Here the empty NodeClaim list \
+                         and the $0 line stand in for the EC2 console.",
+                    ko: "원문의 체크리스트는 `kubectl get nodeclaims`가 비어 있는지, 그리고 \
+                         `karpenter.sh/nodepool` 태그로 거른 `aws ec2 describe-instances` 결과가 \
+                         비어 있는지 확인하며 끝납니다.\n\n터미널을 열고 시계를 옮겨 보세요. \
+                         5:00에는 `kubectl get nodeclaims`가 `No resources found`를 출력합니다. \
+                         6:30에는 `kubectl get nodepools`는 비어 있지만 `kubectl get \
+                         ec2nodeclass`에는 아직 `default`가 보이고, 7:30에는 둘 다 없습니다. \
+                         여기서는 비어 있는 NodeClaim 목록과 $0인 비용 선이 EC2 콘솔을 대신합니다.",
+                },
+            },
+            Step {
+                lab: Lab::TeardownWrongOrder,
+                compare: Some(Lab::Teardown),
+                exercise: None,
+                title: Text {
+                    en: "The wrong order: the class first",
+                    ko: "잘못된 순서: 클래스부터",
+                },
+                body: Text {
+                    en: "B, in the editor, deletes the EC2NodeClass first, at 3:00, while three \
+                         NodeClaims still use it. Nothing happens to the nodes: the class waits on \
+                         its finalizer (Events: `Waiting`, \"waiting on NodeClaim termination for \
+                         ...\"), and on the cost chart B's solid line stays at $0.0564 long after \
+                         A's dashed line has dropped to zero.\n\nIn the Terminal, `kubectl get \
+                         ec2nodeclass default -o yaml` shows its `deletionTimestamp`, and `kubectl \
+                         describe nodepool default` shows `NodeClassReady` False. A pool without a \
+                         usable class launches nothing: the replica added at 4:00 stays in the \
+                         Pending tray (hover it: `no nodepools found`).",
+                    ko: "편집기에 있는 B는 NodeClaim 세 개가 아직 쓰고 있는데도 3:00에 \
+                         EC2NodeClass부터 삭제합니다. 노드에는 아무 일도 일어나지 않습니다. \
+                         클래스는 finalizer 때문에 기다리고(Events의 `Waiting`, \"waiting on \
+                         NodeClaim termination for ...\"), 비용 차트에서 A의 점선이 0으로 떨어진 \
+                         뒤에도 B의 실선은 한참 동안 $0.0564에 머뭅니다.\n\n터미널에서 `kubectl \
+                         get ec2nodeclass default -o yaml`을 실행하면 `deletionTimestamp`가 \
+                         보이고, `kubectl describe nodepool default`에는 `NodeClassReady`가 \
+                         False로 나옵니다. 쓸 수 있는 클래스가 없는 풀은 노드를 띄우지 못하므로, \
+                         4:00에 늘어난 레플리카는 Pending 트레이에 남습니다(마우스를 올리면 `no \
+                         nodepools found`가 보입니다).",
+                },
+            },
+            Step {
+                lab: Lab::TeardownWrongOrder,
+                compare: Some(Lab::Teardown),
+                exercise: Some(&TEARDOWN_IN_ORDER),
+                title: Text {
+                    en: "The NodePool takes its nodes with it",
+                    ko: "NodePool은 노드를 데리고 사라진다",
+                },
+                body: Text {
+                    en: "At 6:00 the NodePool is deleted, and its NodeClaims with it: all three \
+                         nodes drain at once (no budget applies to a deleted pool), and the \
+                         running pods are evicted with nowhere to go, so four `web` pods wait in \
+                         the Pending tray. The EC2NodeClass's finalizer lets go only when the last \
+                         instance is gone, at about 6:42.\n\nB also ends at $0, but later, with \
+                         more spent (compare the two totals under the chart), and the app went \
+                         down on the way.",
+                    ko: "6:00에 NodePool이 삭제되면 그 NodeClaim도 함께 삭제됩니다. 삭제된 풀에는 \
+                         예산이 적용되지 않으므로 노드 세 대가 한꺼번에 드레인되고, 실행 중이던 \
+                         파드는 갈 곳 없이 축출되어 `web` 파드 네 개가 Pending 트레이에서 \
+                         기다립니다. EC2NodeClass의 finalizer는 마지막 인스턴스가 사라진 \
+                         6:42쯤에야 풀립니다.\n\nB도 결국 $0이 되지만 더 늦게, 더 많이 쓴 \
+                         뒤이고(차트 아래의 두 합계를 비교해 보세요), 그 사이 앱은 한 번 \
+                         멈췄습니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
+        id: "drift",
+        title: Text {
+            en: "Drift: a new AMI rolls the nodes",
+            ko: "드리프트: 새 AMI가 노드를 바꾼다",
+        },
+        summary: Text {
+            en: "What `al2023@latest` does when AWS publishes an AMI, and how disruption budgets \
+                 pace the replacement and hold it for a window.",
+            ko: "AWS가 새 AMI를 내면 `al2023@latest`가 무엇을 하는지, 그리고 중단 예산이 교체 \
+                 속도와 시간대를 어떻게 정하는지 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Drift,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "`@latest` moves",
+                    ko: "`@latest`는 움직인다",
+                },
+                body: Text {
+                    en: "The EC2NodeClass picks its AMI with the alias `al2023@latest`. At 2:00 a \
+                         Timeline step (`releaseAmi`) publishes a new Amazon Linux 2023 AMI, and \
+                         the alias now points at it. The four nodes were launched with the old \
+                         one, so all four are now Drifted: Events shows `AMIReleased` and four \
+                         `Drifted` lines with the reason `AMIDrift`.\n\nIn the Terminal, `kubectl \
+                         get nodeclaims -o wide` shows the `IMAGEID` each node runs and `DRIFTED` \
+                         True.",
+                    ko: "EC2NodeClass는 `al2023@latest`라는 alias로 AMI를 고릅니다. 2:00에 \
+                         Timeline 단계(`releaseAmi`)가 새 Amazon Linux 2023 AMI를 내놓으면 alias는 \
+                         이제 그 AMI를 가리킵니다. 노드 네 대는 이전 AMI로 떠 있으므로 모두 \
+                         Drifted 상태가 됩니다. Events에 `AMIReleased` 한 줄과 사유가 `AMIDrift`인 \
+                         `Drifted` 네 줄이 보입니다.\n\n터미널에서 `kubectl get nodeclaims -o \
+                         wide`를 실행하면 각 노드의 `IMAGEID`와 `DRIFTED` True를 볼 수 있습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Drift,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A change freeze",
+                    ko: "변경 금지 시간대",
+                },
+                body: Text {
+                    en: "Nothing is replaced yet. The NodePool's second budget is `nodes: \"0\"` \
+                         for `Drifted` with `schedule: \"@daily\"` and `duration: 6m`: no drift \
+                         replacement from 00:00 to 00:06 UTC every day. Karpenter reads schedules \
+                         in UTC, and the playground's clock starts at 00:00 UTC, so the freeze \
+                         covers the lab's first six minutes.\n\nThe lanes stay still from 2:00 to \
+                         6:00 although every node is Drifted. Consolidation is not frozen: both \
+                         budgets name only `Drifted`.",
+                    ko: "아직 아무것도 교체되지 않습니다. NodePool의 두 번째 예산은 `Drifted`에 \
+                         대해 `nodes: \"0\"`이고 `schedule: \"@daily\"`, `duration: 6m`입니다. \
+                         매일 UTC 00:00부터 00:06까지는 드리프트 교체를 하지 않는다는 뜻입니다. \
+                         Karpenter는 스케줄을 UTC로 읽고 플레이그라운드의 시계는 UTC 00:00에서 \
+                         시작하므로, 이 금지 시간대가 실습의 처음 6분을 덮습니다.\n\n모든 노드가 \
+                         Drifted인데도 2:00부터 6:00까지 레인은 그대로입니다. 두 예산 모두 \
+                         `Drifted`만 지정했으므로 통합(consolidation)은 막히지 않습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Drift,
+                compare: None,
+                exercise: Some(&DRIFT_TWO_AT_A_TIME),
+                title: Text {
+                    en: "One node at a time",
+                    ko: "한 번에 한 대씩",
+                },
+                body: Text {
+                    en: "At 6:00 the window closes and the first budget, `nodes: \"1\"`, takes \
+                         over. Karpenter launches a replacement first (drawn dashed), and drains \
+                         and terminates the old node only once the new one is initialized; so \
+                         while a pair overlaps, the lanes show five nodes and the cost chart a \
+                         small bump to $0.094.\n\nThe four replacements start at 6:00, 7:40, 9:10 \
+                         and 10:50; by 12:10 every node runs the new AMI, and the Pending tray \
+                         stayed empty the whole time.",
+                    ko: "6:00에 금지 시간대가 끝나면 첫 번째 예산 `nodes: \"1\"`이 적용됩니다. \
+                         Karpenter는 대체 노드를 먼저 띄우고(점선), 새 노드가 초기화된 다음에야 \
+                         이전 노드를 드레인하고 종료합니다. 그래서 두 노드가 겹치는 동안 레인에는 \
+                         노드가 다섯 대 보이고 비용 차트는 $0.094로 살짝 올라갑니다.\n\n교체는 \
+                         6:00, 7:40, 9:10, 10:50에 시작하고, 12:10이면 모든 노드가 새 AMI로 돌며, \
+                         그동안 Pending 트레이는 한 번도 차지 않습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Drift,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Pin the AMI in production",
+                    ko: "운영에서는 AMI 버전 고정",
+                },
+                body: Text {
+                    en: "The article's advice: `@latest` is handy for a lab, but in production pin \
+                         a version and choose when to move. With a pinned alias a new release \
+                         changes nothing: the nodes keep the AMI they were launched with until you \
+                         edit the alias, and that edit is what drifts them, inside your budgets \
+                         and windows.",
+                    ko: "원문의 조언처럼 `@latest`는 실습에는 편하지만 운영에서는 버전을 고정하고 \
+                         옮길 시점을 직접 정하는 편이 좋습니다. alias를 고정하면 새 AMI가 나와도 \
+                         아무 일도 일어나지 않습니다. 노드는 처음 뜬 AMI를 계속 쓰고, alias를 직접 \
+                         고치는 순간에 드리프트가 일어나며, 그때도 예산과 시간대를 따릅니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
+        id: "spot-fallback",
+        title: Text {
+            en: "When spot gets scarce: another zone, another type, then on-demand",
+            ko: "스팟이 부족할 때: 다른 영역, 다른 유형, 그리고 온디맨드",
+        },
+        summary: Text {
+            en: "A spot interruption and two capacity shortages, one after the other: how far \
+                 Karpenter falls back, and how it comes back.",
+            ko: "스팟 회수와 두 번의 용량 부족이 차례로 일어날 때 Karpenter가 어디까지 물러서고 \
+                 어떻게 돌아오는지 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::SpotFallback,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Three types, two capacity types",
+                    ko: "유형 셋, 용량 유형 둘",
+                },
+                body: Text {
+                    en: "The NodePool `web` allows three 2-vCPU types, `c6a.large`, `c6i.large` \
+                         and `c7i.large`, both spot and on-demand, in three zones of us-east-1. \
+                         Each `web` replica requests 1.5 vCPU, so it needs a node of its own.\n\n\
+                         When both capacity types are allowed, Karpenter prefers spot: the first \
+                         three nodes are `c6a.large` spot, the cheapest pool, at $0.078 an hour \
+                         for the three.",
+                    ko: "NodePool `web`은 2 vCPU 유형 세 가지(`c6a.large`, `c6i.large`, \
+                         `c7i.large`)를 스팟과 온디맨드 모두로, us-east-1의 세 영역에서 \
+                         허용합니다. `web` 레플리카는 각각 1.5 vCPU를 요청하므로 노드 하나를 혼자 \
+                         씁니다.\n\n두 용량 유형이 모두 허용되면 Karpenter는 스팟을 고릅니다. 처음 \
+                         뜨는 세 노드는 가장 싼 풀인 `c6a.large` 스팟이고, 세 대에 시간당 \
+                         $0.078입니다.",
+                },
+            },
+            Step {
+                lab: Lab::SpotFallback,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A spot interruption: another zone",
+                    ko: "스팟 회수: 다른 영역으로",
+                },
+                body: Text {
+                    en: "At 1:30 EC2 reclaims the oldest spot node (Events: `SpotInterrupted`, two \
+                         minutes' notice). Karpenter does not wait for the two minutes: it drains \
+                         the node at once, and the AWS provider marks that offering (`c6a.large`, \
+                         that zone, spot) unavailable for three minutes.\n\nSo the replacement is \
+                         the same type, still spot, in another zone. Click the new node: Explain \
+                         says one offering was left out because a spot interruption found no \
+                         capacity there.",
+                    ko: "1:30에 EC2가 가장 오래된 스팟 노드를 회수합니다(Events의 \
+                         `SpotInterrupted`, 2분 전 통지). Karpenter는 2분을 기다리지 않고 바로 \
+                         노드를 드레인하고, AWS 프로바이더는 그 오퍼링(`c6a.large`, 해당 영역, \
+                         스팟)을 3분 동안 쓸 수 없다고 표시합니다.\n\n그래서 대체 노드는 같은 \
+                         유형의 스팟이지만 다른 영역에 뜹니다. 새 노드를 클릭하면 Explain에 스팟 \
+                         회수로 용량이 없었던 오퍼링 하나가 제외되었다고 나옵니다.",
+                },
+            },
+            Step {
+                lab: Lab::SpotFallback,
+                compare: None,
+                exercise: Some(&SPOT_SHORTAGE_ONE_ZONE),
+                title: Text {
+                    en: "A type runs out: another type",
+                    ko: "유형이 바닥나면: 다른 유형으로",
+                },
+                body: Text {
+                    en: "At 3:00 `c6a.large` spot runs out in every zone and a second node is \
+                         reclaimed. This time no launch fails: the fleet request lists every spot \
+                         pool of the three types by price, and EC2 skips the empty ones.\n\nThe \
+                         replacement is a `c6i.large` spot, a little dearer ($0.081 an hour for \
+                         the three nodes). Explain on that node names the pool that had no \
+                         capacity and says Karpenter now leaves it out for three minutes.",
+                    ko: "3:00에 `c6a.large` 스팟이 모든 영역에서 바닥나고 두 번째 노드가 \
+                         회수됩니다. 이번에는 실패한 실행이 없습니다. fleet 요청에는 세 유형의 \
+                         스팟 풀이 가격순으로 모두 들어 있고, EC2는 빈 풀을 건너뜁니다.\n\n대체 \
+                         노드는 조금 더 비싼 `c6i.large` 스팟입니다(세 노드에 시간당 $0.081). 그 \
+                         노드의 Explain은 용량이 없던 풀을 짚고, Karpenter가 그 풀을 3분 동안 \
+                         뺀다고 알려 줍니다.",
+                },
+            },
+            Step {
+                lab: Lab::SpotFallback,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "No spot anywhere: on-demand",
+                    ko: "스팟이 전혀 없으면: 온디맨드로",
+                },
+                body: Text {
+                    en: "At 4:30 spot runs out everywhere for three minutes, and a third node is \
+                         reclaimed. Now the spot launch fails: Events shows \
+                         `InsufficientCapacityError`, the NodeClaim is deleted, and every spot \
+                         offering it tried is marked unavailable.\n\nTen seconds later the next \
+                         NodeClaim launches on-demand, as `c6a.large`, the cheapest on-demand \
+                         type. The pod waits in the Pending tray for about a minute, and the cost \
+                         chart jumps to $0.131 an hour.",
+                    ko: "4:30에 모든 스팟이 3분 동안 바닥나고 세 번째 노드가 회수됩니다. 이번에는 \
+                         스팟 실행이 실패합니다. Events에 `InsufficientCapacityError`가 뜨고 \
+                         NodeClaim은 삭제되며, 시도했던 스팟 오퍼링은 모두 쓸 수 없다고 \
+                         표시됩니다.\n\n10초 뒤 다음 NodeClaim은 가장 싼 온디맨드 유형인 \
+                         `c6a.large` 온디맨드로 뜹니다. 파드는 1분쯤 Pending 트레이에서 기다리고, \
+                         비용 차트는 시간당 $0.131로 뜁니다.",
+                },
+            },
+            Step {
+                lab: Lab::SpotFallback,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Back to spot",
+                    ko: "다시 스팟으로",
+                },
+                body: Text {
+                    en: "Spot returns at 7:30, and consolidation replaces the on-demand node with \
+                         a cheaper spot one. Such a replacement is pinned to spot, so when its \
+                         first launch finds `c6a.large` still short, the command is dropped \
+                         (`DisruptionFailed`) rather than buying another on-demand node; the next \
+                         try lands on `c6i.large` spot, and the on-demand node is gone at about \
+                         9:36 ($0.084 an hour).\n\nTry making the pool spot only (`values: \
+                         [\"spot\"]`): the third pod then waits in the Pending tray from 4:30 to \
+                         8:28. That wait is what the on-demand fallback buys.",
+                    ko: "7:30에 스팟이 돌아오면 통합이 온디맨드 노드를 더 싼 스팟 노드로 바꿉니다. \
+                         이런 교체는 스팟으로 고정되므로, 첫 실행에서 `c6a.large`가 여전히 \
+                         부족하면 온디맨드를 다시 사지 않고 명령을 버립니다(`DisruptionFailed`). \
+                         다음 시도는 `c6i.large` 스팟에 자리를 잡고, 온디맨드 노드는 9:36쯤 \
+                         사라집니다(시간당 $0.084).\n\n풀을 스팟 전용(`values: [\"spot\"]`)으로 \
+                         바꿔 보세요. 그러면 세 번째 파드가 4:30부터 8:28까지 Pending 트레이에서 \
+                         기다립니다. 온디맨드 대체가 막아 주는 것이 바로 이 기다림입니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
+        id: "protect",
+        title: Text {
+            en: "Protecting workloads from disruption",
+            ko: "중단으로부터 워크로드 지키기",
+        },
+        summary: Text {
+            en: "A PodDisruptionBudget, the `karpenter.sh/do-not-disrupt` annotation on a pod and \
+                 on a pool's nodes, and the `terminationGracePeriod` that bounds them.",
+            ko: "PodDisruptionBudget, 파드와 풀의 노드에 붙이는 `karpenter.sh/do-not-disrupt` \
+                 어노테이션, 그리고 이들에 상한을 두는 `terminationGracePeriod`를 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Protect,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Three brakes and a deadline",
+                    ko: "브레이크 셋과 마감 시간 하나",
+                },
+                body: Text {
+                    en: "Karpenter replaces nodes often, so workloads say what they can bear. \
+                         `web` has a PodDisruptionBudget: at most one of its three pods down at a \
+                         time. `report`, a long task someone started by hand, carries \
+                         `karpenter.sh/do-not-disrupt: \"true\"`. The NodePool `pinned` puts the \
+                         same annotation in its template, so its node (running `db-0`) carries \
+                         it.\n\nBefore 2:00, open Events: `DisruptionBlocked` on both nodes, one \
+                         for the pod's annotation and one for the node's.",
+                    ko: "Karpenter는 노드를 자주 바꾸므로 워크로드가 어디까지 견딜 수 있는지 알려 \
+                         줘야 합니다. `web`에는 PodDisruptionBudget이 있어서 파드 세 개 중 한 번에 \
+                         하나까지만 내려갈 수 있습니다. 누군가 직접 띄운 긴 작업 `report`에는 \
+                         `karpenter.sh/do-not-disrupt: \"true\"`가 붙어 있습니다. NodePool \
+                         `pinned`는 같은 어노테이션을 템플릿에 넣었으므로 그 노드(`db-0`이 도는 \
+                         노드)에도 붙습니다.\n\n2:00 전에 Events를 열어 보세요. 두 노드에 \
+                         `DisruptionBlocked`가 하나씩 있습니다. 하나는 파드의 어노테이션, 하나는 \
+                         노드의 어노테이션 때문입니다.",
+                },
+            },
+            Step {
+                lab: Lab::Protect,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A PDB paces the drain",
+                    ko: "PDB가 드레인 속도를 정한다",
+                },
+                body: Text {
+                    en: "At 2:00 a new AMI drifts both nodes. The `default` pool gets a \
+                         `t3a.medium` replacement, and at 2:42 the old node starts draining. Read \
+                         Events: the first `web` pod is evicted, the next two are refused \
+                         (\"Cannot evict pod as it would violate the pod's disruption budget\"), \
+                         and they follow one at a time once the evicted pod runs on the new node.\n\
+                         \nIn the playground a pod is ready the moment it is bound, so the steps \
+                         are a second apart; in a real cluster each one waits for the new pod's \
+                         readiness probe.",
+                    ko: "2:00에 새 AMI가 나와 두 노드 모두 드리프트됩니다. `default` 풀에는 \
+                         `t3a.medium` 대체 노드가 뜨고, 2:42에 이전 노드의 드레인이 시작됩니다. \
+                         Events를 읽어 보세요. 첫 번째 `web` 파드는 축출되고, 나머지 둘은 \
+                         거절됩니다(\"Cannot evict pod as it would violate the pod's disruption \
+                         budget\"). 축출된 파드가 새 노드에서 돌기 시작하면 나머지도 하나씩 \
+                         뒤따릅니다.\n\n플레이그라운드에서는 파드가 배치되는 순간 준비 상태가 \
+                         되므로 1초 간격이지만, 실제 클러스터에서는 새 파드의 readiness probe를 \
+                         통과할 때마다 다음 단계로 넘어갑니다.",
+                },
+            },
+            Step {
+                lab: Lab::Protect,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "do-not-disrupt holds; terminationGracePeriod ends it",
+                    ko: "do-not-disrupt는 붙잡고, terminationGracePeriod는 끝낸다",
+                },
+                body: Text {
+                    en: "`report` is never evicted. Without a deadline its annotation would block \
+                         the drift outright; but the pool sets `terminationGracePeriod: 5m`, so \
+                         drift went ahead and the old node waits in the Deleting state, still \
+                         billed, with `report` on it (`kubectl get pods -o wide` at 5:00).\n\nAt \
+                         7:42, five minutes into the drain, Karpenter deletes `report` (Events: \
+                         \"Deleted pod: terminationGracePeriod\") and the node is gone at about \
+                         8:25. `report` was a bare pod: nothing brings it back.",
+                    ko: "`report`는 끝까지 축출되지 않습니다. 마감 시간이 없었다면 이 어노테이션이 \
+                         드리프트 자체를 막았을 것입니다. 하지만 풀에 `terminationGracePeriod: \
+                         5m`이 있으므로 드리프트는 진행되고, 이전 노드는 `report`를 태운 채 \
+                         Deleting 상태로 기다리며 요금도 계속 나옵니다(5:00에 `kubectl get pods -o \
+                         wide`로 확인해 보세요).\n\n드레인이 시작되고 5분이 지난 7:42에 \
+                         Karpenter가 `report`를 삭제하고(Events의 \"Deleted pod: \
+                         terminationGracePeriod\"), 노드는 8:25쯤 사라집니다. `report`는 컨트롤러 \
+                         없는 파드라서 다시 만들어지지 않습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Protect,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A node Karpenter leaves alone",
+                    ko: "Karpenter가 건드리지 않는 노드",
+                },
+                body: Text {
+                    en: "The `pinned` node drifted at 2:00 too and is still there: `kubectl get \
+                         nodeclaims -o wide` shows it `DRIFTED` True with the old `IMAGEID`, and \
+                         `kubectl describe node` shows the annotation it got from the pool's \
+                         template. A node-level do-not-disrupt holds every voluntary disruption, \
+                         drift included, and `terminationGracePeriod` does not apply because the \
+                         node is never deleted. What still removes it: its `expireAfter`, a spot \
+                         interruption, or you.\n\nTry removing `terminationGracePeriod` from the \
+                         `default` pool: `report` then blocks the drift of its node for good.",
+                    ko: "`pinned` 노드도 2:00에 드리프트되었지만 그대로 있습니다. `kubectl get \
+                         nodeclaims -o wide`에는 이전 `IMAGEID`와 `DRIFTED` True가 보이고, \
+                         `kubectl describe node`에는 풀 템플릿에서 받은 어노테이션이 보입니다. \
+                         노드에 붙은 do-not-disrupt는 드리프트를 포함한 모든 자발적 중단을 막고, \
+                         노드가 삭제되지 않으니 `terminationGracePeriod`도 적용되지 않습니다. \
+                         그래도 이 노드를 없애는 것은 `expireAfter`, 스팟 회수, 그리고 \
+                         사람입니다.\n\n`default` 풀에서 `terminationGracePeriod`를 빼 보세요. \
+                         그러면 `report`가 자기 노드의 드리프트를 끝까지 막습니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
+        id: "zones",
+        title: Text {
+            en: "Which zone, and why",
+            ko: "어느 영역에, 왜",
+        },
+        summary: Text {
+            en: "A spread over zones, a type that only one zone offers, and a zone with no \
+                 capacity: how Karpenter places three replicas.",
+            ko: "영역 분산, 한 영역에만 있는 유형, 용량이 없는 영역 속에서 Karpenter가 레플리카 세 \
+                 개를 어떻게 배치하는지 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Zones,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "One replica per zone",
+                    ko: "영역마다 레플리카 하나",
+                },
+                body: Text {
+                    en: "The `web` Deployment runs in the service pool (a toleration and a node \
+                         affinity, as in the 6Gi lab) with three replicas of 1.5 vCPU and 2Gi, one \
+                         per node. Its `topologySpreadConstraints` ask for `maxSkew: 1` over \
+                         `topology.kubernetes.io/zone`: the zones' counts may differ by at most \
+                         one.\n\nThe fixed nodes do not count: the pods require `node=service`, \
+                         and a spread only counts the nodes a pod could use.",
+                    ko: "`web` Deployment은 service 풀에서 돕니다(6Gi 실습처럼 toleration과 node \
+                         affinity가 있습니다). 레플리카 세 개가 각각 1.5 vCPU와 2Gi를 요청하므로 \
+                         노드 하나에 하나씩 들어갑니다. `topologySpreadConstraints`는 \
+                         `topology.kubernetes.io/zone` 기준으로 `maxSkew: 1`을 요구합니다. 영역별 \
+                         파드 수 차이가 1을 넘으면 안 된다는 뜻입니다.\n\n고정 노드는 세지 \
+                         않습니다. 파드가 `node=service`를 요구하는데, 분산은 파드가 쓸 수 있는 \
+                         노드만 세기 때문입니다.",
+                },
+            },
+            Step {
+                lab: Lab::Zones,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A type only some zones offer",
+                    ko: "일부 영역에만 있는 유형",
+                },
+                body: Text {
+                    en: "Press Play and look at the node cards. Same pool, same pods, different \
+                         types: `c7i-flex.large` is the cheapest type that fits, but of this \
+                         cluster's zones only ap-northeast-2b offers it, so 2b gets a \
+                         `c7i-flex.large` and 2a an `m7i-flex.large`. Click the 2a node: Explain \
+                         lists `c7i-flex.large` as excluded by the zone.\n\nThis is the article's \
+                         observation: a managed node group with that type fails in the other \
+                         zones, while Karpenter knows which zone offers what.",
+                    ko: "재생을 누르고 노드 카드를 보세요. 같은 풀, 같은 파드인데 유형이 다릅니다. \
+                         `c7i-flex.large`가 들어가는 유형 중 가장 싸지만, 이 클러스터의 영역 \
+                         가운데 이 유형을 제공하는 곳은 ap-northeast-2b뿐입니다. 그래서 2b에는 \
+                         `c7i-flex.large`가, 2a에는 `m7i-flex.large`가 뜹니다. 2a 노드를 클릭하면 \
+                         Explain에 `c7i-flex.large`가 영역 때문에 제외되었다고 나옵니다.\n\n원문이 \
+                         짚은 지점입니다. 관리형 노드 그룹에 이 유형을 넣으면 다른 영역에서 \
+                         실패하지만, Karpenter는 어느 영역이 무엇을 제공하는지 알고 있습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Zones,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A zone with no capacity",
+                    ko: "용량이 없는 영역",
+                },
+                body: Text {
+                    en: "A Timeline step takes all capacity away from ap-northeast-2c for five \
+                         minutes. The launch for 2c fails at once (Events: \
+                         `InsufficientCapacityError`). The spread says `whenUnsatisfiable: \
+                         ScheduleAnyway`, a preference, so on the next round Karpenter relaxes it \
+                         and puts the pod where it is cheapest: a second `c7i-flex.large` in 2b.\n\
+                         \nAll three pods run by about 1:02, two of them in 2b; Explain on that \
+                         pod says its preferences had to be relaxed first.",
+                    ko: "Timeline 단계가 ap-northeast-2c의 용량을 5분 동안 모두 없앱니다. 2c로 \
+                         가는 실행은 바로 실패합니다(Events의 `InsufficientCapacityError`). 분산 \
+                         조건이 `whenUnsatisfiable: ScheduleAnyway`, 즉 선호 조건이므로 \
+                         Karpenter는 다음 차례에 이를 완화하고 파드를 가장 싼 곳에 둡니다. 2b의 두 \
+                         번째 `c7i-flex.large`입니다.\n\n1:02쯤이면 파드 세 개가 모두 돌고, 그중 \
+                         둘이 2b에 있습니다. 그 파드의 Explain은 선호 조건을 먼저 완화해야 했다고 \
+                         알려 줍니다.",
+                },
+            },
+            Step {
+                lab: Lab::Zones,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A strict spread",
+                    ko: "엄격한 분산",
+                },
+                body: Text {
+                    en: "Change `ScheduleAnyway` to `DoNotSchedule`. Now the spread is a \
+                         requirement and 2c stays a zone Karpenter must fill: the third pod waits \
+                         in the Pending tray, Karpenter tries 2c again each time its memory of the \
+                         failure expires, and the pod runs only at about 7:08, after 2c is back. A \
+                         strict spread buys balance with waiting.",
+                    ko: "`ScheduleAnyway`를 `DoNotSchedule`로 바꿔 보세요. 이제 분산은 필수 \
+                         조건이고 2c는 Karpenter가 채워야 하는 영역으로 남습니다. 세 번째 파드는 \
+                         Pending 트레이에서 기다리고, Karpenter는 실패의 기억이 사라질 때마다 2c를 \
+                         다시 시도하며, 파드는 2c가 돌아온 뒤인 7:08쯤에야 실행됩니다. 엄격한 \
+                         분산은 균형을 얻는 대신 기다림을 치릅니다.",
+                },
+            },
+            Step {
+                lab: Lab::Zones,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Nothing moves back",
+                    ko: "돌아가지 않는다",
+                },
+                body: Text {
+                    en: "At 5:00 ap-northeast-2c has capacity again, and nothing happens: two pods \
+                         stay in 2b. Karpenter places pods when they are pending and removes nodes \
+                         it no longer needs; it does not move running pods to rebalance a spread.\n\
+                         \nIf the balance matters, something has to evict a pod (a rollout, or a \
+                         descheduler); the new pod would then go to 2c.",
+                    ko: "5:00에 ap-northeast-2c의 용량이 돌아와도 아무 일도 일어나지 않습니다. \
+                         파드 둘은 그대로 2b에 있습니다. Karpenter는 Pending 파드를 배치하고 필요 \
+                         없어진 노드를 정리할 뿐, 분산을 맞추려고 실행 중인 파드를 옮기지는 \
+                         않습니다.\n\n균형이 중요하다면 무언가가 파드를 내보내야 합니다(롤아웃이나 \
+                         descheduler). 그러면 새 파드가 2c로 갑니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
         id: "blank",
         title: Text {
             en: "Blank scenario",
@@ -812,6 +1472,229 @@ static LIMITS_WITHOUT_RAISING: Exercise = Exercise {
     judged: Judged::AtRest,
 };
 
+// Lesson `teardown`, step "The NodePool takes its nodes with it" (lab TeardownWrongOrder, compare
+// Teardown).
+// Rephrased: the draft's condition (every node gone by 4:00, no `Evicted` event, no `Waiting` on
+// the EC2NodeClass, $0 at rest) has no goal: the lab as written and the solution both end with no
+// node, no pod and $0/h, and "never" cannot be judged. Checked instead, at any instant: the pool
+// `default` is part-way through losing its nodes (1 or 2 left) and no pod is Pending, i.e. the
+// nodes go with nothing left on them.
+// Verified with `kpg simulate --output json` (header stripped, edits applied, sampled at every
+// event and history instant):
+//   as written: never met. 3 nodes from 0:01 to 6:36; then 2 (6:36.3), 1 (6:38.06), 0 (6:42.368),
+//     with 4 web pods Pending throughout (3 evicted at 6:00 plus the 4:00 replica) until the
+//     Deployment goes at 7:00. Rest 7:00, $0/h, $0.006234 spent.
+//   solved: met first at 3:36.3 (2 t3a.small left, $0.0376/h, nothing Pending). Nodes gone at
+//     3:36.3, 3:38.06, 3:42.368; EC2NodeClass deleted at 4:00 with no `Waiting`; no `Evicted`. Rest
+//     4:00, $0/h, $0.003414 spent (A, seed000-teardown, spends $0.004119 and would meet the goals
+//     too: its nodes go one by one from 3:57 with nothing Pending).
+static TEARDOWN_IN_ORDER: Exercise = Exercise {
+    task: Text {
+        en: "Reorder B's Timeline so that its nodes go with nothing left on them to evict: while \
+             they are being removed, the Pending tray stays empty.",
+        ko: "B의 Timeline 순서를 바꿔서 노드가 축출할 파드 없이 정리되게 해 보세요. 노드가 \
+             사라지는 동안 Pending 트레이가 비어 있어야 합니다.",
+    },
+    hint: Text {
+        en: "Delete the app first. The NodePool does not have to wait for emptiness: deleting it \
+             terminates its NodeClaims at once.",
+        ko: "앱부터 지우세요. NodePool은 노드가 빌 때까지 기다릴 필요가 없습니다. 삭제하면 그 \
+             NodeClaim을 바로 종료합니다.",
+    },
+    solution: Text {
+        en: "Delete the `web` Deployment at 3:00, the NodePool at 3:30 and the EC2NodeClass at \
+             4:00, and drop the `scale` step. The nodes are gone at about 3:36, 3:38 and 3:42 with \
+             no pod on them, no pod is evicted, and the EC2NodeClass goes at 4:00 without \
+             `Waiting`. It also spends less than A, which waits for emptiness consolidation.",
+        ko: "3:00에 `web` Deployment를, 3:30에 NodePool을, 4:00에 EC2NodeClass를 삭제하고 `scale` \
+             단계는 빼세요. 노드는 파드 없이 3:36, 3:38, 3:42쯤 사라지고, 축출되는 파드가 없으며, \
+             EC2NodeClass는 `Waiting` 없이 4:00에 삭제됩니다. 빈 노드 통합을 기다리는 A보다 비용도 \
+             덜 듭니다.",
+    },
+    edits: &[(
+        "    # kubectl delete ec2nodeclass --all (too early: three NodeClaims still use it)\n\
+         \x20   - at: 3m\n\
+         \x20     delete: {kind: EC2NodeClass, name: default}\n\
+         \x20   # meanwhile the app scales out (kubectl scale deployment web --replicas=4)\n\
+         \x20   - at: 4m\n\
+         \x20     scale: {kind: Deployment, name: web, replicas: 4}\n\
+         \x20   # kubectl delete nodepool --all\n\
+         \x20   - at: 6m\n\
+         \x20     delete: {kind: NodePool, name: default}\n\
+         \x20   # kubectl delete deployment web\n\
+         \x20   - at: 7m\n\
+         \x20     delete: {kind: Deployment, name: web}\n",
+        "    # kubectl delete deployment web\n\
+         \x20   - at: 3m\n\
+         \x20     delete: {kind: Deployment, name: web}\n\
+         \x20   # kubectl delete nodepool --all (its NodeClaims go with it)\n\
+         \x20   - at: 3m30s\n\
+         \x20     delete: {kind: NodePool, name: default}\n\
+         \x20   # kubectl delete ec2nodeclass --all (nothing left to wait for)\n\
+         \x20   - at: 4m\n\
+         \x20     delete: {kind: EC2NodeClass, name: default}\n",
+    )],
+    goals: &[
+        Goal::PoolNodes {
+            pool: "default",
+            min: 1,
+            max: 2,
+        },
+        Goal::NothingPending,
+    ],
+    judged: Judged::AnyInstant,
+};
+
+// Lesson `drift`, step "One node at a time" (lab Drift).
+// Rephrased: the draft's condition (roll finished by 10:30, no NodeClaim drifted, every imageId
+// new) needs time and NodeClaim fields. Checked instead, at any instant: six or more nodes in pool
+// `default` and no pod Pending; with four nodes that means two replacements in flight at once.
+// Verified with `kpg simulate --output json`:
+//   as written: never met; at most 5 nodes (one replacement at a time from 6:00, 7:40, 9:10,
+//     10:50), nothing Pending after 1:00. Rest 12:10, 4 t3a.small, $0.0752/h, $0.017025 spent.
+//   solved (`nodes: "2"`): met first at 6:50 (6 t3a.small, $0.1128/h, nothing Pending). Commands at
+//     6:00, 6:50, 7:50, 8:40; last old node gone at 10:06.791. Rest 10:10, $0.0752/h, $0.014582
+//     spent.
+static DRIFT_TWO_AT_A_TIME: Exercise = Exercise {
+    task: Text {
+        en: "Speed the roll up: let drift replace two nodes at a time (six nodes in the lane at \
+             once) with no pod Pending. Leave the freeze as it is.",
+        ko: "교체 속도를 높여 보세요. 드리프트가 한 번에 두 대씩 교체하게 해서(레인에 노드가 \
+             한꺼번에 여섯 대), Pending 파드 없이 진행되게 하세요. 금지 시간대는 그대로 둡니다.",
+    },
+    hint: Text {
+        en: "One budget says how many nodes may be disrupted at once.",
+        ko: "한 번에 몇 대를 중단할 수 있는지 정하는 예산이 있습니다.",
+    },
+    solution: Text {
+        en: "Set the first budget to `nodes: \"2\"` (or `\"50%\"`, half of four). The freeze still \
+             holds everything until 6:00; then two replacements run side by side, with commands at \
+             6:00, 6:50, 7:50 and 8:40, and the last old node is gone at about 10:07 instead of \
+             12:10. No pod is Pending on the way.",
+        ko: "첫 번째 예산을 `nodes: \"2\"`(또는 네 대의 절반인 `\"50%\"`)로 바꾸세요. 금지 \
+             시간대는 여전히 6:00까지 모든 교체를 막고, 그 뒤 교체가 두 개씩 나란히 진행됩니다. \
+             명령은 6:00, 6:50, 7:50, 8:40에 나오고, 마지막 이전 노드는 12:10이 아니라 10:07쯤 \
+             사라집니다. 그동안 Pending 파드는 없습니다.",
+    },
+    edits: &[
+        (
+            "      # drift replaces at most one node at a time\n",
+            "      # drift replaces at most two nodes at a time\n",
+        ),
+        ("      - nodes: \"1\"\n", "      - nodes: \"2\"\n"),
+    ],
+    goals: &[
+        Goal::PoolNodes {
+            pool: "default",
+            min: 6,
+            max: usize::MAX,
+        },
+        Goal::NothingPending,
+    ],
+    judged: Judged::AnyInstant,
+};
+
+// Lesson `spot-fallback`, step "A type runs out: another type" (lab SpotFallback).
+// Rephrased: the draft checks the node types at 4:00; checked instead at rest: all three web pods
+// Running, nothing Pending, under $0.080/h (only three c6a.large spot nodes, $0.07803, are that
+// cheap).
+// Verified with `kpg simulate --output json`:
+//   as written: not met at rest. Rest 11:10: c6a.large spot (1b) and two c6i.large spot (1b, 1c),
+//     $0.08381/h, 3 Running.
+//   solved: met at rest. The 3:00 replacement launches as c6a.large spot in us-east-1c at 3:02.6
+//     ($0.07803/h at 4:00); c6a.large on-demand from 4:43 to consolidation (one
+//     InsufficientCapacityError at 7:46, spot relaunch at 8:06). Rest 10:50: three c6a.large spot
+//     (1b, 1c, 1c), $0.07803/h, 3 Running, nothing Pending, $0.019432 spent.
+// Deleting the 3:00 `insufficientCapacity` step altogether would also pass.
+static SPOT_SHORTAGE_ONE_ZONE: Exercise = Exercise {
+    task: Text {
+        en: "Make the 3:00 shortage hit one zone only, so that the cluster ends on `c6a.large` \
+             spot alone: all three replicas running, for under $0.080 an hour.",
+        ko: "3:00의 용량 부족이 한 영역에만 일어나게 바꿔서, 클러스터가 `c6a.large` 스팟만으로 \
+             끝나게 해 보세요. 레플리카 세 개가 모두 돌고 시간당 $0.080 미만이어야 합니다.",
+    },
+    hint: Text {
+        en: "The `insufficientCapacity` step also takes a `zone`. The node reclaimed at 3:00 is in \
+             us-east-1b.",
+        ko: "`insufficientCapacity` 단계에는 `zone`도 쓸 수 있습니다. 3:00에 회수되는 노드는 \
+             us-east-1b에 있습니다.",
+    },
+    solution: Text {
+        en: "Give the 3:00 step a zone: `insufficientCapacity: {instanceType: c6a.large, zone: \
+             us-east-1b, capacityType: spot}`. The 3:00 replacement is then a `c6a.large` spot \
+             node in us-east-1c, and after the on-demand detour at 4:30 consolidation brings the \
+             cluster back to three `c6a.large` spot nodes: $0.07803 an hour at rest, against \
+             $0.08381 as written.",
+        ko: "3:00 단계에 영역을 넣으세요. `insufficientCapacity: {instanceType: c6a.large, zone: \
+             us-east-1b, capacityType: spot}`. 그러면 3:00의 대체 노드는 us-east-1c의 `c6a.large` \
+             스팟이 되고, 4:30의 온디맨드 우회가 지나면 통합이 클러스터를 `c6a.large` 스팟 세 대로 \
+             되돌립니다. 쓰인 그대로는 시간당 $0.08381이지만, 이제는 $0.07803으로 끝납니다.",
+    },
+    edits: &[
+        (
+            "    # c6a.large spot runs out in every zone, and another spot instance is reclaimed\n",
+            "    # c6a.large spot runs out in us-east-1b, and another spot instance is reclaimed\n",
+        ),
+        (
+            "      insufficientCapacity: {instanceType: c6a.large, capacityType: spot}\n",
+            "      insufficientCapacity: {instanceType: c6a.large, zone: us-east-1b, capacityType: \
+             spot}\n",
+        ),
+    ],
+    goals: &[
+        Goal::Running {
+            workload: "Deployment/web",
+            at_least: 3,
+        },
+        Goal::NothingPending,
+        Goal::CostBelow(80_000),
+    ],
+    judged: Judged::AtRest,
+};
+
+// E3. Lesson `multiarch-batch`, step "The Job as written" (lab BatchJob): set that step's
+// `exercise: Some(&BATCH_JOB_WEIGHT)`. The Job is `batch-job`, so its pods' owner is
+// `Job/batch-job`.
+// The draft's second condition (no NodeClaim of `general-multiarch` created) has no goal; RunsOn
+// covers the intent. Judged AnyInstant: the Job's pod finishes after 60 s and its node goes.
+// Verified with `kpg simulate --output json`:
+//   as written: never met; the pod runs on a general-multiarch t4g.nano spot node (at 0:50). Rest
+//     2:46.5, $0/h.
+//   solved (`weight: 10`): met first at 0:46.002, the pod Running on a batch-spot t4g.nano spot
+//     node in us-east-1c ($0.001428/h). Rest 2:44.5, $0/h.
+static BATCH_JOB_WEIGHT: Exercise = Exercise {
+    task: Text {
+        en: "Send the Job to `batch-spot` without changing the Job.",
+        ko: "Job은 그대로 두고 Job이 `batch-spot`으로 가게 해 보세요.",
+    },
+    hint: Text {
+        en: "NodePools are tried by weight before name.",
+        ko: "NodePool은 이름보다 가중치를 먼저 봅니다.",
+    },
+    solution: Text {
+        en: "Give the `batch-spot` NodePool `weight: 10` in its `spec`: it is now tried before \
+             `general-multiarch`, and the Job gets a spot node there. This works only because \
+             ordinary pods cannot tolerate the batch taint, so the weight changes nothing for \
+             them; the `nodeSelector` of the next step is still the fix that states the intent.",
+        ko: "`batch-spot` NodePool의 `spec`에 `weight: 10`을 넣으세요. 이제 이 풀이 \
+             `general-multiarch`보다 먼저 시도되고, Job은 여기서 스팟 노드를 받습니다. 일반 파드는 \
+             배치 테인트를 용인하지 못하니 가중치가 그들에게는 아무것도 바꾸지 않기 때문에 되는 \
+             방법입니다. 의도를 드러내는 해결은 여전히 다음 단계의 `nodeSelector`입니다.",
+    },
+    edits: &[(
+        "  name: batch-spot\n\
+         spec:\n",
+        "  name: batch-spot\n\
+         spec:\n\
+         \x20 weight: 10\n",
+    )],
+    goals: &[Goal::RunsOn {
+        workload: "Job/batch-job",
+        pool: "batch-spot",
+    }],
+    judged: Judged::AnyInstant,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -831,6 +1714,12 @@ mod tests {
             Lab::SpotShortage,
             Lab::V1beta1,
             Lab::V1beta1Batch,
+            Lab::Teardown,
+            Lab::TeardownWrongOrder,
+            Lab::Drift,
+            Lab::SpotFallback,
+            Lab::Protect,
+            Lab::Zones,
             Lab::Blank,
         ] {
             let text = lab.text();

@@ -13,6 +13,8 @@ use crate::workspace::{Template, Workspace, title};
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
 const LINE_PX: f64 = 20.0;
+/// The largest document the editor colours.
+const HIGHLIGHT_MAX_BYTES: usize = 256 * 1024;
 
 #[component]
 pub fn ManifestsPane() -> impl IntoView {
@@ -327,7 +329,15 @@ fn YamlEditor() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let html_text = Memo::new(move |_| text.with(|t| highlight::to_html(t, &marks.get())));
+    // Colouring is one pass over the text and a span per token: past this size it would make
+    // every keystroke (and a multi-megabyte paste) wait, so a large document shows uncoloured.
+    let plain = Memo::new(move |_| text.with(|t| t.len() > HIGHLIGHT_MAX_BYTES));
+    let html_text = Memo::new(move |_| {
+        if plain.get() {
+            return String::new();
+        }
+        text.with(|t| highlight::to_html(t, &marks.get()))
+    });
     let lines = Memo::new(move |_| text.with(|t| t.split('\n').count().max(1)));
     let longest = Memo::new(move |_| {
         text.with(|t| t.split('\n').map(|l| l.chars().count()).max().unwrap_or(0))
@@ -439,7 +449,8 @@ fn YamlEditor() -> impl IntoView {
     view! {
         <div class="editor" node_ref=scroller>
             <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
-            <div class="code" style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
+            <div class="code" class:plain=move || plain.get()
+                style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
                 <pre class="hl" aria-hidden="true" inner_html=move || html_text.get()></pre>
                 <textarea node_ref=textarea class="input" spellcheck="false" autocapitalize="off"
                     autocomplete="off"

@@ -7,7 +7,7 @@ use kpg_share::View;
 
 use crate::focus::{self, Focus};
 use crate::snapshot::Snapshot;
-use crate::state::{Engine, Locale};
+use crate::state::{Engine, Locale, Transport};
 
 /// The tabs under the cluster view: the share link's own type, so a link carries it as is.
 pub use kpg_share::BottomTab;
@@ -65,8 +65,40 @@ impl Selected {
     }
 
     /// A node selected by name alone gets its NodeClaim from the cluster on screen.
+    /// What an event line's object (`Pod/ns/name`, `Node/name`, `NodeClaim/name`) names,
+    /// if it is something the Explain tab explains.
+    pub fn of_event_object(object: &str) -> Option<Selected> {
+        let (kind, rest) = object.split_once('/')?;
+        match kind {
+            "Pod" if rest.contains('/') => Some(Selected::Pod(rest.to_string())),
+            "Node" => Some(Selected::Node {
+                name: rest.to_string(),
+                nodeclaim: None,
+            }),
+            // Named by its NodeClaim until the cluster on screen says which node it is.
+            "NodeClaim" => Some(Selected::Node {
+                name: String::new(),
+                nodeclaim: Some(rest.to_string()),
+            }),
+            _ => None,
+        }
+    }
+
     fn resolved(self, snapshot: &Snapshot) -> Selected {
+        let cards = || snapshot.lanes.iter().flat_map(|l| &l.nodes);
         match self {
+            Selected::Node {
+                name,
+                nodeclaim: Some(nc),
+            } if name.is_empty() => {
+                let name = cards()
+                    .find(|n| n.nodeclaim.as_deref() == Some(&nc))
+                    .map_or_else(|| nc.clone(), |n| n.name.clone());
+                Selected::Node {
+                    name,
+                    nodeclaim: Some(nc),
+                }
+            }
             Selected::Node {
                 name,
                 nodeclaim: None,
@@ -172,6 +204,29 @@ impl Selection {
         if self.embed_explains {
             self.embed_view.set(View::Explain);
         }
+    }
+
+    /// Explains what an event is about as of the event's instant: the clock moves there
+    /// (a replay, if it is behind), and once the cluster on screen is that instant's, the
+    /// pod, node or NodeClaim is selected and the Explain tab opens. So a step that played
+    /// past in a second can still be studied. False for events about other objects.
+    pub fn explain_event(
+        &self,
+        object: &str,
+        at: i64,
+        transport: Transport,
+        engine: Engine,
+    ) -> bool {
+        let Some(target) = Selected::of_event_object(object) else {
+            return false;
+        };
+        transport.seek(at);
+        let selection = *self;
+        engine.when_settled(move || {
+            let target = engine.snapshot.with_untracked(|s| target.resolved(s));
+            selection.select(target);
+        });
+        true
     }
 
     /// Selects a node by name (its NodeClaim, if it has one, from the cluster on screen).
