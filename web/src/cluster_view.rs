@@ -194,7 +194,9 @@ fn LessonCard() -> impl IntoView {
                     </button>
                     <Show when=move || next_lesson().is_some() fallback=move || view! {
                         <button class="primary"
-                            disabled=move || lesson_state.step.get() + 1 >= lesson().steps.len()
+                            disabled=move || {
+                                lesson_state.step.get() + 1 >= lesson().steps.len()
+                            }
                             on:click=move |_| go_to(1)>
                             {move || locale.t(T::Next)}" →"
                         </button>

@@ -76,13 +76,14 @@ impl LessonState {
     fn switch_to(&self, lesson: &str, lab: Lab, editor: Editor, transport: Transport) {
         self.keep_edits(editor);
         transport.cue(0);
-        self.lesson.set(lesson.into());
-        self.lab.set(lab);
         let kept = self
             .drafts
             .with_untracked(|d| d.get(&draft_key(lesson, lab)).cloned());
         let restored = kept.is_some();
+        // The history records where the learner was: replace first, then move.
         editor.replace(kept.unwrap_or_else(|| Workspace::from_stream(lab.text())));
+        self.lesson.set(lesson.into());
+        self.lab.set(lab);
         if restored {
             self.notice.set(Some(Notice::plain(T::EditsKept)));
         }
@@ -125,8 +126,8 @@ impl LessonState {
             compare.stop();
         }
         transport.cue(0);
-        self.lab.set(step.lab);
         editor.replace(Workspace::from_stream(step.lab.text()));
+        self.lab.set(step.lab);
         let undo = dropped.filter(|(ws, _)| !is_pristine(ws, step.lab));
         self.notice.set(Some(Notice {
             undo,
@@ -147,8 +148,8 @@ impl LessonState {
         let Some(lesson) = lessons::find(id) else {
             return;
         };
-        self.step.set(0);
         self.switch_to(lesson.id, lesson.first_lab(), editor, transport);
+        self.step.set(0);
     }
 
     /// Goes to a step of the open lesson, opening its lab if another one is loaded.
@@ -159,10 +160,10 @@ impl LessonState {
         let Some(s) = lesson.steps.get(step) else {
             return;
         };
-        self.step.set(step);
         if self.lab.get_untracked() != s.lab {
             self.open_lab(s.lab, editor, transport);
         }
+        self.step.set(step);
         self.set_up_comparison(s);
     }
 }

@@ -1,0 +1,15 @@
+import { launch, live } from './harness.mjs';
+import { serve } from './server.mjs';
+const { server, url } = await serve('/work/main/dist', '/');
+const browser = await launch();
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+const page = await ctx.newPage();
+page.on('console', (m) => console.log('console:', m.text()));
+await page.goto(url);
+await live(page);
+await page.selectOption('.lesson-picker select', 'labels-taints');
+await page.waitForTimeout(500);
+console.log(await page.locator('.lesson-nav').innerHTML());
+console.log(await page.locator('.step-count').innerText());
+await page.screenshot({ path: '/tmp/dbg/a.png' });
+await browser.close(); server.close();
