@@ -660,8 +660,8 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
                 Status::Info,
                 say!(
                     lang,
-                    "{0}: {1} more per hour than {2}; {3}",
-                    "{0}: {2}보다 시간당 {1} 더 비쌈. {3}",
+                    "{0}: {1} more than {2}; {3}",
+                    "{0}: {2}보다 {1} 더 비쌈. {3}",
                     v.name,
                     say::dollars(price - chosen),
                     node.instance_type,

@@ -986,7 +986,7 @@ await test('an event row explains its object as of that instant, and why not the
   assert(clock.includes(time), `the clock moved to the event's instant ${time}: ${clock}`);
   const pricier = page.locator('.explain li[data-check="pricier"]');
   assert(await pricier.count() >= 1, 'the next cheapest candidates are listed with their prices');
-  assert(/more per hour than/.test(await pricier.first().innerText()), 'each says what it would have cost more');
+  assert(/\$[0-9.]+\/h more than \S+; /.test(await pricier.first().innerText()), 'each says what it would have cost more');
   await page.locator('.bottom').screenshot({ path: path.join(artifacts, '32-event-explained.png') });
 });
 
