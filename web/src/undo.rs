@@ -95,8 +95,14 @@ impl History {
     pub fn undo(&mut self, now: State) -> Option<(State, Change)> {
         let entry = self.undo.pop()?;
         self.last_typing = None;
+        // Redoing typing opens the tab it was typed in, as undoing it does, whichever tab
+        // is open when the learner undoes.
+        let active = match entry.change {
+            Change::Typing(doc) => doc,
+            _ => now.active,
+        };
         self.redo.push(Entry {
-            state: now,
+            state: State { active, ..now },
             change: entry.change,
         });
         Some((entry.state, entry.change))
@@ -208,6 +214,21 @@ mod tests {
         assert!(h.can_redo());
         h.record(back, Change::Typing(0), 10.0);
         assert!(!h.can_redo());
+    }
+
+    #[test]
+    fn redoing_typing_opens_the_tab_it_was_typed_in() {
+        let mut h = History::default();
+        h.record(state(&["a", "x"], 0), Change::Typing(0), 0.0);
+        // The learner moved to tab 1, then undid the typing in tab 0.
+        let (back, _) = h.undo(state(&["ab", "x"], 1)).unwrap();
+        assert_eq!(back.active, 0);
+        let (again, _) = h.redo(back).unwrap();
+        assert_eq!(
+            again,
+            state(&["ab", "x"], 0),
+            "tab 0, where the text changed"
+        );
     }
 
     #[test]
