@@ -85,7 +85,7 @@ await test('a first visit is drawn by the build before the wasm arrives (in Engl
       w.frames.push({
         copy: !!copy && getComputedStyle(copy).display !== 'none',
         live: shown,
-        whole: shown && ['.topbar', '.pane.manifests .editor', '.pane.cluster .lesson',
+        whole: shown && ['.topbar', '.pane.manifests .editor', '.pane.lesson-pane .lesson',
           '.pane.cluster .summary', '.pane.cluster .bottom'].every((q) => app.querySelector(q)),
       });
       if (copy || !shown) requestAnimationFrame(frame);
@@ -626,17 +626,48 @@ await test('playing does not rewrite the saved session every frame; pausing save
   assert(shown > 60000 && saved === shown, `pausing saves the clock where it stopped: saved ${saved}, shown ${shown}`);
 });
 
-await test('works on a phone, stacked, and in dark mode', async () => {
+await test('a phone opens on the lesson, the cluster one tap away, Play always in reach, in dark mode', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', colorScheme: 'dark', deviceScaleFactor: 2 });
   const p = await phone.newPage();
   await p.goto(url);
   await live(p);
-  await p.waitForSelector('.summary');
   assert(await p.evaluate(() => document.documentElement.lang) === 'ko', 'a Korean browser gets Korean by default');
-  const [editor, cluster] = await Promise.all([p.locator('.pane.manifests').boundingBox(), p.locator('.pane.cluster').boundingBox()]);
-  assert(cluster.y >= editor.y + editor.height - 1, 'the panes stack on a phone');
+  const inView = (sel) => p.evaluate((sel) => {
+    const e = document.querySelector(sel);
+    if (!e) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top >= 0 && r.top < innerHeight;
+  }, sel);
+  // The first screen: the lesson's title and text, and the way to the cluster; no YAML.
+  assert(await inView('#lesson-title'), 'the lesson title is on the first screen');
+  assert(await inView('#lesson-body p'), 'the lesson text starts on the first screen');
+  assert(await inView('.phone-view[data-view="cluster"]'), 'the way to the cluster is on the first screen');
+  assert(!(await inView('.editor')), 'the first screen is not a wall of YAML');
+  const body = await p.locator('#lesson-body').innerText();
+  assert(!body.includes('왼쪽'), `a step on a phone does not point "to the left": ${body.slice(0, 80)}`);
+  await p.screenshot({ path: path.join(artifacts, '07-phone-lesson.png') });
+  // One tap: the cluster, its lanes and pending tray; the pod waiting is visible.
+  await p.click('.phone-view[data-view="cluster"]');
+  assert(await inView('[data-lane="pool/hello-world"]'), 'one tap shows the cluster and its lanes');
+  assert(await inView('.tray'), 'and the pending tray');
+  assert(!(await inView('#lesson-title')), 'the lesson steps aside');
+  // Play stays on screen however far the cluster is scrolled.
+  await p.click('.speed >> text=60×');
+  await p.click('button.play');
+  await p.waitForSelector('[data-lane="pool/hello-world"] .node.ready', { timeout: 20000 });
+  await p.click('button.play');
+  await p.evaluate(() => { const s = document.querySelector('.panes'); s.scrollTop = s.scrollHeight; });
+  assert(await inView('button.play'), 'Play is in reach at the bottom of the cluster');
   assert(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scrolling on a phone');
-  await p.screenshot({ path: path.join(artifacts, '07-phone-dark.png'), fullPage: true });
+  await p.evaluate(() => { document.querySelector('.panes').scrollTop = 0; });
+  await p.screenshot({ path: path.join(artifacts, '07-phone-cluster-dark.png') });
+  // A pod tapped is explained in the view of its own, and Manifests holds the editor.
+  await p.click('[data-lane="pool/hello-world"] .pod:not(.daemon)');
+  await p.waitForSelector('.explanation', { timeout: 10000 });
+  assert(await inView('.explanation'), 'a pod tapped opens its explanation');
+  assert(await p.locator('.phone-view[data-view="inspect"]').getAttribute('aria-pressed') === 'true', 'in the Events & Explain view');
+  await p.click('.phone-view[data-view="manifests"]');
+  assert(await inView('.editor'), 'Manifests shows the editor');
   await phone.close();
 });
 
@@ -863,6 +894,7 @@ await test('the cost chart on a phone', async () => {
   await p.click('button.play');
   await p.waitForFunction(() => document.querySelectorAll('.ct-mark.removal').length >= 2, null, { timeout: 40000 });
   await p.click('button.play');
+  await p.click('.phone-view[data-view="cluster"]');
   const chart = p.locator('.cost-timeline');
   await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();

@@ -8,7 +8,7 @@ use kpg_share::View;
 
 use crate::boot::{self, Home};
 use crate::browser;
-use crate::cluster_view::ClusterPane;
+use crate::cluster_view::{ClusterPane, LessonPane};
 use crate::i18n::{Lang, T};
 use crate::manifests_pane::ManifestsPane;
 use crate::persist::{self, LINKED_KEY, Linked, STORAGE_KEY};
@@ -16,8 +16,8 @@ use crate::player::MAX_TIME_MS;
 use crate::prerender;
 use crate::share_view::LinkedBanner;
 use crate::state::{
-    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Opened, Page, Selected,
-    Selection, SessionState, Staging, Step, Transport,
+    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Opened, Page, PhoneView,
+    Selected, Selection, SessionState, Staging, Step, Transport,
 };
 use crate::terminal_view::Term;
 use crate::topbar::{Header, NoticeBar};
@@ -329,11 +329,49 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             <Show when=move || staging.has(Step::Header)><Header/></Show>
             <LinkedBanner/>
             <NoticeBar/>
-            <main class="panes">
+            <Show when=move || staging.has(Step::Header)><PhoneViews/></Show>
+            <main class="panes" data-view=move || selection.phone_view.get().code()>
+                <Show when=move || staging.has(Step::Lesson)><LessonPane/></Show>
                 <Show when=move || staging.has(Step::Manifests)><ManifestsPane/></Show>
-                <Show when=move || staging.has(Step::Lesson)><ClusterPane/></Show>
+                <Show when=move || staging.has(Step::Cluster)><ClusterPane/></Show>
             </main>
         </div>
     }
     .into_any()
+}
+
+/// A phone's way between the page's panes, one shown at a time (hidden on a wide screen,
+/// where they all show). It stays at the top with the transport, so Play is always in reach.
+#[component]
+fn PhoneViews() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let selection = expect_context::<Selection>();
+    let engine = expect_context::<Engine>();
+    let label = |view: PhoneView| match view {
+        PhoneView::Lesson => T::Lesson,
+        PhoneView::Cluster => T::Cluster,
+        PhoneView::Manifests => T::Manifests,
+        PhoneView::Inspect => T::InspectView,
+    };
+    view! {
+        <nav class="phone-views" aria-label=move || locale.t(T::PhoneViews)>
+            {PhoneView::ALL
+                .into_iter()
+                .map(|view| {
+                    view! {
+                        <button class="phone-view" data-view=view.code()
+                            aria-pressed=move || (selection.phone_view.get() == view).to_string()
+                            on:click=move |_| selection.phone_view.set(view)>
+                            {move || locale.t(label(view))}
+                            {(view == PhoneView::Cluster).then(|| view! {
+                                <span class="pending-dot" class:some=move || {
+                                    engine.snapshot.with(|s| s.summary.pods_pending > 0)
+                                }></span>
+                            })}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </nav>
+    }
 }

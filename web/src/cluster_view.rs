@@ -40,14 +40,12 @@ pub fn ClusterPane() -> impl IntoView {
     };
     view! {
         <section class="pane cluster" aria-labelledby="cluster-title">
-            <Show when=move || staging.is_none_or(|s| s.has(Step::Lesson))>
-                <LessonCard/>
-            </Show>
             <h2 id="cluster-title" class="visually-hidden">{move || locale.t(T::Cluster)}</h2>
-            <Show when=move || staging.is_none_or(|s| s.has(Step::Cluster))>
-                <ClusterBody timeline=true/>
-            </Show>
+            <ClusterBody/>
             <Show when=move || staging.is_none_or(|s| s.has(Step::Bottom))>
+                // Under the lanes, so the cluster itself comes first: what it costs over
+                // time, then the events and the explanations, which take the height left.
+                <crate::cost_view::CostTimeline/>
                 <div class="bottom">
                     <div class="bottom-tabs" role="tablist">
                         {tab_button(BottomTab::Events, T::Events, "tab-events")}
@@ -101,16 +99,26 @@ fn inline(text: &str) -> Vec<AnyView> {
     out
 }
 
-/// The cluster itself: the summary, the cost timeline (`timeline`: the full page's), the
-/// pending tray and the lanes.
+/// The cluster itself: the summary, the pending tray and the lanes.
 #[component]
-pub fn ClusterBody(#[prop(optional)] timeline: bool) -> impl IntoView {
+pub fn ClusterBody() -> impl IntoView {
     view! {
         <SimulationProgress/>
         <Summary/>
-        {timeline.then(|| view! { <crate::cost_view::CostTimeline/> })}
         <PendingTray/>
         <Lanes/>
+    }
+}
+
+/// The open lesson's step, in a pane of its own beside the cluster (above the manifests on a
+/// wide screen, a view of its own on a phone), so the cluster it talks about is never pushed
+/// below the fold by the text.
+#[component]
+pub fn LessonPane() -> impl IntoView {
+    view! {
+        <section class="pane lesson-pane">
+            <LessonCard/>
+        </section>
     }
 }
 
@@ -177,7 +185,7 @@ fn LessonCard() -> impl IntoView {
                     })
                 }}
                 <Show when=move || lesson_state.lab.get() != step().lab>
-                    <button class="secondary" on:click=open_step_lab>
+                    <button class="secondary open-lab" on:click=open_step_lab>
                         {move || locale.t(T::OpenLab)}": "{move || {
                             step().lab.name(locale.lang.get())
                         }}
@@ -275,7 +283,8 @@ fn Summary() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let s = Memo::new(move |_| engine.snapshot.with(|s| s.summary.clone()));
     view! {
-        <div class="summary" aria-live="polite">
+        <div class="summary" aria-live="polite"
+            data-at=move || engine.snapshot.with(|s| s.time_ms.to_string())>
             <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || {
                 locale.t(if s.get().nodes == 1 { T::NodeOne } else { T::Nodes })
             }}</span>
@@ -674,7 +683,12 @@ fn NodeCardView(name: String) -> impl IntoView {
                     }).collect_view()}
                 </div>
             })}
-            <div class="state-line">{state_text}</div>
+            <div class="status-row">
+                <span class="state-line">{state_text}</span>
+                <span class="podcount">{move || c().map(|c| {
+                    format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods))
+                })}</span>
+            </div>
             {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
                 <div class="why" class:fits=m.fits>{m.why}</div>
             })}
@@ -719,9 +733,6 @@ fn NodeCardView(name: String) -> impl IntoView {
                     })
                     .unwrap_or_default()
                 })/>
-            <div class="podcount">{move || c().map(|c| {
-                format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods))
-            })}</div>
             <div class="pods">
                 <For each=move || chips.get() key=|p| p.key.clone() let:pod>
                     <Chip pod=pod/>

@@ -171,14 +171,16 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "두 오브젝트, 두 가지 역할",
                 },
                 body: Text {
-                    en: "Look at the tabs on the left. The `EC2NodeClass` describes how a node is \
-                         built on AWS: its AMI (`al2023@latest`), IAM role, subnets and security \
-                         groups. The `NodePool` is the policy: which nodes Karpenter may launch \
+                    en: "Look at the manifests' tabs, one per document. The `EC2NodeClass` \
+                         describes how a node is built on AWS: its AMI (`al2023@latest`), IAM \
+                         role, subnets and security groups. The `NodePool` is the policy: which \
+                         nodes Karpenter may launch \
                          (here on-demand, amd64, the `t` family), the labels they carry, and when \
                          they may be removed.\n\nNeither object starts anything. Karpenter only \
                          acts when a pod cannot be placed.",
-                    ko: "왼쪽 탭을 보세요. `EC2NodeClass`는 AWS에서 노드를 어떻게 만들지 정합니다. \
-                         AMI(`al2023@latest`), IAM 역할, 서브넷, 보안 그룹이 여기에 들어갑니다. \
+                    ko: "매니페스트의 탭(문서마다 하나)을 보세요. `EC2NodeClass`는 AWS에서 \
+                         노드를 어떻게 만들지 정합니다. AMI(`al2023@latest`), IAM 역할, \
+                         서브넷, 보안 그룹이 여기에 들어갑니다. \
                          `NodePool`은 정책입니다. Karpenter가 어떤 노드를 띄워도 되는지(여기서는 \
                          온디맨드, amd64, `t` 계열), 노드에 어떤 레이블을 붙일지, 언제 노드를 \
                          정리할지를 정합니다.\n\n두 오브젝트만으로는 아무것도 생기지 않습니다. \
@@ -413,7 +415,7 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "통합으로 아낀 비용",
                 },
                 body: Text {
-                    en: "The same lab, read from the cost chart under the summary. Play it to \
+                    en: "The same lab, read from the cost chart under the lanes. Play it to \
                          8:00. The line at the top is what the nodes cost per hour; below it, \
                          the node count and, shaded, the pods Pending.\n\n\
                          Each ◆ is a consolidation decision, with the saving Karpenter computed \
@@ -424,7 +426,7 @@ pub static LESSONS: &[Lesson] = &[
                          Hover over the chart to read the cluster at any instant, or click a \
                          step to move the clock back to it: the run replays to exactly that \
                          point. **Table** lists the same figures for a screen reader.",
-                    ko: "같은 랩을 요약 아래의 비용 차트로 읽어 봅니다. 8:00까지 재생하세요. 위쪽 \
+                    ko: "같은 랩을 레인 아래의 비용 차트로 읽어 봅니다. 8:00까지 재생하세요. 위쪽 \
                          선은 노드의 시간당 비용이고, 그 아래는 노드 수와 (음영으로) Pending \
                          파드 수입니다.\n\n\
                          ◆는 통합 결정이며 Karpenter가 계산한 절감액이 함께 붙습니다. 뒤따르는 \

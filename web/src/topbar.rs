@@ -114,7 +114,8 @@ pub fn TransportBar() -> impl IntoView {
                         if playing.get() { locale.t(T::Pause) } else { locale.t(T::Play) }
                     }}</span>
                 </button>
-                <button on:click=move |_| transport.step_once() title=move || locale.t(T::StepHelp)>
+                <button class="next-instant" on:click=move |_| transport.step_once()
+                    title=move || locale.t(T::StepHelp)>
                     <span aria-hidden="true">"⇥"</span>
                     <span class="label">{move || locale.t(T::Step)}</span>
                 </button>

@@ -116,6 +116,36 @@ impl Selected {
     }
 }
 
+/// The page's panes as a phone shows them, one at a time. A phone opens on the lesson, with
+/// the cluster one tap away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhoneView {
+    Lesson,
+    Cluster,
+    Manifests,
+    /// The tabs under the cluster: events, explanations, the terminal.
+    Inspect,
+}
+
+impl PhoneView {
+    pub const ALL: [PhoneView; 4] = [
+        PhoneView::Lesson,
+        PhoneView::Cluster,
+        PhoneView::Manifests,
+        PhoneView::Inspect,
+    ];
+
+    /// The value of `data-view` on the panes, which the phone's style sheet reads.
+    pub fn code(self) -> &'static str {
+        match self {
+            PhoneView::Lesson => "lesson",
+            PhoneView::Cluster => "cluster",
+            PhoneView::Manifests => "manifests",
+            PhoneView::Inspect => "inspect",
+        }
+    }
+}
+
 /// What the learner is looking at: the selected pod or node, the tab under the cluster (an
 /// embed's part), and, derived from those and the engine, the explanation and what it lights
 /// up in the cluster view.
@@ -125,6 +155,9 @@ pub struct Selection {
     pub bottom: RwSignal<BottomTab>,
     /// The part an embed shows (one at a time when narrow).
     pub embed_view: RwSignal<View>,
+    /// The view a phone shows (the page's panes, one at a time); a wide screen shows them
+    /// all and ignores it.
+    pub phone_view: RwSignal<PhoneView>,
     /// An embed that offers the Explain part shows it on a selection.
     embed_explains: bool,
     /// The selection explained at the current instant (`Err`: it no longer exists).
@@ -191,6 +224,7 @@ impl Selection {
             selected,
             bottom: RwSignal::new(bottom),
             embed_view: RwSignal::new(embed_view),
+            phone_view: RwSignal::new(PhoneView::Lesson),
             embed_explains,
             explanation,
             focus,
@@ -201,6 +235,7 @@ impl Selection {
     pub fn select(&self, s: Selected) {
         self.selected.set(Some(s));
         self.bottom.set(BottomTab::Explain);
+        self.phone_view.set(PhoneView::Inspect);
         if self.embed_explains {
             self.embed_view.set(View::Explain);
         }
