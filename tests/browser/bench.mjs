@@ -28,7 +28,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { serve } from './server.mjs';
-import { live } from './harness.mjs';
+import { fillEditor, live } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -234,7 +234,7 @@ async function openWithDeployment(page, file) {
   await live(page);
   await page.locator('.doc-tab', { hasText: 'nginx' }).click();
   const here = path.dirname(new URL(import.meta.url).pathname);
-  await page.fill('textarea.input', fs.readFileSync(path.join(here, file), 'utf8'));
+  await fillEditor(page, fs.readFileSync(path.join(here, file), 'utf8'));
 }
 
 /** Types the 5,000-pod scenario in, lets it simulate, plays it at 60x, then reloads. */
@@ -244,10 +244,11 @@ async function fiveThousandPods() {
   const pending = (n) => page.waitForFunction((n) => Number(document.querySelector('.tray .count')?.textContent) === n, n, { timeout: 120000 });
   await pending(5);
   await page.evaluate(() => {
-    const ta = document.querySelector('textarea.input');
-    const at = ta.value.indexOf('\n  replicas: 5') + '\n  replicas: 5'.length;
-    ta.focus();
-    ta.setSelectionRange(at, at);
+    const { view } = document.querySelector('.pane.manifests .editor').kpgEditor;
+    const text = view.state.doc.toString();
+    const at = text.indexOf('\n  replicas: 5') + '\n  replicas: 5'.length;
+    view.dispatch({ selection: { anchor: at } });
+    view.focus();
     window.__rec.start();
   });
   await page.keyboard.type('000', { delay: 150 });

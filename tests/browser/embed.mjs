@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-import { assert, finish, launch, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -504,8 +504,7 @@ await test('an embed on the playground\'s own origin never touches the learner\'
   // The learner's own session on the full page, with an edit and a terminal command.
   const full = await open(ctx, url);
   await full.waitForSelector('.summary');
-  const ta = full.locator('textarea.input');
-  await ta.fill('# the learner\'s own edit\n' + await ta.inputValue());
+  await fillEditor(full, '# the learner\'s own edit\n' + await editorText(full));
   await full.click('#tab-terminal');
   await full.locator('.terminal input').fill('kubectl get nodes');
   await full.locator('.terminal input').press('Enter');
@@ -517,7 +516,7 @@ await test('an embed on the playground\'s own origin never touches the learner\'
   const p = await open(ctx, ARTICLE);
   await scrollToEmbed(p, 0);
   const frame = await frameOf(p, 0);
-  await frame.locator('textarea.input').first().fill('apiVersion: v1\nkind: Pod\nmetadata:\n  name: typed-in-the-embed\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
+  await fillEditor(frame, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typed-in-the-embed\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
   await p.evaluate(() => { const e = window.KarpenterPlayground.embeds[0]; e.play(); e.seek('2m'); });
   // The limits lab's embed offers every part, the terminal (whose history the full page
   // keeps in storage) included.
@@ -565,7 +564,7 @@ await test('hostile YAML shows as text, runs nowhere, and stray kpg: messages ar
   const src = await p.locator('iframe').first().getAttribute('src');
   assert(src === url + 'index.html?embed&scenario=message&view=manifests', `the javascript: playground is refused for the real one: ${src}`);
   const frame = await frameOf(p, 0);
-  await frame.waitForSelector('textarea', { timeout: 10000 });
+  await frame.waitForSelector('textarea', { state: 'attached', timeout: 10000 });
   await p.waitForTimeout(1000); // time for an injected <img> to fail and fire onerror
   assert(await p.evaluate(() => window.__pwned) === undefined, 'nothing ran in the host');
   const inside = await frame.evaluate(() => ({

@@ -46,3 +46,67 @@ export function finish() {
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
+
+/**
+ * Waits until the page's YAML editor is CodeMirror (web/editor, loaded once the live page
+ * shows); the textarea editor before it is hidden then, and a test types into CodeMirror.
+ */
+export async function editorReady(page) {
+  await page.waitForSelector('.pane.manifests .editor.cm-ready .cm-content', { timeout: 20000 });
+}
+
+/**
+ * Replaces the open document's text as a paste does (one change, reported to the page once
+ * the editor's change delay passes), and waits until the page has it. Not
+ * `locator('.cm-content').fill()`: CodeMirror's DOM holds only the lines on screen.
+ */
+export async function fillEditor(page, text) {
+  await editorReady(page);
+  await page.evaluate((text) => {
+    const view = document.querySelector('.pane.manifests .editor').kpgEditor.view;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: 'input.paste' });
+  }, text);
+  await page.waitForFunction((n) => document.querySelector('.pane.manifests textarea.input').value.length === n,
+    text.length, { timeout: 20000 });
+}
+
+/** The open document's text as the editor shows it. */
+export async function editorText(page) {
+  await editorReady(page);
+  return page.evaluate(() => document.querySelector('.pane.manifests .editor').kpgEditor.view.state.doc.toString());
+}
+
+/** Puts the focus in the editor, at the end of its text. */
+export async function focusEditor(page) {
+  await editorReady(page);
+  await page.evaluate(() => {
+    const view = document.querySelector('.pane.manifests .editor').kpgEditor.view;
+    view.dispatch({ selection: { anchor: view.state.doc.length } });
+    view.focus();
+  });
+}
+
+/**
+ * The editor's line numbers name the lines they sit beside: for every line on screen, the
+ * number in the gutter at its height is the line whose text it shows (`lines`: the document,
+ * split at '\n'). Returns the mismatches (empty: all good) and how many lines were compared.
+ */
+export function gutterMismatches(page, lines) {
+  return page.evaluate((lines) => {
+    const editor = document.querySelector('.pane.manifests .cm-editor');
+    const box = editor.querySelector('.cm-scroller').getBoundingClientRect();
+    const numbers = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
+      .filter((g) => g.style.visibility !== 'hidden' && g.textContent !== '')
+      .map((g) => ({ top: g.getBoundingClientRect().top, n: Number(g.textContent) }));
+    const bad = [];
+    let compared = 0;
+    for (const line of editor.querySelectorAll('.cm-content > .cm-line')) {
+      const r = line.getBoundingClientRect();
+      if (r.bottom <= box.top || r.top >= box.bottom) continue;
+      compared++;
+      const g = numbers.find((x) => Math.abs(x.top - r.top) < 1);
+      if (!g || lines[g.n - 1] !== line.textContent) bad.push({ text: line.textContent, number: g && g.n });
+    }
+    return { bad, compared };
+  }, lines);
+}

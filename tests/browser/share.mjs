@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
-import { assert, finish, launch, live, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, live, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -46,8 +46,7 @@ for (let i = 0; i < 6; i++) await mine.page.click('.lesson-nav button.primary');
 await mine.page.click('.doc-tab:has-text("busybox")');
 const myEdit = '# my own note, kept through everything\n';
 {
-  const ta = mine.page.locator('textarea.input');
-  await ta.fill(myEdit + await ta.inputValue());
+  await fillEditor(mine.page, myEdit + await editorText(mine.page));
 }
 await mine.page.click('.speed >> text=60×');
 await mine.page.click('button.play');
@@ -82,7 +81,7 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
   assert((await fresh.page.locator('.step-count').innerText()).startsWith('7 '), 'at the same step');
   assert(await fresh.page.locator('.speed[aria-pressed="true"]').innerText() === '60×', 'at the same speed');
   assert(await fresh.page.locator('.doc-tab[aria-selected="true"]').innerText().then((t) => t.includes('busybox')), 'with the same tab open');
-  assert((await fresh.page.locator('textarea.input').inputValue()).startsWith(myEdit), 'with the sharer\'s edit');
+  assert((await editorText(fresh.page)).startsWith(myEdit), 'with the sharer\'s edit');
   assert(await fresh.page.locator('.node.selected').count() === 1, 'the same node selected');
   assert(await fresh.page.locator('#tab-explain[aria-selected="true"]').count() === 1, 'and explained');
   assert(await fresh.page.locator('.linked-banner').isVisible(), 'the page says it is a shared scenario');
@@ -122,13 +121,12 @@ await test('a link opened beside a saved session leaves that session alone, and 
   await tab.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
   // Edit the linked workspace: that edit must not reach the learner's own session.
   await tab.click('.doc-tab:has-text("busybox")');
-  const ta = tab.locator('textarea.input');
-  await ta.fill('# edited in the shared copy\n' + await ta.inputValue());
+  await fillEditor(tab, '# edited in the shared copy\n' + await editorText(tab));
   await tab.waitForTimeout(300);
   await tab.reload();
   await live(tab);
   await tab.waitForSelector('.linked-banner');
-  assert((await tab.locator('textarea.input').inputValue()).startsWith('# edited in the shared copy'),
+  assert((await editorText(tab)).startsWith('# edited in the shared copy'),
     'a reload of the same link keeps the edits made to the shared copy');
   const own = await tab.evaluate(() => JSON.parse(localStorage.getItem('kpg.session')));
   const busybox = own.workspace.docs.map((d) => d.text).find((t) => t.includes('busybox'));
@@ -137,7 +135,7 @@ await test('a link opened beside a saved session leaves that session alone, and 
   await tab.waitForSelector('.summary');
   await tab.waitForFunction(() => !location.hash && !document.querySelector('.linked-banner'));
   await tab.click('.doc-tab:has-text("busybox")');
-  const back = await tab.locator('textarea.input').inputValue();
+  const back = await editorText(tab);
   assert(back.startsWith(myEdit) && !back.includes('shared copy'), 'Back opens the learner\'s own workspace');
   await tab.close();
 });
@@ -177,7 +175,7 @@ await test('a damaged link gives a notice and the learner\'s own workspace, neve
   assert(/could not be opened/.test(notice) && /own workspace/.test(notice), `the notice says what happened: ${notice}`);
   assert(await tab.locator('.linked-banner').count() === 0, 'not a linked workspace');
   await tab.click('.doc-tab:has-text("busybox")');
-  assert((await tab.locator('textarea.input').inputValue()).startsWith(myEdit), 'the learner\'s own workspace');
+  assert((await editorText(tab)).startsWith(myEdit), 'the learner\'s own workspace');
   await tab.screenshot({ path: path.join(artifacts, 'share-03-damaged.png') });
   await tab.close();
   // A link from a later version of the page says so.
@@ -203,13 +201,12 @@ await test('hostile manifests in a link render as text', async () => {
   await live(tab);
   await tab.waitForSelector('.summary');
   await tab.selectOption('.lesson-picker select', 'blank');
-  const ta = tab.locator('textarea.input');
   const hostile = '# <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n' +
     'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: "<script>window.__pwned=4</script>"\n  annotations:\n    note: "<img src=x onerror=window.__pwned=3>"\n' +
     'spec:\n  containers:\n  - name: "<b>x</b>"\n    image: nginx\n';
   await tab.click('.add-btn');
   await tab.click('.menu button >> text=Pod');
-  await ta.fill(hostile);
+  await fillEditor(tab, hostile);
   await tab.click('.share-btn');
   const link = await tab.locator('.share-link').inputValue();
   const fresh = await profile();
@@ -217,7 +214,7 @@ await test('hostile manifests in a link render as text', async () => {
   await live(fresh.page);
   await fresh.page.waitForSelector('.summary');
   await fresh.page.click('.doc-tab:has-text("web")');
-  assert((await fresh.page.locator('textarea.input').inputValue()) === hostile, 'the text arrives as typed');
+  assert((await editorText(fresh.page)) === hostile, 'the text arrives as typed');
   await fresh.page.waitForTimeout(500);
   assert(await fresh.page.evaluate(() => window.__pwned === undefined), 'nothing in it ran');
   await fresh.page.waitForSelector('.problem.error');
@@ -254,7 +251,7 @@ await test('the workspace downloads as one multi-document YAML file and opens ag
   await tab.click('.notice .undo');
   await tab.waitForFunction((n) => document.querySelectorAll('.doc-tab').length === n, tabsBefore);
   await tab.click('.doc-tab:has-text("busybox")');
-  assert((await tab.locator('textarea.input').inputValue()).startsWith(myEdit), 'Undo restores the learner\'s tabs');
+  assert((await editorText(tab)).startsWith(myEdit), 'Undo restores the learner\'s tabs');
 
   // A dropped file opens the same way, and a broken one gets the reader's diagnostics.
   await tab.evaluate(() => {
@@ -282,8 +279,7 @@ await test('a link too long for chat tools says so and offers the .yaml instead'
   // Unique text compresses poorly: 30 KB of it makes a link well over 8 KB.
   let noise = '';
   for (let i = 0; i < 1500; i++) noise += `# ${(i * 7919 % 100003).toString(36)}-${(i * 104729 % 999983).toString(16)}\n`;
-  const ta = tab.locator('textarea.input');
-  await ta.fill(noise + await ta.inputValue());
+  await fillEditor(tab, noise + await editorText(tab));
   await tab.click('.share-btn');
   const chars = Number(await tab.locator('.share-length').getAttribute('data-chars'));
   assert(chars > 8192, `the link is long: ${chars}`);

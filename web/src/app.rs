@@ -22,6 +22,8 @@ use crate::state::{
 use crate::terminal_view::Term;
 use crate::topbar::{Header, NoticeBar};
 
+/// How many of the open document's lines the page's saved copy shows in its editor.
+const COPY_EDITOR_LINES: usize = 80;
 /// How long typing in a large workspace pauses before it is saved.
 const SAVE_PAUSE_MS: u64 = 700;
 
@@ -87,15 +89,33 @@ fn save(session: SessionState, page: Page) -> Option<String> {
 /// wasm has arrived ([`prerender::Saved`]). While the page is still being built (a learner
 /// who switches away during the load) there is nothing to copy, and the copy saved before
 /// stays: it shows again only if it matches the session saved now.
-fn save_copy(session: Option<String>, engine: Engine, staging: Staging) {
+fn save_copy(session: Option<String>, engine: Engine, staging: Staging, editor: Editor) {
     let Some(session) = session else {
         return;
     };
     if !staging.shown() {
         return;
     }
-    let (Some(html), Some(build)) = (browser::outer_html("body > .app"), browser::build_id())
-    else {
+    // The copy shows the open document in the textarea editor, its first screenful coloured.
+    let first_lines = editor.ws.with_untracked(|w| {
+        let id = editor.active_doc.get_untracked();
+        w.docs
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| {
+                d.text
+                    .split_inclusive('\n')
+                    .take(COPY_EDITOR_LINES)
+                    .collect::<String>()
+            })
+            .unwrap_or_default()
+    });
+    let lines = first_lines.lines().count().max(1);
+    let coloured = crate::highlight::to_html(&first_lines, &[]);
+    let (Some(html), Some(build)) = (
+        browser::app_copy_html(&coloured, lines),
+        browser::build_id(),
+    ) else {
         return;
     };
     let replies = engine.replies_on_screen();
@@ -253,14 +273,17 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             save(choices, page);
         }
     });
+    // A key typed in CodeMirror within its change delay is read first, so it is saved too.
     let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
+        crate::code_editor::flush();
         let saved = save(choices, page);
         if browser::hidden() {
-            save_copy(saved, engine, staging);
+            save_copy(saved, engine, staging, editor);
         }
     });
     let leaving = window_event_listener(leptos::ev::pagehide, move |_| {
-        save_copy(save(choices, page), engine, staging)
+        crate::code_editor::flush();
+        save_copy(save(choices, page), engine, staging, editor)
     });
     on_cleanup(move || {
         hidden.remove();
@@ -273,8 +296,10 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
         let focus = document().active_element().map(|el| el.tag_name());
         let focus = focus.as_deref().unwrap_or_default();
         // Ctrl+Z outside a text field (after a click on a lesson's step, a tab, Reset) takes
-        // back the last change to the manifests; the editor handles its own.
+        // back the last change to the manifests; the editor handles its own (and marks the
+        // key handled).
         if let Some(redo) = crate::manifests_pane::undo_key(&ev)
+            && !ev.default_prevented()
             && !matches!(focus, "TEXTAREA" | "INPUT")
             && !editor.readonly
             && !page.is_embed()

@@ -60,17 +60,6 @@ pub fn build_id() -> Option<String> {
     crate::prerender::build_in(&script.text_content()?).map(str::to_string)
 }
 
-/// The HTML of the first element matching `selector`.
-pub fn outer_html(selector: &str) -> Option<String> {
-    Some(
-        window()?
-            .document()?
-            .query_selector(selector)
-            .ok()??
-            .outer_html(),
-    )
-}
-
 /// Whether the document is hidden (another tab, a minimised window, a phone's home screen).
 pub fn hidden() -> bool {
     window()
@@ -101,6 +90,57 @@ pub fn reduced_motion() -> bool {
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok())
         .flatten()
         .is_some_and(|m| m.matches())
+}
+
+/// Whether the page is dark: an embed's `theme` (`data-theme` on `<html>`), else the reader's
+/// preference, as `style.css` decides.
+pub fn dark() -> bool {
+    let Some(w) = window() else { return false };
+    match w
+        .document()
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"))
+        .as_deref()
+    {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => w
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+/// The page's `.app` as HTML for its saved copy, without the YAML editor's CodeMirror: that
+/// holds only the lines on screen and its styles live in `<head>`, so the copy shows the
+/// textarea editor instead, its first `lines` coloured by `fill`'s HTML and numbered.
+pub fn app_copy_html(first_lines: &str, lines: usize) -> Option<String> {
+    let doc = window()?.document()?;
+    let app = doc.query_selector("body > .app").ok()??;
+    let copy: web_sys::Element = app.clone_node_with_deep(true).ok()?.dyn_into().ok()?;
+    if let Ok(editors) = copy.query_selector_all(".editor.cm-ready") {
+        for i in 0..editors.length() {
+            let Some(editor) = editors
+                .get(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            let _ = editor.class_list().remove_1("cm-ready");
+            if let Ok(Some(cm)) = editor.query_selector(".cm-editor") {
+                cm.remove();
+            }
+            if let Ok(Some(pre)) = editor.query_selector("pre.hl") {
+                pre.set_inner_html(first_lines);
+            }
+            if let Ok(Some(gutter)) = editor.query_selector("pre.gutter") {
+                let numbers: String = (1..=lines).map(|i| format!("{i}\n")).collect();
+                gutter.set_text_content(Some(&numbers));
+            }
+        }
+    }
+    Some(copy.outer_html())
 }
 
 /// Milliseconds since the page started (monotonic).

@@ -15,6 +15,7 @@ pub mod boot;
 pub mod browser;
 pub mod chart;
 pub mod cluster_view;
+pub mod code_editor;
 pub mod compare_view;
 pub mod cost_view;
 pub mod embed;

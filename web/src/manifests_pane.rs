@@ -3,18 +3,24 @@
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::code_editor::{self, CodeEditor, Diagnostic};
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
 use crate::migration::Preview;
 use crate::protocol::{Reply, Request};
-use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Transport};
+use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Staging, Transport};
 use crate::undo::Change;
 use crate::workspace::{Template, Workspace, title};
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
 const LINE_PX: f64 = 20.0;
-/// The largest document the editor colours.
+/// The largest document the textarea editor colours.
 const HIGHLIGHT_MAX_BYTES: usize = 256 * 1024;
+/// How long typing in CodeMirror pauses before the page reads the text: each read copies the
+/// whole text across (2 MB: about 15 ms), so a burst of keys pays once.
+const CHANGE_DELAY_MS: u32 = 150;
+/// How long after the live page shows CodeMirror's bundle is fetched: after its first frames.
+const CM_LOAD_DELAY_MS: u64 = 300;
 
 #[component]
 pub fn ManifestsPane() -> impl IntoView {
@@ -329,11 +335,18 @@ fn YamlEditor() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // CodeMirror once it runs (web/src/code_editor.rs); until then, and where it cannot load,
+    // the textarea under a coloured copy of its text is the editor (and it is what the build
+    // draws for a first visit).
+    let cm = StoredValue::new_local(None::<CodeEditor>);
+    let cm_ready = RwSignal::new(false);
     // Colouring is one pass over the text and a span per token: past this size it would make
     // every keystroke (and a multi-megabyte paste) wait, so a large document shows uncoloured.
     let plain = Memo::new(move |_| text.with(|t| t.len() > HIGHLIGHT_MAX_BYTES));
+    // The textarea editor's costly parts (the whole text coloured, a number per line) only
+    // while it is the editor.
     let html_text = Memo::new(move |_| {
-        if plain.get() {
+        if plain.get() || cm_ready.get() {
             return String::new();
         }
         text.with(|t| highlight::to_html(t, &marks.get()))
@@ -343,6 +356,9 @@ fn YamlEditor() -> impl IntoView {
         text.with(|t| t.split('\n').map(|l| l.chars().count()).max().unwrap_or(0))
     });
     let gutter = move || {
+        if cm_ready.get() {
+            return String::new();
+        }
         let marks = marks.get();
         let mut out = String::new();
         for i in 1..=lines.get() {
@@ -356,17 +372,19 @@ fn YamlEditor() -> impl IntoView {
         }
         out
     };
-    let set_text = move |value: String| {
+    // The learner's edit of document `id` (CodeMirror reports a change once typing pauses,
+    // with the document it was made in, which may no longer be the open tab).
+    let set_text_of = move |id: u32, value: String| {
         if editor.readonly {
             return;
         }
-        let id = editor.active_doc.get_untracked();
         editor.change(Change::Typing(id), |w, _| {
             if let Some(d) = w.docs.iter_mut().find(|d| d.id == id) {
                 d.text = value;
             }
         });
     };
+    let set_text = move |value: String| set_text_of(editor.active_doc.get_untracked(), value);
     // Escape, then Tab, leaves the editor; Tab alone indents.
     let escaped = StoredValue::new(false);
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
@@ -433,21 +451,138 @@ fn YamlEditor() -> impl IntoView {
         if doc != editor.active_doc.get_untracked() {
             return;
         }
-        if let Some(ta) = textarea.get() {
+        if cm_ready.get_untracked() {
+            // After the tab's text is in CodeMirror (the effect below, this same turn).
+            request_animation_frame(move || {
+                cm.with_value(|c| {
+                    if let Some(c) = c {
+                        c.reveal_line(line as u32, Some(column as u32));
+                    }
+                })
+            });
+        } else if let Some(ta) = textarea.get() {
             put_caret(ta, line, column);
         }
     });
-    // An undo or redo puts it where the text changed, once the text is in the textarea.
+    // An undo or redo puts it where the text changed, once the text is in the editor.
     Effect::new(move |_| {
         let Some((line, column, _)) = editor.caret.get() else {
             return;
         };
-        if let Some(ta) = textarea.get() {
+        if cm_ready.get_untracked() {
+            request_animation_frame(move || {
+                cm.with_value(|c| {
+                    if let Some(c) = c {
+                        c.reveal_line(line as u32, Some(column as u32));
+                    }
+                })
+            });
+        } else if let Some(ta) = textarea.get() {
             request_animation_frame(move || put_caret(ta, line, column));
         }
     });
+    // CodeMirror, the first time the editor shows: this component mounts only where the
+    // editor is on screen (the page's manifests pane, an embed's Manifests tab or split view).
+    // The bundle is fetched once the live page shows and the first frames are drawn, so it
+    // never delays the page's first interactive moment.
+    let staging = use_context::<Staging>();
+    Effect::new(move |_| {
+        let Some(host) = scroller.get() else { return };
+        let host: web_sys::Element = host.into();
+        let start = move || {
+            set_timeout(
+                move || {
+                    leptos::task::spawn_local(async move {
+                        let id = editor.active_doc.get_untracked();
+                        let first = text.get_untracked();
+                        let options = code_editor::Options {
+                            on_change: Box::new(move |value, key| {
+                                set_text_of(key.unwrap_or(id), value)
+                            }),
+                            on_cursor: Box::new(|_, _| {}),
+                            on_undo: Some(Box::new(move |redo| {
+                                if redo {
+                                    editor.redo()
+                                } else {
+                                    editor.undo()
+                                };
+                            })),
+                            // One copy of the whole text per pause, not per key.
+                            change_delay_ms: CHANGE_DELAY_MS,
+                            read_only: editor.readonly,
+                            label: locale.t(T::Editor).to_string(),
+                            described_by: "editor-help".into(),
+                            dark: crate::browser::dark(),
+                        };
+                        // The component may be gone by the time the bundle arrives.
+                        if let Ok(c) = code_editor::open(&host, &first, options).await {
+                            if !host.is_connected() {
+                                c.destroy();
+                                return;
+                            }
+                            c.set_doc(id, &first);
+                            code_editor::set_open(Some(wasm_bindgen::JsCast::unchecked_into(
+                                wasm_bindgen::JsValue::clone(&c),
+                            )));
+                            cm.set_value(Some(c));
+                            cm_ready.set(true);
+                        }
+                    })
+                },
+                std::time::Duration::from_millis(CM_LOAD_DELAY_MS),
+            )
+        };
+        match staging {
+            Some(staging) => staging.when_shown(start),
+            None => start(),
+        }
+    });
+    // Text from elsewhere (a tab, an undo, a migration, a lesson step, a share link): one
+    // call, a no-op when it is the editor's own change coming back.
+    Effect::new(move |_| {
+        if !cm_ready.get() {
+            return;
+        }
+        let id = editor.active_doc.get();
+        text.with(|t| {
+            cm.with_value(|c| {
+                if let Some(c) = c {
+                    c.set_doc(id, t)
+                }
+            })
+        });
+    });
+    Effect::new(move |_| {
+        if !cm_ready.get() {
+            return;
+        }
+        marks.with(|list| {
+            let list: Vec<_> = list
+                .iter()
+                .map(|m| Diagnostic {
+                    line: m.line,
+                    column: m.column,
+                    severity: if m.error { "error" } else { "warning" },
+                    message: "",
+                })
+                .collect();
+            cm.with_value(|c| {
+                if let Some(c) = c {
+                    c.set_diagnostics(&list)
+                }
+            })
+        });
+    });
+    on_cleanup(move || {
+        cm.with_value(|c| {
+            if let Some(c) = c {
+                c.destroy();
+                code_editor::set_open(None);
+            }
+        })
+    });
     view! {
-        <div class="editor" node_ref=scroller>
+        <div class="editor" node_ref=scroller class:cm-ready=move || cm_ready.get()>
             <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
             <div class="code" class:plain=move || plain.get()
                 style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
