@@ -1074,6 +1074,63 @@ await test('an exercise is recognised when solved and not before', async () => {
   await page.click('button.reset');
 });
 
+await test('every exercise is recognised when solved and not before, instant by instant', async () => {
+  /** The cluster on screen is the clock's instant. */
+  const settled = () => page.waitForFunction(() =>
+    document.querySelector('.summary')?.getAttribute('data-at') === document.querySelector('.clock').getAttribute('data-ms'),
+  null, { timeout: 15000 });
+  /** Walks the run from one instant where something happens to the next (⇥) until `done`
+   * holds or nothing is left to happen; returns the instants seen as [clock, solved]. */
+  const walk = async (done) => {
+    const seen = [];
+    for (let i = 0; i < 120; i++) {
+      await settled();
+      const now = await page.evaluate(() => [Number(document.querySelector('.clock').dataset.ms),
+        document.querySelector('.exercise').dataset.solved === 'true']);
+      seen.push(now);
+      if (done(now)) break;
+      await page.click('.transport .next-instant');
+      const moved = await page.waitForFunction((before) => Number(document.querySelector('.clock').dataset.ms) !== before,
+        now[0], { timeout: 2000 }).then(() => true, () => false);
+      if (!moved) break;
+    }
+    return seen;
+  };
+  const lessons = (await page.$$eval('.lesson-picker select option', (os) => os.map((o) => o.value))).filter((l) => l !== 'blank');
+  const checked = [];
+  for (const lesson of lessons) {
+    await page.selectOption('.lesson-picker select', lesson === 'hello' ? 'labels-taints' : 'hello');
+    await page.selectOption('.lesson-picker select', lesson);
+    for (let step = 1; ; step++) {
+      if (await page.locator('.lesson .exercise').count()) {
+        const task = `${lesson} step ${step}`;
+        if (await page.locator('.lesson .open-lab').count()) await page.click('.lesson .open-lab');
+        await page.click('.lesson-nav button.reset');
+        await page.waitForSelector('.exercise[data-solved="false"]');
+        // As the lesson wrote it: at no instant, and not at rest, is the task met.
+        const before = await walk(() => false);
+        const early = before.find(([, solved]) => solved);
+        assert(!early, `${task}: solved as written at ${early && early[0] / 1000}s`);
+        assert(before.length > 1, `${task}: the lab plays (${before.length} instants)`);
+        // With the solution: met, by the time nothing is left to happen.
+        await page.click('.exercise .show-solution');
+        await page.click('.exercise .apply-solution');
+        const after = await walk(([, solved]) => solved);
+        assert(after[after.length - 1][1], `${task}: the solution is recognised (walked ${after.length} instants to ${after[after.length - 1][0] / 1000}s)`);
+        assert(await page.locator('.exercise .goals li:not(.met)').count() === 0, `${task}: every goal ticked`);
+        await page.locator('.lesson .exercise').screenshot({ path: path.join(artifacts, `32-exercise-${lesson}-${step}.png`) });
+        checked.push(task);
+        await page.click('.lesson-nav button.reset');
+      }
+      const next = page.locator('.lesson-nav button.primary:not(.next-lesson)');
+      if (!(await next.count()) || await next.isDisabled()) break;
+      await next.click();
+    }
+  }
+  console.log(`     exercises checked: ${checked.join(', ')}`);
+  assert(checked.length >= 5, `every exercise is checked: ${checked.join(', ')}`);
+});
+
 await test('an event row explains its object as of that instant, and why not the other instance types', async () => {
   // The scale-out step: its t3.small won over two pricier types that would have fitted.
   await page.selectOption('.lesson-picker select', 'hello');
