@@ -7,7 +7,6 @@
 //                            // the setDoc key of the document they belong to (null before any)
 //     changeDelay,           // ms; 0 (default): onChange on every change; > 0: once typing
 //                            // pauses that long (and on blur, setDoc, text(), destroy)
-//     onCursor(line, col),   // 1-based; col counts Unicode scalar values, as the Rust side does
 //     onUndo(redo),          // optional: the page's own undo history (see undoing() below);
 //                            // without it, CodeMirror's history per document
 //     readOnly, label, describedBy, dark,
@@ -180,11 +179,6 @@ function makeState(text, o, theme) {
       keymap.of([{ key: 'Tab', run: tab }, ...defaultKeymap]),
       EditorView.updateListener.of((u) => {
         if (u.docChanged && !u.transactions.every((tr) => tr.annotation(fromOutside))) o.changed(u.view);
-        if (o.onCursor && (u.selectionSet || u.docChanged)) {
-          const head = u.state.selection.main.head;
-          const line = u.state.doc.lineAt(head);
-          o.onCursor(line.number, [...line.text.slice(0, head - line.from)].length + 1);
-        }
       }),
       EditorView.domEventHandlers({ blur: (_, view) => o.flush(view) }),
     ],

@@ -8,7 +8,6 @@
 //! scroll position, and a key costs the same in a 5,000-line document as in a short one.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -38,42 +37,50 @@ extern "C" {
 
     /// One editor (editor.js's `create` result).
     pub type CodeEditor;
-    #[wasm_bindgen(method, js_name = setText)]
-    pub fn set_text(this: &CodeEditor, text: &str);
     #[wasm_bindgen(method, js_name = setDoc)]
     pub fn set_doc(this: &CodeEditor, key: u32, text: &str);
     #[wasm_bindgen(method, js_name = setDiagnostics)]
     fn set_diagnostics_js(this: &CodeEditor, list: &JsValue);
     #[wasm_bindgen(method, js_name = revealLine)]
     pub fn reveal_line(this: &CodeEditor, line: u32, column: Option<u32>);
-    #[wasm_bindgen(method, js_name = setTheme)]
-    pub fn set_theme(this: &CodeEditor, mode: &str);
     #[wasm_bindgen(method)]
     pub fn text(this: &CodeEditor) -> String;
-    #[wasm_bindgen(method)]
-    pub fn focus(this: &CodeEditor);
     #[wasm_bindgen(method)]
     pub fn destroy(this: &CodeEditor);
 }
 
 thread_local! {
-    /// The editor on the page (one at a time), for [`flush`].
+    /// The editor on the page (one at a time; the page's only holder of it).
     static OPEN: RefCell<Option<CodeEditor>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with the editor on the page, if CodeMirror runs.
+pub fn with_open(f: impl FnOnce(&CodeEditor)) {
+    OPEN.with(|open| {
+        if let Some(editor) = open.borrow().as_ref() {
+            f(editor)
+        }
+    });
 }
 
 /// Reports a change that waits for its delay (a key typed less than `change_delay_ms` ago)
 /// to the page now: before the session is saved on leaving.
 pub fn flush() {
-    OPEN.with(|open| {
-        if let Some(editor) = open.borrow().as_ref() {
-            let _ = editor.text();
-        }
+    with_open(|editor| {
+        let _ = editor.text();
     });
 }
 
-/// Makes `editor` the one [`flush`] reaches (`None`: it is gone).
-pub fn set_open(editor: Option<CodeEditor>) {
-    OPEN.with(|open| *open.borrow_mut() = editor);
+/// Makes `editor` the editor on the page.
+pub fn set_open(editor: CodeEditor) {
+    OPEN.with(|open| *open.borrow_mut() = Some(editor));
+}
+
+/// Destroys the editor on the page (its component is gone).
+pub fn close() {
+    if let Some(editor) = OPEN.with(|open| open.borrow_mut().take()) {
+        editor.destroy();
+    }
 }
 
 /// A problem to underline: 1-based line and column (characters), as `highlight::Mark`.
@@ -97,7 +104,6 @@ pub struct Options {
     /// The learner's edits: the whole text and the `set_doc` key of the document they belong
     /// to (a change waiting for its delay is reported when the tab changes, with the old key).
     pub on_change: Box<dyn FnMut(String, Option<u32>)>,
-    pub on_cursor: Box<dyn FnMut(u32, u32)>,
     /// The page's own undo history (Ctrl+Z goes there, not to CodeMirror's); `None`:
     /// CodeMirror's history per document.
     pub on_undo: Option<Box<dyn FnMut(bool)>>,
@@ -128,18 +134,10 @@ pub async fn open(
     let module: EditorModule = JsFuture::from(load_editor(&url)).await?.unchecked_into();
     let o = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&o, &JsValue::from_str(k), v);
-    let on_change = Rc::new(RefCell::new(options.on_change));
     // `into_js_value`: the closures live as long as the editor's JS object refers to them.
     set(
         "onChange",
-        &Closure::<dyn FnMut(String, Option<u32>)>::new(move |t: String, key: Option<u32>| {
-            (on_change.borrow_mut())(t, key)
-        })
-        .into_js_value(),
-    )?;
-    set(
-        "onCursor",
-        &Closure::<dyn FnMut(u32, u32)>::new(options.on_cursor).into_js_value(),
+        &Closure::<dyn FnMut(String, Option<u32>)>::new(options.on_change).into_js_value(),
     )?;
     if let Some(on_undo) = options.on_undo {
         set(

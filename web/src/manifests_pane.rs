@@ -3,7 +3,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::code_editor::{self, CodeEditor, Diagnostic};
+use crate::code_editor::{self, Diagnostic};
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
 use crate::migration::Preview;
@@ -335,10 +335,9 @@ fn YamlEditor() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    // CodeMirror once it runs (web/src/code_editor.rs); until then, and where it cannot load,
-    // the textarea under a coloured copy of its text is the editor (and it is what the build
-    // draws for a first visit).
-    let cm = StoredValue::new_local(None::<CodeEditor>);
+    // CodeMirror once it runs (web/src/code_editor.rs holds it); until then, and where it
+    // cannot load, the textarea under a coloured copy of its text is the editor (and it is
+    // what the build draws for a first visit).
     let cm_ready = RwSignal::new(false);
     // Colouring is one pass over the text and a span per token: past this size it would make
     // every keystroke (and a multi-megabyte paste) wait, so a large document shows uncoloured.
@@ -443,6 +442,17 @@ fn YamlEditor() -> impl IntoView {
             sc.set_scroll_top(top as i32);
         }
     };
+    // The caret to a line and column, in whichever editor runs; in CodeMirror after the tab's
+    // text is in it (the effect below, this same turn).
+    let reveal = move |line: usize, column: usize| {
+        if cm_ready.get_untracked() {
+            request_animation_frame(move || {
+                code_editor::with_open(|c| c.reveal_line(line as u32, Some(column as u32)))
+            });
+        } else if let Some(ta) = textarea.get_untracked() {
+            request_animation_frame(move || put_caret(ta, line, column));
+        }
+    };
     // A click in the Problems panel puts the caret on the problem.
     Effect::new(move |_| {
         let Some((doc, line, column, _)) = editor.jump.get() else {
@@ -451,35 +461,14 @@ fn YamlEditor() -> impl IntoView {
         if doc != editor.active_doc.get_untracked() {
             return;
         }
-        if cm_ready.get_untracked() {
-            // After the tab's text is in CodeMirror (the effect below, this same turn).
-            request_animation_frame(move || {
-                cm.with_value(|c| {
-                    if let Some(c) = c {
-                        c.reveal_line(line as u32, Some(column as u32));
-                    }
-                })
-            });
-        } else if let Some(ta) = textarea.get() {
-            put_caret(ta, line, column);
-        }
+        reveal(line, column);
     });
     // An undo or redo puts it where the text changed, once the text is in the editor.
     Effect::new(move |_| {
         let Some((line, column, _)) = editor.caret.get() else {
             return;
         };
-        if cm_ready.get_untracked() {
-            request_animation_frame(move || {
-                cm.with_value(|c| {
-                    if let Some(c) = c {
-                        c.reveal_line(line as u32, Some(column as u32));
-                    }
-                })
-            });
-        } else if let Some(ta) = textarea.get() {
-            request_animation_frame(move || put_caret(ta, line, column));
-        }
+        reveal(line, column);
     });
     // CodeMirror, the first time the editor shows: this component mounts only where the
     // editor is on screen (the page's manifests pane, an embed's Manifests tab or split view).
@@ -499,7 +488,6 @@ fn YamlEditor() -> impl IntoView {
                             on_change: Box::new(move |value, key| {
                                 set_text_of(key.unwrap_or(id), value)
                             }),
-                            on_cursor: Box::new(|_, _| {}),
                             on_undo: Some(Box::new(move |redo| {
                                 if redo {
                                     editor.redo()
@@ -521,10 +509,7 @@ fn YamlEditor() -> impl IntoView {
                                 return;
                             }
                             c.set_doc(id, &first);
-                            code_editor::set_open(Some(wasm_bindgen::JsCast::unchecked_into(
-                                wasm_bindgen::JsValue::clone(&c),
-                            )));
-                            cm.set_value(Some(c));
+                            code_editor::set_open(c);
                             cm_ready.set(true);
                         }
                     })
@@ -544,13 +529,7 @@ fn YamlEditor() -> impl IntoView {
             return;
         }
         let id = editor.active_doc.get();
-        text.with(|t| {
-            cm.with_value(|c| {
-                if let Some(c) = c {
-                    c.set_doc(id, t)
-                }
-            })
-        });
+        text.with(|t| code_editor::with_open(|c| c.set_doc(id, t)));
     });
     Effect::new(move |_| {
         if !cm_ready.get() {
@@ -566,21 +545,11 @@ fn YamlEditor() -> impl IntoView {
                     message: "",
                 })
                 .collect();
-            cm.with_value(|c| {
-                if let Some(c) = c {
-                    c.set_diagnostics(&list)
-                }
-            })
+            code_editor::with_open(|c| c.set_diagnostics(&list))
         });
     });
-    on_cleanup(move || {
-        cm.with_value(|c| {
-            if let Some(c) = c {
-                c.destroy();
-                code_editor::set_open(None);
-            }
-        })
-    });
+    // One editor on a page: this component's, if it loaded.
+    on_cleanup(code_editor::close);
     view! {
         <div class="editor" node_ref=scroller class:cm-ready=move || cm_ready.get()>
             <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
