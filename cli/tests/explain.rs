@@ -256,6 +256,62 @@ fn scale_in_node_counts_down_consolidate_after_then_is_chosen() {
 }
 
 #[test]
+fn a_do_not_disrupt_node_is_explained_as_left_alone_not_as_a_candidate() {
+    // The protect lab's `pinned` pool puts karpenter.sh/do-not-disrupt on its node: past its
+    // consolidateAfter, and drifted at 2m, it is still never a candidate.
+    let lab_name = "seed002-protect.yaml";
+    let node = node_named(lab_name, &["--until", "5m"], "pinned-");
+    let (_, e) = explain(lab_name, &["--node", &node, "--at", "5m"]);
+    let status = line(&e, "disruption", None, "do-not-disrupt");
+    assert_eq!(status["status"], "fail", "{status}");
+    let summary = e["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains("do-not-disrupt") && !summary.contains("candidate"),
+        "{summary}"
+    );
+    // The pods' own nodes in the lab are still candidates: the annotation is the node's.
+    let other = node_named(lab_name, &["--until", "1m30s"], "default-");
+    let (_, e) = explain(lab_name, &["--node", &other, "--at", "1m30s"]);
+    assert!(
+        lines(&e, "disruption")
+            .iter()
+            .all(|l| l["check"] != "do-not-disrupt"),
+        "{e:#}"
+    );
+}
+
+#[test]
+fn a_zone_picked_by_a_topology_spread_says_so() {
+    // The zones lab spreads `web` over zones with maxSkew 1: the NodeClaims opened for it are
+    // each narrowed to one zone, which decided the zone before any price did.
+    let lab_name = "seed002-zones.yaml";
+    let node = node_named(lab_name, &["--until", "2m"], "service-");
+    let (_, e) = explain(lab_name, &["--node", &node, "--at", "2m"]);
+    let zone = line(&e, "launch", None, "zone");
+    let text = zone["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("topology spread") && text.contains("maxSkew 1"),
+        "{text}"
+    );
+    // A NodeClaim the pods left every zone of its pool says the price decided.
+    let (_, e) = explain(
+        "seed002-scale-out.yaml",
+        &[
+            "--node",
+            &node_named("seed002-scale-out.yaml", &[], "platform-"),
+        ],
+    );
+    let text = line(&e, "launch", None, "zone")["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        !text.contains("spread") && !text.contains("allow"),
+        "{text}"
+    );
+}
+
+#[test]
 fn explain_names_what_exists_when_the_subject_does_not() {
     let path = lab("seed002-limits.yaml");
     let out = kpg(&[

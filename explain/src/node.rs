@@ -4,6 +4,7 @@
 use kpg_core::model::ConsolidationPolicy;
 use kpg_core::sim::evidence::{Blocker, CapacityReason, ClaimRecord, TypeStage, TypeVerdict};
 use kpg_core::sim::{Candidacy, Node, Simulation};
+use kpg_core::wellknown::ZONE;
 
 use crate::say::{self, Lang, say};
 use crate::{Explanation, Line, NotFound, Section, Status, time};
@@ -51,7 +52,13 @@ pub fn explain(
         if claim_view {
             sections.push(funnel_section(r, lang));
         }
-        sections.push(launch_section(node, r, claim_view, lang));
+        sections.push(launch_section(
+            node,
+            r,
+            zone_spread(sim, r),
+            claim_view,
+            lang,
+        ));
         if claim_view {
             sections.push(pods_section(sim, r, lang));
         }
@@ -186,6 +193,18 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                 lang,
                 "It is not Ready yet; only initialized nodes are candidates.",
                 "아직 Ready가 아닙니다. 초기화된 노드만 후보가 됩니다."
+            ),
+        ),
+        Candidacy::DoNotDisrupt => (
+            Status::Fail,
+            say!(
+                lang,
+                "Not disrupted: the node has karpenter.sh/do-not-disrupt: \"true\", so neither \
+                 consolidation nor drift takes it (its expireAfter, a spot interruption or a \
+                 deletion still do).",
+                "중단되지 않음: 노드에 karpenter.sh/do-not-disrupt: \"true\"가 있어 통합도 \
+                 드리프트도 이 노드를 건드리지 않습니다(expireAfter, 스팟 회수, 직접 삭제는 \
+                 예외).",
             ),
         ),
         Candidacy::ConsolidationDisabled { pool } => (
@@ -480,7 +499,24 @@ fn stage_check(s: &TypeStage) -> &'static str {
     }
 }
 
-fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Section {
+/// The `maxSkew` of a topology spread over zones among the pods the NodeClaim was opened
+/// for, if one of them has such a spread: what narrows a NodeClaim to one zone most often.
+fn zone_spread(sim: &Simulation, r: &ClaimRecord) -> Option<i32> {
+    r.pods
+        .iter()
+        .filter_map(|&p| sim.pods().get(p))
+        .flat_map(|p| p.spec.topology_spread.iter())
+        .find(|c| c.topology_key == ZONE)
+        .map(|c| c.max_skew)
+}
+
+fn launch_section(
+    node: &Node,
+    r: &ClaimRecord,
+    zone_spread: Option<i32>,
+    full: bool,
+    lang: Lang,
+) -> Section {
     let funnel = r.funnel();
     let chosen_price = funnel
         .iter()
@@ -584,7 +620,42 @@ fn launch_section(node: &Node, r: &ClaimRecord, full: bool, lang: Lang) -> Secti
             .check("unavailable-offerings"),
         );
     }
-    let zone = if l.ties > 1 {
+    // The zones the pods left the NodeClaim, when they are fewer than its NodePool allows
+    // (a topology spread puts each new NodeClaim in the domain that keeps the skew; a zone
+    // affinity or selector narrows it too): that, more than the price, picked the zone.
+    let pool_zones = r
+        .pass
+        .templates
+        .get(r.template)
+        .and_then(|t| t.requirements.get(ZONE));
+    let narrowed = r
+        .requirements
+        .get(ZONE)
+        .filter(|z| pool_zones.is_none_or(|p| !p.is_subset_of(z)));
+    let zone = if let Some(z) = narrowed {
+        match zone_spread {
+            Some(skew) => say!(
+                lang,
+                "zone {}: the pods' topology spread over zones (maxSkew {}) left this NodeClaim \
+                 {}, and its {} offering there was the cheapest",
+                "존 {}: 파드의 존 토폴로지 분산(maxSkew {})이 이 NodeClaim에 {}만 남겼고, 그곳의 \
+                 {} 오퍼링이 가장 쌌음",
+                node.zone,
+                skew,
+                say::allowed(z),
+                l.capacity_type.as_str()
+            ),
+            None => say!(
+                lang,
+                "zone {}: the pods' requirements allow {} only, and its {} offering there was \
+                 the cheapest",
+                "존 {}: 파드 요구 사항이 {}만 허용했고, 그곳의 {} 오퍼링이 가장 쌌음",
+                node.zone,
+                say::allowed(z),
+                l.capacity_type.as_str()
+            ),
+        }
+    } else if l.ties > 1 {
         say!(
             lang,
             "zone {}: {} offerings tied at the lowest {} price; one was picked at random (seeded)",

@@ -24,6 +24,9 @@ pub enum Candidacy {
     Chosen { method: &'static str, savings: i64 },
     /// Not initialized yet: only initialized nodes are candidates.
     NotInitialized,
+    /// The node carries `karpenter.sh/do-not-disrupt: "true"`: no voluntary disruption
+    /// (consolidation, drift) considers it, whatever its `consolidateAfter` says.
+    DoNotDisrupt,
     /// Its NodePool has `consolidateAfter: Never`.
     ConsolidationDisabled { pool: String },
     /// `consolidateAfter` has not run out since its last pod event; it becomes a candidate at
@@ -48,6 +51,7 @@ impl Candidacy {
             Candidacy::Disrupting(_) => "disrupting",
             Candidacy::Chosen { .. } => "pending",
             Candidacy::NotInitialized => "not-ready",
+            Candidacy::DoNotDisrupt => Blocker::NodeDoNotDisrupt.kind(),
             Candidacy::ConsolidationDisabled { .. } => "consolidation-disabled",
             Candidacy::NotYetConsolidatable { .. } => "consolidate-after",
             Candidacy::Blocked { blocker, .. } => blocker.kind(),
@@ -90,6 +94,11 @@ impl Simulation {
         // Only a considered (Ready) node can be the pending command's choice.
         if let Some((method, savings)) = self.pending_disruption(n) {
             return Some(Candidacy::Chosen { method, savings });
+        }
+        // The controller rules such a node out before any method asks about consolidateAfter
+        // (upstream's ValidateNodeDisruptable), so that is the answer, and it lasts.
+        if self.cluster.node_do_not_disrupt(n) {
+            return Some(Candidacy::DoNotDisrupt);
         }
         let np = node.nodepool.and_then(|p| self.cluster.node_pools.get(p))?;
         if np.consolidate_after.is_none() {

@@ -314,6 +314,15 @@ impl Cluster {
         )
     }
 
+    /// The node carries `karpenter.sh/do-not-disrupt: "true"` (set on it, or from its
+    /// NodePool's template): the disruption controller leaves it alone.
+    pub(super) fn node_do_not_disrupt(&self, n: usize) -> bool {
+        self.nodes[n]
+            .annotations
+            .get(wk::DO_NOT_DISRUPT)
+            .is_some_and(|v| v == "true")
+    }
+
     /// What the pod's `karpenter.sh/do-not-disrupt` annotation means now.
     pub(super) fn pod_do_not_disrupt(&self, p: usize, now: Millis) -> DoNotDisrupt {
         let pod = &self.pods[p];

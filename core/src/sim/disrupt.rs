@@ -354,11 +354,7 @@ impl Simulation {
                 blocked.push((n, Blocker::Nominated));
                 continue;
             }
-            if node
-                .annotations
-                .get(wk::DO_NOT_DISRUPT)
-                .is_some_and(|v| v == "true")
-            {
+            if self.cluster.node_do_not_disrupt(n) {
                 blocked.push((n, Blocker::NodeDoNotDisrupt));
                 continue;
             }
