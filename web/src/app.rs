@@ -16,7 +16,7 @@ use crate::player::MAX_TIME_MS;
 use crate::prerender;
 use crate::share_view::LinkedBanner;
 use crate::state::{
-    BottomTab, Compare, Editor, Engine, LessonState, Locale, Notice, Opened, Page, PhoneView,
+    BottomTab, Compare, Editor, Engine, Host, LessonState, Locale, Notice, Opened, Page, PhoneView,
     Selected, Selection, SessionState, Staging, Step, Transport,
 };
 use crate::terminal_view::Term;
@@ -202,7 +202,13 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             .as_ref()
             .and_then(|o| o.views().first().copied())
             .unwrap_or(View::Cluster),
-        page.shows(View::Explain),
+        if page.is_embed() {
+            Host::Embed {
+                explains: page.shows(View::Explain),
+            }
+        } else {
+            Host::Page
+        },
         engine,
         transport.clock.into(),
         locale,

@@ -253,6 +253,39 @@ pub fn reveal(el: &web_sys::Element) {
     el.scroll_into_view_with_scroll_into_view_options(&opts);
 }
 
+/// Scrolls the first element the selector finds into view, as [`reveal`] does.
+pub fn reveal_selector(selector: &str) {
+    if let Some(el) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+    {
+        reveal(&el);
+    }
+}
+
+/// Brings the first element the selector finds up from the lower half of the window (or
+/// from below it): its top goes to its `scroll-margin-top` (the style sheet keeps the
+/// upper part of the window for what the element is about). Higher up, nothing moves.
+pub fn raise_selector(selector: &str) {
+    let Some(w) = window() else { return };
+    let Some(el) = w
+        .document()
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+    else {
+        return;
+    };
+    let height = w
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if el.get_bounding_client_rect().top() > height / 2.0 {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Start);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
+}
+
 pub fn remove(key: &str) {
     if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.remove_item(key);

@@ -34,7 +34,7 @@ pub use engine::Engine;
 pub use lesson::{Drafts, LessonState};
 pub use locale::Locale;
 pub use page::{Notice, Page};
-pub use selection::{BottomTab, PhoneView, Selected, Selection};
+pub use selection::{BottomTab, Host, PhoneView, Selected, Selection};
 pub use session::SessionState;
 pub use staging::{Staging, Step};
 pub use transport::{SPEEDS, Transport};

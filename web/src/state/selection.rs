@@ -146,6 +146,23 @@ impl PhoneView {
     }
 }
 
+/// How a new selection's answer is brought into sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reveal {
+    /// The answer's sentence, scrolled the least that shows it.
+    Answer,
+    /// The whole explanation, raised from the lower half of the window.
+    Explanation,
+}
+
+/// Where the selection is made: the full page, or an embed in an article (which may offer
+/// the Explain part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    Page,
+    Embed { explains: bool },
+}
+
 /// What the learner is looking at: the selected pod or node, the tab under the cluster (an
 /// embed's part), and, derived from those and the engine, the explanation and what it lights
 /// up in the cluster view.
@@ -164,6 +181,11 @@ pub struct Selection {
     pub explanation: RwSignal<Option<Result<Explanation, String>>>,
     /// What the cluster view lights up and dims for the selected pod.
     pub focus: Memo<Focus>,
+    /// The learner just chose a subject: its first answer is brought into sight (the panel
+    /// under a tall cluster can start below the fold), as [`Selection::select`] decided.
+    /// Later answers, as the clock moves, leave the scroll where the learner put it.
+    reveal: StoredValue<Option<Reveal>>,
+    in_embed: bool,
 }
 
 impl Selection {
@@ -171,13 +193,14 @@ impl Selection {
         selected: Option<Selected>,
         bottom: BottomTab,
         embed_view: View,
-        embed_explains: bool,
+        host: Host,
         engine: Engine,
         clock: Signal<i64>,
         locale: Locale,
     ) -> Selection {
         let selected = RwSignal::new(selected);
         let explanation = RwSignal::new(None);
+        let reveal = StoredValue::new(None);
         // Derived, not synced: the explanation follows the selection, the language and the
         // engine; a node's also follows the clock, second by second, for its countdowns. The
         // worker explains; the answer replaces the last one when it comes (and one for a
@@ -209,7 +232,20 @@ impl Selection {
                             s.as_ref().is_some_and(|s| s.same_subject(&answered))
                         })
                     {
+                        let answered = matches!(e, Some(Ok(_)));
                         explanation.set(e);
+                        if let Some(how) = reveal.get_value().filter(|_| answered) {
+                            reveal.set_value(None);
+                            // After the answer is drawn (effects run before the next frame).
+                            request_animation_frame(move || match how {
+                                Reveal::Answer => {
+                                    crate::browser::reveal_selector(".explanation .answer")
+                                }
+                                Reveal::Explanation => {
+                                    crate::browser::raise_selector(".explanation")
+                                }
+                            });
+                        }
                     }
                 },
             );
@@ -225,14 +261,25 @@ impl Selection {
             bottom: RwSignal::new(bottom),
             embed_view: RwSignal::new(embed_view),
             phone_view: RwSignal::new(PhoneView::Lesson),
-            embed_explains,
+            embed_explains: host == Host::Embed { explains: true },
             explanation,
             focus,
+            reveal,
+            in_embed: host != Host::Page,
         }
     }
 
     /// Explains a pod or a node: selects it and opens the Explain tab.
     pub fn select(&self, s: Selected) {
+        // A pod's answer is drawn on the cluster too (each node and NodePool lit or dimmed
+        // with its reason), so its sentence comes into sight with the least scroll; a
+        // node's is in its tables (the candidates, the disruption status), which rise to
+        // the upper part of the window. An embed never scrolls its article.
+        let how = match s {
+            Selected::Pod(_) => Reveal::Answer,
+            Selected::Node { .. } => Reveal::Explanation,
+        };
+        self.reveal.set_value((!self.in_embed).then_some(how));
         self.selected.set(Some(s));
         self.bottom.set(BottomTab::Explain);
         self.phone_view.set(PhoneView::Inspect);
