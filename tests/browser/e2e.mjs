@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from './server.mjs';
-import { assert, editorReady, editorText, fillEditor, finish, focusEditor, gutterMismatches, launch, live, test } from './harness.mjs';
+import { assert, editorReady, editorText, fillEditor, finish, focusEditor, gutterMismatches, launch, live, playUntil, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -1162,11 +1162,7 @@ await test('an event row explains its object as of that instant, and why not the
 async function playLesson(id, untilMs) {
   await page.selectOption('.lesson-picker select', id);
   await page.waitForSelector('.summary');
-  await page.click('.speed >> text=60×');
-  await page.click('button.play');
-  await page.waitForFunction((t) => Number(document.querySelector('output.clock').dataset.ms) >= t,
-    untilMs, { timeout: 60000 });
-  await page.click('button.play');
+  await playUntil(page, untilMs);
 }
 
 await test('each new lesson plays to the state its steps describe', async () => {

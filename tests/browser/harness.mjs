@@ -45,6 +45,15 @@ export async function live(page, timeout = 30000) {
     && performance.getEntriesByName('kpg-interactive').length > 0, null, { timeout });
 }
 
+/** Plays the open lab at 60× until the clock reaches `ms`, then pauses. */
+export async function playUntil(page, ms) {
+  await page.click('.speed >> text=60×');
+  await page.click('button.play');
+  await page.waitForFunction((t) => Number(document.querySelector('output.clock').dataset.ms) >= t,
+    ms, { timeout: 60000 });
+  await page.click('button.play');
+}
+
 export function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
 /** Prints "N passed, M failed" and exits non-zero on any failure. */

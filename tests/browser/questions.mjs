@@ -9,7 +9,7 @@
 // <artifacts>/questions.md), and a screenshot of each answer in each language.
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, finish, launch, live, test } from './harness.mjs';
+import { assert, finish, launch, live, playUntil, test } from './harness.mjs';
 import { serve } from './server.mjs';
 
 const dist = process.argv[2] || 'dist';
@@ -147,13 +147,7 @@ for (const lang of ['en', 'ko']) {
         await page.selectOption('.lesson-picker select', q.lesson);
         for (let s = 1; s < q.step; s++) await page.click('.lesson-nav button.primary');
         if (await page.locator('.lesson .open-lab').count()) await page.click('.lesson .open-lab');
-        if (q.playTo) {
-          await page.click('.speed >> text=60×');
-          await page.click('button.play');
-          await page.waitForFunction((t) => Number(document.querySelector('output.clock').dataset.ms) >= t,
-            q.playTo, { timeout: 60000 });
-          await page.click('button.play');
-        }
+        if (q.playTo) await playUntil(page, q.playTo);
         if (q.until) await page.locator(q.until).waitFor({ timeout: 10000 });
         assert(q.clicks.length <= 2, 'two clicks at most');
         for (const c of q.clicks) await page.locator(c.selector).click();

@@ -248,17 +248,27 @@ pub fn play_chip_moves(before: &ChipPositions) {
 
 /// Scrolls an element into view without moving the page more than needed.
 pub fn reveal(el: &web_sys::Element) {
+    scroll_into_view(el, web_sys::ScrollLogicalPosition::Nearest);
+}
+
+fn scroll_into_view(el: &web_sys::Element, block: web_sys::ScrollLogicalPosition) {
     let opts = web_sys::ScrollIntoViewOptions::new();
-    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    opts.set_block(block);
     el.scroll_into_view_with_scroll_into_view_options(&opts);
+}
+
+/// The first element of the document the selector finds.
+fn query(selector: &str) -> Option<web_sys::Element> {
+    window()?
+        .document()?
+        .query_selector(selector)
+        .ok()
+        .flatten()
 }
 
 /// Scrolls the first element the selector finds into view, as [`reveal`] does.
 pub fn reveal_selector(selector: &str) {
-    if let Some(el) = window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(selector).ok().flatten())
-    {
+    if let Some(el) = query(selector) {
         reveal(&el);
     }
 }
@@ -267,11 +277,7 @@ pub fn reveal_selector(selector: &str) {
 /// from below it): its top goes to its `scroll-margin-top` (the style sheet keeps the
 /// upper part of the window for what the element is about). Higher up, nothing moves.
 pub fn raise_selector(selector: &str) {
-    let Some(w) = window() else { return };
-    let Some(el) = w
-        .document()
-        .and_then(|d| d.query_selector(selector).ok().flatten())
-    else {
+    let (Some(w), Some(el)) = (window(), query(selector)) else {
         return;
     };
     let height = w
@@ -280,9 +286,7 @@ pub fn raise_selector(selector: &str) {
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
     if el.get_bounding_client_rect().top() > height / 2.0 {
-        let opts = web_sys::ScrollIntoViewOptions::new();
-        opts.set_block(web_sys::ScrollLogicalPosition::Start);
-        el.scroll_into_view_with_scroll_into_view_options(&opts);
+        scroll_into_view(&el, web_sys::ScrollLogicalPosition::Start);
     }
 }
 

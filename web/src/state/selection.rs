@@ -175,8 +175,9 @@ pub struct Selection {
     /// The view a phone shows (the page's panes, one at a time); a wide screen shows them
     /// all and ignores it.
     pub phone_view: RwSignal<PhoneView>,
-    /// An embed that offers the Explain part shows it on a selection.
-    embed_explains: bool,
+    /// The page or an embed: an embed that offers the Explain part shows it on a
+    /// selection, and only the page scrolls an answer into sight.
+    host: Host,
     /// The selection explained at the current instant (`Err`: it no longer exists).
     pub explanation: RwSignal<Option<Result<Explanation, String>>>,
     /// What the cluster view lights up and dims for the selected pod.
@@ -185,7 +186,6 @@ pub struct Selection {
     /// under a tall cluster can start below the fold), as [`Selection::select`] decided.
     /// Later answers, as the clock moves, leave the scroll where the learner put it.
     reveal: StoredValue<Option<Reveal>>,
-    in_embed: bool,
 }
 
 impl Selection {
@@ -261,11 +261,10 @@ impl Selection {
             bottom: RwSignal::new(bottom),
             embed_view: RwSignal::new(embed_view),
             phone_view: RwSignal::new(PhoneView::Lesson),
-            embed_explains: host == Host::Embed { explains: true },
+            host,
             explanation,
             focus,
             reveal,
-            in_embed: host != Host::Page,
         }
     }
 
@@ -279,11 +278,12 @@ impl Selection {
             Selected::Pod(_) => Reveal::Answer,
             Selected::Node { .. } => Reveal::Explanation,
         };
-        self.reveal.set_value((!self.in_embed).then_some(how));
+        self.reveal
+            .set_value((self.host == Host::Page).then_some(how));
         self.selected.set(Some(s));
         self.bottom.set(BottomTab::Explain);
         self.phone_view.set(PhoneView::Inspect);
-        if self.embed_explains {
+        if self.host == (Host::Embed { explains: true }) {
             self.embed_view.set(View::Explain);
         }
     }
