@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-import { assert, editorText, fillEditor, finish, launch, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, slow, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -259,8 +259,8 @@ await test('the first embed loads as it comes into view: the cluster shows, the 
   assert(detail.ok === true && detail.documents === 3, `kpg:loaded ok with 3 documents: ${JSON.stringify(detail)}`);
   assert(posterHeight === 482, `the poster held the embed's height: ${posterHeight}`);
   const frame = await frameOf(page, 0);
-  await frame.waitForSelector('.summary', { timeout: 10000 });
-  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
+  await frame.waitForSelector('.summary', { timeout: slow(10000) });
+  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(10000) });
   await fitsContent(page, 0);
   const iframe = await page.evaluate(() => {
     const f = document.querySelector('.karpenter-playground-embed iframe');
@@ -282,21 +282,21 @@ await test('the second and third embeds load when scrolled to; the wasm is downl
   figure('viewport to first cluster render, second embed (page and wasm from the browser cache)', `${second.ms} ms`);
   assert(second.detail.ok === true && second.detail.documents === 5, `limits lab loaded: ${JSON.stringify(second.detail)}`);
   const f1 = await frameOf(page, 1);
-  await f1.waitForSelector('[data-lane="pool/platform"]', { timeout: 10000 });
-  await f1.waitForSelector('[data-lane="pool/service"]', { timeout: 10000 });
+  await f1.waitForSelector('[data-lane="pool/platform"]', { timeout: slow(10000) });
+  await f1.waitForSelector('[data-lane="pool/service"]', { timeout: slow(10000) });
   await fitsContent(page, 1);
   const src1 = await page.locator('.karpenter-playground-embed iframe').nth(1).getAttribute('src');
   assert(src1.endsWith('index.html?embed&scenario=message&autoplay=1&speed=60&until=5m'), `autoplay, 60×, until 5m: ${src1}`);
   // Autoplay at 60× reaches 5m in 5 s of real time, and the clock stops there.
   await message(page, 1, 'kpg:clock', from, { at: 300000, playing: false }, 30000);
-  await f1.waitForFunction(() => document.querySelectorAll('.tray .pod').length === 2, null, { timeout: 10000 });
+  await f1.waitForFunction(() => document.querySelectorAll('.tray .pod').length === 2, null, { timeout: slow(10000) });
 
   const third = await scrollToEmbed(page, 2);
   assert(!third.early, 'the third embed loaded only when scrolled to');
   figure('viewport to first cluster render, third embed (from the cache)', `${third.ms} ms`);
   assert(third.detail.ok === true && third.detail.documents === 6, `consolidation lab loaded: ${JSON.stringify(third.detail)}`);
   const f2 = await frameOf(page, 2);
-  await f2.waitForSelector('[data-lane="pool/platform"]', { timeout: 10000 });
+  await f2.waitForSelector('[data-lane="pool/platform"]', { timeout: slow(10000) });
   await fitsContent(page, 2);
   const src2 = await page.locator('.karpenter-playground-embed iframe').nth(2).getAttribute('src');
   assert(src2.endsWith('index.html?embed&scenario=message&view=cluster%2Cevents&speed=60&theme=dark'), `dark, events: ${src2}`);
@@ -494,7 +494,7 @@ await test('on another origin (the usual blog), an embed loads when scrolled to 
   figure('viewport to first cluster render, an article on another origin (cold: downloads the page and its wasm)', `${ms} ms`);
   assert(detail.ok === true && detail.documents === 3, `loaded: ${JSON.stringify(detail)}`);
   const frame = await frameOf(p, 0);
-  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: 10000 });
+  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(10000) });
   await fitsContent(p, 0);
   await ctx.close();
 });
@@ -564,7 +564,7 @@ await test('hostile YAML shows as text, runs nowhere, and stray kpg: messages ar
   const src = await p.locator('iframe').first().getAttribute('src');
   assert(src === url + 'index.html?embed&scenario=message&view=manifests', `the javascript: playground is refused for the real one: ${src}`);
   const frame = await frameOf(p, 0);
-  await frame.waitForSelector('textarea', { state: 'attached', timeout: 10000 });
+  await frame.waitForSelector('textarea', { state: 'attached', timeout: slow(10000) });
   await p.waitForTimeout(1000); // time for an injected <img> to fail and fire onerror
   assert(await p.evaluate(() => window.__pwned) === undefined, 'nothing ran in the host');
   const inside = await frame.evaluate(() => ({

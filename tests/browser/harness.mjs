@@ -9,9 +9,42 @@ const { chromium } = require('playwright-core');
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'];
 
-/** Headless Chromium (KPG_CHROMIUM overrides /usr/bin/chromium). */
-export function launch() {
-  return chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * `KPG_CPU_THROTTLE=6` slows every page's CPU down that many times (DevTools'
+ * Emulation.setCPUThrottlingRate, as Lighthouse's mobile profile does), to prove the suites
+ * do not depend on the machine's speed. Timeouts grow by the same factor.
+ */
+export const CPU_THROTTLE = Math.max(1, Number(process.env.KPG_CPU_THROTTLE || 1));
+
+/** A timeout in ms, stretched for a throttled CPU. */
+export const slow = (ms) => ms * CPU_THROTTLE;
+
+async function throttle(page) {
+  page.setDefaultTimeout(slow(30000));
+  if (CPU_THROTTLE === 1) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE });
+}
+
+/** Headless Chromium (KPG_CHROMIUM overrides /usr/bin/chromium); every page it opens is throttled. */
+export async function launch() {
+  const browser = await chromium.launch({ executablePath: process.env.KPG_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const ctx = await newContext(options);
+    const newPage = ctx.newPage.bind(ctx);
+    ctx.newPage = async () => { const p = await newPage(); await throttle(p); return p; };
+    return ctx;
+  };
+  browser.newPage = async (options) => {
+    const ctx = await browser.newContext(options);
+    const p = await ctx.newPage();
+    // As playwright's own newPage: closing the page closes its context.
+    const close = p.close.bind(p);
+    p.close = async (o) => { await close(o); await ctx.close(); };
+    return p;
+  };
+  return browser;
 }
 
 let passed = 0;
@@ -40,18 +73,61 @@ export async function test(name, fn) {
  * Waits until the live page runs: a first visit is painted from the build's drawn copy
  * (#kpg-prerender, inert) before the wasm starts, and a test must act on the live page.
  */
-export async function live(page, timeout = 30000) {
+export async function live(page, timeout = slow(30000)) {
   await page.waitForFunction(() => !document.getElementById('kpg-prerender')
     && performance.getEntriesByName('kpg-interactive').length > 0, null, { timeout });
 }
 
-/** Plays the open lab at 60× until the clock reaches `ms`, then pauses. */
-export async function playUntil(page, ms) {
-  await page.click('.speed >> text=60×');
-  await page.click('button.play');
-  await page.waitForFunction((t) => Number(document.querySelector('output.clock').dataset.ms) >= t,
-    ms, { timeout: 60000 });
-  await page.click('button.play');
+/** `150000` → `2:30`, as the page's clock shows it; `1500` → `1500ms`. */
+export function clockText(ms) {
+  if (ms % 1000) return `${ms}ms`;
+  const s = ms / 1000;
+  const [h, m] = [Math.floor(s / 3600), Math.floor(s / 60) % 60];
+  const two = (n) => String(n).padStart(2, '0');
+  return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+/** Waits until the cluster on screen is the engine's at the clock's instant. */
+export async function settled(page, timeout = slow(30000)) {
+  await page.waitForFunction(() => {
+    const clock = document.querySelector('output.clock');
+    const summary = document.querySelector('.summary');
+    return clock && summary && summary.dataset.at === clock.dataset.ms;
+  }, null, { timeout });
+}
+
+/**
+ * Goes to the instant `ms` as a learner does, whatever the machine's speed: a click on the
+ * clock, the time typed with real keys, Enter. Returns once the cluster shows that instant.
+ */
+export async function seekTo(page, ms) {
+  await page.click('.transport .clock-go');
+  await page.waitForSelector('.transport .clock-input:focus');
+  await page.keyboard.type(clockText(ms));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((t) => document.querySelector('output.clock')?.dataset.ms === String(t), ms,
+    { timeout: slow(30000) });
+  await settled(page);
+}
+
+/**
+ * Moves the clock from one instant where something happens to the next (the transport's ⇥)
+ * until `predicate(arg)` holds in the page, and stops there. Throws after `max` instants.
+ * The simulation decides the instants, so this lands at the same one on any machine.
+ */
+export async function stepUntil(page, predicate, arg, { max = 300 } = {}) {
+  await settled(page);
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate(predicate, arg)) return;
+    const before = await page.locator('output.clock').getAttribute('data-ms');
+    await page.click('.transport button.next-instant');
+    await page.waitForFunction((b) => document.querySelector('output.clock')?.dataset.ms !== b, before,
+      { timeout: slow(30000) }).catch(() => {});
+    await settled(page);
+    if (await page.locator('output.clock').getAttribute('data-ms') === before) break;
+  }
+  if (await page.evaluate(predicate, arg)) return;
+  throw new Error(`stepUntil: never held up to ${await page.locator('output.clock').getAttribute('data-ms')} ms: ${predicate}`);
 }
 
 export function assert(cond, msg) { if (!cond) throw new Error(msg); }
@@ -67,7 +143,7 @@ export function finish() {
  * shows); the textarea editor before it is hidden then, and a test types into CodeMirror.
  */
 export async function editorReady(page) {
-  await page.waitForSelector('.pane.manifests .editor.cm-ready .cm-content', { timeout: 20000 });
+  await page.waitForSelector('.pane.manifests .editor.cm-ready .cm-content', { timeout: slow(20000) });
 }
 
 /**
@@ -82,7 +158,7 @@ export async function fillEditor(page, text) {
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: 'input.paste' });
   }, text);
   await page.waitForFunction((n) => document.querySelector('.pane.manifests textarea.input').value.length === n,
-    text.length, { timeout: 20000 });
+    text.length, { timeout: slow(20000) });
 }
 
 /** The open document's text as the editor shows it. */
@@ -124,4 +200,24 @@ export function gutterMismatches(page, lines) {
     }
     return { bad, compared };
   }, lines);
+}
+
+/**
+ * Runs axe-core (from NODE_PATH, installed by scripts/setup-web) on a page or frame and returns
+ * its critical and serious violations, each as `rule ×count: target …`. `options.include`:
+ * a selector to check only part of the document.
+ */
+export async function axeViolations(pageOrFrame, { include } = {}) {
+  const source = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await pageOrFrame.evaluate(() => !!window.axe))) await pageOrFrame.evaluate(source);
+  const found = await pageOrFrame.evaluate(async (include) => {
+    const r = await window.axe.run(include ? { include: [include] } : document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length,
+        targets: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} (${(n.failureSummary || '').split('\n').slice(1, 2).join('').trim()})`) }));
+  }, include || null);
+  return found.map((v) => `${v.impact} ${v.id} ×${v.count}: ${v.targets.join(' | ')}`);
 }

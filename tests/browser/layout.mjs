@@ -5,7 +5,7 @@
 //   node tests/browser/layout.mjs <dist> [artifacts]
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, live, test, assert, finish } from './harness.mjs';
+import { launch, live, test, assert, finish, slow } from './harness.mjs';
 import { serve } from './server.mjs';
 
 const dist = process.argv[2] || 'dist';
@@ -47,7 +47,7 @@ async function settled() {
   await page.waitForFunction(() => {
     const at = document.querySelector('.summary')?.getAttribute('data-at');
     return at === document.querySelector('.clock').getAttribute('data-ms');
-  }, null, { timeout: 15000 });
+  }, null, { timeout: slow(15000) });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
@@ -86,7 +86,7 @@ await test('at 1280×800 every lesson step shows its whole cluster beside the le
         // The next instant at which something happens (the transport's ⇥).
         await page.click('.transport .next-instant');
         const moved = await page.waitForFunction((before) =>
-          Number(document.querySelector('.clock').getAttribute('data-ms')) !== before, m.clock, { timeout: 2000 })
+          Number(document.querySelector('.clock').getAttribute('data-ms')) !== before, m.clock, { timeout: slow(2000) })
           .then(() => true, () => false);
         if (!moved) break;
         await settled();

@@ -1,6 +1,6 @@
 // Every question a learner asks, answered within two clicks of the lesson step where it comes
 // up, in English and in Korean. Each question opens its lesson step on a fresh page in that
-// language, plays the step to the instant the lesson talks about, then clicks what a learner
+// language, goes to the instant the lesson talks about (typed into the clock), then clicks what a learner
 // would click (at most two things) and reads the answer where the page shows it.
 //
 //   node tests/browser/questions.mjs <dist> [artifacts]
@@ -9,7 +9,7 @@
 // <artifacts>/questions.md), and a screenshot of each answer in each language.
 import fs from 'node:fs';
 import path from 'node:path';
-import { assert, finish, launch, live, playUntil, test } from './harness.mjs';
+import { assert, finish, launch, live, seekTo, slow, test } from './harness.mjs';
 import { serve } from './server.mjs';
 
 const dist = process.argv[2] || 'dist';
@@ -147,15 +147,15 @@ for (const lang of ['en', 'ko']) {
         await page.selectOption('.lesson-picker select', q.lesson);
         for (let s = 1; s < q.step; s++) await page.click('.lesson-nav button.primary');
         if (await page.locator('.lesson .open-lab').count()) await page.click('.lesson .open-lab');
-        if (q.playTo) await playUntil(page, q.playTo);
-        if (q.until) await page.locator(q.until).waitFor({ timeout: 10000 });
+        if (q.playTo) await seekTo(page, q.playTo);
+        if (q.until) await page.locator(q.until).waitFor({ timeout: slow(10000) });
         assert(q.clicks.length <= 2, 'two clicks at most');
         for (const c of q.clicks) await page.locator(c.selector).click();
         // The answer is read once it says what it should (a finding or an explanation arrives
         // from the worker a moment after the click), or after 10 s, and then it must.
         const answer = page.locator(q.answer).first();
-        await answer.waitFor({ timeout: 10000 });
-        const deadline = Date.now() + 10000;
+        await answer.waitFor({ timeout: slow(10000) });
+        const deadline = Date.now() + slow(10000);
         let text = '';
         do {
           text = (await answer.innerText()).trim();

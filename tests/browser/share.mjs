@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
-import { assert, editorText, fillEditor, finish, launch, live, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, live, slow, stepUntil, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -48,10 +48,9 @@ const myEdit = '# my own note, kept through everything\n';
 {
   await fillEditor(mine.page, myEdit + await editorText(mine.page));
 }
+// The speed chosen travels with the link; the instant is reached by stepping, not playing.
 await mine.page.click('.speed >> text=60×');
-await mine.page.click('button.play');
-await mine.page.waitForFunction(() => document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length >= 2, null, { timeout: 30000 });
-await mine.page.click('button.play');
+await stepUntil(mine.page, () => document.querySelectorAll('[data-lane="pool/platform"] .node.ready').length >= 2);
 await mine.page.locator('[data-lane="pool/platform"] .node.ready').first().click();
 await mine.page.waitForSelector('.explanation');
 const sharerView = await cluster(mine.page);
@@ -74,7 +73,7 @@ await test('the Share dialog gives a link that reopens the same cluster at the s
   await fresh.page.goto(pageLink);
   await live(fresh.page);
   await fresh.page.waitForSelector('.summary');
-  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: slow(20000) });
   const seen = await cluster(fresh.page);
   assert(same(seen, sharerView), `same cluster and clock:\n${JSON.stringify(seen)}\nvs\n${JSON.stringify(sharerView)}`);
   assert(await fresh.page.locator('.lesson-picker select').inputValue() === 'labels-taints', 'the same lesson');
@@ -103,7 +102,7 @@ await test('Share → Embed gives the article snippet for the current scenario, 
   const preview = mine.page.locator('iframe.embed-preview');
   assert((await preview.getAttribute('src')).includes('?embed&autoplay'), 'the preview has the same options');
   const frame = await (await preview.elementHandle()).contentFrame();
-  await frame.waitForSelector('.app.embed .summary', { timeout: 20000 });
+  await frame.waitForSelector('.app.embed .summary', { timeout: slow(20000) });
   await frame.waitForSelector('[data-lane="pool/platform"]');
   await mine.page.click('.embed-forms .form-iframe');
   text = await snippet();
@@ -118,7 +117,7 @@ await test('a link opened beside a saved session leaves that session alone, and 
   await tab.goto(pageLink);
   await live(tab);
   await tab.waitForSelector('.linked-banner');
-  await tab.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: 20000 });
+  await tab.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, sharerView.cards.length, { timeout: slow(20000) });
   // Edit the linked workspace: that edit must not reach the learner's own session.
   await tab.click('.doc-tab:has-text("busybox")');
   await fillEditor(tab, '# edited in the shared copy\n' + await editorText(tab));
@@ -148,7 +147,7 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   const fresh = await profile();
   await fresh.page.goto(link);
   await live(fresh.page);
-  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: slow(20000) });
   const seen = await cluster(fresh.page);
   assert(seen.clock === 180000, `the clock opens at 3m: ${seen.clock}`);
   assert(same(seen.cards, expected), `the nodes kpg simulate reports at 3m:\n${seen.cards}\nvs\n${expected}`);
@@ -159,7 +158,7 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   const third = await profile();
   await third.page.goto(again);
   await live(third.page);
-  await third.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: 20000 });
+  await third.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: slow(20000) });
   assert(same(await cluster(third.page), seen), 'a link from the page and one from kpg share open the same cluster');
   await third.context.close();
   await fresh.context.close();

@@ -3,8 +3,9 @@
 // imported lazily the first time the editor shows.
 //
 //   const ed = create(parent, text, {
-//     onChange(text, key),   // the learner's edits (never those made by setText/setDoc), with
-//                            // the setDoc key of the document they belong to (null before any)
+//     onChange(text, key, pasted), // the learner's edits (never those made by setText/setDoc),
+//                            // with the setDoc key of the document they belong to (null before
+//                            // any) and whether a paste or a drop was among them
 //     changeDelay,           // ms; 0 (default): onChange on every change; > 0: once typing
 //                            // pauses that long (and on blur, setDoc, text(), destroy)
 //     onUndo(redo),          // optional: the page's own undo history (see undoing() below);
@@ -149,6 +150,30 @@ function undoing(o) {
   ];
 }
 
+// What Tab does, settled as accessible code editors settle it, so a keyboard user is never
+// trapped and never breaks the YAML by passing through:
+// - arriving without the pointer (Tab from the page, a jump from the Problems panel), Tab
+//   and Shift+Tab move on ('moves');
+// - once the learner edits (types, deletes, pastes) or clicks into the text, Tab indents
+//   ('indents');
+// - Escape goes back to 'moves' until the next edit; Ctrl+M (Shift+Alt+M on a Mac, as in
+//   CodeMirror and VS Code) switches by hand.
+// The mode is the parent's data-tab attribute, which the page's visible hint reads.
+function tabKeys(o) {
+  return {
+    pointerdown(_, view) { o.pointed = true; o.tabMode(view, 'indents'); return false; },
+    focus(_, view) {
+      if (!o.pointed) o.tabMode(view, 'moves');
+      o.pointed = false;
+      return false;
+    },
+    keydown(e, view) {
+      if (e.key === 'Escape' && !e.isComposing) o.tabMode(view, 'moves');
+      return false;
+    },
+  };
+}
+
 function makeState(text, o, theme) {
   // Tab: two spaces at the caret, as today (YAML forbids tab characters, which CodeMirror's
   // insertTab would type); with a selection, indent its lines.
@@ -175,12 +200,19 @@ function makeState(text, o, theme) {
       theme.of(look(!!o.dark)),
       EditorView.contentAttributes.of(attrs),
       EditorState.readOnly.of(!!o.readOnly),
-      // Tab indents (two spaces); Escape then Tab leaves the editor (CodeMirror's own rule).
-      keymap.of([{ key: 'Tab', run: tab }, ...defaultKeymap]),
+      // Tab indents (two spaces) once the learner edits; see tabKeys for when it moves on.
+      keymap.of([{ key: 'Tab', run: tab }, { key: 'Ctrl-m', mac: 'Shift-Alt-m', run: o.toggleTab },
+        ...defaultKeymap]),
       EditorView.updateListener.of((u) => {
+        if (u.transactions.some((tr) => tr.isUserEvent('input.paste') || tr.isUserEvent('input.drop'))) {
+          o.pasted = true;
+        }
         if (u.docChanged && !u.transactions.every((tr) => tr.annotation(fromOutside))) o.changed(u.view);
+        if (u.transactions.some((tr) => tr.isUserEvent('input') || tr.isUserEvent('delete'))) {
+          o.tabMode(u.view, 'indents');
+        }
       }),
-      EditorView.domEventHandlers({ blur: (_, view) => o.flush(view) }),
+      EditorView.domEventHandlers({ blur: (_, view) => o.flush(view), ...tabKeys(o) }),
     ],
   });
 }
@@ -198,8 +230,10 @@ export function create(parent, text, options = {}) {
     o.last = view.state.doc.toString();
     // onChange may run inside CodeMirror's update (changeDelay 0): a setText it makes then
     // waits for a microtask, as CodeMirror refuses an update inside another.
+    const pasted = !!o.pasted;
+    o.pasted = false;
     o.reporting = true;
-    try { if (o.onChange) o.onChange(o.last, o.key); } finally { o.reporting = false; }
+    try { if (o.onChange) o.onChange(o.last, o.key, pasted); } finally { o.reporting = false; }
   };
   // While an IME composes (Korean: ㅎ → 하 → 한), the text holds unfinished syllables: they
   // are reported once the composition ends.
@@ -211,8 +245,18 @@ export function create(parent, text, options = {}) {
     later(view);
     if (!o.changeDelay && !view.composing) o.flush(view);
   };
+  o.tabMode = (view, mode) => {
+    const next = o.readOnly ? 'moves' : mode;
+    view.setTabFocusMode(next === 'moves');
+    if (parent.dataset.tab !== next) parent.dataset.tab = next;
+  };
+  o.toggleTab = (view) => {
+    o.tabMode(view, parent.dataset.tab === 'moves' ? 'indents' : 'moves');
+    return true;
+  };
   const theme = new Compartment();
   const view = new EditorView({ state: makeState(text, o, theme), parent });
+  o.tabMode(view, 'moves');
   const docs = new Map(); // key → EditorState of the tabs not shown
 
   const api = {

@@ -297,16 +297,17 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
     });
     Effect::new(move |_| browser::set_document_lang(locale.lang.get().code()));
 
-    // Space plays or pauses and `.` steps, unless focus is in something that takes keys.
+    // Space plays or pauses and `.` steps, unless the key is typed into something (the
+    // editor, the terminal, a field) or is part of an IME composition: one rule, in the page
+    // and in an embed (`browser::key_is_taken`).
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let focus = document().active_element().map(|el| el.tag_name());
-        let focus = focus.as_deref().unwrap_or_default();
+        let typed = browser::key_is_typed(&ev);
         // Ctrl+Z outside a text field (after a click on a lesson's step, a tab, Reset) takes
         // back the last change to the manifests; the editor handles its own (and marks the
         // key handled).
         if let Some(redo) = crate::manifests_pane::undo_key(&ev)
             && !ev.default_prevented()
-            && !matches!(focus, "TEXTAREA" | "INPUT")
+            && !typed
             && !editor.readonly
             && !page.is_embed()
         {
@@ -318,11 +319,12 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             };
             return;
         }
-        let typing = matches!(
-            focus,
-            "TEXTAREA" | "INPUT" | "SELECT" | "BUTTON" | "SUMMARY"
-        );
-        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        if browser::key_is_taken(&ev)
+            || ev.default_prevented()
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+        {
             return;
         }
         match ev.key().as_str() {
@@ -357,6 +359,14 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
     view! {
         <div class="app" class:staging=move || !staging.shown()
             data-lang=move || locale.lang.get().code()>
+            // The first stop of Tab: straight to the cluster (its pending pods, its lanes),
+            // past the header, the lesson and the editor. Not a `#fragment` link: the
+            // fragment holds a shared scenario.
+            <a class="skip-link" href="#cluster-title" on:click=move |ev| {
+                ev.prevent_default();
+                selection.phone_view.set(PhoneView::Cluster);
+                browser::focus_selector(".pane.cluster");
+            }>{move || locale.t(T::SkipToCluster)}</a>
             <Show when=move || staging.has(Step::Header)><Header/></Show>
             <LinkedBanner/>
             <NoticeBar/>

@@ -246,6 +246,55 @@ pub fn play_chip_moves(before: &ChipPositions) {
     }
 }
 
+/// Whether a key is typed into text rather than meant for the page's shortcuts: a text field,
+/// the code editor (CodeMirror is `contenteditable`) or any other editable element; and every
+/// key of an IME composition (Korean syllables are built from several keys, and the one that
+/// ends a syllable may be a space or a `.`).
+pub fn key_is_typed(ev: &web_sys::KeyboardEvent) -> bool {
+    if ev.is_composing() || ev.key() == "Process" || ev.key_code() == 229 {
+        return true;
+    }
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    if el
+        .dyn_ref::<web_sys::HtmlElement>()
+        .is_some_and(web_sys::HtmlElement::is_content_editable)
+    {
+        return true;
+    }
+    el.closest(TYPED_INTO).ok().flatten().is_some()
+}
+
+const TYPED_INTO: &str = "input, textarea, [contenteditable], [role=textbox], .cm-editor";
+
+/// Whether a key goes to a control that has focus and takes it as its own (Space presses a
+/// button, opens a select or a `<details>`), or is typed (`key_is_typed`).
+pub fn key_is_taken(ev: &web_sys::KeyboardEvent) -> bool {
+    key_is_typed(ev)
+        || ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| {
+                el.closest("button, select, summary, a[href]")
+                    .ok()
+                    .flatten()
+            })
+            .is_some()
+}
+
+/// Moves the keyboard focus to the first element the selector finds (which must be
+/// focusable: a control, or `tabindex="-1"`), scrolling it into view.
+pub fn focus_selector(selector: &str) {
+    if let Some(el) = query(selector).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.focus();
+        reveal(&el);
+    }
+}
+
 /// Scrolls an element into view without moving the page more than needed.
 pub fn reveal(el: &web_sys::Element) {
     scroll_into_view(el, web_sys::ScrollLogicalPosition::Nearest);

@@ -39,7 +39,7 @@ pub fn ClusterPane() -> impl IntoView {
         }
     };
     view! {
-        <section class="pane cluster" aria-labelledby="cluster-title">
+        <section class="pane cluster" aria-labelledby="cluster-title" tabindex="-1">
             <h2 id="cluster-title" class="visually-hidden">{move || locale.t(T::Cluster)}</h2>
             <ClusterBody/>
             <Show when=move || staging.is_none_or(|s| s.has(Step::Bottom))>

@@ -101,9 +101,10 @@ impl CodeEditor {
 
 /// What the page hands the editor: its callbacks and settings.
 pub struct Options {
-    /// The learner's edits: the whole text and the `set_doc` key of the document they belong
-    /// to (a change waiting for its delay is reported when the tab changes, with the old key).
-    pub on_change: Box<dyn FnMut(String, Option<u32>)>,
+    /// The learner's edits: the whole text, the `set_doc` key of the document they belong
+    /// to (a change waiting for its delay is reported when the tab changes, with the old key),
+    /// and whether a paste (or a drop) was among them.
+    pub on_change: Box<dyn FnMut(String, Option<u32>, bool)>,
     /// The page's own undo history (Ctrl+Z goes there, not to CodeMirror's); `None`:
     /// CodeMirror's history per document.
     pub on_undo: Option<Box<dyn FnMut(bool)>>,
@@ -137,7 +138,7 @@ pub async fn open(
     // `into_js_value`: the closures live as long as the editor's JS object refers to them.
     set(
         "onChange",
-        &Closure::<dyn FnMut(String, Option<u32>)>::new(options.on_change).into_js_value(),
+        &Closure::<dyn FnMut(String, Option<u32>, bool)>::new(options.on_change).into_js_value(),
     )?;
     if let Some(on_undo) = options.on_undo {
         set(

@@ -196,6 +196,11 @@ pub enum T {
     EmptyScenario,
     Editor,
     EditorHelp,
+    EditorTabMoves,
+    SkipToCluster,
+    GoToTime,
+    GoToTimeHelp,
+    PasteSplit,
     StepOf,
     Nominated,
     PoolDeleted,
@@ -454,7 +459,12 @@ impl T {
             ApproxNote => "Spot prices are approximations",
             EmptyScenario => "Add a NodePool, an EC2NodeClass and a workload to see Karpenter act.",
             Editor => "YAML editor",
-            EditorHelp => "Tab indents; press Escape, then Tab, to leave the editor.",
+            EditorHelp => "Tab indents · Esc, then Tab, leaves the editor · Ctrl+M: Tab moves on",
+            SkipToCluster => "Skip to the cluster",
+            GoToTime => "Go to a time",
+            PasteSplit => "The paste held {} documents: each has its own tab now.",
+            GoToTimeHelp => "Go to a time: click, type 2:30 or 5m, then Enter",
+            EditorTabMoves => "Tab moves on · type to edit, then Tab indents · Ctrl+M: Tab indents",
             StepOf => "of",
             Nominated => "nominated for",
             PoolDeleted => "deleted",
@@ -494,7 +504,7 @@ impl T {
             Terminal => "Terminal",
             TerminalHelp => {
                 "Type a command, e.g. kubectl get nodes -L karpenter.sh/nodepool (Tab completes, ↑ \
-                 recalls, help lists the commands)."
+                 recalls, help lists the commands; Esc, then Tab, moves on)."
             }
             TerminalChanged => "Added to the Timeline document at",
             Watching => "watching: press Ctrl+C to stop",
@@ -729,7 +739,14 @@ impl T {
                 "NodePool, EC2NodeClass, 워크로드를 추가하면 Karpenter가 움직이기 시작합니다."
             }
             Editor => "YAML 편집기",
-            EditorHelp => "Tab은 들여쓰기입니다. 편집기를 벗어나려면 Esc를 누른 뒤 Tab을 누르세요.",
+            EditorHelp => "Tab: 들여쓰기 · Esc 다음 Tab: 편집기 벗어나기 · Ctrl+M: Tab으로 이동",
+            SkipToCluster => "클러스터로 건너뛰기",
+            GoToTime => "시각으로 이동",
+            PasteSplit => "붙여 넣은 내용에 문서가 {}개 있어 문서마다 탭을 하나씩 만들었습니다.",
+            GoToTimeHelp => "시각으로 이동: 클릭하고 2:30이나 5m을 입력한 뒤 Enter",
+            EditorTabMoves => {
+                "Tab: 다음 항목으로 이동 · 입력하면 Tab이 들여쓰기 · Ctrl+M: Tab으로 들여쓰기"
+            }
             StepOf => "/",
             Nominated => "배정 예정",
             PoolDeleted => "삭제됨",
@@ -770,7 +787,7 @@ impl T {
             Terminal => "터미널",
             TerminalHelp => {
                 "명령을 입력하세요. 예: kubectl get nodes -L karpenter.sh/nodepool (Tab은 자동 \
-                 완성, ↑는 이전 명령, help는 명령 목록)"
+                 완성, ↑는 이전 명령, help는 명령 목록, Esc 다음 Tab은 다음 항목으로 이동)"
             }
             TerminalChanged => "Timeline 문서에 추가됨:",
             Watching => "감시 중: Ctrl+C로 멈춥니다",
@@ -973,6 +990,11 @@ mod tests {
         T::EmptyScenario,
         T::Editor,
         T::EditorHelp,
+        T::EditorTabMoves,
+        T::SkipToCluster,
+        T::GoToTime,
+        T::GoToTimeHelp,
+        T::PasteSplit,
         T::StepOf,
         T::Nominated,
         T::PoolDeleted,

@@ -309,6 +309,7 @@ fn focus_tab(id: u32) {
 fn YamlEditor() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let editor = expect_context::<Editor>();
+    let page = expect_context::<Page>();
     let textarea: NodeRef<html::Textarea> = NodeRef::new();
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let text = Memo::new(move |_| {
@@ -383,9 +384,36 @@ fn YamlEditor() -> impl IntoView {
             }
         });
     };
+    // A paste that brings several documents becomes a tab per document (as opening a file
+    // does), one step of the history after the paste itself, with Undo in the notice.
+    let split_paste = move |id: u32| {
+        if editor.readonly {
+            return;
+        }
+        let before = (editor.ws.get_untracked(), editor.active_doc.get_untracked());
+        let many = before.0.clone().split(id);
+        let Some(tabs) = many else { return };
+        editor.change(Change::Tabs, |w, active| {
+            w.split(id);
+            *active = id;
+        });
+        page.notice.set(Some(Notice {
+            text: T::PasteSplit,
+            detail: Some(tabs.to_string()),
+            after: None,
+            undo: Some(before),
+        }));
+    };
     let set_text = move |value: String| set_text_of(editor.active_doc.get_untracked(), value);
-    // Escape, then Tab, leaves the editor; Tab alone indents.
-    let escaped = StoredValue::new(false);
+    // What Tab does, as in CodeMirror (web/editor/editor.js, `tabKeys`): arriving without
+    // the pointer it moves on; once the learner edits or clicks into the text it indents;
+    // Escape goes back. The mode is the editor's data-tab attribute, which the hint reads.
+    let tab_mode = move |moves: bool| {
+        if let Some(el) = scroller.get_untracked() {
+            let _ = el.set_attribute("data-tab", if moves { "moves" } else { "indents" });
+        }
+    };
+    let pointed = StoredValue::new(false);
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let key = ev.key();
         // The page's own history, not the textarea's: it spans tabs, lessons and migrations
@@ -402,15 +430,19 @@ fn YamlEditor() -> impl IntoView {
             return;
         }
         if key == "Escape" {
-            escaped.set_value(true);
+            tab_mode(true);
             return;
         }
+        let moves = scroller
+            .get_untracked()
+            .and_then(|el| el.get_attribute("data-tab"))
+            .is_none_or(|m| m == "moves");
         if key == "Tab"
             && !editor.readonly
             && !ev.shift_key()
             && !ev.ctrl_key()
             && !ev.alt_key()
-            && !escaped.get_value()
+            && !moves
             && let Some(ta) = textarea.get_untracked()
         {
             ev.prevent_default();
@@ -430,7 +462,6 @@ fn YamlEditor() -> impl IntoView {
             let _ = ta.set_selection_range(caret, caret);
             set_text(next);
         }
-        escaped.set_value(false);
     };
     let put_caret = move |ta: web_sys::HtmlTextAreaElement, line: usize, column: usize| {
         let value = ta.value();
@@ -485,8 +516,12 @@ fn YamlEditor() -> impl IntoView {
                         let id = editor.active_doc.get_untracked();
                         let first = text.get_untracked();
                         let options = code_editor::Options {
-                            on_change: Box::new(move |value, key| {
-                                set_text_of(key.unwrap_or(id), value)
+                            on_change: Box::new(move |value, key, pasted| {
+                                let id = key.unwrap_or(id);
+                                set_text_of(id, value);
+                                if pasted {
+                                    split_paste(id);
+                                }
                             }),
                             on_undo: Some(Box::new(move |redo| {
                                 if redo {
@@ -551,7 +586,8 @@ fn YamlEditor() -> impl IntoView {
     // One editor on a page: this component's, if it loaded.
     on_cleanup(code_editor::close);
     view! {
-        <div class="editor" node_ref=scroller class:cm-ready=move || cm_ready.get()>
+        <div class="editor" node_ref=scroller class:cm-ready=move || cm_ready.get()
+            data-tab="moves">
             <pre class="gutter" aria-hidden="true" inner_html=gutter></pre>
             <div class="code" class:plain=move || plain.get()
                 style:width=move || format!("max(100%, {}ch)", longest.get() + 4)>
@@ -562,7 +598,25 @@ fn YamlEditor() -> impl IntoView {
                     style:height=move || format!("{}px", lines.get() as f64 * LINE_PX + 16.0)
                     readonly=editor.readonly
                     prop:value=move || text.get()
-                    on:input=move |ev| set_text(event_target_value(&ev))
+                    on:input=move |ev| {
+                        tab_mode(false);
+                        set_text(event_target_value(&ev));
+                        let kind = wasm_bindgen::JsCast::dyn_ref::<web_sys::InputEvent>(&ev)
+                            .map(web_sys::InputEvent::input_type);
+                        if kind.as_deref() == Some("insertFromPaste") {
+                            split_paste(editor.active_doc.get_untracked());
+                        }
+                    }
+                    on:pointerdown=move |_| {
+                        pointed.set_value(true);
+                        tab_mode(false);
+                    }
+                    on:focus=move |_| {
+                        if !pointed.get_value() {
+                            tab_mode(true);
+                        }
+                        pointed.set_value(false);
+                    }
                     on:beforeinput=move |ev: leptos::ev::InputEvent| {
                         // Edit › Undo from the browser's menu.
                         let kind = ev.input_type();
@@ -576,7 +630,11 @@ fn YamlEditor() -> impl IntoView {
                     on:keydown=on_keydown></textarea>
             </div>
         </div>
-        <p id="editor-help" class="visually-hidden">{move || locale.t(T::EditorHelp)}</p>
+        // What Tab does now, in sight (keyboard users and everyone who wonders why Tab left).
+        <p id="editor-help" class="editor-keys">
+            <span class="keys-moves">{move || locale.t(T::EditorTabMoves)}</span>
+            <span class="keys-indents">{move || locale.t(T::EditorHelp)}</span>
+        </p>
     }
 }
 

@@ -732,6 +732,37 @@ pub fn clock(ms: i64) -> String {
     }
 }
 
+/// The instant a learner typed to go to: the clock's own form (`2:30`, `1:02:03`) or a
+/// Go duration (`150s`, `2m30s`, `1h`), as the scenario's `until` takes it. A bare number
+/// is refused: seconds or minutes, it would be a guess.
+pub fn parse_clock(text: &str) -> Option<i64> {
+    let text = text.trim();
+    if text.contains(':') {
+        let parts: Vec<&str> = text.split(':').collect();
+        if parts.len() > 3 || parts.iter().any(|p| p.is_empty() || p.len() > 6) {
+            return None;
+        }
+        let mut seconds: i64 = 0;
+        for (i, p) in parts.iter().enumerate() {
+            if !p.bytes().all(|b| b.is_ascii_digit()) || (i > 0 && p.len() != 2) {
+                return None;
+            }
+            let v: i64 = p.parse().ok()?;
+            if i > 0 && v >= 60 {
+                return None;
+            }
+            seconds = seconds.checked_mul(60)?.checked_add(v)?;
+        }
+        return seconds.checked_mul(1000);
+    }
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    kpg_core::duration::parse(text)
+        .ok()
+        .and_then(|ms| i64::try_from(ms).ok())
+}
+
 /// `1.5`, `0.4` vCPU.
 pub fn cores(milli: i64) -> String {
     let v = milli as f64 / 1000.0;
@@ -803,6 +834,25 @@ mod tests {
         let loaded = kpg_manifests::load(&text);
         assert!(!loaded.has_errors());
         Simulation::new(loaded.scenario).unwrap()
+    }
+
+    #[test]
+    fn a_typed_instant_reads_as_the_clock_shows_it_or_as_a_go_duration() {
+        assert_eq!(parse_clock("2:30"), Some(150_000));
+        assert_eq!(parse_clock(" 0:05 "), Some(5_000));
+        assert_eq!(parse_clock("1:02:03"), Some(3_723_000));
+        assert_eq!(parse_clock("150s"), Some(150_000));
+        assert_eq!(parse_clock("2m30s"), Some(150_000));
+        assert_eq!(parse_clock("1h"), Some(3_600_000));
+        for t in [
+            "2:3", "2:60", "1:2:3:4", ":30", "150", "", "soon", "-1m", "2:3x",
+        ] {
+            assert_eq!(parse_clock(t), None, "{t:?}");
+        }
+        // What the clock shows reads back as the same instant.
+        for ms in [0, 59_000, 61_000, 3_599_000, 3_723_000] {
+            assert_eq!(parse_clock(&clock(ms)), Some(ms));
+        }
     }
 
     #[test]

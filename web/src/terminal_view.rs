@@ -273,8 +273,17 @@ pub fn TerminalPane() -> impl IntoView {
             request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
         }
     });
+    // Tab completes, as in a shell; Escape, then Tab, moves on (the editor's rule).
+    let escaped = StoredValue::new(false);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        // A key that ends an IME composition (Enter picks the syllable) is the IME's.
+        if ev.is_composing() || ev.key_code() == 229 {
+            return;
+        }
+        let was_escaped = escaped.get_value();
+        escaped.set_value(ev.key() == "Escape");
         match ev.key().as_str() {
+            "Tab" if was_escaped || ev.shift_key() => {}
             "Enter" => {
                 ev.prevent_default();
                 let line = term.line.get_untracked();

@@ -96,12 +96,7 @@ pub fn Cost() -> impl IntoView {
 pub fn TransportBar() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let transport = expect_context::<Transport>();
-    let Transport {
-        playing,
-        speed,
-        clock,
-        ..
-    } = transport;
+    let Transport { playing, speed, .. } = transport;
     view! {
             <div class="transport" role="group" aria-label=move || locale.t(T::Clock)>
                 <button class="primary play" aria-pressed=move || playing.get().to_string()
@@ -135,11 +130,75 @@ pub fn TransportBar() -> impl IntoView {
                         })
                         .collect_view()}
                 </div>
+                <ClockGoTo/>
+            </div>
+    }
+}
+
+/// The clock, which is also the way to any instant: a click (or Enter) on it turns it into
+/// a field; typing `2:30` or `5m` and Enter goes there, as the cost chart's seek does.
+#[component]
+fn ClockGoTo() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let transport = expect_context::<Transport>();
+    let clock = transport.clock;
+    let editing = RwSignal::new(false);
+    let invalid = RwSignal::new(false);
+    let field = NodeRef::<leptos::html::Input>::new();
+    // The field opens with the clock's own text, selected, so typing replaces it.
+    // (In the next frame: the field's value is set after it mounts.)
+    Effect::new(move |_| {
+        if let Some(input) = field.get() {
+            request_animation_frame(move || {
+                let _ = input.focus();
+                input.select();
+            });
+        }
+    });
+    let close = move || {
+        editing.set(false);
+        invalid.set(false);
+        crate::browser::focus_selector(".transport .clock-go");
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "Enter" if !ev.is_composing() => {
+            ev.prevent_default();
+            let text = event_target_value(&ev);
+            match snapshot::parse_clock(&text) {
+                Some(t) => {
+                    transport.seek(t);
+                    close();
+                }
+                None => invalid.set(true),
+            }
+        }
+        "Escape" => {
+            ev.prevent_default();
+            close();
+        }
+        _ => invalid.set(false),
+    };
+    view! {
+        <Show when=move || editing.get() fallback=move || view! {
+            <button class="clock-go" title=move || locale.t(T::GoToTimeHelp)
+                on:click=move |_| editing.set(true)>
                 <output class="clock" aria-label=move || locale.t(T::Clock)
                     data-ms=move || clock.get().to_string()>
                     {move || snapshot::clock(clock.get())}
                 </output>
-            </div>
+            </button>
+        }>
+            <input class="clock-input" type="text" node_ref=field spellcheck="false"
+                autocomplete="off" aria-label=move || locale.t(T::GoToTime)
+                title=move || locale.t(T::GoToTimeHelp)
+                aria-invalid=move || invalid.get().to_string()
+                prop:value=snapshot::clock(clock.get_untracked())
+                on:keydown=on_key
+                on:blur=move |_| {
+                    editing.set(false);
+                    invalid.set(false);
+                }/>
+        </Show>
     }
 }
 

@@ -56,6 +56,27 @@ impl Workspace {
         id
     }
 
+    /// Cuts document `id` at its `---` lines into a tab per document, in its place and in
+    /// order (the first keeps the id), as a pasted stream is opened. Returns the number of
+    /// tabs it became, or `None` when it holds one document (or none) and stays as it is.
+    pub fn split(&mut self, id: u32) -> Option<usize> {
+        let i = self.index_of(id)?;
+        let mut parts = kpg_share::split_documents(&self.docs[i].text).into_iter();
+        let first = parts.next()?;
+        let rest: Vec<String> = parts.collect();
+        if rest.is_empty() {
+            return None;
+        }
+        self.docs[i].text = first;
+        let tabs = 1 + rest.len();
+        for (k, text) in rest.into_iter().enumerate() {
+            let id = self.next_id;
+            self.next_id += 1;
+            self.docs.insert(i + 1 + k, Doc { id, text });
+        }
+        Some(tabs)
+    }
+
     pub fn index_of(&self, id: u32) -> Option<usize> {
         self.docs.iter().position(|d| d.id == id)
     }
@@ -326,6 +347,31 @@ mod tests {
                 .contains("kubectl apply")
         );
         assert_eq!(p.origin_text(crate::i18n::Lang::Ko).0, "API 서버");
+    }
+
+    #[test]
+    fn a_pasted_stream_becomes_a_tab_per_document_in_its_place() {
+        let mut ws = Workspace::from_stream("kind: A\n---\nkind: B\n");
+        let b = ws.docs[1].id;
+        assert_eq!(ws.split(b), None, "one document stays one tab");
+        let a = ws.docs[0].id;
+        ws.docs[0].text = "kind: A\n---\n# the DaemonSet\nkind: C\n---\nkind: D\n".into();
+        assert_eq!(ws.split(a), Some(3));
+        let texts: Vec<&str> = ws.docs.iter().map(|d| d.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "kind: A\n",
+                "# the DaemonSet\nkind: C\n",
+                "kind: D\n",
+                "kind: B\n"
+            ],
+            "in order, where the paste was, before the tab that followed it"
+        );
+        assert_eq!(ws.docs[0].id, a, "the first keeps its tab");
+        let ids: std::collections::BTreeSet<u32> = ws.docs.iter().map(|d| d.id).collect();
+        assert_eq!(ids.len(), 4, "every tab has its own id");
+        assert_eq!(ws.split(12345), None);
     }
 
     #[test]

@@ -5,6 +5,9 @@ use crate::embed_protocol::EmbedMessage;
 use crate::state::Engine;
 
 pub const SPEEDS: [u32; 3] = [1, 10, 60];
+/// While playing, an embed tells its host where the clock is this often (wall-clock
+/// milliseconds): often enough for a readout of seconds at 1×, rarely enough to cost nothing.
+const TELL_HOST_EVERY_MS: f64 = 250.0;
 
 /// The clock and its controls: Play, the speed, step, restart and seek. The transport drives
 /// the engine; the clock is what the learner chose, the engine follows it.
@@ -18,8 +21,11 @@ pub struct Transport {
     /// The clock stops here (an embed's `until`; otherwise the page's horizon).
     limit_ms: i64,
     looping: StoredValue<bool>,
-    /// An embed tells its host where the clock is whenever it stops or starts.
+    /// An embed tells its host where the clock is whenever it stops or starts, and while
+    /// it plays.
     tells_host: bool,
+    /// When the host was last told, while playing (`browser::now_ms`).
+    told_host_at: StoredValue<f64>,
 }
 
 impl Transport {
@@ -32,6 +38,7 @@ impl Transport {
             limit_ms,
             looping: StoredValue::new(false),
             tells_host,
+            told_host_at: StoredValue::new(0.0),
         }
     }
 
@@ -71,6 +78,7 @@ impl Transport {
     /// Tells an embed's host where the clock is.
     pub fn tell_host(&self) {
         if self.tells_host {
+            self.told_host_at.set_value(browser::now_ms());
             browser::post_to_parent(
                 &EmbedMessage::Clock {
                     at: self.clock.get_untracked(),
@@ -145,6 +153,9 @@ impl Transport {
             self.looping.set_value(false);
             self.tell_host_when_settled();
             return;
+        }
+        if self.tells_host && now - self.told_host_at.get_value() >= TELL_HOST_EVERY_MS {
+            self.tell_host();
         }
         request_animation_frame(move || self.frame(now));
     }
