@@ -129,8 +129,10 @@ codes! {
         "A kind the playground does not simulate; the document is skipped.",
         "플레이그라운드가 시뮬레이션하지 않는 종류라 문서를 건너뜁니다.";
     UnexpectedApiVersion = "unexpected-api-version", ApiServer,
-        "The apiVersion does not serve this kind.",
-        "이 apiVersion은 이 종류를 제공하지 않습니다.";
+        "The API server has no such kind in this apiVersion (`no matches for kind`); it \
+         refuses the object, so the document is not read.",
+        "API 서버의 이 apiVersion에는 그 종류가 없습니다(`no matches for kind`). API 서버가 \
+         오브젝트를 거부하므로 문서를 읽지 않습니다.";
     TooLarge = "too-large", Playground,
         "The input or a count in it is larger than the playground simulates.",
         "입력이나 그 안의 개수가 플레이그라운드가 시뮬레이션하는 것보다 큽니다.";
