@@ -26,6 +26,8 @@ pub mod exercise;
 pub mod exercise_view;
 pub mod explain_view;
 pub mod focus;
+#[cfg(test)]
+mod glossary;
 pub mod highlight;
 pub mod i18n;
 pub mod lessons;
