@@ -90,7 +90,6 @@ pub enum T {
     PhoneViews,
     InspectView,
     Nodes,
-    NodeOne,
     TemplateLabels,
     ExplainAtEvent,
     Cpu,
@@ -130,7 +129,6 @@ pub enum T {
     Spot,
     OnDemand,
     Reserved,
-    MaxPods,
     Events,
     NoEvents,
     Previous,
@@ -160,7 +158,6 @@ pub enum T {
     ShareLinkHelp,
     CopyLink,
     Copied,
-    Characters,
     LinkTooLong,
     DownloadYaml,
     DownloadHelp,
@@ -310,7 +307,6 @@ impl T {
             PhoneViews => "Views",
             InspectView => "Events & Explain",
             Nodes => "nodes",
-            NodeOne => "node",
             TemplateLabels => "Labels from the NodePool's template",
             ExplainAtEvent => "Explain it as of this event: the clock goes back to this instant",
             Cpu => "CPU",
@@ -341,7 +337,7 @@ impl T {
                 "Too many pending pods for a chip each: grouped by workload, with why the \
                  first one waits"
             }
-            PodsBound => "pods bound",
+            PodsBound => "bound",
             StopSimulation => "Stop",
             SimulationStopped => {
                 "Simulation stopped: the cluster shows the last manifests that finished. \
@@ -359,7 +355,6 @@ impl T {
             Spot => "spot",
             OnDemand => "on-demand",
             Reserved => "reserved",
-            MaxPods => "pods",
             Events => "Events",
             NoEvents => "Nothing has happened yet. Press play.",
             Previous => "Back",
@@ -408,7 +403,6 @@ impl T {
             }
             CopyLink => "Copy link",
             Copied => "Copied",
-            Characters => "characters",
             LinkTooLong => {
                 "This link is longer than 8 KB: chat tools and issue trackers may cut it short. \
                  Send the scenario as a file instead."
@@ -588,7 +582,6 @@ impl T {
             PhoneViews => "보기",
             InspectView => "이벤트·설명",
             Nodes => "노드",
-            NodeOne => "노드",
             TemplateLabels => "NodePool 템플릿이 붙인 레이블",
             ExplainAtEvent => "이 이벤트 시점으로 시계를 돌려 설명합니다",
             Cpu => "CPU",
@@ -616,7 +609,7 @@ impl T {
                 "대기 중인 파드가 많아 워크로드별로 묶어 보여 줍니다. 첫 파드가 기다리는 \
                  이유를 함께 표시합니다"
             }
-            PodsBound => "파드 배치됨",
+            PodsBound => "배치됨",
             StopSimulation => "중지",
             SimulationStopped => {
                 "시뮬레이션을 중지했습니다. 클러스터는 마지막으로 끝까지 실행된 매니페스트를 \
@@ -634,7 +627,6 @@ impl T {
             Spot => "스팟",
             OnDemand => "온디맨드",
             Reserved => "예약",
-            MaxPods => "파드",
             Events => "이벤트",
             NoEvents => "아직 아무 일도 일어나지 않았습니다. 재생을 눌러 보세요.",
             Previous => "이전",
@@ -678,7 +670,6 @@ impl T {
             }
             CopyLink => "링크 복사",
             Copied => "복사했습니다",
-            Characters => "자",
             LinkTooLong => {
                 "이 링크는 8KB가 넘어 메신저나 이슈 트래커에서 잘릴 수 있습니다. 대신 \
                  시나리오를 파일로 보내세요."
@@ -865,7 +856,6 @@ pub const ALL: &[T] = &[
     T::PhoneViews,
     T::InspectView,
     T::Nodes,
-    T::NodeOne,
     T::TemplateLabels,
     T::ExplainAtEvent,
     T::Cpu,
@@ -905,7 +895,6 @@ pub const ALL: &[T] = &[
     T::Spot,
     T::OnDemand,
     T::Reserved,
-    T::MaxPods,
     T::Events,
     T::NoEvents,
     T::Previous,
@@ -935,7 +924,6 @@ pub const ALL: &[T] = &[
     T::ShareLinkHelp,
     T::CopyLink,
     T::Copied,
-    T::Characters,
     T::LinkTooLong,
     T::DownloadYaml,
     T::DownloadHelp,
