@@ -444,7 +444,7 @@ fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
         TypeStage::Offering => say!(
             lang,
             "no offering in the allowed zones and capacity types",
-            "허용된 존과 용량 유형에 오퍼링 없음"
+            "허용된 가용 영역과 용량 유형에 오퍼링 없음"
         ),
         TypeStage::Truncated => say!(
             lang,
@@ -454,7 +454,7 @@ fn stage_text(v: &TypeVerdict, lang: Lang) -> String {
         TypeStage::Exotic => say!(
             lang,
             "metal or accelerated: the AWS provider drops those while others remain",
-            "metal 또는 가속기 타입: 다른 타입이 있으면 AWS 프로바이더가 제외"
+            "metal 또는 가속기 인스턴스 유형: 다른 인스턴스 유형이 있으면 AWS 프로바이더가 제외"
         ),
         TypeStage::NotLaunched => say!(
             lang,
@@ -531,7 +531,7 @@ fn launch_section(
                     lang,
                     "{}, {} in {}: the cheapest offering among the {} \
                      instance types sent to the launch",
-                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 가장 싼 오퍼링",
+                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 유형 {}개 중 가장 싼 오퍼링",
                     node.instance_type,
                     node.capacity_type.as_str(),
                     node.zone,
@@ -542,7 +542,7 @@ fn launch_section(
                     lang,
                     "{}, {} in {}: the cheapest offering EC2 had capacity for among the {} \
                      instance types sent to the launch ({} cheaper pools had none)",
-                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 타입 {}개 중 EC2에 용량이 있던 가장 싼 \
+                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 유형 {}개 중 EC2에 용량이 있던 가장 싼 \
                      오퍼링(더 싼 풀 {}개는 용량 없음)",
                     node.instance_type,
                     node.capacity_type.as_str(),
@@ -594,7 +594,7 @@ fn launch_section(
         CapacityReason::NoSpotOffering => say!(
             lang,
             "on-demand: spot was allowed but no launch option offers it",
-            "on-demand: spot이 허용됐지만 제공하는 타입이 없음"
+            "on-demand: spot이 허용됐지만 제공하는 인스턴스 유형이 없음"
         ),
         CapacityReason::OnDemandOnly => say!(
             lang,
@@ -612,7 +612,7 @@ fn launch_section(
                     "{} offerings of these instance types were left out: a launch or a spot \
                      interruption found no capacity there in the last 3 minutes, and the AWS \
                      provider skips them until then",
-                    "이 인스턴스 타입의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 \
+                    "이 인스턴스 유형의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 \
                      용량이 없었던 곳이라 AWS 프로바이더가 그때까지 건너뜀",
                     l.cached_unavailable
                 ),
@@ -638,8 +638,8 @@ fn launch_section(
                 lang,
                 "zone {}: the pods' topology spread over zones (maxSkew {}) left this NodeClaim \
                  {}, and its {} offering there was the cheapest",
-                "존 {}: 파드의 존 토폴로지 분산(maxSkew {})이 이 NodeClaim에 {}만 남겼고, 그곳의 \
-                 {} 오퍼링이 가장 쌌음",
+                "가용 영역 {}: 가용 영역에 걸친 파드의 토폴로지 분산(maxSkew {})이 이 NodeClaim에 \
+                 {}만 남겼고, 그곳의 {} 오퍼링이 가장 쌌음",
                 node.zone,
                 skew,
                 say::allowed(z),
@@ -649,7 +649,7 @@ fn launch_section(
                 lang,
                 "zone {}: the pods' requirements allow {} only, and its {} offering there was \
                  the cheapest",
-                "존 {}: 파드 요구 사항이 {}만 허용했고, 그곳의 {} 오퍼링이 가장 쌌음",
+                "가용 영역 {}: 파드 요구 사항이 {}만 허용했고, 그곳의 {} 오퍼링이 가장 쌌음",
                 node.zone,
                 say::allowed(z),
                 l.capacity_type.as_str()
@@ -659,7 +659,7 @@ fn launch_section(
         say!(
             lang,
             "zone {}: {} offerings tied at the lowest {} price; one was picked at random (seeded)",
-            "존 {0}: 가장 싼 {2} 가격에 오퍼링 {1}개가 같아 (시드로) 무작위로 골랐음",
+            "가용 영역 {0}: 가장 싼 {2} 가격에 오퍼링 {1}개가 같아 (시드로) 무작위로 골랐음",
             node.zone,
             l.ties,
             l.capacity_type.as_str()
@@ -668,7 +668,7 @@ fn launch_section(
         say!(
             lang,
             "zone {}: its {} offering was the cheapest",
-            "존 {}: 이곳의 {} 오퍼링이 가장 쌌음",
+            "가용 영역 {}: 이곳의 {} 오퍼링이 가장 쌌음",
             node.zone,
             l.capacity_type.as_str()
         )
@@ -695,7 +695,7 @@ fn launch_section(
             say!(
                 lang,
                 "and {} more cheaper types",
-                "그 밖에 더 싼 타입 {}개",
+                "그 밖에 더 싼 인스턴스 유형 {}개",
                 cheaper.len() - limit
             ),
         ));
@@ -723,7 +723,7 @@ fn launch_section(
             say!(
                 lang,
                 "would fit the pods too",
-                "이 타입도 파드를 담을 수 있었음"
+                "이 인스턴스 유형도 파드를 담을 수 있었음"
             )
         };
         lines.push(
@@ -757,12 +757,12 @@ fn launch_section(
             say!(
                 lang,
                 "{} cheaper instance types of the catalog are outside the NodePool's requirements",
-                "카탈로그의 더 싼 인스턴스 타입 {}개는 NodePool 요구 사항 밖임",
+                "카탈로그의 더 싼 인스턴스 유형 {}개는 NodePool 요구 사항 밖임",
                 excluded_cheaper
             ),
         ));
     }
-    let title = say!(lang, "Why this instance type", "왜 이 인스턴스 타입인가");
+    let title = say!(lang, "Why this instance type", "왜 이 인스턴스 유형인가");
     Section {
         id: "launch".into(),
         title,
@@ -811,7 +811,7 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
             say!(
                 lang,
                 "an offering in the allowed zones and capacity types",
-                "허용된 존·용량 유형의 오퍼링"
+                "허용된 가용 영역·용량 유형의 오퍼링"
             ),
             |s| *s == TypeStage::Offering,
         ),
@@ -864,7 +864,7 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
                 lang,
                 "{} instance types considered: the region's catalog, narrowed to what this \
                  EC2NodeClass's NodePools could ever allow",
-                "검토한 인스턴스 타입 {}개: 리전 카탈로그 중 이 EC2NodeClass의 \
+                "검토한 인스턴스 유형 {}개: 리전 카탈로그 중 이 EC2NodeClass의 \
                  NodePool들이 허용할 수 있는 것",
                 total
             ),
@@ -904,7 +904,7 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
         title: say!(
             lang,
             "Instance types, filter by filter",
-            "필터별 인스턴스 타입"
+            "필터별 인스턴스 유형"
         ),
         at: Some(time(r.pass.at)),
         lines,

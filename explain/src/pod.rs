@@ -487,7 +487,7 @@ fn pools_section(
                 lang,
                 "its requirements leave no instance type with an offering \
                  (NoCompatibleInstanceTypes)",
-                "요구 사항에 맞고 오퍼링이 있는 인스턴스 타입이 없음(NoCompatibleInstanceTypes)"
+                "요구 사항에 맞고 오퍼링이 있는 인스턴스 유형이 없음(NoCompatibleInstanceTypes)"
             )
         });
         lines.push(
@@ -541,14 +541,14 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
         Ok(()) if c.requirements.meeting == 0 => say!(
             lang,
             "none of the NodePool's {} instance types meets the pod's requirements {}",
-            "NodePool의 인스턴스 타입 {}개 중 파드의 요구 사항 {}를 만족하는 것이 없음",
+            "NodePool의 인스턴스 유형 {}개 중 파드의 요구 사항 {}를 만족하는 것이 없음",
             c.candidates,
             c.requirements.pod
         ),
         Ok(()) => say!(
             lang,
             "{} of the NodePool's {} instance types meet the pod's requirements",
-            "NodePool의 인스턴스 타입 {1}개 중 {0}개가 파드의 요구 사항을 만족함",
+            "NodePool의 인스턴스 유형 {1}개 중 {0}개가 파드의 요구 사항을 만족함",
             c.requirements.meeting,
             c.candidates
         ),
@@ -576,7 +576,7 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
             lang,
             "asks for host port {}/{}, which the NodePool's DaemonSet pods already hold on every \
              instance type left: no new node of this pool could run it",
-            "호스트 포트 {}/{}를 요청하지만 남은 모든 인스턴스 타입에서 NodePool의 DaemonSet \
+            "호스트 포트 {}/{}를 요청하지만 남은 모든 인스턴스 유형에서 NodePool의 DaemonSet \
              파드가 이미 그 포트를 쓰고 있음: 이 풀의 새 노드로는 실행할 수 없음",
             p.port,
             p.protocol
@@ -590,7 +590,7 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
         return say!(
             lang,
             "the pod requests no cpu or memory; {} instance types have room for one more pod",
-            "파드가 cpu나 메모리를 요청하지 않음; 인스턴스 타입 {}개에 \
+            "파드가 cpu나 메모리를 요청하지 않음; 인스턴스 유형 {}개에 \
              파드 하나를 더 둘 자리가 있음",
             r.fitting
         );
@@ -599,7 +599,7 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
         return say!(
             lang,
             "{} instance types have room for {}{}",
-            "인스턴스 타입 {}개에 {}를 위한 자리가 있음{}",
+            "인스턴스 유형 {}개에 {}를 위한 자리가 있음{}",
             r.fitting,
             say::resources(&r.requests),
             overhead
@@ -625,7 +625,7 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
             say!(
                 lang,
                 "needs {}; the roomiest instance type, {}, has {}{}",
-                "{}가 필요하지만 가장 여유 있는 인스턴스 타입 {}도 {}뿐임{}",
+                "{}가 필요하지만 가장 여유 있는 인스턴스 유형 {}도 {}뿐임{}",
                 needs,
                 name,
                 has,
@@ -635,7 +635,7 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
         None => say!(
             lang,
             "needs {}; no instance type is left to hold it",
-            "{}가 필요하지만 남은 인스턴스 타입이 없음",
+            "{}가 필요하지만 남은 인스턴스 유형이 없음",
             say::resources(&r.requests)
         ),
     }
@@ -646,7 +646,7 @@ fn offerings_text(c: &PoolChecks, lang: Lang) -> String {
     let zones = o
         .zones
         .as_ref()
-        .map_or_else(|| say!(lang, "any zone", "모든 존"), say::allowed);
+        .map_or_else(|| say!(lang, "any zone", "모든 가용 영역"), say::allowed);
     let cts = o.capacity_types.as_ref().map_or_else(
         || say!(lang, "any capacity type", "모든 용량 유형"),
         say::allowed,
@@ -655,7 +655,7 @@ fn offerings_text(c: &PoolChecks, lang: Lang) -> String {
         say!(
             lang,
             "{} instance types are offered in {} as {}",
-            "인스턴스 타입 {}개가 {}에서 {}로 제공됨",
+            "인스턴스 유형 {}개가 {}에서 {}로 제공됨",
             o.offering,
             zones,
             cts
@@ -664,7 +664,7 @@ fn offerings_text(c: &PoolChecks, lang: Lang) -> String {
         say!(
             lang,
             "no instance type left is offered in {} as {}",
-            "남은 인스턴스 타입 중 {}에서 {}로 제공되는 것이 없음",
+            "남은 인스턴스 유형 중 {}에서 {}로 제공되는 것이 없음",
             zones,
             cts
         )
@@ -712,7 +712,7 @@ fn limits_text(c: &PoolChecks, lang: Lang) -> String {
         say!(
             lang,
             "; the smallest instance type that fits, {}, needs {}",
-            "; 들어맞는 가장 작은 인스턴스 타입 {}에는 {}가 필요함",
+            "; 들어맞는 가장 작은 인스턴스 유형 {}에는 {}가 필요함",
             name,
             say::list(&needs, lang)
         )

@@ -129,8 +129,10 @@ codes! {
         "A kind the playground does not simulate; the document is skipped.",
         "플레이그라운드가 시뮬레이션하지 않는 종류라 문서를 건너뜁니다.";
     UnexpectedApiVersion = "unexpected-api-version", ApiServer,
-        "The apiVersion does not serve this kind.",
-        "이 apiVersion은 이 종류를 제공하지 않습니다.";
+        "The API server has no such kind in this apiVersion (`no matches for kind`); it \
+         refuses the object, so the document is not read.",
+        "API 서버의 이 apiVersion에는 그 종류가 없습니다(`no matches for kind`). API 서버가 \
+         오브젝트를 거부하므로 문서를 읽지 않습니다.";
     TooLarge = "too-large", Playground,
         "The input or a count in it is larger than the playground simulates.",
         "입력이나 그 안의 개수가 플레이그라운드가 시뮬레이션하는 것보다 큽니다.";
@@ -154,7 +156,7 @@ codes! {
         "필수 필드가 없습니다.";
     InvalidType = "invalid-type", ApiServer,
         "A value of the wrong type (a number where a string goes, a map where a list goes).",
-        "값의 타입이 틀렸습니다(문자열 자리에 숫자, 목록 자리에 매핑 등).";
+        "값의 자료형이 틀렸습니다(문자열 자리에 숫자, 목록 자리에 매핑 등).";
     EmptyValue = "empty-value", ApiServer,
         "A field that must not be empty is empty.",
         "비어 있으면 안 되는 필드가 비어 있습니다.";
@@ -203,20 +205,20 @@ codes! {
     // Requirements and node selector terms (NodePools and pods).
     MissingValues = "missing-values", ApiServer,
         "An In or NotIn requirement without values.",
-        "값이 없는 In 또는 NotIn 요구 조건입니다.";
+        "값이 없는 In 또는 NotIn 요구 사항입니다.";
     UnexpectedValues = "unexpected-values", ApiServer,
         "An Exists or DoesNotExist requirement with values.",
-        "값이 있는 Exists 또는 DoesNotExist 요구 조건입니다.";
+        "값이 있는 Exists 또는 DoesNotExist 요구 사항입니다.";
     InvalidBound = "invalid-bound", ApiServer,
         "A Gt, Lt, Gte or Lte requirement without exactly one integer value.",
-        "Gt, Lt, Gte, Lte 요구 조건에 정수 값이 정확히 하나가 아닙니다.";
+        "Gt, Lt, Gte, Lte 요구 사항에 정수 값이 정확히 하나가 아닙니다.";
     MinValuesExceedsValues = "min-values-exceeds-values", ApiServer,
         "A requirement's minValues is larger than the number of values it lists.",
-        "요구 조건의 minValues가 나열된 값의 개수보다 큽니다.";
+        "요구 사항의 minValues가 나열된 값의 개수보다 큽니다.";
     RestrictedLabel = "restricted-label", ApiServer,
         "A label or requirement key Karpenter reserves for itself (karpenter.sh, \
          karpenter.k8s.aws, kubernetes.io/hostname).",
-        "Karpenter가 스스로 쓰려고 막아 둔 레이블이나 요구 조건 키입니다(karpenter.sh, \
+        "Karpenter가 스스로 쓰려고 막아 둔 레이블이나 요구 사항 키입니다(karpenter.sh, \
          karpenter.k8s.aws, kubernetes.io/hostname).";
     RestrictedBeforeV1_9 = "restricted-before-v1-9", Karpenter,
         "A key in the kubernetes.io or k8s.io domain: Karpenter v1.0 to v1.8 \

@@ -26,6 +26,7 @@ mod convert;
 mod diagnostic;
 mod document;
 mod ext;
+pub mod glossary;
 mod migrate;
 mod reader;
 mod schema;

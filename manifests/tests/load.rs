@@ -1367,16 +1367,91 @@ items:
 }
 
 #[test]
-fn known_kinds_with_other_api_versions_are_read_best_effort() {
+fn known_kinds_in_versions_the_api_server_does_not_serve_are_refused() {
+    let workload = |api_version: &str, kind: &str| {
+        format!(
+            "apiVersion: {api_version}\nkind: {kind}\nmetadata: {{name: r}}\n\
+             spec:\n  replicas: 2\n  selector: {{matchLabels: {{a: b}}}}\
+             \n  template: {{metadata: {{labels: {{a: b}}}}, \
+             spec: {{containers: [{{name: c}}]}}}}\n"
+        )
+    };
+    for (api_version, kind, current) in [
+        ("apps/v1beta2", "ReplicaSet", "apps/v1"),
+        ("apps/v2", "Deployment", "apps/v1"),
+        ("v1", "Deployment", "apps/v1"),
+    ] {
+        let l = load(&workload(api_version, kind));
+        let d = only(&l, "unexpected-api-version");
+        assert_eq!(d.severity, Severity::Error);
+        assert_eq!(
+            d.message,
+            format!("no matches for kind \"{kind}\" in version \"{api_version}\"")
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some(format!("use `apiVersion: {current}`").as_str())
+        );
+        assert_eq!((d.path.as_str(), d.line, d.column), ("apiVersion", 1, 13));
+        assert_eq!(
+            d.object.as_deref(),
+            Some(format!("{kind}/default/r").as_str())
+        );
+        let ko = d.ko.expect("a Korean message");
+        assert!(
+            ko.message.contains(api_version) && ko.message.contains(kind),
+            "{ko:?}"
+        );
+        // Refused as a whole: nothing else of it is read or reported.
+        assert_eq!(l.diagnostics.len(), 1, "{:#?}", l.diagnostics);
+        assert!(l.scenario.workloads.is_empty());
+    }
+
+    // The same inside a List and in a Timeline's `apply:` step, at the value's own column.
     let l = load(
-        "apiVersion: apps/v1beta2\nkind: ReplicaSet\nmetadata: {name: r}\n\
-         spec:\n  replicas: 2\n  selector: {matchLabels: {a: b}}\
-         \n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}\n",
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  \
+         metadata: {name: a}\n- apiVersion: apps/v2\n  kind: Deployment\n  metadata: {name: d}\n",
+    );
+    let d = only(&l, "unexpected-api-version");
+    assert_eq!(
+        (d.path.as_str(), d.line, d.column),
+        ("items[1].apiVersion", 7, 15)
+    );
+    assert_eq!(l.scenario.namespaces.len(), 1, "the other item is read");
+    let l = load(
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\nmetadata: {name: t}\n\
+         spec:\n  steps:\n  - at: 1m\n    apply:\n      apiVersion: policy/v1beta1\n      \
+         kind: PodDisruptionBudget\n      metadata: {name: p}\n      \
+         spec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
+    );
+    let d = only(&l, "unexpected-api-version");
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(
+        d.message,
+        "no matches for kind \"PodDisruptionBudget\" in version \"policy/v1beta1\""
+    );
+    assert_eq!(
+        (d.path.as_str(), d.line, d.column),
+        ("spec.steps[0].apply.apiVersion", 8, 19)
+    );
+    assert!(l.scenario.timeline.is_empty());
+
+    // What the contract reads stays read: v1beta1 Karpenter objects, and other kinds are
+    // skipped with a warning whatever their version.
+    let l = load(
+        "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: default}\n\
+         spec:\n  amiFamily: AL2023\n  role: r\n  \
+         subnetSelectorTerms: [{tags: {a: b}}]\n  securityGroupSelectorTerms: [{tags: {a: b}}]\n\
+         ---\napiVersion: v2\nkind: Service\nmetadata: {name: s}\n",
     );
     assert_clean(&l);
-    let d = only(&l, "unexpected-api-version");
-    assert_eq!(d.severity, Severity::Warning);
-    assert_eq!(l.scenario.workloads[0].replicas, 2);
+    assert_eq!(l.scenario.node_classes.len(), 1);
+    assert!(
+        l.diagnostics
+            .iter()
+            .all(|d| d.code != "unexpected-api-version")
+    );
+    assert_eq!(only(&l, "unknown-kind").severity, Severity::Warning);
 }
 
 #[test]

@@ -44,10 +44,10 @@ const QUESTIONS = [
   {
     id: 'instance-type',
     en: 'Why this instance type and not a larger one?',
-    ko: '왜 이 인스턴스 타입이고 더 큰 것은 아닌가?',
+    ko: '왜 이 인스턴스 유형이고 더 큰 것은 아닌가?',
     lesson: 'labels-taints', step: 2, playTo: 90_000, until: '[data-lane="pool/platform"] .node.ready >> nth=0',
     clicks: [{ what: { en: 'the node\'s header', ko: '노드 카드의 머리' }, selector: '[data-lane="pool/platform"] .node header >> nth=0' }],
-    where: { en: 'Explain: Why this instance type', ko: 'Explain(설명): 왜 이 인스턴스 타입인가' },
+    where: { en: 'Explain: Why this instance type', ko: 'Explain(설명): 왜 이 인스턴스 유형인가' },
     answer: '.explanation [data-section="launch"]',
     expect: { en: /more than t3\.small/, ko: /t3\.small보다/ },
   },
@@ -124,12 +124,12 @@ const QUESTIONS = [
   {
     id: 'zone',
     en: 'Which zone, and why?',
-    ko: '어느 영역에, 왜?',
+    ko: '어느 가용 영역에, 왜?',
     lesson: 'zones', step: 1, playTo: 120_000, until: '[data-lane="pool/service"] .node[aria-label*="ap-northeast-2a"]',
     clicks: [{ what: { en: 'the node in ap-northeast-2a', ko: 'ap-northeast-2a의 노드' }, selector: '[data-lane="pool/service"] .node[aria-label*="ap-northeast-2a"] header' }],
-    where: { en: 'Explain: Why this instance type, the zone line', ko: 'Explain(설명): 왜 이 인스턴스 타입인가, 존 줄' },
+    where: { en: 'Explain: Why this instance type, the zone line', ko: 'Explain(설명): 왜 이 인스턴스 유형인가, 가용 영역 줄' },
     answer: '.explanation [data-section="launch"]',
-    expect: { en: /zone ap-northeast-2a: the pods' topology spread over zones \(maxSkew 1\)/, ko: /존 ap-northeast-2a: 파드의 존 토폴로지 분산\(maxSkew 1\)/ },
+    expect: { en: /zone ap-northeast-2a: the pods' topology spread over zones \(maxSkew 1\)/, ko: /가용 영역 ap-northeast-2a: 가용 영역에 걸친 파드의 토폴로지 분산\(maxSkew 1\)/ },
   },
 ];
 

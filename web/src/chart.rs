@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use crate::i18n::Lang;
 use crate::series::{Marker, MarkerKind, Point, Series};
 use crate::snapshot;
+use crate::words::{self, Noun};
 
 pub const WIDTH: f64 = 1000.0;
 pub const HEIGHT: f64 = 120.0;
@@ -186,31 +187,32 @@ pub fn instants(series: &Series, now: i64) -> Vec<i64> {
 
 /// A decision in the learner's words.
 pub fn marker_words(m: &Marker, lang: Lang) -> String {
+    let nodes = words::count(m.count as usize, Noun::Node, lang);
     let n = m.count;
     let saves = snapshot::dollars(m.savings);
     match (m.kind, lang) {
-        (MarkerKind::Launch, Lang::En) => format!("{} launched ({})", nodes_en(n), m.first),
-        (MarkerKind::Launch, Lang::Ko) => format!("노드 {n}개 시작 ({})", m.first),
+        (MarkerKind::Launch, Lang::En) => format!("{nodes} launched ({})", m.first),
+        (MarkerKind::Launch, Lang::Ko) => format!("{nodes} 시작 ({})", m.first),
         (MarkerKind::Consolidation, Lang::En) => {
-            format!("consolidation of {}: saves {saves}/hour", nodes_en(n))
+            format!("consolidation of {nodes}: saves {saves}/hour")
         }
         (MarkerKind::Consolidation, Lang::Ko) => {
-            format!("노드 {n}개 통합(consolidation): 시간당 {saves} 절감")
+            format!("{nodes} 통합(consolidation): 시간당 {saves} 절감")
         }
         (MarkerKind::Emptiness, Lang::En) => {
-            format!("{} empty, removed: saves {saves}/hour", nodes_en(n))
+            format!("{nodes} empty, removed: saves {saves}/hour")
         }
         (MarkerKind::Emptiness, Lang::Ko) => {
-            format!("빈 노드 {n}개 정리: 시간당 {saves} 절감")
+            format!("빈 {nodes} 정리: 시간당 {saves} 절감")
         }
-        (MarkerKind::Drift, Lang::En) => format!("{} drifted, replaced", nodes_en(n)),
-        (MarkerKind::Drift, Lang::Ko) => format!("노드 {n}개 드리프트로 교체"),
-        (MarkerKind::Expiry, Lang::En) => format!("{} expired ({})", nodes_en(n), m.first),
-        (MarkerKind::Expiry, Lang::Ko) => format!("노드 {n}개 만료 ({})", m.first),
+        (MarkerKind::Drift, Lang::En) => format!("{nodes} drifted, replaced"),
+        (MarkerKind::Drift, Lang::Ko) => format!("{nodes} 드리프트로 교체"),
+        (MarkerKind::Expiry, Lang::En) => format!("{nodes} expired ({})", m.first),
+        (MarkerKind::Expiry, Lang::Ko) => format!("{nodes} 만료 ({})", m.first),
         (MarkerKind::Interruption, Lang::En) => format!("spot interruption of {}", m.first),
         (MarkerKind::Interruption, Lang::Ko) => format!("스팟 중단: {}", m.first),
-        (MarkerKind::Removal, Lang::En) => format!("{} gone ({})", nodes_en(n), m.first),
-        (MarkerKind::Removal, Lang::Ko) => format!("노드 {n}개 종료 ({})", m.first),
+        (MarkerKind::Removal, Lang::En) => format!("{nodes} gone ({})", m.first),
+        (MarkerKind::Removal, Lang::Ko) => format!("{nodes} 종료 ({})", m.first),
         (MarkerKind::Step, Lang::En) if n > 1 => {
             format!("Timeline: {} and {} more", m.first, n - 1)
         }
@@ -218,14 +220,6 @@ pub fn marker_words(m: &Marker, lang: Lang) -> String {
             format!("Timeline: {} 외 {}개", m.first, n - 1)
         }
         (MarkerKind::Step, _) => format!("Timeline: {}", m.first),
-    }
-}
-
-fn nodes_en(n: u32) -> String {
-    if n == 1 {
-        String::from("1 node")
-    } else {
-        format!("{n} nodes")
     }
 }
 
@@ -248,13 +242,15 @@ pub fn figures_words(p: &Point, lang: Lang) -> String {
     match lang {
         Lang::En => format!(
             "{cost}/hour · {} · {} running · {} pending",
-            nodes_en(p.nodes),
+            words::count(p.nodes as usize, Noun::Node, lang),
             p.running,
             p.pending
         ),
         Lang::Ko => format!(
-            "시간당 {cost} · 노드 {}개 · Running {} · Pending {}",
-            p.nodes, p.running, p.pending
+            "시간당 {cost} · {} · Running {} · Pending {}",
+            words::count(p.nodes as usize, Noun::Node, lang),
+            p.running,
+            p.pending
         ),
     }
 }
@@ -370,7 +366,7 @@ mod tests {
         );
         assert_eq!(
             marker_words(&series.markers[0], Lang::Ko),
-            "노드 1개 통합(consolidation): 시간당 $0.0078 절감"
+            "노드 1대 통합(consolidation): 시간당 $0.0078 절감"
         );
     }
 }

@@ -16,6 +16,7 @@ use crate::state::{
     Transport,
 };
 use crate::terminal_view::TerminalPane;
+use crate::words::{self, Noun};
 use kpg_core::catalog::CapacityType;
 
 #[component]
@@ -260,15 +261,15 @@ fn SimulationProgress() -> impl IntoView {
     };
     move || {
         engine.progress.get().map(|p| {
+            let bound = words::count_of(p.pods_bound, p.pods, Noun::Pod, locale.lang.get());
             view! {
                 <div class="sim-progress" role="status">
                     <span class="spinner" aria-hidden="true"></span>
                     <span>{locale.t(T::Simulating)}" "
                         <span class="reached">{snapshot::clock(p.reached)}</span>
                         " / "{snapshot::clock(p.target)}" · "
-                        <span class="bound">{snapshot::count(p.pods_bound)}</span>" / "
-                        {snapshot::count(p.pods)}" "
-                        {locale.t(T::PodsBound)}</span>
+                        {bound.before}<span class="bound">{bound.number}</span>{bound.after}
+                        " "{locale.t(T::PodsBound)}</span>
                     <progress max=p.target.max(1) value=p.reached></progress>
                     <button class="stop" on:click=stop>{locale.t(T::StopSimulation)}</button>
                 </div>
@@ -285,8 +286,9 @@ fn Summary() -> impl IntoView {
     view! {
         <div class="summary" aria-live="polite"
             data-at=move || engine.snapshot.with(|s| s.time_ms.to_string())>
-            <span class="stat"><strong>{move || s.get().nodes}</strong>" "{move || {
-                locale.t(if s.get().nodes == 1 { T::NodeOne } else { T::Nodes })
+            <span class="stat">{move || {
+                let nodes = words::count(s.get().nodes, Noun::Node, locale.lang.get());
+                view! { {nodes.before}<strong>{nodes.number}</strong>{nodes.after} }
             }}</span>
             <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
                 used=Signal::derive(move || s.get().cpu_requested_milli)
@@ -305,10 +307,10 @@ fn Summary() -> impl IntoView {
                 total=Signal::derive(move || s.get().memory_allocatable)
                 text=Signal::derive(move || {
                     let s = s.get();
+                    let (used, total) =
+                        snapshot::bytes_pair(s.memory_requested, s.memory_allocatable);
                     format!(
-                        "{} / {} ({:.0}%)",
-                        snapshot::bytes(s.memory_requested),
-                        snapshot::bytes(s.memory_allocatable),
+                        "{used} / {total} ({:.0}%)",
                         snapshot::percent(s.memory_requested, s.memory_allocatable)
                     )
                 })/>
@@ -557,7 +559,8 @@ fn NodeGroups(key: String, expanded: RwSignal<bool>) -> impl IntoView {
                                 <td class="itype">{g.instance_type.clone()}</td>
                                 <td>{capacity}</td>
                                 <td>{state_label(g.state)}</td>
-                                <td>{format!("{} {}", g.pods, locale.t(T::MaxPods))}</td>
+                                <td>{words::count(g.pods, Noun::Pod, locale.lang.get())
+                                    .to_string()}</td>
                                 <td class="price">{format!(
                                     "{}{}",
                                     snapshot::dollars(g.price_per_hour),
@@ -631,10 +634,10 @@ fn NodeCardView(name: String) -> impl IntoView {
     let select_key = select.clone();
     let state_text = move || {
         let c = card.get()?;
-        let age = snapshot::clock(transport.clock.get() - c.created_at_ms);
+        let age = words::age(transport.clock.get() - c.created_at_ms, locale.lang.get());
         Some(match c.state {
-            CardState::Launching => format!("{} {age}", locale.t(T::Launching)),
-            CardState::Registering => format!("{} {age}", locale.t(T::Registering)),
+            CardState::Launching => format!("{} · {age}", locale.t(T::Launching)),
+            CardState::Registering => format!("{} · {age}", locale.t(T::Registering)),
             CardState::Ready => format!("{} · {age}", locale.t(T::Ready)),
             CardState::Cordoned => locale.t(T::Cordoned).to_string(),
             CardState::Deleting => locale.t(T::Deleting).to_string(),
@@ -686,7 +689,8 @@ fn NodeCardView(name: String) -> impl IntoView {
             <div class="status-row">
                 <span class="state-line">{state_text}</span>
                 <span class="podcount">{move || c().map(|c| {
-                    format!("{} / {} {}", c.pods.len(), c.max_pods, locale.t(T::MaxPods))
+                    let max = c.max_pods.max(0) as usize;
+                    words::count_of(c.pods.len(), max, Noun::Pod, locale.lang.get()).to_string()
                 })}</span>
             </div>
             {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
@@ -725,11 +729,9 @@ fn NodeCardView(name: String) -> impl IntoView {
                 total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
                 text=Signal::derive(move || {
                     c().map(|c| {
-                        format!(
-                            "{} / {}",
-                            snapshot::bytes(c.memory_requested),
-                            snapshot::bytes(c.memory_allocatable)
-                        )
+                        let (used, total) =
+                            snapshot::bytes_pair(c.memory_requested, c.memory_allocatable);
+                        format!("{used} / {total}")
                     })
                     .unwrap_or_default()
                 })/>

@@ -137,7 +137,8 @@ impl Goal {
                 if ko {
                     format!("{workload} 파드 {at_least}개 이상 Running")
                 } else {
-                    format!("at least {at_least} pods of {workload} Running")
+                    let pods = crate::words::count(at_least, crate::words::Noun::Pod, lang);
+                    format!("at least {pods} of {workload} Running")
                 }
             }
             Goal::RunsOn { workload, pool } => {
@@ -158,7 +159,12 @@ impl Goal {
                 if ko {
                     format!("`{pool}` 풀의 노드 {range}대")
                 } else {
-                    format!("{range} nodes in pool `{pool}`")
+                    let noun = if (min, max) == (1, 1) {
+                        "node"
+                    } else {
+                        "nodes"
+                    };
+                    format!("{range} {noun} in pool `{pool}`")
                 }
             }
             Goal::LimitAtMost {
@@ -286,5 +292,42 @@ mod tests {
         let mut pending = s.clone();
         pending.summary.pods_pending = 2;
         assert!(!ex.met(&pending, true));
+    }
+
+    #[test]
+    fn goals_count_in_english_with_the_right_number_and_in_korean_with_counters() {
+        let one = Goal::Running {
+            workload: "Deployment/web",
+            at_least: 1,
+        };
+        assert_eq!(
+            one.describe(Lang::En),
+            "at least 1 pod of Deployment/web Running"
+        );
+        let three = Goal::Running {
+            workload: "Deployment/web",
+            at_least: 3,
+        };
+        assert_eq!(
+            three.describe(Lang::En),
+            "at least 3 pods of Deployment/web Running"
+        );
+        assert_eq!(
+            three.describe(Lang::Ko),
+            "Deployment/web 파드 3개 이상 Running"
+        );
+        let nodes = |min, max| Goal::PoolNodes {
+            pool: "p",
+            min,
+            max,
+        };
+        assert_eq!(nodes(1, 1).describe(Lang::En), "1 node in pool `p`");
+        assert_eq!(nodes(2, 2).describe(Lang::En), "2 nodes in pool `p`");
+        assert_eq!(nodes(1, 2).describe(Lang::En), "1–2 nodes in pool `p`");
+        assert_eq!(
+            nodes(1, usize::MAX).describe(Lang::En),
+            "1+ nodes in pool `p`"
+        );
+        assert_eq!(nodes(1, 1).describe(Lang::Ko), "`p` 풀의 노드 1대");
     }
 }

@@ -263,7 +263,7 @@ pub static LESSONS: &[Lesson] = &[
             en: "Two NodePools that differ by one taint, in four labs: scale out, requests pick \
                  the type, scale in, limits.",
             ko: "테인트 하나만 다른 NodePool 두 개로 네 가지 실습을 합니다. 스케일 아웃, 요청량에 \
-                 따른 유형 선택, 스케일 인, 한도.",
+                 따른 인스턴스 유형 선택, 스케일 인, 한도.",
         },
         steps: &[
             Step {
@@ -285,13 +285,13 @@ pub static LESSONS: &[Lesson] = &[
                          up in `platform`, the cluster's de facto default pool.",
                     ko: "이 클러스터에는 관리형 노드 그룹의 고정 노드 `m7i-flex.large` 두 대가 \
                          이미 있습니다. 이 노드들은 Karpenter가 관리하지 않습니다. 여기에 요구 \
-                         조건이 같은(2 vCPU 유형 세 가지, 스팟만) NodePool 두 개를 더합니다.\n\n\
-                         `service`에는 레이블 `node=service`와 테인트 `node=service:NoSchedule`이 \
-                         있고, `platform`에는 레이블 `node=platform`만 있고 테인트는 없습니다.\n\n\
-                         레이블은 끌어당깁니다. 파드가 그 레이블을 요구할 수 있습니다. 테인트는 \
-                         밀어냅니다. 테인트를 용인(toleration)하는 파드만 들어올 수 있습니다. \
-                         그래서 아무것도 요구하지 않는 파드는 모두 `platform`으로 가고, 이 풀이 \
-                         사실상 클러스터의 기본 풀이 됩니다.",
+                         사항이 같은(2 vCPU 인스턴스 유형 세 가지, 스팟만) NodePool 두 개를 \
+                         더합니다.\n\n`service`에는 레이블 `node=service`와 테인트 \
+                         `node=service:NoSchedule`이 있고, `platform`에는 레이블 `node=platform`만 \
+                         있고 테인트는 없습니다.\n\n레이블은 끌어당깁니다. 파드가 그 레이블을 \
+                         요구할 수 있습니다. 테인트는 밀어냅니다. 테인트를 용인(toleration)하는 \
+                         파드만 들어올 수 있습니다. 그래서 아무것도 요구하지 않는 파드는 모두 \
+                         `platform`으로 가고, 이 풀이 사실상 클러스터의 기본 풀이 됩니다.",
                 },
             },
             Step {
@@ -314,7 +314,7 @@ pub static LESSONS: &[Lesson] = &[
                          올라갈 수 없습니다.\n\n재생을 눌러 보세요. 레플리카 두 개는 고정 \
                          노드에 들어갑니다. 나머지 두 개는 service 테인트를 용인하지 않으므로 \
                          Karpenter가 `platform`에 노드 두 대를 띄웁니다. 요청량이 작아서 허용된 \
-                         유형 중 가장 싼 `t3.small`이 선택됩니다. 두 노드가 Ready가 되면 \
+                         인스턴스 유형 중 가장 싼 `t3.small`이 선택됩니다. 두 노드가 Ready가 되면 \
                          Pending 트레이가 비워집니다.",
                 },
             },
@@ -340,9 +340,9 @@ pub static LESSONS: &[Lesson] = &[
                          `node=service`에 대한 필수 node affinity(반드시 그곳으로 가라는 \
                          조건)입니다.\n\n레플리카마다 메모리 6Gi를 요청합니다. kubelet 예약분을 \
                          빼고 나면 `t3.small`이나 `c7i-flex.large`의 할당 가능 메모리는 6Gi에 \
-                         한참 못 미칩니다. 들어가는 유형은 `m7i-flex.large`(8 GiB)뿐입니다. \
-                         service 풀은 platform 풀이 `t3.small`을 골랐던 것과 같은 세 유형을 \
-                         허용하는데, 여기서는 `m7i-flex.large`를 띄웁니다.",
+                         한참 못 미칩니다. 들어가는 인스턴스 유형은 `m7i-flex.large`(8 \
+                         GiB)뿐입니다. service 풀은 platform 풀이 `t3.small`을 골랐던 것과 같은 세 \
+                         인스턴스 유형을 허용하는데, 여기서는 `m7i-flex.large`를 띄웁니다.",
                 },
             },
             Step {
@@ -593,7 +593,7 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "Job의 파드는 60초 동안 실행된 뒤 완료되고, 노드는 빈 채로 남습니다. 풀의 \
                          `consolidateAfter`(30초)가 지나면 Karpenter가 이 노드를 정리하고, 비용은 \
                          다시 0이 됩니다.\n\nJob의 `parallelism`과 `completions`를 5로 올리고 다시 \
-                         재생해 보세요. 노드가 몇 대, 어떤 유형으로 뜨나요?",
+                         재생해 보세요. 노드가 몇 대, 어떤 인스턴스 유형으로 뜨나요?",
                 },
             },
             Step {
@@ -997,7 +997,7 @@ pub static LESSONS: &[Lesson] = &[
         id: "spot-fallback",
         title: Text {
             en: "When spot gets scarce: another zone, another type, then on-demand",
-            ko: "스팟이 부족할 때: 다른 영역, 다른 유형, 그리고 온디맨드",
+            ko: "스팟이 부족할 때: 다른 가용 영역, 다른 인스턴스 유형, 그리고 온디맨드",
         },
         summary: Text {
             en: "A spot interruption and two capacity shortages, one after the other: how far \
@@ -1012,7 +1012,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: None,
                 title: Text {
                     en: "Three types, two capacity types",
-                    ko: "유형 셋, 용량 유형 둘",
+                    ko: "인스턴스 유형 셋, 용량 유형 둘",
                 },
                 body: Text {
                     en: "The NodePool `web` allows three 2-vCPU types, `c6a.large`, `c6i.large` \
@@ -1021,8 +1021,8 @@ pub static LESSONS: &[Lesson] = &[
                          When both capacity types are allowed, Karpenter prefers spot: the first \
                          three nodes are `c6a.large` spot, the cheapest pool, at $0.078 an hour \
                          for the three.",
-                    ko: "NodePool `web`은 2 vCPU 유형 세 가지(`c6a.large`, `c6i.large`, \
-                         `c7i.large`)를 스팟과 온디맨드 모두로, us-east-1의 세 영역에서 \
+                    ko: "NodePool `web`은 2 vCPU 인스턴스 유형 세 가지(`c6a.large`, `c6i.large`, \
+                         `c7i.large`)를 스팟과 온디맨드 모두로, us-east-1의 세 가용 영역에서 \
                          허용합니다. `web` 레플리카는 각각 1.5 vCPU를 요청하므로 노드 하나를 혼자 \
                          씁니다.\n\n두 용량 유형이 모두 허용되면 Karpenter는 스팟을 고릅니다. 처음 \
                          뜨는 세 노드는 가장 싼 풀인 `c6a.large` 스팟이고, 세 대에 시간당 \
@@ -1035,7 +1035,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: None,
                 title: Text {
                     en: "A spot interruption: another zone",
-                    ko: "스팟 회수: 다른 영역으로",
+                    ko: "스팟 회수: 다른 가용 영역으로",
                 },
                 body: Text {
                     en: "At 1:30 EC2 reclaims the oldest spot node (Events: `SpotInterrupted`, two \
@@ -1047,10 +1047,11 @@ pub static LESSONS: &[Lesson] = &[
                          capacity there.",
                     ko: "1:30에 EC2가 가장 오래된 스팟 노드를 회수합니다(Events의 \
                          `SpotInterrupted`, 2분 전 통지). Karpenter는 2분을 기다리지 않고 바로 \
-                         노드를 드레인하고, AWS 프로바이더는 그 오퍼링(`c6a.large`, 해당 영역, \
-                         스팟)을 3분 동안 쓸 수 없다고 표시합니다.\n\n그래서 대체 노드는 같은 \
-                         유형의 스팟이지만 다른 영역에 뜹니다. 새 노드를 클릭하면 Explain에 스팟 \
-                         회수로 용량이 없었던 오퍼링 하나가 제외되었다고 나옵니다.",
+                         노드를 드레인하고, AWS 프로바이더는 그 오퍼링(`c6a.large`, 해당 가용 \
+                         영역, 스팟)을 3분 동안 쓸 수 없다고 표시합니다.\n\n그래서 대체 노드는 \
+                         같은 인스턴스 유형의 스팟이지만 다른 가용 영역에 뜹니다. 새 노드를 \
+                         클릭하면 Explain에 스팟 회수로 용량이 없었던 오퍼링 하나가 제외되었다고 \
+                         나옵니다.",
                 },
             },
             Step {
@@ -1059,7 +1060,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: Some(&SPOT_SHORTAGE_ONE_ZONE),
                 title: Text {
                     en: "A type runs out: another type",
-                    ko: "유형이 바닥나면: 다른 유형으로",
+                    ko: "인스턴스 유형이 바닥나면: 다른 인스턴스 유형으로",
                 },
                 body: Text {
                     en: "At 3:00 `c6a.large` spot runs out in every zone and a second node is \
@@ -1068,11 +1069,11 @@ pub static LESSONS: &[Lesson] = &[
                          replacement is a `c6i.large` spot, a little dearer ($0.081 an hour for \
                          the three nodes). Explain on that node names the pool that had no \
                          capacity and says Karpenter now leaves it out for three minutes.",
-                    ko: "3:00에 `c6a.large` 스팟이 모든 영역에서 바닥나고 두 번째 노드가 \
-                         회수됩니다. 이번에는 실패한 실행이 없습니다. fleet 요청에는 세 유형의 \
-                         스팟 풀이 가격순으로 모두 들어 있고, EC2는 빈 풀을 건너뜁니다.\n\n대체 \
-                         노드는 조금 더 비싼 `c6i.large` 스팟입니다(세 노드에 시간당 $0.081). 그 \
-                         노드의 Explain은 용량이 없던 풀을 짚고, Karpenter가 그 풀을 3분 동안 \
+                    ko: "3:00에 `c6a.large` 스팟이 모든 가용 영역에서 바닥나고 두 번째 노드가 \
+                         회수됩니다. 이번에는 실패한 실행이 없습니다. fleet 요청에는 세 인스턴스 \
+                         유형의 스팟 풀이 가격순으로 모두 들어 있고, EC2는 빈 풀을 건너뜁니다.\n\n\
+                         대체 노드는 조금 더 비싼 `c6i.large` 스팟입니다(세 노드에 시간당 $0.081). \
+                         그 노드의 Explain은 용량이 없던 풀을 짚고, Karpenter가 그 풀을 3분 동안 \
                          뺀다고 알려 줍니다.",
                 },
             },
@@ -1095,7 +1096,7 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "4:30에 모든 스팟이 3분 동안 바닥나고 세 번째 노드가 회수됩니다. 이번에는 \
                          스팟 실행이 실패합니다. Events에 `InsufficientCapacityError`가 뜨고 \
                          NodeClaim은 삭제되며, 시도했던 스팟 오퍼링은 모두 쓸 수 없다고 \
-                         표시됩니다.\n\n10초 뒤 다음 NodeClaim은 가장 싼 온디맨드 유형인 \
+                         표시됩니다.\n\n10초 뒤 다음 NodeClaim은 가장 싼 온디맨드 인스턴스 유형인 \
                          `c6a.large` 온디맨드로 뜹니다. 파드는 1분쯤 Pending 트레이에서 기다리고, \
                          비용 차트는 시간당 $0.131로 뜁니다.",
                 },
@@ -1253,13 +1254,13 @@ pub static LESSONS: &[Lesson] = &[
         id: "zones",
         title: Text {
             en: "Which zone, and why",
-            ko: "어느 영역에, 왜",
+            ko: "어느 가용 영역에, 왜",
         },
         summary: Text {
             en: "A spread over zones, a type that only one zone offers, and a zone with no \
                  capacity: how Karpenter places three replicas.",
-            ko: "영역 분산, 한 영역에만 있는 유형, 용량이 없는 영역 속에서 Karpenter가 레플리카 세 \
-                 개를 어떻게 배치하는지 봅니다.",
+            ko: "가용 영역 분산, 한 가용 영역에만 있는 인스턴스 유형, 용량이 없는 가용 영역 속에서 \
+                 Karpenter가 레플리카 세 개를 어떻게 배치하는지 봅니다.",
         },
         steps: &[
             Step {
@@ -1268,7 +1269,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: None,
                 title: Text {
                     en: "One replica per zone",
-                    ko: "영역마다 레플리카 하나",
+                    ko: "가용 영역마다 레플리카 하나",
                 },
                 body: Text {
                     en: "The `web` Deployment runs in the service pool (a toleration and a node \
@@ -1280,8 +1281,8 @@ pub static LESSONS: &[Lesson] = &[
                     ko: "`web` Deployment은 service 풀에서 돕니다(6Gi 실습처럼 toleration과 node \
                          affinity가 있습니다). 레플리카 세 개가 각각 1.5 vCPU와 2Gi를 요청하므로 \
                          노드 하나에 하나씩 들어갑니다. `topologySpreadConstraints`는 \
-                         `topology.kubernetes.io/zone` 기준으로 `maxSkew: 1`을 요구합니다. 영역별 \
-                         파드 수 차이가 1을 넘으면 안 된다는 뜻입니다.\n\n고정 노드는 세지 \
+                         `topology.kubernetes.io/zone` 기준으로 `maxSkew: 1`을 요구합니다. 가용 \
+                         영역별 파드 수 차이가 1을 넘으면 안 된다는 뜻입니다.\n\n고정 노드는 세지 \
                          않습니다. 파드가 `node=service`를 요구하는데, 분산은 파드가 쓸 수 있는 \
                          노드만 세기 때문입니다.",
                 },
@@ -1292,7 +1293,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: None,
                 title: Text {
                     en: "A type only some zones offer",
-                    ko: "일부 영역에만 있는 유형",
+                    ko: "일부 가용 영역에만 있는 인스턴스 유형",
                 },
                 body: Text {
                     en: "Press Play and look at the node cards. Same pool, same pods, different \
@@ -1302,13 +1303,15 @@ pub static LESSONS: &[Lesson] = &[
                          lists `c7i-flex.large` as excluded by the zone.\n\nThis is the article's \
                          observation: a managed node group with that type fails in the other \
                          zones, while Karpenter knows which zone offers what.",
-                    ko: "재생을 누르고 노드 카드를 보세요. 같은 풀, 같은 파드인데 유형이 다릅니다. \
-                         `c7i-flex.large`가 들어가는 유형 중 가장 싸지만, 이 클러스터의 영역 \
-                         가운데 이 유형을 제공하는 곳은 ap-northeast-2b뿐입니다. 그래서 2b에는 \
-                         `c7i-flex.large`가, 2a에는 `m7i-flex.large`가 뜹니다. 2a 노드를 클릭하면 \
-                         Explain에 `c7i-flex.large`가 영역 때문에 제외되었다고 나옵니다.\n\n원문이 \
-                         짚은 지점입니다. 관리형 노드 그룹에 이 유형을 넣으면 다른 영역에서 \
-                         실패하지만, Karpenter는 어느 영역이 무엇을 제공하는지 알고 있습니다.",
+                    ko: "재생을 누르고 노드 카드를 보세요. 같은 풀, 같은 파드인데 인스턴스 유형이 \
+                         다릅니다. `c7i-flex.large`가 들어가는 인스턴스 유형 중 가장 싸지만, 이 \
+                         클러스터의 가용 영역 가운데 이 인스턴스 유형을 제공하는 곳은 \
+                         ap-northeast-2b뿐입니다. 그래서 2b에는 `c7i-flex.large`가, 2a에는 \
+                         `m7i-flex.large`가 뜹니다. 2a 노드를 클릭하면 Explain에 \
+                         `c7i-flex.large`가 가용 영역 때문에 제외되었다고 나옵니다.\n\n원문이 짚은 \
+                         지점입니다. 관리형 노드 그룹에 이 인스턴스 유형을 넣으면 다른 가용 \
+                         영역에서 실패하지만, Karpenter는 어느 가용 영역이 무엇을 제공하는지 알고 \
+                         있습니다.",
                 },
             },
             Step {
@@ -1317,7 +1320,7 @@ pub static LESSONS: &[Lesson] = &[
                 exercise: None,
                 title: Text {
                     en: "A zone with no capacity",
-                    ko: "용량이 없는 영역",
+                    ko: "용량이 없는 가용 영역",
                 },
                 body: Text {
                     en: "A Timeline step takes all capacity away from ap-northeast-2c for five \
@@ -1351,10 +1354,10 @@ pub static LESSONS: &[Lesson] = &[
                          failure expires, and the pod runs only at about 7:08, after 2c is back. A \
                          strict spread buys balance with waiting.",
                     ko: "`ScheduleAnyway`를 `DoNotSchedule`로 바꿔 보세요. 이제 분산은 필수 \
-                         조건이고 2c는 Karpenter가 채워야 하는 영역으로 남습니다. 세 번째 파드는 \
-                         Pending 트레이에서 기다리고, Karpenter는 실패의 기억이 사라질 때마다 2c를 \
-                         다시 시도하며, 파드는 2c가 돌아온 뒤인 7:08쯤에야 실행됩니다. 엄격한 \
-                         분산은 균형을 얻는 대신 기다림을 치릅니다.",
+                         조건이고 2c는 Karpenter가 채워야 하는 가용 영역으로 남습니다. 세 번째 \
+                         파드는 Pending 트레이에서 기다리고, Karpenter는 실패의 기억이 사라질 \
+                         때마다 2c를 다시 시도하며, 파드는 2c가 돌아온 뒤인 7:08쯤에야 실행됩니다. \
+                         엄격한 분산은 균형을 얻는 대신 기다림을 치릅니다.",
                 },
             },
             Step {
@@ -1612,8 +1615,9 @@ static SPOT_SHORTAGE_ONE_ZONE: Exercise = Exercise {
     task: Text {
         en: "Make the 3:00 shortage hit one zone only, so that the cluster ends on `c6a.large` \
              spot alone: all three replicas running, for under $0.080 an hour.",
-        ko: "3:00의 용량 부족이 한 영역에만 일어나게 바꿔서, 클러스터가 `c6a.large` 스팟만으로 \
-             끝나게 해 보세요. 레플리카 세 개가 모두 돌고 시간당 $0.080 미만이어야 합니다.",
+        ko: "3:00의 용량 부족이 한 가용 영역에만 일어나게 바꿔서, 클러스터가 `c6a.large` \
+             스팟만으로 끝나게 해 보세요. 레플리카 세 개가 모두 돌고 시간당 $0.080 미만이어야 \
+             합니다.",
     },
     hint: Text {
         en: "The `insufficientCapacity` step also takes a `zone`. The node reclaimed at 3:00 is in \
@@ -1627,10 +1631,11 @@ static SPOT_SHORTAGE_ONE_ZONE: Exercise = Exercise {
              node in us-east-1c, and after the on-demand detour at 4:30 consolidation brings the \
              cluster back to three `c6a.large` spot nodes: $0.07803 an hour at rest, against \
              $0.08381 as written.",
-        ko: "3:00 단계에 영역을 넣으세요. `insufficientCapacity: {instanceType: c6a.large, zone: \
-             us-east-1b, capacityType: spot}`. 그러면 3:00의 대체 노드는 us-east-1c의 `c6a.large` \
-             스팟이 되고, 4:30의 온디맨드 우회가 지나면 통합이 클러스터를 `c6a.large` 스팟 세 대로 \
-             되돌립니다. 쓰인 그대로는 시간당 $0.08381이지만, 이제는 $0.07803으로 끝납니다.",
+        ko: "3:00 단계에 가용 영역을 넣으세요. `insufficientCapacity: {instanceType: c6a.large, \
+             zone: us-east-1b, capacityType: spot}`. 그러면 3:00의 대체 노드는 us-east-1c의 \
+             `c6a.large` 스팟이 되고, 4:30의 온디맨드 우회가 지나면 통합이 클러스터를 `c6a.large` \
+             스팟 세 대로 되돌립니다. 쓰인 그대로는 시간당 $0.08381이지만, 이제는 $0.07803으로 \
+             끝납니다.",
     },
     edits: &[
         (

@@ -3,7 +3,8 @@
 //! The page holds no simulation logic: it edits documents, hands valid manifests to
 //! `kpg-core` through [`player::Player`], and draws [`snapshot::Snapshot`]s. The modules
 //! without browser types (`workspace`, `migration`, `highlight`, `snapshot`, `player`,
-//! `persist`, `lessons`, `i18n`, `focus`, `terminal`) are tested natively with `cargo test`.
+//! `persist`, `lessons`, `i18n`, `focus`, `terminal`, `words`) are tested natively with
+//! `cargo test`.
 
 #![forbid(unsafe_code)]
 // Leptos's server-side rendering (the build's `prerender`) nests the views' types deeper than
@@ -26,6 +27,8 @@ pub mod exercise;
 pub mod exercise_view;
 pub mod explain_view;
 pub mod focus;
+#[cfg(test)]
+mod glossary;
 pub mod highlight;
 pub mod i18n;
 pub mod lessons;
@@ -43,6 +46,7 @@ pub mod terminal;
 pub mod terminal_view;
 pub mod topbar;
 pub mod undo;
+pub mod words;
 pub mod worker;
 pub mod workspace;
 

@@ -9,8 +9,8 @@ use crate::boot::Home;
 use crate::browser;
 use crate::i18n::T;
 use crate::persist::{LINKED_KEY, STORAGE_KEY};
-use crate::snapshot;
 use crate::state::{Editor, Locale, Page, SessionState};
+use crate::words::{self, Noun};
 
 /// Over a workspace opened from a share link: the learner's own is safe, and one click away.
 #[component]
@@ -197,10 +197,15 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                             on:click=copy_link.clone()>{move || locale.t(T::CopyLink)}</button>
                     </div>
                     <p class="share-size" class:long=long>
-                        <span class="share-length"
-                            data-chars=link_len.to_string()>{snapshot::count(link_len)}</span>" "{
-                            move || locale.t(T::Characters)
-                        }
+                        {move || {
+                            let chars =
+                                words::count(link_len, Noun::Character, locale.lang.get());
+                            view! {
+                                {chars.before}<span class="share-length"
+                                    data-chars=link_len.to_string()>{chars.number}</span>
+                                {chars.after}
+                            }
+                        }}
                         {long.then(|| view! {
                             " · "<strong class="too-long">{move || {
                                 locale.t(T::LinkTooLong)

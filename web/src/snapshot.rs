@@ -571,12 +571,13 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
             for name in ResourceName::ALL {
                 if let Some(limit) = np.limits.resources[name as usize] {
                     let used = usage.0.get(name);
+                    let (used_text, limit_text) = amounts(name, used, limit);
                     limits.push(LimitGauge {
                         resource: name.as_str().into(),
                         used,
                         limit,
-                        used_text: kpg_core::resources::Resources::format_amount(name, used),
-                        limit_text: kpg_core::resources::Resources::format_amount(name, limit),
+                        used_text,
+                        limit_text,
                     });
                 }
             }
@@ -773,15 +774,50 @@ pub fn cores(milli: i64) -> String {
     }
 }
 
-/// `6.5Gi`, `512Mi`.
+const GI: i64 = 1 << 30;
+const MI: i64 = 1 << 20;
+
+/// `6.5Gi`, `6Gi`, `512Mi`: Gi from one Gi up, Mi below.
 pub fn bytes(b: i64) -> String {
-    const GI: f64 = 1024.0 * 1024.0 * 1024.0;
-    const MI: f64 = 1024.0 * 1024.0;
-    let v = b as f64;
-    if v >= GI {
-        format!("{:.1}Gi", v / GI)
+    bytes_in(b, b >= GI)
+}
+
+/// `b` in Gi (one decimal) or Mi (whole), a whole number of the unit without decimals.
+fn bytes_in(b: i64, gi: bool) -> String {
+    let (unit, suffix, decimals) = if gi { (GI, "Gi", 1) } else { (MI, "Mi", 0) };
+    if b % unit == 0 {
+        format!("{}{suffix}", b / unit)
     } else {
-        format!("{:.0}Mi", v / MI)
+        format!("{:.decimals$}{suffix}", b as f64 / unit as f64)
+    }
+}
+
+/// Two amounts of memory side by side in one unit, the one [`bytes`] gives the larger:
+/// `118.3Gi / 4000Gi`, not `121182Mi / 4000Gi`.
+pub fn bytes_pair(a: i64, b: i64) -> (String, String) {
+    let gi = a.max(b) >= GI;
+    (bytes_in(a, gi), bytes_in(b, gi))
+}
+
+/// Two amounts of CPU side by side in one unit: cores (`1.5 / 100`) once either reaches a
+/// core, millicores (`250m / 500m`) while both are below.
+pub fn cores_pair(a: i64, b: i64) -> (String, String) {
+    if a.max(b) >= 1000 {
+        (cores(a), cores(b))
+    } else {
+        (format!("{a}m"), format!("{b}m"))
+    }
+}
+
+/// What a NodePool's limit gauge says: the amount in use and the limit, in one unit.
+pub fn amounts(name: ResourceName, used: i64, limit: i64) -> (String, String) {
+    match name {
+        ResourceName::Cpu => cores_pair(used, limit),
+        ResourceName::Memory | ResourceName::EphemeralStorage => bytes_pair(used, limit),
+        _ => (
+            kpg_core::resources::Resources::format_amount(name, used),
+            kpg_core::resources::Resources::format_amount(name, limit),
+        ),
     }
 }
 
@@ -1106,9 +1142,88 @@ mod tests {
         assert_eq!(clock(3_723_000), "1:02:03");
         assert_eq!(cores(1500), "1.5");
         assert_eq!(cores(2000), "2");
-        assert_eq!(bytes(6 * 1024 * 1024 * 1024), "6.0Gi");
+        assert_eq!(bytes(6 * 1024 * 1024 * 1024), "6Gi");
+        assert_eq!(bytes(6 * 1024 * 1024 * 1024 + 512 * 1024 * 1024), "6.5Gi");
+        assert_eq!(bytes(512 * 1024 * 1024), "512Mi");
         assert_eq!(percent(5, 0), 0.0);
         assert_eq!(percent(150, 100), 100.0);
+    }
+
+    #[test]
+    fn a_gauge_says_both_amounts_in_one_unit() {
+        const GI: i64 = 1 << 30;
+        const MI: i64 = 1 << 20;
+        assert_eq!(
+            amounts(ResourceName::Memory, 121_182 * MI, 4000 * GI),
+            ("118.3Gi".into(), "4000Gi".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::Memory, 100 * MI, 512 * MI),
+            ("100Mi".into(), "512Mi".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::Memory, 0, GI),
+            ("0Gi".into(), "1Gi".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::EphemeralStorage, 1536 * MI, 20 * GI),
+            ("1.5Gi".into(), "20Gi".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::Cpu, 1500, 100_000),
+            ("1.5".into(), "100".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::Cpu, 250, 500),
+            ("250m".into(), "500m".into())
+        );
+        assert_eq!(
+            amounts(ResourceName::NvidiaGpu, 2, 8),
+            ("2".into(), "8".into())
+        );
+        assert_eq!(
+            bytes_pair(512 * MI, 7 * GI + 300 * MI),
+            ("0.5Gi".into(), "7.3Gi".into())
+        );
+    }
+
+    /// A NodePool's memory limit in Gi and its nodes' memory in Mi read in one unit on the lane.
+    #[test]
+    fn a_lane_s_limit_gauge_reads_used_and_limit_in_one_unit() {
+        let text = std::fs::read_to_string(format!(
+            "{}/../tests/labs/seed002-limits.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+        .replace("  limits:\n    cpu: \"8\"", "  limits:\n    memory: 4000Gi");
+        let loaded = kpg_manifests::load(&text);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let mut sim = Simulation::new(loaded.scenario).unwrap();
+        sim.run_to_rest(600_000);
+        let s = take(&sim);
+        let gauge = s
+            .lanes
+            .iter()
+            .find_map(|l| match &l.kind {
+                LaneKind::NodePool { name, limits, .. } if name == "platform" => {
+                    limits.first().cloned()
+                }
+                _ => None,
+            })
+            .expect("the platform pool's memory limit");
+        assert_eq!(gauge.resource, "memory");
+        assert!(
+            gauge.used > 0 && gauge.used % (1 << 30) != 0,
+            "{}",
+            gauge.used
+        );
+        assert_eq!(gauge.limit_text, "4000Gi");
+        assert!(
+            gauge.used_text.ends_with("Gi") && gauge.used_text.contains('.'),
+            "{} / {}",
+            gauge.used_text,
+            gauge.limit_text
+        );
     }
 
     /// Thousands of pending pods travel and show as one row per workload; a few stay chips.

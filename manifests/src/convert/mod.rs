@@ -186,7 +186,8 @@ pub(crate) enum Site {
 }
 
 /// Converts one object. `None` when it is not something the playground reads (reported as a
-/// warning) or when its type meta is unusable (reported as an error).
+/// warning) or when its type meta is unusable or names a version the API server does not serve
+/// the kind in (reported as an error).
 pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Converted> {
     if !matches!(root.node.value, Value::Map(_)) {
         cx.error(
@@ -206,13 +207,14 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         return None;
     }
     let mut tm = Fields::of(cx, root);
-    let api_version = tm
-        .req_help(cx, "apiVersion", "add e.g. `apiVersion: karpenter.sh/v1`")
-        .and_then(|a| cx.nonempty_str(&a));
+    let api_field = tm.req_help(cx, "apiVersion", "add e.g. `apiVersion: karpenter.sh/v1`");
+    let api_version = api_field.as_ref().and_then(|a| cx.nonempty_str(a));
     let kind_field = tm.req_help(cx, "kind", "add e.g. `kind: NodePool`");
     let kind = kind_field.as_ref().and_then(|k| cx.nonempty_str(k));
     // `tm` is only for the type meta: the kind converters read the whole map again.
-    let (Some(api_version), Some(kind), Some(kind_field)) = (api_version, kind, kind_field) else {
+    let (Some(api_version), Some(api_field), Some(kind), Some(kind_field)) =
+        (api_version, api_field, kind, kind_field)
+    else {
         return None;
     };
     let Some(info) = kind_info(&kind) else {
@@ -256,21 +258,28 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         return None;
     };
     if !info.versions.contains(&api_version.as_str()) {
-        let pos = tm.key_pos("apiVersion").unwrap_or(root.pos());
-        cx.warn(
+        // The API server has no such resource: `kubectl apply` refuses the object before any
+        // of its fields is looked at, so nothing else of it is read.
+        cx.error(
             Code::UnexpectedApiVersion,
-            &crate::reader::join(&root.path, "apiVersion"),
-            pos,
-            format!("{kind} is read as {}, not {api_version}", info.versions[0]),
+            &api_field.path,
+            api_field.pos(),
+            format!("no matches for kind \"{kind}\" in version \"{api_version}\""),
             Some(format!("use `apiVersion: {}`", info.versions[0])),
         );
+        let what = if site == Site::TimelineApply {
+            "이 단계의 오브젝트는"
+        } else {
+            "이 문서는"
+        };
         cx.ko(
             format!(
-                "{kind}는 {api_version}가 아니라 {}로 읽습니다",
-                info.versions[0]
+                "API 서버에 {api_version} 버전의 {kind} 종류가 없어 {what} 거부됩니다 \
+                 (no matches for kind \"{kind}\" in version \"{api_version}\")"
             ),
             Some(format!("`apiVersion: {}`를 쓰세요", info.versions[0])),
         );
+        return None;
     }
     let v1beta1 = api_version.ends_with("/v1beta1");
     if site == Site::TimelineApply

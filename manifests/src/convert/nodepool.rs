@@ -467,7 +467,7 @@ fn template(
             );
             cx.ko(
                 "requirements는 최대 100개까지입니다",
-                Some("같은 키의 요구 조건을 합치세요".into()),
+                Some("같은 키의 요구 사항을 합치세요".into()),
             );
         }
         np.invalid = common::runtime_invalid(&np.requirements);
