@@ -209,6 +209,10 @@ export function gutterMismatches(page, lines) {
  */
 export async function axeViolations(pageOrFrame, { include } = {}) {
   const source = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // What the page shows once its entrance animations (a card fading in) are over.
+  await pageOrFrame.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => {}))));
   if (!(await pageOrFrame.evaluate(() => !!window.axe))) await pageOrFrame.evaluate(source);
   const found = await pageOrFrame.evaluate(async (include) => {
     const r = await window.axe.run(include ? { include: [include] } : document, {

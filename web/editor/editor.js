@@ -183,8 +183,10 @@ function makeState(text, o, theme) {
     dispatch(state.update(state.replaceSelection('  '), { scrollIntoView: true, userEvent: 'input' }));
     return true;
   };
+  // tabindex: the content is a Tab stop anyway (contenteditable); said outright, checkers
+  // such as axe see that the scrolling region holds something focusable.
   const attrs = { 'aria-label': o.label || 'YAML', spellcheck: 'false', autocapitalize: 'off',
-    autocorrect: 'off' };
+    autocorrect: 'off', tabindex: '0' };
   if (o.describedBy) attrs['aria-describedby'] = o.describedBy;
   return EditorState.create({
     doc: text,

@@ -388,6 +388,15 @@ fn PhoneViews() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let selection = expect_context::<Selection>();
     let engine = expect_context::<Engine>();
+    // Another view starts at its top (the manifests' tabs, not where the cluster was
+    // scrolled to).
+    Effect::new(move |was: Option<PhoneView>| {
+        let view = selection.phone_view.get();
+        if was.is_some_and(|w| w != view) {
+            browser::scroll_to_top(".panes");
+        }
+        view
+    });
     let label = |view: PhoneView| match view {
         PhoneView::Lesson => T::Lesson,
         PhoneView::Cluster => T::Cluster,

@@ -295,6 +295,18 @@ pub fn focus_selector(selector: &str) {
     }
 }
 
+/// The inner width in CSS pixels of the first element the selector finds.
+pub fn client_width(selector: &str) -> Option<f64> {
+    query(selector).map(|el| f64::from(el.client_width()))
+}
+
+/// Scrolls the first element the selector finds back to its top.
+pub fn scroll_to_top(selector: &str) {
+    if let Some(el) = query(selector) {
+        el.set_scroll_top(0);
+    }
+}
+
 /// Scrolls an element into view without moving the page more than needed.
 pub fn reveal(el: &web_sys::Element) {
     scroll_into_view(el, web_sys::ScrollLogicalPosition::Nearest);

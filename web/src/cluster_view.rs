@@ -82,7 +82,7 @@ pub(crate) fn rich(text: &str) -> impl IntoView + use<> {
         .collect_view()
 }
 
-fn inline(text: &str) -> Vec<AnyView> {
+pub(crate) fn inline(text: &str) -> Vec<AnyView> {
     let mut out = Vec::new();
     for (i, s) in text.split('`').enumerate() {
         if i % 2 == 1 {
@@ -155,7 +155,10 @@ fn LessonCard() -> impl IntoView {
             <header>
                 <button class="ghost collapse" aria-expanded=move || open.get().to_string()
                     on:click=move |_| open.update(|o| *o = !*o)
-                    aria-controls="lesson-body">
+                    aria-controls="lesson-body"
+                    aria-label=move || {
+                        locale.t(if open.get() { T::LessonCollapse } else { T::LessonExpand })
+                    }>
                     <span aria-hidden="true">{move || if open.get() { "▾" } else { "▸" }}</span>
                 </button>
                 <div class="lesson-head">
@@ -792,8 +795,9 @@ fn Chip(pod: PodChip) -> impl IntoView {
     });
     view! {
         <span class="pod-wrap">
+            // Named by its text: the short name on the chip, the part it leaves out there
+            // for screen readers (the whole name, which the visible text is part of).
             <button class=class data-pod=pod.key.clone() aria-describedby=tip_id.clone()
-                aria-label=pod.name.clone()
                 class:selected=move || is_selected.get()
                 aria-pressed=move || is_selected.get().to_string()
                 on:click=move |ev| {
@@ -801,24 +805,32 @@ fn Chip(pod: PodChip) -> impl IntoView {
                     ev.stop_propagation();
                     selection.select(Selected::Pod(key.clone()));
                 }>
-                <span class="pod-name">{short_name(&pod.name)}</span>
+                <span class="pod-name">{
+                    let (head, hidden, tail) = name_parts(&pod.name);
+                    view! {
+                        {head}
+                        <span class="visually-hidden">{hidden}</span>
+                        {tail}
+                    }
+                }</span>
             </button>
             <span class="tip" role="tooltip" id=tip_id class:has-reason=has_tip>{tip}</span>
         </span>
     }
 }
 
-/// `busybox-7d9c-x2k4p` → `busybox-x2k4p`: the workload and the pod's own suffix.
-fn short_name(name: &str) -> String {
+/// `busybox-7d9c-x2k4p` → (`busybox-`, `7d9c-`, `x2k4p`): the chip shows the workload and
+/// the pod's own suffix, and keeps the part between for screen readers.
+fn name_parts(name: &str) -> (String, String, String) {
     let parts: Vec<&str> = name.split('-').collect();
     if parts.len() >= 3 {
-        format!(
-            "{}-{}",
-            parts[..parts.len() - 2].join("-"),
-            parts[parts.len() - 1]
+        (
+            format!("{}-", parts[..parts.len() - 2].join("-")),
+            format!("{}-", parts[parts.len() - 2]),
+            parts[parts.len() - 1].to_string(),
         )
     } else {
-        name.to_string()
+        (name.to_string(), String::new(), String::new())
     }
 }
 

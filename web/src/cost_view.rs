@@ -302,9 +302,23 @@ fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>) -> impl IntoView {
                 let span = span.get();
                 let lang = locale.lang.get();
                 let hot = inspect.get();
-                engine.series.with(|s| s.markers.iter().map(|m| {
-                    let saves = (m.savings > 0)
-                        .then(|| format!("−{}", snapshot::dollars(m.savings)));
+                // The plot's width on screen, so labels close together can take rows.
+                let width = crate::browser::client_width(".cost-timeline .ct-plot")
+                    .filter(|w| *w > 0.0)
+                    .unwrap_or(600.0);
+                engine.series.with(|s| {
+                let saves: Vec<Option<String>> = s.markers.iter().map(|m| {
+                    (m.savings > 0).then(|| format!("−{}", snapshot::dollars(m.savings)))
+                }).collect();
+                let boxes: Vec<(f64, f64)> = s.markers.iter().zip(&saves)
+                    .filter_map(|(m, t)| t.as_ref().map(|t| {
+                        (chart::percent_of(m.at, span) / 100.0 * width, label_px(t))
+                    }))
+                    .collect();
+                let mut rows = chart::label_rows(&boxes, 4.0).into_iter();
+                s.markers.iter().zip(saves).map(|(m, saves)| {
+                    let row = if saves.is_some() { rows.next().flatten() } else { None };
+                    let saves = saves.zip(row);
                     view! {
                         <span class=format!("ct-mark {}", m.kind.code())
                             class:hot=hot == Some(m.at)
@@ -312,13 +326,21 @@ fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>) -> impl IntoView {
                             style=format!("left:{:.2}%", chart::percent_of(m.at, span))
                             title=chart::marker_words(m, lang)>
                             {chart::glyph(m.kind)}
-                            {saves.map(|s| view! { <span class="saves">{s}</span> })}
+                            {saves.map(|(s, row)| view! {
+                                <span class="saves" data-row=row.to_string()
+                                    style=format!("top:{}px", 15 + 13 * row)>{s}</span>
+                            })}
                         </span>
                     }
-                }).collect_view())
+                }).collect_view()})
             }}
         </div>
     }
+}
+
+/// A saving label's width on screen: 10 px tabular figures and its padding.
+fn label_px(text: &str) -> f64 {
+    text.chars().count() as f64 * 6.2 + 4.0
 }
 
 /// The figures at the inspected instant, beside its line.

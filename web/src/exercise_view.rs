@@ -79,7 +79,7 @@ pub fn ExerciseCard(exercise: &'static Exercise, lab: Lab) -> impl IntoView {
                     goals.get().into_iter().zip(exercise.goals).map(|(met, g)| view! {
                         <li class:met=met>
                             <span aria-hidden="true">{if met { "✓" } else { "○" }}</span>" "
-                            {g.describe(lang)}
+                            {crate::cluster_view::inline(&g.describe(lang))}
                         </li>
                     }).collect_view()
                 }}

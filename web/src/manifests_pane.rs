@@ -630,11 +630,6 @@ fn YamlEditor() -> impl IntoView {
                     on:keydown=on_keydown></textarea>
             </div>
         </div>
-        // What Tab does now, in sight (keyboard users and everyone who wonders why Tab left).
-        <p id="editor-help" class="editor-keys">
-            <span class="keys-moves">{move || locale.t(T::EditorTabMoves)}</span>
-            <span class="keys-indents">{move || locale.t(T::EditorHelp)}</span>
-        </p>
     }
 }
 
@@ -684,14 +679,19 @@ fn Problems() -> impl IntoView {
     let count = move || editor.analysis.with(|a| a.problems.len());
     view! {
         <section class="problems" aria-labelledby="problems-title">
-            <h3 id="problems-title">
-                {move || locale.t(T::Problems)}
-                <span class="count"
-                    class:bad=move || editor.analysis.with(|a| a.has_errors)>{count}</span>
-            </h3>
-            <Show when=move || editor.analysis.with(|a| a.has_errors)>
-                <p class="keep-last">{move || locale.t(T::ProblemsKeepLast)}</p>
-            </Show>
+            <div class="problems-head">
+                <h3 id="problems-title">
+                    {move || locale.t(T::Problems)}
+                    <span class="count"
+                        class:bad=move || editor.analysis.with(|a| a.has_errors)>{count}</span>
+                </h3>
+                // What Tab does in the editor just above, always in sight (keyboard users, and
+                // everyone who wonders why Tab left); the editor's data-tab picks the line.
+                <p id="editor-help" class="editor-keys">
+                    <span class="keys-moves">{move || locale.t(T::EditorTabMoves)}</span>
+                    <span class="keys-indents">{move || locale.t(T::EditorHelp)}</span>
+                </p>
+            </div>
             <Show when=move || engine.error.get().is_some()>
                 <p class="engine-error" role="alert"><strong>{move || {
                     locale.t(T::EngineError)
@@ -770,6 +770,9 @@ fn Problems() -> impl IntoView {
                 </div>
             </Show>
             <MigrationView preview/>
+            <Show when=move || editor.analysis.with(|a| a.has_errors)>
+                <p class="keep-last">{move || locale.t(T::ProblemsKeepLast)}</p>
+            </Show>
         </section>
     }
 }

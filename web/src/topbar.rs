@@ -158,7 +158,8 @@ fn ClockGoTo() -> impl IntoView {
     let close = move || {
         editing.set(false);
         invalid.set(false);
-        crate::browser::focus_selector(".transport .clock-go");
+        // Once the clock is back in the field's place.
+        request_animation_frame(|| crate::browser::focus_selector(".transport .clock-go"));
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
         "Enter" if !ev.is_composing() => {
