@@ -120,7 +120,9 @@ export async function stepUntil(page, predicate, arg, { max = 300 } = {}) {
   for (let i = 0; i < max; i++) {
     if (await page.evaluate(predicate, arg)) return;
     const before = await page.locator('output.clock').getAttribute('data-ms');
-    await page.click('.transport button.next-instant');
+    // force: no wait for the header to stand still (on a busy machine a phone's header can
+    // take longer than playwright waits for two equal frames); the click lands on the button.
+    await page.click('.transport button.next-instant', { force: true });
     await page.waitForFunction((b) => document.querySelector('output.clock')?.dataset.ms !== b, before,
       { timeout: slow(30000) }).catch(() => {});
     await settled(page);

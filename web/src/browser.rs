@@ -271,19 +271,20 @@ pub fn key_is_typed(ev: &web_sys::KeyboardEvent) -> bool {
 
 const TYPED_INTO: &str = "input, textarea, [contenteditable], [role=textbox], .cm-editor";
 
-/// Whether a key goes to a control that has focus and takes it as its own (Space presses a
-/// button, opens a select or a `<details>`), or is typed (`key_is_typed`).
+/// Whether a key goes to a control that has focus and takes it as its own (Space and Enter
+/// press a button, open a select or a `<details>`), or is typed (`key_is_typed`).
 pub fn key_is_taken(ev: &web_sys::KeyboardEvent) -> bool {
     key_is_typed(ev)
-        || ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| {
-                el.closest("button, select, summary, a[href]")
-                    .ok()
-                    .flatten()
-            })
-            .is_some()
+        || matches!(ev.key().as_str(), " " | "Enter")
+            && ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| {
+                    el.closest("button, select, summary, a[href]")
+                        .ok()
+                        .flatten()
+                })
+                .is_some()
 }
 
 /// Moves the keyboard focus to the first element the selector finds (which must be
