@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from './server.mjs';
-import { assert, axeViolations, finish, launch, live, seekTo, slow, test } from './harness.mjs';
+import { assert, axeViolations, finish, firstEmbedFrame, launch, live, seekTo, slow, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -58,9 +58,7 @@ await test('inside an embed on the example article: no critical or serious viola
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.goto(url + 'example-article.html');
-  await page.evaluate(() => document.querySelector('.karpenter-playground-embed').scrollIntoView({ block: 'center' }));
-  const handle = await page.waitForSelector('.karpenter-playground-embed iframe', { timeout: slow(30000) });
-  const frame = await handle.contentFrame();
+  const frame = await firstEmbedFrame(page);
   await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(30000) });
   await frame.waitForSelector('.editor.cm-ready', { timeout: slow(20000) }).catch(() => {});
   none(await axeViolations(frame), 'the embed');

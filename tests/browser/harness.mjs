@@ -227,3 +227,10 @@ export async function axeViolations(pageOrFrame, { include } = {}) {
   }, include || null);
   return found.map((v) => `${v.impact} ${v.id} ×${v.count}: ${v.targets.join(' | ')}`);
 }
+
+/** Scrolls the article's first embed into view and returns its frame once its page shows. */
+export async function firstEmbedFrame(page) {
+  await page.evaluate(() => document.querySelector('.karpenter-playground-embed').scrollIntoView({ block: 'center' }));
+  const handle = await page.waitForSelector('.karpenter-playground-embed iframe', { timeout: slow(30000) });
+  return handle.contentFrame();
+}

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from './server.mjs';
-import { assert, editorReady, editorText, finish, launch, live, slow, test } from './harness.mjs';
+import { assert, editorReady, editorText, finish, firstEmbedFrame, launch, live, slow, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -233,12 +233,8 @@ await test('in an embed on an article, keys typed into its editor stay there: no
   await page.evaluate(() => {
     window.__clocks = [];
     document.addEventListener('kpg:clock', (e) => window.__clocks.push(e.detail));
-    document.querySelector('.karpenter-playground-embed').scrollIntoView({ block: 'center' });
   });
-  const frame = await (async () => {
-    const handle = await page.waitForSelector('.karpenter-playground-embed iframe', { timeout: slow(30000) });
-    return handle.contentFrame();
-  })();
+  const frame = await firstEmbedFrame(page);
   await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(30000) });
   // A wide embed shows the manifests beside the cluster; a narrow one behind a tab.
   if (await frame.locator('.embed-tab[data-view="manifests"]').isVisible()) await frame.click('.embed-tab[data-view="manifests"]');

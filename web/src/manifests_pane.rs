@@ -391,10 +391,10 @@ fn YamlEditor() -> impl IntoView {
             return;
         }
         let before = (editor.ws.get_untracked(), editor.active_doc.get_untracked());
-        let many = before.0.clone().split(id);
-        let Some(tabs) = many else { return };
-        editor.change(Change::Tabs, |w, active| {
-            w.split(id);
+        let mut after = before.0.clone();
+        let Some(tabs) = after.split(id) else { return };
+        editor.change(Change::Tabs, move |w, active| {
+            *w = after;
             *active = id;
         });
         page.notice.set(Some(Notice {
