@@ -171,7 +171,7 @@ fn without_spot_capacity_the_pods_fall_back_to_on_demand() {
     );
     let explained = common::stdout(&out);
     assert!(
-        explained.contains("4 offerings of these instance types were left out"),
+        explained.contains("4 offerings of these instance types left out"),
         "{explained}"
     );
 }

@@ -6,7 +6,7 @@ use kpg_core::sim::evidence::{Blocker, CapacityReason, ClaimRecord, TypeStage, T
 use kpg_core::sim::{Candidacy, Node, Simulation};
 use kpg_core::wellknown::ZONE;
 
-use crate::say::{self, Lang, say};
+use crate::say::{self, Lang, Noun, say};
 use crate::{Explanation, Line, NotFound, Section, Status, time};
 
 fn find<'s>(sim: &'s Simulation, name: &str, claim: bool) -> Result<(usize, &'s Node), NotFound> {
@@ -129,8 +129,8 @@ fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
     };
     say!(
         lang,
-        "{} ({}): {} {} in {} at {}, {}, {} pods.",
-        "{} ({}): {} {}, {}, {}, {}, 파드 {}개.",
+        "{} ({}): {} {} in {} at {}, {}, {}.",
+        "{} ({}): {} {}, {}, {}, {}, {}.",
         node.name,
         state,
         node.instance_type,
@@ -138,7 +138,7 @@ fn describe(sim: &Simulation, node: &Node, lang: Lang) -> String {
         node.zone,
         say::dollars(node.price),
         owner,
-        pods
+        say::count(pods, Noun::Pod, lang)
     )
 }
 
@@ -529,26 +529,25 @@ fn launch_section(
             if r.launch.ice.is_empty() {
                 say!(
                     lang,
-                    "{}, {} in {}: the cheapest offering among the {} \
-                     instance types sent to the launch",
-                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 유형 {}개 중 가장 싼 오퍼링",
+                    "{}, {} in {}: the cheapest offering among the {} sent to the launch",
+                    "{}, {} ({}): 실행 요청에 보낸 {} 중 가장 싼 오퍼링",
                     node.instance_type,
                     node.capacity_type.as_str(),
                     node.zone,
-                    r.launch.launch.len()
+                    say::count(r.launch.launch.len(), Noun::InstanceType, lang)
                 )
             } else {
                 say!(
                     lang,
                     "{}, {} in {}: the cheapest offering EC2 had capacity for among the {} \
-                     instance types sent to the launch ({} cheaper pools had none)",
-                    "{}, {} ({}): 실행 요청에 보낸 인스턴스 유형 {}개 중 EC2에 용량이 있던 가장 싼 \
-                     오퍼링(더 싼 풀 {}개는 용량 없음)",
+                     sent to the launch (EC2 had none in {} that cost less)",
+                    "{}, {} ({}): 실행 요청에 보낸 {} 중 EC2에 용량이 있던 가장 싼 \
+                     오퍼링(더 싼 {}에는 용량 없음)",
                     node.instance_type,
                     node.capacity_type.as_str(),
                     node.zone,
-                    r.launch.launch.len(),
-                    r.launch.ice.len()
+                    say::count(r.launch.launch.len(), Noun::InstanceType, lang),
+                    say::count(r.launch.ice.len(), Noun::Offering, lang)
                 )
             },
         )
@@ -609,12 +608,12 @@ fn launch_section(
                 Status::Info,
                 say!(
                     lang,
-                    "{} offerings of these instance types were left out: a launch or a spot \
-                     interruption found no capacity there in the last 3 minutes, and the AWS \
-                     provider skips them until then",
-                    "이 인스턴스 유형의 오퍼링 {}개는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 \
+                    "{} of these instance types left out: a launch or a spot interruption \
+                     found no capacity there in the last 3 minutes, and the AWS provider skips \
+                     them until then",
+                    "이 인스턴스 유형의 {}는 제외됨: 최근 3분 안에 실행이나 스팟 중단에서 \
                      용량이 없었던 곳이라 AWS 프로바이더가 그때까지 건너뜀",
-                    l.cached_unavailable
+                    say::count(l.cached_unavailable, Noun::Offering, lang)
                 ),
             )
             .check("unavailable-offerings"),
@@ -756,9 +755,9 @@ fn launch_section(
             Status::Info,
             say!(
                 lang,
-                "{} cheaper instance types of the catalog are outside the NodePool's requirements",
-                "카탈로그의 더 싼 인스턴스 유형 {}개는 NodePool 요구 사항 밖임",
-                excluded_cheaper
+                "cheaper in the catalog but outside the NodePool's requirements: {}",
+                "카탈로그에서 더 싸지만 NodePool 요구 사항 밖: {}",
+                say::count(excluded_cheaper, Noun::InstanceType, lang)
             ),
         ));
     }
@@ -862,11 +861,11 @@ fn funnel_section(r: &ClaimRecord, lang: Lang) -> Section {
             Status::Info,
             say!(
                 lang,
-                "{} instance types considered: the region's catalog, narrowed to what this \
+                "{} considered: the region's catalog, narrowed to what this \
                  EC2NodeClass's NodePools could ever allow",
-                "검토한 인스턴스 유형 {}개: 리전 카탈로그 중 이 EC2NodeClass의 \
+                "검토한 {}: 리전 카탈로그 중 이 EC2NodeClass의 \
                  NodePool들이 허용할 수 있는 것",
-                total
+                say::count(total, Noun::InstanceType, lang)
             ),
         )
         .check("catalog"),

@@ -10,7 +10,7 @@ use kpg_core::scheduling::kube::Rejection;
 use kpg_core::sim::Simulation;
 use kpg_core::sim::evidence::{KubeRecord, ProvisioningOutcome, ProvisioningRecord};
 
-use crate::say::{self, Lang, say};
+use crate::say::{self, Lang, Noun, say};
 use crate::{Explanation, Line, NotFound, Section, Status, time};
 
 fn find<'s>(sim: &'s Simulation, name: &str) -> Result<(usize, &'s Pod), NotFound> {
@@ -205,13 +205,13 @@ fn summary(
             s.push(' ');
             s.push_str(&say!(
                 lang,
-                "kube-scheduler bound it at {}: {} of {} nodes passed its filters \
+                "kube-scheduler bound it at {}: {} of {} passed its filters \
                  and this one scored highest.",
-                "kube-scheduler가 {0}에 배치했습니다. 노드 {2}개 중 {1}개가 필터를 통과했고 이 \
+                "kube-scheduler가 {0}에 배치했습니다. {2} 중 {1}개가 필터를 통과했고 이 \
                  노드의 점수가 가장 높았습니다.",
                 time(k.at),
                 k.feasible,
-                k.considered
+                say::count(k.considered, Noun::Node, lang)
             ));
         }
         return s;
@@ -540,17 +540,17 @@ fn requirements_text(c: &PoolChecks, lang: Lang) -> String {
         ),
         Ok(()) if c.requirements.meeting == 0 => say!(
             lang,
-            "none of the NodePool's {} instance types meets the pod's requirements {}",
-            "NodePool의 인스턴스 유형 {}개 중 파드의 요구 사항 {}를 만족하는 것이 없음",
-            c.candidates,
+            "none of the NodePool's {} meets the pod's requirements {}",
+            "NodePool의 {} 중 파드의 요구 사항 {}를 만족하는 것이 없음",
+            say::count(c.candidates, Noun::InstanceType, lang),
             c.requirements.pod
         ),
         Ok(()) => say!(
             lang,
-            "{} of the NodePool's {} instance types meet the pod's requirements",
-            "NodePool의 인스턴스 유형 {1}개 중 {0}개가 파드의 요구 사항을 만족함",
+            "{} of the NodePool's {} meet the pod's requirements",
+            "NodePool의 {1} 중 {0}개가 파드의 요구 사항을 만족함",
             c.requirements.meeting,
-            c.candidates
+            say::count(c.candidates, Noun::InstanceType, lang)
         ),
     }
 }
@@ -589,18 +589,17 @@ fn resources_text(c: &PoolChecks, lang: Lang) -> String {
     if r.passes() && !asks {
         return say!(
             lang,
-            "the pod requests no cpu or memory; {} instance types have room for one more pod",
-            "파드가 cpu나 메모리를 요청하지 않음; 인스턴스 유형 {}개에 \
-             파드 하나를 더 둘 자리가 있음",
-            r.fitting
+            "the pod requests no cpu or memory; room for one more pod on {}",
+            "파드가 cpu나 메모리를 요청하지 않음; {}에 파드 하나를 더 둘 자리가 있음",
+            say::count(r.fitting, Noun::InstanceType, lang)
         );
     }
     if r.passes() {
         return say!(
             lang,
-            "{} instance types have room for {}{}",
-            "인스턴스 유형 {}개에 {}를 위한 자리가 있음{}",
-            r.fitting,
+            "room for {1} on {0}{2}",
+            "{0}에 {1}를 위한 자리가 있음{2}",
+            say::count(r.fitting, Noun::InstanceType, lang),
             say::resources(&r.requests),
             overhead
         );
@@ -654,9 +653,9 @@ fn offerings_text(c: &PoolChecks, lang: Lang) -> String {
     if o.passes() {
         say!(
             lang,
-            "{} instance types are offered in {} as {}",
-            "인스턴스 유형 {}개가 {}에서 {}로 제공됨",
-            o.offering,
+            "{} offered in {} as {}",
+            "{}가 {}에서 {}로 제공됨",
+            say::count(o.offering, Noun::InstanceType, lang),
             zones,
             cts
         )
@@ -798,9 +797,9 @@ fn kube_section(sim: &Simulation, k: &KubeRecord, lang: Lang) -> Section {
                 Status::Fail,
                 say!(
                     lang,
-                    "{} nodes: {}",
-                    "노드 {}개: {}",
-                    count,
+                    "{}: {}",
+                    "{}: {}",
+                    say::count(*count, Noun::Node, lang),
                     rejection_text(r, lang)
                 ),
             )
@@ -815,19 +814,19 @@ fn kube_section(sim: &Simulation, k: &KubeRecord, lang: Lang) -> Section {
             Status::Chosen,
             say!(
                 lang,
-                "bound to {}, the highest score of {} feasible nodes",
-                "가능한 노드 {1}개 중 점수가 가장 높은 {0}에 배치됨",
+                "bound to {}, the highest score of {}",
+                "{1} 중 점수가 가장 높은 {0}에 배치됨",
                 node_name(sim, c),
-                k.feasible
+                say::count(k.feasible, Noun::FeasibleNode, lang)
             ),
         ));
     }
     let title = say!(
         lang,
-        "kube-scheduler: {} of {} nodes passed its filters",
-        "kube-scheduler: 노드 {1}개 중 {0}개가 필터 통과",
+        "kube-scheduler: {} of {} passed its filters",
+        "kube-scheduler: {1} 중 {0}개가 필터 통과",
         k.feasible,
-        k.considered
+        say::count(k.considered, Noun::Node, lang)
     );
     Section {
         id: "kube-scheduler".into(),

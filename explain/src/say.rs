@@ -66,6 +66,33 @@ pub fn allowed(r: &Requirement) -> String {
     }
 }
 
+/// What a count counts, in both languages.
+#[derive(Clone, Copy)]
+pub enum Noun {
+    Pod,
+    InstanceType,
+    Offering,
+    Node,
+    FeasibleNode,
+}
+
+/// A count with its noun as each language says it: `1 pod`, `3 pods`; `파드 3개` (Korean
+/// counts with 개 and no plural).
+pub fn count<N: core::fmt::Display + PartialEq + From<u8>>(n: N, noun: Noun, lang: Lang) -> String {
+    let (one, many, ko) = match noun {
+        Noun::Pod => ("pod", "pods", "파드"),
+        Noun::InstanceType => ("instance type", "instance types", "인스턴스 유형"),
+        Noun::Offering => ("offering", "offerings", "오퍼링"),
+        Noun::Node => ("node", "nodes", "노드"),
+        Noun::FeasibleNode => ("feasible node", "feasible nodes", "가능한 노드"),
+    };
+    match lang {
+        Lang::En if n == N::from(1) => format!("1 {one}"),
+        Lang::En => format!("{n} {many}"),
+        Lang::Ko => format!("{ko} {n}개"),
+    }
+}
+
 pub fn list(items: &[String], lang: Lang) -> String {
     match (items.len(), lang) {
         (0, _) => String::new(),

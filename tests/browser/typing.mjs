@@ -197,6 +197,7 @@ await test('the clock is a field to go to any instant: typed, Enter goes there, 
   await page.keyboard.press('Escape');
   assert(await page.locator('output.clock').getAttribute('data-ms') === '150000', 'Escape leaves the clock where it was');
   await page.click('.transport .clock-go');
+  await page.waitForSelector('.transport .clock-input:focus');
   await page.keyboard.type('5m');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('output.clock')?.dataset.ms === '300000', null, { timeout: slow(10000) });
