@@ -350,6 +350,22 @@ pub fn apply(world: &dyn World, state: &State, args: &Args) -> Reply {
                 continue;
             };
             if let Some((path, message)) = &doc.error {
+                // An apiVersion the API server does not serve fails before validation, in
+                // kubectl's REST mapping: no object to call invalid.
+                if path == "apiVersion" && message.starts_with("no matches for kind") {
+                    // The namespace as written: kubectl has not defaulted it yet.
+                    let written = tree
+                        .at(&["metadata", "namespace"])
+                        .and_then(Tree::as_str)
+                        .unwrap_or_default();
+                    out.push_str(&format!(
+                        "error: resource mapping not found for name: \"{name}\" namespace: \
+                         \"{written}\" from \"{fname}\": {message}\nensure CRDs are installed \
+                         first\n"
+                    ));
+                    ok = false;
+                    continue;
+                }
                 out.push_str(&format!(
                     "The {kind_name} \"{name}\" is invalid: {}{message}\n",
                     if path.is_empty() {
@@ -367,7 +383,6 @@ pub fn apply(world: &dyn World, state: &State, args: &Args) -> Reply {
                     document: doc.text.clone(),
                 });
             }
-            let _ = fname;
             out.push_str(&format!("{}/{name} {verb}\n", kind.qualified_singular()));
         }
     }

@@ -445,6 +445,35 @@ fn completion_offers_nodepools() {
     assert_eq!(sub.candidates, ["delete", "describe"]);
 }
 
+/// An apiVersion the API server does not serve: kubectl's REST mapping refuses it before
+/// anything is sent, in kubectl's own words.
+#[test]
+fn applying_an_unknown_api_version_is_refused_as_kubectl_refuses_it() {
+    let l = lab("seed002-limits", 300_000);
+    let mut files = l.files.clone();
+    files.push((
+        String::from("v2.yaml"),
+        String::from(
+            "apiVersion: apps/v2\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  \
+             replicas: 1\n",
+        ),
+    ));
+    let world = Files {
+        sim: &l.sim,
+        files: &files,
+        reader: kpg_manifests::documents,
+    };
+    let r = run(&world, "kubectl apply -f v2.yaml");
+    assert!(!r.ok);
+    assert_eq!(
+        r.output,
+        "error: resource mapping not found for name: \"web\" namespace: \"\" from \
+         \"v2.yaml\": no matches for kind \"Deployment\" in version \"apps/v2\"\nensure CRDs \
+         are installed first\n"
+    );
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+}
+
 #[test]
 fn applying_an_unchanged_object_changes_nothing() {
     let l = lab("seed002-limits", 300_000);
