@@ -183,25 +183,48 @@ await test('a lesson\'s exercise at 1280x800 shows whole in the lesson pane, its
   }
 });
 
-await test('the cost chart\'s saving labels never lie on top of each other', async () => {
-  const page = await desktop();
-  await openStep(page, 'labels-taints', 6);
-  await stepUntil(page, () => document.querySelectorAll('.ct-mark .saves').length >= 2);
+await test('the cost chart\'s saving labels never lie on top of each other, at any width', async () => {
   // Half an hour on, the consolidations of the first minutes sit close together on the axis.
-  await seekTo(page, 1800000);
-  const boxes = await page.locator('.ct-mark .saves').evaluateAll((els) => els.map((e) => {
+  const atHalfHour = async (page) => {
+    await openStep(page, 'labels-taints', 6);
+    await stepUntil(page, () => document.querySelectorAll('.ct-mark .saves').length >= 2);
+    await seekTo(page, 1800000);
+  };
+  // The saving labels, and the peak price written at the plot's top left, which no label covers.
+  const labels = (page) => page.locator('.ct-mark .saves, .ct-plot .ct-peak').evaluateAll((els) => els.map((e) => {
     const r = e.getBoundingClientRect();
-    return { l: r.left, r: r.right, t: r.top, b: r.bottom, text: e.textContent };
+    return { l: r.left, r: r.right, t: r.top, b: r.bottom, row: e.dataset.row ?? 'peak', text: e.textContent };
   }));
-  assert(boxes.length >= 2, `several savings: ${JSON.stringify(boxes)}`);
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, b] = [boxes[i], boxes[j]];
-      const overlap = a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
-      assert(!overlap, `${a.text} and ${b.text} overlap: ${JSON.stringify([a, b])}`);
+  const apart = (boxes, where) => {
+    assert(boxes.length >= 3, `several savings ${where}: ${JSON.stringify(boxes)}`);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        const overlap = a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+        assert(!overlap, `${where}, ${a.text} and ${b.text} overlap: ${JSON.stringify([a, b])}`);
+      }
     }
-  }
+  };
+  const page = await desktop();
+  await atHalfHour(page);
+  apart(await labels(page), 'at 1280 px');
   await page.locator('.cost-timeline').screenshot({ path: path.join(artifacts, 'findings-saving-labels.png') });
+  // The window made narrower (still wider than a phone): the labels sit closer on the axis and
+  // take their rows again, as a page opened at that width places them.
+  const narrow = { width: 901, height: 800 }; // the phone's layout starts at 900
+  const fresh = await open(narrow);
+  await atHalfHour(fresh);
+  const expected = (await labels(fresh)).map((b) => b.row).join();
+  await fresh.context().close();
+  await page.setViewportSize(narrow);
+  await page.waitForFunction((rows) => [...document.querySelectorAll('.ct-mark .saves, .ct-plot .ct-peak')]
+    .map((e) => e.dataset.row ?? 'peak').join() === rows,
+    expected, { timeout: slow(5000) }).catch(() => {});
+  const resized = await labels(page);
+  apart(resized, `at ${narrow.width} px`);
+  assert(resized.map((b) => b.row).join() === expected,
+    `resized, the labels take the rows a page opened at that width gives them: ${resized.map((b) => b.row)} vs ${expected}`);
+  await page.locator('.cost-timeline').screenshot({ path: path.join(artifacts, 'findings-saving-labels-narrow.png') });
   await page.context().close();
 });
 
@@ -232,7 +255,6 @@ await test('an embed tells its host the clock while it plays, not only when it s
     document.querySelector('.karpenter-playground-embed').scrollIntoView({ block: 'center' });
   });
   await page.waitForFunction(() => window.KarpenterPlayground && window.KarpenterPlayground.embeds[0], null, { timeout: slow(30000) });
-  await page.evaluate(() => window.within ? null : null);
   await page.evaluate(() => window.KarpenterPlayground.embeds[0].ready);
   await page.click('#hello-controls button[data-do="play"]');
   // About playing itself: while it plays, the host hears the clock more than once, moving on.

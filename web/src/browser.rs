@@ -296,9 +296,32 @@ pub fn focus_selector(selector: &str) {
     }
 }
 
-/// The inner width in CSS pixels of the first element the selector finds.
-pub fn client_width(selector: &str) -> Option<f64> {
-    query(selector).map(|el| f64::from(el.client_width()))
+/// Calls `on_width` with an element's inner width in CSS pixels when it starts and whenever
+/// it changes (the window resized, a pane shown, a phone turned), until dropped.
+pub struct WidthWatch {
+    observer: web_sys::ResizeObserver,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl WidthWatch {
+    pub fn new(el: &web_sys::Element, on_width: impl Fn(f64) + 'static) -> Option<WidthWatch> {
+        let target = el.clone();
+        let callback = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |_: js_sys::Array| on_width(f64::from(target.client_width())),
+        );
+        let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(el);
+        Some(WidthWatch {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for WidthWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
 
 /// Scrolls the first element the selector finds back to its top.

@@ -281,11 +281,13 @@ pub const LABEL_ROWS: usize = 3;
 /// Where each label goes so none covers another: `labels` are (centre, width) in pixels, in
 /// any order; the answer, in the same order, is the row each takes (0 is nearest the marks)
 /// or `None` where every row is taken there. Labels further left are placed first, each in
-/// the first row whose last label ends before it starts (with `gap` pixels between).
-pub fn label_rows(labels: &[(f64, f64)], gap: f64) -> Vec<Option<usize>> {
+/// the first row whose last label ends before it starts (with `gap` pixels between). Row 0
+/// is free only from `first_row_from` on: the plot's peak price is written at its left end.
+pub fn label_rows(labels: &[(f64, f64)], gap: f64, first_row_from: f64) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..labels.len()).collect();
     order.sort_by(|&a, &b| labels[a].0.total_cmp(&labels[b].0).then(a.cmp(&b)));
     let mut ends = [f64::NEG_INFINITY; LABEL_ROWS];
+    ends[0] = first_row_from;
     let mut rows = vec![None; labels.len()];
     for i in order {
         let (centre, width) = labels[i];
@@ -305,23 +307,28 @@ mod tests {
     fn saving_labels_close_together_take_rows_and_never_cover_each_other() {
         // Two consolidations 20 px apart, labels 40 px wide: the second goes under the first.
         assert_eq!(
-            label_rows(&[(100.0, 40.0), (120.0, 40.0)], 4.0),
+            label_rows(&[(100.0, 40.0), (120.0, 40.0)], 4.0, 0.0),
             [Some(0), Some(1)]
         );
         // Far apart: one row.
         assert_eq!(
-            label_rows(&[(300.0, 40.0), (100.0, 40.0)], 4.0),
+            label_rows(&[(300.0, 40.0), (100.0, 40.0)], 4.0, 0.0),
             [Some(0), Some(0)]
+        );
+        // Under the peak price written at the left end (to 80 px), a label takes the next row.
+        assert_eq!(
+            label_rows(&[(60.0, 40.0), (200.0, 40.0)], 4.0, 80.0),
+            [Some(1), Some(0)]
         );
         // More at one place than there are rows: the rest are left out.
         let crowd = vec![(50.0, 40.0); LABEL_ROWS + 2];
-        let rows = label_rows(&crowd, 4.0);
+        let rows = label_rows(&crowd, 4.0, 0.0);
         assert_eq!(rows.iter().flatten().count(), LABEL_ROWS);
         // Whatever the input, no two labels in a row overlap.
         let many: Vec<(f64, f64)> = (0..40)
             .map(|i| ((i * 37 % 500) as f64, 30.0 + (i % 3) as f64 * 10.0))
             .collect();
-        let rows = label_rows(&many, 4.0);
+        let rows = label_rows(&many, 4.0, 0.0);
         for (a, ra) in rows.iter().enumerate() {
             for (b, rb) in rows.iter().enumerate().skip(a + 1) {
                 if ra.is_some() && ra == rb {

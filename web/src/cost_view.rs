@@ -172,7 +172,7 @@ pub fn CostTimeline() -> impl IntoView {
                         on:click=on_click
                         on:keydown=on_key
                         on:blur=move |_| inspect.set(None)>
-                        <Marks span inspect/>
+                        <Marks span inspect scale/>
                         <svg class="ct-svg"
                             viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT)
                             preserveAspectRatio="none" aria-hidden="true">
@@ -293,19 +293,36 @@ impl Tail {
 
 /// The decisions along the top of the plot, one mark per kind and instant.
 #[component]
-fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>) -> impl IntoView {
+fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>, scale: Memo<Scale>) -> impl IntoView {
     let engine = expect_context::<Engine>();
     let locale = expect_context::<Locale>();
+    // The plot's width on screen, so labels close together can take rows; watched, so a
+    // narrower window (or a phone turned) sorts them again.
+    let marks = NodeRef::<leptos::html::Div>::new();
+    let plot_width = RwSignal::new(0.0_f64);
+    let watch = StoredValue::new_local(None::<crate::browser::WidthWatch>);
+    Effect::new(move |_| {
+        if let Some(plot) = marks.get().and_then(|m| m.parent_element()) {
+            let on_width = move |w: f64| {
+                if w > 0.0 && w != plot_width.get_untracked() {
+                    plot_width.set(w);
+                }
+            };
+            watch.set_value(crate::browser::WidthWatch::new(&plot, on_width));
+        }
+    });
     view! {
-        <div class="ct-marks" aria-hidden="true">
+        <div class="ct-marks" aria-hidden="true" node_ref=marks>
             {move || {
                 let span = span.get();
                 let lang = locale.lang.get();
                 let hot = inspect.get();
-                // The plot's width on screen, so labels close together can take rows.
-                let width = crate::browser::client_width(".cost-timeline .ct-plot")
-                    .filter(|w| *w > 0.0)
-                    .unwrap_or(600.0);
+                let width = Some(plot_width.get()).filter(|w| *w > 0.0).unwrap_or(600.0);
+                // The peak price, written at the plot's top left, in the first row's line.
+                let peak = format!(
+                    "{}{}", snapshot::dollars(scale.get().cost), locale.t(T::PerHour)
+                );
+                let first_row_from = 2.0 + label_px(&peak);
                 engine.series.with(|s| {
                 let saves: Vec<Option<String>> = s.markers.iter().map(|m| {
                     (m.savings > 0).then(|| format!("−{}", snapshot::dollars(m.savings)))
@@ -315,7 +332,7 @@ fn Marks(span: Memo<i64>, inspect: RwSignal<Option<i64>>) -> impl IntoView {
                         (chart::percent_of(m.at, span) / 100.0 * width, label_px(t))
                     }))
                     .collect();
-                let mut rows = chart::label_rows(&boxes, 4.0).into_iter();
+                let mut rows = chart::label_rows(&boxes, 4.0, first_row_from).into_iter();
                 s.markers.iter().zip(saves).map(|(m, saves)| {
                     let row = if saves.is_some() { rows.next().flatten() } else { None };
                     let saves = saves.zip(row);
