@@ -249,6 +249,38 @@ fn an_underutilized_node_is_replaced_by_a_cheaper_one_launched_first() {
     assert_eq!(r.cost_per_hour, 0.1);
 }
 
+/// A pool at its cpu limit still replaces a node with a smaller one: the scheduling
+/// simulation leaves the candidate out of the pool's usage (`SimulateScheduling` passes the
+/// active nodes but the candidates, and `updateRemainingResources` subtracts only those;
+/// v1.9.0 and v1.14.0 alike).
+#[test]
+fn a_pool_at_its_limit_replaces_a_node_with_a_smaller_one() {
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "  limits:\n    cpu: \"8\"",
+    );
+    let r = run(
+        &[
+            od,
+            deployment("web", 3, "1", ""),
+            timeline(&scale("3m", "web", 1)),
+        ],
+        10,
+    );
+    assert_eq!(
+        types_of(&r),
+        ["small/on-demand"],
+        "the 8-CPU node, all the pool's limit, gave way to a 2-CPU one"
+    );
+    let log = disrupting(&r.events);
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0].decision(), Decision::Replace, "{log:?}");
+    assert_eq!(running(&r), 1);
+}
+
 #[test]
 fn a_node_whose_pods_fit_elsewhere_is_deleted() {
     // Pods of 1.5, 0.7 and 0.7 CPU on 2-CPU nodes take two nodes; once the 1.5-CPU one is

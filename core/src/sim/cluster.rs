@@ -398,6 +398,26 @@ impl Cluster {
         order
     }
 
+    /// What a NodePool's nodes hold against its limits as the scheduler counts them: the
+    /// capacity of each node it is given (`StateNodes.Active()`: not being deleted, not taken
+    /// by a disruption command) and how many there are. `updateRemainingResources` in
+    /// `scheduling/scheduler.go`, v1.9.0 to v1.14.1.
+    pub(super) fn active_pool_usage(&self, pool: usize) -> (Resources, i64) {
+        let mut used = Resources::ZERO;
+        let mut count = 0;
+        for n in &self.nodes {
+            if n.exists()
+                && n.state != NodeState::Deleting
+                && n.disruption.is_none()
+                && n.nodepool == Some(pool)
+            {
+                used += n.capacity;
+                count += 1;
+            }
+        }
+        (used, count)
+    }
+
     pub(super) fn pool_usage(&self, pool: usize) -> (Resources, i64) {
         let mut used = Resources::ZERO;
         let mut count = 0;

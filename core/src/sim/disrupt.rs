@@ -1092,8 +1092,30 @@ impl Simulation {
                 }
             }
         }
-        let mut solver =
-            Solver::with_prepared(&self.cluster.pods, views, base.templates.clone(), prepared);
+        // The candidates leave their NodePools' usage too: a replacement is weighed against
+        // the limits less what the nodes that stay hold (`SimulateScheduling` gives the
+        // scheduler the active nodes but the candidates).
+        let mut templates = base.templates.clone();
+        for &c in &excluded {
+            let node = &self.cluster.nodes[c];
+            if node.state == NodeState::Deleting || node.disruption.is_some() {
+                continue; // never counted
+            }
+            for t in templates
+                .iter_mut()
+                .filter(|t| Some(t.nodepool) == node.nodepool)
+            {
+                for (i, rem) in t.remaining.iter_mut().enumerate() {
+                    if let Some(r) = rem {
+                        *r += node.capacity.0[i];
+                    }
+                }
+                if let Some(n) = &mut t.remaining_nodes {
+                    *n += 1;
+                }
+            }
+        }
+        let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
         solver.shortcuts = self.solver_shortcuts;
         let initialized: Vec<(usize, bool)> =
             solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();

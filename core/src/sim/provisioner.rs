@@ -155,7 +155,7 @@ impl Simulation {
             }
             let (daemon_overhead, daemon_host_ports) =
                 self.daemon_overhead(np, &reqs, &types, &candidates, &daemons);
-            let (used, count) = self.cluster.pool_usage(pool);
+            let (used, count) = self.cluster.active_pool_usage(pool);
             let remaining: [Option<i64>; RESOURCE_COUNT] =
                 core::array::from_fn(|i| np.limits.resources[i].map(|l| l - used.0[i]));
             let headroom: Vec<Resources> = types
