@@ -305,6 +305,52 @@ fn a_node_whose_pods_fit_elsewhere_is_deleted() {
     );
 }
 
+/// Consolidation does not move a candidate's pods onto a node still inside its NodePool's
+/// `consolidateAfter` (v1.14.0, kubernetes-sigs/karpenter#3006: `IsUnderConsolidateAfter` in
+/// `addToExistingNode`): the small node, quiet since about 1m, waits until the large one has
+/// been quiet for `consolidateAfter` too.
+#[test]
+fn a_candidates_pods_do_not_move_onto_a_node_inside_consolidate_after() {
+    let od = pool(
+        "on-demand",
+        "small, large",
+        "WhenEmptyOrUnderutilized",
+        "",
+        "",
+    )
+    .replace("consolidateAfter: 0s", "consolidateAfter: 5m");
+    let r = run(
+        &[
+            od,
+            deployment("a", 1, "1500m", ""),
+            deployment("b", 0, "5", ""),
+            timeline(&scale("3m", "b", 1)),
+        ],
+        15,
+    );
+    let bound_b = events(
+        &r.events,
+        |k| matches!(k, EventKind::Scheduled { pod, .. } if pod.name.starts_with("b-")),
+    )
+    .first()
+    .map(|e| e.time)
+    .expect("b's pod is bound");
+    let deleted = events(
+        &r.events,
+        |k| matches!(k, EventKind::Disrupting(d) if d.decision() == Decision::Delete),
+    );
+    assert_eq!(deleted.len(), 1, "{:?}", disrupting(&r.events));
+    assert!(
+        deleted[0].time >= bound_b + 300_000,
+        "the small node went at {}s, while the large one (its pod bound at {}s) was inside \
+         consolidateAfter",
+        secs(deleted[0].time),
+        secs(bound_b)
+    );
+    assert_eq!(types_of(&r), ["large/on-demand"]);
+    assert_eq!(running(&r), 2);
+}
+
 #[test]
 fn spot_nodes_are_not_replaced_by_spot_nodes() {
     let spot = pool("spot", "small, large", "WhenEmptyOrUnderutilized", "", "");

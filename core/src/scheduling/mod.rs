@@ -429,6 +429,12 @@ pub struct Solver<'a> {
     /// ([`Solver::place_twins_on_node`]) and NodeClaims' remembered answers
     /// ([`NewClaim::known_covered`]). Off only to test that they are exact.
     pub shortcuts: bool,
+    /// A consolidation's simulation (v1.14+, `IsConsolidationSimulation`): per node, whether
+    /// it is still inside its NodePool's `consolidateAfter`; and the pods moving off the
+    /// candidates (sorted). A moving pod does not go to such a node; a pending one does
+    /// (`addToExistingNode`, kubernetes-sigs/karpenter#3006). Empty otherwise.
+    settling: Vec<bool>,
+    moving: Vec<usize>,
     limits_log: Vec<Vec<Limits>>,
     last_considered: Option<Considered>,
     /// Per node: the last pod requirements checked against its requirements, and the answer
@@ -591,6 +597,8 @@ impl<'a> Solver<'a> {
             requirement_cache: BTreeMap::new(),
             record: false,
             shortcuts: true,
+            settling: Vec::new(),
+            moving: Vec::new(),
             limits_log: Vec::new(),
             last_considered: None,
             spread_values,
@@ -770,7 +778,10 @@ impl<'a> Solver<'a> {
         };
         while next_is_twin(queue) {
             let q = queue[0];
-            if last_len.get(&q) == Some(&queue.len()) || self.inverse.contains_key(&q) {
+            if last_len.get(&q) == Some(&queue.len())
+                || self.inverse.contains_key(&q)
+                || self.is_moving(q) != self.is_moving(p)
+            {
                 return;
             }
             let NodeFit::Fits(reqs) = self.node_can_add(n, &pods[q], &a, &[], &mut None) else {
@@ -907,7 +918,7 @@ impl<'a> Solver<'a> {
                 pools: Vec::new(),
             });
         }
-        if let Some(placement) = self.add_to_node(pod, &a, &owned) {
+        if let Some(placement) = self.add_to_node(p, pod, &a, &owned) {
             return Ok(placement);
         }
         if let Some(placement) = self.add_to_open_claim(p, pod, &a, &owned) {
@@ -917,15 +928,27 @@ impl<'a> Solver<'a> {
     }
 
     /// First: existing and in-flight nodes, in order.
-    fn add_to_node(&mut self, pod: &Pod, a: &Attempt, owned: &[usize]) -> Option<Placement> {
+    fn add_to_node(
+        &mut self,
+        p: usize,
+        pod: &Pod,
+        a: &Attempt,
+        owned: &[usize],
+    ) -> Option<Placement> {
         let class = self.pod_class(pod, a);
         let mut open = core::mem::take(&mut self.open_nodes[class].1);
         // Settled when a node first gets as far as the topology check.
         let mut spreads = None;
         let mut placed = None;
+        let moving = self.is_moving(p);
         let mut i = 0;
         while i < open.len() {
             let n = open[i] as usize;
+            // Not for good: the class's pending pods may still go there.
+            if moving && self.settling.get(n) == Some(&true) {
+                i += 1;
+                continue;
+            }
             match self.node_can_add(n, pod, a, owned, &mut spreads) {
                 NodeFit::Fits(reqs) => {
                     placed = Some((n, reqs));
@@ -950,6 +973,20 @@ impl<'a> Solver<'a> {
                 .record(pod, &self.nodes[n].requirements, owned);
         }
         Some(Placement::Existing(n))
+    }
+
+    /// Makes this pass a consolidation's simulation: `settling[n]` says whether node `n` is
+    /// still inside its NodePool's `consolidateAfter`; `moving` (sorted) are the pods of the
+    /// candidates, which do not go to such nodes.
+    pub fn keep_moving_pods_off(&mut self, settling: Vec<bool>, moving: Vec<usize>) {
+        debug_assert!(settling.len() == self.nodes.len());
+        debug_assert!(moving.windows(2).all(|w| w[0] < w[1]));
+        self.settling = settling;
+        self.moving = moving;
+    }
+
+    fn is_moving(&self, p: usize) -> bool {
+        !self.moving.is_empty() && self.moving.binary_search(&p).is_ok()
     }
 
     /// The index in [`Solver::open_nodes`] of the pod's class for this attempt.

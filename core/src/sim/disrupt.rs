@@ -731,7 +731,7 @@ impl Simulation {
                 pass.over_budget(c.node, Reason::Drifted);
                 continue;
             }
-            let sim = self.simulate(&[c.node], pass);
+            let sim = self.simulate(&[c.node], false, pass);
             if let Some(why) = not_all_pods_would_schedule(&self.cluster.pods, &sim.failures) {
                 pass.block(c.node, false, Blocker::PodsWouldNotSchedule(why));
                 continue;
@@ -853,7 +853,7 @@ impl Simulation {
         method: Method,
         pass: &mut Pass,
     ) -> Result<Plan, Blocker> {
-        let sim = self.simulate(candidates, pass);
+        let sim = self.simulate(candidates, true, pass);
         if let Some(why) = not_all_pods_would_schedule(&self.cluster.pods, &sim.failures) {
             return Err(Blocker::PodsWouldNotSchedule(why));
         }
@@ -1028,7 +1028,10 @@ impl Simulation {
     /// over every other node (fixed ones included) and new NodeClaims. A pod placed on a node
     /// that is not initialized yet counts as a failure: consolidation waits for capacity in
     /// flight.
-    fn simulate(&self, candidates: &[usize], pass: &mut Pass) -> Simulated {
+    ///
+    /// A consolidation's simulation (`consolidation`; drift's is not) keeps the candidates'
+    /// pods off nodes still inside their NodePool's `consolidateAfter` (v1.14+).
+    fn simulate(&self, candidates: &[usize], consolidation: bool, pass: &mut Pass) -> Simulated {
         let base = self.sim_base(pass);
         let mut excluded = candidates.to_vec();
         excluded.sort_unstable();
@@ -1115,8 +1118,19 @@ impl Simulation {
                 }
             }
         }
+        let settling: Vec<bool> = if consolidation {
+            views
+                .iter()
+                .map(|v| self.under_consolidate_after(v.id))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
         solver.shortcuts = self.solver_shortcuts;
+        if settling.contains(&true) {
+            solver.keep_moving_pods_off(settling, moving.clone());
+        }
         let initialized: Vec<(usize, bool)> =
             solver.nodes.iter().map(|v| (v.id, v.initialized)).collect();
         let outcome = solver.solve_ordered(pods);
@@ -1139,6 +1153,22 @@ impl Simulation {
             claims: outcome.claims,
             failures,
         }
+    }
+
+    /// Whether a node is still inside its NodePool's `consolidateAfter`, as a consolidation's
+    /// simulation asks of a destination (`IsUnderConsolidateAfter`, v1.14.0
+    /// `pkg/utils/disruption`): initialized, a non-zero `consolidateAfter` (not `Never`), and
+    /// less than that since its last pod event (or its initialization, when it has had none).
+    fn under_consolidate_after(&self, n: usize) -> bool {
+        let node = &self.cluster.nodes[n];
+        let Some(np) = node.nodepool.and_then(|p| self.cluster.node_pools.get(p)) else {
+            return false;
+        };
+        let (Some(after), Some(initialized)) = (np.consolidate_after, node.initialized_at) else {
+            return false;
+        };
+        let since = node.last_pod_event.unwrap_or(initialized);
+        after > 0 && self.now.saturating_sub(since) < after
     }
 
     // ----- validation and execution -----
