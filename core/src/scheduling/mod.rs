@@ -23,7 +23,7 @@ use crate::requirements::{Requirement, Requirements, Undefined};
 use crate::resources::{RESOURCE_COUNT, Resources};
 use crate::taints::{Taint, TaintEffect, Toleration, karpenter_tolerates, karpenter_untolerated};
 use crate::wellknown::{CAPACITY_TYPE, HOSTNAME, ZONE};
-use topology::{GroupKind, Topology};
+use topology::{GroupKind, NodeFacts, Topology};
 
 /// An existing node or in-flight NodeClaim as the scheduler sees it.
 #[derive(Clone, Debug)]
@@ -393,7 +393,7 @@ pub struct PreparedTopology {
 
 impl PreparedTopology {
     /// Takes a node's running pods out of the counts, as if the node were gone.
-    pub fn forget_node(&mut self, pods: &[Pod], on_node: &[usize], name: &str, labels: &StringMap) {
+    pub fn forget_node(&mut self, pods: &[Pod], on_node: &[usize], node: &NodeFacts) {
         if self.topology.groups.is_empty() {
             return;
         }
@@ -402,7 +402,7 @@ impl PreparedTopology {
             let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
             (&pods[p], owned)
         });
-        self.topology.count_on_node(on_node, name, labels, -1);
+        self.topology.count_on_node(on_node, node, -1);
     }
 }
 
@@ -507,7 +507,7 @@ impl<'a> Solver<'a> {
         templates: Vec<Template>,
         topology: Topology,
         bound: &[(usize, usize)],
-        node_labels: &BTreeMap<usize, (String, StringMap)>,
+        node_labels: &BTreeMap<usize, NodeFacts>,
     ) -> Solver<'a> {
         let prepared = Self::prepare(pods, pending, topology, bound, node_labels);
         Self::with_prepared(pods, nodes, templates, prepared)
@@ -522,7 +522,7 @@ impl<'a> Solver<'a> {
         schedulable: &[usize],
         mut topology: Topology,
         bound: &[(usize, usize)],
-        node_labels: &BTreeMap<usize, (String, StringMap)>,
+        node_labels: &BTreeMap<usize, NodeFacts>,
     ) -> PreparedTopology {
         for &p in schedulable {
             let pod = &pods[p];
@@ -562,12 +562,12 @@ impl<'a> Solver<'a> {
                 by_node.entry(n).or_default().push(p);
             }
             for (n, on_node) in &by_node {
-                if let Some((name, labels)) = node_labels.get(n) {
+                if let Some(facts) = node_labels.get(n) {
                     let on_node = on_node.iter().map(|&p| {
                         let owned = inverse.get(&p).map(Vec::as_slice).unwrap_or(&[]);
                         (&pods[p], owned)
                     });
-                    topology.count_on_node(on_node, name, labels, 1);
+                    topology.count_on_node(on_node, facts, 1);
                 }
             }
         }

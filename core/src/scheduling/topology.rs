@@ -16,7 +16,101 @@ use crate::labels::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
 use crate::model::{PodAffinityTerm, PodSpec, StringMap, TopologySpreadConstraint};
 use crate::pod::{ClassAnswers, Pod};
 use crate::requirements::{Operator, Requirement, Requirements};
+use crate::taints::{Taint, karpenter_tolerates};
 use crate::wellknown::HOSTNAME;
+
+/// What topology needs of an existing node: its name (its hostname domain when it has no such
+/// label), its labels and its taints (a spread's node filter may honour both).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeFacts {
+    pub name: String,
+    pub labels: StringMap,
+    pub taints: Vec<Taint>,
+}
+
+impl NodeFacts {
+    fn domain<'a>(&'a self, key: &str) -> Option<&'a str> {
+        match self.labels.get(key) {
+            Some(d) => Some(d.as_str()),
+            None if key == HOSTNAME => Some(&self.name),
+            None => None,
+        }
+    }
+}
+
+/// Where one domain of a topology key is offered, so that each group can tell whether it is
+/// one of its domains: the NodePools that could launch there, with their taints (Karpenter's
+/// `TopologyDomainGroup`), and the existing nodes labelled with it (`countDomains`).
+#[derive(Clone, Debug, Default)]
+pub struct Offered {
+    /// The taints of each NodePool offering the domain; once one without taints offers it the
+    /// list is just that one (every pod tolerates it), as `TopologyDomainGroup.Insert` keeps it.
+    pools: Vec<Vec<Taint>>,
+    /// The existing nodes labelled with it, by the simulation's node index (sorted).
+    nodes: Vec<usize>,
+    /// The existing node it is the hostname of: every group has it.
+    host: Option<usize>,
+}
+
+/// Every domain of every topology key in use, and where each is offered (the input a
+/// [`Topology`] seeds its groups from).
+#[derive(Clone, Debug, Default)]
+pub struct Universe {
+    domains: BTreeMap<String, BTreeMap<String, Offered>>,
+    nodes: BTreeMap<usize, NodeFacts>,
+}
+
+impl Universe {
+    /// A key in use, even if nothing offers a domain of it.
+    pub fn key(&mut self, key: &str) {
+        self.domains.entry(key.into()).or_default();
+    }
+
+    /// A NodePool with these taints could launch a node in `domain`.
+    pub fn offer_from_pool(&mut self, key: &str, domain: &str, taints: &[Taint]) {
+        let offered = self
+            .domains
+            .entry(key.into())
+            .or_default()
+            .entry(domain.into())
+            .or_default();
+        if taints.is_empty() {
+            offered.pools = alloc::vec![Vec::new()];
+        } else if offered.pools.first().is_none_or(|t| !t.is_empty()) {
+            offered.pools.push(taints.to_vec());
+        }
+    }
+
+    /// A node the scheduler is given. Its hostname is every group's (`NewExistingNode`
+    /// registers it, NodeClaims in flight included); once it has a Node object (`registered`)
+    /// its domains of every key in use are a group's when the group's filter counts it
+    /// (`countDomains`).
+    pub fn offer_from_node(&mut self, id: usize, facts: NodeFacts, registered: bool) {
+        for (key, offered) in self.domains.iter_mut() {
+            if key == HOSTNAME {
+                offered.entry(facts.name.clone()).or_default().host = Some(id);
+            }
+            if !registered {
+                continue;
+            }
+            if let Some(d) = facts.domain(key) {
+                let nodes = &mut offered.entry(d.into()).or_default().nodes;
+                if let Err(i) = nodes.binary_search(&id) {
+                    nodes.insert(i, id);
+                }
+            }
+        }
+        self.nodes.insert(id, facts);
+    }
+
+    /// The domains of a key, sorted.
+    pub fn domains_of(&self, key: &str) -> impl Iterator<Item = &str> {
+        self.domains
+            .get(key)
+            .into_iter()
+            .flat_map(|d| d.keys().map(String::as_str))
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GroupKind {
@@ -47,6 +141,15 @@ pub struct TopologyGroup {
     /// For spreads honouring node affinity: the owner's spec, whose nodeSelector and
     /// required affinity decide which nodes' pods count.
     node_filter: Option<Rc<PodSpec>>,
+    /// The spec of the pod the group was made for: its tolerations decide which domains a
+    /// NodePool's taints leave it (`ForEachDomain`).
+    owner: Option<Rc<PodSpec>>,
+    /// NodePools' taints decide its domains: a spread with `nodeTaintsPolicy: Honor`, and pod
+    /// (anti-)affinity, whose node filter upstream leaves unset, which `ForEachDomain` takes
+    /// as not `Ignore`.
+    pool_taints_honor: bool,
+    /// Nodes' taints decide which nodes count (a spread with `nodeTaintsPolicy: Honor`).
+    node_taints_honor: bool,
     pub domains: BTreeMap<String, i32>,
     /// Inverse anti-affinity groups are owned by the pods that carry the term.
     pub inverse: bool,
@@ -65,6 +168,9 @@ impl TopologyGroup {
             max_skew: 0,
             min_domains: None,
             node_filter: None,
+            owner: None,
+            pool_taints_honor: false,
+            node_taints_honor: false,
             domains: BTreeMap::new(),
             inverse: false,
             selected: ClassAnswers::default(),
@@ -78,11 +184,33 @@ impl TopologyGroup {
         })
     }
 
-    fn node_counts(&self, labels: &StringMap) -> bool {
-        match &self.node_filter {
+    /// The group's node filter (`TopologyNodeFilter.Matches`): whether a node with these
+    /// labels and taints counts, its domain and its pods.
+    fn node_counts(&self, labels: &StringMap, taints: &[Taint]) -> bool {
+        let affinity = match &self.node_filter {
             Some(spec) => crate::pod::node_matches_pod_affinity(spec, labels),
             None => true,
-        }
+        };
+        affinity
+            && (!self.node_taints_honor || karpenter_tolerates(taints, self.tolerations()).is_ok())
+    }
+
+    fn tolerations(&self) -> &[crate::taints::Toleration] {
+        self.owner.as_ref().map_or(&[], |s| &s.tolerations)
+    }
+
+    /// Whether a domain offered so is one of this group's: a NodePool's taints it tolerates
+    /// (or ignores), or an existing node its filter counts.
+    fn admits(&self, offered: &Offered, nodes: &BTreeMap<usize, NodeFacts>) -> bool {
+        offered.host.is_some()
+            || offered.pools.iter().any(|taints| {
+                !self.pool_taints_honor || karpenter_tolerates(taints, self.tolerations()).is_ok()
+            })
+            || offered.nodes.iter().any(|n| {
+                nodes
+                    .get(n)
+                    .is_some_and(|f| self.node_counts(&f.labels, &f.taints))
+            })
     }
 
     fn requirements_count(&self, reqs: &Requirements) -> bool {
@@ -253,8 +381,9 @@ pub struct Constraint {
 pub struct Topology {
     pub groups: Vec<TopologyGroup>,
     index: BTreeMap<GroupSignature, usize>,
-    /// Domain universe per key, from NodePools × instance types and existing nodes.
-    universe: BTreeMap<String, Vec<String>>,
+    /// Every domain per key and where it is offered: NodePools × instance types, existing
+    /// nodes.
+    universe: Universe,
     /// Namespace labels, for namespace selectors.
     namespaces: BTreeMap<String, StringMap>,
     /// Cache: (spec pointer, constraint kind, index, inverse) → group.
@@ -272,10 +401,7 @@ fn selector_signature(sel: &Option<LabelSelector>) -> String {
 }
 
 impl Topology {
-    pub fn new(
-        universe: BTreeMap<String, Vec<String>>,
-        namespaces: BTreeMap<String, StringMap>,
-    ) -> Topology {
+    pub fn new(universe: Universe, namespaces: BTreeMap<String, StringMap>) -> Topology {
         Topology {
             universe,
             namespaces,
@@ -283,12 +409,9 @@ impl Topology {
         }
     }
 
-    /// Adds a domain value to a key's universe (an existing node's label, a new hostname).
+    /// Adds a domain every group has (a new NodeClaim's hostname).
     pub fn register_domain(&mut self, key: &str, domain: &str) {
-        let list = self.universe.entry(key.into()).or_default();
-        if let Err(i) = list.binary_search_by(|d| d.as_str().cmp(domain)) {
-            list.insert(i, domain.into());
-        }
+        self.universe.offer_from_pool(key, domain, &[]);
         for g in self.groups.iter_mut().filter(|g| g.key == key) {
             g.register(domain);
         }
@@ -301,8 +424,8 @@ impl Topology {
 
     /// Forgets a placeholder hostname whose NodeClaim was not opened after all.
     pub fn unregister_domain(&mut self, key: &str, domain: &str) {
-        if let Some(list) = self.universe.get_mut(key) {
-            list.retain(|d| d != domain);
+        if let Some(domains) = self.universe.domains.get_mut(key) {
+            domains.remove(domain);
         }
         for g in self.groups.iter_mut().filter(|g| g.key == key) {
             if g.domains.get(domain) == Some(&0) {
@@ -356,9 +479,11 @@ impl Topology {
             return *i;
         }
         let mut g = make();
-        if let Some(domains) = self.universe.get(&g.key) {
-            for d in domains {
-                g.register(d);
+        if let Some(domains) = self.universe.domains.get(&g.key) {
+            for (d, offered) in domains {
+                if g.admits(offered, &self.universe.nodes) {
+                    g.register(d);
+                }
             }
         }
         self.groups.push(g);
@@ -386,6 +511,8 @@ impl Topology {
         } else {
             None
         };
+        // Groups whose domains or counts depend on the pod's tolerations are its own.
+        let by_spec = filter.is_some() || tsc.node_taints_honor;
         let sig = GroupSignature {
             kind: GroupKind::Spread,
             inverse: false,
@@ -394,15 +521,20 @@ impl Topology {
             selector: selector_signature(&selector),
             max_skew: tsc.max_skew,
             min_domains: tsc.min_domains,
-            filter: filter
-                .as_ref()
-                .map_or(0, |s| Rc::as_ptr(s) as *const u8 as usize),
+            filter: if by_spec {
+                Rc::as_ptr(&pod.spec) as *const u8 as usize
+            } else {
+                0
+            },
         };
         let g = self.intern(sig, || TopologyGroup {
             selector,
             max_skew: tsc.max_skew.max(1),
             min_domains: tsc.min_domains,
             node_filter: filter,
+            owner: Some(pod.spec.clone()),
+            pool_taints_honor: tsc.node_taints_honor,
+            node_taints_honor: tsc.node_taints_honor,
             ..TopologyGroup::new(
                 GroupKind::Spread,
                 &tsc.topology_key,
@@ -448,9 +580,13 @@ impl Topology {
             min_domains: None,
             filter: 0,
         };
+        // The first pod to make the group decides its domains, as upstream's hash leaves the
+        // tolerations out of an (anti-)affinity group's identity.
         let g = self.intern(sig, || TopologyGroup {
             selector,
             inverse,
+            owner: Some(pod.spec.clone()),
+            pool_taints_honor: true,
             ..TopologyGroup::new(kind, &term.topology_key, namespaces)
         });
         self.cache.insert(ckey, g);
@@ -474,71 +610,18 @@ impl Topology {
             .collect()
     }
 
-    /// Counts an already-running pod on a node with these labels (hostname falls back to
-    /// the node name).
-    pub fn count_existing(
-        &mut self,
-        pod: &Pod,
-        node_name: &str,
-        labels: &StringMap,
-        owned_inverse: &[usize],
-    ) {
-        self.count_existing_by(pod, node_name, labels, owned_inverse, 1);
-    }
-
-    /// Takes back [`Topology::count_existing`]: the pod's node is going away.
-    pub fn forget_existing(
-        &mut self,
-        pod: &Pod,
-        node_name: &str,
-        labels: &StringMap,
-        owned_inverse: &[usize],
-    ) {
-        self.count_existing_by(pod, node_name, labels, owned_inverse, -1);
-    }
-
-    fn count_existing_by(
-        &mut self,
-        pod: &Pod,
-        node_name: &str,
-        labels: &StringMap,
-        owned_inverse: &[usize],
-        delta: i32,
-    ) {
-        for g in self.groups.iter_mut() {
-            let domain = match labels.get(&g.key) {
-                Some(d) => d.as_str(),
-                None if g.key == HOSTNAME => node_name,
-                None => continue,
-            };
-            let counts = if g.inverse {
-                false
-            } else {
-                g.selects(pod) && g.node_counts(labels)
-            };
-            if counts {
-                g.add(domain, delta);
-            }
-        }
-        for gi in owned_inverse {
-            let g = &mut self.groups[*gi];
-            let domain = labels.get(&g.key).map(String::as_str).unwrap_or(node_name);
-            g.add(domain, delta);
-        }
-    }
-
-    /// [`Topology::count_existing`] (`delta` 1) or [`Topology::forget_existing`] (−1) for
-    /// running pods on one node. What depends only on the node (each group's domain there,
+    /// Counts (`delta` 1) or takes back (−1: the node is going away) the running pods on one
+    /// node. What depends only on the node (each group's domain there,
     /// whether its node filter counts the node) is worked out once, and a pod shares the
     /// previous one's selections when it has the same namespace and labels (a workload's
     /// replicas): the counts come out as pod by pod.
     pub fn count_on_node<'p>(
         &mut self,
         on_node: impl Iterator<Item = (&'p Pod, &'p [usize])>,
-        node_name: &str,
-        labels: &StringMap,
+        node: &NodeFacts,
         delta: i32,
     ) {
+        let (node_name, labels) = (node.name.as_str(), &node.labels);
         // Per group: the domain the node's pods count in, if they count at all.
         let domains: Vec<Option<&str>> = self
             .groups
@@ -552,7 +635,7 @@ impl Topology {
                     None if g.key == HOSTNAME => node_name,
                     None => return None,
                 };
-                g.node_counts(labels).then_some(domain)
+                g.node_counts(labels, &node.taints).then_some(domain)
             })
             .collect();
         let mut previous: Option<&Pod> = None;
@@ -578,13 +661,32 @@ impl Topology {
         }
     }
 
-    /// Removes a domain that no longer exists (the only node in it is going away).
-    pub fn remove_domain(&mut self, key: &str, domain: &str) {
-        if let Some(list) = self.universe.get_mut(key) {
-            list.retain(|d| d != domain);
-        }
-        for g in self.groups.iter_mut().filter(|g| g.key == key) {
-            g.domains.remove(domain);
+    /// Takes an existing node out of the domains it offers (it is going away, as a
+    /// consolidation's candidate): a domain stays a group's only while a NodePool or another
+    /// node still gives it to that group.
+    pub fn forget_node_domains(&mut self, id: usize) {
+        let Some(facts) = self.universe.nodes.remove(&id) else {
+            return;
+        };
+        for (key, domains) in self.universe.domains.iter_mut() {
+            let Some(d) = facts.domain(key) else { continue };
+            let Some(offered) = domains.get_mut(d) else {
+                continue;
+            };
+            offered.nodes.retain(|&n| n != id);
+            if offered.host == Some(id) {
+                offered.host = None;
+            }
+            let gone =
+                offered.pools.is_empty() && offered.nodes.is_empty() && offered.host.is_none();
+            for g in self.groups.iter_mut().filter(|g| &g.key == key) {
+                if g.domains.contains_key(d) && (gone || !g.admits(offered, &self.universe.nodes)) {
+                    g.domains.remove(d);
+                }
+            }
+            if gone {
+                domains.remove(d);
+            }
         }
     }
 

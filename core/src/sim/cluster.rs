@@ -102,15 +102,6 @@ impl Node {
     pub(super) fn exists(&self) -> bool {
         !self.deleted
     }
-
-    /// The node's topology domain for a key: its label, or its name for the hostname.
-    pub(super) fn domain(&self, key: &str) -> Option<&str> {
-        match self.labels.get(key) {
-            Some(v) => Some(v),
-            None if key == wk::HOSTNAME => Some(&self.name),
-            None => None,
-        }
-    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -19,6 +19,7 @@ use super::event::{Decision, Rejection, TerminationCause};
 use super::provisioner::CandidateFill;
 use super::*;
 use crate::disruption::{DoNotDisrupt, Reason};
+use crate::scheduling::topology::NodeFacts;
 use evidence::Blocker;
 
 /// Multi-node consolidation looks at no more than this many candidates at once.
@@ -153,14 +154,9 @@ struct SimBase {
     templates: Vec<Template>,
     /// Every node pods could go to, before the candidates are taken out.
     views: Vec<NodeView>,
-    node_labels: BTreeMap<usize, (String, StringMap)>,
-    /// Topology keys in use and the NodePools' domains for each.
-    keys: Vec<String>,
-    domains: BTreeMap<String, Vec<String>>,
+    node_labels: BTreeMap<usize, NodeFacts>,
     /// Topology groups of every pod that could move, with every running pod counted.
     prepared: scheduling::PreparedTopology,
-    /// How many existing nodes give each (key, value) domain.
-    node_domains: BTreeMap<(String, String), u32>,
 }
 
 /// The disruption controller's own state: when it looks, the command it waits to validate,
@@ -988,7 +984,7 @@ impl Simulation {
                 .map(|&(p, _)| p)
                 .filter(|&p| !self.cluster.pods[p].is_daemon()),
         );
-        let topology = self.topology_for(&keys, &domains, &[]);
+        let topology = self.topology_for(&domains, &[]);
         let prepared = Solver::prepare(
             &self.cluster.pods,
             &schedulable,
@@ -996,16 +992,6 @@ impl Simulation {
             &bound,
             &node_labels,
         );
-        // How many nodes give each (key, value) domain, so that taking a node out can tell
-        // whether its domains go with it.
-        let mut node_domains: BTreeMap<(String, String), u32> = BTreeMap::new();
-        for key in &keys {
-            for n in self.cluster.nodes.iter().filter(|n| n.exists()) {
-                if let Some(value) = n.domain(key) {
-                    *node_domains.entry((key.clone(), value.into())).or_default() += 1;
-                }
-            }
-        }
         let mut ordered_pending = pending;
         Solver::order(&self.cluster.pods, &mut ordered_pending);
         let base = Rc::new(SimBase {
@@ -1015,10 +1001,7 @@ impl Simulation {
             templates,
             views,
             node_labels,
-            keys,
-            domains,
             prepared,
-            node_domains,
         });
         pass.base = Some(base.clone());
         base
@@ -1067,33 +1050,10 @@ impl Simulation {
         // only they gave.
         let mut prepared = base.prepared.clone();
         for &c in &excluded {
-            if let Some((name, labels)) = base.node_labels.get(&c) {
-                prepared.forget_node(&self.cluster.pods, &base.by_node[c], name, labels);
+            if let Some(facts) = base.node_labels.get(&c) {
+                prepared.forget_node(&self.cluster.pods, &base.by_node[c], facts);
             }
-        }
-        for key in &base.keys {
-            for &c in &excluded {
-                let Some(value) = self.cluster.nodes[c].domain(key) else {
-                    continue;
-                };
-                let from_pools = base
-                    .domains
-                    .get(key)
-                    .is_some_and(|d| d.binary_search_by(|v| v.as_str().cmp(value)).is_ok());
-                let leaving = excluded
-                    .iter()
-                    .filter(|&&e| self.cluster.nodes[e].domain(key) == Some(value))
-                    .count() as u32;
-                let giving = base
-                    .node_domains
-                    .get(&(key.clone(), value.to_string()))
-                    .copied()
-                    .unwrap_or(0);
-                if !from_pools && giving <= leaving {
-                    let value = value.to_string();
-                    prepared.topology.remove_domain(key, &value);
-                }
-            }
+            prepared.topology.forget_node_domains(c);
         }
         // The candidates leave their NodePools' usage too: a replacement is weighed against
         // the limits less what the nodes that stay hold (`SimulateScheduling` gives the

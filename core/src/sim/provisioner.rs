@@ -8,6 +8,7 @@
 //! never deletes a node.
 
 use super::*;
+use crate::scheduling::topology::{NodeFacts, Universe};
 use alloc::collections::BTreeSet;
 
 /// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met,
@@ -782,18 +783,10 @@ impl Simulation {
         &self,
         views: &[NodeView],
         moving: &[usize],
-    ) -> (Vec<(usize, usize)>, BTreeMap<usize, (String, StringMap)>) {
-        let node_labels: BTreeMap<usize, (String, StringMap)> = views
+    ) -> (Vec<(usize, usize)>, BTreeMap<usize, NodeFacts>) {
+        let node_labels: BTreeMap<usize, NodeFacts> = views
             .iter()
-            .map(|v| {
-                (
-                    v.id,
-                    (
-                        self.cluster.nodes[v.id].name.clone(),
-                        self.cluster.nodes[v.id].labels.clone(),
-                    ),
-                )
-            })
+            .map(|v| (v.id, self.node_facts(v.id)))
             .collect();
         // Indexed by node: a look-up per pod without searching the map.
         let mut in_view = alloc::vec![false; self.cluster.nodes.len()];
@@ -816,7 +809,7 @@ impl Simulation {
     pub(super) fn topology_universe(&self, templates: &[Template], pending: &[usize]) -> Topology {
         let keys = self.topology_keys(pending);
         let domains = self.template_domains(templates, &keys);
-        self.topology_for(&keys, &domains, &[])
+        self.topology_for(&domains, &[])
     }
 
     /// Every topology key the given pods or the running pods use.
@@ -855,17 +848,17 @@ impl Simulation {
         keys.into_iter().map(String::from).collect()
     }
 
-    /// The domains NodePools could launch into, per key: their requirements crossed with
-    /// their instance types' labels (hostnames excluded: every new node has its own).
-    pub(super) fn template_domains(
-        &self,
-        templates: &[Template],
-        keys: &[String],
-    ) -> BTreeMap<String, Vec<String>> {
-        let mut out = BTreeMap::new();
+    /// The domains NodePools could launch into, per key, with each pool's taints
+    /// (`buildDomainGroups`): their requirements crossed with their instance types' labels
+    /// (hostnames excluded: every new node has its own).
+    pub(super) fn template_domains(&self, templates: &[Template], keys: &[String]) -> Universe {
+        let mut out = Universe::default();
+        for key in keys {
+            out.key(key);
+        }
         for key in keys.iter().filter(|k| *k != wk::HOSTNAME) {
-            let mut values: Vec<String> = Vec::new();
             for t in templates {
+                let mut values: Vec<String> = Vec::new();
                 let base = t.requirements.get(key).cloned();
                 if let Some(b) = &base
                     && b.operator() == Operator::In
@@ -882,33 +875,43 @@ impl Simulation {
                         values.extend(r.values().iter().cloned());
                     }
                 }
+                values.sort();
+                values.dedup();
+                for v in &values {
+                    out.offer_from_pool(key, v, &t.taints);
+                }
             }
-            values.sort();
-            values.dedup();
-            out.insert(key.clone(), values);
         }
         out
     }
 
-    /// The universe: the NodePools' domains and the existing nodes' (except `excluded`,
-    /// sorted).
-    pub(super) fn topology_for(
-        &self,
-        keys: &[String],
-        template_domains: &BTreeMap<String, Vec<String>>,
-        excluded: &[usize],
-    ) -> Topology {
-        let mut universe: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for key in keys {
-            let mut values: Vec<String> = template_domains.get(key).cloned().unwrap_or_default();
-            for (i, n) in self.cluster.nodes.iter().enumerate() {
-                if n.exists() && excluded.binary_search(&i).is_err() {
-                    values.extend(n.domain(key).map(String::from));
-                }
+    /// What topology knows of an existing node.
+    pub(super) fn node_facts(&self, n: usize) -> NodeFacts {
+        let node = &self.cluster.nodes[n];
+        NodeFacts {
+            name: node.name.clone(),
+            labels: node.labels.clone(),
+            taints: node.taints.clone(),
+        }
+    }
+
+    /// The universe: the NodePools' domains and those of the nodes the scheduler is given (not
+    /// marked for deletion), except `excluded` (sorted). Each such node's hostname is every
+    /// group's (`NewExistingNode` registers it, NodeClaims in flight included); its other
+    /// domains are a group's when its filter counts the node, and only once the node has a
+    /// Node object (`countDomains`).
+    pub(super) fn topology_for(&self, template_domains: &Universe, excluded: &[usize]) -> Topology {
+        let mut universe = template_domains.clone();
+        for (i, n) in self.cluster.nodes.iter().enumerate() {
+            if !n.exists()
+                || n.state == NodeState::Deleting
+                || n.disruption.is_some()
+                || excluded.binary_search(&i).is_ok()
+            {
+                continue;
             }
-            values.sort();
-            values.dedup();
-            universe.insert(key.clone(), values);
+            let registered = matches!(n.state, NodeState::Registered | NodeState::Ready);
+            universe.offer_from_node(i, self.node_facts(i), registered);
         }
         Topology::new(universe, self.cluster.namespaces.clone())
     }
