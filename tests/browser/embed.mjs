@@ -275,7 +275,7 @@ await test('the first embed loads as it comes into view: the cluster shows, the 
   await page.screenshot({ path: path.join(artifacts, 'embed-02-first-embed.png') });
 });
 
-await test('the second and third embeds load when scrolled to; the wasm is downloaded once for all three', async () => {
+await test('the second and third embeds load when scrolled to; the three share the wasm (no download per embed)', async () => {
   const from = await mark(page);
   const second = await scrollToEmbed(page, 1);
   assert(!second.early, 'the second embed loaded only when scrolled to');
@@ -300,7 +300,11 @@ await test('the second and third embeds load when scrolled to; the wasm is downl
   await fitsContent(page, 2);
   const src2 = await page.locator('.karpenter-playground-embed iframe').nth(2).getAttribute('src');
   assert(src2.endsWith('index.html?embed&scenario=message&view=cluster%2Cevents&speed=60&theme=dark'), `dark, events: ${src2}`);
-  assert(wasmCounts().length === 2 && wasmRequests() === 1, `each wasm (page, engine worker) came from the server once: ${JSON.stringify([...server.requests])}`);
+  // Three embeds share one copy of each wasm: fewer requests than embeds. (Usually one each;
+  // on a machine busy enough that Chromium is still writing the first copy into its cache
+  // when the next frame asks, that frame fetches it again, as a CI run beside another build
+  // once showed for the worker's.)
+  assert(wasmCounts().length === 2 && wasmRequests() < 3, `each wasm (page, engine worker) came from the server once or twice, not per embed: ${JSON.stringify([...server.requests])}`);
   figure('requests for the playground page / its wasm, three embeds', `${server.requests.get(PREFIX + 'index.html')} / ${wasmRequests()}`);
   await page.waitForTimeout(400); // the frame's fade-in
   await page.screenshot({ path: path.join(artifacts, 'embed-03-third-embed.png') });
