@@ -724,7 +724,10 @@ await test('a long simulation runs in the worker: the page stays live, shows pro
     const tick = () => { n++; if (performance.now() - start < 500) requestAnimationFrame(tick); else resolve(n); };
     requestAnimationFrame(tick);
   }));
-  assert(ticks > 15, `the page keeps drawing while the worker simulates: ${ticks} frames in 0.5 s`);
+  // Seconds of simulation on the page's own thread would leave it at 0 or 1 frame here; the
+  // worker leaves it drawing (60 on an idle machine, 13 seen with the CPU 6× slower beside
+  // another build: what a busy machine draws is not what this is about).
+  assert(ticks >= 4, `the page keeps drawing while the worker simulates: ${ticks} frames in 0.5 s`);
   const said = await page.locator('.sim-progress').innerText();
   assert(/Simulating/.test(said) && /pods bound/.test(said), `progress says how far: ${said}`);
   await shot('12a-simulating');
