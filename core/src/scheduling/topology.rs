@@ -102,14 +102,6 @@ impl Universe {
         }
         self.nodes.insert(id, facts);
     }
-
-    /// The domains of a key, sorted.
-    pub fn domains_of(&self, key: &str) -> impl Iterator<Item = &str> {
-        self.domains
-            .get(key)
-            .into_iter()
-            .flat_map(|d| d.keys().map(String::as_str))
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

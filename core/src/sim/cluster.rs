@@ -102,6 +102,12 @@ impl Node {
     pub(super) fn exists(&self) -> bool {
         !self.deleted
     }
+
+    /// A node the scheduler is given (`StateNodes.Active()`): it exists, is not being deleted
+    /// and no disruption command holds it.
+    pub(super) fn active(&self) -> bool {
+        self.exists() && self.state != NodeState::Deleting && self.disruption.is_none()
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -397,11 +403,7 @@ impl Cluster {
         let mut used = Resources::ZERO;
         let mut count = 0;
         for n in &self.nodes {
-            if n.exists()
-                && n.state != NodeState::Deleting
-                && n.disruption.is_none()
-                && n.nodepool == Some(pool)
-            {
+            if n.active() && n.nodepool == Some(pool) {
                 used += n.capacity;
                 count += 1;
             }

@@ -1061,7 +1061,7 @@ impl Simulation {
         let mut templates = base.templates.clone();
         for &c in &excluded {
             let node = &self.cluster.nodes[c];
-            if node.state == NodeState::Deleting || node.disruption.is_some() {
+            if !node.active() {
                 continue; // never counted
             }
             for t in templates

@@ -738,10 +738,7 @@ impl Simulation {
         let mut node_ids: Vec<usize> = (0..self.cluster.nodes.len())
             .filter(|&n| {
                 let node = &self.cluster.nodes[n];
-                node.exists()
-                    && node.state != NodeState::Deleting
-                    && node.disruption.is_none()
-                    && excluded.binary_search(&n).is_err()
+                node.active() && excluded.binary_search(&n).is_err()
             })
             .collect();
         node_ids.sort_by(|&a, &b| {
@@ -903,11 +900,7 @@ impl Simulation {
     pub(super) fn topology_for(&self, template_domains: &Universe, excluded: &[usize]) -> Topology {
         let mut universe = template_domains.clone();
         for (i, n) in self.cluster.nodes.iter().enumerate() {
-            if !n.exists()
-                || n.state == NodeState::Deleting
-                || n.disruption.is_some()
-                || excluded.binary_search(&i).is_ok()
-            {
+            if !n.active() || excluded.binary_search(&i).is_ok() {
                 continue;
             }
             let registered = matches!(n.state, NodeState::Registered | NodeState::Ready);
