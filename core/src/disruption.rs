@@ -98,6 +98,22 @@ pub fn next_poll(t: Millis) -> Millis {
     t.div_ceil(POLL) * POLL
 }
 
+/// A single spot node is replaced by a cheaper spot node only with at least this many cheaper
+/// instance types to choose from (`MinInstanceTypesForSpotToSpotConsolidation`).
+pub const SPOT_TO_SPOT_MIN_OPTIONS: usize = 15;
+
+/// `LifetimeRemaining`: the share of `expireAfter` a node has left, in [0, 1]; 1 when it never
+/// expires (`pkg/utils/disruption/disruption.go`).
+pub fn lifetime_remaining(expire_after: Option<Millis>, age: Millis) -> f64 {
+    match expire_after {
+        Some(total) if total > 0 => {
+            let total = total as f64;
+            ((total - age as f64) / total).clamp(0.0, 1.0)
+        }
+        _ => 1.0,
+    }
+}
+
 /// How much evicting a pod costs, in Karpenter's units (`GetPodEvictionCost`): 1, plus
 /// `controller.kubernetes.io/pod-deletion-cost` / 2^27, plus priority / 2^25, clamped to
 /// [−10, 10]. A deletion cost that does not parse is ignored, as upstream logs and ignores it.

@@ -47,6 +47,8 @@ pub struct Cluster {
     pub zones: Vec<String>,
     pub node_groups: Vec<NodeGroup>,
     pub seed: u64,
+    /// Which Karpenter the scenario assumes (`spec.karpenter`).
+    pub karpenter: crate::karpenter::Karpenter,
 }
 
 impl Default for Cluster {
@@ -57,6 +59,7 @@ impl Default for Cluster {
             zones: Vec::new(),
             node_groups: Vec::new(),
             seed: 1,
+            karpenter: Default::default(),
         }
     }
 }
@@ -175,6 +178,9 @@ pub struct NodeClassRef {
 pub enum ConsolidationPolicy {
     WhenEmpty,
     WhenEmptyOrUnderutilized,
+    /// v1.14+: consolidate only moves whose savings are worth their disruption
+    /// (`balanced.go`).
+    Balanced,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

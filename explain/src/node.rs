@@ -1,6 +1,7 @@
 //! Why a NodeClaim got its instance type, capacity type and zone (the candidate funnel), and
 //! whether a node is a consolidation candidate now and, if not, what blocks it.
 
+use kpg_core::karpenter::Karpenter;
 use kpg_core::model::ConsolidationPolicy;
 use kpg_core::sim::evidence::{Blocker, CapacityReason, ClaimRecord, TypeStage, TypeVerdict};
 use kpg_core::sim::{Candidacy, Node, Simulation};
@@ -233,7 +234,7 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                 lang,
                 "Not disrupted: {} (when the controller looked at {}).",
                 "중단되지 않음: {} (컨트롤러가 {}에 확인).",
-                blocker_text(&blocker, lang),
+                blocker_text(&blocker, sim.karpenter(), lang),
                 time(at)
             ),
         ),
@@ -258,18 +259,25 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
     (text.clone(), Line::new(status, text).check(check))
 }
 
-fn blocker_text(b: &Blocker, lang: Lang) -> String {
+fn blocker_text(b: &Blocker, karpenter: &Karpenter, lang: Lang) -> String {
+    let version = karpenter.version;
     match (b, lang) {
         (_, Lang::En) => match b {
             Blocker::Budget(reason) => format!(
                 "the NodePool's disruption budget allows no more {} disruptions now",
                 reason.as_str()
             ),
-            Blocker::SpotToSpot => {
-                "it is spot and the replacement would be spot too; spot-to-spot consolidation is \
-                 off (a feature gate)"
-                    .into()
-            }
+            Blocker::SpotToSpot => format!(
+                "it is spot and the replacement would be spot too; spot-to-spot consolidation \
+                 needs the SpotToSpotConsolidation feature gate, which is off in {version} (turn \
+                 it on under the Cluster's spec.karpenter.featureGates)"
+            ),
+            Blocker::SpotToSpotTooFew(n) => format!(
+                "it is spot, and only {n} cheaper spot instance types could replace it; \
+                 spot-to-spot consolidation of one node needs {} (SpotToSpotConsolidation gate), \
+                 so that the replacement is not itself interrupted at once",
+                kpg_core::disruption::SPOT_TO_SPOT_MIN_OPTIONS
+            ),
             _ => b.message(),
         },
         (Blocker::Nominated, Lang::Ko) => "Pending 파드가 이 노드에 배정되어 있음".into(),
@@ -296,9 +304,16 @@ fn blocker_text(b: &Blocker, lang: Lang) -> String {
         (Blocker::TooManyReplacements(k), Lang::Ko) => {
             format!("대체 노드가 {k}개 필요함(최대 1개)")
         }
-        (Blocker::SpotToSpot, Lang::Ko) => {
-            "스팟 노드를 스팟으로 대체하는 통합은 꺼져 있음(feature gate)".into()
-        }
+        (Blocker::SpotToSpot, Lang::Ko) => format!(
+            "스팟 노드를 스팟으로 대체하는 통합에는 SpotToSpotConsolidation 기능 게이트가 \
+             필요한데 {version}에서는 꺼져 있음(Cluster의 spec.karpenter.featureGates에서 켜세요)"
+        ),
+        (Blocker::SpotToSpotTooFew(n), Lang::Ko) => format!(
+            "스팟 노드이고, 대체할 더 싼 스팟 인스턴스 유형이 {n}개뿐임. 노드 하나를 스팟으로 \
+             대체하려면 {}개가 필요함(SpotToSpotConsolidation 게이트). 대체 노드가 곧바로 \
+             회수되지 않게 하려는 것",
+            kpg_core::disruption::SPOT_TO_SPOT_MIN_OPTIONS
+        ),
         (Blocker::MinValues, Lang::Ko) => "더 싼 대체 노드로는 minValues를 지킬 수 없음".into(),
         (Blocker::NotCheaper(_), Lang::Ko) => "더 싼 대체 노드가 없음".into(),
     }
@@ -311,7 +326,11 @@ fn history_section(sim: &Simulation, n: usize, lang: Lang) -> Section {
             v.at,
             Line::new(
                 Status::Fail,
-                format!("{}: {}", time(v.at), blocker_text(&v.blocker, lang)),
+                format!(
+                    "{}: {}",
+                    time(v.at),
+                    blocker_text(&v.blocker, sim.karpenter(), lang)
+                ),
             )
             .check(v.blocker.kind()),
         ));

@@ -10,7 +10,7 @@ use crate::convert::playground::{self, MAX_PODS, Step};
 use crate::convert::{self, Converted, Object, Site, object_label, peek};
 use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::document::{self, Piece};
-use crate::reader::{Cx, Field, Fields, Ref};
+use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
 /// An object that passed its own document's checks.
@@ -19,6 +19,7 @@ struct Accepted {
     label: String,
     converted: Converted,
     refs: Vec<Ref>,
+    needs: Vec<Needed>,
     dropped: bool,
 }
 
@@ -113,6 +114,7 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
             label,
             converted,
             refs: cx.refs,
+            needs: cx.needs,
             dropped: false,
         });
     }
@@ -149,6 +151,7 @@ fn read_list(
                 label,
                 converted,
                 refs: icx.refs,
+                needs: icx.needs,
                 dropped: false,
             });
         }
@@ -191,6 +194,7 @@ fn diag(
 
 fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> Scenario {
     duplicates(&mut accepted, diagnostics);
+    versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
@@ -231,6 +235,168 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     scenario.written = written.into();
     scenario.timeline = steps.into_iter().map(|s| s.step).collect();
     scenario
+}
+
+/// Fields the scenario's Karpenter does not have: the API server of an older version refuses the
+/// object (its CRD has no such field or value), so the object is left out; a feature whose gate
+/// is off is kept, and Karpenter ignores it.
+fn versions_and_gates(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
+    let karpenter = accepted
+        .iter()
+        .rev()
+        .find_map(|a| match &a.converted.object {
+            Object::Cluster(c) if !a.dropped => Some(c.karpenter.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let version = karpenter.version;
+    for a in accepted.iter_mut().filter(|a| !a.dropped) {
+        let mut drop = false;
+        for n in &a.needs {
+            match n.need {
+                Need::Version(b) if !karpenter.follows(b) => {
+                    let since = b.since();
+                    diagnostics.push(
+                        diag(
+                            Severity::Error,
+                            n.code,
+                            a,
+                            &n.path,
+                            n.pos,
+                            format!(
+                                "{} needs Karpenter {since} or later ({}); the scenario \
+                                 assumes {version}, whose API server refuses it",
+                                n.what,
+                                b.what()
+                            ),
+                            Some(format!(
+                                "set `spec.karpenter.version: {since}` (or later) in the \
+                                 Cluster document, or remove {}",
+                                n.what
+                            )),
+                        )
+                        .with_ko(
+                            format!(
+                                "{}에는 Karpenter {since} 이상이 필요합니다. 시나리오는 \
+                                 {version}을 가정하며, 그 API 서버는 이를 거부합니다",
+                                n.what
+                            ),
+                            Some(format!(
+                                "Cluster 문서에 `spec.karpenter.version: {since}` 이상을 쓰거나 \
+                                 {}를 지우세요",
+                                n.what
+                            )),
+                        ),
+                    );
+                    drop = true;
+                }
+                Need::Effect(b) if !karpenter.follows(b) => {
+                    let since = b.since();
+                    diagnostics.push(
+                        diag(
+                            Severity::Warning,
+                            n.code,
+                            a,
+                            &n.path,
+                            n.pos,
+                            format!(
+                                "{} has no effect before Karpenter {since} ({}); the scenario \
+                                 assumes {version}",
+                                n.what,
+                                b.what()
+                            ),
+                            Some(format!(
+                                "set `spec.karpenter.version: {since}` (or later) in the \
+                                 Cluster document to see it work"
+                            )),
+                        )
+                        .with_ko(
+                            format!(
+                                "{}는 Karpenter {since} 이전에는 효과가 없습니다. 시나리오는 \
+                                 {version}을 가정합니다",
+                                n.what
+                            ),
+                            Some(format!(
+                                "효과를 보려면 Cluster 문서에 `spec.karpenter.version: {since}` \
+                                 이상을 쓰세요"
+                            )),
+                        ),
+                    );
+                }
+                Need::GateExists(g) if g.default_at(version).is_none() => {
+                    diagnostics.push(
+                        diag(
+                            Severity::Warning,
+                            n.code,
+                            a,
+                            &n.path,
+                            n.pos,
+                            format!(
+                                "{version} has no {g} feature gate (it came in {}); Karpenter \
+                                 {version} would refuse to start with it, and the playground \
+                                 ignores it",
+                                g.since()
+                            ),
+                            Some(format!(
+                                "remove it, or set `version: {}` (or later)",
+                                g.since()
+                            )),
+                        )
+                        .with_ko(
+                            format!(
+                                "{version}에는 {g} 기능 게이트가 없습니다({}에 추가됨). \
+                                 Karpenter {version}은 이 게이트로는 시작하지 않으며 \
+                                 플레이그라운드는 무시합니다",
+                                g.since()
+                            ),
+                            Some(format!("지우거나 `version: {}` 이상으로 쓰세요", g.since())),
+                        ),
+                    );
+                }
+                Need::Gate(g) if !karpenter.gate(g) => {
+                    let (why, why_ko) = if g.default_at(version).is_none() {
+                        (
+                            format!("{version} has no {g} gate (it came in {})", g.since()),
+                            format!(
+                                "{version}에는 {g} 게이트가 없습니다({}에 추가됨)",
+                                g.since()
+                            ),
+                        )
+                    } else {
+                        (
+                            format!("the {g} feature gate is off in {version}"),
+                            format!("{version}에서 {g} 기능 게이트가 꺼져 있습니다"),
+                        )
+                    };
+                    diagnostics.push(
+                        diag(
+                            Severity::Warning,
+                            n.code,
+                            a,
+                            &n.path,
+                            n.pos,
+                            format!("{} is ignored: {why}", n.what),
+                            Some(format!(
+                                "turn the gate on in the Cluster document: \
+                                 `spec.karpenter.featureGates: {{{g}: true}}`"
+                            )),
+                        )
+                        .with_ko(
+                            format!("{}는 무시됩니다. {why_ko}", n.what),
+                            Some(format!(
+                                "Cluster 문서에서 게이트를 켜세요: \
+                                 `spec.karpenter.featureGates: {{{g}: true}}`"
+                            )),
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if drop {
+            a.dropped = true;
+        }
+    }
 }
 
 /// v1beta1 NodePools set the kubelet in their template; v1 sets it in the EC2NodeClass, one

@@ -404,6 +404,21 @@ codes! {
     TimelineStepActions = "timeline-step-actions", Playground,
         "A Timeline step needs exactly one action (and interrupt exactly one target).",
         "Timeline 단계에는 동작이 정확히 하나(interrupt에는 대상이 정확히 하나) 있어야 합니다.";
+    KarpenterVersion = "karpenter-version", Playground,
+        "A Karpenter version the playground cannot read or does not model (it models v1.0 to \
+         v1.15).",
+        "플레이그라운드가 읽을 수 없거나 다루지 않는 Karpenter 버전입니다(v1.0부터 v1.15까지 \
+         다룹니다).";
+    UnknownFeatureGate = "unknown-feature-gate", Karpenter,
+        "A feature gate the chosen Karpenter version does not have; Karpenter refuses to start \
+         with it, and the playground ignores it.",
+        "고른 Karpenter 버전에 없는 기능 게이트입니다. Karpenter는 이 게이트로는 시작하지 \
+         않으며, 플레이그라운드는 무시합니다.";
+    NeedsFeatureGate = "needs-feature-gate", Karpenter,
+        "A feature used while its feature gate is off; Karpenter ignores it until the gate is \
+         on.",
+        "기능 게이트가 꺼진 채로 쓴 기능입니다. 게이트를 켜기 전까지 Karpenter는 이를 \
+         무시합니다.";
     TimelineKind = "timeline-kind", Playground,
         "A Timeline step names a kind it cannot apply or delete.",
         "Timeline 단계가 적용하거나 삭제할 수 없는 종류를 가리킵니다.";

@@ -10,6 +10,7 @@
 //! [`Fields`] of a Kubernetes type ([`Fields::typed`]) also hands what the converter ignored to
 //! [`crate::schema`], which checks it against the type's schema all the way down.
 
+use kpg_core::karpenter::{Behaviour, Gate};
 use kpg_core::resources::ResourceName;
 
 use crate::codes::Code;
@@ -30,6 +31,31 @@ pub(crate) struct Ref {
     pub pos: Pos,
 }
 
+/// What a field needs of the Karpenter the scenario assumes, checked once the Cluster document
+/// (wherever it is) has been read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Need {
+    /// The CRDs of versions before this behaviour's have no such field or value.
+    Version(Behaviour),
+    /// Versions before this behaviour's accept the field and do nothing with it.
+    Effect(Behaviour),
+    /// Karpenter ignores the feature while the gate is off.
+    Gate(Gate),
+    /// A gate named in `featureGates` must exist at the version.
+    GateExists(Gate),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Needed {
+    pub need: Need,
+    /// The finding's code when the need is not met.
+    pub code: Code,
+    /// What is used, as the finding names it (`replicas`, `operator: Gte`).
+    pub what: String,
+    pub path: String,
+    pub pos: Pos,
+}
+
 /// The diagnostics of one document (or one `List` item) being converted.
 pub(crate) struct Cx {
     pub doc: usize,
@@ -37,6 +63,8 @@ pub(crate) struct Cx {
     pub diags: Vec<Diagnostic>,
     /// References to other objects, for the cross-document checks.
     pub refs: Vec<Ref>,
+    /// Version- and gate-dependent uses, for the check against the Cluster's Karpenter.
+    pub needs: Vec<Needed>,
     errors: usize,
 }
 
@@ -47,8 +75,38 @@ impl Cx {
             object,
             diags: Vec::new(),
             refs: Vec::new(),
+            needs: Vec::new(),
             errors: 0,
         }
+    }
+
+    /// Records that `what` at `path`/`pos` needs a version or a feature gate.
+    pub fn need(&mut self, need: Need, what: impl Into<String>, path: &str, pos: Pos) {
+        let code = match need {
+            Need::Version(_) => Code::NeedsNewerKarpenter,
+            Need::Effect(_) => Code::NeedsNewerKarpenter,
+            Need::Gate(_) => Code::NeedsFeatureGate,
+            Need::GateExists(_) => Code::UnknownFeatureGate,
+        };
+        self.need_as(code, need, what, path, pos);
+    }
+
+    /// [`Cx::need`] under a code of the rule's own.
+    pub fn need_as(
+        &mut self,
+        code: Code,
+        need: Need,
+        what: impl Into<String>,
+        path: &str,
+        pos: Pos,
+    ) {
+        self.needs.push(Needed {
+            need,
+            code,
+            what: what.into(),
+            path: path.to_string(),
+            pos,
+        });
     }
 
     pub fn refer(&mut self, kind: &str, namespace: &str, name: &str, f: &Field<'_>) {

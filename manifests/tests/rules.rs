@@ -1011,22 +1011,46 @@ fn the_fine_print_accepts_what_the_crd_accepts() {
     }
 }
 
+/// A Cluster document that assumes Karpenter `version`.
+fn cluster_at(version: &str) -> String {
+    format!(
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\n\
+         spec:\n  karpenter:\n    version: {version}\n"
+    )
+}
+
 #[test]
-fn gte_and_lte_warn_that_karpenter_before_v1_9_rejects_them() {
+fn gte_and_lte_need_karpenter_v1_9() {
     let pool = POOL.replace(
         "- key: karpenter.sh/capacity-type\n          operator: In\n          values: [spot]",
         "- key: karpenter.k8s.aws/instance-cpu\n          operator: Gte\n          values: [\"4\"]",
     );
-    let l = load(&format!("{CLASS}---\n{pool}"));
-    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    // The latest version (the default) and v1.9 take it without a word.
+    for cluster in [String::new(), format!("{}---\n", cluster_at("v1.9"))] {
+        let l = load(&format!("{cluster}{CLASS}---\n{pool}"));
+        assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
+        assert_eq!(l.scenario.node_pools.len(), 1);
+    }
+    // v1.8's API server refuses the NodePool.
+    let l = load(&format!("{}---\n{CLASS}---\n{pool}", cluster_at("v1.8")));
     let d = l
         .diagnostics
         .iter()
         .find(|d| d.code == "needs-newer-karpenter")
-        .expect("a warning");
+        .unwrap_or_else(|| panic!("{:#?}", l.diagnostics));
+    assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.path, "spec.template.spec.requirements[0].operator");
-    assert!(d.help.as_deref().is_some_and(|h| h.contains("Gt")), "{d}");
-    assert_eq!(l.scenario.node_pools.len(), 1, "the pool is simulated");
+    assert!(
+        d.message.contains("v1.9") && d.message.contains("v1.8"),
+        "{d}"
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.contains("spec.karpenter.version")),
+        "{d}"
+    );
+    assert!(l.scenario.node_pools.is_empty(), "the pool is left out");
 }
 
 #[test]
@@ -1076,7 +1100,7 @@ fn a_timeline_cannot_change_a_node_pools_node_class_group_or_kind() {
 }
 
 #[test]
-fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
+fn the_kubernetes_io_domain_needs_karpenter_v1_9() {
     // `node-role.kubernetes.io` is the case users hit (kubernetes-sigs/karpenter#2586);
     // `*.node.kubernetes.io` and `kubernetes.io/arch` were always allowed.
     let pool = POOL.replace(
@@ -1087,24 +1111,92 @@ fn the_kubernetes_io_domain_warns_that_karpenter_before_v1_9_rejects_it() {
     );
     let l = load(&format!("{CLASS}---\n{pool}"));
     assert!(
-        !l.has_errors(),
+        l.diagnostics.is_empty(),
         "v1.9 and later accept them: {:#?}",
         l.diagnostics
     );
-    let warned: Vec<&str> = l
+    let l = load(&format!("{}---\n{CLASS}---\n{pool}", cluster_at("\"1.8\"")));
+    let refused: Vec<&str> = l
         .diagnostics
         .iter()
-        .filter(|d| d.code == "restricted-before-v1-9")
+        .filter(|d| d.code == "restricted-before-v1-9" && d.severity == Severity::Error)
         .map(|d| d.path.as_str())
         .collect();
     assert_eq!(
-        warned,
+        refused,
         [
             "spec.template.metadata.labels[\"node-role.kubernetes.io/web\"]",
             "spec.template.metadata.labels[\"example.kubernetes.io/owner\"]",
             "spec.template.metadata.labels[\"team.k8s.io/x\"]",
         ]
     );
+    assert!(l.scenario.node_pools.is_empty(), "v1.8 refuses the pool");
+}
+
+#[test]
+fn the_cluster_names_its_karpenter_version_gates_and_settings() {
+    let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\n\
+                spec:\n  karpenter:\n    version: 1.10\n    featureGates:\n      \
+                SpotToSpotConsolidation: true\n      NodeRepiar: true\n      CapacityBuffer: true\n    \
+                settings: {minValuesPolicy: BestEffort, preferencePolicy: Ignore, batchIdleDuration: 2s}\n";
+    let l = load(text);
+    let k = &l.scenario.cluster.karpenter;
+    // `1.10` is a YAML number; read from its source text it is v1.10, not v1.1.
+    assert_eq!(k.version.to_string(), "v1.10");
+    assert!(k.gate(kpg_core::karpenter::Gate::SpotToSpotConsolidation));
+    assert_eq!(k.settings.batch_idle_duration, 2_000);
+    assert_eq!(
+        k.settings.batch_max_duration, 10_000,
+        "unnamed settings keep their default"
+    );
+    let codes: Vec<(&str, &str)> = l
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.path.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (
+                "unknown-feature-gate",
+                "spec.karpenter.featureGates.NodeRepiar"
+            ),
+            (
+                "unknown-feature-gate",
+                "spec.karpenter.featureGates.CapacityBuffer"
+            ),
+        ],
+        "{:#?}",
+        l.diagnostics
+    );
+    assert!(
+        l.diagnostics[0]
+            .message
+            .contains("did you mean `NodeRepair`")
+    );
+    assert!(
+        l.diagnostics[1]
+            .message
+            .contains("v1.10 has no CapacityBuffer")
+    );
+    for (version, code) in [
+        ("v1.16", "karpenter-version"),
+        ("v0.37", "karpenter-version"),
+    ] {
+        let l = load(&cluster_at(version));
+        assert_eq!(l.diagnostics.len(), 1, "{:#?}", l.diagnostics);
+        assert_eq!(l.diagnostics[0].code, code);
+        assert_eq!(l.diagnostics[0].path, "spec.karpenter.version");
+    }
+    // Settings a version does not have do nothing there, and say so.
+    let old = format!(
+        "{}    settings: {{minValuesPolicy: BestEffort}}\n",
+        cluster_at("v1.5")
+    );
+    let l = load(&old);
+    assert_eq!(l.diagnostics.len(), 1, "{:#?}", l.diagnostics);
+    assert_eq!(l.diagnostics[0].code, "needs-newer-karpenter");
+    assert_eq!(l.diagnostics[0].severity, Severity::Warning);
 }
 
 const DEPLOYMENT: &str = "apiVersion: apps/v1

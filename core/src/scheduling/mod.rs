@@ -319,6 +319,19 @@ fn by_weight_desc(weights: impl Iterator<Item = i32>) -> Vec<usize> {
 }
 
 impl Preferences {
+    /// What is left to relax when preferences are ignored: only the required terms and the
+    /// PreferNoSchedule toleration.
+    fn ignoring() -> Preferences {
+        Preferences {
+            term_index: 0,
+            preferred_node: Vec::new(),
+            preferred_affinity: Vec::new(),
+            preferred_anti: Vec::new(),
+            schedule_anyway: Vec::new(),
+            tolerate_prefer_no_schedule: false,
+        }
+    }
+
     fn new(pod: &Pod) -> Preferences {
         let s = &pod.spec;
         Preferences {
@@ -429,6 +442,14 @@ pub struct Solver<'a> {
     /// ([`Solver::place_twins_on_node`]) and NodeClaims' remembered answers
     /// ([`NewClaim::known_covered`]). Off only to test that they are exact.
     pub shortcuts: bool,
+    /// `preferencePolicy: Ignore`: Karpenter schedules as if pods had no preferred node
+    /// affinity, no preferred pod (anti-)affinity and no `ScheduleAnyway` spread
+    /// (`scheduler.go` `updateCachedPodData`, `topology.go`; v1.4+). kube-scheduler still
+    /// scores by them.
+    pub ignore_preferences: bool,
+    /// `minValuesPolicy: BestEffort` (v1.6+): a NodeClaim whose options cannot meet
+    /// `minValues` launches with what is left instead of being refused (`nodeclaim.go`).
+    pub min_values_best_effort: bool,
     /// A consolidation's simulation (v1.14+, `IsConsolidationSimulation`): per node, whether
     /// it is still inside its NodePool's `consolidateAfter`; and the pods moving off the
     /// candidates (sorted). A moving pod does not go to such a node; a pending one does
@@ -597,6 +618,8 @@ impl<'a> Solver<'a> {
             requirement_cache: BTreeMap::new(),
             record: false,
             shortcuts: true,
+            ignore_preferences: false,
+            min_values_best_effort: false,
             settling: Vec::new(),
             moving: Vec::new(),
             limits_log: Vec::new(),
@@ -812,7 +835,11 @@ impl<'a> Solver<'a> {
 
     fn schedule_with_relaxation(&mut self, p: usize) -> Result<(Placement, bool), String> {
         let pod = &self.pods[p];
-        let mut prefs = Preferences::new(pod);
+        let mut prefs = if self.ignore_preferences {
+            Preferences::ignoring()
+        } else {
+            Preferences::new(pod)
+        };
         let mut relaxed = false;
         loop {
             match self.add(p, &prefs) {
@@ -830,8 +857,15 @@ impl<'a> Solver<'a> {
     fn attempt(&mut self, p: usize, prefs: &Preferences) -> Attempt {
         let pod = &self.pods[p];
         let spec = pod.spec.clone();
+        // Every attempt of a solver starts from the same preferences (none when they are
+        // ignored), so a first attempt's requirements can be shared per spec.
         let unrelaxed = prefs.term_index == 0
-            && prefs.preferred_node.len() == spec.node_affinity.preferred.len();
+            && prefs.preferred_node.len()
+                == if self.ignore_preferences {
+                    0
+                } else {
+                    spec.node_affinity.preferred.len()
+                };
         let key = Rc::as_ptr(&spec) as *const u8 as usize;
         let pr = match (unrelaxed, self.requirement_cache.get(&key)) {
             (true, Some(pr)) => pr.clone(),
@@ -1351,7 +1385,9 @@ impl<'a> Solver<'a> {
             }
         }
         let survivors = surviving_options(tpl, claim, pod, a, reqs, changed, ports_matter)?;
-        min_values_met(tpl, &survivors, reqs, requests)?;
+        if !self.min_values_best_effort {
+            min_values_met(tpl, &survivors, reqs, requests)?;
+        }
         Ok((new_reqs, Some(survivors)))
     }
 

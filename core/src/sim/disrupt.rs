@@ -123,7 +123,8 @@ struct Candidate {
     pods: Vec<usize>,
     price: MicroDollars,
     consolidatable: bool,
-    /// v1.14's sort key: price / (1 + the pods' positive eviction costs).
+    /// The sort key, highest first. v1.14: price / (1 + the pods' positive eviction costs);
+    /// before: minus the disruption cost.
     score: f64,
 }
 
@@ -382,7 +383,30 @@ impl Simulation {
                 })
                 .filter(|c| *c > 0.0)
                 .sum();
-            let score = node.price as f64 / (1.0 + costs);
+            let score = if self.karpenter.follows(Behaviour::PricePerDisruptionOrder) {
+                node.price as f64 / (1.0 + costs)
+            } else {
+                // v1.0-v1.13: `ReschedulingCost` of every pod on the node (DaemonSet pods
+                // included, negative costs too) times `LifetimeRemaining`, cheapest first;
+                // negated so that one descending sort serves both.
+                let all: f64 = by_node[n]
+                    .iter()
+                    .map(|&p| {
+                        let pod = &self.cluster.pods[p];
+                        disruption::eviction_cost(
+                            pod.annotations
+                                .get("controller.kubernetes.io/pod-deletion-cost")
+                                .map(String::as_str),
+                            pod.spec.priority,
+                        )
+                    })
+                    .sum();
+                let lifetime = disruption::lifetime_remaining(
+                    node.expire_at.map(|at| at.saturating_sub(node.created_at)),
+                    self.now.saturating_sub(node.created_at),
+                );
+                -(all * lifetime)
+            };
             out.push(Candidate {
                 node: n,
                 pool,
@@ -392,7 +416,8 @@ impl Simulation {
                 score,
             });
         }
-        // Most dollars saved per unit of disruption first (v1.14), then by name.
+        // v1.14: most dollars saved per unit of disruption first; v1.0-v1.13: least
+        // disruption cost first (`sortCandidates`); ties by name.
         out.sort_by(|a, b| {
             b.score.total_cmp(&a.score).then_with(|| {
                 self.cluster.nodes[a.node]
@@ -549,10 +574,15 @@ impl Simulation {
 
     // ----- one pass -----
 
-    /// The methods in Karpenter's order (v1.5 and later): the first that decides wins.
+    /// The methods in Karpenter's order, the first that decides wins: emptiness first from
+    /// v1.5, drift first before (`controller.go` at v1.0.0 and v1.5.0).
     fn decide(&self, pass: &mut Pass) -> Option<Plan> {
-        self.emptiness(pass)
-            .or_else(|| self.drift(pass))
+        let first = if self.karpenter.follows(Behaviour::EmptinessFirst) {
+            self.emptiness(pass).or_else(|| self.drift(pass))
+        } else {
+            self.drift(pass).or_else(|| self.emptiness(pass))
+        };
+        first
             .or_else(|| self.multi_node(pass))
             .or_else(|| self.single_node(pass))
     }
@@ -763,7 +793,7 @@ impl Simulation {
             let name = np.name.clone();
             if np.consolidate_after.is_none() {
                 pass.block(c.node, true, Blocker::ConsolidationDisabled(name));
-            } else if np.consolidation_policy != ConsolidationPolicy::WhenEmptyOrUnderutilized {
+            } else if np.consolidation_policy == ConsolidationPolicy::WhenEmpty {
                 pass.block(c.node, true, Blocker::WhenEmptyOnly(name));
             } else if c.consolidatable {
                 out.push(c);
@@ -886,27 +916,20 @@ impl Simulation {
             .all(|&n| self.cluster.nodes[n].capacity_type == CapacityType::Spot)
             && spot_allowed
         {
-            // The SpotToSpotConsolidation feature gate is off by default.
-            return Err(Blocker::SpotToSpot);
+            // The SpotToSpotConsolidation feature gate is off by default in every version.
+            if !self.karpenter.gate(Gate::SpotToSpotConsolidation) {
+                return Err(Blocker::SpotToSpot);
+            }
+            return self.spot_to_spot(method, candidates, price, claim, template);
         }
         let reqs = claim.requirements.clone();
-        let mut ceiling = price;
-        if method == Method::MultiNode {
-            // Replacing several nodes with one of their own types is a deletion in disguise:
-            // it must beat the cheapest candidate of that type (`filterOutSameType`).
-            for &i in &claim.options {
-                let name = &types[i as usize].name;
-                for &n in candidates {
-                    if &self.cluster.nodes[n].instance_type == name {
-                        ceiling = ceiling.min(self.cluster.nodes[n].price);
-                    }
-                }
-            }
-        }
+        let ceiling = self.same_type_ceiling(method, candidates, price, &claim.options, &types);
         claim.options.retain(|&i| {
             disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling)
         });
-        if !scheduling::min_values_unmet(&types, &claim.options, &reqs).is_empty() {
+        if !self.min_values_best_effort()
+            && !scheduling::min_values_unmet(&types, &claim.options, &reqs).is_empty()
+        {
             return Err(Blocker::MinValues);
         }
         if claim.options.is_empty() {
@@ -938,6 +961,99 @@ impl Simulation {
             })
             .min();
         let savings = price as i64 - cheapest.map_or(0, |c| c);
+        Ok(Plan {
+            method,
+            reason: Reason::Underutilized,
+            candidates: candidates.to_vec(),
+            replacements: alloc::vec![Replacement { template, claim }],
+            savings,
+        })
+    }
+
+    /// The price a replacement must beat. Replacing several nodes with one of their own types
+    /// is a deletion in disguise: it must beat the cheapest candidate of that type
+    /// (`filterOutSameInstanceType`, multi-node only).
+    fn same_type_ceiling(
+        &self,
+        method: Method,
+        candidates: &[usize],
+        price: MicroDollars,
+        options: &[u32],
+        types: &[InstanceType],
+    ) -> MicroDollars {
+        let mut ceiling = price;
+        if method == Method::MultiNode {
+            for &i in options {
+                let name = &types[i as usize].name;
+                for &n in candidates {
+                    if &self.cluster.nodes[n].instance_type == name {
+                        ceiling = ceiling.min(self.cluster.nodes[n].price);
+                    }
+                }
+            }
+        }
+        ceiling
+    }
+
+    /// Spot-to-spot consolidation (the `SpotToSpotConsolidation` gate is on): the replacement
+    /// is spot, every option's most expensive spot offering is cheaper than the candidates,
+    /// and a single node needs at least 15 such options, of which the 15 cheapest (more if
+    /// `minValues` needs them) are launched; several nodes need no minimum
+    /// (`consolidation.go` `computeSpotToSpotConsolidation`, v1.0-v1.14.1;
+    /// `designs/spot-consolidation.md`). Keeping 15 options open keeps the replacement
+    /// flexible enough that it is not itself interrupted at once.
+    fn spot_to_spot(
+        &self,
+        method: Method,
+        candidates: &[usize],
+        price: MicroDollars,
+        mut claim: scheduling::NewClaim,
+        template: Template,
+    ) -> Result<Plan, Blocker> {
+        let types = template.instance_types.clone();
+        claim.requirements.add(Requirement::in_values(
+            wk::CAPACITY_TYPE,
+            [String::from(CapacityType::Spot.as_str())],
+        ));
+        let reqs = claim.requirements.clone();
+        let cheapest = |i: u32| {
+            scheduling::cheapest_offering(&types[i as usize], &reqs, None).map(|o| o.price)
+        };
+        claim.options.retain(|&i| cheapest(i).is_some());
+        claim
+            .options
+            .sort_by_key(|&i| (cheapest(i), types[i as usize].name.clone()));
+        let ceiling = self.same_type_ceiling(method, candidates, price, &claim.options, &types);
+        claim.options.retain(|&i| {
+            disruption::worst_launch_price(&types[i as usize], &reqs).is_some_and(|p| p < ceiling)
+        });
+        if !self.min_values_best_effort()
+            && !scheduling::min_values_unmet(&types, &claim.options, &reqs).is_empty()
+        {
+            return Err(Blocker::MinValues);
+        }
+        if claim.options.is_empty() {
+            return Err(Blocker::NotCheaper(None));
+        }
+        if candidates.len() == 1 {
+            if claim.options.len() < disruption::SPOT_TO_SPOT_MIN_OPTIONS {
+                return Err(Blocker::SpotToSpotTooFew(claim.options.len()));
+            }
+            // The cheapest 15, or the shortest cheapest prefix that keeps minValues.
+            let mut keep = disruption::SPOT_TO_SPOT_MIN_OPTIONS;
+            while keep < claim.options.len()
+                && !scheduling::min_values_unmet(&types, &claim.options[..keep], &reqs).is_empty()
+            {
+                keep += 1;
+            }
+            claim.options.truncate(keep);
+        }
+        let savings = price
+            - claim
+                .options
+                .first()
+                .and_then(|&i| cheapest(i))
+                .unwrap_or(0);
         Ok(Plan {
             method,
             reason: Reason::Underutilized,
@@ -1078,16 +1194,19 @@ impl Simulation {
                 }
             }
         }
-        let settling: Vec<bool> = if consolidation {
-            views
-                .iter()
-                .map(|v| self.under_consolidate_after(v.id))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let settling: Vec<bool> =
+            if consolidation && self.karpenter.follows(Behaviour::ConsolidationDestinations) {
+                views
+                    .iter()
+                    .map(|v| self.under_consolidate_after(v.id))
+                    .collect()
+            } else {
+                Vec::new()
+            };
         let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
         solver.shortcuts = self.solver_shortcuts;
+        solver.ignore_preferences = self.ignores_preferences();
+        solver.min_values_best_effort = self.min_values_best_effort();
         if settling.contains(&true) {
             solver.keep_moving_pods_off(settling, moving.clone());
         }

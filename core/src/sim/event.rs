@@ -921,6 +921,12 @@ impl fmt::Display for Blocker {
             Blocker::SpotToSpot => f.write_str(
                 "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node",
             ),
+            Blocker::SpotToSpotTooFew(n) => write!(
+                f,
+                "SpotToSpotConsolidation requires {} cheaper instance type options than the \
+                 current candidate to consolidate, got {n}",
+                crate::disruption::SPOT_TO_SPOT_MIN_OPTIONS
+            ),
             Blocker::MinValues => {
                 f.write_str("Can't replace with a cheaper node (minValues would not hold)")
             }

@@ -492,6 +492,9 @@ pub enum Blocker {
     TooManyReplacements(usize),
     /// Spot-to-spot consolidation is disabled (the feature gate is off by default).
     SpotToSpot,
+    /// Spot-to-spot consolidation of one node found fewer than 15 cheaper spot types (how
+    /// many it found).
+    SpotToSpotTooFew(usize),
     /// A cheaper replacement would not keep the minValues.
     MinValues,
     /// No replacement is cheaper (with a detail, if any).
@@ -519,6 +522,7 @@ impl Blocker {
             Blocker::PodsWouldNotSchedule(_) => "no-feasible-schedule",
             Blocker::TooManyReplacements(_) => "too-many-replacements",
             Blocker::SpotToSpot => "spot-to-spot-disabled",
+            Blocker::SpotToSpotTooFew(_) => "spot-to-spot-too-few-options",
             Blocker::MinValues => "min-values",
             Blocker::NotCheaper(_) => "same-or-more-expensive-replacement",
         }

@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 use crate::catalog::{self, CapacityType, InstanceType, MicroDollars, PriceSource};
 use crate::disruption;
 use crate::duration;
+use crate::karpenter::{Behaviour, Gate, Karpenter, MinValuesPolicy, PreferencePolicy, Settings};
 use crate::model::*;
 use crate::pod::{self, Phase, Pod, PodNamer, effective_requests};
 use crate::report::*;
@@ -63,8 +64,6 @@ pub const MAX_PODS: usize = 50_000;
 pub const MAX_NODES: usize = 5_000;
 
 /// Karpenter's batching window.
-pub const BATCH_IDLE: Millis = 1_000;
-pub const BATCH_MAX: Millis = 10_000;
 /// Pods that stay provisionable are re-triggered this often.
 pub const RETRIGGER: Millis = 10_000;
 /// Karpenter's cap on instance types per NodeClaim, and the AWS launch's.
@@ -133,6 +132,8 @@ pub struct Simulation {
     written: alloc::sync::Arc<[crate::manifest::Written]>,
     rng: Rng,
     namer: PodNamer,
+    /// The Karpenter being simulated: its version, feature gates and settings.
+    karpenter: Karpenter,
     // ----- the state every controller reconciles against -----
     cluster: Cluster,
     // ----- the controllers, each with its own state -----
@@ -156,6 +157,23 @@ pub struct Simulation {
 
 impl Simulation {
     /// Builds the cluster at time 0: objects applied, fixed nodes Ready, pods pending.
+    /// The Karpenter being simulated: version, feature gates, settings.
+    pub fn karpenter(&self) -> &Karpenter {
+        &self.karpenter
+    }
+
+    /// `preferencePolicy: Ignore`, on a version that has the setting (v1.4+).
+    fn ignores_preferences(&self) -> bool {
+        self.karpenter.settings.preference_policy == PreferencePolicy::Ignore
+            && self.karpenter.follows(Behaviour::PreferencePolicySetting)
+    }
+
+    /// `minValuesPolicy: BestEffort`, on a version that has the setting (v1.6+).
+    fn min_values_best_effort(&self) -> bool {
+        self.karpenter.settings.min_values_policy == MinValuesPolicy::BestEffort
+            && self.karpenter.follows(Behaviour::MinValuesPolicySetting)
+    }
+
     pub fn new(scenario: Scenario) -> Result<Simulation, SimError> {
         Self::with_cache(scenario, &mut catalog::CatalogCache::new())
     }
@@ -196,6 +214,7 @@ impl Simulation {
             seq: 0,
             rng: Rng::new(seed),
             namer: PodNamer::new(seed),
+            karpenter: scenario.cluster.karpenter.clone(),
             notes: Vec::new(),
             revision: 0,
             provisioner: provisioner::Provisioner::default(),
@@ -452,7 +471,7 @@ impl Simulation {
 
     fn next_time(&self) -> Option<Millis> {
         let q = self.queue.keys().next().map(|(t, _)| *t);
-        match (q, self.provisioner.batch_close()) {
+        match (q, self.provisioner.batch_close(&self.karpenter.settings)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -524,7 +543,11 @@ impl Simulation {
             self.apply(action);
             self.settle();
         }
-        if self.provisioner.batch_close().is_some_and(|c| c <= now) {
+        if self
+            .provisioner
+            .batch_close(&self.karpenter.settings)
+            .is_some_and(|c| c <= now)
+        {
             self.provision();
             self.settle();
         }

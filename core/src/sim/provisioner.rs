@@ -60,11 +60,12 @@ impl Default for Provisioner {
 }
 
 impl Provisioner {
-    /// When the open batch window closes: 1 s after the last trigger, at most 10 s after
-    /// the first.
-    pub(super) fn batch_close(&self) -> Option<Millis> {
-        self.batch
-            .map(|(first, last)| (last + BATCH_IDLE).min(first + BATCH_MAX))
+    /// When the open batch window closes: `batchIdleDuration` (1 s) after the last trigger,
+    /// at most `batchMaxDuration` (10 s) after the first.
+    pub(super) fn batch_close(&self, settings: &Settings) -> Option<Millis> {
+        self.batch.map(|(first, last)| {
+            (last + settings.batch_idle_duration).min(first + settings.batch_max_duration)
+        })
     }
 
     /// Whether a batch window is open.
@@ -151,7 +152,7 @@ impl Simulation {
                     hit
                 }
             };
-            if candidates.is_empty() || !min_values_ok {
+            if candidates.is_empty() || !(min_values_ok || self.min_values_best_effort()) {
                 continue;
             }
             let (daemon_overhead, daemon_host_ports) =
@@ -178,7 +179,13 @@ impl Simulation {
                 daemon_overhead: Rc::new(daemon_overhead),
                 daemon_host_ports: Rc::new(daemon_host_ports),
                 remaining,
-                remaining_nodes: np.limits.nodes.map(|l| l - count),
+                // Dynamic NodePools count `limits.nodes` from v1.11 (#2526); before, no
+                // node has a `nodes` capacity, so the limit never binds.
+                remaining_nodes: np
+                    .limits
+                    .nodes
+                    .filter(|_| self.karpenter.follows(Behaviour::NodeLimits))
+                    .map(|l| l - count),
                 has_prefer_no_schedule: scheduling::has_prefer_no_schedule(&np.taints),
             });
         }
@@ -203,7 +210,10 @@ impl Simulation {
     /// catalog) that a NodePool has none to offer.
     pub(super) fn remember_candidates(&mut self, fills: Vec<CandidateFill>) {
         for fill in fills {
-            if let Some(kind) = fill.report {
+            // Under BestEffort a NodePool short of minValues still launches.
+            let relaxed = self.min_values_best_effort()
+                && matches!(&fill.entry, (_, _, c, false, _) if !c.is_empty());
+            if let Some(kind) = fill.report.filter(|_| !relaxed) {
                 self.event(kind);
             }
             self.provisioner
@@ -432,6 +442,8 @@ impl Simulation {
         );
         solver.record = true;
         solver.shortcuts = self.solver_shortcuts;
+        solver.ignore_preferences = self.ignores_preferences();
+        solver.min_values_best_effort = self.min_values_best_effort();
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
         (solver.solve(pending.to_vec()), node_view_ids)
     }

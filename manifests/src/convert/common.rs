@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use kpg_core::karpenter::Behaviour;
 use kpg_core::labels::{LabelSelector, LabelSelectorRequirement, SelectorOperator};
 use kpg_core::model::{NodeSelectorRequirement, StringMap};
 use kpg_core::requirements::Operator;
@@ -12,7 +13,7 @@ use kpg_core::wellknown;
 
 use crate::codes::Code;
 use crate::ext;
-use crate::reader::{Cx, Field, Fields, truncate};
+use crate::reader::{Cx, Field, Fields, Need, truncate};
 use crate::schema;
 use crate::yaml::Pos;
 
@@ -305,12 +306,14 @@ pub(crate) fn restricted_label(key: &str) -> Option<String> {
     None
 }
 
-/// Why Karpenter v1.0 to v1.8 refused a label key that v1.9 and later accept: those versions
+/// Whether Karpenter v1.0 to v1.8 refused a label key that v1.9 and later accept: those versions
 /// also restricted the `kubernetes.io` and `k8s.io` domains (`K@1.0.0` NodePool CRD; lifted by
 /// kubernetes-sigs/karpenter#2586). `requirement` says whether the key is a requirement's
 /// (`node.kubernetes.io/instance-type` was allowed there only).
-pub(crate) fn restricted_before_v1_9(key: &str, requirement: bool) -> Option<String> {
-    let domain = key.split_once('/').map(|(d, _)| d)?;
+pub(crate) fn restricted_before_v1_9(key: &str, requirement: bool) -> bool {
+    let Some((domain, _)) = key.split_once('/') else {
+        return false;
+    };
     let allowed = matches!(
         key,
         "beta.kubernetes.io/instance-type"
@@ -327,18 +330,10 @@ pub(crate) fn restricted_before_v1_9(key: &str, requirement: bool) -> Option<Str
         || domain.ends_with("node.kubernetes.io")
         || domain.ends_with("node-restriction.kubernetes.io")
         || domain.ends_with("kops.k8s.io");
-    if allowed {
-        return None;
-    }
-    for restricted in ["kubernetes.io", "k8s.io"] {
-        if domain == restricted || domain.ends_with(&format!(".{restricted}")) {
-            return Some(format!(
-                "Karpenter v1.0 to v1.8 rejects the label domain `{restricted}` \
-                 here (v1.9 and later accept it)"
-            ));
-        }
-    }
-    None
+    !allowed
+        && ["kubernetes.io", "k8s.io"]
+            .iter()
+            .any(|r| domain == *r || domain.ends_with(&format!(".{r}")))
 }
 
 pub(crate) const TAINT_EFFECTS: &[&str] = &["NoSchedule", "PreferNoSchedule", "NoExecute"];
@@ -457,23 +452,13 @@ pub(crate) fn requirement(
                 );
                 return None;
             }
-            if let Some(why) = restricted_before_v1_9(&s, true) {
-                cx.warn(
+            if restricted_before_v1_9(&s, true) {
+                cx.need_as(
                     Code::RestrictedBeforeV1_9,
+                    Need::Version(Behaviour::GteLteAndOpenLabelDomains),
+                    format!("label `{s}`"),
                     &k.path,
                     k.pos(),
-                    why,
-                    Some(
-                        "on an older Karpenter use a domain of your own, such as `example.com/role`"
-                            .into(),
-                    ),
-                );
-                cx.ko(
-                    "Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 거부합니다(v1.9부터 허용)",
-                    Some(
-                        "더 오래된 Karpenter라면 `example.com/role`처럼 직접 소유한 도메인을 쓰세요"
-                            .into(),
-                    ),
                 );
             }
         }
@@ -492,28 +477,11 @@ pub(crate) fn requirement(
     if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of), ReqSite::NodePool) =
         (operator, &op_field, site)
     {
-        cx.warn(
-            Code::NeedsNewerKarpenter,
+        cx.need(
+            Need::Version(Behaviour::GteLteAndOpenLabelDomains),
+            format!("operator `{}`", op.as_str()),
             &of.path,
             of.pos(),
-            format!(
-                "operator {} needs Karpenter v1.9 or later; older versions reject the NodePool",
-                op.as_str()
-            ),
-            Some(format!(
-                "on an older Karpenter use {} with the bound moved by one",
-                if op == Operator::Gte { "Gt" } else { "Lt" }
-            )),
-        );
-        cx.ko(
-            format!(
-                "연산자 {}는 Karpenter v1.9 이상이 필요합니다. 이전 버전은 NodePool을 거부합니다",
-                op.as_str()
-            ),
-            Some(format!(
-                "이전 Karpenter에서는 경곗값을 하나 옮겨 {}를 쓰세요",
-                if op == Operator::Gte { "Gt" } else { "Lt" }
-            )),
         );
     }
     let values_field = r.get("values");

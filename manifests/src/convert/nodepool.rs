@@ -5,6 +5,7 @@
 //! is converted and reported as a `v1beta1-*` warning at the field, so `kpg validate` doubles
 //! as a migration checklist.
 
+use kpg_core::karpenter::{Behaviour, Gate};
 use kpg_core::model::{
     Budget, BudgetNodes, ConsolidationPolicy, KubeletConfig, Limits, NodeClassRef, NodePool,
 };
@@ -13,7 +14,7 @@ use kpg_core::taints::Taint;
 
 use super::common::{self, Meta, NameRule, ReqSite};
 use crate::codes::Code;
-use crate::reader::{Cx, Field, Fields, join};
+use crate::reader::{Cx, Field, Fields, Need, join};
 use crate::yaml::Pos;
 
 const DEFAULT_EXPIRE_AFTER_MS: u64 = 720 * 3600 * 1000;
@@ -161,21 +162,13 @@ pub(crate) fn node_pool(
                     );
                 }
                 Some("Balanced") => {
-                    cx.warn(
-                        Code::UnsupportedField,
+                    cx.need(
+                        Need::Version(Behaviour::BalancedPolicy),
+                        "`consolidationPolicy: Balanced`",
                         &p.path,
                         p.pos(),
-                        "the Balanced policy (Karpenter 1.14+) is not simulated; it is treated as \
-                         WhenEmptyOrUnderutilized",
-                        Some("use WhenEmptyOrUnderutilized to see what is simulated".into()),
                     );
-                    cx.ko(
-                        "Balanced 정책(Karpenter 1.14+)은 시뮬레이션하지 않습니다. \
-                         WhenEmptyOrUnderutilized로 처리합니다",
-                        Some(
-                            "시뮬레이션되는 동작을 보려면 WhenEmptyOrUnderutilized를 쓰세요".into(),
-                        ),
-                    );
+                    np.consolidation_policy = ConsolidationPolicy::Balanced;
                 }
                 _ => {}
             }
@@ -297,12 +290,24 @@ pub(crate) fn node_pool(
     let is_static = match s.get("replicas") {
         Some(r) => {
             cx.int(&r, 0, i64::MAX);
+            cx.need(
+                Need::Version(Behaviour::StaticNodePools),
+                "`replicas` (a static NodePool)",
+                &r.path,
+                r.pos(),
+            );
+            cx.need(
+                Need::Gate(Gate::StaticCapacity),
+                "`replicas` (a static NodePool)",
+                &r.path,
+                r.pos(),
+            );
             true
         }
         None => false,
     };
     if let Some(l) = s.get("limits") {
-        np.limits = limits(cx, &l);
+        np.limits = limits(cx, &l, is_static);
         if is_static && np.limits.resources.iter().any(Option::is_some) {
             cx.error(
                 Code::StaticNodePool,
@@ -408,26 +413,13 @@ fn template(
                             ),
                             Some("`example.com/team` 같은 직접 만든 키를 쓰세요".into()),
                         );
-                    } else if let Some(why) = common::restricted_before_v1_9(&key, false) {
-                        cx.warn(
+                    } else if common::restricted_before_v1_9(&key, false) {
+                        cx.need_as(
                             Code::RestrictedBeforeV1_9,
+                            Need::Version(Behaviour::GteLteAndOpenLabelDomains),
+                            format!("label `{key}`"),
                             &value.path,
                             value.key_pos,
-                            why,
-                            Some(
-                                "on an older Karpenter use a domain of your own, such as \
-                                 `example.com/role`"
-                                    .into(),
-                            ),
-                        );
-                        cx.ko(
-                            "Karpenter v1.0부터 v1.8까지는 이 레이블 도메인을 \
-                             거부합니다(v1.9부터 허용)",
-                            Some(
-                                "더 오래된 Karpenter라면 `example.com/role`처럼 직접 \
-                                 소유한 도메인을 쓰세요"
-                                    .into(),
-                            ),
                         );
                     }
                 }
@@ -941,12 +933,22 @@ fn valid_budget_duration(s: &str) -> bool {
     digits == 0 && matches!(units.as_slice(), ['h'] | ['m'] | ['h', 'm'])
 }
 
-fn limits(cx: &mut Cx, f: &Field<'_>) -> Limits {
+/// `limits`; `is_static` because static NodePools (v1.8+) had `nodes` before dynamic ones
+/// (v1.11+).
+fn limits(cx: &mut Cx, f: &Field<'_>, is_static: bool) -> Limits {
     let mut out = Limits::default();
     for (name, key_pos, value) in cx.entries(f) {
         if name == "nodes" {
             if let Some(v) = cx.quantity(&value, ResourceName::Pods) {
                 out.nodes = Some(v);
+                if !is_static {
+                    cx.need(
+                        Need::Effect(Behaviour::NodeLimits),
+                        "`limits.nodes`",
+                        &value.path,
+                        key_pos,
+                    );
+                }
             }
             continue;
         }

@@ -4,6 +4,9 @@
 use std::collections::BTreeSet;
 
 use kpg_core::catalog::{CapacityType, InstanceTypeSpec, MicroDollars, OfferingSpec};
+use kpg_core::karpenter::{
+    Behaviour, Gate, Karpenter, MinValuesPolicy, PreferencePolicy, Version, VersionError,
+};
 use kpg_core::model::{
     AppliedObject, Cluster, NodeGroup, TimelineAction, TimelineStep, WorkloadKind,
 };
@@ -12,7 +15,7 @@ use kpg_core::resources::{ResourceName, Resources};
 use super::common::{self, ListSite, Meta, NameRule};
 use super::{Object, Site, kind_info, workload_kind};
 use crate::codes::Code;
-use crate::reader::{Cx, Field, Fields, truncate};
+use crate::reader::{Cx, Field, Fields, Need, truncate};
 use crate::yaml::{Pos, Value};
 
 /// More fixed nodes than this cannot be simulated interactively.
@@ -44,6 +47,9 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
         }
         if let Some(seed) = s.get("seed").and_then(|f| cx.int(&f, 0, i64::MAX)) {
             out.seed = seed as u64;
+        }
+        if let Some(k) = s.get("karpenter") {
+            out.karpenter = karpenter(cx, &k);
         }
         if let Some(groups) = s.get("nodeGroups") {
             let mut total: i64 = 0;
@@ -175,6 +181,186 @@ pub(crate) fn cluster(cx: &mut Cx, root: &Field<'_>) -> (Meta, Cluster) {
     r.ignore(&["apiVersion", "kind", "status"]);
     r.finish(cx);
     (meta, out)
+}
+
+/// `spec.karpenter`: the version, the feature gates and the settings the scenario assumes.
+fn karpenter(cx: &mut Cx, f: &Field<'_>) -> Karpenter {
+    let mut out = Karpenter::default();
+    let mut k = Fields::of(cx, f);
+    if let Some(v) = k.get("version") {
+        // `version: 1.10` is a YAML number; its source text keeps the minor (not 1.1).
+        let text = match &v.node.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Int(_) | Value::Float(_) => v.node.scalar_text(),
+            _ => cx.str(&v),
+        };
+        if let Some(text) = text {
+            match Version::parse(&text) {
+                Ok(version) => out.version = version,
+                Err(e) => {
+                    let (why, why_ko) = match e {
+                        VersionError::Malformed => (
+                            "is not a version; write a minor such as `v1.14`".to_string(),
+                            "버전이 아닙니다. `v1.14`처럼 마이너 버전을 쓰세요".to_string(),
+                        ),
+                        VersionError::NotV1 => (
+                            "is not a Karpenter v1 release; the playground models v1.0 to \
+                             v1.15 (v0.x manifests are v1beta1: `kpg migrate` rewrites them)"
+                                .to_string(),
+                            "Karpenter v1 릴리스가 아닙니다. 플레이그라운드는 v1.0부터 v1.15까지 \
+                             다룹니다(v0.x 매니페스트는 v1beta1이며 `kpg migrate`가 고쳐 \
+                             씁니다)"
+                                .to_string(),
+                        ),
+                        VersionError::Unmodelled => (
+                            format!("is newer than the playground models ({})", Version::LATEST),
+                            format!(
+                                "플레이그라운드가 다루는 버전({})보다 새 버전입니다",
+                                Version::LATEST
+                            ),
+                        ),
+                    };
+                    cx.error(
+                        Code::KarpenterVersion,
+                        &v.path,
+                        v.pos(),
+                        format!("`{text}` {why}"),
+                        Some(format!(
+                            "use a minor from {} to {}, e.g. `version: {}`",
+                            Version::OLDEST,
+                            Version::LATEST,
+                            Version::LTS
+                        )),
+                    );
+                    cx.ko(
+                        format!("`{text}`는 {why_ko}"),
+                        Some(format!(
+                            "{}부터 {} 사이의 마이너 버전을 쓰세요. 예: `version: {}`",
+                            Version::OLDEST,
+                            Version::LATEST,
+                            Version::LTS
+                        )),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(g) = k.get("featureGates") {
+        for (name, pos, value) in cx.entries(&g) {
+            let Some(on) = cx.bool(&value) else { continue };
+            match Gate::parse(&name) {
+                Some(gate) => {
+                    out.gates.insert(gate, on);
+                    cx.need(
+                        Need::GateExists(gate),
+                        format!("`{name}`"),
+                        &value.path,
+                        pos,
+                    );
+                }
+                None => {
+                    let names: Vec<&str> = Gate::ALL.iter().map(|g| g.name()).collect();
+                    let guess = crate::reader::suggest(&name, names.iter().copied());
+                    let mut message =
+                        format!("`{name}` is not a feature gate the playground knows");
+                    let mut message_ko =
+                        format!("`{name}`는 플레이그라운드가 아는 기능 게이트가 아닙니다");
+                    if let Some(guess) = guess {
+                        message.push_str(&format!(" (did you mean `{guess}`?)"));
+                        message_ko.push_str(&format!(" (`{guess}`를 쓰려던 것인가요?)"));
+                    }
+                    cx.warn(
+                        Code::UnknownFeatureGate,
+                        &value.path,
+                        pos,
+                        message,
+                        Some(format!("the gates are {}", names.join(", "))),
+                    );
+                    cx.ko(message_ko, Some(format!("게이트: {}", names.join(", "))));
+                }
+            }
+        }
+    }
+    if let Some(sf) = k.get("settings") {
+        let mut st = Fields::of(cx, &sf);
+        if let Some(f) = st.get("minValuesPolicy") {
+            cx.need(
+                Need::Effect(Behaviour::MinValuesPolicySetting),
+                "`minValuesPolicy`",
+                &f.path,
+                f.pos(),
+            );
+        }
+        if let Some(p) = st
+            .get("minValuesPolicy")
+            .and_then(|f| cx.choice(&f, &["Strict", "BestEffort"], "minValues policy"))
+        {
+            out.settings.min_values_policy = if p == "BestEffort" {
+                MinValuesPolicy::BestEffort
+            } else {
+                MinValuesPolicy::Strict
+            };
+        }
+        if let Some(f) = st.get("preferencePolicy") {
+            cx.need(
+                Need::Effect(Behaviour::PreferencePolicySetting),
+                "`preferencePolicy`",
+                &f.path,
+                f.pos(),
+            );
+        }
+        if let Some(p) = st
+            .get("preferencePolicy")
+            .and_then(|f| cx.choice(&f, &["Respect", "Ignore"], "preference policy"))
+        {
+            out.settings.preference_policy = if p == "Ignore" {
+                PreferencePolicy::Ignore
+            } else {
+                PreferencePolicy::Respect
+            };
+        }
+        if let Some(d) = st
+            .get("batchMaxDuration")
+            .and_then(|f| batch_duration(cx, &f))
+        {
+            out.settings.batch_max_duration = d;
+        }
+        if let Some(d) = st
+            .get("batchIdleDuration")
+            .and_then(|f| batch_duration(cx, &f))
+        {
+            out.settings.batch_idle_duration = d;
+        }
+        st.finish(cx);
+    }
+    k.finish(cx);
+    out
+}
+
+/// A batch window: a positive Go duration of at most an hour (a longer one only hides the
+/// simulation's first launch).
+fn batch_duration(cx: &mut Cx, f: &Field<'_>) -> Option<u64> {
+    let ms = cx.duration(f, false)??;
+    if ms == 0 || ms > 3_600_000 {
+        cx.error(
+            Code::OutOfRange,
+            &f.path,
+            f.pos(),
+            "a batch duration must be more than 0s and at most 1h",
+            Some(
+                "Karpenter's defaults are `batchMaxDuration: 10s` and `batchIdleDuration: 1s`"
+                    .into(),
+            ),
+        );
+        cx.ko(
+            "배치 기간은 0초보다 길고 1시간 이하여야 합니다",
+            Some(
+                "Karpenter 기본값은 `batchMaxDuration: 10s`, `batchIdleDuration: 1s`입니다".into(),
+            ),
+        );
+        return None;
+    }
+    Some(ms)
 }
 
 /// Zones are checked against the built-in catalog once it is known whether custom instance

@@ -1,0 +1,391 @@
+//! The Karpenter a scenario assumes (`Cluster.spec.karpenter`): the same manifests under two
+//! versions, two gate settings or two settings, through `kpg simulate`, each pair differing
+//! where upstream differs. Each behaviour names the upstream file and tags that decide it.
+
+mod common;
+
+use common::{JsonRun, nodes, simulate_run, str_of};
+use kpg_core::disruption::Reason;
+use kpg_core::sim::EventKind;
+use kpg_core::sim::evidence::Blocker;
+use serde_json::Value;
+
+/// A Cluster document with a `karpenter` block (`extra` is indented under it).
+fn cluster(version: &str, extra: &str) -> String {
+    format!(
+        "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {{name: c}}\n\
+         spec:\n  region: us-east-1\n  zones: [us-east-1a]\n  karpenter:\n    version: \
+         {version}\n{extra}"
+    )
+}
+
+const CLASS: &str = "
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: r
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {k: v}}]
+  securityGroupSelectorTerms: [{tags: {k: v}}]
+";
+
+/// A NodePool over the built-in catalog; `requirements` are list items, `extra` goes under
+/// `spec`.
+fn pool(requirements: &str, extra: &str) -> String {
+    format!(
+        "
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {{name: default}}
+spec:
+  template:
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements:
+{requirements}
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 0s
+{extra}"
+    )
+}
+
+fn deployment(name: &str, replicas: u32, cpu: &str, spec_extra: &str) -> String {
+    format!(
+        "
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      terminationGracePeriodSeconds: 0
+{spec_extra}
+      containers:
+      - name: c
+        image: pause
+        resources: {{requests: {{cpu: \"{cpu}\"}}}}
+"
+    )
+}
+
+fn timeline(steps: &str) -> String {
+    format!(
+        "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: Timeline\n\
+         metadata: {{name: t}}\nspec:\n  steps:\n{steps}"
+    )
+}
+
+fn unconsolidatable(r: &JsonRun) -> Vec<&Blocker> {
+    r.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Unconsolidatable { blocker, .. } => Some(blocker),
+            _ => None,
+        })
+        .collect()
+}
+
+fn disruptions(r: &JsonRun) -> Vec<(u64, &kpg_core::sim::event::Disruption)> {
+    r.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Disrupting(d) => Some((e.time, d)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn node_types(report: &Value) -> Vec<String> {
+    let mut t: Vec<String> = nodes(report)
+        .iter()
+        .map(|n| {
+            format!(
+                "{}/{}",
+                str_of(n, "instanceType").unwrap_or(""),
+                str_of(n, "capacityType").unwrap_or("")
+            )
+        })
+        .collect();
+    t.sort();
+    t
+}
+
+// ----- spot-to-spot consolidation (`consolidation.go`, v1.0-v1.14.1) -----
+
+/// Four 1-CPU pods on one spot node, then three go: the node is four times too big.
+fn shrinking_spot_node(version: &str, gates: &str, types: &str) -> String {
+    let requirements = format!(
+        "      - {{key: karpenter.sh/capacity-type, operator: In, values: [spot]}}\n{types}"
+    );
+    format!(
+        "{}{CLASS}{}{}{}",
+        cluster(version, gates),
+        pool(&requirements, ""),
+        deployment("web", 4, "1", ""),
+        timeline("  - {at: 3m, scale: {kind: Deployment, name: web, replicas: 1}}\n")
+    )
+}
+
+const MANY_TYPES: &str =
+    "      - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}\n";
+const FEW_TYPES: &str = "      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge, m5.2xlarge, c5.large, c5.xlarge, c5.2xlarge]}\n";
+
+#[test]
+fn spot_nodes_are_replaced_by_cheaper_spot_nodes_only_with_the_gate() {
+    let off = simulate_run(&shrinking_spot_node("v1.14", "", MANY_TYPES), "12m");
+    assert!(
+        unconsolidatable(&off).contains(&&Blocker::SpotToSpot),
+        "{:?}",
+        unconsolidatable(&off)
+    );
+    assert!(disruptions(&off).is_empty());
+
+    let gates = "    featureGates: {SpotToSpotConsolidation: true}\n";
+    let on = simulate_run(&shrinking_spot_node("v1.14", gates, MANY_TYPES), "12m");
+    let replaced = disruptions(&on);
+    assert_eq!(replaced.len(), 1, "{replaced:?}");
+    let (_, d) = replaced[0];
+    assert_eq!(d.reason, Reason::Underutilized);
+    assert_eq!(d.replacements.len(), 1);
+    assert!(d.savings.is_some_and(|s| s > 0));
+    let kinds = node_types(&on);
+    assert_eq!(kinds.len(), 1);
+    assert!(kinds[0].ends_with("/spot"), "{kinds:?}");
+    assert_ne!(
+        node_types(&off),
+        kinds,
+        "a smaller spot node replaced the big one"
+    );
+}
+
+#[test]
+fn a_single_spot_node_needs_fifteen_cheaper_spot_types() {
+    let gates = "    featureGates: {SpotToSpotConsolidation: true}\n";
+    let r = simulate_run(&shrinking_spot_node("v1.14", gates, FEW_TYPES), "12m");
+    let why = unconsolidatable(&r);
+    assert!(
+        why.iter()
+            .any(|b| matches!(b, Blocker::SpotToSpotTooFew(n) if *n > 0 && *n < 15)),
+        "{why:?}"
+    );
+    assert!(disruptions(&r).is_empty());
+    // Said in Karpenter's words.
+    let text = why
+        .iter()
+        .find(|b| matches!(b, Blocker::SpotToSpotTooFew(_)))
+        .unwrap()
+        .message();
+    assert!(
+        text.starts_with("SpotToSpotConsolidation requires 15 cheaper instance type options"),
+        "{text}"
+    );
+}
+
+// ----- the disruption controller's order (`controller.go`: v1.0-v1.4 drift first) -----
+
+#[test]
+fn emptiness_runs_before_drift_from_v1_5() {
+    // Two nodes (one pod each, kept apart); at 3m one pod goes and the NodePool changes, so
+    // one node is empty and both have drifted.
+    let apart = "      affinity:\n        podAntiAffinity:\n          \
+                 requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: \
+                 {matchLabels: {app: web}}\n            topologyKey: kubernetes.io/hostname\n";
+    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}\n";
+    let changed = pool(requirements, "").replace(
+        "      nodeClassRef:",
+        "      taints: [{key: example.com/new, effect: PreferNoSchedule}]\n      nodeClassRef:",
+    );
+    let apply: String = changed
+        .lines()
+        .skip(2)
+        .map(|l| format!("      {l}\n"))
+        .collect();
+    let first_reason = |version: &str| {
+        let text = format!(
+            "{}{CLASS}{}{}{}",
+            cluster(version, ""),
+            pool(requirements, ""),
+            deployment("web", 2, "1", apart),
+            timeline(&format!(
+                "  - {{at: 3m, scale: {{kind: Deployment, name: web, replicas: 1}}}}\n  - at: \
+                 3m\n    apply:\n{apply}"
+            ))
+        );
+        let r = simulate_run(&text, "10m");
+        disruptions(&r).first().map(|(_, d)| d.reason)
+    };
+    assert_eq!(first_reason("v1.5"), Some(Reason::Empty));
+    assert_eq!(first_reason("v1.4"), Some(Reason::Drifted));
+}
+
+// ----- consolidation destinations (`IsUnderConsolidateAfter`, v1.14.0, #3006) -----
+
+#[test]
+fn consolidation_moves_pods_onto_nodes_inside_consolidate_after_before_v1_14() {
+    // A 1.5-CPU pod on a small node; at 3m a 5-CPU pod lands on a new large node, which
+    // then sits inside its 5-minute consolidateAfter. The small node's pod fits beside it.
+    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.2xlarge]}\n";
+    let deleted_at = |version: &str| {
+        let text = format!(
+            "{}{CLASS}{}{}{}{}",
+            cluster(version, ""),
+            pool(requirements, "").replace("consolidateAfter: 0s", "consolidateAfter: 5m"),
+            deployment("a", 1, "1500m", ""),
+            deployment("b", 0, "5", ""),
+            timeline("  - {at: 3m, scale: {kind: Deployment, name: b, replicas: 1}}\n")
+        );
+        let r = simulate_run(&text, "20m");
+        let deletes: Vec<u64> = disruptions(&r)
+            .iter()
+            .filter(|(_, d)| d.replacements.is_empty())
+            .map(|(t, _)| *t)
+            .collect();
+        assert_eq!(deletes.len(), 1, "{version}: {:?}", disruptions(&r));
+        deletes[0]
+    };
+    let v13 = deleted_at("v1.13");
+    let v14 = deleted_at("v1.14");
+    // The small node's own consolidateAfter ends at 5m (its pod bound at ~1m); on v1.13 it
+    // goes then, on v1.14 only once the large node (bound at ~4m) is past its window.
+    assert!(v13 < 8 * 60_000, "v1.13 deleted it at {v13} ms");
+    assert!(v14 >= 8 * 60_000, "v1.14 deleted it at {v14} ms");
+}
+
+// ----- limits.nodes (v1.11.0, #2526) -----
+
+#[test]
+fn limits_nodes_caps_a_dynamic_pool_from_v1_11() {
+    let apart = "      affinity:\n        podAntiAffinity:\n          \
+                 requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: \
+                 {matchLabels: {app: web}}\n            topologyKey: kubernetes.io/hostname\n";
+    let requirements =
+        "      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}\n";
+    let count = |version: &str| {
+        let text = format!(
+            "{}{CLASS}{}{}",
+            cluster(version, ""),
+            pool(requirements, "  limits: {nodes: 2}\n"),
+            deployment("web", 3, "1", apart),
+        );
+        nodes(&simulate_run(&text, "5m").report).len()
+    };
+    assert_eq!(count("v1.11"), 2);
+    assert_eq!(
+        count("v1.10"),
+        3,
+        "before v1.11 no node has a `nodes` capacity to count"
+    );
+}
+
+// ----- settings -----
+
+#[test]
+fn preference_policy_ignore_schedules_without_preferred_affinity() {
+    // The pod prefers zone z2, where its only instance type costs more; Karpenter tries the
+    // preference first (Respect), or never sees it (Ignore) and launches in cheaper z1.
+    let prefer_z2 = "      affinity:\n        nodeAffinity:\n          \
+                     preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            \
+                     preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: \
+                     In, values: [z2]}]}\n";
+    let catalog = "
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: InstanceType
+metadata: {name: t1}
+spec:
+  cpu: \"2\"
+  memory: 8Gi
+  offerings:
+  - {zone: z1, capacityType: on-demand, price: 0.10}
+  - {zone: z2, capacityType: on-demand, price: 0.12}
+";
+    let zone_of = |settings: &str| {
+        let text = format!(
+            "{}{catalog}{CLASS}{}{}",
+            cluster("v1.14", settings).replace("  zones: [us-east-1a]\n", ""),
+            pool(
+                "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n",
+                ""
+            ),
+            deployment("web", 1, "1", prefer_z2),
+        );
+        let r = simulate_run(&text, "3m");
+        let n = nodes(&r.report);
+        assert_eq!(n.len(), 1);
+        n[0]["zone"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(zone_of(""), "z2");
+    let ignore = "    settings: {preferencePolicy: Ignore}\n";
+    assert_eq!(zone_of(ignore), "z1");
+    // v1.3 has no such setting: the preference is respected, and the reader says so.
+    let old = cluster("v1.3", ignore);
+    let l = kpg_manifests::load(&old);
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "needs-newer-karpenter")
+    );
+}
+
+#[test]
+fn min_values_best_effort_launches_what_strict_refuses() {
+    // Two families are asked for, and the instance types allowed are all m5.
+    let requirements = "      - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5, m6i], minValues: 2}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}\n";
+    let run = |settings: &str| {
+        let text = format!(
+            "{}{CLASS}{}{}",
+            cluster("v1.14", settings),
+            pool(requirements, ""),
+            deployment("web", 1, "1", ""),
+        );
+        simulate_run(&text, "3m")
+    };
+    let strict = run("");
+    assert!(nodes(&strict.report).is_empty());
+    assert!(strict.events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::NoCompatibleInstanceTypes {
+            min_values: true,
+            ..
+        }
+    )));
+    let best = run("    settings: {minValuesPolicy: BestEffort}\n");
+    assert_eq!(nodes(&best.report).len(), 1);
+    assert!(
+        !best
+            .events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::NoCompatibleInstanceTypes { .. }))
+    );
+}
+
+#[test]
+fn the_batch_window_follows_the_settings() {
+    let requirements =
+        "      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}\n";
+    let created_at = |settings: &str| {
+        let text = format!(
+            "{}{CLASS}{}{}",
+            cluster("v1.14", settings),
+            pool(requirements, ""),
+            deployment("web", 1, "1", ""),
+        );
+        let r = simulate_run(&text, "1m");
+        r.events
+            .iter()
+            .find(|e| matches!(e.kind, EventKind::Created { .. }))
+            .map(|e| e.time)
+            .expect("a NodeClaim")
+    };
+    let default = created_at("");
+    let slower = created_at("    settings: {batchIdleDuration: 4s}\n");
+    assert_eq!(slower - default, 3_000, "{default} {slower}");
+}
