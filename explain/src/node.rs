@@ -3,7 +3,9 @@
 
 use kpg_core::karpenter::Karpenter;
 use kpg_core::model::ConsolidationPolicy;
-use kpg_core::sim::evidence::{Blocker, CapacityReason, ClaimRecord, TypeStage, TypeVerdict};
+use kpg_core::sim::evidence::{
+    BalancedScore, Blocker, CapacityReason, ClaimRecord, TypeStage, TypeVerdict,
+};
 use kpg_core::sim::{Candidacy, Node, Simulation};
 use kpg_core::wellknown::ZONE;
 
@@ -272,6 +274,24 @@ fn blocker_text(b: &Blocker, karpenter: &Karpenter, lang: Lang) -> String {
                  needs the SpotToSpotConsolidation feature gate, which is off in {version} (turn \
                  it on under the Cluster's spec.karpenter.featureGates)"
             ),
+            Blocker::Balanced(score) => {
+                let what = if score.best_case {
+                    "even deleting it outright"
+                } else {
+                    "the cheapest move found"
+                };
+                format!(
+                    "consolidationPolicy: Balanced ({version}): {what} saves {:.1} % of NodePool \
+                     {}'s cost for {:.1} % of its disruption: {:.2} < {:.2}, kept (a move must \
+                     save at least half as large a share of the cost as it disrupts; k = {})",
+                    score.savings_fraction() * 100.0,
+                    score.node_pool,
+                    score.disruption_fraction() * 100.0,
+                    score.score(),
+                    BalancedScore::threshold(),
+                    kpg_core::sim::evidence::BALANCED_K
+                )
+            }
             Blocker::SpotToSpotTooFew(n) => format!(
                 "it is spot, and only {n} cheaper spot instance types could replace it; \
                  spot-to-spot consolidation of one node needs {} (SpotToSpotConsolidation gate), \
@@ -308,6 +328,24 @@ fn blocker_text(b: &Blocker, karpenter: &Karpenter, lang: Lang) -> String {
             "스팟 노드를 스팟으로 대체하는 통합에는 SpotToSpotConsolidation 기능 게이트가 \
              필요한데 {version}에서는 꺼져 있음(Cluster의 spec.karpenter.featureGates에서 켜세요)"
         ),
+        (Blocker::Balanced(score), Lang::Ko) => {
+            let what = if score.best_case {
+                "노드를 그냥 지워도"
+            } else {
+                "찾은 가장 나은 이동도"
+            };
+            format!(
+                "consolidationPolicy: Balanced({version}): {what} NodePool {}의 비용 중 {:.1} %를 \
+                 아끼는 데 중단은 {:.1} %를 일으킴: {:.2} < {:.2}, 유지함(이동은 일으키는 중단 \
+                 비율의 절반 이상을 비용에서 아껴야 함, k = {})",
+                score.node_pool,
+                score.savings_fraction() * 100.0,
+                score.disruption_fraction() * 100.0,
+                score.score(),
+                BalancedScore::threshold(),
+                kpg_core::sim::evidence::BALANCED_K
+            )
+        }
         (Blocker::SpotToSpotTooFew(n), Lang::Ko) => format!(
             "스팟 노드이고, 대체할 더 싼 스팟 인스턴스 유형이 {n}개뿐임. 노드 하나를 스팟으로 \
              대체하려면 {}개가 필요함(SpotToSpotConsolidation 게이트). 대체 노드가 곧바로 \

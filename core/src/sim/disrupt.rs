@@ -15,7 +15,8 @@
 //! templates and node views and to create replacements, and hands candidates to the
 //! termination controller; it never binds, evicts or drains a pod itself.
 
-use super::event::{Decision, Rejection, TerminationCause};
+use super::event::{Decision, ObjectName, Rejection, TerminationCause};
+use super::evidence::BalancedScore;
 use super::provisioner::CandidateFill;
 use super::*;
 use crate::disruption::{DoNotDisrupt, Reason};
@@ -123,6 +124,8 @@ struct Candidate {
     pods: Vec<usize>,
     price: MicroDollars,
     consolidatable: bool,
+    /// `RescheduleDisruptionCost` (v1.14): 1, plus the moving pods' positive eviction costs.
+    reschedule_cost: f64,
     /// The sort key, highest first. v1.14: price / (1 + the pods' positive eviction costs);
     /// before: minus the disruption cost.
     score: f64,
@@ -210,6 +213,13 @@ enum Finding {
     },
     /// A budget kept a node out of the pass.
     OverBudget { node: usize, reason: Reason },
+    /// `consolidationPolicy: Balanced` scored a move: approved moves are published on
+    /// `object`, declined ones kept as each of `nodes`' verdict.
+    Balanced {
+        nodes: Vec<usize>,
+        object: ObjectName,
+        score: BalancedScore,
+    },
     /// The provisioner's templates were built for the pass's simulations, filtering
     /// NodePools' instance types the provisioner had not filtered yet.
     Templates(Vec<CandidateFill>),
@@ -237,6 +247,22 @@ impl Pass {
         self.budget_blocked = true;
         self.findings.push(Finding::OverBudget { node, reason });
     }
+
+    fn balanced(&mut self, nodes: Vec<usize>, object: ObjectName, score: BalancedScore) {
+        self.findings.push(Finding::Balanced {
+            nodes,
+            object,
+            score,
+        });
+    }
+}
+
+/// A NodePool's cost and disruption, the denominators of Balanced scores
+/// (`computeNodePoolTotals`).
+#[derive(Clone, Copy, Debug, Default)]
+struct PoolTotals {
+    cost: i64,
+    disruption: f64,
 }
 
 /// PodDisruptionBudgets with the disruptions each allows now.
@@ -413,6 +439,7 @@ impl Simulation {
                 pods,
                 price: node.price,
                 consolidatable,
+                reschedule_cost: 1.0 + costs,
                 score,
             });
         }
@@ -455,6 +482,24 @@ impl Simulation {
                     );
                 }
                 Finding::Templates(fills) => self.remember_candidates(fills),
+                Finding::Balanced {
+                    nodes,
+                    object,
+                    score,
+                } => {
+                    if score.approved() {
+                        self.verdict(EventKind::ConsolidationApproved { object, score });
+                    } else {
+                        // Karpenter only logs a declined move.
+                        for n in nodes {
+                            self.recorder.evidence.disruption_verdict(
+                                n,
+                                self.now,
+                                Blocker::Balanced(score.clone()),
+                            );
+                        }
+                    }
+                }
             }
         }
         if pass.budget_blocked {
@@ -811,20 +856,46 @@ impl Simulation {
         if candidates.len() < 2 {
             return None;
         }
+        let totals = self.balanced_totals(pass);
         let (mut lo, mut hi) = (2, candidates.len());
-        let mut best = None;
+        let mut best: Option<(Plan, Vec<BalancedScore>)> = None;
+        let mut declined = None;
         while lo <= hi {
             let mid = (lo + hi) / 2;
             let prefix: Vec<usize> = candidates[..mid].iter().map(|c| c.node).collect();
             match self.compute_consolidation(&prefix, Method::MultiNode, pass) {
                 Ok(plan) => {
-                    best = Some(plan);
-                    lo = mid + 1;
+                    // A move a Balanced pool declines shrinks the window like a failure.
+                    let scores = self.balanced_scores(&plan, &candidates, &totals);
+                    if scores.iter().all(BalancedScore::approved) {
+                        best = Some((plan, scores));
+                        lo = mid + 1;
+                    } else {
+                        declined = Some((prefix, scores));
+                        hi = mid - 1;
+                    }
                 }
                 Err(_) => hi = mid - 1,
             }
         }
-        best
+        match best {
+            Some((plan, scores)) => {
+                for score in scores {
+                    let object = ObjectName::NodePool(score.node_pool.clone());
+                    pass.balanced(plan.candidates.clone(), object, score);
+                }
+                Some(plan)
+            }
+            None => {
+                if let Some((nodes, scores)) = declined {
+                    for score in scores.into_iter().filter(|s| !s.approved()) {
+                        let object = ObjectName::NodePool(score.node_pool.clone());
+                        pass.balanced(nodes.clone(), object, score);
+                    }
+                }
+                None
+            }
+        }
     }
 
     /// Single-node consolidation: candidates taken in turn from each NodePool; the first
@@ -855,17 +926,156 @@ impl Simulation {
             }
             round += 1;
         }
+        let totals = self.balanced_totals(pass);
         for c in ordered {
             if self.budget_remaining(c.pool, Reason::Underutilized) == 0 {
                 pass.over_budget(c.node, Reason::Underutilized);
                 continue;
             }
+            // Balanced: a node whose outright deletion would not pass is not simulated
+            // (`CanPassThreshold`).
+            if let Some(best) = self.balanced_best_case(&c, &totals)
+                && !best.approved()
+            {
+                let object = ObjectName::NodeClaim(self.cluster.nodes[c.node].name.clone());
+                pass.balanced(alloc::vec![c.node], object, best);
+                continue;
+            }
             match self.compute_consolidation(&[c.node], Method::SingleNode, pass) {
-                Ok(plan) => return Some(plan),
+                Ok(plan) => {
+                    let scores = self.balanced_scores(&plan, core::slice::from_ref(&c), &totals);
+                    let approved = scores.iter().all(BalancedScore::approved);
+                    for score in scores {
+                        let object = ObjectName::NodeClaim(self.cluster.nodes[c.node].name.clone());
+                        pass.balanced(alloc::vec![c.node], object, score);
+                    }
+                    if approved {
+                        return Some(plan);
+                    }
+                }
                 Err(blocker) => pass.block(c.node, true, blocker),
             }
         }
         None
+    }
+
+    // ----- Balanced (`balanced.go`, v1.14) -----
+
+    /// Per NodePool with a candidate: what its NodeClaims cost, and its disruption cost over
+    /// every node (candidates count their moving pods; other nodes every bound pod that is
+    /// not a DaemonSet's). Only Balanced pools are scored against them.
+    fn balanced_totals(&self, pass: &mut Pass) -> BTreeMap<usize, PoolTotals> {
+        let candidates = self.gather(false, pass);
+        let mut totals: BTreeMap<usize, PoolTotals> = BTreeMap::new();
+        for c in &candidates {
+            let np = &self.cluster.node_pools[c.pool];
+            if np.consolidation_policy == ConsolidationPolicy::Balanced {
+                totals.entry(c.pool).or_default();
+            }
+        }
+        if totals.is_empty() {
+            return totals;
+        }
+        let by_node = self.cluster.active_pods_by_node();
+        for (n, node) in self.cluster.nodes.iter().enumerate() {
+            let Some(t) = node
+                .nodepool
+                .filter(|_| node.exists())
+                .and_then(|p| totals.get_mut(&p))
+            else {
+                continue;
+            };
+            t.cost += node.price;
+            t.disruption += match candidates.iter().find(|c| c.node == n) {
+                Some(c) => c.reschedule_cost,
+                None => {
+                    1.0 + by_node[n]
+                        .iter()
+                        .filter(|&&p| !self.cluster.pods[p].is_daemon())
+                        .map(|&p| self.pod_eviction_cost(p))
+                        .filter(|c| *c > 0.0)
+                        .sum::<f64>()
+                }
+            };
+        }
+        totals
+    }
+
+    fn pod_eviction_cost(&self, p: usize) -> f64 {
+        let pod = &self.cluster.pods[p];
+        disruption::eviction_cost(
+            pod.annotations
+                .get("controller.kubernetes.io/pod-deletion-cost")
+                .map(String::as_str),
+            pod.spec.priority,
+        )
+    }
+
+    /// The best a candidate in a Balanced pool can score: deleting it outright.
+    fn balanced_best_case(
+        &self,
+        c: &Candidate,
+        totals: &BTreeMap<usize, PoolTotals>,
+    ) -> Option<BalancedScore> {
+        let t = totals.get(&c.pool)?;
+        Some(BalancedScore {
+            node_pool: self.cluster.node_pools[c.pool].name.clone(),
+            savings: c.price,
+            pool_cost: t.cost,
+            disruption: c.reschedule_cost,
+            pool_disruption: t.disruption,
+            best_case: true,
+        })
+    }
+
+    /// A move's score for each Balanced pool among its candidates; a move that spans pools
+    /// gives each its share of the savings, by the share of the price its nodes hold
+    /// (`EvaluateBalancedMove`).
+    fn balanced_scores(
+        &self,
+        plan: &Plan,
+        candidates: &[Candidate],
+        totals: &BTreeMap<usize, PoolTotals>,
+    ) -> Vec<BalancedScore> {
+        let of = |n: usize| candidates.iter().find(|c| c.node == n);
+        let source: i64 = plan
+            .candidates
+            .iter()
+            .filter_map(|&n| of(n))
+            .map(|c| c.price)
+            .sum();
+        let mut pools: Vec<usize> = plan
+            .candidates
+            .iter()
+            .filter_map(|&n| of(n).map(|c| c.pool))
+            .collect();
+        pools.sort_unstable();
+        pools.dedup();
+        let mut out = Vec::new();
+        for &pool in &pools {
+            let Some(t) = totals.get(&pool) else { continue };
+            let mine: Vec<&Candidate> = plan
+                .candidates
+                .iter()
+                .filter_map(|&n| of(n))
+                .filter(|c| c.pool == pool)
+                .collect();
+            let price: i64 = mine.iter().map(|c| c.price).sum();
+            let savings = if pools.len() > 1 && source > 0 {
+                (plan.savings as f64 * (price as f64 / source as f64)) as i64
+            } else {
+                plan.savings
+            };
+            out.push(BalancedScore {
+                node_pool: self.cluster.node_pools[pool].name.clone(),
+                savings,
+                pool_cost: t.cost,
+                disruption: mine.iter().map(|c| c.reschedule_cost).sum(),
+                pool_disruption: t.disruption,
+                best_case: false,
+            });
+        }
+        out
     }
 
     // ----- the decision rule -----

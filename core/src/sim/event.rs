@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::dollars;
-use super::evidence::Blocker;
+use super::evidence::{BalancedScore, Blocker};
 use crate::catalog::{CapacityType, MicroDollars};
 use crate::disruption::{DriftReason, Reason};
 use crate::duration;
@@ -133,6 +133,12 @@ pub enum EventKind {
     Unconsolidatable { nodeclaim: String, blocker: Blocker },
     /// A consolidation command failed its validation after 15 s.
     ConsolidationRejected { nodeclaim: String, why: Rejection },
+    /// `consolidationPolicy: Balanced` approved a move (on the NodeClaim for single-node
+    /// consolidation, on the NodePool for multi-node).
+    ConsolidationApproved {
+        object: ObjectName,
+        score: BalancedScore,
+    },
     /// The controller executes a command (its log line).
     Disrupting(Disruption),
     /// A command's replacement could not launch; the command is dropped.
@@ -426,6 +432,7 @@ impl EventKind {
             DisruptionBlocked { .. } => "DisruptionBlocked",
             Unconsolidatable { .. } => "Unconsolidatable",
             ConsolidationRejected { .. } => "ConsolidationRejected",
+            ConsolidationApproved { .. } => "ConsolidationApproved",
             Disrupting(_) => "Disrupting",
             DisruptionLaunching { .. } => "DisruptionLaunching",
             DisruptionWaitingReadiness { .. } => "DisruptionWaitingReadiness",
@@ -508,6 +515,14 @@ impl EventKind {
             | DisruptionFailed { nodeclaim }
             | Drifted { nodeclaim, .. }
             | DriftResolved { nodeclaim } => ObjectRef::named("NodeClaim", nodeclaim),
+            ConsolidationApproved {
+                object: ObjectName::NodeClaim(n),
+                ..
+            } => ObjectRef::named("NodeClaim", n),
+            ConsolidationApproved {
+                object: ObjectName::NodePool(n),
+                ..
+            } => ObjectRef::named("NodePool", n),
             Disrupting(d) => ObjectRef {
                 kind: "NodePool",
                 namespace: None,
@@ -687,6 +702,7 @@ impl fmt::Display for EventKind {
             ConsolidationRejected { why, .. } => {
                 write!(f, "Consolidation was rejected: {why}")
             }
+            ConsolidationApproved { score, .. } => write!(f, "{score}"),
             Disrupting(d) => write!(f, "{d}"),
             ReplacementLaunchFailed { .. } => f.write_str(
                 "failed launching the replacement: no instance type offers the capacity type it \
@@ -927,6 +943,7 @@ impl fmt::Display for Blocker {
                  current candidate to consolidate, got {n}",
                 crate::disruption::SPOT_TO_SPOT_MIN_OPTIONS
             ),
+            Blocker::Balanced(b) => write!(f, "{b}"),
             Blocker::MinValues => {
                 f.write_str("Can't replace with a cheaper node (minValues would not hold)")
             }
@@ -935,6 +952,34 @@ impl fmt::Display for Blocker {
                 write!(f, "Can't replace with a cheaper node: {detail}")
             }
         }
+    }
+}
+
+/// The object an event that names either is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectName {
+    NodeClaim(String),
+    NodePool(String),
+}
+
+/// Karpenter's words for a Balanced score (`ConsolidationApproved`'s message; the rejection,
+/// which Karpenter only logs, turned around).
+impl fmt::Display for BalancedScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (op, verdict) = if self.approved() {
+            (">=", "")
+        } else {
+            ("<", "Balanced consolidation declined: ")
+        };
+        write!(
+            f,
+            "{verdict}score {:.2} {op} threshold {:.2} (k: {}, savings {:.1}%, disruption {:.1}%)",
+            self.score(),
+            BalancedScore::threshold(),
+            super::evidence::BALANCED_K,
+            self.savings_fraction() * 100.0,
+            self.disruption_fraction() * 100.0
+        )
     }
 }
 

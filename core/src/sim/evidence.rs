@@ -495,6 +495,9 @@ pub enum Blocker {
     /// Spot-to-spot consolidation of one node found fewer than 15 cheaper spot types (how
     /// many it found).
     SpotToSpotTooFew(usize),
+    /// `consolidationPolicy: Balanced` scored the move below its threshold (Karpenter
+    /// publishes no event for it; the score is kept for the explanations).
+    Balanced(BalancedScore),
     /// A cheaper replacement would not keep the minValues.
     MinValues,
     /// No replacement is cheaper (with a detail, if any).
@@ -523,11 +526,90 @@ impl Blocker {
             Blocker::TooManyReplacements(_) => "too-many-replacements",
             Blocker::SpotToSpot => "spot-to-spot-disabled",
             Blocker::SpotToSpotTooFew(_) => "spot-to-spot-too-few-options",
+            Blocker::Balanced(_) => "balanced-score",
             Blocker::MinValues => "min-values",
             Blocker::NotCheaper(_) => "same-or-more-expensive-replacement",
         }
     }
 }
+
+/// How `consolidationPolicy: Balanced` scored a move for one NodePool
+/// (`balanced.go` `ScoreMove`, v1.14): the share of the pool's cost it saves over the share of
+/// the pool's disruption it causes, approved at 1/k = 0.5 or more.
+#[derive(Clone, Debug)]
+pub struct BalancedScore {
+    pub node_pool: String,
+    /// Micro-dollars per hour the move saves (this pool's share of it).
+    pub savings: i64,
+    /// What the pool's NodeClaims cost per hour, in micro-dollars.
+    pub pool_cost: i64,
+    /// The move's disruption cost: per node 1, plus each moving pod's positive eviction cost.
+    pub disruption: f64,
+    /// The same over every node of the pool.
+    pub pool_disruption: f64,
+    /// Whether the move was the best case of a candidate (deleting it outright), checked
+    /// before simulating it (`CanPassThreshold`, single-node consolidation).
+    pub best_case: bool,
+}
+
+/// `v1.BalancedK`: a move must save at least 1/k of its share of disruption.
+pub const BALANCED_K: u32 = 2;
+
+impl BalancedScore {
+    pub fn savings_fraction(&self) -> f64 {
+        if self.pool_cost <= 0 {
+            0.0
+        } else {
+            self.savings as f64 / self.pool_cost as f64
+        }
+    }
+
+    pub fn disruption_fraction(&self) -> f64 {
+        if self.pool_disruption <= 0.0 {
+            0.0
+        } else {
+            self.disruption / self.pool_disruption
+        }
+    }
+
+    /// `ScoreResult.Score()`: 0 when nothing is saved (or the pool has no cost or
+    /// disruption to measure against), unbounded when nothing is disrupted.
+    pub fn score(&self) -> f64 {
+        if self.pool_cost <= 0 || self.pool_disruption <= 0.0 {
+            return 0.0;
+        }
+        let saved = self.savings_fraction();
+        if saved <= 0.0 {
+            return 0.0;
+        }
+        let disrupted = self.disruption_fraction();
+        if disrupted == 0.0 {
+            return f64::INFINITY;
+        }
+        saved / disrupted
+    }
+
+    pub fn threshold() -> f64 {
+        1.0 / f64::from(BALANCED_K)
+    }
+
+    pub fn approved(&self) -> bool {
+        self.score() >= Self::threshold()
+    }
+}
+
+impl PartialEq for BalancedScore {
+    fn eq(&self, other: &Self) -> bool {
+        self.node_pool == other.node_pool
+            && self.savings == other.savings
+            && self.pool_cost == other.pool_cost
+            && self.disruption.to_bits() == other.disruption.to_bits()
+            && self.pool_disruption.to_bits() == other.pool_disruption.to_bits()
+            && self.best_case == other.best_case
+    }
+}
+
+impl Eq for BalancedScore {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisruptionVerdict {
