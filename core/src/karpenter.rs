@@ -33,7 +33,7 @@ impl Version {
     }
 
     /// Every modelled minor, oldest first.
-    pub fn all() -> impl Iterator<Item = Version> {
+    pub fn all() -> impl DoubleEndedIterator<Item = Version> {
         (Self::OLDEST.0..=Self::LATEST.0).map(Version)
     }
 

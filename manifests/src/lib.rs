@@ -25,6 +25,7 @@ pub mod codes;
 mod convert;
 mod diagnostic;
 mod document;
+mod edit;
 mod ext;
 pub mod glossary;
 mod migrate;
@@ -35,6 +36,7 @@ mod yaml;
 pub use codes::{Code, CodeInfo, Origin};
 pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::document_spans;
+pub use edit::{cluster_with_version, set_karpenter_version};
 pub use kpg_core::model::Scenario;
 pub use migrate::{Change, Migration, migrate};
 

@@ -221,7 +221,12 @@ impl Host {
             Rebuild::Rebuilt => {
                 // A new simulation: a watch of the old one would print a stale diff.
                 self.watch = None;
-                out.send(Reply::Rebuilt { text });
+                let karpenter = self
+                    .player
+                    .sim()
+                    .map(|s| s.karpenter().version.to_string())
+                    .unwrap_or_default();
+                out.send(Reply::Rebuilt { text, karpenter });
             }
             Rebuild::Refused(message) => out.send(Reply::Refused { message }),
             Rebuild::Unchanged => {}
@@ -520,7 +525,7 @@ mod tests {
             &replies[0],
             Reply::Analysed { has_errors: false, problems } if problems.is_empty()
         ));
-        assert!(matches!(&replies[1], Reply::Rebuilt { text } if text.contains("platform")));
+        assert!(matches!(&replies[1], Reply::Rebuilt { text, .. } if text.contains("platform")));
         let f = frame(&replies);
         assert_eq!(f.now, 300_000);
         let shown = f.snapshot.as_ref().expect("a new cluster is drawn");
@@ -585,7 +590,9 @@ mod tests {
                 ..
             }
         ));
-        assert!(matches!(&replies[1], Reply::Rebuilt { text } if text == Lab::HelloWorld.text()));
+        assert!(
+            matches!(&replies[1], Reply::Rebuilt { text, .. } if text == Lab::HelloWorld.text())
+        );
         assert!(frame(&replies).snapshot.is_some());
 
         let mut edited = broken;

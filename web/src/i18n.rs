@@ -54,6 +54,8 @@ pub enum T {
     Lesson,
     Lessons,
     LessonPickerHelp,
+    KarpenterVersion,
+    KarpenterVersionHelp,
     Play,
     Pause,
     Step,
@@ -276,6 +278,11 @@ impl T {
             Lesson => "Lesson",
             Lessons => "Lessons",
             LessonPickerHelp => "Open a lesson or start from a blank scenario",
+            KarpenterVersion => "Karpenter",
+            KarpenterVersionHelp => {
+                "The Karpenter version the simulation follows (v1.9 is the long-term release). \
+                 Choosing one writes it into the Cluster document."
+            }
             Play => "Play",
             Pause => "Pause",
             Step => "Step",
@@ -557,6 +564,11 @@ impl T {
             Lesson => "레슨",
             Lessons => "레슨",
             LessonPickerHelp => "레슨을 열거나 빈 시나리오에서 시작하세요",
+            KarpenterVersion => "Karpenter",
+            KarpenterVersionHelp => {
+                "시뮬레이션이 따르는 Karpenter 버전입니다(v1.9는 장기 지원 릴리스). 고르면 \
+                 Cluster 문서에 적습니다."
+            }
             Play => "재생",
             Pause => "일시정지",
             Step => "한 단계",
@@ -843,6 +855,8 @@ pub const ALL: &[T] = &[
     T::Lesson,
     T::Lessons,
     T::LessonPickerHelp,
+    T::KarpenterVersion,
+    T::KarpenterVersionHelp,
     T::Play,
     T::Pause,
     T::Step,
@@ -1083,6 +1097,7 @@ mod tests {
             T::StepOf,
             T::KindNodeClaim,
             T::CompareDiff,
+            T::KarpenterVersion,
         ];
         for &t in ALL {
             if same_on_purpose.contains(&t) {

@@ -112,6 +112,8 @@ pub enum Reply {
     /// A new simulation runs, built from `text` (the page keeps it as the last good one).
     Rebuilt {
         text: String,
+        /// The Karpenter version it simulates (`v1.15`).
+        karpenter: String,
     },
     /// Where the engine is after a request that moved it.
     Frame(Frame),

@@ -9,6 +9,8 @@ use crate::lessons;
 use crate::share_view::ShareButton;
 use crate::snapshot;
 use crate::state::{Editor, Engine, LessonState, Locale, Notice, Page, SPEEDS, Transport};
+use crate::undo::Change;
+use kpg_core::karpenter::Version;
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -23,6 +25,7 @@ pub fn Header() -> impl IntoView {
                 </div>
             </div>
             <LessonPicker/>
+            <VersionPicker/>
             <TransportBar/>
             <Cost/>
             <ShareButton/>
@@ -215,6 +218,63 @@ pub fn Langs() -> impl IntoView {
             <button lang="ko" aria-pressed=move || (lang.get() == Lang::Ko).to_string()
                 on:click=move |_| lang.set(Lang::Ko)>"한국어"</button>
         </div>
+    }
+}
+
+/// The Karpenter version the simulation follows. Choosing one writes it into the Cluster
+/// document (adding one if the scenario has none), so the choice is part of the manifests:
+/// it is undone with them, saved with them and carried by a share link.
+#[component]
+fn VersionPicker() -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    let engine = expect_context::<Engine>();
+    let editor = expect_context::<Editor>();
+    let choose = move |version: String| {
+        if editor.readonly {
+            return;
+        }
+        editor.change(Change::Version, |ws, active| {
+            for doc in &mut ws.docs {
+                if let Some(text) = kpg_manifests::set_karpenter_version(&doc.text, &version) {
+                    doc.text = text;
+                    *active = doc.id;
+                    return;
+                }
+            }
+            *active = ws.push(kpg_manifests::cluster_with_version(&version));
+        });
+    };
+    view! {
+        <label class="version-picker">
+            <span class="label">{move || locale.t(T::KarpenterVersion)}</span>
+            <select title=move || locale.t(T::KarpenterVersionHelp)
+                aria-label=move || locale.t(T::KarpenterVersionHelp)
+                disabled=editor.readonly
+                on:change=move |ev| choose(event_target_value(&ev))
+                prop:value=move || engine.karpenter.get()>
+                {move || {
+                    let ko = locale.lang.get() == Lang::Ko;
+                    Version::all()
+                    .rev()
+                    .map(|v| {
+                        let name = v.to_string();
+                        let label = match (v == Version::LATEST, v == Version::LTS, ko) {
+                            (true, _, false) => format!("{name} (latest)"),
+                            (true, _, true) => format!("{name} (최신)"),
+                            (_, true, false) => format!("{name} (LTS)"),
+                            (_, true, true) => format!("{name} (장기 지원)"),
+                            _ => name.clone(),
+                        };
+                        let value = name.clone();
+                        view! {
+                            <option value=value
+                                selected=move || engine.karpenter.get() == name>{label}</option>
+                        }
+                    })
+                    .collect_view()
+                }}
+            </select>
+        </label>
     }
 }
 

@@ -21,6 +21,8 @@ pub enum Change {
     Migration,
     /// A `kubectl` command in the terminal, written into the Timeline.
     Command,
+    /// The Karpenter version chosen in the top bar, written into the Cluster document.
+    Version,
     /// The whole workspace replaced: a lab, a lesson, a file, a reset.
     Replaced,
 }

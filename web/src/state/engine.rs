@@ -60,6 +60,8 @@ pub struct Engine {
     pub error: RwSignal<Option<String>>,
     /// The manifests the simulation on screen was built from.
     pub last_good: RwSignal<Option<String>>,
+    /// The Karpenter version the simulation on screen follows.
+    pub karpenter: RwSignal<String>,
     /// The reader's findings on the workspace last loaded (the editor's).
     analysis: RwSignal<Analysis>,
     /// The workspace last sent, so an unchanged one is not read twice.
@@ -243,6 +245,7 @@ impl Engine {
             progress: RwSignal::new(None),
             error: RwSignal::new(None),
             last_good: RwSignal::new(last_good),
+            karpenter: RwSignal::new(kpg_core::karpenter::Version::LATEST.to_string()),
             analysis,
             loaded: StoredValue::new(None),
             flip: StoredValue::new_local(None),
@@ -293,7 +296,10 @@ impl Engine {
             })
         });
         if let Some(text) = self.last_good.get_untracked() {
-            replies.push(Reply::Rebuilt { text });
+            replies.push(Reply::Rebuilt {
+                text,
+                karpenter: self.karpenter.get_untracked(),
+            });
         }
         let snapshot = self.snapshot.get_untracked();
         let from = snapshot
@@ -623,8 +629,11 @@ impl Engine {
                 }
             }
             Reply::Refused { message } => self.error.set(Some(message)),
-            Reply::Rebuilt { text } => {
+            Reply::Rebuilt { text, karpenter } => {
                 self.error.set(None);
+                if self.karpenter.with_untracked(|k| *k != karpenter) && !karpenter.is_empty() {
+                    self.karpenter.set(karpenter);
+                }
                 if self.last_good.with_untracked(|l| l.as_ref() != Some(&text)) {
                     self.last_good.set(Some(text));
                 }
