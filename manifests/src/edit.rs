@@ -167,7 +167,7 @@ mod tests {
         let cases = [
             // (written, expected after setting v1.9)
             (
-                format!("{HEAD}"),
+                HEAD.to_string(),
                 format!("{HEAD}spec:\n  karpenter:\n    version: v1.9\n"),
             ),
             (
