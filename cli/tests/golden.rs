@@ -64,6 +64,8 @@ golden_tests! {
     seed003_spot_fallback => "seed003-spot-fallback",
     seed002_protect => "seed002-protect",
     seed002_zones => "seed002-zones",
+    v114_balanced => "v114-balanced",
+    v114_balanced_eager => "v114-balanced-eager",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

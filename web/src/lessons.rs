@@ -27,6 +27,8 @@ pub enum Lab {
     SpotFallback,
     Protect,
     Zones,
+    Balanced,
+    BalancedEager,
     Blank,
 }
 
@@ -55,6 +57,8 @@ impl Lab {
             Lab::SpotFallback => include_str!("../../tests/labs/seed003-spot-fallback.yaml"),
             Lab::Protect => include_str!("../../tests/labs/seed002-protect.yaml"),
             Lab::Zones => include_str!("../../tests/labs/seed002-zones.yaml"),
+            Lab::Balanced => include_str!("../../tests/labs/v114-balanced.yaml"),
+            Lab::BalancedEager => include_str!("../../tests/labs/v114-balanced-eager.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -85,6 +89,11 @@ impl Lab {
             Lab::SpotFallback => lang.pick("Spot fallback", "스팟 대체"),
             Lab::Protect => lang.pick("Protecting workloads", "워크로드 보호"),
             Lab::Zones => lang.pick("Zones", "가용 영역"),
+            Lab::Balanced => lang.pick("Balanced consolidation", "Balanced 통합"),
+            Lab::BalancedEager => lang.pick(
+                "The same cluster, WhenEmptyOrUnderutilized",
+                "같은 클러스터, WhenEmptyOrUnderutilized",
+            ),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -1379,6 +1388,80 @@ pub static LESSONS: &[Lesson] = &[
                          없어진 노드를 정리할 뿐, 분산을 맞추려고 실행 중인 파드를 옮기지는 \
                          않습니다.\n\n균형이 중요하다면 무언가가 파드를 내보내야 합니다(롤아웃이나 \
                          descheduler). 그러면 새 파드가 2c로 갑니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
+        id: "karpenter-today",
+        title: Text {
+            en: "Karpenter as it runs today",
+            ko: "지금의 Karpenter",
+        },
+        summary: Text {
+            en: "Choose the Karpenter version, and see Balanced consolidation (v1.14) keep a \
+                 node that WhenEmptyOrUnderutilized would replace.",
+            ko: "Karpenter 버전을 고르고, WhenEmptyOrUnderutilized라면 대체했을 노드를 \
+                 Balanced 통합(v1.14)이 그대로 두는 것을 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Balanced,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A move that saves too little",
+                    ko: "아끼는 것이 너무 적은 이동",
+                },
+                body: Text {
+                    en: "The **Karpenter** menu in the top bar says which version the \
+                         simulation follows; this lab's Cluster document asks for `v1.14`, the \
+                         first with `consolidationPolicy: Balanced`. Choose `v1.13` and the \
+                         NodePool is refused: that version's API server has no such policy.\n\n\
+                         Play to 5:00. At 2:00 `web` scales down to one replica, which an \
+                         m5.large at half the price could hold. Balanced weighs the move: it \
+                         saves $0.096/h, 10 % of the pool's cost, and disrupts one node and one \
+                         pod, 2 of the pool's 6 units of disruption (33 %). A move must save at \
+                         least half as large a share of the cost as it disrupts: 0.10 / 0.33 = \
+                         0.30 < 0.5, so the m5.xlarge stays. Select it to read this in its \
+                         explanation.",
+                    ko: "위쪽 막대의 **Karpenter** 메뉴는 시뮬레이션이 따르는 버전을 알려 \
+                         줍니다. 이 랩의 Cluster 문서는 `consolidationPolicy: Balanced`가 처음 \
+                         들어온 `v1.14`를 씁니다. `v1.13`을 고르면 NodePool이 거부됩니다. 그 \
+                         버전의 API 서버에는 이 정책이 없기 때문입니다.\n\n\
+                         5:00까지 재생하세요. 2:00에 `web`이 레플리카 하나로 줄어들고, 절반 \
+                         가격인 m5.large 하나면 충분해집니다. Balanced는 이 이동을 따져 봅니다. \
+                         시간당 $0.096, 곧 풀 비용의 10 %를 아끼는 대신 노드 하나와 파드 하나를 \
+                         중단시킵니다. 풀 전체의 중단 6단위 중 2단위(33 %)입니다. 이동은 일으키는 \
+                         중단 비율의 절반 이상을 비용에서 아껴야 합니다. 0.10 / 0.33 = 0.30 < \
+                         0.5이므로 m5.xlarge는 남습니다. 노드를 선택하면 설명에서 이 계산을 \
+                         읽을 수 있습니다.",
+                },
+            },
+            Step {
+                lab: Lab::Balanced,
+                compare: Some(Lab::BalancedEager),
+                exercise: None,
+                title: Text {
+                    en: "Balanced against WhenEmptyOrUnderutilized",
+                    ko: "Balanced와 WhenEmptyOrUnderutilized 비교",
+                },
+                body: Text {
+                    en: "**A** is the same cluster under `WhenEmptyOrUnderutilized`; **B**, in \
+                         the editor, keeps `Balanced`. Play to 5:00. A replaces the m5.xlarge \
+                         as soon as a cheaper node would do, and pays for it with a moved pod; B \
+                         keeps the node and pays $0.096/h more (see $/month under the chart).\n\n\
+                         Now make the move worth it in B: scale `web` to zero at 2:00 instead of \
+                         one, or add replicas to `api` so the pool's cost grows. Watch when \
+                         Balanced starts to agree.",
+                    ko: "**A**는 같은 클러스터를 `WhenEmptyOrUnderutilized`로 돌린 것이고, \
+                         편집기의 **B**는 `Balanced`를 유지합니다. 5:00까지 재생하세요. A는 더 싼 \
+                         노드로 충분해지는 즉시 m5.xlarge를 대체하고, 그 대가로 파드 하나를 \
+                         옮깁니다. B는 노드를 남기고 시간당 $0.096을 더 냅니다(차트 아래의 \
+                         $/월을 보세요).\n\n\
+                         이제 B에서 이동할 가치가 생기게 해 보세요. 2:00에 `web`을 하나가 아니라 \
+                         0으로 줄이거나, `api`에 레플리카를 더해 풀 비용을 키워 보세요. Balanced가 \
+                         언제부터 동의하는지 보세요.",
                 },
             },
         ],
