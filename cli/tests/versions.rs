@@ -503,3 +503,20 @@ fn balanced_approves_a_move_worth_its_disruption_and_says_so() {
         disruptions(&r)
     );
 }
+
+#[test]
+fn the_readme_lists_exactly_what_is_keyed_on_the_version() {
+    use kpg_core::karpenter::Behaviour;
+    let readme = std::fs::read_to_string(common::workspace().join("README.md")).expect("README");
+    let rows: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| behaviour | from | upstream file"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let expected: Vec<String> = Behaviour::ALL
+        .iter()
+        .map(|b| format!("| {} | {} | `{}` |", b.what(), b.since(), b.source()))
+        .collect();
+    assert_eq!(rows, expected, "README's version table vs Behaviour::ALL");
+}

@@ -250,12 +250,10 @@ pub enum Behaviour {
     ConsolidationDestinations,
     /// Candidates sorted by price per unit of disruption; a node's price is its own offering.
     PricePerDisruptionOrder,
-    /// Node repair runs as a budgeted disruption method, before drift.
-    RepairBeforeDrift,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 10] = [
+    pub const ALL: [Behaviour; 9] = [
         Behaviour::PreferencePolicySetting,
         Behaviour::EmptinessFirst,
         Behaviour::MinValuesPolicySetting,
@@ -265,7 +263,6 @@ impl Behaviour {
         Behaviour::BalancedPolicy,
         Behaviour::ConsolidationDestinations,
         Behaviour::PricePerDisruptionOrder,
-        Behaviour::RepairBeforeDrift,
     ];
 
     /// The first minor that behaves so.
@@ -280,7 +277,6 @@ impl Behaviour {
             Behaviour::BalancedPolicy
             | Behaviour::ConsolidationDestinations
             | Behaviour::PricePerDisruptionOrder => 14,
-            Behaviour::RepairBeforeDrift => 15,
         })
     }
 
@@ -288,9 +284,7 @@ impl Behaviour {
     pub fn source(self) -> &'static str {
         match self {
             Behaviour::PreferencePolicySetting => "pkg/operator/options/options.go",
-            Behaviour::EmptinessFirst | Behaviour::RepairBeforeDrift => {
-                "pkg/controllers/disruption/controller.go"
-            }
+            Behaviour::EmptinessFirst => "pkg/controllers/disruption/controller.go",
             Behaviour::MinValuesPolicySetting => "pkg/operator/options/options.go",
             Behaviour::StaticNodePools => "pkg/controllers/static/",
             Behaviour::GteLteAndOpenLabelDomains => "pkg/apis/v1/labels.go",
@@ -322,9 +316,6 @@ impl Behaviour {
             }
             Behaviour::PricePerDisruptionOrder => {
                 "consolidation tries the most dollars saved per unit of disruption first"
-            }
-            Behaviour::RepairBeforeDrift => {
-                "node repair is a budgeted disruption, run before drift"
             }
         }
     }

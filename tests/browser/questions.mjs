@@ -82,6 +82,16 @@ const QUESTIONS = [
     expect: { en: /Not disrupted: the node has karpenter\.sh\/do-not-disrupt/, ko: /중단되지 않음: 노드에 karpenter\.sh\/do-not-disrupt/ },
   },
   {
+    id: 'balanced',
+    en: 'Why does Balanced keep this node when a cheaper one would do?',
+    ko: '더 싼 노드로 충분한데 Balanced는 왜 이 노드를 남기나?',
+    lesson: 'karpenter-today', step: 1, playTo: 300_000, until: '[data-lane="pool/general"] .node[aria-label*="m5.xlarge"]',
+    clicks: [{ what: { en: 'the m5.xlarge node', ko: 'm5.xlarge 노드' }, selector: '[data-lane="pool/general"] .node[aria-label*="m5.xlarge"] header' }],
+    where: { en: 'Explain: Disruption (both shares, the score and the threshold)', ko: 'Explain(설명): 중단(disruption), 두 비율과 점수와 문턱값' },
+    answer: '.explanation [data-section="disruption"]',
+    expect: { en: /saves 10\.0 % of NodePool general's cost for 33\.3 % of its disruption: 0\.30 < 0\.50, kept/, ko: /10\.0 %를 아끼는 데 중단은 33\.3 %를 일으킴: 0\.30 < 0\.50, 유지함/ },
+  },
+  {
     id: 'cost',
     en: 'What does the cluster cost per hour and per month, and what did the last action save?',
     ko: '클러스터 비용은 시간당, 월당 얼마이고, 마지막 조치로 얼마를 아꼈나?',

@@ -258,6 +258,33 @@ await test('in an embed on an article, keys typed into its editor stay there: no
   await ctx.close();
 });
 
+await test('the Karpenter version is chosen with the keyboard: it goes into the Cluster document, an older one refuses Balanced, Undo takes it back', async () => {
+  const page = await freshPage();
+  await page.selectOption('.lesson-picker select', 'karpenter-today');
+  await page.waitForSelector('[data-lane="pool/general"]', { timeout: slow(20000) });
+  const picker = page.locator('.version-picker select');
+  await page.waitForFunction(() => document.querySelector('.version-picker select')?.value === 'v1.14', null, { timeout: slow(20000) });
+  // Newest first: one step down is the minor before.
+  await picker.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('.problems .problem.error', { timeout: slow(10000) });
+  const problem = await page.locator('.problems .problem.error').first().innerText();
+  assert(/needs Karpenter v1\.14 or later/.test(problem) && /v1\.13/.test(problem), `v1.13 refuses Balanced: ${problem}`);
+  await page.click('.doc-tab:has-text("Cluster")');
+  assert(/version: v1\.13/.test(await editorText(page)), 'the choice is written into the Cluster document');
+  // The last good cluster stays on screen while the manifests are refused.
+  assert(await page.locator('[data-lane="pool/general"]').count() === 1, 'the cluster stays');
+  await picker.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => !document.querySelector('.problems .problem.error'), null, { timeout: slow(10000) });
+  assert(/version: v1\.14/.test(await editorText(page)), 'back to v1.14');
+  // Ctrl+Z away from the editor takes back the last choice.
+  await page.locator('.summary').click();
+  await page.keyboard.press('Control+z');
+  await page.waitForSelector('.problems .problem.error', { timeout: slow(10000) });
+  await page.context().close();
+});
+
 await test('no errors in the console', async () => {
   assert(errors.length === 0, errors.join('\n'));
 });
