@@ -520,3 +520,154 @@ fn the_readme_lists_exactly_what_is_keyed_on_the_version() {
         .collect();
     assert_eq!(rows, expected, "README's version table vs Behaviour::ALL");
 }
+
+// ----- static NodePools (`pkg/controllers/static/`, v1.8+, gate StaticCapacity) -----
+
+fn static_scenario(version: &str, gates: &str, replicas: u32, extra: &str, steps: &str) -> String {
+    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}\n";
+    let static_pool = pool(requirements, &format!("  replicas: {replicas}\n{extra}"))
+        .replace("metadata: {name: default}", "metadata: {name: fixed}");
+    let mut text = format!(
+        "{}{CLASS}{static_pool}{}",
+        cluster(version, gates),
+        deployment("web", 1, "1", ""),
+    );
+    if !steps.is_empty() {
+        text.push_str(&timeline(steps));
+    }
+    text
+}
+
+const STATIC_ON: &str = "    featureGates: {StaticCapacity: true}\n";
+
+fn pools_of(report: &Value) -> Vec<String> {
+    let mut v: Vec<String> = nodes(report)
+        .iter()
+        .map(|n| {
+            format!(
+                "{}/{}",
+                str_of(n, "nodepool").unwrap_or("-"),
+                str_of(n, "instanceType").unwrap_or("")
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_static_pool_holds_its_replicas_whatever_the_pods() {
+    let r = simulate_run(&static_scenario("v1.14", STATIC_ON, 2, "", ""), "20m");
+    // Two of the cheapest type the pool allows, launched with no pod asking; the pod runs
+    // on one of them, and the other, empty, is never consolidated.
+    assert_eq!(pools_of(&r), ["fixed/m5.large", "fixed/m5.large"]);
+    assert!(disruptions(&r).is_empty());
+    let running = common::pods(&r.report)
+        .iter()
+        .filter(|p| str_of(p, "phase") == Some("Running"))
+        .count();
+    assert_eq!(running, 1);
+    let name = str_of(nodes(&r.report)[0], "name").unwrap().to_string();
+    let text = static_scenario("v1.14", STATIC_ON, 2, "", "");
+    let out = common::kpg_stdin(
+        &["explain", "-", "--at", "20m", "--node", &name],
+        text.as_bytes(),
+    );
+    assert!(
+        common::stdout(&out).contains("NodePool fixed is static (2 replicas)"),
+        "{}",
+        common::stdout(&out)
+    );
+
+    // The gate is off by default: Karpenter ignores the pool (it is no template for pods
+    // either), and the reader says which gate.
+    let off = static_scenario("v1.14", "", 2, "", "");
+    let r = simulate_run(&off, "5m");
+    assert!(nodes(&r.report).is_empty());
+    let l = kpg_manifests::load(&off);
+    assert!(
+        l.diagnostics.iter().any(
+            |d| d.code.as_str() == "needs-feature-gate" && d.message.contains("StaticCapacity")
+        ),
+        "{:#?}",
+        l.diagnostics
+    );
+    // v1.7's CRD has no `replicas`.
+    let l = kpg_manifests::load(&static_scenario("v1.7", STATIC_ON, 2, "", ""));
+    assert!(l.scenario.node_pools.is_empty());
+}
+
+#[test]
+fn a_static_pool_scales_up_and_down_empty_nodes_first_within_its_node_limit() {
+    let steps = "  - {at: 2m, scale: {kind: NodePool, name: fixed, replicas: 4}}\n  - {at: 6m, scale: {kind: NodePool, name: fixed, replicas: 1}}\n";
+    let text = static_scenario("v1.14", STATIC_ON, 2, "  limits: {nodes: 3}\n", steps);
+    let at = |until: &str| simulate_run(&text, until);
+    assert_eq!(nodes(&at("1m").report).len(), 2);
+    // Asked for 4, capped at `limits.nodes: 3`.
+    assert_eq!(nodes(&at("5m").report).len(), 3);
+    let end = at("15m");
+    let left = nodes(&end.report);
+    assert_eq!(left.len(), 1, "{:?}", pools_of(&end));
+    // The node that stays is the one running the pod: empty nodes go first.
+    let web_node = common::pods(&end.report)
+        .iter()
+        .find_map(|p| str_of(p, "node").map(String::from))
+        .expect("web runs");
+    assert_eq!(str_of(left[0], "name"), Some(web_node.as_str()));
+    assert!(end.events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Terminating {
+            cause: kpg_core::sim::event::TerminationCause::StaticScaleDown,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn kubectl_scales_a_static_node_pool_and_refuses_a_dynamic_one() {
+    let text = static_scenario("v1.14", STATIC_ON, 2, "", "");
+    let dir = std::env::temp_dir().join(format!("kpg-static-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("static.yaml");
+    std::fs::write(&path, &text).unwrap();
+    let p = path.to_str().unwrap();
+    let out = common::kpg(&[
+        "kubectl",
+        p,
+        "--at",
+        "1m",
+        "--",
+        "scale",
+        "nodepool",
+        "fixed",
+        "--replicas=3",
+    ]);
+    let said = common::stdout(&out);
+    assert!(
+        said.starts_with("nodepool.karpenter.sh/fixed scaled\n")
+            && said.contains("scale: {kind: NodePool, name: fixed, replicas: 3}"),
+        "{said}{}",
+        common::stderr(&out)
+    );
+    let dynamic = text.replace("  replicas: 2\n", "");
+    std::fs::write(&path, &dynamic).unwrap();
+    let out = common::kpg(&[
+        "kubectl",
+        p,
+        "--at",
+        "1m",
+        "--",
+        "scale",
+        "nodepool",
+        "fixed",
+        "--replicas=3",
+    ]);
+    assert!(
+        common::stdout(&out)
+            .contains("Cannot transition NodePool between static (replicas set) and dynamic")
+            || common::stderr(&out).contains("Cannot transition NodePool between static"),
+        "{}{}",
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+}

@@ -184,6 +184,14 @@ pub fn replay<'a>(
                     a.scaled = Some(*replicas);
                 }
             }
+            TimelineAction::ScaleNodePool { name, replicas } => {
+                for a in out
+                    .iter_mut()
+                    .filter(|a| a.written.same_object("NodePool", name, None))
+                {
+                    a.scaled = Some(*replicas);
+                }
+            }
             _ => {}
         }
     }

@@ -103,6 +103,9 @@ pub struct NodePool {
     /// Resource limits; absent resources are unlimited.
     pub limits: Limits,
     pub weight: i32,
+    /// `spec.replicas` (v1.8+, gate `StaticCapacity`): a static NodePool keeps this many
+    /// nodes whatever the pods, and is never a template for pending pods.
+    pub replicas: Option<u32>,
     /// Why Karpenter's runtime validation fails the NodePool (`ValidationSucceeded=False`):
     /// the API server accepted it, but it is never Ready and the scheduler skips it.
     pub invalid: Option<String>,
@@ -137,8 +140,14 @@ impl NodePool {
             }],
             limits: Limits::default(),
             weight: 0,
+            replicas: None,
             invalid: None,
         }
+    }
+
+    /// A static NodePool (`spec.replicas`).
+    pub fn is_static(&self) -> bool {
+        self.replicas.is_some()
     }
 
     /// Adds a requirement (builder style).
@@ -438,6 +447,11 @@ pub enum TimelineAction {
         kind: WorkloadKind,
         name: String,
         namespace: String,
+        replicas: u32,
+    },
+    /// `kubectl scale nodepool NAME --replicas=N`: a static NodePool's node count.
+    ScaleNodePool {
+        name: String,
         replicas: u32,
     },
     Delete {

@@ -163,6 +163,19 @@ fn disruption_status(sim: &Simulation, n: usize, lang: Lang) -> (String, Line) {
                 "Karpenter가 관리하지 않으므로 중단하지 않습니다."
             ),
         ),
+        Candidacy::Static { pool, replicas } => (
+            Status::Info,
+            say!(
+                lang,
+                "NodePool {} is static ({} replicas): Karpenter keeps that many nodes whatever \
+                 the pods, never consolidates them, and removes one only when the pool is \
+                 scaled down.",
+                "NodePool {}은 정적 풀입니다(replicas {}). Karpenter는 파드와 상관없이 노드를 그 \
+                 수만큼 유지하고, 통합하지 않으며, 풀을 줄일 때만 노드를 지웁니다.",
+                pool,
+                replicas
+            ),
+        ),
         Candidacy::Deleting => (
             Status::Info,
             say!(

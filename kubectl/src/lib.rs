@@ -157,7 +157,7 @@ The playground's terminal answers these commands about the simulated cluster:
       [-o wide|yaml|json|name] [-L KEY,...] [-l SELECTOR] [--show-labels] [-n NS | -A] [-w]
   kubectl describe node|pod|nodeclaim|nodepool|ec2nodeclass NAME
   kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter [-f]
-  kubectl scale deployment NAME --replicas=N
+  kubectl scale deployment|nodepool NAME --replicas=N
   kubectl apply -f FILE             kubectl delete -f FILE [-f FILE]
   kubectl delete KIND NAME | --all  kubectl run NAME --image=IMAGE
   kubectl annotate KIND NAME KEY=VALUE [KEY-] [--overwrite]

@@ -182,6 +182,37 @@ pub fn scale(world: &dyn World, state: &State, args: &Args) -> Reply {
         ));
     }
     for kind in kinds {
+        if kind == Kind::NodePool {
+            // A static NodePool's scale subresource (`spec.replicas`, v1.8+); a dynamic one
+            // cannot become static (the CRD's CEL rule).
+            for name in &names {
+                let Some(d) = state.declared("NodePool", "", name) else {
+                    out.push_str(&not_found(kind, name));
+                    ok = false;
+                    continue;
+                };
+                let Some(current) = d.value.pointer("/spec/replicas").and_then(Value::as_u64)
+                else {
+                    out.push_str(&format!(
+                        "The NodePool \"{name}\" is invalid: spec: Invalid value: \"object\": \
+                         Cannot transition NodePool between static (replicas set) and dynamic \
+                         (replicas unset) provisioning modes\n"
+                    ));
+                    ok = false;
+                    continue;
+                };
+                if current != u64::from(replicas) {
+                    changes.push(Change::Scale {
+                        kind: String::from("NodePool"),
+                        name: name.clone(),
+                        namespace: String::new(),
+                        replicas,
+                    });
+                }
+                out.push_str(&format!("{}/{name} scaled\n", kind.qualified_singular()));
+            }
+            continue;
+        }
         if !matches!(
             kind,
             Kind::Deployment | Kind::StatefulSet | Kind::ReplicaSet

@@ -314,6 +314,9 @@ fn step_words(action: &TimelineAction) -> String {
             replicas,
             ..
         } => format!("scale {}/{name} --replicas={replicas}", kind.as_str()),
+        TimelineAction::ScaleNodePool { name, replicas } => {
+            format!("scale nodepool/{name} --replicas={replicas}")
+        }
         TimelineAction::Delete { kind, name, .. } => format!("delete {kind}/{name}"),
         TimelineAction::Apply(object) => match object.as_ref() {
             AppliedObject::NodePool(p) => format!("apply NodePool/{}", p.name),

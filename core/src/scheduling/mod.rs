@@ -173,6 +173,31 @@ impl core::fmt::Debug for NewClaim {
 }
 
 impl NewClaim {
+    /// A NodeClaim of template `t` with no pods: every instance type the template offers
+    /// within its limits (a static NodePool's NodeClaims).
+    pub fn for_template(t: usize, tpl: &Template) -> NewClaim {
+        NewClaim {
+            template: t,
+            requirements: tpl.requirements.clone(),
+            pods: Vec::new(),
+            requests: Resources::ZERO,
+            options: tpl
+                .by_cpu
+                .0
+                .iter()
+                .copied()
+                .filter(|&i| !tpl.exceeds_limits(&tpl.instance_types[i as usize]))
+                .collect(),
+            hostname: String::new(),
+            host_ports: Vec::new(),
+            limits_at_open: Limits {
+                resources: tpl.remaining,
+                nodes: tpl.remaining_nodes,
+            },
+            covers: Default::default(),
+        }
+    }
+
     fn set_requirements(&mut self, requirements: Requirements) {
         self.requirements = requirements;
         self.covers = Default::default();

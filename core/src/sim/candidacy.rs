@@ -24,6 +24,8 @@ pub enum Candidacy {
     Chosen { method: &'static str, savings: i64 },
     /// Not initialized yet: only initialized nodes are candidates.
     NotInitialized,
+    /// Its NodePool is static (`spec.replicas`): never consolidated, only scaled.
+    Static { pool: String, replicas: u32 },
     /// The node carries `karpenter.sh/do-not-disrupt: "true"`: no voluntary disruption
     /// (consolidation, drift) considers it, whatever its `consolidateAfter` says.
     DoNotDisrupt,
@@ -51,6 +53,7 @@ impl Candidacy {
             Candidacy::Disrupting(_) => "disrupting",
             Candidacy::Chosen { .. } => "pending",
             Candidacy::NotInitialized => "not-ready",
+            Candidacy::Static { .. } => "static",
             Candidacy::DoNotDisrupt => Blocker::NodeDoNotDisrupt.kind(),
             Candidacy::ConsolidationDisabled { .. } => "consolidation-disabled",
             Candidacy::NotYetConsolidatable { .. } => "consolidate-after",
@@ -80,6 +83,15 @@ impl Simulation {
             Candidacy::Disrupting(reason)
         } else if node.state != NodeState::Ready {
             Candidacy::NotInitialized
+        } else if let Some((np, replicas)) = node
+            .nodepool
+            .map(|p| &cluster.node_pools[p])
+            .and_then(|np| np.replicas.map(|r| (np, r)))
+        {
+            Candidacy::Static {
+                pool: np.name.clone(),
+                replicas,
+            }
         } else {
             return None;
         })

@@ -1001,7 +1001,7 @@ impl Simulation {
         totals
     }
 
-    fn pod_eviction_cost(&self, p: usize) -> f64 {
+    pub(super) fn pod_eviction_cost(&self, p: usize) -> f64 {
         let pod = &self.cluster.pods[p];
         disruption::eviction_cost(
             pod.annotations

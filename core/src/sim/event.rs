@@ -139,6 +139,8 @@ pub enum EventKind {
         object: ObjectName,
         score: BalancedScore,
     },
+    /// A static NodePool's `spec.replicas` changed (`kubectl scale nodepool`).
+    NodePoolScaled { node_pool: String, replicas: u32 },
     /// The controller executes a command (its log line).
     Disrupting(Disruption),
     /// A command's replacement could not launch; the command is dropped.
@@ -214,6 +216,8 @@ pub enum TerminationCause {
     NodePoolDeleted,
     /// Deleted by hand (`kubectl delete node` or `nodeclaim`).
     Deleted,
+    /// A static NodePool scaled down (`static.deprovisioning`).
+    StaticScaleDown,
 }
 
 /// Why a consolidation command failed its validation.
@@ -433,6 +437,7 @@ impl EventKind {
             Unconsolidatable { .. } => "Unconsolidatable",
             ConsolidationRejected { .. } => "ConsolidationRejected",
             ConsolidationApproved { .. } => "ConsolidationApproved",
+            NodePoolScaled { .. } => "ScalingReplicaSet",
             Disrupting(_) => "Disrupting",
             DisruptionLaunching { .. } => "DisruptionLaunching",
             DisruptionWaitingReadiness { .. } => "DisruptionWaitingReadiness",
@@ -494,6 +499,7 @@ impl EventKind {
                 ObjectRef::namespaced("PodDisruptionBudget", namespace, name)
             }
             NoCompatibleInstanceTypes { node_pool, .. }
+            | NodePoolScaled { node_pool, .. }
             | ReplacementLaunchFailed { node_pool }
             | NodePoolDeleted { node_pool } => ObjectRef::named("NodePool", node_pool),
             TooManyNodes { .. } => ObjectRef::named("Cluster", "playground"),
@@ -703,6 +709,7 @@ impl fmt::Display for EventKind {
                 write!(f, "Consolidation was rejected: {why}")
             }
             ConsolidationApproved { score, .. } => write!(f, "{score}"),
+            NodePoolScaled { replicas, .. } => write!(f, "Scaled NodePool to {replicas} replicas"),
             Disrupting(d) => write!(f, "{d}"),
             ReplacementLaunchFailed { .. } => f.write_str(
                 "failed launching the replacement: no instance type offers the capacity type it \
@@ -780,6 +787,7 @@ impl fmt::Display for TerminationCause {
             TerminationCause::Expired => "expired",
             TerminationCause::NodePoolDeleted => "NodePool deleted",
             TerminationCause::Deleted => "deleted",
+            TerminationCause::StaticScaleDown => "static NodePool scaled down",
         })
     }
 }

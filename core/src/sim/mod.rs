@@ -48,6 +48,7 @@ mod lifecycle;
 mod provisioner;
 mod recorder;
 mod report;
+mod static_pools;
 mod termination;
 mod timeline;
 mod workloads;
@@ -551,6 +552,7 @@ impl Simulation {
             self.provision();
             self.settle();
         }
+        self.reconcile_static_pools();
         self.plan_disruption();
         self.unpark_drains();
         self.observe_figures();

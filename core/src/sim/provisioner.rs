@@ -120,6 +120,15 @@ impl Simulation {
     /// the NodePools whose instance types were filtered for this answer (the caller keeps
     /// them: [`Simulation::remember_candidates`]).
     pub(super) fn build_templates(&self) -> (Vec<Template>, Vec<CandidateFill>) {
+        // Static NodePools are never templates for pending pods (`NewScheduler`).
+        self.build_templates_for(|p| !self.cluster.node_pools[p].is_static())
+    }
+
+    /// [`Simulation::build_templates`] for the NodePools `include` takes.
+    pub(super) fn build_templates_for(
+        &self,
+        include: impl Fn(usize) -> bool,
+    ) -> (Vec<Template>, Vec<CandidateFill>) {
         let mut out = Vec::new();
         let mut fills = Vec::new();
         let daemons: Vec<usize> = (0..self.cluster.workloads.len())
@@ -130,10 +139,11 @@ impl Simulation {
             .collect();
         for pool in self.cluster.ordered_pools() {
             let np = &self.cluster.node_pools[pool];
-            if self
-                .cluster
-                .node_classes_deleting
-                .contains(&np.node_class_ref.name)
+            if !include(pool)
+                || self
+                    .cluster
+                    .node_classes_deleting
+                    .contains(&np.node_class_ref.name)
                 || np.invalid.is_some()
             {
                 continue;

@@ -57,6 +57,21 @@ impl Simulation {
                     replicas,
                 });
             }
+            TimelineAction::ScaleNodePool { name, replicas } => {
+                let Some(np) = self.cluster.node_pools.iter().position(|p| p.name == name) else {
+                    return;
+                };
+                if self.cluster.node_pools[np].replicas.is_none() {
+                    // A dynamic NodePool has no scale subresource: kubectl refuses.
+                    return;
+                }
+                self.cluster.node_pools[np].replicas = Some(replicas);
+                self.cluster.version += 1;
+                self.event(EventKind::NodePoolScaled {
+                    node_pool: name,
+                    replicas,
+                });
+            }
             TimelineAction::Delete {
                 kind,
                 name,

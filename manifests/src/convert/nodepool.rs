@@ -99,6 +99,7 @@ pub(crate) fn node_pool(
         }],
         limits: Limits::default(),
         weight: 0,
+        replicas: None,
         invalid: None,
     };
     if v1beta1 && let Some(p) = r.key_pos("apiVersion") {
@@ -286,10 +287,12 @@ pub(crate) fn node_pool(
         np.expire_after = v;
     }
     // A static NodePool (alpha, v1.8+) keeps `replicas` nodes: the CRD then allows no weight
-    // and no limits but `nodes`. The playground checks those rules, then runs it as dynamic.
+    // and no limits but `nodes`.
     let is_static = match s.get("replicas") {
         Some(r) => {
-            cx.int(&r, 0, i64::MAX);
+            np.replicas = cx
+                .int(&r, 0, i64::from(MAX_STATIC_REPLICAS))
+                .map(|n| n as u32);
             cx.need(
                 Need::Version(Behaviour::StaticNodePools),
                 "`replicas` (a static NodePool)",
@@ -339,27 +342,14 @@ pub(crate) fn node_pool(
             np.weight = w as i32;
         }
     }
-    if is_static {
-        let pos = s.key_pos("replicas").unwrap_or(s.anchor());
-        cx.warn(
-            Code::UnsupportedField,
-            &s.child_path("replicas"),
-            pos,
-            "`replicas` is not simulated and is ignored: static NodePools are not \
-             simulated, the pool is dynamic",
-            Some("remove it, or keep it: it does not change the simulation".into()),
-        );
-        cx.ko(
-            "`replicas`는 시뮬레이션하지 않으므로 무시합니다. 정적 NodePool은 \
-             시뮬레이션하지 않고 동적 풀로 처리합니다",
-            Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
-        );
-    }
     s.finish(cx);
     r.ignore(&["apiVersion", "kind", "status"]);
     r.finish(cx);
     (meta, np, kubelet)
 }
+
+/// More static nodes than this in one NodePool cannot be simulated interactively.
+pub(crate) const MAX_STATIC_REPLICAS: u32 = 1_000;
 
 fn template(
     cx: &mut Cx,

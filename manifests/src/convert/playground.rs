@@ -793,7 +793,7 @@ fn timeline_step(cx: &mut Cx, item: &Field<'_>) -> Option<Step> {
 }
 
 /// Kinds a `scale` step can change.
-const SCALABLE: &[&str] = &["Deployment", "ReplicaSet", "StatefulSet", "Job"];
+const SCALABLE: &[&str] = &["Deployment", "ReplicaSet", "StatefulSet", "Job", "NodePool"];
 
 /// One step's action; an `apply` also gives its object as written.
 fn action(
@@ -818,6 +818,22 @@ fn action(
                 .req(cx, "replicas")
                 .and_then(|r| cx.int(&r, 0, MAX_PODS).map(|n| n as u32));
             s.finish(cx);
+            if kind == Some("NodePool") {
+                // Static NodePools (v1.8+) have a scale subresource.
+                if let (Some(n), Some(nf)) = (&name, &name_field) {
+                    cx.refer("NodePool", "", n, nf);
+                    cx.need(
+                        Need::Version(Behaviour::StaticNodePools),
+                        "scaling a NodePool",
+                        &nf.path,
+                        nf.pos(),
+                    );
+                }
+                return Some(TimelineAction::ScaleNodePool {
+                    name: name?,
+                    replicas: replicas?,
+                });
+            }
             if let (Some(k), Some(n), Some(nf)) = (kind, &name, &name_field) {
                 cx.refer(k, &namespace, n, nf);
             }
