@@ -111,6 +111,21 @@ impl Host {
                 out.send(Reply::Frame(frame));
             }
             Request::Migrate { ws } => out.send(Reply::Migrated(migration::preview(&ws))),
+            Request::SetVersion { ws, version } => {
+                let edited = ws.docs.iter().find_map(|d| {
+                    kpg_manifests::set_karpenter_version(&d.text, &version).map(|t| (d.id, t))
+                });
+                out.send(match edited {
+                    Some((id, text)) => Reply::VersionSet {
+                        doc: Some(id),
+                        text,
+                    },
+                    None => Reply::VersionSet {
+                        doc: None,
+                        text: kpg_manifests::cluster_with_version(&version),
+                    },
+                });
+            }
             Request::Check { yaml } => out.send(Reply::Checked {
                 errors: check(&yaml),
             }),

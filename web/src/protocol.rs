@@ -84,6 +84,12 @@ pub enum Request {
     Migrate {
         ws: Workspace,
     },
+    /// Where `spec.karpenter.version` goes: the worker reads the documents (the edit parses
+    /// YAML, which the page's own wasm does not carry).
+    SetVersion {
+        ws: Workspace,
+        version: String,
+    },
     /// An embed's host sent this YAML: its errors, where the host wrote them.
     Check {
         yaml: String,
@@ -132,6 +138,12 @@ pub enum Reply {
         candidates: Vec<String>,
     },
     Migrated(Option<Preview>),
+    /// The document that now names the version: an existing one's id and new text, or a new
+    /// Cluster document (`doc: None`).
+    VersionSet {
+        doc: Option<u32>,
+        text: String,
+    },
     Checked {
         errors: Vec<CheckError>,
     },

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{Lang, T};
 use crate::lessons;
+use crate::protocol::{Reply, Request};
 use crate::share_view::ShareButton;
 use crate::snapshot;
 use crate::state::{Editor, Engine, LessonState, Locale, Notice, Page, SPEEDS, Transport};
@@ -233,15 +234,21 @@ fn VersionPicker() -> impl IntoView {
         if editor.readonly {
             return;
         }
-        editor.change(Change::Version, |ws, active| {
-            for doc in &mut ws.docs {
-                if let Some(text) = kpg_manifests::set_karpenter_version(&doc.text, &version) {
-                    doc.text = text;
-                    *active = doc.id;
-                    return;
+        // The worker finds the Cluster document and edits it (that parses YAML).
+        let ws = editor.ws.get_untracked();
+        engine.ask(Request::SetVersion { ws, version }, move |reply| {
+            let Reply::VersionSet { doc, text } = reply else {
+                return;
+            };
+            editor.change(Change::Version, move |ws, active| match doc {
+                Some(id) => {
+                    if let Some(i) = ws.index_of(id) {
+                        ws.docs[i].text = text;
+                        *active = id;
+                    }
                 }
-            }
-            *active = ws.push(kpg_manifests::cluster_with_version(&version));
+                None => *active = ws.push(text),
+            });
         });
     };
     view! {
