@@ -53,6 +53,16 @@ spec:
     )
 }
 
+/// A requirement list item `key In [values]`.
+fn req(key: &str, values: &str) -> String {
+    format!("      - {{key: {key}, operator: In, values: [{values}]}}\n")
+}
+
+/// On-demand only, of the instance types named.
+fn on_demand_of(types: &str) -> String {
+    req("karpenter.sh/capacity-type", "on-demand") + &req("node.kubernetes.io/instance-type", types)
+}
+
 fn deployment(name: &str, replicas: u32, cpu: &str, spec_extra: &str) -> String {
     format!(
         "
@@ -136,7 +146,8 @@ fn shrinking_spot_node(version: &str, gates: &str, types: &str) -> String {
 
 const MANY_TYPES: &str =
     "      - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}\n";
-const FEW_TYPES: &str = "      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge, m5.2xlarge, c5.large, c5.xlarge, c5.2xlarge]}\n";
+const FEW_TYPES: &str = "      - {key: node.kubernetes.io/instance-type, operator: In, values: \
+                         [m5.large, m5.xlarge, m5.2xlarge, c5.large, c5.xlarge, c5.2xlarge]}\n";
 
 #[test]
 fn spot_nodes_are_replaced_by_cheaper_spot_nodes_only_with_the_gate() {
@@ -198,7 +209,7 @@ fn emptiness_runs_before_drift_from_v1_5() {
     let apart = "      affinity:\n        podAntiAffinity:\n          \
                  requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: \
                  {matchLabels: {app: web}}\n            topologyKey: kubernetes.io/hostname\n";
-    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}\n";
+    let requirements = &on_demand_of("m5.large");
     let changed = pool(requirements, "").replace(
         "      nodeClassRef:",
         "      taints: [{key: example.com/new, effect: PreferNoSchedule}]\n      nodeClassRef:",
@@ -232,7 +243,7 @@ fn emptiness_runs_before_drift_from_v1_5() {
 fn consolidation_moves_pods_onto_nodes_inside_consolidate_after_before_v1_14() {
     // A 1.5-CPU pod on a small node; at 3m a 5-CPU pod lands on a new large node, which
     // then sits inside its 5-minute consolidateAfter. The small node's pod fits beside it.
-    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.2xlarge]}\n";
+    let requirements = &on_demand_of("m5.large, m5.2xlarge");
     let deleted_at = |version: &str| {
         let text = format!(
             "{}{CLASS}{}{}{}{}",
@@ -292,7 +303,8 @@ fn preference_policy_ignore_schedules_without_preferred_affinity() {
     // The pod prefers zone z2, where its only instance type costs more; Karpenter tries the
     // preference first (Respect), or never sees it (Ignore) and launches in cheaper z1.
     let prefer_z2 = "      affinity:\n        nodeAffinity:\n          \
-                     preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            \
+                     preferredDuringSchedulingIgnoredDuringExecution:\n          - \
+                     weight: 1\n            \
                      preference: {matchExpressions: [{key: topology.kubernetes.io/zone, operator: \
                      In, values: [z2]}]}\n";
     let catalog = "
@@ -338,12 +350,15 @@ spec:
 #[test]
 fn min_values_best_effort_launches_what_strict_refuses() {
     // Two families are asked for, and the instance types allowed are all m5.
-    let requirements = "      - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5, m6i], minValues: 2}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}\n";
+    let requirements = "      - {key: karpenter.k8s.aws/instance-family, operator: In, \
+                        values: [m5, m6i], minValues: 2}\n"
+        .to_string()
+        + &req("node.kubernetes.io/instance-type", "m5.large, m5.xlarge");
     let run = |settings: &str| {
         let text = format!(
             "{}{CLASS}{}{}",
             cluster("v1.14", settings),
-            pool(requirements, ""),
+            pool(&requirements, ""),
             deployment("web", 1, "1", ""),
         );
         simulate_run(&text, "3m")
@@ -524,7 +539,7 @@ fn the_readme_lists_exactly_what_is_keyed_on_the_version() {
 // ----- static NodePools (`pkg/controllers/static/`, v1.8+, gate StaticCapacity) -----
 
 fn static_scenario(version: &str, gates: &str, replicas: u32, extra: &str, steps: &str) -> String {
-    let requirements = "      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge]}\n";
+    let requirements = &on_demand_of("m5.large, m5.xlarge");
     let static_pool = pool(requirements, &format!("  replicas: {replicas}\n{extra}"))
         .replace("metadata: {name: default}", "metadata: {name: fixed}");
     let mut text = format!(
@@ -599,7 +614,8 @@ fn a_static_pool_holds_its_replicas_whatever_the_pods() {
 
 #[test]
 fn a_static_pool_scales_up_and_down_empty_nodes_first_within_its_node_limit() {
-    let steps = "  - {at: 2m, scale: {kind: NodePool, name: fixed, replicas: 4}}\n  - {at: 6m, scale: {kind: NodePool, name: fixed, replicas: 1}}\n";
+    let steps = "  - {at: 2m, scale: {kind: NodePool, name: fixed, replicas: 4}}\n  \
+                 - {at: 6m, scale: {kind: NodePool, name: fixed, replicas: 1}}\n";
     let text = static_scenario("v1.14", STATIC_ON, 2, "  limits: {nodes: 3}\n", steps);
     let at = |until: &str| simulate_run(&text, until);
     assert_eq!(nodes(&at("1m").report).len(), 2);
@@ -669,5 +685,148 @@ fn kubectl_scales_a_static_node_pool_and_refuses_a_dynamic_one() {
         "{}{}",
         common::stdout(&out),
         common::stderr(&out)
+    );
+}
+
+// ----- node repair (`node/health/controller.go` v1.1-v1.14.1; v1.15 a disruption method) -----
+
+const REPAIR_ON: &str = "    featureGates: {NodeRepair: true}\n";
+
+/// Pods that each need a node of their own (1.5 CPU on m5.large), and a Timeline that turns
+/// the oldest node (or the two oldest) of the pool not ready at 5m.
+fn repair_scenario(version: &str, gates: &str, replicas: u32, sick: u32, extra: &str) -> String {
+    let requirements = &on_demand_of("m5.large");
+    let steps: String = (0..sick)
+        .map(|_| "  - {at: 5m, nodeCondition: {nodepool: default, type: Ready, status: False}}\n")
+        .collect();
+    format!(
+        "{}{CLASS}{}{}{}",
+        cluster(version, gates),
+        pool(requirements, extra),
+        deployment("web", replicas, "1500m", ""),
+        timeline(&steps)
+    )
+}
+
+fn repaired(r: &JsonRun) -> Vec<(u64, String)> {
+    r.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Terminating {
+                nodeclaim,
+                cause:
+                    kpg_core::sim::event::TerminationCause::Unhealthy
+                    | kpg_core::sim::event::TerminationCause::Disruption(Reason::Repair),
+            } => Some((e.time, nodeclaim.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn oldest_node(r: &JsonRun) -> String {
+    r.events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::NodeConditionChanged { node, .. } => Some(node.clone()),
+            _ => None,
+        })
+        .expect("a node went not ready")
+}
+
+#[test]
+fn a_node_not_ready_loses_its_pods_at_5_minutes_and_is_repaired_at_30() {
+    let text = repair_scenario("v1.14", REPAIR_ON, 2, 1, "");
+    let at = |until: &str| simulate_run(&text, until);
+    let early = at("9m");
+    let sick = oldest_node(&early);
+    // Still running there 4 minutes on: the pods tolerate not-ready for 300 s.
+    let on_sick = |r: &JsonRun| {
+        common::pods(&r.report)
+            .iter()
+            .filter(|p| str_of(p, "node") == Some(sick.as_str()))
+            .count()
+    };
+    assert_eq!(on_sick(&early), 1);
+    // At 10m the taint manager deletes the pod; its replacement runs on a new node.
+    let evicted = at("12m");
+    assert_eq!(on_sick(&evicted), 0);
+    assert!(evicted.events.iter().any(|e| e.time == 600_000
+        && matches!(&e.kind, EventKind::TaintManagerEviction { node, .. } if *node == sick)));
+    let running = common::pods(&evicted.report)
+        .iter()
+        .filter(|p| str_of(p, "phase") == Some("Running"))
+        .count();
+    assert_eq!(running, 2);
+    // The empty, not-ready node uses up the pool's 10 % budget, so it is not consolidated:
+    // node repair deletes it once its 30 minutes are up (5m + 30m).
+    assert!(common::node_named(&at("34m").report, &sick).is_some());
+    let out = common::kpg_stdin(
+        &["explain", "-", "--at", "20m", "--node", &sick],
+        text.as_bytes(),
+    );
+    let said = common::stdout(&out);
+    assert!(
+        said.contains("Ready=False since 5m0s: node repair (gate NodeRepair) deletes it at 35m0s")
+            && said.contains("v1.14: unless more than 20% of the NodePool's nodes are unhealthy"),
+        "{said}"
+    );
+    let end = at("40m");
+    assert!(common::node_named(&end.report, &sick).is_none());
+    assert_eq!(repaired(&end), [(35 * 60_000, sick.clone())]);
+
+    // Without the gate the node stays not ready, and the reader names the gate.
+    let off = repair_scenario("v1.14", "", 2, 1, "");
+    let r = simulate_run(&off, "60m");
+    assert!(common::node_named(&r.report, &sick).is_some());
+    assert!(repaired(&r).is_empty());
+    let l = kpg_manifests::load(&off);
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "needs-feature-gate" && d.message.contains("NodeRepair")),
+        "{:#?}",
+        l.diagnostics
+    );
+}
+
+#[test]
+fn repair_holds_when_a_fifth_of_the_pool_is_unhealthy_until_v1_15_budgets_it() {
+    // Two of the pool's nodes go not ready: 2 unhealthy of at most 4 nodes is more than the
+    // 20 % (rounded up: 1) the health controller allows.
+    let r = simulate_run(&repair_scenario("v1.14", REPAIR_ON, 2, 2, ""), "60m");
+    assert!(repaired(&r).is_empty(), "{:?}", repaired(&r));
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::NodeRepairBlocked { unhealthy: 2, .. }))
+    );
+    // v1.15: no breaker; the repair budget (the default 10 %, not used up by nodes that are
+    // not ready) lets them go one at a time, the first at 35m.
+    let r = simulate_run(&repair_scenario("v1.15", REPAIR_ON, 2, 2, ""), "60m");
+    let done = repaired(&r);
+    assert_eq!(done.len(), 2, "{done:?}");
+    assert_eq!(done[0].0, 35 * 60_000);
+    assert!(
+        disruptions(&r)
+            .iter()
+            .all(|(_, d)| d.reason == Reason::Repair)
+    );
+    // A budget of zero for `Repair` holds it, as budgets hold any voluntary disruption.
+    let held = repair_scenario(
+        "v1.15",
+        REPAIR_ON,
+        2,
+        2,
+        "    budgets: [{nodes: \"0\", reasons: [Repair]}]\n",
+    );
+    assert!(repaired(&simulate_run(&held, "60m")).is_empty());
+    // v1.14's CRD has no reason `Repair`.
+    let l = kpg_manifests::load(&held.replace("v1.15", "v1.14"));
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "needs-newer-karpenter" && d.message.contains("Repair")),
+        "{:#?}",
+        l.diagnostics
     );
 }

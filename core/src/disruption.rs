@@ -24,6 +24,8 @@ pub enum Reason {
     Empty,
     Underutilized,
     Drifted,
+    /// Node repair as a disruption method (v1.15).
+    Repair,
 }
 
 impl Reason {
@@ -32,6 +34,7 @@ impl Reason {
             Reason::Empty => "Empty",
             Reason::Underutilized => "Underutilized",
             Reason::Drifted => "Drifted",
+            Reason::Repair => "Repair",
         }
     }
 }

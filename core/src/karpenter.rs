@@ -250,10 +250,13 @@ pub enum Behaviour {
     ConsolidationDestinations,
     /// Candidates sorted by price per unit of disruption; a node's price is its own offering.
     PricePerDisruptionOrder,
+    /// Node repair is a disruption method: budgeted (reason `Repair`), run before drift, no
+    /// 20 % breaker.
+    RepairAsDisruption,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 9] = [
+    pub const ALL: [Behaviour; 10] = [
         Behaviour::PreferencePolicySetting,
         Behaviour::EmptinessFirst,
         Behaviour::MinValuesPolicySetting,
@@ -263,6 +266,7 @@ impl Behaviour {
         Behaviour::BalancedPolicy,
         Behaviour::ConsolidationDestinations,
         Behaviour::PricePerDisruptionOrder,
+        Behaviour::RepairAsDisruption,
     ];
 
     /// The first minor that behaves so.
@@ -277,6 +281,7 @@ impl Behaviour {
             Behaviour::BalancedPolicy
             | Behaviour::ConsolidationDestinations
             | Behaviour::PricePerDisruptionOrder => 14,
+            Behaviour::RepairAsDisruption => 15,
         })
     }
 
@@ -292,6 +297,8 @@ impl Behaviour {
             Behaviour::BalancedPolicy => "pkg/controllers/disruption/balanced.go",
             Behaviour::ConsolidationDestinations => "pkg/utils/disruption/disruption.go",
             Behaviour::PricePerDisruptionOrder => "pkg/controllers/disruption/types.go",
+            // kubernetes-sigs/karpenter#3192 (the RFC) and #3311; no v1.15 tag was readable.
+            Behaviour::RepairAsDisruption => "designs/making-node-repair-voluntary.md",
         }
     }
 
@@ -316,6 +323,9 @@ impl Behaviour {
             }
             Behaviour::PricePerDisruptionOrder => {
                 "consolidation tries the most dollars saved per unit of disruption first"
+            }
+            Behaviour::RepairAsDisruption => {
+                "node repair is budgeted (reason `Repair`) and runs before drift"
             }
         }
     }

@@ -477,6 +477,14 @@ pub enum TimelineAction {
         capacity_type: Option<crate::catalog::CapacityType>,
         duration: Option<Millis>,
     },
+    /// A node condition changes (`nodeCondition`): on the named node, or the NodePool's
+    /// oldest node whose condition is not that already. What node repair watches.
+    NodeCondition {
+        nodepool: Option<String>,
+        node: Option<String>,
+        condition: String,
+        status: String,
+    },
     /// `kubectl cordon` (`unschedulable: true`) or `uncordon` a node.
     Cordon {
         node: String,

@@ -88,6 +88,9 @@ pub fn explain(
             .check("drift"),
         );
     }
+    if let Some(line) = repair_line(sim, n, lang) {
+        disruption.lines.push(line);
+    }
     sections.push(disruption);
     let history = history_section(sim, n, lang);
     if !history.lines.is_empty() {
@@ -102,6 +105,72 @@ pub fn explain(
         summary,
         sections,
     })
+}
+
+/// A node whose condition is not `True`: since when, and what node repair does about it,
+/// naming the version and the gate that decide (`health.rs`).
+fn repair_line(sim: &Simulation, n: usize, lang: Lang) -> Option<Line> {
+    let node = &sim.nodes()[n];
+    let (kind, (status, since)) = node.conditions.iter().next()?;
+    let (kind, status, since) = match sim.repair_due(n) {
+        Some((k, s, at)) => {
+            let since = node.conditions.get(&k).map_or(at, |c| c.1);
+            (k, s, since)
+        }
+        None => (kind.clone(), status.clone(), *since),
+    };
+    let k = sim.karpenter();
+    let version = k.version;
+    let (status_of_line, text) = match sim.repair_at(n) {
+        Some(at) => {
+            let how = if k.follows(kpg_core::karpenter::Behaviour::RepairAsDisruption) {
+                say!(
+                    lang,
+                    "{version}: a disruption within the NodePool's `Repair` budget, before drift",
+                    "{version}: NodePool의 `Repair` 예산 안에서, 드리프트보다 먼저 하는 중단"
+                )
+            } else {
+                say!(
+                    lang,
+                    "{version}: unless more than 20% of the NodePool's nodes are unhealthy",
+                    "{version}: NodePool 노드의 20%를 넘게 비정상이 아니라면"
+                )
+            };
+            (
+                Status::Fail,
+                say!(
+                    lang,
+                    "{kind}={status} since {}: node repair (gate NodeRepair) deletes it at {} \
+                     without waiting for PodDisruptionBudgets ({how})",
+                    "{}부터 {kind}={status}: 노드 복구(게이트 NodeRepair)가 {}에 \
+                     PodDisruptionBudget을 기다리지 않고 삭제합니다({how})",
+                    time(since),
+                    time(at)
+                ),
+            )
+        }
+        None if !k.gate(kpg_core::karpenter::Gate::NodeRepair) => (
+            Status::Info,
+            say!(
+                lang,
+                "{kind}={status} since {}: nothing repairs it, the NodeRepair gate is off in \
+                 {version}",
+                "{}부터 {kind}={status}: {version}에서 NodeRepair 게이트가 꺼져 있어 \
+                 아무것도 복구하지 않습니다",
+                time(since)
+            ),
+        ),
+        None => (
+            Status::Info,
+            say!(
+                lang,
+                "{kind}={status} since {}",
+                "{}부터 {kind}={status}",
+                time(since)
+            ),
+        ),
+    };
+    Some(Line::new(status_of_line, text).check("repair"))
 }
 
 fn pool_name(sim: &Simulation, node: &Node) -> Option<String> {

@@ -207,7 +207,7 @@ pub fn node(state: &State, node: &Node) -> Value {
     let ready_at = node.initialized_at.unwrap_or(node.created_at);
     let ready = state::node_ready(node);
     let (os, kernel, runtime) = node_info(state, node);
-    let status = json!({
+    let mut status = json!({
         "addresses": [
             {"address": format::node_ip(&node.name), "type": "InternalIP"},
             {"address": node.name, "type": "Hostname"},
@@ -224,6 +224,18 @@ pub fn node(state: &State, node: &Node) -> Value {
             if ready {
                 condition("Ready", true, ready_at,
                     "KubeletReady", "kubelet is posting ready status")
+            } else if let Some((status, since)) = node.conditions.get("Ready") {
+                // A Timeline `nodeCondition` step: the kubelet's words, or the node lifecycle
+                // controller's once the kubelet stops posting.
+                let mut c = if status == "Unknown" {
+                    condition("Ready", false, *since, "NodeStatusUnknown",
+                        "Kubelet stopped posting node status.")
+                } else {
+                    condition("Ready", false, *since, "KubeletNotReady",
+                        "container runtime is down")
+                };
+                c["status"] = Value::from(status.as_str());
+                c
             } else {
                 condition("Ready", false, node.created_at, "KubeletNotReady",
                     "container runtime network not ready: NetworkReady=false \
@@ -241,6 +253,14 @@ pub fn node(state: &State, node: &Node) -> Value {
             "osImage": os,
         },
     });
+    // The node monitoring agent's conditions a Timeline step set (`KernelReady`, ...).
+    if let Some(list) = status["conditions"].as_array_mut() {
+        for (kind, (s, since)) in node.conditions.iter().filter(|(k, _)| *k != "Ready") {
+            let mut c = condition(kind, false, *since, kind, "set by the Timeline");
+            c["status"] = Value::from(s.as_str());
+            list.push(c);
+        }
+    }
     json!({
         "apiVersion": "v1",
         "kind": "Node",

@@ -304,7 +304,8 @@ pub fn cordoned(n: &Node) -> bool {
 
 /// kubelet's Ready condition.
 pub fn node_ready(n: &Node) -> bool {
-    n.state == NodeState::Ready || (n.state == NodeState::Deleting && n.initialized_at.is_some())
+    (n.state == NodeState::Ready || (n.state == NodeState::Deleting && n.initialized_at.is_some()))
+        && !n.conditions.contains_key("Ready")
 }
 
 /// When the NodeClaim registered (a node's Ready heartbeat before then is not known).

@@ -178,10 +178,12 @@ mod tests {
             ),
             (
                 format!(
-                    "{HEAD}spec:\n    seed: 3\n    karpenter:\n      featureGates: {{NodeRepair: true}}\n"
+                    "{HEAD}spec:\n    seed: 3\n    karpenter:\n      \
+                     featureGates: {{NodeRepair: true}}\n"
                 ),
                 format!(
-                    "{HEAD}spec:\n    seed: 3\n    karpenter:\n      version: v1.9\n      featureGates: {{NodeRepair: true}}\n"
+                    "{HEAD}spec:\n    seed: 3\n    karpenter:\n      version: v1.9\n      \
+                     featureGates: {{NodeRepair: true}}\n"
                 ),
             ),
             (

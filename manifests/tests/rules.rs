@@ -1137,8 +1137,10 @@ fn the_kubernetes_io_domain_needs_karpenter_v1_9() {
 fn the_cluster_names_its_karpenter_version_gates_and_settings() {
     let text = "apiVersion: playground.karpenter.dev/v1alpha1\nkind: Cluster\nmetadata: {name: c}\n\
                 spec:\n  karpenter:\n    version: 1.10\n    featureGates:\n      \
-                SpotToSpotConsolidation: true\n      NodeRepiar: true\n      CapacityBuffer: true\n    \
-                settings: {minValuesPolicy: BestEffort, preferencePolicy: Ignore, batchIdleDuration: 2s}\n";
+                SpotToSpotConsolidation: true\n      NodeRepiar: true\n      \
+                CapacityBuffer: true\n    \
+                settings: {minValuesPolicy: BestEffort, preferencePolicy: Ignore, \
+                batchIdleDuration: 2s}\n";
     let l = load(text);
     let k = &l.scenario.cluster.karpenter;
     // `1.10` is a YAML number; read from its source text it is v1.10, not v1.1.

@@ -207,6 +207,8 @@ pub fn marker_words(m: &Marker, lang: Lang) -> String {
         }
         (MarkerKind::Drift, Lang::En) => format!("{nodes} drifted, replaced"),
         (MarkerKind::Drift, Lang::Ko) => format!("{nodes} 드리프트로 교체"),
+        (MarkerKind::Repair, Lang::En) => format!("{nodes} unhealthy, repaired ({})", m.first),
+        (MarkerKind::Repair, Lang::Ko) => format!("비정상 {nodes} 복구 ({})", m.first),
         (MarkerKind::Expiry, Lang::En) => format!("{nodes} expired ({})", m.first),
         (MarkerKind::Expiry, Lang::Ko) => format!("{nodes} 만료 ({})", m.first),
         (MarkerKind::Interruption, Lang::En) => format!("spot interruption of {}", m.first),
@@ -230,6 +232,7 @@ pub fn glyph(kind: MarkerKind) -> &'static str {
         MarkerKind::Removal => "▼",
         MarkerKind::Consolidation | MarkerKind::Emptiness => "◆",
         MarkerKind::Drift => "↻",
+        MarkerKind::Repair => "✚",
         MarkerKind::Expiry => "●",
         MarkerKind::Interruption => "✕",
         MarkerKind::Step => "■",

@@ -711,6 +711,10 @@ fn NodeCardView(name: String) -> impl IntoView {
                         ("fate interrupted", locale.t(T::SpotInterrupted).to_string())
                     }
                     Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
+                    Fate::Unhealthy { condition, repair_in_ms, gate_off } => (
+                        "fate unhealthy",
+                        words::unhealthy(&condition, repair_in_ms, gate_off, locale.lang.get()),
+                    ),
                 };
                 view! { <div class=class>{text}</div> }
             })}

@@ -202,6 +202,7 @@ pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<ClusterEvent> {
             let reason = match &o.fate {
                 Some(Fate::Disrupting(r)) => r.clone(),
                 Some(Fate::Drifted(_)) => "Drifted".into(),
+                Some(Fate::Unhealthy { .. }) => "Unhealthy".into(),
                 Some(Fate::SpotInterrupted) => "SpotInterrupted".into(),
                 Some(Fate::Expired) => "Expired".into(),
                 None => "Deleted".into(),

@@ -49,6 +49,8 @@ pub enum MarkerKind {
     /// Consolidation of empty nodes.
     Emptiness,
     Drift,
+    /// Node repair deleted an unhealthy node.
+    Repair,
     Expiry,
     /// EC2 reclaims a spot instance.
     Interruption,
@@ -66,6 +68,7 @@ impl MarkerKind {
             MarkerKind::Consolidation => "consolidation",
             MarkerKind::Emptiness => "emptiness",
             MarkerKind::Drift => "drift",
+            MarkerKind::Repair => "repair",
             MarkerKind::Expiry => "expiry",
             MarkerKind::Interruption => "interruption",
             MarkerKind::Removal => "removal",
@@ -279,6 +282,7 @@ fn marker_of(at: i64, kind: &EventKind) -> Option<Marker> {
                 Reason::Empty => MarkerKind::Emptiness,
                 Reason::Underutilized => MarkerKind::Consolidation,
                 Reason::Drifted => MarkerKind::Drift,
+                Reason::Repair => MarkerKind::Repair,
             };
             let first = d
                 .candidates
@@ -293,6 +297,8 @@ fn marker_of(at: i64, kind: &EventKind) -> Option<Marker> {
             )
         }
         EventKind::Expired { nodeclaim } => (MarkerKind::Expiry, 1, 0, nodeclaim.clone()),
+        // Before v1.15 node repair is its own controller, outside the disruption events.
+        EventKind::NodeRepair { nodeclaim, .. } => (MarkerKind::Repair, 1, 0, nodeclaim.clone()),
         EventKind::SpotInterrupted { node, .. } => (MarkerKind::Interruption, 1, 0, node.clone()),
         _ => return None,
     };
@@ -314,6 +320,15 @@ fn step_words(action: &TimelineAction) -> String {
             replicas,
             ..
         } => format!("scale {}/{name} --replicas={replicas}", kind.as_str()),
+        TimelineAction::NodeCondition {
+            nodepool,
+            node,
+            condition,
+            status,
+        } => format!(
+            "node condition {condition}={status} on {}",
+            node.as_deref().or(nodepool.as_deref()).unwrap_or_default()
+        ),
         TimelineAction::ScaleNodePool { name, replicas } => {
             format!("scale nodepool/{name} --replicas={replicas}")
         }

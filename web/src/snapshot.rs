@@ -211,6 +211,13 @@ pub struct NodeCard {
 /// (`AMIDrift`, `Underutilized`), shown as they are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fate {
+    /// A node condition is not `True` (`Ready=False`): node repair deletes the node in
+    /// `repair_in_ms` if it repairs this node, and `gate_off` says why it does not.
+    Unhealthy {
+        condition: String,
+        repair_in_ms: Option<i64>,
+        gate_off: bool,
+    },
     Drifted(String),
     Disrupting(String),
     SpotInterrupted,
@@ -546,6 +553,18 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
                 && node.expire_at.is_some_and(|t| t as i64 <= now)
             {
                 Some(Fate::Expired)
+            } else if let Some((kind, (status, _))) = node.conditions.iter().next() {
+                // The condition repair acts on first, else the first one not `True`.
+                let due = sim.repair_due(i);
+                let condition = match &due {
+                    Some((kind, status, _)) => format!("{kind}={status}"),
+                    None => format!("{kind}={status}"),
+                };
+                Some(Fate::Unhealthy {
+                    condition,
+                    repair_in_ms: sim.repair_at(i).map(|at| at as i64 - now),
+                    gate_off: !sim.karpenter().gate(kpg_core::karpenter::Gate::NodeRepair),
+                })
             } else {
                 node.drifted
                     .map(|(_, reason)| Fate::Drifted(reason.as_str().into()))

@@ -115,6 +115,27 @@ pub fn age(ms: i64, lang: Lang) -> String {
     out
 }
 
+/// An unhealthy node's line: its condition, and when node repair deletes it (the countdown),
+/// or that nothing will: `Unhealthy: Ready=False · node repair in 24m 10s`.
+pub fn unhealthy(condition: &str, repair_in_ms: Option<i64>, gate_off: bool, lang: Lang) -> String {
+    match (repair_in_ms, lang) {
+        (None, Lang::En) if !gate_off => format!("Unhealthy: {condition}"),
+        (None, Lang::Ko) if !gate_off => format!("비정상: {condition}"),
+        (Some(ms), Lang::En) if ms > 0 => {
+            format!("Unhealthy: {condition} · node repair in {}", age(ms, lang))
+        }
+        (Some(_), Lang::En) => format!("Unhealthy: {condition} · node repair is due"),
+        (None, Lang::En) => format!("Unhealthy: {condition} · no repair (NodeRepair gate off)"),
+        (Some(ms), Lang::Ko) if ms > 0 => {
+            format!("비정상: {condition} · {} 후 노드 복구", age(ms, lang))
+        }
+        (Some(_), Lang::Ko) => format!("비정상: {condition} · 노드 복구 시점이 지났습니다"),
+        (None, Lang::Ko) => {
+            format!("비정상: {condition} · 복구 안 함(NodeRepair 게이트 꺼짐)")
+        }
+    }
+}
+
 /// `n` days, hours, minutes or seconds (0 to 3).
 fn unit(n: i64, which: usize, lang: Lang) -> String {
     let suffix = match lang {
@@ -200,5 +221,27 @@ mod tests {
             assert_eq!(age(ms, Lang::En), en, "{ms}");
             assert_eq!(age(ms, Lang::Ko), ko, "{ms}");
         }
+    }
+
+    #[test]
+    fn an_unhealthy_node_counts_down_to_its_repair_or_says_why_not() {
+        let at = |ms, gate_off, lang| unhealthy("Ready=False", ms, gate_off, lang);
+        assert_eq!(
+            at(Some(1_450_000), false, Lang::En),
+            "Unhealthy: Ready=False · node repair in 24m 10s"
+        );
+        assert_eq!(
+            at(Some(1_450_000), false, Lang::Ko),
+            "비정상: Ready=False · 24분 10초 후 노드 복구"
+        );
+        assert_eq!(
+            at(None, true, Lang::En),
+            "Unhealthy: Ready=False · no repair (NodeRepair gate off)"
+        );
+        assert_eq!(at(None, false, Lang::En), "Unhealthy: Ready=False");
+        assert_eq!(
+            at(Some(0), false, Lang::En),
+            "Unhealthy: Ready=False · node repair is due"
+        );
     }
 }

@@ -96,11 +96,19 @@ pub struct Node {
     pub reclaim_at: Option<Millis>,
     /// The nodes a disruption command launched this one to replace.
     pub replaces: Vec<String>,
+    /// Node conditions whose status is not `True` (type → status, since when): what node
+    /// repair watches.
+    pub conditions: BTreeMap<String, (String, Millis)>,
 }
 
 impl Node {
     pub(super) fn exists(&self) -> bool {
         !self.deleted
+    }
+
+    /// The instance has joined the cluster: a Node object exists (and may be deleting).
+    pub(super) fn registered(&self) -> bool {
+        self.exists() && !matches!(self.state, NodeState::Launching | NodeState::Launched)
     }
 
     /// A node the scheduler is given (`StateNodes.Active()`): it exists, is not being deleted
@@ -281,16 +289,17 @@ impl Cluster {
     }
 
     /// Nodes of `pool` that count for its budgets (managed and initialized) and those of them
-    /// already being disrupted (deleting, or held by a command).
-    pub(super) fn budget_counts(&self, pool: usize) -> (u32, u32) {
+    /// that use budget up (`BuildDisruptionBudgetMapping`): deleting, held by a command, or
+    /// not `Ready` (except for the repair budget, whose nodes these are: v1.15).
+    pub(super) fn budget_counts(&self, pool: usize, not_ready_counts: bool) -> (u32, u32) {
         let (mut nodes, mut disrupting) = (0, 0);
         for n in 0..self.nodes.len() {
-            if self.is_managed(n)
-                && self.nodes[n].nodepool == Some(pool)
-                && self.nodes[n].initialized_at.is_some()
-            {
+            let node = &self.nodes[n];
+            if self.is_managed(n) && node.nodepool == Some(pool) && node.initialized_at.is_some() {
                 nodes += 1;
-                if self.nodes[n].state == NodeState::Deleting || self.nodes[n].disruption.is_some()
+                if node.state == NodeState::Deleting
+                    || node.disruption.is_some()
+                    || (not_ready_counts && node.conditions.contains_key("Ready"))
                 {
                     disrupting += 1;
                 }

@@ -35,10 +35,13 @@ struct Fingerprint {
     version: u64,
     consolidatable: usize,
     drifted: usize,
+    repairable: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Method {
+    /// Node repair (v1.15: a disruption method).
+    Repair,
     Emptiness,
     Drift,
     MultiNode,
@@ -48,6 +51,7 @@ enum Method {
 impl Method {
     fn as_str(self) -> &'static str {
         match self {
+            Method::Repair => "Repair",
             Method::Emptiness => "Emptiness",
             Method::Drift => "Drift",
             Method::MultiNode => "MultiNodeConsolidation",
@@ -272,7 +276,7 @@ struct PdbState {
 
 impl Simulation {
     fn budget_remaining(&self, pool: usize, reason: Reason) -> u32 {
-        let (nodes, disrupting) = self.cluster.budget_counts(pool);
+        let (nodes, disrupting) = self.cluster.budget_counts(pool, reason != Reason::Repair);
         disruption::remaining(
             &self.cluster.node_pools[pool].budgets,
             reason,
@@ -527,6 +531,7 @@ impl Simulation {
     fn fingerprint(&self) -> Fingerprint {
         let mut consolidatable = 0;
         let mut drifted = 0;
+        let mut repairable = 0;
         for n in 0..self.cluster.nodes.len() {
             if !self.cluster.is_managed(n) || self.cluster.nodes[n].state != NodeState::Ready {
                 continue;
@@ -541,11 +546,15 @@ impl Simulation {
             if self.cluster.nodes[n].drifted.is_some() {
                 drifted += 1;
             }
+            if self.repair_at(n).is_some_and(|at| at <= self.now) {
+                repairable += 1;
+            }
         }
         Fingerprint {
             version: self.cluster.version,
             consolidatable,
             drifted,
+            repairable,
         }
     }
 
@@ -577,6 +586,12 @@ impl Simulation {
             let np = &self.cluster.node_pools[pool];
             scheduled_budgets |= np.budgets.iter().any(|b| b.schedule.is_some());
             if let Some(t) = self.cluster.consolidatable_at(n)
+                && t > self.now
+            {
+                at(t);
+            }
+            if self.karpenter.follows(Behaviour::RepairAsDisruption)
+                && let Some(t) = self.repair_at(n)
                 && t > self.now
             {
                 at(t);
@@ -619,9 +634,13 @@ impl Simulation {
 
     // ----- one pass -----
 
-    /// The methods in Karpenter's order, the first that decides wins: emptiness first from
-    /// v1.5, drift first before (`controller.go` at v1.0.0 and v1.5.0).
+    /// The methods in Karpenter's order, the first that decides wins: node repair first in
+    /// v1.15, then emptiness first from v1.5, drift first before (`controller.go` at v1.0.0
+    /// and v1.5.0).
     fn decide(&self, pass: &mut Pass) -> Option<Plan> {
+        if let Some(plan) = self.node_repair(pass) {
+            return Some(plan);
+        }
         let first = if self.karpenter.follows(Behaviour::EmptinessFirst) {
             self.emptiness(pass).or_else(|| self.drift(pass))
         } else {
@@ -677,8 +696,9 @@ impl Simulation {
         };
         self.disruption.memo = None;
         match plan.method {
-            // Drift acts at once; emptiness and consolidation wait 15 s and look again.
-            Method::Drift => {
+            // Repair and drift act at once; emptiness and consolidation wait 15 s and look
+            // again.
+            Method::Repair | Method::Drift => {
                 self.execute(plan);
                 self.disruption_poll();
             }
@@ -779,6 +799,40 @@ impl Simulation {
             replacements: Vec::new(),
             savings,
         })
+    }
+
+    /// Node repair as a method (v1.15): the node whose unhealthy condition came due first,
+    /// within its pool's `Repair` budget; it is deleted forcefully, nothing launched first.
+    fn node_repair(&self, pass: &mut Pass) -> Option<Plan> {
+        if !self.karpenter.follows(Behaviour::RepairAsDisruption) {
+            return None;
+        }
+        let mut due: Vec<(Millis, &str, usize)> = (0..self.cluster.nodes.len())
+            .filter(|&n| {
+                let node = &self.cluster.nodes[n];
+                node.registered() && node.disruption.is_none()
+            })
+            .filter_map(|n| {
+                let at = self.repair_at(n).filter(|&at| at <= self.now)?;
+                Some((at, self.cluster.nodes[n].name.as_str(), n))
+            })
+            .collect();
+        due.sort();
+        for (_, _, n) in due {
+            let pool = self.cluster.nodes[n].nodepool?;
+            if self.budget_remaining(pool, Reason::Repair) == 0 {
+                pass.over_budget(n, Reason::Repair);
+                continue;
+            }
+            return Some(Plan {
+                method: Method::Repair,
+                reason: Reason::Repair,
+                candidates: alloc::vec![n],
+                replacements: Vec::new(),
+                savings: 0,
+            });
+        }
+        None
     }
 
     /// Drift: the first drifted candidate (empty ones first, then the longest drifted) within
@@ -1645,7 +1699,8 @@ impl Simulation {
             candidates,
             pods: self.pods_moved(&plan.candidates),
             replacements,
-            savings: (plan.method != Method::Drift).then_some(plan.savings),
+            savings: (!matches!(plan.method, Method::Drift | Method::Repair))
+                .then_some(plan.savings),
         }));
 
         let mut replacements = Vec::new();
@@ -1723,6 +1778,11 @@ impl Simulation {
                 reason: command.reason,
                 decision,
             });
+            if command.reason == Reason::Repair {
+                // Forceful, as the health controller's deletion was: the termination
+                // timestamp is now.
+                self.cluster.nodes[n].termination_grace = Some(0);
+            }
             self.terminate(n, TerminationCause::Disruption(command.reason));
         }
     }

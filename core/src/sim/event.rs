@@ -139,6 +139,27 @@ pub enum EventKind {
         object: ObjectName,
         score: BalancedScore,
     },
+    /// A node's condition changed (a `nodeCondition` step).
+    NodeConditionChanged {
+        node: String,
+        condition: String,
+        status: String,
+    },
+    /// Kubernetes' taint manager deletes a pod from a node tainted `NoExecute` (not ready or
+    /// unreachable) once the pod's toleration of it has run out.
+    TaintManagerEviction { pod: PodRef, node: String },
+    /// Node repair deletes an unhealthy node (the condition that decided).
+    NodeRepair {
+        nodeclaim: String,
+        condition: String,
+    },
+    /// Node repair is held: too many of the NodePool's nodes are unhealthy.
+    NodeRepairBlocked {
+        nodeclaim: String,
+        node_pool: String,
+        unhealthy: usize,
+        nodes: usize,
+    },
     /// A static NodePool's `spec.replicas` changed (`kubectl scale nodepool`).
     NodePoolScaled { node_pool: String, replicas: u32 },
     /// The controller executes a command (its log line).
@@ -218,6 +239,8 @@ pub enum TerminationCause {
     Deleted,
     /// A static NodePool scaled down (`static.deprovisioning`).
     StaticScaleDown,
+    /// Node repair (`node.health`).
+    Unhealthy,
 }
 
 /// Why a consolidation command failed its validation.
@@ -307,6 +330,10 @@ pub enum Skip {
         pod: PodRef,
     },
     NoNodeToCordon {
+        node: String,
+    },
+    /// A `nodeCondition` step names no registered node (or a NodePool without one).
+    NoNodeForCondition {
         node: String,
     },
     NoObjectToAnnotate {
@@ -438,6 +465,10 @@ impl EventKind {
             ConsolidationRejected { .. } => "ConsolidationRejected",
             ConsolidationApproved { .. } => "ConsolidationApproved",
             NodePoolScaled { .. } => "ScalingReplicaSet",
+            NodeConditionChanged { .. } => "NodeConditionChanged",
+            NodeRepair { .. } => "NodeRepair",
+            TaintManagerEviction { .. } => "TaintManagerEviction",
+            NodeRepairBlocked { .. } => "NodeRepairBlocked",
             Disrupting(_) => "Disrupting",
             DisruptionLaunching { .. } => "DisruptionLaunching",
             DisruptionWaitingReadiness { .. } => "DisruptionWaitingReadiness",
@@ -481,9 +512,15 @@ impl EventKind {
             | Nominated { pod, .. }
             | FailedScheduling { pod, .. }
             | Evicted { pod, .. }
+            | TaintManagerEviction { pod, .. }
             | FailedDraining { pod, .. } => ObjectRef::pod(pod),
             JobCompleted { namespace, name } => ObjectRef::namespaced("Job", namespace, name),
-            Cordoned { node, .. } | SpotInterrupted { node, .. } => ObjectRef::named("Node", node),
+            Cordoned { node, .. }
+            | SpotInterrupted { node, .. }
+            | NodeConditionChanged { node, .. } => ObjectRef::named("Node", node),
+            NodeRepair { nodeclaim, .. } | NodeRepairBlocked { nodeclaim, .. } => {
+                ObjectRef::named("NodeClaim", nodeclaim)
+            }
             Scaled {
                 kind,
                 namespace,
@@ -558,9 +595,9 @@ impl Skip {
                 name,
             } => ObjectRef::namespaced(kind.as_str(), namespace, name),
             Skip::NoNodeToDelete { kind, name } => ObjectRef::named(kind, name),
-            Skip::NodeGroupNode { node } | Skip::NoNodeToCordon { node } => {
-                ObjectRef::named("Node", node)
-            }
+            Skip::NodeGroupNode { node }
+            | Skip::NoNodeToCordon { node }
+            | Skip::NoNodeForCondition { node } => ObjectRef::named("Node", node),
             Skip::NoPodToDelete { pod } | Skip::DaemonSetPod { pod } => ObjectRef::pod(pod),
             Skip::NoObjectToAnnotate {
                 kind,
@@ -710,6 +747,18 @@ impl fmt::Display for EventKind {
             }
             ConsolidationApproved { score, .. } => write!(f, "{score}"),
             NodePoolScaled { replicas, .. } => write!(f, "Scaled NodePool to {replicas} replicas"),
+            NodeConditionChanged {
+                condition, status, ..
+            } => write!(f, "Node condition {condition} is now {status}"),
+            TaintManagerEviction { pod, .. } => {
+                write!(f, "Marking for deletion Pod {}/{}", pod.namespace, pod.name)
+            }
+            NodeRepair { condition, .. } => {
+                write!(f, "deleting unhealthy node (condition {condition})")
+            }
+            NodeRepairBlocked { .. } => {
+                f.write_str("more than 20% nodes are unhealthy in the nodepool")
+            }
             Disrupting(d) => write!(f, "{d}"),
             ReplacementLaunchFailed { .. } => f.write_str(
                 "failed launching the replacement: no instance type offers the capacity type it \
@@ -788,6 +837,7 @@ impl fmt::Display for TerminationCause {
             TerminationCause::NodePoolDeleted => "NodePool deleted",
             TerminationCause::Deleted => "deleted",
             TerminationCause::StaticScaleDown => "static NodePool scaled down",
+            TerminationCause::Unhealthy => "unhealthy",
         })
     }
 }
@@ -885,6 +935,9 @@ impl fmt::Display for Skip {
                 f.write_str("a DaemonSet pod: its DaemonSet recreates it on the same node")
             }
             Skip::NoNodeToCordon { .. } => f.write_str("no such node to cordon"),
+            Skip::NoNodeForCondition { .. } => {
+                f.write_str("no registered node to set the condition on")
+            }
             Skip::NoObjectToAnnotate { kind, .. } => write!(f, "no such {kind} to annotate"),
             Skip::NothingToInterrupt { target } => write!(f, "no {target} to interrupt"),
             Skip::NotRunningSpot { node } => write!(

@@ -42,6 +42,7 @@ mod cluster;
 mod disrupt;
 pub mod event;
 pub mod evidence;
+mod health;
 pub mod history;
 mod kube_scheduler;
 mod lifecycle;
@@ -112,6 +113,10 @@ enum Action {
     OfferingsExpire,
     /// A shortage a Timeline step declared is over.
     ShortageEnds(usize),
+    /// Node repair looks at a node whose condition is unhealthy.
+    RepairCheck(usize),
+    /// The taint manager's `NoExecute` eviction of a node that is not ready.
+    TaintEviction(usize),
 }
 
 /// The composition: the cluster, the controllers that reconcile against it (each owning its
@@ -460,6 +465,7 @@ impl Simulation {
                 deleting_since: None,
                 reclaim_at: None,
                 replaces: Vec::new(),
+                conditions: BTreeMap::new(),
             };
             self.cluster.nodes.push(node);
             let n = self.cluster.nodes.len() - 1;
@@ -579,6 +585,8 @@ impl Simulation {
             Action::TerminationDone(n) => self.termination_done(n),
             Action::OfferingsExpire => self.expire_unavailable(),
             Action::ShortageEnds(i) => self.end_shortage(i),
+            Action::RepairCheck(n) => self.repair_check(n),
+            Action::TaintEviction(n) => self.taint_eviction(n),
         }
     }
 }

@@ -712,6 +712,7 @@ impl Simulation {
             deleting_since: None,
             reclaim_at: None,
             replaces: Vec::new(),
+            conditions: BTreeMap::new(),
         }
     }
 

@@ -253,6 +253,12 @@ impl Simulation {
                 node,
                 unschedulable,
             } => self.cordon(&node, unschedulable),
+            TimelineAction::NodeCondition {
+                nodepool,
+                node,
+                condition,
+                status,
+            } => self.set_node_condition(nodepool.as_deref(), node.as_deref(), &condition, &status),
             TimelineAction::Annotate {
                 kind,
                 name,

@@ -826,11 +826,20 @@ fn budgets(cx: &mut Cx, f: &Field<'_>) -> Vec<Budget> {
             for item in &items {
                 let Some(reason) = cx.choice(
                     item,
-                    &["Underutilized", "Empty", "Drifted"],
+                    &["Underutilized", "Empty", "Drifted", "Repair"],
                     "disruption reason",
                 ) else {
                     continue;
                 };
+                if reason == "Repair" {
+                    // The CRD's enum gains `Repair` with repair as a disruption (v1.15).
+                    cx.need(
+                        Need::Version(Behaviour::RepairAsDisruption),
+                        "reason `Repair`",
+                        &item.path,
+                        item.pos(),
+                    );
+                }
                 // `listType: set`: the API server refuses a repeated item.
                 if reasons.iter().any(|r| r == reason) {
                     cx.error(

@@ -694,6 +694,7 @@ const ACTIONS: &[&str] = &[
     "cordon",
     "annotate",
     "insufficientCapacity",
+    "nodeCondition",
 ];
 
 /// Objects that exist only in the running cluster (Karpenter creates them), so a step that
@@ -959,6 +960,59 @@ fn action(
                 zone,
                 capacity_type,
                 duration,
+            })
+        }
+        "nodeCondition" => {
+            let mut c = Fields::of(cx, v);
+            let nodepool_field = c.get("nodepool");
+            let nodepool = nodepool_field.as_ref().and_then(|n| cx.nonempty_str(n));
+            let node = c.get("node").and_then(|n| cx.nonempty_str(&n));
+            let condition = c
+                .req_help(cx, "type", "e.g. `type: Ready` (a node condition's type)")
+                .and_then(|t| cx.nonempty_str(&t));
+            // A condition's status is a string in Kubernetes; the Timeline is the
+            // playground's own, so `status: False` (a YAML boolean) means what it says.
+            let status = c.req(cx, "status").and_then(|s| match s.node.value {
+                Value::Bool(b) => Some(if b { "True" } else { "False" }.to_string()),
+                _ => cx
+                    .choice(&s, &["True", "False", "Unknown"], "condition status")
+                    .map(str::to_string),
+            });
+            c.finish(cx);
+            if nodepool.is_some() == node.is_some() {
+                cx.error(
+                    Code::TimelineStepActions,
+                    &v.path,
+                    v.pos(),
+                    "nodeCondition takes exactly one of `nodepool` and `node`",
+                    Some(
+                        "e.g. `nodeCondition: {nodepool: default, type: Ready, status: False}`"
+                            .into(),
+                    ),
+                );
+                cx.ko(
+                    "nodeCondition에는 `nodepool`과 `node` 중 정확히 하나만 씁니다",
+                    Some(
+                        "예: `nodeCondition: {nodepool: default, type: Ready, status: False}`"
+                            .into(),
+                    ),
+                );
+                return None;
+            }
+            if let (Some(np), Some(nf)) = (&nodepool, &nodepool_field) {
+                cx.refer("NodePool", "", np, nf);
+            }
+            cx.need(
+                Need::Gate(Gate::NodeRepair),
+                "node repair",
+                &v.path,
+                v.key_pos,
+            );
+            Some(TimelineAction::NodeCondition {
+                nodepool,
+                node,
+                condition: condition?,
+                status: status?,
             })
         }
         "cordon" => {
