@@ -830,3 +830,154 @@ fn repair_holds_when_a_fifth_of_the_pool_is_unhealthy_until_v1_15_budgets_it() {
         l.diagnostics
     );
 }
+
+// ----- NodeOverlay (`pkg/controllers/nodeoverlay/`, v1.7+, gate NodeOverlay; v1.14.1) -----
+
+const OVERLAY_ON: &str = "    featureGates: {NodeOverlay: true}\n";
+
+fn overlay(name: &str, body: &str) -> String {
+    format!(
+        "\n---\napiVersion: karpenter.sh/v1alpha1\nkind: NodeOverlay\nmetadata: {{name: {name}}}\n\
+         spec:\n{body}"
+    )
+}
+
+/// One 1-CPU pod; the pool allows on-demand c5.large ($0.085) and m5.large ($0.096).
+fn overlay_scenario(gates: &str, overlays: &str) -> String {
+    format!(
+        "{}{CLASS}{}{}{overlays}",
+        cluster("v1.14", gates),
+        pool(&on_demand_of("c5.large, m5.large"), ""),
+        deployment("web", 1, "1", ""),
+    )
+}
+
+const C5_UP_HALF: &str = "  requirements:\n  \
+                          - {key: node.kubernetes.io/instance-type, operator: In, \
+                          values: [c5.large]}\n  priceAdjustment: \"+50%\"\n";
+
+#[test]
+fn an_overlay_price_changes_which_instance_type_karpenter_launches() {
+    let plain = simulate_run(&overlay_scenario(OVERLAY_ON, ""), "2m");
+    assert_eq!(node_types(&plain), ["c5.large/on-demand"]);
+    // c5.large at +50% is $0.1275: m5.large is now the cheapest.
+    let text = overlay_scenario(OVERLAY_ON, &overlay("c5-up", C5_UP_HALF));
+    let r = simulate_run(&text, "2m");
+    assert_eq!(node_types(&r), ["m5.large/on-demand"]);
+    // A Savings Plan's discount on m5: the node's price is the overlay's, the list price
+    // beside it, in the report and in `kpg explain`.
+    let m5_off = "  requirements:\n  \
+                  - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}\n  \
+                  priceAdjustment: \"-20%\"\n";
+    let text = overlay_scenario(OVERLAY_ON, &overlay("savings-plan", m5_off));
+    let r = simulate_run(&text, "2m");
+    let node = nodes(&r.report)[0];
+    assert_eq!(str_of(node, "instanceType"), Some("m5.large"));
+    assert_eq!(node["pricePerHour"].as_f64(), Some(0.0768));
+    assert_eq!(node["listPricePerHour"].as_f64(), Some(0.096));
+    assert_eq!(str_of(node, "nodeOverlay"), Some("savings-plan"));
+    let name = str_of(node, "name").unwrap().to_string();
+    let out = common::kpg_stdin(
+        &["explain", "-", "--at", "2m", "--node", &name],
+        text.as_bytes(),
+    );
+    let said = common::stdout(&out);
+    assert!(
+        said.contains("priced at $0.0768/h by NodeOverlay savings-plan (list price $0.0960/h)"),
+        "{said}"
+    );
+
+    // The gate is off by default: the overlay changes nothing, and the reader says so.
+    let off = overlay_scenario("", &overlay("c5-up", C5_UP_HALF));
+    assert_eq!(
+        node_types(&simulate_run(&off, "2m")),
+        ["c5.large/on-demand"]
+    );
+    let l = kpg_manifests::load(&off);
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "needs-feature-gate" && d.message.contains("NodeOverlay")),
+        "{:#?}",
+        l.diagnostics
+    );
+}
+
+#[test]
+fn overlays_of_one_weight_on_one_offering_conflict_and_the_heavier_wins() {
+    let cheap_c5 = |price: &str, weight: &str| {
+        format!(
+            "  requirements:\n  \
+             - {{key: node.kubernetes.io/instance-type, operator: In, values: [c5.large]}}\n  \
+             price: \"{price}\"\n{weight}"
+        )
+    };
+    // Same weight: the later name is taken first; the other conflicts and applies nowhere.
+    let text = overlay_scenario(
+        OVERLAY_ON,
+        &(overlay("a-dear", &cheap_c5("0.5", "")) + &overlay("b-dearer", &cheap_c5("0.9", ""))),
+    );
+    let r = simulate_run(&text, "2m");
+    assert_eq!(node_types(&r), ["m5.large/on-demand"]);
+    assert!(r.events.iter().any(
+        |e| matches!(&e.kind, EventKind::NodeOverlayConflict { overlay } if overlay == "a-dear")
+    ));
+    // A heavier overlay is taken first and prices the offering; the lighter one changes
+    // nothing and conflicts with nothing.
+    let text = overlay_scenario(
+        OVERLAY_ON,
+        &(overlay("a-cheap", &cheap_c5("0.01", "  weight: 10\n"))
+            + &overlay("b-dear", &cheap_c5("0.9", ""))),
+    );
+    let r = simulate_run(&text, "2m");
+    assert_eq!(node_types(&r), ["c5.large/on-demand"]);
+    assert_eq!(nodes(&r.report)[0]["pricePerHour"].as_f64(), Some(0.01));
+    assert!(
+        !r.events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::NodeOverlayConflict { .. }))
+    );
+}
+
+#[test]
+fn an_overlays_capacity_lets_a_pod_asking_for_an_extended_resource_run() {
+    let pod = "
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: licensed}
+spec:
+  containers:
+  - name: c
+    image: pause
+    resources:
+      requests: {cpu: 500m}
+      limits: {nvidia.com/gpu: 1}
+";
+    let gpu = "  requirements:\n  \
+               - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}\n  \
+               capacity: {nvidia.com/gpu: 1}\n";
+    let text = |overlays: &str| {
+        format!(
+            "{}{CLASS}{}{pod}{overlays}",
+            cluster("v1.14", OVERLAY_ON),
+            pool(&on_demand_of("c5.large, m5.large"), ""),
+        )
+    };
+    let r = simulate_run(&text(""), "2m");
+    assert!(nodes(&r.report).is_empty());
+    let r = simulate_run(&text(&overlay("gpu", gpu)), "2m");
+    assert_eq!(node_types(&r), ["m5.large/on-demand"]);
+    assert_eq!(nodes(&r.report)[0]["allocatable"]["nvidia.com/gpu"], "1");
+    // The CRD refuses capacity for cpu.
+    let cpu = "  requirements: []\n  capacity: {cpu: \"4\"}\n";
+    let l = kpg_manifests::load(&text(&overlay("more-cpu", cpu)));
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "nodeoverlay-rule" && d.message.contains("restricted")),
+        "{:#?}",
+        l.diagnostics
+    );
+    assert!(l.scenario.node_overlays.is_empty());
+}

@@ -21,6 +21,7 @@ pub mod karpenter;
 pub mod labels;
 pub mod manifest;
 pub mod model;
+pub mod overlay;
 pub mod pod;
 pub mod quantity;
 pub mod report;

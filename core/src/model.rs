@@ -32,6 +32,8 @@ pub struct Scenario {
     /// Custom instance types; when non-empty they replace the built-in catalog.
     pub instance_types: Vec<crate::catalog::InstanceTypeSpec>,
     pub timeline: Vec<TimelineStep>,
+    /// NodeOverlays (`karpenter.sh/v1alpha1`).
+    pub node_overlays: Vec<crate::overlay::NodeOverlay>,
     /// Every accepted object as written (documents, `List` items, Timeline `apply`
     /// objects), for what shows objects as the API server serves them. Shared: a simulation
     /// keeps it as it is, and cloning a scenario (the page rebuilds from one per edit) does

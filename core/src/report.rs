@@ -69,6 +69,11 @@ pub struct NodeReport {
     /// price in the built-in catalog), `spot-advisor`, `spot-default` (approximations) or
     /// `custom` (an InstanceType document).
     pub price_source: String,
+    /// A NodeOverlay priced the node: its name, and the price before it (USD per hour).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_overlay: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_price_per_hour: Option<f64>,
     pub created_at: String,
     /// `namespace/name` of the pods bound to the node, sorted.
     pub pods: Vec<String>,

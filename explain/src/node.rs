@@ -694,6 +694,26 @@ fn launch_section(
         .check("chosen")
         .price(Some(node.price)),
     );
+    if let Some((overlay, list)) = &node.overlay {
+        lines.push(
+            Line::new(
+                Status::Info,
+                say!(
+                    lang,
+                    "priced at {} by NodeOverlay {} (list price {}): Karpenter compares and \
+                     orders offerings at the overlay's price",
+                    "가격 {}는 NodeOverlay {}가 정한 값입니다(정가 {}). Karpenter는 \
+                     오버레이의 가격으로 오퍼링을 비교하고 정렬합니다",
+                    say::dollars(node.price),
+                    overlay,
+                    say::dollars(*list)
+                ),
+            )
+            .about(overlay)
+            .check("overlay")
+            .price(Some(node.price)),
+        );
+    }
     let l = &r.launch;
     let od = l
         .cheapest_on_demand

@@ -220,6 +220,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Namespace(n) => scenario.namespaces.push(n),
             Object::Cluster(c) => scenario.cluster = c,
             Object::InstanceType(t) => scenario.instance_types.push(t),
+            Object::NodeOverlay(o) => scenario.node_overlays.push(o),
             Object::Timeline(s) => steps.extend(s),
         }
     }

@@ -419,6 +419,13 @@ codes! {
          on.",
         "기능 게이트가 꺼진 채로 쓴 기능입니다. 게이트를 켜기 전까지 Karpenter는 이를 \
          무시합니다.";
+    NodeOverlayRule = "nodeoverlay-rule", ApiServer,
+        "A NodeOverlay the CRD refuses: both `price` and `priceAdjustment`, a price or an \
+         adjustment not in the CRD's format, or capacity for cpu, memory, ephemeral-storage or \
+         pods.",
+        "CRD가 거부하는 NodeOverlay입니다: `price`와 `priceAdjustment`를 함께 쓰거나, CRD \
+         형식이 아닌 가격이나 조정값을 쓰거나, cpu, memory, ephemeral-storage, pods의 용량을 \
+         바꾸려 했습니다.";
     TimelineKind = "timeline-kind", Playground,
         "A Timeline step names a kind it cannot apply or delete.",
         "Timeline 단계가 적용하거나 삭제할 수 없는 종류를 가리킵니다.";

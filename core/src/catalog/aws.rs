@@ -576,6 +576,7 @@ impl<'a> Context<'a> {
                     price: od.map_or(0, |p| p.0),
                     available: od.is_some(),
                     price_source: od.map_or(od_source, |p| p.1),
+                    overlay: None,
                 });
                 offerings.push(Offering {
                     zone: zone.clone(),
@@ -583,6 +584,7 @@ impl<'a> Context<'a> {
                     price: spot.map_or(0, |p| p.0),
                     available: spot.is_some(),
                     price_source: spot_source,
+                    overlay: None,
                 });
             }
         }
@@ -834,6 +836,7 @@ pub fn custom_instance_type(
             price: o.price,
             available: o.available,
             price_source: PriceSource::Custom,
+            overlay: None,
         })
         .collect();
 

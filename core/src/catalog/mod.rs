@@ -104,6 +104,8 @@ pub struct Offering {
     pub price: MicroDollars,
     pub available: bool,
     pub price_source: PriceSource,
+    /// A NodeOverlay changed `price`: the overlay's name and the price before it.
+    pub overlay: Option<(String, MicroDollars)>,
 }
 
 /// An instance type as a NodePool sees it through its node class.

@@ -236,6 +236,7 @@ mod tests {
                     price: 1,
                     available: true,
                     price_source: PriceSource::Custom,
+                    overlay: None,
                 });
             }
         }

@@ -59,6 +59,8 @@ pub struct Node {
     pub capacity_type: CapacityType,
     pub price: MicroDollars,
     pub price_source: PriceSource,
+    /// The NodeOverlay that priced its offering, and the list price before it.
+    pub overlay: Option<(String, MicroDollars)>,
     pub labels: StringMap,
     pub taints: Vec<Taint>,
     pub startup_taints: Vec<Taint>,

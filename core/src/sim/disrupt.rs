@@ -463,6 +463,7 @@ impl Simulation {
     /// instance types the pass filters are the ones the provisioner's candidate cache keeps.
     fn controller_pass(&mut self, base: Option<Rc<SimBase>>) -> Pass {
         self.cloud.warm_catalogs();
+        self.warm_overlays();
         Pass::new(base)
     }
 

@@ -160,6 +160,9 @@ pub enum EventKind {
         unhealthy: usize,
         nodes: usize,
     },
+    /// A NodeOverlay meets another of its weight and is applied nowhere (upstream sets its
+    /// `ValidationSucceeded` condition False, reason `Conflict`).
+    NodeOverlayConflict { overlay: String },
     /// A static NodePool's `spec.replicas` changed (`kubectl scale nodepool`).
     NodePoolScaled { node_pool: String, replicas: u32 },
     /// The controller executes a command (its log line).
@@ -467,6 +470,7 @@ impl EventKind {
             NodePoolScaled { .. } => "ScalingReplicaSet",
             NodeConditionChanged { .. } => "NodeConditionChanged",
             NodeRepair { .. } => "NodeRepair",
+            NodeOverlayConflict { .. } => "Conflict",
             TaintManagerEviction { .. } => "TaintManagerEviction",
             NodeRepairBlocked { .. } => "NodeRepairBlocked",
             Disrupting(_) => "Disrupting",
@@ -518,6 +522,7 @@ impl EventKind {
             Cordoned { node, .. }
             | SpotInterrupted { node, .. }
             | NodeConditionChanged { node, .. } => ObjectRef::named("Node", node),
+            NodeOverlayConflict { overlay } => ObjectRef::named("NodeOverlay", overlay),
             NodeRepair { nodeclaim, .. } | NodeRepairBlocked { nodeclaim, .. } => {
                 ObjectRef::named("NodeClaim", nodeclaim)
             }
@@ -750,6 +755,10 @@ impl fmt::Display for EventKind {
             NodeConditionChanged {
                 condition, status, ..
             } => write!(f, "Node condition {condition} is now {status}"),
+            NodeOverlayConflict { .. } => f.write_str(
+                "ValidationSucceeded=False: conflict with another overlay (one of the same weight \
+                 changes the same offering or resource); it is applied nowhere",
+            ),
             TaintManagerEviction { pod, .. } => {
                 write!(f, "Marking for deletion Pod {}/{}", pod.namespace, pod.name)
             }

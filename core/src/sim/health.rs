@@ -94,8 +94,9 @@ impl Simulation {
     }
 
     /// A `nodeCondition` step: the condition changes on its node (the named one, or the
-    /// NodePool's oldest whose condition is not that already), the node lifecycle controller taints or untaints a node whose
-    /// `Ready` changed, and the taint manager and node repair look when they come due.
+    /// NodePool's oldest whose condition is not that already), the node lifecycle controller
+    /// taints or untaints a node whose `Ready` changed, and the taint manager and node repair
+    /// look when they come due.
     pub(super) fn set_node_condition(
         &mut self,
         nodepool: Option<&str>,

@@ -46,6 +46,7 @@ mod health;
 pub mod history;
 mod kube_scheduler;
 mod lifecycle;
+mod overlays;
 mod provisioner;
 mod recorder;
 mod report;
@@ -151,6 +152,8 @@ pub struct Simulation {
     termination: termination::Termination,
     /// The AWS provider and EC2: instance types, AMIs, shortages, unavailable offerings.
     cloud: capacity::CloudProvider,
+    /// The nodeoverlay controller: the overlays and the catalogs they give each NodePool.
+    overlays: overlays::NodeOverlays,
     // ----- the output -----
     /// The event stream and what each decision saw.
     recorder: recorder::Recorder,
@@ -213,6 +216,7 @@ impl Simulation {
         let mut sim = Simulation {
             now: 0,
             cloud: capacity::CloudProvider::new(region, zones, scenario.instance_types.clone()),
+            overlays: overlays::NodeOverlays::new(scenario.node_overlays.clone()),
             cluster: Cluster::new(&scenario),
             timeline: scenario.timeline.clone(),
             written: scenario.written.clone(),
@@ -442,6 +446,7 @@ impl Simulation {
                 capacity_type: ct,
                 price,
                 price_source: source,
+                overlay: None,
                 requirements: Requirements::from_labels(labels.iter()),
                 labels,
                 taints: group.taints.clone(),

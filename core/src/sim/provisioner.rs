@@ -148,7 +148,7 @@ impl Simulation {
             {
                 continue;
             }
-            let Some(types) = self.cloud.catalog(&np.node_class_ref.name) else {
+            let Some(types) = self.pool_catalog(pool) else {
                 continue;
             };
             let reqs = self.template_requirements(np);
@@ -367,6 +367,7 @@ impl Simulation {
             return;
         }
         self.cloud.warm_catalogs();
+        self.warm_overlays();
         let (templates, fills) = self.build_templates();
         self.remember_candidates(fills);
         let (mut outcome, node_view_ids) = self.solve(&pending, &templates);
@@ -683,6 +684,7 @@ impl Simulation {
             capacity_type,
             price: offering.map_or(0, |o| o.price),
             price_source: offering.map_or(PriceSource::Regional, |o| o.price_source),
+            overlay: offering.and_then(|o| o.overlay.clone()),
             requirements: Requirements::from_labels(labels.iter()),
             labels,
             taints: np.taints.clone(),

@@ -73,6 +73,8 @@ impl Simulation {
                 requested: fmt_res(&self.cluster.requests_of(&by_node[n]), &shown),
                 price_per_hour: to_dollars(node.price),
                 price_source: node.price_source.as_str().into(),
+                node_overlay: node.overlay.as_ref().map(|(name, _)| name.clone()),
+                list_price_per_hour: node.overlay.as_ref().map(|&(_, list)| to_dollars(list)),
                 created_at: duration::format(node.created_at),
                 pods,
             });

@@ -394,6 +394,9 @@ pub(crate) enum ReqSite {
     NodePool,
     /// A pod's node affinity (core Kubernetes rules).
     Pod,
+    /// `spec.requirements` of a NodeOverlay: a NodePool's rules, but `karpenter.sh/nodepool`
+    /// may be named and there is no `minValues`.
+    NodeOverlay,
 }
 
 /// One node selector requirement (`key`, `operator`, `values`, and on NodePools `minValues`).
@@ -406,12 +409,12 @@ pub(crate) fn requirement(
     let mut r = match site {
         ReqSite::Pod => Fields::typed(cx, item, schema::V1_NODE_SELECTOR_REQUIREMENT),
         // Karpenter's requirement adds `minValues`: its fields are the reader's own.
-        ReqSite::NodePool => Fields::of(cx, item),
+        ReqSite::NodePool | ReqSite::NodeOverlay => Fields::of(cx, item),
     };
     let key = r.req(cx, "key").and_then(|k| {
         let s = cx.nonempty_str(&k)?;
         // The CRD's maxLength; a qualified name can be one character longer (253 + '/' + 63).
-        if site == ReqSite::NodePool && s.chars().count() > 316 {
+        if site != ReqSite::Pod && s.chars().count() > 316 {
             cx.error(
                 Code::TooLong,
                 &k.path,
@@ -434,8 +437,12 @@ pub(crate) fn requirement(
         if !check_label_key(cx, &k.path, k.pos(), &s) {
             return None;
         }
-        if site == ReqSite::NodePool {
-            if let Some(why) = restricted_label(&s) {
+        if site != ReqSite::Pod {
+            let restricted = match site {
+                ReqSite::NodeOverlay if s == wellknown::NODEPOOL => None,
+                _ => restricted_label(&s),
+            };
+            if let Some(why) = restricted {
                 cx.error(
                     Code::RestrictedLabel,
                     &k.path,
@@ -464,7 +471,7 @@ pub(crate) fn requirement(
         }
         Some(s)
     });
-    let ops = if site == ReqSite::NodePool {
+    let ops = if site != ReqSite::Pod {
         NODEPOOL_OPERATORS
     } else {
         POD_NODE_OPERATORS
@@ -474,8 +481,8 @@ pub(crate) fn requirement(
         .as_ref()
         .and_then(|o| cx.choice(o, ops, "operator"))
         .and_then(Operator::parse);
-    if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of), ReqSite::NodePool) =
-        (operator, &op_field, site)
+    if let (Some(op @ (Operator::Gte | Operator::Lte)), Some(of)) = (operator, &op_field)
+        && site != ReqSite::Pod
     {
         cx.need(
             Need::Version(Behaviour::GteLteAndOpenLabelDomains),
@@ -490,7 +497,7 @@ pub(crate) fn requirement(
             let mut out = Vec::new();
             for item in cx.seq(v) {
                 if let Some(s) = cx.str(&item) {
-                    if site == ReqSite::NodePool {
+                    if site != ReqSite::Pod {
                         check_label_value(cx, &item.path, item.pos(), &s);
                     }
                     out.push(s);
@@ -516,7 +523,7 @@ pub(crate) fn requirement(
         let vpos = values_field.as_ref().map(|v| v.pos()).unwrap_or(of.pos());
         match op {
             Operator::In | Operator::NotIn
-                if values.is_empty() && (site == ReqSite::Pod || op == Operator::In) =>
+                if values.is_empty() && (site != ReqSite::NodePool || op == Operator::In) =>
             {
                 cx.error(
                     Code::MissingValues,
@@ -549,7 +556,7 @@ pub(crate) fn requirement(
                         .parse::<i64>()
                         .is_ok_and(|n| site == ReqSite::Pod || n >= 0);
                 if !ok {
-                    let what = if site == ReqSite::NodePool {
+                    let what = if site != ReqSite::Pod {
                         "a single non-negative integer value"
                     } else {
                         "a single integer value"
@@ -587,7 +594,7 @@ pub(crate) fn requirement(
                 Some("값을 minValues개 이상 나열하거나 minValues를 낮추세요".into()),
             );
         }
-        if site == ReqSite::NodePool
+        if site != ReqSite::Pod
             && op == Operator::In
             && let Some(k) = key.as_deref()
         {

@@ -7,6 +7,7 @@
 pub(crate) mod common;
 pub(crate) mod nodeclass;
 pub(crate) mod nodepool;
+pub(crate) mod overlay;
 pub(crate) mod playground;
 pub(crate) mod pod;
 pub(crate) mod workload;
@@ -79,6 +80,11 @@ pub(crate) const KINDS: &[KindInfo] = &[
     KindInfo {
         kind: "Namespace",
         versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "NodeOverlay",
+        versions: &["karpenter.sh/v1alpha1"],
         namespaced: false,
     },
     KindInfo {
@@ -156,6 +162,7 @@ pub(crate) enum Object {
     Namespace(Namespace),
     Cluster(Cluster),
     InstanceType(InstanceTypeSpec),
+    NodeOverlay(kpg_core::overlay::NodeOverlay),
     Timeline(Vec<playground::Step>),
 }
 
@@ -285,7 +292,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
     if site == Site::TimelineApply
         && matches!(
             info.kind,
-            "Namespace" | "Cluster" | "InstanceType" | "Timeline"
+            "Namespace" | "Cluster" | "InstanceType" | "Timeline" | "NodeOverlay"
         )
     {
         cx.error(
@@ -345,6 +352,10 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "InstanceType" => {
             let (m, o) = playground::instance_type(cx, root);
             (m, Object::InstanceType(o))
+        }
+        "NodeOverlay" => {
+            let (m, o) = overlay::node_overlay(cx, root);
+            (m, Object::NodeOverlay(o))
         }
         _ => {
             let (m, o) = playground::timeline(cx, root);
