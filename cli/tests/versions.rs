@@ -981,3 +981,56 @@ spec:
     );
     assert!(l.scenario.node_overlays.is_empty());
 }
+
+// ----- static drift (`disruption/staticdrift.go`, v1.8-v1.14.1; v1.15 terminate-first) -----
+
+fn node_names(r: &JsonRun) -> Vec<String> {
+    let mut v: Vec<String> = nodes(&r.report)
+        .iter()
+        .filter_map(|n| str_of(n, "name").map(String::from))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_static_pools_drifted_nodes_are_replaced_first_and_within_its_node_limit() {
+    let ami = "  - {at: 3m, releaseAmi: {alias: al2023}}\n";
+    let run = |version: &str, extra: &str, until: &str| {
+        simulate_run(&static_scenario(version, STATIC_ON, 2, extra, ami), until)
+    };
+    let before = node_names(&run("v1.14", "", "2m"));
+    assert_eq!(before.len(), 2);
+    // A new AMI drifts both; each is replaced by a NodeClaim of the pool's template before it
+    // goes, one at a time (the default 10 % budget of 2 nodes is 1).
+    let after = run("v1.14", "", "30m");
+    let names = node_names(&after);
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().all(|n| !before.contains(n)),
+        "{before:?} {names:?}"
+    );
+    let drifts = disruptions(&after);
+    assert_eq!(drifts.len(), 2);
+    assert!(
+        drifts
+            .iter()
+            .all(|(_, d)| d.reason == Reason::Drifted && d.replacements.len() == 1)
+    );
+    // At `limits.nodes: 2` there is no room for a replacement: v1.14 leaves the nodes drifted.
+    let held = run("v1.14", "  limits: {nodes: 2}\n", "30m");
+    assert_eq!(node_names(&held), before);
+    // v1.15 deletes first, and static provisioning launches the replacement.
+    let v15 = run("v1.15", "  limits: {nodes: 2}\n", "30m");
+    let names = node_names(&v15);
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().all(|n| !before.contains(n)),
+        "{before:?} {names:?}"
+    );
+    assert!(
+        disruptions(&v15)
+            .iter()
+            .all(|(_, d)| d.replacements.is_empty())
+    );
+}

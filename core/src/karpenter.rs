@@ -253,10 +253,12 @@ pub enum Behaviour {
     /// Node repair is a disruption method: budgeted (reason `Repair`), run before drift, no
     /// 20 % breaker.
     RepairAsDisruption,
+    /// A static NodePool at its `limits.nodes` drifts by deleting first, then replacing.
+    StaticDriftTerminateFirst,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 10] = [
+    pub const ALL: [Behaviour; 11] = [
         Behaviour::PreferencePolicySetting,
         Behaviour::EmptinessFirst,
         Behaviour::MinValuesPolicySetting,
@@ -267,6 +269,7 @@ impl Behaviour {
         Behaviour::ConsolidationDestinations,
         Behaviour::PricePerDisruptionOrder,
         Behaviour::RepairAsDisruption,
+        Behaviour::StaticDriftTerminateFirst,
     ];
 
     /// The first minor that behaves so.
@@ -281,7 +284,7 @@ impl Behaviour {
             Behaviour::BalancedPolicy
             | Behaviour::ConsolidationDestinations
             | Behaviour::PricePerDisruptionOrder => 14,
-            Behaviour::RepairAsDisruption => 15,
+            Behaviour::RepairAsDisruption | Behaviour::StaticDriftTerminateFirst => 15,
         })
     }
 
@@ -299,6 +302,8 @@ impl Behaviour {
             Behaviour::PricePerDisruptionOrder => "pkg/controllers/disruption/types.go",
             // kubernetes-sigs/karpenter#3192 (the RFC) and #3311; no v1.15 tag was readable.
             Behaviour::RepairAsDisruption => "designs/making-node-repair-voluntary.md",
+            // As issue 31 states v1.15; no v1.15 tag was readable.
+            Behaviour::StaticDriftTerminateFirst => "pkg/controllers/disruption/staticdrift.go",
         }
     }
 
@@ -326,6 +331,9 @@ impl Behaviour {
             }
             Behaviour::RepairAsDisruption => {
                 "node repair is budgeted (reason `Repair`) and runs before drift"
+            }
+            Behaviour::StaticDriftTerminateFirst => {
+                "a static NodePool at its node limit drifts by deleting before replacing"
             }
         }
     }

@@ -43,6 +43,8 @@ enum Method {
     /// Node repair (v1.15: a disruption method).
     Repair,
     Emptiness,
+    /// Drift of a static NodePool's nodes (`staticdrift.go`).
+    StaticDrift,
     Drift,
     MultiNode,
     SingleNode,
@@ -53,6 +55,7 @@ impl Method {
         match self {
             Method::Repair => "Repair",
             Method::Emptiness => "Emptiness",
+            Method::StaticDrift => "StaticDrift",
             Method::Drift => "Drift",
             Method::MultiNode => "MultiNodeConsolidation",
             Method::SingleNode => "SingleNodeConsolidation",
@@ -643,7 +646,9 @@ impl Simulation {
             return Some(plan);
         }
         let first = if self.karpenter.follows(Behaviour::EmptinessFirst) {
-            self.emptiness(pass).or_else(|| self.drift(pass))
+            self.emptiness(pass)
+                .or_else(|| self.static_drift(pass))
+                .or_else(|| self.drift(pass))
         } else {
             self.drift(pass).or_else(|| self.emptiness(pass))
         };
@@ -699,7 +704,7 @@ impl Simulation {
         match plan.method {
             // Repair and drift act at once; emptiness and consolidation wait 15 s and look
             // again.
-            Method::Repair | Method::Drift => {
+            Method::Repair | Method::StaticDrift | Method::Drift => {
                 self.execute(plan);
                 self.disruption_poll();
             }
@@ -830,6 +835,95 @@ impl Simulation {
                 reason: Reason::Repair,
                 candidates: alloc::vec![n],
                 replacements: Vec::new(),
+                savings: 0,
+            });
+        }
+        None
+    }
+
+    /// Static drift (`staticdrift.go`, v1.8+): a static NodePool's drifted nodes, once its
+    /// scale-down is done, within its `Drifted` budget, each replaced by a NodeClaim from the
+    /// pool's template first, as many as `limits.nodes` leaves room for. At the limit, v1.15
+    /// deletes the node first and static provisioning replaces it.
+    fn static_drift(&self, pass: &mut Pass) -> Option<Plan> {
+        if !self.static_pools_run() {
+            return None;
+        }
+        let by_node = self.cluster.active_pods_by_node();
+        let pdbs = self.pdb_state();
+        for pool in 0..self.cluster.node_pools.len() {
+            let np = &self.cluster.node_pools[pool];
+            let Some(replicas) = np.replicas else {
+                continue;
+            };
+            if self.cluster.pool_deleted[pool] {
+                continue;
+            }
+            let members: Vec<usize> = (0..self.cluster.nodes.len())
+                .filter(|&n| {
+                    let node = &self.cluster.nodes[n];
+                    node.exists() && node.nodepool == Some(pool)
+                })
+                .collect();
+            let running = members
+                .iter()
+                .filter(|&&n| self.cluster.nodes[n].active())
+                .count();
+            let pending = members
+                .iter()
+                .filter(|&&n| {
+                    let node = &self.cluster.nodes[n];
+                    node.state != NodeState::Deleting && node.disruption.is_some()
+                })
+                .count();
+            if running + pending > replicas as usize {
+                continue;
+            }
+            let mut drifted: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    matches!(self.ruled_out(n), Some(Candidacy::Static { .. }))
+                        && self.cluster.nodes[n].drifted.is_some()
+                        && !self.cluster.node_do_not_disrupt(n)
+                        && (self.cluster.nodes[n].termination_grace.is_some()
+                            || by_node[n]
+                                .iter()
+                                .all(|&p| self.pod_blocker(p, &pdbs).is_none()))
+                })
+                .collect();
+            drifted.sort_by_key(|&n| {
+                let node = &self.cluster.nodes[n];
+                (node.drifted.map(|d| d.0), node.name.clone())
+            });
+            let Some(&n) = drifted.first() else { continue };
+            if self.budget_remaining(pool, Reason::Drifted) == 0 {
+                pass.over_budget(n, Reason::Drifted);
+                continue;
+            }
+            let room = np.limits.nodes.map_or(usize::MAX, |l| {
+                (l.max(0) as usize).saturating_sub(members.len())
+            });
+            let replacements = if room > 0 {
+                let (templates, _) = self.build_templates_for(|p| p == pool);
+                let Some(template) = templates.into_iter().next() else {
+                    continue;
+                };
+                let claim = scheduling::NewClaim::for_template(0, &template);
+                if claim.options.is_empty() {
+                    continue;
+                }
+                alloc::vec![Replacement { template, claim }]
+            } else if self.karpenter.follows(Behaviour::StaticDriftTerminateFirst) {
+                Vec::new()
+            } else {
+                continue;
+            };
+            return Some(Plan {
+                method: Method::StaticDrift,
+                reason: Reason::Drifted,
+                candidates: alloc::vec![n],
+                replacements,
                 savings: 0,
             });
         }
@@ -1700,8 +1794,11 @@ impl Simulation {
             candidates,
             pods: self.pods_moved(&plan.candidates),
             replacements,
-            savings: (!matches!(plan.method, Method::Drift | Method::Repair))
-                .then_some(plan.savings),
+            savings: (!matches!(
+                plan.method,
+                Method::Drift | Method::StaticDrift | Method::Repair
+            ))
+            .then_some(plan.savings),
         }));
 
         let mut replacements = Vec::new();
