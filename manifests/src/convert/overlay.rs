@@ -72,7 +72,8 @@ pub(crate) fn node_overlay(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeOverlay)
             cx.ko(
                 "'price'와 'priceAdjustment'를 함께 쓸 수 없습니다",
                 Some(
-                    "하나만 남기세요. `price`는 가격을 바꾸고, `priceAdjustment`는 가격을 조정합니다"
+                    "하나만 남기세요. `price`는 가격을 바꾸고, `priceAdjustment`는 가격을 \
+                     조정합니다"
                         .into(),
                 ),
             );
