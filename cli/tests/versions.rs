@@ -1034,3 +1034,67 @@ fn a_static_pools_drifted_nodes_are_replaced_first_and_within_its_node_limit() {
             .all(|(_, d)| d.replacements.is_empty())
     );
 }
+
+// ----- capacity reservations: the documents and the selector terms (aws v1.14.1) -----
+
+#[test]
+fn capacity_reservations_are_read_and_selected_by_their_node_class_terms() {
+    let reservation = |id: &str, zone: &str, tags: &str| {
+        format!(
+            "\n---\napiVersion: playground.karpenter.dev/v1alpha1\nkind: CapacityReservation\n\
+             metadata: {{name: {id}}}\nspec:\n  id: {id}\n  instanceType: m5.large\n  \
+             zone: {zone}\n  instanceCount: 2\n  tags: {{{tags}}}\n"
+        )
+    };
+    let class = CLASS.replace(
+        "  securityGroupSelectorTerms",
+        "  capacityReservationSelectorTerms:\n  - {tags: {team: web}}\n  - {id: cr-b}\n  \
+         securityGroupSelectorTerms",
+    );
+    let text = format!(
+        "{}{class}{}{}{}",
+        cluster("v1.14", ""),
+        reservation("cr-a", "us-east-1a", "team: web"),
+        reservation("cr-b", "us-east-1a", "team: ml"),
+        reservation("cr-c", "us-east-1a", "team: ml"),
+    );
+    let l = kpg_manifests::load(&text);
+    let s = &l.scenario;
+    assert_eq!(s.capacity_reservations.len(), 3, "{:#?}", l.diagnostics);
+    let terms = &s.node_classes[0].capacity_reservation_terms;
+    let chosen: Vec<&str> = kpg_core::reservation::selected(terms, &s.capacity_reservations, 0)
+        .map(|r| r.id.as_str())
+        .collect();
+    assert_eq!(chosen, ["cr-a", "cr-b"]);
+    // Not simulated yet, and said so.
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "unsupported-field"
+                && d.message.contains("reserved capacity is not simulated yet"))
+    );
+    // A zone that does not offer the type is refused where it is written.
+    let bad = format!(
+        "{}{CLASS}{}",
+        cluster("v1.14", ""),
+        reservation("cr-z", "us-east-1e", "")
+    );
+    let l = kpg_manifests::load(&bad);
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "unknown-reference"
+                && d.message
+                    .contains("m5.large is not offered in zone `us-east-1e`")),
+        "{:#?}",
+        l.diagnostics
+    );
+    // v1.5's ReservedCapacity gate is off by default: the reader names it.
+    let l = kpg_manifests::load(&text.replace("version: v1.14", "version: v1.5"));
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "needs-feature-gate"
+                && d.message.contains("ReservedCapacity"))
+    );
+}

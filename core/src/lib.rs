@@ -26,6 +26,7 @@ pub mod pod;
 pub mod quantity;
 pub mod report;
 pub mod requirements;
+pub mod reservation;
 pub mod resources;
 pub mod rng;
 pub mod scheduling;

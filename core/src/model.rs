@@ -34,6 +34,8 @@ pub struct Scenario {
     pub timeline: Vec<TimelineStep>,
     /// NodeOverlays (`karpenter.sh/v1alpha1`).
     pub node_overlays: Vec<crate::overlay::NodeOverlay>,
+    /// EC2 capacity reservations (`CapacityReservation` documents).
+    pub capacity_reservations: Vec<crate::reservation::CapacityReservation>,
     /// Every accepted object as written (documents, `List` items, Timeline `apply`
     /// objects), for what shows objects as the API server serves them. Shared: a simulation
     /// keeps it as it is, and cloning a scenario (the page rebuilds from one per edit) does
@@ -221,6 +223,8 @@ pub struct NodeClass {
     pub root_volume_bytes: Option<i64>,
     /// Subnet zones, when `subnetSelectorTerms` pin zones; empty means the cluster's zones.
     pub subnet_zones: Vec<String>,
+    /// `capacityReservationSelectorTerms` (v1.3+).
+    pub capacity_reservation_terms: Vec<crate::reservation::ReservationTerm>,
 }
 
 impl NodeClass {
@@ -234,6 +238,7 @@ impl NodeClass {
             kubelet: KubeletConfig::default(),
             root_volume_bytes: None,
             subnet_zones: Vec::new(),
+            capacity_reservation_terms: Vec::new(),
         }
     }
 }

@@ -221,6 +221,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Cluster(c) => scenario.cluster = c,
             Object::InstanceType(t) => scenario.instance_types.push(t),
             Object::NodeOverlay(o) => scenario.node_overlays.push(o),
+            Object::CapacityReservation(c) => scenario.capacity_reservations.push(c),
             Object::Timeline(s) => steps.extend(s),
         }
     }
@@ -629,10 +630,12 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     let mut namespaces: BTreeSet<String> =
         BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).collect();
     let mut custom_types = BTreeSet::new();
+    let mut region = kpg_core::model::Cluster::default().region;
     for a in accepted.iter().filter(|a| !a.dropped) {
         let c = &a.converted;
         known.insert((c.kind.to_string(), c.namespace.clone(), c.name.clone()));
         match &c.object {
+            Object::Cluster(cluster) => region = cluster.region.clone(),
             Object::Namespace(n) => {
                 namespaces.insert(n.name.clone());
             }
@@ -666,6 +669,43 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
+            if r.kind == "ReservationZone" {
+                // A reservation's zone must offer its instance type (the built-in catalog's
+                // offerings; a scenario's own instance types are not checked).
+                let offered = custom_types.contains(&r.namespace)
+                    || (!custom_types.is_empty())
+                    || kpg_core::catalog::aws::lookup(&r.namespace).is_none()
+                    || offered_in(&r.namespace, &r.name, &region);
+                if !offered {
+                    diagnostics.push(
+                        diag(
+                            Severity::Error,
+                            Code::UnknownReference,
+                            a,
+                            &r.path,
+                            r.pos,
+                            format!(
+                                "{} is not offered in zone `{}` of {region}",
+                                r.namespace, r.name
+                            ),
+                            Some(
+                                "a reservation is for an instance type in a zone that offers \
+                                 it: pick one of the region's zones that does"
+                                    .into(),
+                            ),
+                        )
+                        .with_ko(
+                            format!(
+                                "{}는 {region}의 가용 영역 `{}`에서 제공되지 않습니다",
+                                r.namespace, r.name
+                            ),
+                            Some("그 인스턴스 유형을 제공하는 가용 영역을 고르세요".into()),
+                        ),
+                    );
+                    drop = true;
+                }
+                continue;
+            }
             if matches!(r.kind.as_str(), "InstanceType" | "Region" | "Zone") {
                 if let Some((message, help)) = catalog_problem(r, &custom_types) {
                     let ko = match r.kind.as_str() {
@@ -769,6 +809,23 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
 /// What is wrong with a reference to an instance type, a region or a zone: custom
 /// `InstanceType` documents replace the built-in catalog (and make zone names free); without
 /// them the built-in catalog must know the name, or the simulation cannot start.
+/// Whether the built-in catalog offers `instance_type` in `zone` of `region`.
+fn offered_in(instance_type: &str, zone: &str, region: &str) -> bool {
+    use kpg_core::catalog::aws;
+    let (Some(entry), Some(index), Some(zones)) = (
+        aws::lookup(instance_type),
+        aws::region_index(region),
+        aws::region_zones(region),
+    ) else {
+        return false;
+    };
+    zones.iter().any(|z| z == zone)
+        && zone
+            .bytes()
+            .last()
+            .is_some_and(|letter| entry.offered_in(index, letter))
+}
+
 fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, String)> {
     use kpg_core::catalog::aws;
     match r.kind.as_str() {

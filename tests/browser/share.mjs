@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
-import { assert, editorText, fillEditor, finish, launch, live, slow, stepUntil, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, live, seekTo, settled, slow, stepUntil, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -161,6 +161,26 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   await third.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, expected.length, { timeout: slow(20000) });
   assert(same(await cluster(third.page), seen), 'a link from the page and one from kpg share open the same cluster');
   await third.context.close();
+  await fresh.context.close();
+});
+
+await test('an unhealthy node counts down to node repair on its card, and is gone once repaired', async () => {
+  const file = path.resolve('tests/browser/node-repair.yaml');
+  const link = execFileSync(kpg, ['share', file, '--base', url, '--at', '20m']).toString().trim();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await live(fresh.page);
+  await settled(fresh.page);
+  // Not ready since 5m: node repair deletes it at 35m, 15 minutes from the clock.
+  const fate = fresh.page.locator('.node .fate.unhealthy');
+  await fate.waitFor({ timeout: slow(20000) });
+  const text = await fate.innerText();
+  assert(text.includes('Ready=False') && text.includes('node repair in 15m'), `the card counts down: ${text}`);
+  const sick = await fresh.page.locator('.node:has(.fate.unhealthy)').getAttribute('data-node');
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-06-node-repair.png') });
+  await seekTo(fresh.page, 40 * 60000);
+  assert(await fresh.page.locator(`[data-node="${sick}"]`).count() === 0, `${sick} is repaired away by 40m`);
+  assert(await fresh.page.locator('.node .fate.unhealthy').count() === 0, 'no unhealthy node is left');
   await fresh.context.close();
 });
 

@@ -10,11 +10,22 @@
 use super::*;
 use crate::overlay::{self, NodeOverlay, PoolView};
 
+/// What an evaluation sees of one NodePool: its name, template labels and catalog.
+type PoolInput = (String, StringMap, Rc<Vec<InstanceType>>);
+
+/// One evaluation: what it saw, the overlaid catalog per NodePool name, the overlays in
+/// conflict.
+type Evaluated = (
+    Vec<PoolInput>,
+    BTreeMap<String, Rc<Vec<InstanceType>>>,
+    Vec<String>,
+);
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct NodeOverlays {
     specs: Vec<NodeOverlay>,
     /// What the last evaluation saw, per NodePool: name, template labels, catalog.
-    inputs: Vec<(String, StringMap, Rc<Vec<InstanceType>>)>,
+    inputs: Vec<PoolInput>,
     /// Its outcome: per NodePool name, the overlaid catalog.
     overlaid: BTreeMap<String, Rc<Vec<InstanceType>>>,
     /// The overlays in conflict, by name (reported once each).
@@ -62,14 +73,8 @@ impl Simulation {
         kept.next().is_none()
     }
 
-    fn evaluate_overlays(
-        &self,
-    ) -> (
-        Vec<(String, StringMap, Rc<Vec<InstanceType>>)>,
-        BTreeMap<String, Rc<Vec<InstanceType>>>,
-        Vec<String>,
-    ) {
-        let inputs: Vec<(String, StringMap, Rc<Vec<InstanceType>>)> = self
+    fn evaluate_overlays(&self) -> Evaluated {
+        let inputs: Vec<PoolInput> = self
             .overlay_inputs()
             .map(|(np, types)| (np.name.clone(), np.template_labels.clone(), types))
             .collect();

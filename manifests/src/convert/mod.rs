@@ -98,6 +98,11 @@ pub(crate) const KINDS: &[KindInfo] = &[
         namespaced: false,
     },
     KindInfo {
+        kind: "CapacityReservation",
+        versions: &["playground.karpenter.dev/v1alpha1"],
+        namespaced: false,
+    },
+    KindInfo {
         kind: "Timeline",
         versions: &["playground.karpenter.dev/v1alpha1"],
         namespaced: false,
@@ -163,6 +168,7 @@ pub(crate) enum Object {
     Cluster(Cluster),
     InstanceType(InstanceTypeSpec),
     NodeOverlay(kpg_core::overlay::NodeOverlay),
+    CapacityReservation(kpg_core::reservation::CapacityReservation),
     Timeline(Vec<playground::Step>),
 }
 
@@ -292,7 +298,12 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
     if site == Site::TimelineApply
         && matches!(
             info.kind,
-            "Namespace" | "Cluster" | "InstanceType" | "Timeline" | "NodeOverlay"
+            "Namespace"
+                | "Cluster"
+                | "InstanceType"
+                | "Timeline"
+                | "NodeOverlay"
+                | "CapacityReservation"
         )
     {
         cx.error(
@@ -356,6 +367,10 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "NodeOverlay" => {
             let (m, o) = overlay::node_overlay(cx, root);
             (m, Object::NodeOverlay(o))
+        }
+        "CapacityReservation" => {
+            let (m, o) = playground::capacity_reservation(cx, root);
+            (m, Object::CapacityReservation(o))
         }
         _ => {
             let (m, o) = playground::timeline(cx, root);

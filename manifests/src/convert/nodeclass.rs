@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use kpg_core::model::{AmiFamily, KubeletConfig, NodeClass};
+use kpg_core::reservation::{MatchCriteria, ReservationTerm};
 use kpg_core::resources::ResourceName;
 
 use super::common::{self, Meta, NameRule};
@@ -74,6 +75,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         kubelet: KubeletConfig::default(),
         root_volume_bytes: None,
         subnet_zones: Vec::new(),
+        capacity_reservation_terms: Vec::new(),
     };
     let Some(sf) = r.req(cx, "spec") else {
         r.ignore(&["apiVersion", "kind", "status"]);
@@ -276,7 +278,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         metadata_options(cx, &m);
     }
     if let Some(c) = s.get("capacityReservationSelectorTerms") {
-        capacity_reservation_terms(cx, &c);
+        nc.capacity_reservation_terms = capacity_reservation_terms(cx, &c);
     }
     if let Some(p) = s.get("instanceStorePolicy")
         && cx.choice(&p, &["RAID0"], "instance store policy").is_some()
@@ -680,13 +682,24 @@ fn selector_terms(
     }
 }
 
-/// `capacityReservationSelectorTerms` (v1.3+): each term's fields hold to their patterns. The
-/// playground has no capacity reservations, so nothing is selected.
-fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) {
+/// `capacityReservationSelectorTerms` (v1.3+): each term's fields hold to their patterns; the
+/// terms select the scenario's `CapacityReservation` documents.
+fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) -> Vec<ReservationTerm> {
+    let mut out = Vec::new();
     for item in cx.seq(f) {
+        let mut term = ReservationTerm::default();
         let mut t = Fields::of(cx, &item);
         if let Some(tags) = t.get("tags") {
             selector_tags(cx, &tags);
+            term.tags = cx
+                .entries(&tags)
+                .into_iter()
+                .filter_map(|(k, _, v)| match &v.node.value {
+                    // `selector_tags` has reported any value that is not a string.
+                    Value::Str(s) => Some((k, s.clone())),
+                    _ => None,
+                })
+                .collect();
         }
         for (key, ok, form) in [
             (
@@ -707,7 +720,13 @@ fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) {
             ),
         ] {
             let Some(field) = t.get(key) else { continue };
-            if let Some(v) = cx.str(&field)
+            let value = cx.str(&field);
+            if key == "id" {
+                term.id = value.clone();
+            } else {
+                term.owner_id = value.clone();
+            }
+            if let Some(v) = value
                 && !ok(&v)
             {
                 cx.error(
@@ -724,10 +743,17 @@ fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) {
             }
         }
         if let Some(m) = t.get("instanceMatchCriteria") {
-            cx.choice(&m, &["open", "targeted"], "instanceMatchCriteria");
+            term.match_criteria = cx
+                .choice(&m, &["open", "targeted"], "instanceMatchCriteria")
+                .map(|c| match c {
+                    "targeted" => MatchCriteria::Targeted,
+                    _ => MatchCriteria::Open,
+                });
         }
         t.finish(cx);
+        out.push(term);
     }
+    out
 }
 
 fn t_valid(f: &Field<'_>) -> bool {

@@ -1139,6 +1139,166 @@ pub(crate) fn step_replicas(step: &TimelineStep) -> Option<(WorkloadKind, &str, 
     }
 }
 
+/// A `CapacityReservation` document: an EC2 capacity reservation (an ODCR or a capacity
+/// block) that EC2NodeClasses select with `capacityReservationSelectorTerms`.
+pub(crate) fn capacity_reservation(
+    cx: &mut Cx,
+    root: &Field<'_>,
+) -> (Meta, kpg_core::reservation::CapacityReservation) {
+    use kpg_core::reservation::{CapacityReservation, MatchCriteria, ReservationType};
+    let mut r = Fields::of(cx, root);
+    let meta = common::metadata(cx, &mut r, false, NameRule::Free);
+    let mut out = CapacityReservation {
+        name: meta.name.clone(),
+        id: String::new(),
+        instance_type: String::new(),
+        zone: String::new(),
+        instance_count: 0,
+        reservation_type: ReservationType::Default,
+        match_criteria: MatchCriteria::Open,
+        owner_id: None,
+        tags: Default::default(),
+        end: None,
+        interruptible: false,
+    };
+    if let Some(sf) = r.req(cx, "spec") {
+        cx.need(
+            Need::Gate(Gate::ReservedCapacity),
+            "the CapacityReservation",
+            &sf.path,
+            sf.key_pos,
+        );
+        cx.warn(
+            Code::UnsupportedField,
+            &sf.path,
+            sf.key_pos,
+            "reserved capacity is not simulated yet: the reservation is read and \
+             EC2NodeClasses' capacityReservationSelectorTerms select it, but nodes launch \
+             on-demand or spot beside it",
+            Some("the engine's reserved offerings are the next step of issue 31".into()),
+        );
+        cx.ko(
+            "예약 용량은 아직 시뮬레이션하지 않습니다: 예약을 읽고 EC2NodeClass의 \
+             capacityReservationSelectorTerms가 선택하지만, 노드는 그 옆에 온디맨드나 스팟으로 \
+             뜹니다",
+            Some("엔진의 예약 오퍼링은 이슈 31의 다음 단계입니다".into()),
+        );
+        let mut s = Fields::of(cx, &sf);
+        if let Some(f) = s.req_help(cx, "id", "add e.g. `id: cr-0123456789abcdef0`")
+            && let Some(id) = cx.nonempty_str(&f)
+        {
+            let ok = id.strip_prefix("cr-").is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
+            if !ok {
+                cx.error(
+                    Code::InvalidResourceId,
+                    &f.path,
+                    f.pos(),
+                    format!("`{}` is not a capacity reservation id", truncate(&id, 40)),
+                    Some("write `cr-` and lowercase letters or digits".into()),
+                );
+                cx.ko(
+                    format!("`{}`는 용량 예약 ID가 아닙니다", truncate(&id, 40)),
+                    Some("`cr-` 뒤에 소문자나 숫자를 쓰세요".into()),
+                );
+            }
+            out.id = id;
+        }
+        if let Some(f) = s.req_help(cx, "instanceType", "add e.g. `instanceType: m5.large`")
+            && let Some(t) = cx.nonempty_str(&f)
+        {
+            cx.refer("InstanceType", "", &t, &f);
+            out.instance_type = t;
+        }
+        if let Some(f) = s.req_help(cx, "zone", "add e.g. `zone: us-east-1a`")
+            && let Some(z) = cx.nonempty_str(&f)
+        {
+            if !out.instance_type.is_empty() {
+                cx.refer("ReservationZone", &out.instance_type, &z, &f);
+            }
+            out.zone = z;
+        }
+        if let Some(n) = s
+            .req_help(cx, "instanceCount", "add e.g. `instanceCount: 2`")
+            .and_then(|f| cx.int(&f, 0, MAX_NODES_PER_RESERVATION))
+        {
+            out.instance_count = n as u32;
+        }
+        if let Some(t) = s
+            .get("reservationType")
+            .and_then(|f| cx.choice(&f, &["default", "capacity-block"], "reservation type"))
+        {
+            out.reservation_type = if t == "capacity-block" {
+                ReservationType::CapacityBlock
+            } else {
+                ReservationType::Default
+            };
+        }
+        if let Some(m) = s
+            .get("instanceMatchCriteria")
+            .and_then(|f| cx.choice(&f, &["open", "targeted"], "instanceMatchCriteria"))
+        {
+            out.match_criteria = if m == "targeted" {
+                MatchCriteria::Targeted
+            } else {
+                MatchCriteria::Open
+            };
+        }
+        if let Some(f) = s.get("ownerID") {
+            out.owner_id = cx.nonempty_str(&f);
+        }
+        if let Some(f) = s.get("tags") {
+            out.tags = common::annotations(cx, &f);
+        }
+        if let Some(f) = s.get("interruptible") {
+            out.interruptible = cx.bool(&f).unwrap_or(false);
+        }
+        let end_field = s.get("end");
+        if let Some(f) = &end_field {
+            out.end = cx.duration(f, false).flatten();
+        }
+        if out.reservation_type == ReservationType::CapacityBlock {
+            if end_field.is_none() {
+                cx.error(
+                    Code::MissingField,
+                    &s.child_path("end"),
+                    s.anchor(),
+                    "a capacity block always ends: add `end`",
+                    Some("e.g. `end: 2h` (from the start of the simulation)".into()),
+                );
+                cx.ko(
+                    "용량 블록에는 항상 끝이 있습니다. `end`를 추가하세요",
+                    Some("예: `end: 2h`(시뮬레이션 시작부터)".into()),
+                );
+            }
+            if out.interruptible {
+                cx.error(
+                    Code::InvalidChoice,
+                    &s.child_path("interruptible"),
+                    s.anchor(),
+                    "a capacity block cannot be interruptible",
+                    Some("remove `interruptible`, or use `reservationType: default`".into()),
+                );
+                cx.ko(
+                    "용량 블록은 중단 가능(interruptible)일 수 없습니다",
+                    Some("`interruptible`을 지우거나 `reservationType: default`를 쓰세요".into()),
+                );
+            }
+        }
+        s.finish(cx);
+    }
+    r.ignore(&["apiVersion", "kind", "status"]);
+    r.finish(cx);
+    (meta, out)
+}
+
+/// EC2 caps a reservation far above what the playground simulates (`MAX_NODES` nodes).
+const MAX_NODES_PER_RESERVATION: i64 = 10_000;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@ fn node_class(family: AmiFamily) -> NodeClass {
         kubelet: KubeletConfig::default(),
         root_volume_bytes: None,
         subnet_zones: Vec::new(),
+        capacity_reservation_terms: Vec::new(),
     }
 }
 
