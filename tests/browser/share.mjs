@@ -177,6 +177,8 @@ await test('an unhealthy node counts down to node repair on its card, and is gon
   const text = await fate.innerText();
   assert(text.includes('Ready=False') && text.includes('node repair in 15m'), `the card counts down: ${text}`);
   const sick = await fresh.page.locator('.node:has(.fate.unhealthy)').getAttribute('data-node');
+  const state = await fresh.page.locator(`[data-node="${sick}"] .state-line`).innerText();
+  assert(state.startsWith('NotReady'), `the card says the node is not ready: ${state}`);
   await fresh.page.screenshot({ path: path.join(artifacts, 'share-06-node-repair.png') });
   await seekTo(fresh.page, 40 * 60000);
   assert(await fresh.page.locator(`[data-node="${sick}"]`).count() === 0, `${sick} is repaired away by 40m`);

@@ -541,6 +541,7 @@ fn NodeGroups(key: String, expanded: RwSignal<bool>) -> impl IntoView {
         CardState::Launching => locale.t(T::Launching),
         CardState::Registering => locale.t(T::Registering),
         CardState::Ready => locale.t(T::Ready),
+        CardState::NotReady => locale.t(T::NotReady),
         CardState::Cordoned => locale.t(T::Cordoned),
         CardState::Deleting => locale.t(T::Deleting),
     };
@@ -614,6 +615,7 @@ fn NodeCardView(name: String) -> impl IntoView {
             CardState::Launching => "node launching",
             CardState::Registering => "node launching registering",
             CardState::Ready => "node ready",
+            CardState::NotReady => "node not-ready",
             CardState::Cordoned => "node cordoned",
             CardState::Deleting => "node deleting",
         };
@@ -642,6 +644,7 @@ fn NodeCardView(name: String) -> impl IntoView {
             CardState::Launching => format!("{} · {age}", locale.t(T::Launching)),
             CardState::Registering => format!("{} · {age}", locale.t(T::Registering)),
             CardState::Ready => format!("{} · {age}", locale.t(T::Ready)),
+            CardState::NotReady => format!("{} · {age}", locale.t(T::NotReady)),
             CardState::Cordoned => locale.t(T::Cordoned).to_string(),
             CardState::Deleting => locale.t(T::Deleting).to_string(),
         })

@@ -174,6 +174,8 @@ pub enum CardState {
     Launching,
     Registering,
     Ready,
+    /// Its `Ready` condition is `False` or `Unknown` (a `nodeCondition` step).
+    NotReady,
     Cordoned,
     Deleting,
 }
@@ -509,6 +511,7 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
         let state = match node.state {
             NodeState::Launching | NodeState::Launched => CardState::Launching,
             NodeState::Registered => CardState::Registering,
+            NodeState::Ready if node.conditions.contains_key("Ready") => CardState::NotReady,
             NodeState::Ready if cordoned => CardState::Cordoned,
             NodeState::Ready => CardState::Ready,
             NodeState::Deleting => CardState::Deleting,
