@@ -133,6 +133,8 @@ fn every_change_of_cost_or_nodes_coincides_with_a_node_coming_or_going() {
                         "Deleted",
                         "InsufficientCapacityError",
                         "SpotInterrupted",
+                        // A reservation ended: the node is on-demand now, at that price.
+                        "CapacityTypeChanged",
                     ]
                     .contains(&e["reason"].as_str().unwrap_or(""))
             });

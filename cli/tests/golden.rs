@@ -66,6 +66,7 @@ golden_tests! {
     seed002_zones => "seed002-zones",
     v114_balanced => "v114-balanced",
     v114_balanced_eager => "v114-balanced-eager",
+    v114_static_reserved => "v114-static-reserved",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

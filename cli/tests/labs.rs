@@ -1079,3 +1079,54 @@ fn seed002_zones_follow_the_offerings_and_avoid_the_short_zone() {
         summary(&rest)
     );
 }
+
+#[test]
+fn v114_static_reserved_holds_the_static_pool_and_fills_the_reservation_first() {
+    let name = "v114-static-reserved.yaml";
+    let kinds = |r: &Value| -> Vec<String> {
+        let mut v: Vec<String> = nodes(r)
+            .iter()
+            .map(|n| {
+                format!(
+                    "{}/{}/{}",
+                    str_of(n, "nodepool").unwrap_or("-"),
+                    str_of(n, "instanceType").unwrap_or(""),
+                    str_of(n, "capacityType").unwrap_or("")
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    // Two into the reservation, the third on-demand once the reservation is full.
+    assert_eq!(
+        kinds(&report(name, &["--until", "1m"])),
+        [
+            "baseline/m5.large/on-demand",
+            "baseline/m5.large/on-demand",
+            "burst/m5.xlarge/on-demand",
+            "burst/m5.xlarge/reserved",
+            "burst/m5.xlarge/reserved",
+        ]
+    );
+    // At 10m `batch` scales down: the on-demand node goes, the reserved ones stay.
+    let at20 = report(name, &["--until", "20m"]);
+    assert_eq!(
+        kinds(&at20),
+        [
+            "baseline/m5.large/on-demand",
+            "baseline/m5.large/on-demand",
+            "burst/m5.xlarge/reserved",
+            "burst/m5.xlarge/reserved",
+        ]
+    );
+    let running = pods(&at20)
+        .iter()
+        .filter(|p| str_of(p, "phase") == Some("Running"))
+        .count();
+    assert_eq!(running, 4);
+    // At 40m the reservation ends: the same nodes, on-demand at the list price.
+    let at41 = report(name, &["--until", "41m"]);
+    assert!(kinds(&at41).iter().all(|k| k.ends_with("/on-demand")));
+    assert!((at41["costPerHour"].as_f64().unwrap() - 0.576).abs() < 1e-9);
+}

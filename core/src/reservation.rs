@@ -95,6 +95,53 @@ impl ReservationTerm {
     }
 }
 
+/// A capacity block is `expiring` from 40 minutes before its end: no launch goes into it, and
+/// Karpenter deletes its NodeClaims (`capacityReservationExpirationPeriod`; EC2 begins
+/// reclaiming the instances 30 minutes before the end).
+pub const CAPACITY_BLOCK_EXPIRING: Millis = 40 * 60_000;
+
+/// A reserved offering's price: the on-demand price divided by 10⁷ (the AWS provider's
+/// `ReservedCapacityResolver`), so that reserved capacity is taken first. In micro-dollars
+/// this is 0 for every EC2 price below $10,000 an hour.
+pub fn reserved_price(on_demand: crate::catalog::MicroDollars) -> crate::catalog::MicroDollars {
+    on_demand / 10_000_000
+}
+
+/// Where a reservation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Active,
+    /// A capacity block within 40 minutes of its end.
+    Expiring,
+    /// Past its end: EC2 no longer reports it.
+    Ended,
+}
+
+impl CapacityReservation {
+    /// Its phase at `now`.
+    pub fn phase(&self, now: Millis) -> Phase {
+        match self.end {
+            Some(end) if now >= end => Phase::Ended,
+            Some(end)
+                if self.reservation_type == ReservationType::CapacityBlock
+                    && now + CAPACITY_BLOCK_EXPIRING >= end =>
+            {
+                Phase::Expiring
+            }
+            _ => Phase::Active,
+        }
+    }
+
+    /// The instants its phase changes.
+    pub fn phase_changes(&self) -> impl Iterator<Item = Millis> {
+        let expiring = self
+            .end
+            .filter(|_| self.reservation_type == ReservationType::CapacityBlock)
+            .map(|end| end.saturating_sub(CAPACITY_BLOCK_EXPIRING));
+        expiring.into_iter().chain(self.end)
+    }
+}
+
 /// The reservations `terms` select that are still active at `now`, in `all`'s order.
 pub fn selected<'a>(
     terms: &'a [ReservationTerm],

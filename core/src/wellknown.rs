@@ -19,6 +19,11 @@ pub const DISRUPTED_TAINT: &str = "karpenter.sh/disrupted";
 /// The taint the node lifecycle controller puts on a cordoned (`spec.unschedulable`) node.
 pub const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
 
+/// The labels of a node launched into a capacity reservation (AWS provider).
+pub const RESERVATION_ID: &str = "karpenter.k8s.aws/capacity-reservation-id";
+pub const RESERVATION_TYPE: &str = "karpenter.k8s.aws/capacity-reservation-type";
+pub const RESERVATION_INTERRUPTIBLE: &str = "karpenter.k8s.aws/capacity-reservation-interruptible";
+
 pub const INSTANCE_CATEGORY: &str = "karpenter.k8s.aws/instance-category";
 pub const INSTANCE_FAMILY: &str = "karpenter.k8s.aws/instance-family";
 pub const INSTANCE_GENERATION: &str = "karpenter.k8s.aws/instance-generation";
@@ -38,9 +43,9 @@ pub const WELL_KNOWN: &[&str] = &[
     CAPACITY_TYPE,
     WINDOWS_BUILD,
     ZONE_ID,
-    "karpenter.k8s.aws/capacity-reservation-id",
-    "karpenter.k8s.aws/capacity-reservation-type",
-    "karpenter.k8s.aws/capacity-reservation-interruptible",
+    RESERVATION_ID,
+    RESERVATION_TYPE,
+    RESERVATION_INTERRUPTIBLE,
     NODECLASS,
     "karpenter.k8s.aws/instance-accelerator-count",
     "karpenter.k8s.aws/instance-accelerator-manufacturer",

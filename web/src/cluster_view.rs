@@ -713,6 +713,9 @@ fn NodeCardView(name: String) -> impl IntoView {
                     Fate::SpotInterrupted => {
                         ("fate interrupted", locale.t(T::SpotInterrupted).to_string())
                     }
+                    Fate::ReservationInterrupted => {
+                        ("fate interrupted", locale.t(T::ReservationInterrupted).to_string())
+                    }
                     Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
                     Fate::Unhealthy { condition, repair_in_ms, gate_off } => (
                         "fate unhealthy",

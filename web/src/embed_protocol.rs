@@ -204,6 +204,7 @@ pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<ClusterEvent> {
                 Some(Fate::Drifted(_)) => "Drifted".into(),
                 Some(Fate::Unhealthy { .. }) => "Unhealthy".into(),
                 Some(Fate::SpotInterrupted) => "SpotInterrupted".into(),
+                Some(Fate::ReservationInterrupted) => "CapacityReservationInterrupted".into(),
                 Some(Fate::Expired) => "Expired".into(),
                 None => "Deleted".into(),
             };

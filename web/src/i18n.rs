@@ -128,6 +128,7 @@ pub enum T {
     Drifted,
     Disrupting,
     SpotInterrupted,
+    ReservationInterrupted,
     Expired,
     Spot,
     OnDemand,
@@ -367,6 +368,9 @@ impl T {
             Drifted => "Drifted",
             Disrupting => "Being replaced or removed",
             SpotInterrupted => "Spot interruption: EC2 reclaims it within 2 minutes",
+            ReservationInterrupted => {
+                "Capacity reservation interrupted: its owner takes it back within 2 minutes"
+            }
             Expired => "Expired (expireAfter)",
             Spot => "spot",
             OnDemand => "on-demand",
@@ -652,6 +656,7 @@ impl T {
             Drifted => "드리프트됨",
             Disrupting => "교체 또는 제거 진행 중",
             SpotInterrupted => "스팟 중단: 2분 안에 EC2가 회수합니다",
+            ReservationInterrupted => "용량 예약 중단: 2분 안에 예약 소유자가 회수합니다",
             Expired => "만료됨(expireAfter)",
             Spot => "스팟",
             OnDemand => "온디맨드",
@@ -932,6 +937,7 @@ pub const ALL: &[T] = &[
     T::Drifted,
     T::Disrupting,
     T::SpotInterrupted,
+    T::ReservationInterrupted,
     T::Expired,
     T::Spot,
     T::OnDemand,

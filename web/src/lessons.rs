@@ -29,6 +29,7 @@ pub enum Lab {
     Zones,
     Balanced,
     BalancedEager,
+    StaticReserved,
     Blank,
 }
 
@@ -59,6 +60,7 @@ impl Lab {
             Lab::Zones => include_str!("../../tests/labs/seed002-zones.yaml"),
             Lab::Balanced => include_str!("../../tests/labs/v114-balanced.yaml"),
             Lab::BalancedEager => include_str!("../../tests/labs/v114-balanced-eager.yaml"),
+            Lab::StaticReserved => include_str!("../../tests/labs/v114-static-reserved.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -94,6 +96,9 @@ impl Lab {
                 "The same cluster, WhenEmptyOrUnderutilized",
                 "같은 클러스터, WhenEmptyOrUnderutilized",
             ),
+            Lab::StaticReserved => {
+                lang.pick("A static pool next to a reservation", "예약 옆의 정적 풀")
+            }
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -1399,10 +1404,11 @@ pub static LESSONS: &[Lesson] = &[
             ko: "지금의 Karpenter",
         },
         summary: Text {
-            en: "Choose the Karpenter version, and see Balanced consolidation (v1.14) keep a \
-                 node that WhenEmptyOrUnderutilized would replace.",
+            en: "Choose the Karpenter version, see Balanced consolidation (v1.14) keep a node \
+                 that WhenEmptyOrUnderutilized would replace, and a static pool beside a \
+                 capacity reservation.",
             ko: "Karpenter 버전을 고르고, WhenEmptyOrUnderutilized라면 대체했을 노드를 \
-                 Balanced 통합(v1.14)이 그대로 두는 것을 봅니다.",
+                 Balanced 통합(v1.14)이 그대로 두는 것과, 용량 예약 옆의 정적 풀을 봅니다.",
         },
         steps: &[
             Step {
@@ -1462,6 +1468,45 @@ pub static LESSONS: &[Lesson] = &[
                          이제 B에서 이동할 가치가 생기게 해 보세요. 2:00에 `web`을 하나가 아니라 \
                          0으로 줄이거나, `api`에 레플리카를 더해 풀 비용을 키워 보세요. Balanced가 \
                          언제부터 동의하는지 보세요.",
+                },
+            },
+            Step {
+                lab: Lab::StaticReserved,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "A static pool next to a reservation",
+                    ko: "예약 옆의 정적 풀",
+                },
+                body: Text {
+                    en: "Two NodePools share one EC2NodeClass, whose \
+                         `capacityReservationSelectorTerms` select the `CapacityReservation` \
+                         tagged `purpose: batch`: two m5.xlarge in us-east-1a, until 40:00.\n\n\
+                         `baseline` is static (`replicas: 2`): it holds two m5.large whatever \
+                         the pods and is never consolidated. `burst` allows `reserved` and \
+                         `on-demand`. Play to 1:00: two `batch` replicas land in the \
+                         reservation (their cards say reserved; reserved capacity is priced at \
+                         almost nothing, so it comes first), and the third waits one round, \
+                         because the reservation is full, before it launches on-demand.\n\n\
+                         Play to 12:00: `batch` scales down to two at 10:00 and consolidation \
+                         deletes the on-demand node, the dearest. Then play past 40:00: the \
+                         reservation ends, and its two nodes run on as on-demand at the list \
+                         price (watch $/hour). Try `replicas: 3` on `baseline`, or \
+                         `instanceCount: 3` on the reservation.",
+                    ko: "NodePool 두 개가 EC2NodeClass 하나를 함께 씁니다. 이 EC2NodeClass의 \
+                         `capacityReservationSelectorTerms`는 `purpose: batch` 태그가 붙은 \
+                         `CapacityReservation`을 고릅니다. us-east-1a의 m5.xlarge 두 대를 \
+                         40:00까지 예약한 것입니다.\n\n\
+                         `baseline`은 정적 풀(`replicas: 2`)입니다. 파드와 상관없이 m5.large \
+                         두 대를 유지하고, 통합 대상이 되지 않습니다. `burst`는 `reserved`와 \
+                         `on-demand`를 허용합니다. 1:00까지 재생하세요. `batch` 레플리카 두 개는 \
+                         예약으로 들어가고(카드에 reserved로 표시됩니다. 예약 용량은 거의 \
+                         공짜로 매겨지므로 먼저 쓰입니다), 세 번째는 예약이 가득 차서 한 번을 \
+                         기다린 뒤 온디맨드로 뜹니다.\n\n\
+                         12:00까지 재생하세요. 10:00에 `batch`가 둘로 줄고, 통합이 가장 비싼 \
+                         온디맨드 노드를 지웁니다. 이어서 40:00을 넘겨 재생하세요. 예약이 \
+                         끝나고, 그 두 노드는 정가의 온디맨드로 계속 돕니다($/시간을 보세요). \
+                         `baseline`에 `replicas: 3`을, 예약에 `instanceCount: 3`을 써 보세요.",
                 },
             },
         ],

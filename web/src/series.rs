@@ -299,7 +299,10 @@ fn marker_of(at: i64, kind: &EventKind) -> Option<Marker> {
         EventKind::Expired { nodeclaim } => (MarkerKind::Expiry, 1, 0, nodeclaim.clone()),
         // Before v1.15 node repair is its own controller, outside the disruption events.
         EventKind::NodeRepair { nodeclaim, .. } => (MarkerKind::Repair, 1, 0, nodeclaim.clone()),
-        EventKind::SpotInterrupted { node, .. } => (MarkerKind::Interruption, 1, 0, node.clone()),
+        EventKind::SpotInterrupted { node, .. }
+        | EventKind::ReservationInterrupted { node, .. } => {
+            (MarkerKind::Interruption, 1, 0, node.clone())
+        }
         _ => return None,
     };
     Some(Marker {

@@ -223,6 +223,8 @@ pub enum Fate {
     Drifted(String),
     Disrupting(String),
     SpotInterrupted,
+    /// Its interruptible capacity reservation is being taken back.
+    ReservationInterrupted,
     Expired,
 }
 
@@ -548,7 +550,9 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
             created_at_ms: node.created_at as i64,
             pod_count: pods.len(),
             pods,
-            fate: if node.reclaim_at.is_some() {
+            fate: if node.reclaim_at.is_some() && node.reservation.is_some() {
+                Some(Fate::ReservationInterrupted)
+            } else if node.reclaim_at.is_some() {
                 Some(Fate::SpotInterrupted)
             } else if let Some(reason) = node.disruption {
                 Some(Fate::Disrupting(reason.as_str().into()))

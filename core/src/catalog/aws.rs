@@ -577,6 +577,7 @@ impl<'a> Context<'a> {
                     available: od.is_some(),
                     price_source: od.map_or(od_source, |p| p.1),
                     overlay: None,
+                    reservation: None,
                 });
                 offerings.push(Offering {
                     zone: zone.clone(),
@@ -585,6 +586,7 @@ impl<'a> Context<'a> {
                     available: spot.is_some(),
                     price_source: spot_source,
                     overlay: None,
+                    reservation: None,
                 });
             }
         }
@@ -837,6 +839,7 @@ pub fn custom_instance_type(
             available: o.available,
             price_source: PriceSource::Custom,
             overlay: None,
+            reservation: None,
         })
         .collect();
 

@@ -106,6 +106,8 @@ pub struct Offering {
     pub price_source: PriceSource,
     /// A NodeOverlay changed `price`: the overlay's name and the price before it.
     pub overlay: Option<(String, MicroDollars)>,
+    /// A reserved offering's capacity reservation: its id and how many instances it has left.
+    pub reservation: Option<(String, u32)>,
 }
 
 /// An instance type as a NodePool sees it through its node class.

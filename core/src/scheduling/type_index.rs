@@ -237,6 +237,7 @@ mod tests {
                     available: true,
                     price_source: PriceSource::Custom,
                     overlay: None,
+                    reservation: None,
                 });
             }
         }

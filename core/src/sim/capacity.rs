@@ -19,6 +19,7 @@ use alloc::collections::BTreeSet;
 
 use super::event::Offerings;
 use super::*;
+use crate::reservation::{CapacityReservation, Phase, ReservationTerm};
 
 /// How long an offering stays in the unavailable-offerings cache.
 pub(super) const UNAVAILABLE_TTL: Millis = 3 * 60_000;
@@ -73,6 +74,12 @@ pub(super) struct CloudProvider {
     availability_overlay: BTreeMap<String, Rc<Vec<InstanceType>>>,
     /// The latest cache expiry scheduled (marks made at one instant share it).
     offerings_expire_at: Option<Millis>,
+    /// EC2's capacity reservations: each with the instances it has left
+    /// (`AvailableInstanceCount`) and its phase. Empty unless the `ReservedCapacity` gate
+    /// is on.
+    reservations: Vec<(CapacityReservation, u32, Phase)>,
+    /// Each EC2NodeClass's `capacityReservationSelectorTerms`.
+    reservation_terms: BTreeMap<String, Vec<ReservationTerm>>,
 }
 
 impl CloudProvider {
@@ -91,6 +98,160 @@ impl CloudProvider {
             unavailable: BTreeMap::new(),
             availability_overlay: BTreeMap::new(),
             offerings_expire_at: None,
+            reservations: Vec::new(),
+            reservation_terms: BTreeMap::new(),
+        }
+    }
+
+    /// The scenario's capacity reservations, when the `ReservedCapacity` gate is on.
+    pub(super) fn set_reservations(&mut self, reservations: &[CapacityReservation]) {
+        self.reservations = reservations
+            .iter()
+            .map(|r| (r.clone(), r.instance_count, r.phase(0)))
+            .collect();
+        self.availability_overlay.clear();
+    }
+
+    /// A node class's selector terms (kept when it resolves).
+    fn keep_terms(&mut self, node_class: &NodeClass) {
+        self.reservation_terms.insert(
+            node_class.name.clone(),
+            node_class.capacity_reservation_terms.clone(),
+        );
+        self.availability_overlay.clear();
+    }
+
+    /// The reservations, with what each has left and its phase.
+    pub(super) fn reservations(&self) -> &[(CapacityReservation, u32, Phase)] {
+        &self.reservations
+    }
+
+    /// What each active reservation has left, by id.
+    pub(super) fn reservation_counts(&self) -> BTreeMap<String, u32> {
+        self.reservations
+            .iter()
+            .filter(|(_, _, phase)| *phase == Phase::Active)
+            .map(|(r, left, _)| (r.id.clone(), *left))
+            .collect()
+    }
+
+    /// An instance launched into reservation `id` (`MarkLaunched`).
+    pub(super) fn mark_launched(&mut self, id: &str) {
+        if let Some(r) = self.reservations.iter_mut().find(|r| r.0.id == id) {
+            r.1 = r.1.saturating_sub(1);
+            self.availability_overlay.clear();
+        }
+    }
+
+    /// An instance of reservation `id` terminated: its capacity is free again, while the
+    /// reservation is active.
+    pub(super) fn mark_terminated(&mut self, id: &str) {
+        if let Some(r) = self
+            .reservations
+            .iter_mut()
+            .find(|r| r.0.id == id && r.2 == Phase::Active)
+        {
+            r.1 = (r.1 + 1).min(r.0.instance_count);
+            self.availability_overlay.clear();
+        }
+    }
+
+    /// EC2 has no instances left in reservation `id` for now (`MarkUnavailable`).
+    pub(super) fn mark_reservation_full(&mut self, id: &str) {
+        if let Some(r) = self.reservations.iter_mut().find(|r| r.0.id == id) {
+            r.1 = 0;
+            self.availability_overlay.clear();
+        }
+    }
+
+    /// Moves reservation `i` to its phase at `now`; the phase it had, if it changed.
+    pub(super) fn update_phase(&mut self, i: usize, now: Millis) -> Option<(Phase, Phase)> {
+        let r = self.reservations.get_mut(i)?;
+        let phase = r.0.phase(now);
+        if phase == r.2 {
+            return None;
+        }
+        let was = r.2;
+        r.2 = phase;
+        self.availability_overlay.clear();
+        Some((was, phase))
+    }
+
+    /// Whether node class `name` selects any reservation (its catalog then carries reserved
+    /// offerings).
+    fn selects_reservations(&self, name: &str) -> bool {
+        !self.reservations.is_empty()
+            && self
+                .reservation_terms
+                .get(name)
+                .is_some_and(|terms| !terms.is_empty())
+    }
+
+    /// The reserved offerings of a node class's selected reservations, added to its catalog
+    /// (`ReservedCapacityResolver`, v1.14.1): one per reservation, in its zone (one of the
+    /// class's), priced at the on-demand price / 10⁷, available while the reservation is
+    /// active and has instances left; and the types' requirements with `reserved` and the
+    /// reservation labels.
+    fn add_reserved(&self, name: &str, types: &mut [InstanceType]) {
+        let Some(terms) = self.reservation_terms.get(name) else {
+            return;
+        };
+        let mut reserved: BTreeMap<usize, Vec<&CapacityReservation>> = BTreeMap::new();
+        for (r, left, phase) in &self.reservations {
+            if *phase == Phase::Ended || !terms.iter().any(|t| t.selects(r)) {
+                continue;
+            }
+            let Some(t) = types.iter().position(|t| t.name == r.instance_type) else {
+                continue;
+            };
+            let it = &mut types[t];
+            let Some(od) = it
+                .offerings
+                .iter()
+                .find(|o| o.zone == r.zone && o.capacity_type == CapacityType::OnDemand)
+                .cloned()
+            else {
+                continue;
+            };
+            it.offerings.push(catalog::Offering {
+                zone: r.zone.clone(),
+                capacity_type: CapacityType::Reserved,
+                price: crate::reservation::reserved_price(od.price),
+                available: *left > 0 && *phase == Phase::Active,
+                price_source: od.price_source,
+                overlay: None,
+                reservation: Some((r.id.clone(), *left)),
+            });
+            reserved.entry(t).or_default().push(r);
+        }
+        for (t, rs) in reserved {
+            let it = &mut types[t];
+            let mut cts: Vec<String> = it
+                .requirements
+                .get(wk::CAPACITY_TYPE)
+                .map(|r| r.values().to_vec())
+                .unwrap_or_default();
+            cts.push(CapacityType::Reserved.as_str().into());
+            it.requirements
+                .set(Requirement::in_values(wk::CAPACITY_TYPE, cts));
+            let values = |f: &dyn Fn(&CapacityReservation) -> String| {
+                let mut v: Vec<String> = rs.iter().map(|r| f(r)).collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            it.requirements.set(Requirement::in_values(
+                wk::RESERVATION_ID,
+                values(&|r| r.id.clone()),
+            ));
+            it.requirements.set(Requirement::in_values(
+                wk::RESERVATION_TYPE,
+                values(&|r| r.reservation_type.as_str().into()),
+            ));
+            it.requirements.set(Requirement::in_values(
+                wk::RESERVATION_INTERRUPTIBLE,
+                values(&|r| r.interruptible.to_string()),
+            ));
         }
     }
 
@@ -118,6 +279,7 @@ impl CloudProvider {
             prefilter,
         )?;
         self.catalogs.insert(node_class.name.clone(), types);
+        self.keep_terms(node_class);
         Ok(())
     }
 
@@ -132,6 +294,7 @@ impl CloudProvider {
         if let Ok(types) = types {
             self.catalogs
                 .insert(node_class.name.clone(), Rc::new(types));
+            self.keep_terms(node_class);
         }
     }
 
@@ -237,30 +400,33 @@ impl CloudProvider {
     /// the overlay is built for this answer alone.
     pub(super) fn catalog(&self, node_class: &str) -> Option<Rc<Vec<InstanceType>>> {
         let base = self.catalogs.get(node_class)?;
-        if self.unavailable.is_empty() {
+        if self.unavailable.is_empty() && !self.selects_reservations(node_class) {
             return Some(base.clone());
         }
         if let Some(overlay) = self.availability_overlay.get(node_class) {
             return Some(overlay.clone());
         }
-        Some(Rc::new(self.overlay(base)))
+        Some(Rc::new(self.overlay(node_class, base)))
     }
 
     /// Builds the overlays [`Self::catalog`] answers with until the cache next changes.
     pub(super) fn warm_catalogs(&mut self) {
-        if self.unavailable.is_empty() {
+        if self.unavailable.is_empty() && self.reservations.is_empty() {
             return;
         }
         for (name, base) in &self.catalogs {
-            if !self.availability_overlay.contains_key(name) {
-                let overlay = Rc::new(self.overlay(base));
+            if (!self.unavailable.is_empty() || self.selects_reservations(name))
+                && !self.availability_overlay.contains_key(name)
+            {
+                let overlay = Rc::new(self.overlay(name, base));
                 self.availability_overlay.insert(name.clone(), overlay);
             }
         }
     }
 
-    fn overlay(&self, base: &[InstanceType]) -> Vec<InstanceType> {
+    fn overlay(&self, name: &str, base: &[InstanceType]) -> Vec<InstanceType> {
         let mut types = base.to_vec();
+        self.add_reserved(name, &mut types);
         for (name, zone, capacity_type) in self.unavailable.keys() {
             if let Some(it) = types.iter_mut().find(|t| &t.name == name) {
                 for o in it.offerings.iter_mut() {

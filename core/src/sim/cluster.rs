@@ -61,6 +61,8 @@ pub struct Node {
     pub price_source: PriceSource,
     /// The NodeOverlay that priced its offering, and the list price before it.
     pub overlay: Option<(String, MicroDollars)>,
+    /// The capacity reservation its instance runs in (`capacity-type: reserved`).
+    pub reservation: Option<String>,
     pub labels: StringMap,
     pub taints: Vec<Taint>,
     pub startup_taints: Vec<Taint>,

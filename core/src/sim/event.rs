@@ -103,6 +103,12 @@ pub enum EventKind {
     Expired { nodeclaim: String },
     /// EC2 warned that it reclaims a spot instance at `reclaim_at`.
     SpotInterrupted { node: String, reclaim_at: Millis },
+    /// An interruptible capacity reservation's instance gets its 2-minute notice.
+    ReservationInterrupted {
+        node: String,
+        reservation: String,
+        reclaim_at: Millis,
+    },
     /// The NodeClaim is being deleted: tainted and drained.
     Terminating {
         nodeclaim: String,
@@ -163,6 +169,19 @@ pub enum EventKind {
     /// A NodeOverlay meets another of its weight and is applied nowhere (upstream sets its
     /// `ValidationSucceeded` condition False, reason `Conflict`).
     NodeOverlayConflict { overlay: String },
+    /// A node's capacity type changed under it: its reservation ended, so it runs on as
+    /// on-demand, at that price (the AWS provider relabels the NodeClaim and the Node).
+    CapacityTypeChanged {
+        nodeclaim: String,
+        from: CapacityType,
+        to: CapacityType,
+        price: MicroDollars,
+    },
+    /// A capacity reservation's phase changed (`expiring`, `ended`).
+    ReservationPhase {
+        reservation: String,
+        phase: &'static str,
+    },
     /// A static NodePool's `spec.replicas` changed (`kubectl scale nodepool`).
     NodePoolScaled { node_pool: String, replicas: u32 },
     /// The controller executes a command (its log line).
@@ -244,6 +263,10 @@ pub enum TerminationCause {
     StaticScaleDown,
     /// Node repair (`node.health`).
     Unhealthy,
+    /// Its capacity block is expiring (or has ended).
+    CapacityBlockExpiring,
+    /// Its interruptible capacity reservation was taken back.
+    ReservationInterruption,
 }
 
 /// Why a consolidation command failed its validation.
@@ -459,6 +482,7 @@ impl EventKind {
             Initialized { .. } => "Initialized",
             Expired { .. } => "Expired",
             SpotInterrupted { .. } => "SpotInterrupted",
+            ReservationInterrupted { .. } => "CapacityReservationInstanceInterrupted",
             Terminating { .. } => "Terminating",
             Evicted { .. } => "Evicted",
             FailedDraining { .. } => "FailedDraining",
@@ -471,6 +495,8 @@ impl EventKind {
             NodeConditionChanged { .. } => "NodeConditionChanged",
             NodeRepair { .. } => "NodeRepair",
             NodeOverlayConflict { .. } => "Conflict",
+            ReservationPhase { .. } => "CapacityReservation",
+            CapacityTypeChanged { .. } => "CapacityTypeChanged",
             TaintManagerEviction { .. } => "TaintManagerEviction",
             NodeRepairBlocked { .. } => "NodeRepairBlocked",
             Disrupting(_) => "Disrupting",
@@ -499,6 +525,7 @@ impl EventKind {
                 | LaunchFailed { .. }
                 | ReplacementLaunchFailed { .. }
                 | SpotInterrupted { .. }
+                | ReservationInterrupted { .. }
                 | FailedDraining { .. }
                 | DisruptionFailed { .. }
                 | ShortageStarted { .. }
@@ -521,8 +548,13 @@ impl EventKind {
             JobCompleted { namespace, name } => ObjectRef::namespaced("Job", namespace, name),
             Cordoned { node, .. }
             | SpotInterrupted { node, .. }
+            | ReservationInterrupted { node, .. }
             | NodeConditionChanged { node, .. } => ObjectRef::named("Node", node),
             NodeOverlayConflict { overlay } => ObjectRef::named("NodeOverlay", overlay),
+            CapacityTypeChanged { nodeclaim, .. } => ObjectRef::named("NodeClaim", nodeclaim),
+            ReservationPhase { reservation, .. } => {
+                ObjectRef::named("CapacityReservation", reservation)
+            }
             NodeRepair { nodeclaim, .. } | NodeRepairBlocked { nodeclaim, .. } => {
                 ObjectRef::named("NodeClaim", nodeclaim)
             }
@@ -718,6 +750,15 @@ impl fmt::Display for EventKind {
                 "Spot interruption warning: EC2 reclaims the instance at {}",
                 duration::format(*reclaim_at)
             ),
+            ReservationInterrupted {
+                reservation,
+                reclaim_at,
+                ..
+            } => write!(
+                f,
+                "Capacity reservation {reservation} is taking back the instance at {}",
+                duration::format(*reclaim_at)
+            ),
             Terminating { cause, .. } => write!(f, "deleting nodeclaim ({cause}); draining node"),
             Evicted { node, forced, .. } => {
                 let how = if *forced {
@@ -755,6 +796,26 @@ impl fmt::Display for EventKind {
             NodeConditionChanged {
                 condition, status, ..
             } => write!(f, "Node condition {condition} is now {status}"),
+            CapacityTypeChanged {
+                from, to, price, ..
+            } => write!(
+                f,
+                "capacity type {} -> {}: its capacity reservation ended; now ${}/h",
+                from.as_str(),
+                to.as_str(),
+                dollars(*price)
+            ),
+            ReservationPhase { phase, .. } => match *phase {
+                "expiring" => f.write_str(
+                    "capacity block expiring in 40 minutes: initiating delete for capacity \
+                     block expiration",
+                ),
+                "ended" => f.write_str(
+                    "capacity reservation ended: its instances run on as on-demand (or, for \
+                     a capacity block, are reclaimed)",
+                ),
+                other => write!(f, "capacity reservation {other}"),
+            },
             NodeOverlayConflict { .. } => f.write_str(
                 "ValidationSucceeded=False: conflict with another overlay (one of the same weight \
                  changes the same offering or resource); it is applied nowhere",
@@ -847,6 +908,8 @@ impl fmt::Display for TerminationCause {
             TerminationCause::Deleted => "deleted",
             TerminationCause::StaticScaleDown => "static NodePool scaled down",
             TerminationCause::Unhealthy => "unhealthy",
+            TerminationCause::CapacityBlockExpiring => "capacity block expiring",
+            TerminationCause::ReservationInterruption => "capacity reservation interrupted",
         })
     }
 }

@@ -419,14 +419,19 @@ pub(super) fn choose_launch(
         CapacityType::OnDemand if cheapest_spot.is_none() => CapacityReason::NoSpotOffering,
         CapacityType::OnDemand => CapacityReason::SpotPricier,
     };
-    // The fleet's pools: every (type, zone) offering of that capacity type.
+    // The fleet's pools: every (type, zone) offering of that capacity type (for reserved
+    // capacity, of the reservations the NodeClaim was pinned to).
     let zone_req = reqs.get(wk::ZONE);
+    let reservation_req = reqs.get(wk::RESERVATION_ID);
     let mut pools: Vec<(MicroDollars, usize, usize)> = Vec::new();
     for &(_, i) in &candidates {
         for (oi, o) in types[i].offerings.iter().enumerate() {
             if o.available
                 && o.capacity_type == capacity_type
                 && zone_req.is_none_or(|z| z.has(&o.zone))
+                && (o.capacity_type != CapacityType::Reserved
+                    || reservation_req
+                        .is_none_or(|r| o.reservation.as_ref().is_some_and(|(id, _)| r.has(id))))
             {
                 pools.push((o.price, i, oi));
             }
@@ -438,11 +443,21 @@ pub(super) fn choose_launch(
     let mut ice = Vec::new();
     let mut ties = 0;
     while let Some(best_price) = pools.iter().map(|p| p.0).min() {
-        let best: Vec<(usize, usize)> = pools
+        let mut best: Vec<(usize, usize)> = pools
             .iter()
             .filter(|p| p.0 == best_price)
             .map(|p| (p.1, p.2))
             .collect();
+        // `ReservedOfferingFilter`: of reserved offerings, the one with most instances left.
+        let left = |&(t, o): &(usize, usize)| {
+            types[t].offerings[o]
+                .reservation
+                .as_ref()
+                .map_or(0, |r| r.1)
+        };
+        if let Some(most) = best.iter().map(left).max() {
+            best.retain(|p| left(p) == most);
+        }
         ties = best.len() as u32;
         let pick = best[rng.below(best.len() as u64) as usize];
         if short(&types[pick.0], &types[pick.0].offerings[pick.1]) {

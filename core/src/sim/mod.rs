@@ -50,6 +50,7 @@ mod overlays;
 mod provisioner;
 mod recorder;
 mod report;
+mod reservations;
 mod static_pools;
 mod termination;
 mod timeline;
@@ -118,6 +119,8 @@ enum Action {
     RepairCheck(usize),
     /// The taint manager's `NoExecute` eviction of a node that is not ready.
     TaintEviction(usize),
+    /// A capacity reservation's phase changes (a capacity block expiring, an end).
+    ReservationPhase(usize),
 }
 
 /// The composition: the cluster, the controllers that reconcile against it (each owning its
@@ -261,6 +264,10 @@ impl Simulation {
             sim.cloud
                 .resolve_cached(cache, nc, &prefilter)
                 .map_err(catalog_error)?;
+        }
+        if sim.reserved_capacity_runs() && !scenario.capacity_reservations.is_empty() {
+            sim.cloud.set_reservations(&scenario.capacity_reservations);
+            sim.schedule_reservation_phases();
         }
         for group in &scenario.cluster.node_groups {
             sim.add_node_group(group)?;
@@ -447,6 +454,7 @@ impl Simulation {
                 price,
                 price_source: source,
                 overlay: None,
+                reservation: None,
                 requirements: Requirements::from_labels(labels.iter()),
                 labels,
                 taints: group.taints.clone(),
@@ -592,6 +600,7 @@ impl Simulation {
             Action::ShortageEnds(i) => self.end_shortage(i),
             Action::RepairCheck(n) => self.repair_check(n),
             Action::TaintEviction(n) => self.taint_eviction(n),
+            Action::ReservationPhase(i) => self.reservation_phase(i),
         }
     }
 }

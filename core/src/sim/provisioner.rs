@@ -380,6 +380,10 @@ impl Simulation {
             templates,
             limits: core::mem::take(&mut outcome.limits),
         });
+        let deferred = self.reserve_offerings(&pass.templates, &mut outcome.claims);
+        if !deferred.is_empty() {
+            defer_claims(&mut outcome, &deferred);
+        }
         let live = self.cluster.nodes.iter().filter(|n| n.exists()).count();
         if live + outcome.claims.len() > MAX_NODES {
             self.event(EventKind::TooManyNodes {
@@ -575,6 +579,8 @@ impl Simulation {
         self.cluster.nodes.push(node);
         let n = self.cluster.nodes.len() - 1;
         self.cluster.version += 1;
+        // EC2's count drops as the fleet request is answered (`MarkLaunched`).
+        self.launched_into_reservation(n);
         self.record_claim(n, tpl, claim, pass, launch);
         let min_overhead = claim
             .options
@@ -685,6 +691,7 @@ impl Simulation {
             price: offering.map_or(0, |o| o.price),
             price_source: offering.map_or(PriceSource::Regional, |o| o.price_source),
             overlay: offering.and_then(|o| o.overlay.clone()),
+            reservation: offering.and_then(|o| o.reservation.as_ref().map(|r| r.0.clone())),
             requirements: Requirements::from_labels(labels.iter()),
             labels,
             taints: np.taints.clone(),
@@ -958,5 +965,32 @@ fn pool_candidates(
         pool: np.name.clone(),
         entry: (np.clone(), types.clone(), candidates, min_values_ok, index),
         report,
+    }
+}
+
+/// Takes the NodeClaims the reservation manager deferred out of a simulation's outcome: their
+/// pods wait for the next one, with the provisioner's reason.
+fn defer_claims(outcome: &mut scheduling::Outcome, deferred: &alloc::collections::BTreeSet<usize>) {
+    let claims = core::mem::take(&mut outcome.claims);
+    let mut renumbered = alloc::vec![None; claims.len()];
+    for (c, claim) in claims.into_iter().enumerate() {
+        if deferred.contains(&c) {
+            for &p in &claim.pods {
+                outcome.placements.remove(&p);
+                outcome
+                    .errors
+                    .insert(p, super::reservations::DEFERRED.into());
+            }
+        } else {
+            renumbered[c] = Some(outcome.claims.len());
+            outcome.claims.push(claim);
+        }
+    }
+    for placement in outcome.placements.values_mut() {
+        if let Placement::Claim(c) = placement
+            && let Some(new) = renumbered[*c]
+        {
+            *c = new;
+        }
     }
 }

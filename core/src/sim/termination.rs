@@ -233,6 +233,9 @@ impl Simulation {
             self.cluster.pods[p].deleted = true;
         }
         self.cluster.nodes[n].deleted = true;
+        if launched {
+            self.left_reservation(n);
+        }
         self.termination.drain_grace.remove(&n);
         self.termination.drained.remove(&n);
         self.termination.drain_parked.remove(&n);
@@ -276,7 +279,7 @@ impl Simulation {
                         let nd = &self.cluster.nodes[n];
                         nd.exists()
                             && nd.state != NodeState::Deleting
-                            && nd.capacity_type == CapacityType::Spot
+                            && interruptible(nd)
                             && nd
                                 .nodepool
                                 .is_some_and(|p| self.cluster.node_pools[p].name == pool)
@@ -304,11 +307,27 @@ impl Simulation {
             }));
             return;
         };
-        if self.cluster.nodes[n].capacity_type != CapacityType::Spot
+        if !interruptible(&self.cluster.nodes[n])
             || self.cluster.nodes[n].state == NodeState::Deleting
         {
             let node = self.cluster.nodes[n].name.clone();
             self.event(EventKind::TimelineSkipped(Skip::NotRunningSpot { node }));
+            return;
+        }
+        // An interruptible capacity reservation's owner takes it back, with the same 2-minute
+        // notice (`CapacityReservationInstanceInterrupted`): Karpenter drains the node and
+        // counts the reservation as full until EC2 next reports it.
+        if let Some(id) = self.cluster.nodes[n].reservation.clone() {
+            self.cloud.mark_reservation_full(&id);
+            let reclaim = self.now + SPOT_NOTICE;
+            self.cluster.nodes[n].reclaim_at = Some(reclaim);
+            self.event(EventKind::ReservationInterrupted {
+                node: self.cluster.nodes[n].name.clone(),
+                reservation: id,
+                reclaim_at: reclaim,
+            });
+            self.schedule(reclaim, Action::TerminationDone(n));
+            self.terminate(n, TerminationCause::ReservationInterruption);
             return;
         }
         // The AWS provider first marks the reclaimed offering unavailable for 3 minutes, so
@@ -347,4 +366,14 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Whether EC2 may interrupt the node: spot, or in an interruptible capacity reservation.
+fn interruptible(node: &Node) -> bool {
+    node.capacity_type == CapacityType::Spot
+        || (node.reservation.is_some()
+            && node
+                .labels
+                .get(wk::RESERVATION_INTERRUPTIBLE)
+                .is_some_and(|v| v == "true"))
 }

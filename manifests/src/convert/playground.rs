@@ -1168,21 +1168,6 @@ pub(crate) fn capacity_reservation(
             &sf.path,
             sf.key_pos,
         );
-        cx.warn(
-            Code::UnsupportedField,
-            &sf.path,
-            sf.key_pos,
-            "reserved capacity is not simulated yet: the reservation is read and \
-             EC2NodeClasses' capacityReservationSelectorTerms select it, but nodes launch \
-             on-demand or spot beside it",
-            Some("the engine's reserved offerings are the next step of issue 31".into()),
-        );
-        cx.ko(
-            "예약 용량은 아직 시뮬레이션하지 않습니다: 예약을 읽고 EC2NodeClass의 \
-             capacityReservationSelectorTerms가 선택하지만, 노드는 그 옆에 온디맨드나 스팟으로 \
-             뜹니다",
-            Some("엔진의 예약 오퍼링은 이슈 31의 다음 단계입니다".into()),
-        );
         let mut s = Fields::of(cx, &sf);
         if let Some(f) = s.req_help(cx, "id", "add e.g. `id: cr-0123456789abcdef0`")
             && let Some(id) = cx.nonempty_str(&f)
