@@ -1170,6 +1170,17 @@ fn karpenter_launches_into_a_reservation_until_it_is_full_then_falls_back() {
         // The on-demand price / 10^7: nothing, in micro-dollars.
         assert_eq!(n["pricePerHour"].as_f64(), Some(0.0));
     }
+    let name = str_of(reserved[0], "name").unwrap().to_string();
+    let out = common::kpg_stdin(
+        &["explain", "-", "--at", "5m", "--node", &name],
+        text.as_bytes(),
+    );
+    let said = common::stdout(&out);
+    assert!(
+        said.contains("in capacity reservation cr-0a (default)")
+            && said.contains("0 of its 2 instances are free now"),
+        "{said}"
+    );
     // The third NodeClaim could have used the reservation but found it taken in the same
     // simulation: its pod was deferred, and the next simulation launched it on-demand.
     let deferred = |e: &kpg_core::sim::Event| match &e.kind {

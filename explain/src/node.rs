@@ -55,13 +55,11 @@ pub fn explain(
         if claim_view {
             sections.push(funnel_section(r, lang));
         }
-        sections.push(launch_section(
-            node,
-            r,
-            zone_spread(sim, r),
-            claim_view,
-            lang,
-        ));
+        let mut launch = launch_section(node, r, zone_spread(sim, r), claim_view, lang);
+        if let Some(line) = reservation_line(sim, node, lang) {
+            launch.lines.insert(1.min(launch.lines.len()), line);
+        }
+        sections.push(launch);
         if claim_view {
             sections.push(pods_section(sim, r, lang));
         }
@@ -171,6 +169,35 @@ fn repair_line(sim: &Simulation, n: usize, lang: Lang) -> Option<Line> {
         ),
     };
     Some(Line::new(status_of_line, text).check("repair"))
+}
+
+/// A reserved node's reservation: which, its price model, and what it has left now.
+fn reservation_line(sim: &Simulation, node: &Node, lang: Lang) -> Option<Line> {
+    let id = node.reservation.as_ref()?;
+    let held = sim.reservations().iter().find(|r| &r.0.id == id);
+    let (kind, left, count) = held.map_or(("default", 0, 0), |(r, left, _)| {
+        (r.reservation_type.as_str(), *left, r.instance_count)
+    });
+    Some(
+        Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "in capacity reservation {} ({}): reserved capacity is priced at the on-demand \
+                 price / 10^7, so Karpenter launches into it before spot and on-demand; {} of \
+                 its {} instances are free now",
+                "용량 예약 {}({}) 안에서 실행됩니다. 예약 용량은 온디맨드 가격 / 10^7로 \
+                 매겨지므로 Karpenter는 스팟과 온디맨드보다 먼저 이곳에 띄웁니다. 지금 비어 \
+                 있는 인스턴스는 {}대이고, 모두 {}대입니다",
+                id,
+                kind,
+                left,
+                count
+            ),
+        )
+        .about(id)
+        .check("reservation"),
+    )
 }
 
 fn pool_name(sim: &Simulation, node: &Node) -> Option<String> {

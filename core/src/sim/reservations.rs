@@ -34,6 +34,12 @@ impl Simulation {
         self.karpenter.gate(Gate::ReservedCapacity)
     }
 
+    /// EC2's capacity reservations now: each with the instances it has left and its phase
+    /// (empty while the `ReservedCapacity` gate is off).
+    pub fn reservations(&self) -> &[(crate::reservation::CapacityReservation, u32, Phase)] {
+        self.cloud.reservations()
+    }
+
     /// The reservations' phase changes, queued at the start.
     pub(super) fn schedule_reservation_phases(&mut self) {
         let changes: Vec<(Millis, usize)> = self
