@@ -268,6 +268,37 @@ fn consolidation_moves_pods_onto_nodes_inside_consolidate_after_before_v1_14() {
     // goes then, on v1.14 only once the large node (bound at ~4m) is past its window.
     assert!(v13 < 8 * 60_000, "v1.13 deleted it at {v13} ms");
     assert!(v14 >= 8 * 60_000, "v1.14 deleted it at {v14} ms");
+    // Meanwhile `kpg explain` says why, naming the version and the node kept off.
+    let text = format!(
+        "{}{CLASS}{}{}{}{}",
+        cluster("v1.14", ""),
+        pool(requirements, "").replace("consolidateAfter: 0s", "consolidateAfter: 5m"),
+        deployment("a", 1, "1500m", ""),
+        deployment("b", 0, "5", ""),
+        timeline("  - {at: 3m, scale: {kind: Deployment, name: b, replicas: 1}}\n")
+    );
+    let at6 = simulate_run(&text, "6m");
+    let name_of = |t: &str| {
+        nodes(&at6.report)
+            .iter()
+            .find(|n| str_of(n, "instanceType") == Some(t))
+            .and_then(|n| str_of(n, "name"))
+            .expect("the node")
+            .to_string()
+    };
+    let (small, large) = (name_of("m5.large"), name_of("m5.2xlarge"));
+    let out = common::kpg_stdin(
+        &["explain", "-", "--at", "6m", "--node", &small],
+        text.as_bytes(),
+    );
+    let said = common::stdout(&out);
+    assert!(
+        said.contains(&format!(
+            "v1.14: consolidation moves no pods onto nodes still inside their NodePool's \
+             consolidateAfter ({large})"
+        )),
+        "{said}"
+    );
 }
 
 // ----- limits.nodes (v1.11.0, #2526) -----

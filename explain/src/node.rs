@@ -89,6 +89,9 @@ pub fn explain(
     if let Some(line) = repair_line(sim, n, lang) {
         disruption.lines.push(line);
     }
+    if let Some(line) = destinations_line(sim, n, lang) {
+        disruption.lines.push(line);
+    }
     sections.push(disruption);
     let history = history_section(sim, n, lang);
     if !history.lines.is_empty() {
@@ -169,6 +172,58 @@ fn repair_line(sim: &Simulation, n: usize, lang: Lang) -> Option<Line> {
         ),
     };
     Some(Line::new(status_of_line, text).check("repair"))
+}
+
+/// Why a consolidation found no place for a candidate's pods on nodes that have room: from
+/// v1.14 (kubernetes-sigs/karpenter#3006) a consolidation's simulation keeps them off nodes
+/// still inside their NodePool's `consolidateAfter`. Named when such nodes exist and the
+/// candidate's consolidation was refused.
+fn destinations_line(sim: &Simulation, n: usize, lang: Lang) -> Option<Line> {
+    use kpg_core::karpenter::Behaviour;
+    let refused = matches!(
+        sim.candidacy(n),
+        Some(Candidacy::Blocked {
+            blocker: Blocker::NotCheaper(_)
+                | Blocker::PodsWouldNotSchedule(_)
+                | Blocker::TooManyReplacements(_),
+            ..
+        })
+    );
+    if !refused
+        || !sim
+            .karpenter()
+            .follows(Behaviour::ConsolidationDestinations)
+    {
+        return None;
+    }
+    let settling: Vec<&str> = sim
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|&(m, node)| {
+            m != n && !node.deleted && node.nodeclaim.is_some() && sim.under_consolidate_after(m)
+        })
+        .map(|(_, node)| node.name.as_str())
+        .collect();
+    if settling.is_empty() {
+        return None;
+    }
+    let version = sim.karpenter().version;
+    Some(
+        Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "{version}: consolidation moves no pods onto nodes still inside their \
+                 NodePool's consolidateAfter ({}), so they are no destination for this node's \
+                 pods",
+                "{version}: 통합은 아직 NodePool의 consolidateAfter 안에 있는 노드({})로 파드를 \
+                 옮기지 않으므로, 그 노드들은 이 노드의 파드가 갈 곳이 되지 못합니다",
+                settling.join(", ")
+            ),
+        )
+        .check("destinations"),
+    )
 }
 
 /// A reserved node's reservation: which, its price model, and what it has left now.

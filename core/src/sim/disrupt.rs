@@ -1597,7 +1597,7 @@ impl Simulation {
     /// simulation asks of a destination (`IsUnderConsolidateAfter`, v1.14.0
     /// `pkg/utils/disruption`): initialized, a non-zero `consolidateAfter` (not `Never`), and
     /// less than that since its last pod event (or its initialization, when it has had none).
-    fn under_consolidate_after(&self, n: usize) -> bool {
+    pub fn under_consolidate_after(&self, n: usize) -> bool {
         let node = &self.cluster.nodes[n];
         let Some(np) = node.nodepool.and_then(|p| self.cluster.node_pools.get(p)) else {
             return false;
