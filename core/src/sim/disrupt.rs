@@ -859,24 +859,8 @@ impl Simulation {
             if self.cluster.pool_deleted[pool] {
                 continue;
             }
-            let members: Vec<usize> = (0..self.cluster.nodes.len())
-                .filter(|&n| {
-                    let node = &self.cluster.nodes[n];
-                    node.exists() && node.nodepool == Some(pool)
-                })
-                .collect();
-            let running = members
-                .iter()
-                .filter(|&&n| self.cluster.nodes[n].active())
-                .count();
-            let pending = members
-                .iter()
-                .filter(|&&n| {
-                    let node = &self.cluster.nodes[n];
-                    node.state != NodeState::Deleting && node.disruption.is_some()
-                })
-                .count();
-            if running + pending > replicas as usize {
+            let (members, running, pending) = self.static_pool_counts(pool);
+            if running.len() + pending > replicas as usize {
                 continue;
             }
             let mut drifted: Vec<usize> = members

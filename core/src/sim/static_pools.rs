@@ -34,24 +34,7 @@ impl Simulation {
             {
                 continue;
             }
-            let nodes: Vec<usize> = (0..self.cluster.nodes.len())
-                .filter(|&n| {
-                    let node = &self.cluster.nodes[n];
-                    node.exists() && node.nodepool == Some(pool)
-                })
-                .collect();
-            let running: Vec<usize> = nodes
-                .iter()
-                .copied()
-                .filter(|&n| self.cluster.nodes[n].active())
-                .collect();
-            let pending_disruption = nodes
-                .iter()
-                .filter(|&&n| {
-                    let node = &self.cluster.nodes[n];
-                    node.state != NodeState::Deleting && node.disruption.is_some()
-                })
-                .count();
+            let (nodes, running, pending_disruption) = self.static_pool_counts(pool);
             let desired = desired as usize;
             if running.len() + pending_disruption < desired {
                 // `ReserveNodeCount`: never past `limits.nodes`, counting every NodeClaim of
@@ -74,6 +57,30 @@ impl Simulation {
                 }
             }
         }
+    }
+
+    /// A static pool's NodeClaims (`GetNodeCount`): all of them, deleting ones included; the
+    /// running ones (active); and how many a disruption command holds.
+    pub(super) fn static_pool_counts(&self, pool: usize) -> (Vec<usize>, Vec<usize>, usize) {
+        let nodes: Vec<usize> = (0..self.cluster.nodes.len())
+            .filter(|&n| {
+                let node = &self.cluster.nodes[n];
+                node.exists() && node.nodepool == Some(pool)
+            })
+            .collect();
+        let running: Vec<usize> = nodes
+            .iter()
+            .copied()
+            .filter(|&n| self.cluster.nodes[n].active())
+            .collect();
+        let pending = nodes
+            .iter()
+            .filter(|&&n| {
+                let node = &self.cluster.nodes[n];
+                node.state != NodeState::Deleting && node.disruption.is_some()
+            })
+            .count();
+        (nodes, running, pending)
     }
 
     /// `getDeprovisioningCandidates`: NodeClaims that never launched, then empty nodes,

@@ -399,6 +399,23 @@ pub(crate) enum ReqSite {
     NodeOverlay,
 }
 
+/// The CRDs' `maxItems: 100` on a NodePool's or a NodeOverlay's requirements.
+pub(crate) fn at_most_100_requirements(cx: &mut Cx, f: &Field<'_>, count: usize) {
+    if count > 100 {
+        cx.error(
+            Code::TooManyItems,
+            &f.path,
+            f.pos(),
+            "at most 100 requirements are allowed",
+            Some("merge requirements on the same key".into()),
+        );
+        cx.ko(
+            "requirements는 최대 100개까지입니다",
+            Some("같은 키의 요구 사항을 합치세요".into()),
+        );
+    }
+}
+
 /// One node selector requirement (`key`, `operator`, `values`, and on NodePools `minValues`).
 pub(crate) fn requirement(
     cx: &mut Cx,

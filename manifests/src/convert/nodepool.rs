@@ -439,19 +439,7 @@ fn template(
                 np.requirements.push(req);
             }
         }
-        if np.requirements.len() > 100 {
-            cx.error(
-                Code::TooManyItems,
-                &rf.path,
-                rf.pos(),
-                "at most 100 requirements are allowed",
-                Some("merge requirements on the same key".into()),
-            );
-            cx.ko(
-                "requirements는 최대 100개까지입니다",
-                Some("같은 키의 요구 사항을 합치세요".into()),
-            );
-        }
+        common::at_most_100_requirements(cx, &rf, np.requirements.len());
         np.invalid = common::runtime_invalid(&np.requirements);
     }
     let mut all_taints: Vec<(Taint, Pos)> = Vec::new();

@@ -36,19 +36,7 @@ pub(crate) fn node_overlay(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeOverlay)
              `[{key: karpenter.sh/capacity-type, operator: In, values: [spot]}]`",
         ) {
             let items = cx.seq(&rf);
-            if items.len() > 100 {
-                cx.error(
-                    Code::TooManyItems,
-                    &rf.path,
-                    rf.pos(),
-                    "at most 100 requirements are allowed",
-                    Some("merge requirements on the same key".into()),
-                );
-                cx.ko(
-                    "requirements는 최대 100개까지입니다",
-                    Some("같은 키의 요구 사항을 합치세요".into()),
-                );
-            }
+            common::at_most_100_requirements(cx, &rf, items.len());
             for item in &items {
                 if let Some(req) = common::requirement(cx, item, ReqSite::NodeOverlay) {
                     out.requirements
