@@ -617,32 +617,25 @@ fn selector_terms(
         }
         if let Some(id) = t.get("id")
             && let Some(v) = cx.str(&id)
+            && !is_aws_id(id_prefix, &v)
         {
-            let ok = v.strip_prefix(id_prefix).is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            });
-            if !ok {
-                cx.error(
-                    Code::InvalidResourceId,
-                    &id.path,
-                    id.pos(),
-                    format!(
-                        "`{}` is not an id of the form {id_prefix}...",
-                        truncate(&v, 40)
-                    ),
-                    Some("copy the id from the AWS console or CLI".into()),
-                );
-                cx.ko(
-                    format!(
-                        "`{}`는 {id_prefix}... 형식의 id가 아닙니다",
-                        truncate(&v, 40)
-                    ),
-                    Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
-                );
-            }
+            cx.error(
+                Code::InvalidResourceId,
+                &id.path,
+                id.pos(),
+                format!(
+                    "`{}` is not an id of the form {id_prefix}...",
+                    truncate(&v, 40)
+                ),
+                Some("copy the id from the AWS console or CLI".into()),
+            );
+            cx.ko(
+                format!(
+                    "`{}`는 {id_prefix}... 형식의 id가 아닙니다",
+                    truncate(&v, 40)
+                ),
+                Some("AWS 콘솔이나 CLI에서 id를 복사해 오세요".into()),
+            );
         }
         if let Some(n) = t.get("name") {
             cx.nonempty_str(&n);
@@ -682,6 +675,17 @@ fn selector_terms(
     }
 }
 
+/// An AWS resource id: the prefix (`subnet-`, `sg-`, `cr-`), then lowercase letters and
+/// digits, as the CRD's patterns have it.
+pub(crate) fn is_aws_id(prefix: &str, v: &str) -> bool {
+    v.strip_prefix(prefix).is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    })
+}
+
 /// `capacityReservationSelectorTerms` (v1.3+): each term's fields hold to their patterns; the
 /// terms select the scenario's `CapacityReservation` documents.
 fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) -> Vec<ReservationTerm> {
@@ -704,13 +708,7 @@ fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) -> Vec<ReservationTerm
         for (key, ok, form) in [
             (
                 "id",
-                (|v: &str| {
-                    v.strip_prefix("cr-").is_some_and(|r| {
-                        !r.is_empty()
-                            && r.bytes()
-                                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-                    })
-                }) as fn(&str) -> bool,
+                (|v: &str| is_aws_id("cr-", v)) as fn(&str) -> bool,
                 "cr-...",
             ),
             (

@@ -1172,13 +1172,7 @@ pub(crate) fn capacity_reservation(
         if let Some(f) = s.req_help(cx, "id", "add e.g. `id: cr-0123456789abcdef0`")
             && let Some(id) = cx.nonempty_str(&f)
         {
-            let ok = id.strip_prefix("cr-").is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            });
-            if !ok {
+            if !super::nodeclass::is_aws_id("cr-", &id) {
                 cx.error(
                     Code::InvalidResourceId,
                     &f.path,
