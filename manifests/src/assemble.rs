@@ -669,50 +669,20 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
-            if r.kind == "ReservationZone" {
-                // A reservation's zone must offer its instance type (the built-in catalog's
-                // offerings; a scenario's own instance types are not checked).
-                let offered = custom_types.contains(&r.namespace)
-                    || (!custom_types.is_empty())
-                    || kpg_core::catalog::aws::lookup(&r.namespace).is_none()
-                    || offered_in(&r.namespace, &r.name, &region);
-                if !offered {
-                    diagnostics.push(
-                        diag(
-                            Severity::Error,
-                            Code::UnknownReference,
-                            a,
-                            &r.path,
-                            r.pos,
-                            format!(
-                                "{} is not offered in zone `{}` of {region}",
-                                r.namespace, r.name
-                            ),
-                            Some(
-                                "a reservation is for an instance type in a zone that offers \
-                                 it: pick one of the region's zones that does"
-                                    .into(),
-                            ),
-                        )
-                        .with_ko(
-                            format!(
-                                "{}는 {region}의 가용 영역 `{}`에서 제공되지 않습니다",
-                                r.namespace, r.name
-                            ),
-                            Some("그 인스턴스 유형을 제공하는 가용 영역을 고르세요".into()),
-                        ),
-                    );
-                    drop = true;
-                }
-                continue;
-            }
-            if matches!(r.kind.as_str(), "InstanceType" | "Region" | "Zone") {
-                if let Some((message, help)) = catalog_problem(r, &custom_types) {
+            if matches!(
+                r.kind.as_str(),
+                "InstanceType" | "Region" | "Zone" | "ReservationZone"
+            ) {
+                if let Some((message, help)) = catalog_problem(r, &custom_types, &region) {
                     let ko = match r.kind.as_str() {
                         "InstanceType" => {
                             format!("인스턴스 유형 `{}`를 카탈로그에서 찾을 수 없습니다", r.name)
                         }
                         "Region" => format!("리전 `{}`는 내장 카탈로그에 없습니다", r.name),
+                        "ReservationZone" => format!(
+                            "{}는 {region}의 가용 영역 `{}`에서 제공되지 않습니다",
+                            r.namespace, r.name
+                        ),
                         _ => format!("가용 영역 `{}`를 카탈로그에서 찾을 수 없습니다", r.name),
                     };
                     diagnostics.push(
@@ -826,7 +796,13 @@ fn offered_in(instance_type: &str, zone: &str, region: &str) -> bool {
             .is_some_and(|letter| entry.offered_in(index, letter))
 }
 
-fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, String)> {
+/// What is wrong with a reference to the catalog, if anything. `region` is the scenario's,
+/// for a reservation's zone (`ReservationZone`: the instance type in `namespace`).
+fn catalog_problem(
+    r: &Ref,
+    custom_types: &BTreeSet<String>,
+    region: &str,
+) -> Option<(String, String)> {
     use kpg_core::catalog::aws;
     match r.kind.as_str() {
         "InstanceType" if !custom_types.is_empty() => {
@@ -867,6 +843,22 @@ fn catalog_problem(r: &Ref, custom_types: &BTreeSet<String>) -> Option<(String, 
             ))
         }
         _ if !custom_types.is_empty() => None,
+        // A reservation's zone must offer its instance type (an unknown type is reported
+        // by its own reference); a scenario's own instance types are not checked.
+        "ReservationZone" => {
+            if aws::lookup(&r.namespace).is_none() || offered_in(&r.namespace, &r.name, region) {
+                return None;
+            }
+            Some((
+                format!(
+                    "{} is not offered in zone `{}` of {region}",
+                    r.namespace, r.name
+                ),
+                "a reservation is for an instance type in a zone that offers it: pick one of \
+                 the region's zones that does"
+                    .into(),
+            ))
+        }
         "Region" => {
             if aws::region_index(&r.name).is_some() {
                 return None;

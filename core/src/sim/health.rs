@@ -78,10 +78,7 @@ impl Simulation {
     }
 
     fn unhealthy(&self, n: usize) -> bool {
-        let node = &self.cluster.nodes[n];
-        REPAIR_POLICIES
-            .iter()
-            .any(|&(kind, status, _)| node.conditions.get(kind).is_some_and(|(s, _)| s == status))
+        self.repair_due(n).is_some()
     }
 
     /// A node's condition status: `True` (the healthy state of `Ready` and of the node
@@ -166,7 +163,11 @@ impl Simulation {
             condition: condition.to_string(),
             status: status.to_string(),
         });
-        if let Some((_, _, at)) = self.repair_due(n) {
+        // From v1.15 the disruption controller's poll comes due with the toleration
+        // (`plan_disruption`); before, the health controller looks then.
+        if !self.karpenter.follows(Behaviour::RepairAsDisruption)
+            && let Some((_, _, at)) = self.repair_due(n)
+        {
             self.schedule(at.max(self.now), Action::RepairCheck(n));
         }
     }
@@ -213,15 +214,10 @@ impl Simulation {
         }
     }
 
-    /// The health controller's reconcile of node `n` (v1.1–v1.14); from v1.15 the disruption
-    /// controller repairs, and this only wakes it.
+    /// The health controller's reconcile of node `n` (v1.1–v1.14; from v1.15 the disruption
+    /// controller repairs, and this is never queued).
     pub(super) fn repair_check(&mut self, n: usize) {
         if !self.node_repair_runs() {
-            return;
-        }
-        if self.karpenter.follows(Behaviour::RepairAsDisruption) {
-            // The disruption controller's poll comes due with the toleration
-            // (`plan_disruption`).
             return;
         }
         let node = &self.cluster.nodes[n];

@@ -141,9 +141,4 @@ impl Simulation {
         }
         self.overlays.conflicts = conflicts;
     }
-
-    /// The overlays in conflict now (applied nowhere).
-    pub fn overlay_conflicts(&self) -> &[String] {
-        &self.overlays.conflicts
-    }
 }
