@@ -132,6 +132,7 @@ pub fn deployments(pods: u32, zones: &[&str]) -> Vec<Workload> {
                 selector: None,
                 template: t,
                 document: d,
+                existing: Vec::new(),
             }
         })
         .collect()
@@ -194,6 +195,7 @@ pub fn disruption_scenario(pods: u32) -> Scenario {
                 selector: None,
                 template: t,
                 document: 0,
+                existing: Vec::new(),
             }
         })
         .collect();

@@ -85,15 +85,21 @@ pub fn remaining(
 
 /// When a node becomes `Consolidatable`: `consolidateAfter` after the later of its
 /// initialization and its last pod event (a pod bound, finished or deleted). `None` when the
-/// pool never consolidates or the node is not initialized.
+/// pool never consolidates or the node is not initialized. A snapshot's node (initialized
+/// at time zero) had been quiet for `quiet_at_start` already, so without a pod event since,
+/// it becomes consolidatable that much sooner, at time zero at the earliest.
 pub fn consolidatable_at(
     initialized_at: Option<Millis>,
     last_pod_event: Option<Millis>,
+    quiet_at_start: Millis,
     consolidate_after: Option<Millis>,
 ) -> Option<Millis> {
     let start = initialized_at?;
-    let quiet_since = last_pod_event.map_or(start, |t| t.max(start));
-    Some(quiet_since + consolidate_after?)
+    let after = consolidate_after?;
+    Some(match last_pod_event {
+        Some(t) => t.max(start) + after,
+        None => start + after.saturating_sub(quiet_at_start),
+    })
 }
 
 /// The disruption controller's next look at or after `t`: it polls every 10 s.
@@ -214,6 +220,10 @@ pub fn worst_launch_price(it: &InstanceType, reqs: &Requirements) -> Option<Micr
                 .max()
         })
 }
+
+/// `NodePoolHashVersion` (v1.0 through v1.14.1, `pkg/apis/v1/nodepool.go`): NodeClaims
+/// annotated with another version are re-hashed, not drifted.
+pub const NODEPOOL_HASH_VERSION: &str = "v3";
 
 /// The NodePool's `karpenter.sh/nodepool-hash`: a hash of the parts of the template whose
 /// change drifts existing nodes (labels, annotations, taints, startup taints, the node class
@@ -401,27 +411,46 @@ mod tests {
     #[test]
     fn consolidate_after_counts_from_the_last_pod_event() {
         assert_eq!(
-            consolidatable_at(Some(50_000), None, Some(30_000)),
+            consolidatable_at(Some(50_000), None, 0, Some(30_000)),
             Some(80_000)
         );
         assert_eq!(
-            consolidatable_at(Some(50_000), Some(180_000), Some(30_000)),
+            consolidatable_at(Some(50_000), Some(180_000), 0, Some(30_000)),
             Some(210_000)
         );
         assert_eq!(
-            consolidatable_at(Some(50_000), Some(10_000), Some(30_000)),
+            consolidatable_at(Some(50_000), Some(10_000), 0, Some(30_000)),
             Some(80_000),
             "events before initialization do not count"
         );
         assert_eq!(
-            consolidatable_at(None, None, Some(30_000)),
+            consolidatable_at(None, None, 0, Some(30_000)),
             None,
             "not initialized"
         );
         assert_eq!(
-            consolidatable_at(Some(50_000), None, None),
+            consolidatable_at(Some(50_000), None, 0, None),
             None,
             "consolidateAfter: Never"
+        );
+    }
+
+    #[test]
+    fn a_snapshots_node_counts_the_quiet_time_it_had_before_time_zero() {
+        assert_eq!(
+            consolidatable_at(Some(0), None, 20_000, Some(30_000)),
+            Some(10_000),
+            "quiet for 20 s of its 30 s already"
+        );
+        assert_eq!(
+            consolidatable_at(Some(0), None, 3_600_000, Some(30_000)),
+            Some(0),
+            "quiet for an hour: consolidatable at once"
+        );
+        assert_eq!(
+            consolidatable_at(Some(0), Some(5_000), 3_600_000, Some(30_000)),
+            Some(35_000),
+            "a pod event in the simulation starts the clock again"
         );
     }
 

@@ -36,6 +36,9 @@ pub struct Scenario {
     pub node_overlays: Vec<crate::overlay::NodeOverlay>,
     /// EC2 capacity reservations (`CapacityReservation` documents).
     pub capacity_reservations: Vec<crate::reservation::CapacityReservation>,
+    /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
+    /// its NodeClaim when it is Karpenter's.
+    pub nodes: Vec<ExistingNode>,
     /// Every accepted object as written (documents, `List` items, Timeline `apply`
     /// objects), for what shows objects as the API server serves them. Shared: a simulation
     /// keeps it as it is, and cloning a scenario (the page rebuilds from one per edit) does
@@ -299,6 +302,62 @@ pub struct Workload {
     pub template: PodTemplate,
     /// Index in the scenario's document stream, for stable ordering and diagnostics.
     pub document: usize,
+    /// Its pods that exist when the simulation starts (a snapshot's), bound or pending.
+    /// They count towards `replicas`; the controller creates only the rest.
+    pub existing: Vec<ExistingPod>,
+}
+
+/// A pod a snapshot found: its name, and the node it is bound to (`spec.nodeName`), if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExistingPod {
+    pub name: String,
+    pub node: Option<String>,
+}
+
+/// A node that exists at time zero (a snapshot's `Node`). Times are relative to the instant
+/// the snapshot was taken, which is the simulation's time zero: the reader turns timestamps
+/// into ages, so the engine never reads a calendar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExistingNode {
+    pub name: String,
+    pub labels: StringMap,
+    pub annotations: StringMap,
+    pub taints: Vec<Taint>,
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// `status.capacity` and `status.allocatable`, as the kubelet reported them.
+    pub capacity: Resources,
+    pub allocatable: Resources,
+    /// How long before time zero the Node was created.
+    pub age: Millis,
+    /// Its `Ready` condition is `True`.
+    pub ready: bool,
+    /// Karpenter's NodeClaim for it: from the snapshot, or made from the node's
+    /// `karpenter.sh/nodepool` label when the snapshot has no NodeClaims.
+    pub claim: Option<ExistingClaim>,
+    /// Index in the scenario's document stream.
+    pub document: usize,
+}
+
+/// The NodeClaim of an [`ExistingNode`]: what Karpenter needs to manage it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExistingClaim {
+    pub name: String,
+    pub nodepool: String,
+    /// Karpenter's annotations: the drift hashes (`karpenter.sh/nodepool-hash`,
+    /// `karpenter.sh/nodepool-hash-version`, ...).
+    pub annotations: StringMap,
+    /// How long before time zero the NodeClaim was created (`expireAfter` counts from here).
+    pub age: Millis,
+    /// `spec.expireAfter` as the NodeClaim carries it: `None` when the snapshot had no
+    /// NodeClaim (the NodePool's then), `Some(None)` for `Never`.
+    pub expire_after: Option<Option<Millis>>,
+    pub termination_grace_period: Option<Millis>,
+    /// How long before time zero its last pod event was (`status.lastPodEventTime`, or its
+    /// initialization when it has had none): `consolidateAfter` counts from there.
+    pub quiet_for: Millis,
+    /// `status.imageID`.
+    pub image_id: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

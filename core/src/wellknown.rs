@@ -11,6 +11,9 @@ pub const OS: &str = "kubernetes.io/os";
 pub const WINDOWS_BUILD: &str = "node.kubernetes.io/windows-build";
 pub const HOSTNAME: &str = "kubernetes.io/hostname";
 pub const NODECLASS: &str = "karpenter.k8s.aws/ec2nodeclass";
+/// The NodePool hash a NodeClaim launched with, and the hash scheme's version.
+pub const NODEPOOL_HASH: &str = "karpenter.sh/nodepool-hash";
+pub const NODEPOOL_HASH_VERSION: &str = "karpenter.sh/nodepool-hash-version";
 pub const REGISTERED: &str = "karpenter.sh/registered";
 pub const INITIALIZED: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";

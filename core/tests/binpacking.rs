@@ -145,6 +145,7 @@ fn workload_of(
         selector: None,
         template: t,
         document: i,
+        existing: Vec::new(),
     }
 }
 

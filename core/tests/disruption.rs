@@ -47,6 +47,7 @@ fn deployment(replicas: u32) -> Workload {
         selector: None,
         template,
         document: 0,
+        existing: Vec::new(),
     }
 }
 

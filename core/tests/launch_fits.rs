@@ -112,6 +112,7 @@ fn workload(
         selector: None,
         template,
         document,
+        existing: Vec::new(),
     }
 }
 

@@ -37,6 +37,7 @@ fn deployment(name: &str, replicas: u32, cpu_m: i64) -> Workload {
         selector: None,
         template,
         document: 0,
+        existing: Vec::new(),
     }
 }
 

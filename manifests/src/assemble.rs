@@ -13,6 +13,8 @@ use crate::document::{self, Piece};
 use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
+mod snapshot;
+
 /// An object that passed its own document's checks.
 struct Accepted {
     doc: usize,
@@ -196,10 +198,14 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     duplicates(&mut accepted, diagnostics);
     versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
+    let nodes = snapshot::resolve(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
 
-    let mut scenario = Scenario::default();
+    let mut scenario = Scenario {
+        nodes,
+        ..Scenario::default()
+    };
     let mut written = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut v1beta1_kubelets = Vec::new();
@@ -223,6 +229,8 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::NodeOverlay(o) => scenario.node_overlays.push(o),
             Object::CapacityReservation(c) => scenario.capacity_reservations.push(c),
             Object::Timeline(s) => steps.extend(s),
+            // A snapshot's nodes are `scenario.nodes` already (`snapshot::resolve`).
+            Object::Node(_) | Object::NodeClaim(_) => {}
         }
     }
     give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);

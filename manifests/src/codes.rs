@@ -128,6 +128,11 @@ codes! {
     UnknownKind = "unknown-kind", Playground,
         "A kind the playground does not simulate; the document is skipped.",
         "플레이그라운드가 시뮬레이션하지 않는 종류라 문서를 건너뜁니다.";
+    Snapshot = "snapshot", Playground,
+        "What a snapshot of a live cluster held and how it is read: its nodes, its NodeClaims, \
+         the pods that stay on their nodes, and the kinds and pods left out.",
+        "라이브 클러스터 스냅샷에 무엇이 있었고 어떻게 읽었는지: 노드, NodeClaim, 노드에 그대로 \
+         남는 파드, 그리고 빼놓은 종류와 파드.";
     UnexpectedApiVersion = "unexpected-api-version", ApiServer,
         "The API server has no such kind in this apiVersion (`no matches for kind`); it \
          refuses the object, so the document is not read.",

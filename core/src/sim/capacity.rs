@@ -523,7 +523,7 @@ impl Simulation {
     /// NodeClaim is deleted (`InsufficientCapacityError`) and its pods are provisioned again,
     /// now without the offerings the cache holds.
     pub(super) fn fail_launch(&mut self, n: usize) {
-        let nodeclaim = self.cluster.nodes[n].name.clone();
+        let nodeclaim = self.cluster.nodes[n].claim_name();
         self.event(EventKind::LaunchFailed { nodeclaim });
         self.remove_nodeclaim(n, false);
     }

@@ -103,6 +103,13 @@ pub struct Node {
     /// Node conditions whose status is not `True` (type → status, since when): what node
     /// repair watches.
     pub conditions: BTreeMap<String, (String, Millis)>,
+    /// How old the node already was at time zero (a snapshot's node; 0 for the nodes the
+    /// simulation creates). `created_at` is 0 for such a node, so its age is
+    /// `now - created_at + age_at_start`.
+    pub age_at_start: Millis,
+    /// For a snapshot's node: how long before time zero its last pod event was
+    /// (`consolidateAfter` counts from there until a pod event in the simulation).
+    pub quiet_at_start: Millis,
 }
 
 impl Node {
@@ -119,6 +126,27 @@ impl Node {
     /// and no disruption command holds it.
     pub(super) fn active(&self) -> bool {
         self.exists() && self.state != NodeState::Deleting && self.disruption.is_none()
+    }
+
+    /// The name of its NodeClaim: a snapshot's NodeClaim has a name of its own
+    /// (`default-x7k2p` for node `ip-10-0-2-20.ec2.internal`); the simulation's NodeClaims
+    /// name their nodes.
+    pub fn claim_name(&self) -> String {
+        self.nodeclaim.clone().unwrap_or_else(|| self.name.clone())
+    }
+
+    /// How old the node is at `now`, counting the age a snapshot's node had at time zero.
+    pub fn age(&self, now: Millis) -> Millis {
+        now.saturating_sub(self.created_at) + self.age_at_start
+    }
+
+    /// Oldest first: a snapshot's nodes by their age at time zero, then the simulation's
+    /// by creation time.
+    pub fn created_order(&self, other: &Node) -> core::cmp::Ordering {
+        other
+            .age_at_start
+            .cmp(&self.age_at_start)
+            .then(self.created_at.cmp(&other.created_at))
     }
 }
 
@@ -320,6 +348,7 @@ impl Cluster {
         disruption::consolidatable_at(
             node.initialized_at,
             node.last_pod_event,
+            node.quiet_at_start,
             np.consolidate_after,
         )
     }

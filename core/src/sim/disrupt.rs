@@ -435,8 +435,9 @@ impl Simulation {
                     })
                     .sum();
                 let lifetime = disruption::lifetime_remaining(
-                    node.expire_at.map(|at| at.saturating_sub(node.created_at)),
-                    self.now.saturating_sub(node.created_at),
+                    node.expire_at
+                        .map(|at| at.saturating_sub(node.created_at) + node.age_at_start),
+                    node.age(self.now),
                 );
                 -(all * lifetime)
             };
@@ -522,7 +523,7 @@ impl Simulation {
         self.recorder
             .evidence
             .disruption_verdict(n, self.now, blocker.clone());
-        let nodeclaim = self.cluster.nodes[n].name.clone();
+        let nodeclaim = self.cluster.nodes[n].claim_name();
         self.verdict(if consolidation {
             EventKind::Unconsolidatable { nodeclaim, blocker }
         } else {
@@ -1589,8 +1590,13 @@ impl Simulation {
         let (Some(after), Some(initialized)) = (np.consolidate_after, node.initialized_at) else {
             return false;
         };
-        let since = node.last_pod_event.unwrap_or(initialized);
-        after > 0 && self.now.saturating_sub(since) < after
+        // A snapshot's node without a pod event since time zero had been quiet for
+        // `quiet_at_start` already.
+        let quiet = match node.last_pod_event {
+            Some(t) => self.now.saturating_sub(t),
+            None => self.now.saturating_sub(initialized) + node.quiet_at_start,
+        };
+        after > 0 && quiet < after
     }
 
     // ----- validation and execution -----
@@ -1681,7 +1687,7 @@ impl Simulation {
             Some(why) => {
                 self.record_command(&plan, false);
                 for &n in &plan.candidates {
-                    let nodeclaim = self.cluster.nodes[n].name.clone();
+                    let nodeclaim = self.cluster.nodes[n].claim_name();
                     self.event(EventKind::ConsolidationRejected { nodeclaim, why });
                 }
                 None
@@ -1811,7 +1817,7 @@ impl Simulation {
                 .map(|&c| self.cluster.nodes[c].name.clone())
                 .collect();
             self.event(EventKind::DisruptionLaunching {
-                nodeclaim: self.cluster.nodes[n].name.clone(),
+                nodeclaim: self.cluster.nodes[n].claim_name(),
                 reason: plan.reason,
             });
             replacements.push(n);
@@ -1831,7 +1837,7 @@ impl Simulation {
             }
             if !replacements.is_empty() {
                 self.event(EventKind::DisruptionWaitingReadiness {
-                    nodeclaim: self.cluster.nodes[n].name.clone(),
+                    nodeclaim: self.cluster.nodes[n].claim_name(),
                 });
             }
         }
@@ -1856,7 +1862,7 @@ impl Simulation {
         };
         for &n in &command.candidates {
             self.event(EventKind::DisruptionTerminating {
-                nodeclaim: self.cluster.nodes[n].name.clone(),
+                nodeclaim: self.cluster.nodes[n].claim_name(),
                 reason: command.reason,
                 decision,
             });
@@ -1891,7 +1897,7 @@ impl Simulation {
                         .taints
                         .retain(|t| t.key != wk::DISRUPTED_TAINT);
                     self.event(EventKind::DisruptionFailed {
-                        nodeclaim: self.cluster.nodes[n].name.clone(),
+                        nodeclaim: self.cluster.nodes[n].claim_name(),
                     });
                 }
                 self.cluster.version += 1;
@@ -1952,7 +1958,7 @@ impl Simulation {
         }
         self.cluster.nodes[n].drifted = now.map(|r| (self.now, r));
         self.cluster.version += 1;
-        let nodeclaim = self.cluster.nodes[n].name.clone();
+        let nodeclaim = self.cluster.nodes[n].claim_name();
         self.event(match now {
             Some(reason) => EventKind::Drifted { nodeclaim, reason },
             None => EventKind::DriftResolved { nodeclaim },

@@ -118,7 +118,7 @@ impl Simulation {
                     })
                     .min_by(|&a, &b| {
                         let (x, y) = (&self.cluster.nodes[a], &self.cluster.nodes[b]);
-                        x.created_at.cmp(&y.created_at).then(x.name.cmp(&y.name))
+                        x.created_order(y).then(x.name.cmp(&y.name))
                     }),
                 (None, None) => None,
             };
@@ -245,7 +245,7 @@ impl Simulation {
             let node_pool = pool
                 .map(|p| self.cluster.node_pools[p].name.clone())
                 .unwrap_or_default();
-            let nodeclaim = self.cluster.nodes[n].name.clone();
+            let nodeclaim = self.cluster.nodes[n].claim_name();
             self.verdict(EventKind::NodeRepairBlocked {
                 nodeclaim,
                 node_pool,
@@ -264,7 +264,7 @@ impl Simulation {
     pub(super) fn repair(&mut self, n: usize, condition: String) {
         self.cluster.nodes[n].termination_grace = Some(0);
         self.event(EventKind::NodeRepair {
-            nodeclaim: self.cluster.nodes[n].name.clone(),
+            nodeclaim: self.cluster.nodes[n].claim_name(),
             condition,
         });
         self.terminate(n, TerminationCause::Unhealthy);

@@ -51,6 +51,7 @@ mod provisioner;
 mod recorder;
 mod report;
 mod reservations;
+mod snapshot;
 mod static_pools;
 mod termination;
 mod timeline;
@@ -241,7 +242,8 @@ impl Simulation {
             .node_groups
             .iter()
             .map(|g| u64::from(g.count))
-            .sum();
+            .sum::<u64>()
+            + scenario.nodes.len() as u64;
         if total > MAX_NODES as u64 {
             return Err(SimError::TooLarge(format!(
                 "{total} fixed nodes; the playground simulates at most {MAX_NODES}"
@@ -272,6 +274,10 @@ impl Simulation {
         for group in &scenario.cluster.node_groups {
             sim.add_node_group(group)?;
         }
+        for node in &scenario.nodes {
+            sim.add_existing_node(node);
+        }
+        sim.schedule_existing_expiries();
         for w in 0..sim.cluster.workloads.len() {
             sim.start_workload(w);
         }
@@ -478,11 +484,13 @@ impl Simulation {
                 deleting_since: None,
                 reclaim_at: None,
                 replaces: Vec::new(),
+                age_at_start: 0,
+                quiet_at_start: 0,
                 conditions: BTreeMap::new(),
             };
+            // Its DaemonSet pods come with the workloads (`start_workload`), after every
+            // node that exists at time zero.
             self.cluster.nodes.push(node);
-            let n = self.cluster.nodes.len() - 1;
-            self.create_daemon_pods(n);
         }
         Ok(())
     }

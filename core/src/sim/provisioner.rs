@@ -721,6 +721,8 @@ impl Simulation {
             deleting_since: None,
             reclaim_at: None,
             replaces: Vec::new(),
+            age_at_start: 0,
+            quiet_at_start: 0,
             conditions: BTreeMap::new(),
         }
     }

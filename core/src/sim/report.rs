@@ -23,8 +23,7 @@ impl Simulation {
             .collect();
         node_order.sort_by(|&a, &b| {
             self.cluster.nodes[a]
-                .created_at
-                .cmp(&self.cluster.nodes[b].created_at)
+                .created_order(&self.cluster.nodes[b])
                 .then(self.cluster.nodes[a].name.cmp(&self.cluster.nodes[b].name))
         });
         let by_node = self.cluster.active_pods_by_node();
@@ -75,7 +74,7 @@ impl Simulation {
                 price_source: node.price_source.as_str().into(),
                 node_overlay: node.overlay.as_ref().map(|(name, _)| name.clone()),
                 list_price_per_hour: node.overlay.as_ref().map(|&(_, list)| to_dollars(list)),
-                created_at: duration::format(node.created_at),
+                created_at: created(node),
                 pods,
             });
         }
@@ -198,7 +197,7 @@ impl Simulation {
                         NodeState::Deleting => "Deleting",
                     }
                     .into(),
-                    created_at: duration::format(node.created_at),
+                    created_at: created(node),
                     instance_type_options: node
                         .options
                         .iter()
@@ -249,5 +248,15 @@ impl Simulation {
                 .collect(),
             accrued_cost: to_dollars(self.accrued_cost()),
         }
+    }
+}
+
+/// When the node was created, on the simulation's clock: a snapshot's node was created
+/// before time zero, `-72h0m0s`.
+fn created(node: &Node) -> String {
+    if node.age_at_start > 0 {
+        alloc::format!("-{}", duration::format(node.age_at_start))
+    } else {
+        duration::format(node.created_at)
     }
 }

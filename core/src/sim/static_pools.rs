@@ -101,8 +101,9 @@ impl Simulation {
             });
             let cost: f64 = pods.iter().map(|&p| self.pod_eviction_cost(p)).sum::<f64>()
                 * disruption::lifetime_remaining(
-                    node.expire_at.map(|at| at.saturating_sub(node.created_at)),
-                    self.now.saturating_sub(node.created_at),
+                    node.expire_at
+                        .map(|at| at.saturating_sub(node.created_at) + node.age_at_start),
+                    node.age(self.now),
                 );
             (launched, !pods.is_empty(), held, cost)
         };

@@ -54,7 +54,7 @@ impl Simulation {
             ));
         }
         self.cluster.version += 1;
-        let nodeclaim = self.cluster.nodes[n].name.clone();
+        let nodeclaim = self.cluster.nodes[n].claim_name();
         self.event(EventKind::Terminating { nodeclaim, cause });
         if let Some(grace) = self.cluster.nodes[n].termination_grace {
             let at = self.now + grace;
@@ -198,7 +198,7 @@ impl Simulation {
         self.termination.drained.insert(n, self.now);
         let name = self.cluster.nodes[n].name.clone();
         self.event(EventKind::Drained {
-            nodeclaim: name.clone(),
+            nodeclaim: self.cluster.nodes[n].claim_name(),
             node: name,
         });
         let mut rng = self.rng.fork(pod::stable_hash(&[
@@ -242,7 +242,7 @@ impl Simulation {
         self.cluster.version += 1;
         let name = self.cluster.nodes[n].name.clone();
         self.event(EventKind::NodeClaimDeleted {
-            nodeclaim: name.clone(),
+            nodeclaim: self.cluster.nodes[n].claim_name(),
             node: name,
             launched,
         });
@@ -258,7 +258,7 @@ impl Simulation {
         if !node.exists() || node.state == NodeState::Deleting || node.expire_at != Some(self.now) {
             return;
         }
-        let nodeclaim = node.name.clone();
+        let nodeclaim = node.claim_name();
         self.event(EventKind::Expired { nodeclaim });
         self.terminate(n, TerminationCause::Expired);
     }
@@ -288,8 +288,7 @@ impl Simulation {
                 // The oldest spot node of the pool.
                 spot.sort_by(|&a, &b| {
                     self.cluster.nodes[a]
-                        .created_at
-                        .cmp(&self.cluster.nodes[b].created_at)
+                        .created_order(&self.cluster.nodes[b])
                         .then(self.cluster.nodes[a].name.cmp(&self.cluster.nodes[b].name))
                 });
                 spot.first().copied()

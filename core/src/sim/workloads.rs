@@ -63,19 +63,23 @@ impl Simulation {
                 }
             }
             WorkloadKind::Pod => {
-                self.new_pod(w, wl.name.clone(), None);
+                if self.start_existing_pods(w) == 0 {
+                    self.new_pod(w, wl.name.clone(), None);
+                }
             }
             WorkloadKind::Job => {
                 let n = match wl.completions {
                     Some(c) => wl.replicas.min(c),
                     None => wl.replicas,
                 };
-                for _ in 0..n {
+                let existing = self.start_existing_pods(w);
+                for _ in existing..n {
                     self.add_replica(w);
                 }
             }
             _ => {
-                for _ in 0..wl.replicas {
+                let existing = self.start_existing_pods(w);
+                for _ in existing..wl.replicas {
                     self.add_replica(w);
                 }
             }

@@ -10,6 +10,7 @@ pub(crate) mod nodepool;
 pub(crate) mod overlay;
 pub(crate) mod playground;
 pub(crate) mod pod;
+pub(crate) mod snapshot;
 pub(crate) mod workload;
 
 use kpg_core::catalog::InstanceTypeSpec;
@@ -80,6 +81,16 @@ pub(crate) const KINDS: &[KindInfo] = &[
     KindInfo {
         kind: "Namespace",
         versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "Node",
+        versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "NodeClaim",
+        versions: &["karpenter.sh/v1"],
         namespaced: false,
     },
     KindInfo {
@@ -170,6 +181,9 @@ pub(crate) enum Object {
     NodeOverlay(kpg_core::overlay::NodeOverlay),
     CapacityReservation(kpg_core::reservation::CapacityReservation),
     Timeline(Vec<playground::Step>),
+    /// A snapshot's Node and NodeClaim.
+    Node(snapshot::NodeDoc),
+    NodeClaim(snapshot::ClaimDoc),
 }
 
 #[derive(Debug)]
@@ -187,6 +201,8 @@ pub(crate) struct Converted {
     pub v1beta1_kubelet: Option<KubeletConfig>,
     /// The object as written, for what shows it as the API server serves it.
     pub written: Written,
+    /// Its owner, phase and age, as a snapshot gives them.
+    pub facts: snapshot::Facts,
 }
 
 /// Where an object is being read.
@@ -299,6 +315,8 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         && matches!(
             info.kind,
             "Namespace"
+                | "Node"
+                | "NodeClaim"
                 | "Cluster"
                 | "InstanceType"
                 | "Timeline"
@@ -372,6 +390,14 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             let (m, o) = playground::capacity_reservation(cx, root);
             (m, Object::CapacityReservation(o))
         }
+        "Node" => {
+            let (m, o) = snapshot::node(cx, root);
+            (m, Object::Node(o))
+        }
+        "NodeClaim" => {
+            let (m, o) = snapshot::node_claim(cx, root);
+            (m, Object::NodeClaim(o))
+        }
         _ => {
             let (m, o) = playground::timeline(cx, root);
             (m, Object::Timeline(o))
@@ -395,6 +421,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         object,
         v1beta1_kubelet,
         written,
+        facts: snapshot::facts(root.node),
     })
 }
 

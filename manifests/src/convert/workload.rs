@@ -37,6 +37,7 @@ pub(crate) fn pod(cx: &mut Cx, root: &Field<'_>) -> (Meta, Workload) {
             spec,
         },
         document: cx.doc,
+        existing: Vec::new(),
     };
     (meta, workload)
 }
@@ -62,6 +63,7 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
         selector: None,
         template: PodTemplate::default(),
         document: cx.doc,
+        existing: Vec::new(),
     };
     if let Some(sf) = r.req(cx, "spec") {
         let mut s = Fields::typed(cx, &sf, spec_ty);
