@@ -136,12 +136,15 @@ fn read_list(
     let items = f.get("items");
     f.finish(cx);
     let Some(items) = items else { return };
+    let mut alike = Alike::default();
     for item in cx.seq(&items) {
         let (kind, name, namespace) = peek(item.node);
         let mut icx = Cx::new(cx.doc, kind.map(|k| object_label(k, namespace, name)));
         let converted = convert::convert(&mut icx, &item, Site::Document);
         let ok = icx.error_count() == 0 && doc_errors == 0;
-        diagnostics.append(&mut icx.diags);
+        for d in icx.diags.drain(..) {
+            alike.add(kind.unwrap_or(""), d);
+        }
         if let (true, Some(converted)) = (ok, converted) {
             let label = object_label(
                 converted.kind,
@@ -156,6 +159,53 @@ fn read_list(
                 needs: icx.needs,
                 dropped: false,
             });
+        }
+    }
+    alike.finish(diagnostics);
+}
+
+/// A `List` from `kubectl get` holds hundreds of objects alike: a warning its items share
+/// (the same finding at the same field of the same kind) is told once, with how many more
+/// items it applies to, instead of once per item. Errors are always told one by one.
+#[derive(Default)]
+struct Alike {
+    /// The warnings in order of first appearance, each with how many items repeat it.
+    told: Vec<(Diagnostic, usize)>,
+    /// (code, kind, path without `items[i]`) → index into `told`.
+    seen: HashMap<(Code, String, String), usize>,
+}
+
+impl Alike {
+    fn add(&mut self, kind: &str, d: Diagnostic) {
+        if d.is_error() {
+            self.told.push((d, 0));
+            return;
+        }
+        let path = match d.path.strip_prefix("items[") {
+            Some(rest) => rest.split_once(']').map_or("", |(_, p)| p).to_string(),
+            None => d.path.clone(),
+        };
+        // An unknown kind is one finding per kind, whatever the field.
+        let key = (d.code, kind.to_string(), path);
+        match self.seen.get(&key) {
+            Some(&i) => self.told[i].1 += 1,
+            None => {
+                self.seen.insert(key, self.told.len());
+                self.told.push((d, 0));
+            }
+        }
+    }
+
+    fn finish(self, diagnostics: &mut Vec<Diagnostic>) {
+        for (mut d, more) in self.told {
+            if more > 0 {
+                let s = if more == 1 { "" } else { "s" };
+                d.message = format!("{} (and {more} more item{s} like it)", d.message);
+                if let Some(ko) = &mut d.ko {
+                    ko.message = format!("{} (같은 항목 {more}개 더)", ko.message);
+                }
+            }
+            diagnostics.push(d);
         }
     }
 }

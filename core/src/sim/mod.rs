@@ -278,6 +278,11 @@ impl Simulation {
             sim.add_existing_node(node);
         }
         sim.schedule_existing_expiries();
+        // Karpenter's drift controller looks at every NodeClaim, not only after a change: a
+        // snapshot's node may have drifted already.
+        if !scenario.nodes.is_empty() {
+            sim.detect_drift();
+        }
         for w in 0..sim.cluster.workloads.len() {
             sim.start_workload(w);
         }

@@ -313,8 +313,8 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
         return;
     };
     let mut parts = vec![format!(
-        "{} nodes ({} Karpenter's, {} fixed)",
-        tally.nodes,
+        "{} ({} Karpenter's, {} fixed)",
+        count(tally.nodes, "node"),
         tally.karpenter_nodes,
         tally.nodes - tally.karpenter_nodes
     )];
@@ -325,8 +325,10 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
         tally.nodes - tally.karpenter_nodes
     )];
     parts.push(format!(
-        "{} pods join their controllers and {} stay as they are",
-        tally.pods_joined, tally.pods_kept
+        "{} of their controllers, {} on {} own",
+        count(tally.pods_joined, "pod"),
+        count(tally.pods_kept, "pod"),
+        if tally.pods_kept == 1 { "its" } else { "their" }
     ));
     ko.push(format!(
         "파드 {}개는 컨트롤러에 속하고 {}개는 그대로 남습니다",
@@ -334,8 +336,9 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
     ));
     if tally.daemon_pods > 0 {
         parts.push(format!(
-            "{} DaemonSet pods are left to their DaemonSets",
-            tally.daemon_pods
+            "{} left to {} DaemonSet",
+            count(tally.daemon_pods, "DaemonSet pod"),
+            if tally.daemon_pods == 1 { "its" } else { "their" }
         ));
         ko.push(format!(
             "DaemonSet 파드 {}개는 DaemonSet이 다시 만듭니다",
@@ -343,20 +346,17 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
         ));
     }
     if tally.finished_pods > 0 {
-        parts.push(format!(
-            "{} finished pods are ignored",
-            tally.finished_pods
-        ));
+        parts.push(format!("{} ignored", count(tally.finished_pods, "finished pod")));
         ko.push(format!("끝난 파드 {}개는 무시합니다", tally.finished_pods));
     }
     if tally.finished_jobs > 0 {
-        parts.push(format!("{} finished Jobs are ignored", tally.finished_jobs));
+        parts.push(format!("{} ignored", count(tally.finished_jobs, "finished Job")));
         ko.push(format!("끝난 Job {}개는 무시합니다", tally.finished_jobs));
     }
     if tally.claims_without_node > 0 {
         parts.push(format!(
-            "{} NodeClaims without a node yet are left out",
-            tally.claims_without_node
+            "{} without a node yet left out",
+            count(tally.claims_without_node, "NodeClaim")
         ));
         ko.push(format!(
             "아직 노드가 없는 NodeClaim {}개는 뺍니다",
@@ -386,4 +386,13 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
             Some("시뮬레이션은 스냅샷을 찍은 순간의 클러스터에서 시작합니다".into()),
         ),
     );
+}
+
+/// `1 node`, `3 nodes`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
