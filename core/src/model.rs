@@ -39,6 +39,9 @@ pub struct Scenario {
     /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
     /// its NodeClaim when it is Karpenter's.
     pub nodes: Vec<ExistingNode>,
+    /// When the snapshot was taken (milliseconds since the Unix epoch): its time zero. Only
+    /// what prints a snapshot back (`kpg import`) reads it; the engine counts ages.
+    pub snapshot_time: Option<i64>,
     /// Every accepted object as written (documents, `List` items, Timeline `apply`
     /// objects), for what shows objects as the API server serves them. Shared: a simulation
     /// keeps it as it is, and cloning a scenario (the page rebuilds from one per edit) does

@@ -11,6 +11,9 @@ pub const OS: &str = "kubernetes.io/os";
 pub const WINDOWS_BUILD: &str = "node.kubernetes.io/windows-build";
 pub const HOSTNAME: &str = "kubernetes.io/hostname";
 pub const NODECLASS: &str = "karpenter.k8s.aws/ec2nodeclass";
+/// On a workload of a scenario `kpg import` wrote: its pods that existed when the snapshot
+/// was taken, one per line, `NAME NODE` (bound) or `NAME` (pending).
+pub const EXISTING_PODS: &str = "playground.karpenter.dev/pods";
 /// The NodePool hash a NodeClaim launched with, and the hash scheme's version.
 pub const NODEPOOL_HASH: &str = "karpenter.sh/nodepool-hash";
 pub const NODEPOOL_HASH_VERSION: &str = "karpenter.sh/nodepool-hash-version";

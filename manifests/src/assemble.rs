@@ -248,12 +248,13 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     duplicates(&mut accepted, diagnostics);
     versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
-    let nodes = snapshot::resolve(&mut accepted, diagnostics);
+    let (nodes, snapshot_time) = snapshot::resolve(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
 
     let mut scenario = Scenario {
         nodes,
+        snapshot_time,
         ..Scenario::default()
     };
     let mut written = Vec::new();

@@ -41,7 +41,7 @@ pub use kpg_core::model::Scenario;
 pub use migrate::{Change, Migration, migrate};
 
 /// Inputs larger than this are refused with one `too-large` error.
-pub const MAX_INPUT_BYTES: usize = 5 * 1024 * 1024;
+pub const MAX_INPUT_BYTES: usize = 256 * 1024 * 1024;
 
 /// The scenario read from a stream, and everything worth telling about it.
 #[derive(Clone, Debug)]

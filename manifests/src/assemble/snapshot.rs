@@ -45,14 +45,15 @@ struct Tally {
 pub(super) fn resolve(
     accepted: &mut [Accepted],
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<ExistingNode> {
+) -> (Vec<ExistingNode>, Option<i64>) {
     let live = |a: &Accepted| !a.dropped;
     let is_snapshot = accepted.iter().filter(|a| live(a)).any(|a| {
         matches!(a.converted.object, Object::Node(_) | Object::NodeClaim(_))
             || a.converted.facts.owner.is_some()
+            || a.converted.facts.existing_pods.is_some()
     });
     if !is_snapshot {
-        return Vec::new();
+        return (Vec::new(), None);
     }
     let mut tally = Tally::default();
     let taken_at = taken_at(accepted);
@@ -174,6 +175,24 @@ pub(super) fn resolve(
             w.existing.push(pod);
         }
     }
+    // The pods a scenario `kpg import` wrote keeps on its workloads.
+    for a in accepted.iter_mut().filter(|a| !a.dropped) {
+        let Some(lines) = a.converted.facts.existing_pods.clone() else {
+            continue;
+        };
+        if let Object::Workload(w) = &mut a.converted.object {
+            for line in lines.lines() {
+                let mut words = line.split_whitespace();
+                let Some(name) = words.next() else { continue };
+                let node = words.next().filter(|n| node_names.contains(*n));
+                w.existing.push(ExistingPod {
+                    name: name.to_string(),
+                    node: node.map(String::from),
+                });
+                tally.pods_joined += 1;
+            }
+        }
+    }
 
     // Nodes and their NodeClaims.
     let mut claims: BTreeMap<String, (usize, ClaimDoc)> = BTreeMap::new();
@@ -242,7 +261,7 @@ pub(super) fn resolve(
         });
     }
     summarise(&tally, accepted, diagnostics);
-    nodes
+    (nodes, Some(taken_at))
 }
 
 /// A NodeClaim as the engine needs it, its times as ages.

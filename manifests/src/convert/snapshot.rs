@@ -60,6 +60,9 @@ pub(crate) struct Facts {
     pub mirror: bool,
     /// A Job whose `Complete` or `Failed` condition is `True`: it creates no more pods.
     pub finished: bool,
+    /// A workload's `playground.karpenter.dev/pods` annotation: the pods it had when the
+    /// snapshot `kpg import` read was taken.
+    pub existing_pods: Option<String>,
 }
 
 pub(crate) fn node(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeDoc) {
@@ -174,6 +177,10 @@ pub(crate) fn facts(root: &Node) -> Facts {
             .and_then(|m| map_at(m, "annotations"))
             .and_then(|a| map_at(a, "kubernetes.io/config.mirror"))
             .is_some(),
+        existing_pods: meta
+            .and_then(|m| map_at(m, "annotations"))
+            .and_then(|a| str_at(a, kpg_core::wellknown::EXISTING_PODS))
+            .map(String::from),
         finished: seq(map_at(root, "status").and_then(|s| map_at(s, "conditions")))
             .iter()
             .any(|c| {

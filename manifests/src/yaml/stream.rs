@@ -327,7 +327,7 @@ impl<'a> Stream<'a> {
             expanding: Vec::new(),
             anchors: Vec::new(),
             recording: Vec::new(),
-            budget: Budget::default(),
+            budget: Budget::for_text(text.len()),
             last_location: Loc::UNKNOWN,
             replayed: 0,
         }
@@ -810,6 +810,11 @@ struct Open {
 /// Counts what a document costs; every limit is for the whole document.
 #[derive(Default)]
 struct Budget {
+    /// The document's length in bytes. A node, an event or a scalar's byte costs at least
+    /// a byte of text unless an alias copies it, so the limits on them grow with the text
+    /// (a cluster snapshot is a `List` of tens of megabytes): only what aliases add is
+    /// bounded by the fixed limits.
+    text: usize,
     events: usize,
     aliases: usize,
     anchors: HashSet<usize>,
@@ -832,6 +837,13 @@ fn tag_len(tag: Option<&Tag>) -> usize {
 }
 
 impl Budget {
+    fn for_text(text: usize) -> Budget {
+        Budget {
+            text,
+            ..Budget::default()
+        }
+    }
+
     fn observe(&mut self, event: &Event<'_>) -> Result<(), Breach> {
         self.count_event()?;
         match event {
@@ -866,7 +878,7 @@ impl Budget {
 
     fn count_event(&mut self) -> Result<(), Breach> {
         self.events += 1;
-        if self.events > MAX_EVENTS {
+        if self.events > MAX_EVENTS.max(self.text) {
             return Err(Breach::Events {
                 events: self.events,
             });
@@ -978,7 +990,7 @@ impl Budget {
 
     fn count_node(&mut self) -> Result<(), Breach> {
         self.nodes += 1;
-        if self.nodes > MAX_NODES {
+        if self.nodes > MAX_NODES.max(self.text) {
             return Err(Breach::Nodes { nodes: self.nodes });
         }
         Ok(())
@@ -986,7 +998,7 @@ impl Budget {
 
     fn count_scalar_bytes(&mut self, bytes: usize) -> Result<(), Breach> {
         self.scalar_bytes = self.scalar_bytes.saturating_add(bytes);
-        if self.scalar_bytes > MAX_SCALAR_BYTES {
+        if self.scalar_bytes > MAX_SCALAR_BYTES.max(self.text) {
             return Err(Breach::ScalarBytes {
                 total_scalar_bytes: self.scalar_bytes,
             });
