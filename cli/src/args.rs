@@ -7,6 +7,8 @@ use std::path::PathBuf;
 
 use kpg_core::model::Millis;
 
+use crate::compare::{Checks, CostLimit};
+
 /// Where the scenario comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -39,6 +41,8 @@ pub enum CompareOutput {
     Json,
     /// Both series on one time axis ([`crate::compare::csv`]).
     Csv,
+    /// A summary for a pull request's comment ([`crate::compare::markdown`]).
+    Markdown,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,13 +87,15 @@ pub enum Command {
     Migrate {
         input: Input,
     },
-    /// `kpg compare A B [--until DURATION] [--output table|json|csv]`: two scenarios side
-    /// by side over the same simulated window.
+    /// `kpg compare A B [--until DURATION] [--output table|json|csv|markdown] [--fail-on
+    /// pending,drift] [--max-cost-increase LIMIT]`: two scenarios side by side over the same
+    /// simulated window, and the conditions that fail the comparison.
     Compare {
         a: Input,
         b: Input,
         until: Option<Millis>,
         output: CompareOutput,
+        checks: Checks,
     },
     /// `kpg codes [CODE]`: the table of finding codes, or one code explained.
     Codes {
@@ -167,7 +173,8 @@ kpg: what would Karpenter do with these manifests, and what would it cost?
 
 Usage:
   kpg simulate FILE [--until DURATION] [--output table|json|csv]
-  kpg compare A B [--until DURATION] [--output table|json|csv]
+  kpg compare A B [--until DURATION] [--output table|json|csv|markdown]
+                [--fail-on pending,drift] [--max-cost-increase PERCENT%|USD]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
@@ -186,6 +193,8 @@ Commands:
   compare    Run two scenarios over the same simulated window and print them side by side:
              cost per hour and month, cost accrued, nodes by NodePool, instance type and
              capacity type, pods pending, disruptions, and the workloads placed differently.
+             `--output markdown` is a pull-request comment; --fail-on and
+             --max-cost-increase make it a CI check (exit status 3 when one fails).
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
   explain    Why a pod is Pending or landed where it did, why a NodeClaim got its instance
@@ -201,7 +210,8 @@ Commands:
 FILE is a path, or - to read standard input.
 
 Exit status: 0 success; 1 the scenario has errors or cannot be read or run; 2 bad command
-line (or a command that is not implemented yet).
+line (or a command that is not implemented yet); 3 a condition of compare's --fail-on or
+--max-cost-increase failed.
 ";
 
 pub const SIMULATE: &str = "\
@@ -225,7 +235,8 @@ Warnings go to standard error; errors in the scenario stop it with exit status 1
 ";
 
 pub const COMPARE: &str = "\
-Usage: kpg compare A B [--until DURATION] [--output table|json|csv]
+Usage: kpg compare A B [--until DURATION] [--output table|json|csv|markdown]
+                   [--fail-on pending,drift] [--max-cost-increase PERCENT%|USD]
 
 Runs the scenarios in files A and B (one of them may be -, standard input) over the same
 simulated window and prints them side by side, with B - A: the cost per hour and per month
@@ -234,15 +245,35 @@ capacity type, pods running and pending, the disruption decisions, and the workl
 pods landed differently (NodePool / instance type / capacity type, or Pending). `kpg explain`
 on either file says why.
 
+As a CI check for a NodePool change, A is the cluster before it and B after it (B can apply
+the changed NodePool with a Timeline step, so the nodes A launched drift).
+
 Options:
   --until DURATION      End the window at DURATION (a Go duration: 90s, 5m, 1h30m).
                         Default: when the later of the two comes to rest (at most 1h).
   -o, --output FORMAT   table (default), json (both summaries with their figures over time,
-                        the differences and the workloads), or csv (both series on one time
-                        axis: a row per instant either changed).
+                        the differences and the workloads), csv (both series on one time
+                        axis: a row per instant either changed), or markdown (a summary for a
+                        pull request's comment: the cost before and after, nodes by NodePool,
+                        instance type and capacity type, the pods B leaves pending and why,
+                        the nodes that drift in B and why, B's disruptions, and the checks).
+  --fail-on WHAT        Fail (exit status 3) when, in B,
+                          pending: any pod is pending at the end of the window;
+                          drift:   any node drifted during the window.
+                        Comma-separated (--fail-on pending,drift) or repeated.
+  --max-cost-increase LIMIT
+                        Fail (exit status 3) when B's cost per hour at the end exceeds A's by
+                        more than LIMIT:
+                          5%, 2.5%         a percentage of A's cost per hour;
+                          100, $100, $99.50 USD per month of 730 hours.
+                        Repeatable; each limit is a condition of its own.
   -h, --help            Show this help.
 
-Exit status 0 when both ran, whatever they cost; 1 when either cannot be read or run.
+Every failed condition is named on stderr, with its figures, in any output format; the
+report still goes to stdout.
+
+Exit status: 0 when both ran and every condition holds (without conditions, whatever they
+cost); 1 when either cannot be read or run; 2 a bad command line; 3 a condition failed.
 ";
 
 pub const VALIDATE: &str = "\
@@ -428,10 +459,12 @@ enum Opt {
     NodeClaim,
     At,
     Lang,
+    FailOn,
+    MaxCostIncrease,
 }
 
 impl Opt {
-    const NAMED: [(&'static str, Opt); 7] = [
+    const NAMED: [(&'static str, Opt); 9] = [
         ("--until", Opt::Until),
         ("--output", Opt::Output),
         ("--pod", Opt::Pod),
@@ -439,6 +472,8 @@ impl Opt {
         ("--node", Opt::Node),
         ("--at", Opt::At),
         ("--lang", Opt::Lang),
+        ("--fail-on", Opt::FailOn),
+        ("--max-cost-increase", Opt::MaxCostIncrease),
     ];
 
     fn flag(self) -> &'static str {
@@ -453,6 +488,7 @@ fn compare_command(
     mut positional: Vec<Input>,
     until: Option<String>,
     output: Option<String>,
+    conditions: Vec<(Opt, String)>,
 ) -> Result<Command, UsageError> {
     let topic = Topic::Compare;
     if positional.len() != 2 {
@@ -474,10 +510,11 @@ fn compare_command(
         None | Some("table") => CompareOutput::Table,
         Some("json") => CompareOutput::Json,
         Some("csv") => CompareOutput::Csv,
+        Some("markdown" | "md") => CompareOutput::Markdown,
         Some(other) => {
             return Err(UsageError::new(
                 topic,
-                format!("unknown --output {other:?}: use table, json or csv"),
+                format!("unknown --output {other:?}: use table, json, csv or markdown"),
             ));
         }
     };
@@ -485,6 +522,18 @@ fn compare_command(
         None => None,
         Some(text) => Some(parse_until(&text).map_err(|m| UsageError::new(topic, m))?),
     };
+    let mut checks = Checks::default();
+    for (opt, value) in conditions {
+        match opt {
+            Opt::FailOn => parse_fail_on(&value, &mut checks),
+            _ => parse_cost_limit(&value).map(|limit| {
+                if !checks.max_cost_increase.contains(&limit) {
+                    checks.max_cost_increase.push(limit);
+                }
+            }),
+        }
+        .map_err(|m| UsageError::new(topic, m))?;
+    }
     let b = positional.remove(1);
     let a = positional.remove(0);
     Ok(Command::Compare {
@@ -492,7 +541,76 @@ fn compare_command(
         b,
         until,
         output,
+        checks,
     })
+}
+
+/// `--fail-on`: `pending`, `drift`, or both comma-separated.
+fn parse_fail_on(value: &str, checks: &mut Checks) -> Result<(), String> {
+    for part in value.split(',').map(str::trim) {
+        match part {
+            "pending" => checks.pending = true,
+            "drift" => checks.drift = true,
+            _ => {
+                return Err(format!(
+                    "unknown --fail-on {part:?}: use pending, drift, or both \
+                     (--fail-on pending,drift, or the flag twice)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--max-cost-increase`: `5%` or `2.5%` (of A's cost per hour), or `100`, `$100`,
+/// `$99.50`, optionally with `/month` (USD per 730-hour month).
+pub fn parse_cost_limit(value: &str) -> Result<CostLimit, String> {
+    let invalid = || {
+        format!(
+            "invalid --max-cost-increase {value:?}: use a percentage of A's cost per hour \
+             (5%, 2.5%) or USD per 730-hour month (100, $100, $99.50)"
+        )
+    };
+    let text = value.trim();
+    if let Some(number) = text.strip_suffix('%') {
+        // Thousandths of a percent.
+        return decimal(number, 3)
+            .map(CostLimit::Percent)
+            .ok_or_else(invalid);
+    }
+    let text = text.strip_suffix("/month").unwrap_or(text);
+    let number = text.strip_prefix('$').unwrap_or(text);
+    decimal(number, 6)
+        .map(|micros| CostLimit::PerMonth(micros as i64))
+        .ok_or_else(invalid)
+}
+
+/// A non-negative decimal number (`12`, `12.5`, `.5`) in units of 10^-`scale`, if it has at
+/// most `scale` decimals and at most 12 digits before the point.
+fn decimal(text: &str, scale: u32) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty())
+        || !digits(whole)
+        || !digits(fraction)
+        || whole.len() > 12
+        || fraction.len() > scale as usize
+    {
+        return None;
+    }
+    let unit = 10u64.pow(scale);
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let mut frac: u64 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().ok()?
+    };
+    frac *= 10u64.pow(scale - fraction.len() as u32);
+    whole.checked_mul(unit)?.checked_add(frac)
 }
 
 fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageError> {
@@ -502,6 +620,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
     let mut at: Option<String> = None;
     let mut lang: Option<String> = None;
     let mut subjects: Vec<(Opt, String)> = Vec::new();
+    let mut conditions: Vec<(Opt, String)> = Vec::new();
     let mut only_positional = false;
     let mut it = args.into_iter();
     while let Some(raw) = it.next() {
@@ -544,7 +663,15 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         } else {
             return Err(unknown_flag(topic, arg));
         };
-        if topic != Topic::Explain && !matches!(opt, Opt::Until | Opt::Output) {
+        let allowed = match topic {
+            Topic::Explain => !matches!(opt, Opt::FailOn | Opt::MaxCostIncrease),
+            Topic::Compare => matches!(
+                opt,
+                Opt::Until | Opt::Output | Opt::FailOn | Opt::MaxCostIncrease
+            ),
+            _ => matches!(opt, Opt::Until | Opt::Output),
+        };
+        if !allowed {
             return Err(unknown_flag(topic, arg));
         }
         if topic == Topic::Explain && opt == Opt::Until {
@@ -567,11 +694,12 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
             Opt::At => at = Some(value),
             Opt::Lang => lang = Some(value),
             Opt::Pod | Opt::Node | Opt::NodeClaim => subjects.push((opt, value)),
+            Opt::FailOn | Opt::MaxCostIncrease => conditions.push((opt, value)),
         }
     }
 
     if topic == Topic::Compare {
-        return compare_command(positional, until, output);
+        return compare_command(positional, until, output, conditions);
     }
     let input = match positional.len() {
         0 => {
@@ -1324,6 +1452,92 @@ mod tests {
             err.message
         );
         assert_eq!(err.topic, Topic::Simulate);
+    }
+
+    #[test]
+    fn compare_conditions() {
+        let checks = |extra: &[&str]| {
+            let mut all = vec!["compare", "a.yaml", "b.yaml"];
+            all.extend_from_slice(extra);
+            match p(&all) {
+                Ok(Command::Compare { checks, .. }) => Ok(checks),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e),
+            }
+        };
+        assert_eq!(checks(&[]), Ok(Checks::default()));
+        let both = Checks {
+            pending: true,
+            drift: true,
+            max_cost_increase: vec![],
+        };
+        assert_eq!(checks(&["--fail-on", "pending,drift"]), Ok(both.clone()));
+        assert_eq!(
+            checks(&["--fail-on=drift", "--fail-on", " pending "]),
+            Ok(both)
+        );
+        assert_eq!(
+            checks(&[
+                "--max-cost-increase",
+                "5%",
+                "--max-cost-increase=$99.50",
+                "--max-cost-increase",
+                "100/month",
+                "--max-cost-increase",
+                "5%",
+            ])
+            .map(|c| c.max_cost_increase),
+            Ok(vec![
+                CostLimit::Percent(5_000),
+                CostLimit::PerMonth(99_500_000),
+                CostLimit::PerMonth(100_000_000),
+            ])
+        );
+        assert_eq!(parse_cost_limit("2.5%"), Ok(CostLimit::Percent(2_500)));
+        assert_eq!(parse_cost_limit(".5%"), Ok(CostLimit::Percent(500)));
+        assert_eq!(parse_cost_limit("0"), Ok(CostLimit::PerMonth(0)));
+        assert_eq!(parse_cost_limit("$0.000001"), Ok(CostLimit::PerMonth(1)));
+        for bad in [
+            "",
+            "abc",
+            "%",
+            "$",
+            "-5%",
+            "5%%",
+            "$-1",
+            "1.2.3",
+            "5.0001%",
+            "$0.0000001",
+            "1e3",
+            "5 %",
+            "9999999999999",
+            "$5/hour",
+            "€5",
+        ] {
+            let err = parse_cost_limit(bad).unwrap_err();
+            assert!(
+                err.starts_with(&format!(
+                    "invalid --max-cost-increase {bad:?}: use a percentage"
+                )),
+                "{bad}: {err}"
+            );
+        }
+        let err = checks(&["--fail-on", "pending,nope"]).unwrap_err();
+        assert_eq!(err.topic, Topic::Compare);
+        assert!(
+            err.message.contains("unknown --fail-on \"nope\""),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            p(&["compare", "a", "b", "-o", "md"]).map(|c| match c {
+                Command::Compare { output, .. } => output,
+                other => panic!("{other:?}"),
+            }),
+            Ok(CompareOutput::Markdown)
+        );
+        assert!(p(&["simulate", "a", "--max-cost-increase", "5%"]).is_err());
+        assert!(p(&["explain", "a", "--pod", "x", "--fail-on", "drift"]).is_err());
     }
 
     fn share(args: &[&str]) -> Result<(String, Option<Millis>, ShareOutput), UsageError> {

@@ -4,7 +4,8 @@
 //! [`validate`] and [`share`] on a scenario's text, the renderers in [`table`] and [`json`],
 //! and [`run`], the whole command line with its streams passed in. `main.rs` only wires `run`
 //! to the process. Nothing here panics on any input; exit statuses are 0 (success), 1 (the scenario
-//! has errors or cannot be read or run) and 2 (bad command line, or a command not there yet).
+//! has errors or cannot be read or run), 2 (bad command line, or a command not there yet) and
+//! 3 (a condition of `compare`'s `--fail-on` or `--max-cost-increase` failed).
 
 pub mod args;
 pub mod compare;
@@ -28,6 +29,9 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILURE: i32 = 1;
 /// Exit status: the command line is wrong (or the command is not implemented yet).
 pub const EXIT_USAGE: i32 = 2;
+/// Exit status: `kpg compare` ran both scenarios and a condition (`--fail-on`,
+/// `--max-cost-increase`) failed.
+pub const EXIT_CHECK_FAILED: i32 = 3;
 
 /// Without `--until`, the clock stops when nothing more would change, or at this time.
 pub const REST_LIMIT: Millis = 60 * 60 * 1000;
@@ -281,7 +285,8 @@ where
             b,
             until,
             output,
-        } => run_compare(&a, &b, until, output, stdin, stdout, stderr),
+            checks,
+        } => run_compare(&a, &b, until, output, &checks, stdin, stdout, stderr),
     }
 }
 
@@ -309,11 +314,13 @@ fn simulate_file(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_compare(
     a: &Input,
     b: &Input,
     until: Option<Millis>,
     output: args::CompareOutput,
+    checks: &compare::Checks,
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
@@ -325,27 +332,36 @@ fn run_compare(
         return EXIT_FAILURE;
     };
     compare::align(&mut sim_a, &mut sim_b, until);
+    let c = compare::compare((&file_a, &sim_a), (&file_b, &sim_b));
+    let changes_b = compare::Changes::of(&sim_b);
+    let verdicts = compare::verdicts(&c, &changes_b, checks);
     let rendered = match output {
         args::CompareOutput::Csv => compare::csv(&sim_a, &sim_b),
-        args::CompareOutput::Table | args::CompareOutput::Json => {
-            let c = compare::compare((&file_a, &sim_a), (&file_b, &sim_b));
-            if output == args::CompareOutput::Table {
-                compare::table(&c)
-            } else {
-                match serde_json::to_string_pretty(&c) {
-                    Ok(mut s) => {
-                        s.push('\n');
-                        s
-                    }
-                    Err(e) => {
-                        let _ = writeln!(stderr, "kpg: cannot write the comparison as JSON: {e}");
-                        return EXIT_FAILURE;
-                    }
-                }
-            }
+        args::CompareOutput::Table => compare::table(&c),
+        args::CompareOutput::Markdown => {
+            compare::markdown(&c, &compare::Changes::of(&sim_a), &changes_b, &verdicts)
         }
+        args::CompareOutput::Json => match serde_json::to_string_pretty(&c) {
+            Ok(mut s) => {
+                s.push('\n');
+                s
+            }
+            Err(e) => {
+                let _ = writeln!(stderr, "kpg: cannot write the comparison as JSON: {e}");
+                return EXIT_FAILURE;
+            }
+        },
     };
-    emit(stdout, stderr, &rendered)
+    let status = emit(stdout, stderr, &rendered);
+    let failed: Vec<&compare::Verdict> = verdicts.iter().filter(|v| v.failed).collect();
+    for v in &failed {
+        let _ = writeln!(stderr, "kpg: {}", v.failure_line());
+    }
+    if status == EXIT_OK && !failed.is_empty() {
+        EXIT_CHECK_FAILED
+    } else {
+        status
+    }
 }
 
 /// Writes the result to stdout; a closed pipe is not an error worth a message.

@@ -1,6 +1,7 @@
 //! Two runs side by side: one run's outcome at an instant in the figures a comparison puts
 //! next to another's (cost, nodes by NodePool, instance type and capacity type, pods,
-//! disruptions), and the workloads whose pods landed differently.
+//! disruptions), the workloads whose pods landed differently, and what a change set off in a
+//! run: the pods it left pending, the nodes that drifted, the disruption commands.
 //!
 //! `kpg compare` and the page's compare view both read these, so the two agree on every
 //! figure. Money stays in micro-dollars here; consumers format it.
@@ -12,11 +13,12 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::MicroDollars;
+use crate::catalog::{CapacityType, MicroDollars};
+use crate::disruption::DriftReason;
 use crate::model::Millis;
 use crate::report::Report;
 use crate::sim::Simulation;
-use crate::sim::event::EventKind;
+use crate::sim::event::{Disruption, EventKind};
 
 /// How many nodes (or pods) of each kind, by name.
 pub type Counts = BTreeMap<String, u32>;
@@ -186,4 +188,198 @@ pub fn differing_placements(a: &Report, b: &Report) -> Vec<Placement> {
             pod_in_b: pb.get(o).map(|p| p.1.clone()),
         })
         .collect()
+}
+
+/// The pending pods of one workload that Karpenter gives one reason for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// As in [`Placement::owner`].
+    pub owner: String,
+    pub pods: u32,
+    /// Karpenter's reason (the pod's `message`), else kube-scheduler's; `None` when neither
+    /// has said anything yet.
+    pub message: Option<String>,
+    /// One of those pods (`namespace/name`), for `kpg explain --pod`.
+    pub pod: String,
+}
+
+/// The pods pending in `report`, by workload and reason, in the report's pod order.
+pub fn pending(report: &Report) -> Vec<Pending> {
+    let mut out: Vec<Pending> = Vec::new();
+    for pod in report.pods.iter().filter(|p| p.phase == "Pending") {
+        let owner = pod
+            .owner
+            .clone()
+            .unwrap_or_else(|| format!("Pod/{}/{}", pod.namespace, pod.name));
+        let message = pod
+            .message
+            .clone()
+            .or_else(|| pod.scheduler_message.clone());
+        match out
+            .iter_mut()
+            .find(|g| g.owner == owner && g.message == message)
+        {
+            Some(g) => g.pods += 1,
+            None => out.push(Pending {
+                owner,
+                pods: 1,
+                message,
+                pod: format!("{}/{}", pod.namespace, pod.name),
+            }),
+        }
+    }
+    out
+}
+
+/// Where a drifted NodeClaim stands at the end of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriftState {
+    /// Still there and still drifted.
+    Drifted,
+    /// Matches its NodePool and EC2NodeClass again.
+    Resolved,
+    /// Gone (replaced or deleted).
+    Deleted,
+}
+
+impl DriftState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriftState::Drifted => "drifted",
+            DriftState::Resolved => "no longer drifted",
+            DriftState::Deleted => "deleted",
+        }
+    }
+}
+
+/// A NodeClaim the engine found drifted (its first `Drifted` event), with its node and
+/// NodePool as its `Created` and `Registered` events named them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drifted {
+    pub at: Millis,
+    pub nodeclaim: String,
+    /// The Node, once it registered.
+    pub node: Option<String>,
+    pub node_pool: Option<String>,
+    /// The instance it runs on, once launched.
+    pub instance_type: Option<String>,
+    pub reason: DriftReason,
+    pub state: DriftState,
+}
+
+/// Every NodeClaim that drifted in the run, in the order it first drifted.
+pub fn drifted(sim: &Simulation) -> Vec<Drifted> {
+    let mut pools: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut nodes: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut types: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut out: Vec<Drifted> = Vec::new();
+    for event in sim.events() {
+        match &event.kind {
+            EventKind::Created {
+                nodeclaim,
+                node_pool,
+                ..
+            } => {
+                pools.insert(nodeclaim, node_pool);
+            }
+            EventKind::Registered { nodeclaim, node } => {
+                nodes.insert(nodeclaim, node);
+            }
+            EventKind::Launched {
+                nodeclaim,
+                instance_type,
+                ..
+            } => {
+                types.insert(nodeclaim, instance_type);
+            }
+            EventKind::Drifted { nodeclaim, reason } => {
+                match out.iter_mut().find(|d| &d.nodeclaim == nodeclaim) {
+                    Some(d) => d.state = DriftState::Drifted,
+                    None => out.push(Drifted {
+                        at: event.time,
+                        nodeclaim: nodeclaim.clone(),
+                        node: None,
+                        node_pool: None,
+                        instance_type: None,
+                        reason: *reason,
+                        state: DriftState::Drifted,
+                    }),
+                }
+            }
+            EventKind::DriftResolved { nodeclaim } => {
+                if let Some(d) = out.iter_mut().find(|d| &d.nodeclaim == nodeclaim) {
+                    d.state = DriftState::Resolved;
+                }
+            }
+            EventKind::NodeClaimDeleted { nodeclaim, .. } => {
+                if let Some(d) = out.iter_mut().find(|d| &d.nodeclaim == nodeclaim) {
+                    d.state = DriftState::Deleted;
+                }
+            }
+            _ => {}
+        }
+    }
+    for d in &mut out {
+        let claim = d.nodeclaim.as_str();
+        d.node = nodes.get(claim).map(|n| n.to_string());
+        d.node_pool = pools.get(claim).map(|p| p.to_string());
+        d.instance_type = types.get(claim).map(|t| t.to_string());
+    }
+    out
+}
+
+/// A replacement NodeClaim a disruption command launched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    pub nodeclaim: String,
+    /// What EC2 launched, once it did.
+    pub launched: Option<(String, CapacityType)>,
+}
+
+/// A disruption command the controller executed (a `Disrupting` event), with the
+/// replacement NodeClaims it launched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    pub at: Millis,
+    pub disruption: Disruption,
+    /// The `DisruptionLaunching` NodeClaims the command created: the controller creates a
+    /// command's replacements at the instant it executes it, right after its `Disrupting`
+    /// event and before any other command's.
+    pub replacements: Vec<Replacement>,
+}
+
+/// Every disruption command of the run, in order.
+pub fn commands(sim: &Simulation) -> Vec<Command> {
+    let mut out: Vec<Command> = Vec::new();
+    let mut launched: BTreeMap<&str, (String, CapacityType)> = BTreeMap::new();
+    for event in sim.events() {
+        match &event.kind {
+            EventKind::Disrupting(d) => out.push(Command {
+                at: event.time,
+                disruption: d.clone(),
+                replacements: Vec::new(),
+            }),
+            EventKind::DisruptionLaunching { nodeclaim, .. } => {
+                if let Some(c) = out.last_mut().filter(|c| c.at == event.time) {
+                    c.replacements.push(Replacement {
+                        nodeclaim: nodeclaim.clone(),
+                        launched: None,
+                    });
+                }
+            }
+            EventKind::Launched {
+                nodeclaim,
+                instance_type,
+                capacity_type,
+                ..
+            } => {
+                launched.insert(nodeclaim, (instance_type.clone(), *capacity_type));
+            }
+            _ => {}
+        }
+    }
+    for r in out.iter_mut().flat_map(|c| c.replacements.iter_mut()) {
+        r.launched = launched.get(r.nodeclaim.as_str()).cloned();
+    }
+    out
 }
