@@ -1,0 +1,447 @@
+//! `kpg import`: a snapshot of a live cluster (what `kubectl get … -o yaml` printed), read by
+//! `kpg_manifests::load`, printed back as a minimal, readable scenario that simulates the
+//! same, and that can go into a share link, an upstream issue or a repository.
+//!
+//! What it keeps is what the engine reads, and nothing else:
+//! - NodePools, EC2NodeClasses, NodeOverlays and the playground's own kinds as written,
+//!   without `status` and with only their name, namespace, labels and Karpenter's
+//!   annotations in `metadata`;
+//! - each node as a `Node` (labels, taints, capacity, allocatable, its creation and the
+//!   instant the snapshot was taken) and, for Karpenter's, its `NodeClaim` (the drift
+//!   hashes, `expireAfter`, its last pod event);
+//! - controllers rather than their pods: each workload lists the pods it had and the nodes
+//!   they were on in one annotation (`playground.karpenter.dev/pods`), and its pod template
+//!   keeps only what scheduling reads (resources, selectors, affinity, tolerations, spread,
+//!   priority, host ports);
+//! - PodDisruptionBudgets and Namespaces.
+//!
+//! It is redacted: no environment variables, commands, volumes, probes or any annotation but
+//! Karpenter's, the pod deletion cost and the playground's own; container images only when
+//! asked (`keep_images`). Keys are printed sorted, as kubectl prints them.
+
+use kpg_core::manifest::Tree;
+use kpg_core::model::{ExistingNode, Millis, Scenario, WorkloadKind};
+use kpg_core::resources::Resources;
+use kpg_core::wellknown as wk;
+use serde_json::{Map, Value, json};
+
+/// What `kpg import` is asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Keep container images (`--keep-images`); they are left out otherwise.
+    pub keep_images: bool,
+}
+
+/// The scenario a snapshot reads as, printed as a multi-document YAML stream.
+pub fn import(scenario: &Scenario, options: Options) -> String {
+    let taken = scenario.snapshot_time.unwrap_or(0);
+    let mut docs: Vec<Value> = Vec::new();
+    let order = |kind: &str| -> usize {
+        match kind {
+            "Cluster" => 0,
+            "InstanceType" => 1,
+            "CapacityReservation" => 2,
+            "EC2NodeClass" => 3,
+            "NodePool" => 4,
+            "NodeOverlay" => 5,
+            "Namespace" => 8,
+            "PodDisruptionBudget" => 10,
+            "Timeline" => 11,
+            _ => 9,
+        }
+    };
+    let mut written: Vec<&kpg_core::manifest::Written> =
+        scenario.written.iter().filter(|w| w.step.is_none()).collect();
+    written.sort_by_key(|w| order(&w.kind));
+    let has_cluster = written.iter().any(|w| w.kind == "Cluster");
+    if !has_cluster && let Some(region) = region_of(&scenario.nodes) {
+        docs.push(json!({
+            "apiVersion": "playground.karpenter.dev/v1alpha1",
+            "kind": "Cluster",
+            "metadata": {"name": "snapshot"},
+            "spec": {"region": region},
+        }));
+    }
+    let mut nodes_done = false;
+    for w in written {
+        if order(&w.kind) >= 8 && !nodes_done {
+            push_nodes(&mut docs, &scenario.nodes, taken);
+            nodes_done = true;
+        }
+        let mut object = to_json(&w.tree);
+        match w.kind.as_str() {
+            "Pod" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" => {
+                let existing = scenario
+                    .workloads
+                    .iter()
+                    .find(|x| {
+                        x.kind.as_str() == w.kind
+                            && x.name == w.name
+                            && Some(x.namespace.as_str()) == w.namespace.as_deref().or(Some("default"))
+                    })
+                    .map(|x| (x.kind, x.existing.as_slice()));
+                prune_workload(&mut object, &w.kind, options);
+                if let Some((kind, pods)) = existing
+                    && !pods.is_empty()
+                {
+                    if kind == WorkloadKind::Pod {
+                        if let Some(node) = &pods[0].node {
+                            set(&mut object, &["spec", "nodeName"], json!(node));
+                        }
+                    } else {
+                        let lines: Vec<String> = pods
+                            .iter()
+                            .map(|p| match &p.node {
+                                Some(n) => format!("{} {n}", p.name),
+                                None => p.name.clone(),
+                            })
+                            .collect();
+                        set(
+                            &mut object,
+                            &["metadata", "annotations", wk::EXISTING_PODS],
+                            json!(lines.join("\n") + "\n"),
+                        );
+                    }
+                }
+            }
+            _ => prune_object(&mut object),
+        }
+        docs.push(object);
+    }
+    if !nodes_done {
+        push_nodes(&mut docs, &scenario.nodes, taken);
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "# A cluster snapshot taken at {}, as `kpg import` reads it: only what the\n\
+         # simulation uses, redacted (no env, commands, volumes or annotations but \
+         Karpenter's{}).\n",
+        rfc3339(taken),
+        if options.keep_images { "" } else { "; no images" }
+    ));
+    for (i, doc) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        out.push_str(&kpg_kubectl::yaml::render(doc));
+    }
+    out
+}
+
+/// The region the nodes are in (`topology.kubernetes.io/region`).
+fn region_of(nodes: &[ExistingNode]) -> Option<String> {
+    nodes.iter().find_map(|n| n.labels.get(wk::REGION).cloned())
+}
+
+/// Each node, and its NodeClaim when it is Karpenter's.
+fn push_nodes(docs: &mut Vec<Value>, nodes: &[ExistingNode], taken: i64) {
+    for n in nodes {
+        let mut meta = Map::new();
+        meta.insert("name".into(), json!(n.name));
+        meta.insert(
+            "creationTimestamp".into(),
+            json!(rfc3339(before(taken, n.age))),
+        );
+        if !n.labels.is_empty() {
+            meta.insert("labels".into(), json!(n.labels));
+        }
+        let annotations: Map<String, Value> = n
+            .annotations
+            .iter()
+            .filter(|(k, _)| kept_annotation(k))
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        if !annotations.is_empty() {
+            meta.insert("annotations".into(), Value::Object(annotations));
+        }
+        let mut spec = Map::new();
+        if !n.taints.is_empty() {
+            let taints: Vec<Value> = n
+                .taints
+                .iter()
+                .map(|t| {
+                    let mut m = Map::new();
+                    m.insert("key".into(), json!(t.key));
+                    if !t.value.is_empty() {
+                        m.insert("value".into(), json!(t.value));
+                    }
+                    m.insert("effect".into(), json!(t.effect.as_str()));
+                    Value::Object(m)
+                })
+                .collect();
+            spec.insert("taints".into(), Value::Array(taints));
+        }
+        if n.unschedulable {
+            spec.insert("unschedulable".into(), json!(true));
+        }
+        let mut node = json!({
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": meta,
+            "status": {
+                "capacity": resources(&n.capacity),
+                "allocatable": resources(&n.allocatable),
+                "conditions": [{
+                    "type": "Ready",
+                    "status": if n.ready { "True" } else { "False" },
+                    "lastHeartbeatTime": rfc3339(taken),
+                }],
+            },
+        });
+        if !spec.is_empty() {
+            node["spec"] = Value::Object(spec);
+        }
+        docs.push(node);
+        let Some(c) = &n.claim else { continue };
+        let mut meta = Map::new();
+        meta.insert("name".into(), json!(c.name));
+        meta.insert(
+            "creationTimestamp".into(),
+            json!(rfc3339(before(taken, c.age))),
+        );
+        meta.insert("labels".into(), json!({ wk::NODEPOOL: c.nodepool }));
+        if !c.annotations.is_empty() {
+            meta.insert("annotations".into(), json!(c.annotations));
+        }
+        let mut spec = Map::new();
+        if let Some(expire) = c.expire_after {
+            spec.insert(
+                "expireAfter".into(),
+                json!(expire.map_or("Never".to_string(), go_duration)),
+            );
+        }
+        if let Some(grace) = c.termination_grace_period {
+            spec.insert("terminationGracePeriod".into(), json!(go_duration(grace)));
+        }
+        let mut status = Map::new();
+        status.insert("nodeName".into(), json!(n.name));
+        status.insert(
+            "lastPodEventTime".into(),
+            json!(rfc3339(before(taken, c.quiet_for))),
+        );
+        if let Some(image) = &c.image_id {
+            status.insert("imageID".into(), json!(image));
+        }
+        let mut claim = json!({
+            "apiVersion": "karpenter.sh/v1",
+            "kind": "NodeClaim",
+            "metadata": meta,
+            "status": status,
+        });
+        if !spec.is_empty() {
+            claim["spec"] = Value::Object(spec);
+        }
+        docs.push(claim);
+    }
+}
+
+fn before(taken: i64, age: Millis) -> i64 {
+    taken.saturating_sub(i64::try_from(age).unwrap_or(i64::MAX))
+}
+
+fn resources(r: &Resources) -> Value {
+    let m: Map<String, Value> = r
+        .iter()
+        .map(|(name, v)| {
+            (
+                name.as_str().to_string(),
+                json!(Resources::format_amount(name, v)),
+            )
+        })
+        .collect();
+    Value::Object(m)
+}
+
+/// The annotations a snapshot keeps: Karpenter's (drift hashes, `do-not-disrupt`), the pod
+/// deletion cost and the playground's own. Everything else may carry anything (a
+/// `last-applied-configuration` holds the whole object, secrets included).
+fn kept_annotation(key: &str) -> bool {
+    key.starts_with("karpenter.sh/")
+        || key.starts_with("karpenter.k8s.aws/")
+        || key.starts_with("playground.karpenter.dev/")
+        || key == "controller.kubernetes.io/pod-deletion-cost"
+}
+
+/// `metadata` down to name, namespace, labels and the annotations kept; no `status`.
+fn prune_object(object: &mut Value) {
+    if let Value::Object(m) = object {
+        m.remove("status");
+        if let Some(meta) = m.get_mut("metadata") {
+            prune_meta(meta);
+        }
+    }
+}
+
+fn prune_meta(meta: &mut Value) {
+    let Value::Object(m) = meta else { return };
+    m.retain(|k, _| matches!(k.as_str(), "name" | "namespace" | "labels" | "annotations"));
+    if let Some(Value::Object(a)) = m.get_mut("annotations") {
+        a.retain(|k, _| kept_annotation(k));
+        if a.is_empty() {
+            m.remove("annotations");
+        }
+    }
+}
+
+/// A workload with only what scheduling reads in its pod template.
+fn prune_workload(object: &mut Value, kind: &str, options: Options) {
+    prune_object(object);
+    let Value::Object(m) = object else { return };
+    if kind == "Pod" {
+        if let Some(spec) = m.get_mut("spec") {
+            prune_pod_spec(spec, options);
+        }
+        return;
+    }
+    let Some(Value::Object(spec)) = m.get_mut("spec") else {
+        return;
+    };
+    spec.retain(|k, _| {
+        matches!(
+            k.as_str(),
+            "replicas" | "selector" | "template" | "parallelism" | "completions"
+        )
+    });
+    if let Some(Value::Object(template)) = spec.get_mut("template") {
+        template.retain(|k, _| matches!(k.as_str(), "metadata" | "spec"));
+        if let Some(meta) = template.get_mut("metadata") {
+            prune_meta(meta);
+            if let Value::Object(mm) = meta {
+                mm.remove("name");
+                mm.remove("namespace");
+            }
+        }
+        if let Some(spec) = template.get_mut("spec") {
+            prune_pod_spec(spec, options);
+        }
+    }
+}
+
+/// A pod spec down to what scheduling reads.
+fn prune_pod_spec(spec: &mut Value, options: Options) {
+    let Value::Object(s) = spec else { return };
+    s.retain(|k, _| {
+        matches!(
+            k.as_str(),
+            "containers"
+                | "initContainers"
+                | "nodeSelector"
+                | "affinity"
+                | "tolerations"
+                | "topologySpreadConstraints"
+                | "priority"
+                | "priorityClassName"
+                | "terminationGracePeriodSeconds"
+                | "overhead"
+                | "hostNetwork"
+                | "nodeName"
+        )
+    });
+    for key in ["containers", "initContainers"] {
+        if let Some(Value::Array(containers)) = s.get_mut(key) {
+            for c in containers.iter_mut() {
+                prune_container(c, options);
+            }
+        }
+    }
+}
+
+fn prune_container(container: &mut Value, options: Options) {
+    let Value::Object(c) = container else { return };
+    c.retain(|k, _| {
+        matches!(k.as_str(), "name" | "resources" | "ports" | "restartPolicy")
+            || (k == "image" && options.keep_images)
+    });
+    if let Some(Value::Array(ports)) = c.get_mut("ports") {
+        ports.retain(|p| p.get("hostPort").is_some());
+        for p in ports.iter_mut() {
+            if let Value::Object(pm) = p {
+                pm.retain(|k, _| {
+                    matches!(k.as_str(), "containerPort" | "hostPort" | "hostIP" | "protocol")
+                });
+            }
+        }
+        if ports.is_empty() {
+            c.remove("ports");
+        }
+    }
+}
+
+/// Sets `path` in nested maps, making the maps on the way.
+fn set(object: &mut Value, path: &[&str], value: Value) {
+    let Some((last, init)) = path.split_last() else {
+        return;
+    };
+    let mut at = object;
+    for key in init {
+        let Value::Object(m) = at else { return };
+        at = m
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    if let Value::Object(m) = at {
+        m.insert(last.to_string(), value);
+    }
+}
+
+fn to_json(tree: &Tree) -> Value {
+    match tree {
+        Tree::Null => Value::Null,
+        Tree::Bool(b) => json!(b),
+        Tree::Int(i) => json!(i),
+        Tree::Float(f) => json!(f),
+        Tree::Str(s) => json!(s),
+        Tree::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
+        Tree::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A Go duration (`720h0m0s`, `30s`), as the reader reads it back.
+fn go_duration(ms: Millis) -> String {
+    kpg_core::duration::format(ms)
+}
+
+/// Milliseconds since the Unix epoch as the API server writes an instant.
+fn rfc3339(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rest = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Howard Hinnant's `civil_from_days`.
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339;
+
+    #[test]
+    fn instants_print_as_the_api_server_writes_them() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_796_119_200_000), "2026-12-01T10:00:00Z");
+        assert_eq!(rfc3339(1_709_251_199_500), "2024-02-29T23:59:59Z");
+    }
+}
