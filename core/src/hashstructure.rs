@@ -9,7 +9,8 @@
 //! * The hasher is FNV-1 (`fnv.New64()`: multiply, then xor), not FNV-1a. Every step resets
 //!   it, so each node's hash is FNV-1 of a few bytes.
 //! * string: FNV-1 of its bytes. int64 (a `time.Duration` too): FNV-1 of its 8
-//!   little-endian bytes (`binary.Write`). `int` is widened to int64 first.
+//!   little-endian bytes (`binary.Write`). `int` is widened to int64 first; a bool is the
+//!   int8 0 or 1 (one byte).
 //! * pointers are followed (`ZeroNil`: a nil pointer hashes as the zero value of its type,
 //!   though `IgnoreZeroValue` drops nil fields before that matters).
 //! * map: xor over the entries of `ordered(hash(key), hash(value))`, then
@@ -35,6 +36,10 @@ use alloc::vec::Vec;
 pub(crate) enum Value<'a> {
     Str(&'a str),
     Int64(i64),
+    /// A bool, hashed as the int8 0 or 1 (EC2NodeClass has `*bool` fields; no NodePool field
+    /// is a bool).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Bool(bool),
     /// A struct's type name and its non-zero, not ignored fields in declaration order.
     Struct(&'static str, Vec<(&'static str, Value<'a>)>),
     /// A non-nil map's entries, in any order.
@@ -120,6 +125,7 @@ pub(crate) fn hash(v: &Value<'_>) -> u64 {
     match v {
         Value::Str(s) => fnv1(s.as_bytes()),
         Value::Int64(n) => fnv1(&n.to_le_bytes()),
+        Value::Bool(b) => fnv1(&[u8::from(*b)]),
         Value::Map(entries) => finish_unordered(
             entries
                 .iter()
@@ -200,6 +206,71 @@ mod tests {
             "system-surge",
         );
         assert_eq!(hash(&surge), 11366257416229128040);
+    }
+
+    /// The static hashes upstream's own test pins for `EC2NodeClass.Hash(caBundle)`
+    /// (aws/karpenter-provider-aws `pkg/apis/v1/ec2nodeclass_hash_test.go` at v1.14.1):
+    /// `hashstructure.Hash([]any{spec, AMIFamily(), caBundle}, ...)`, a top-level slice of three
+    /// (xor, no finish). They exercise what no NodePool field does: bools (`*bool` false is
+    /// not zero), int64 behind pointers (`0` too), `hash:"string"` (a Quantity's `String()`),
+    /// a slice of two structs and a map of two entries.
+    #[test]
+    fn upstream_ec2nodeclass_static_hashes() {
+        let spec = |user_data: &'static str, volume: &'static str, instance_profile: bool| {
+            let ebs = Struct::new("BlockDevice")
+                .field("DeleteOnTermination", Value::Bool(false))
+                .field("Encrypted", Value::Bool(false))
+                .field("IOPS", Value::Int64(0))
+                .str("KMSKeyID", "fakeKMSKeyID")
+                .str("SnapshotID", "fakeSnapshot")
+                .field("Throughput", Value::Int64(0))
+                .str("VolumeSize", volume)
+                .str("VolumeType", "standard")
+                .build();
+            let bdm1 = Struct::new("BlockDeviceMapping")
+                .str("DeviceName", "map-device-1")
+                .field("EBS", ebs)
+                .build();
+            let bdm2 = Struct::new("BlockDeviceMapping")
+                .str("DeviceName", "map-device-2")
+                .build();
+            let tags = Value::Map(vec![
+                (Value::Str("keyTag-1"), Value::Str("valueTag-1")),
+                (Value::Str("keyTag-2"), Value::Str("valueTag-2")),
+            ]);
+            let metadata = Struct::new("MetadataOptions")
+                .str("HTTPEndpoint", "disabled")
+                .str("HTTPProtocolIPv6", "disabled")
+                .field("HTTPPutResponseHopLimit", Value::Int64(1))
+                .str("HTTPTokens", "optional")
+                .build();
+            let (role, profile) = if instance_profile {
+                ("", "test-instance-profile")
+            } else {
+                ("role-1", "")
+            };
+            let spec = Struct::new("EC2NodeClassSpec")
+                .field("AssociatePublicIPAddress", Value::Bool(false))
+                .str("UserData", user_data)
+                .str("Role", role)
+                .str("InstanceProfile", profile)
+                .field("Tags", tags)
+                .field("BlockDeviceMappings", Value::Slice(vec![bdm1, bdm2]))
+                .field("DetailedMonitoring", Value::Bool(false))
+                .field("MetadataOptions", metadata)
+                .str("Context", "fake-context")
+                .build();
+            // No amiFamily and no alias: AMIFamily() is "Custom".
+            hash(&Value::Slice(vec![
+                spec,
+                Value::Str("Custom"),
+                Value::Str("test-ca-bundle"),
+            ]))
+        };
+        assert_eq!(spec("userdata-test-1", "2G", false), 2608468723537941485);
+        assert_eq!(spec("userdata-test-2", "2G", false), 2153344579995979450);
+        assert_eq!(spec("userdata-test-1", "10G", false), 3564293065344858862);
+        assert_eq!(spec("userdata-test-1", "2G", true), 3585768058063247698);
     }
 
     #[test]
