@@ -7,8 +7,6 @@
 //! `karpenter-semantics.md` §1.1 and §5.
 
 use alloc::format;
-use alloc::string::String;
-use alloc::vec::Vec;
 
 use crate::catalog::{CapacityType, InstanceType, MicroDollars};
 use crate::model::{
@@ -225,39 +223,88 @@ pub fn worst_launch_price(it: &InstanceType, reqs: &Requirements) -> Option<Micr
 /// annotated with another version are re-hashed, not drifted.
 pub const NODEPOOL_HASH_VERSION: &str = "v3";
 
-/// The NodePool's `karpenter.sh/nodepool-hash`: a hash of the parts of the template whose
-/// change drifts existing nodes (labels, annotations, taints, startup taints, the node class
-/// reference, `expireAfter`, `terminationGracePeriod`). Requirements are checked separately and
-/// behavioural fields (weight, limits, disruption) never drift.
+/// The NodePool's `karpenter.sh/nodepool-hash` (hash-version `v3`), exactly as Karpenter v1
+/// computes it: `NodePool.Hash()` (`K@1.14.1:pkg/apis/v1/nodepool.go`, unchanged since
+/// `K@1.0.0`) hashes `spec.template` with [`crate::hashstructure`]'s walk. So labels,
+/// annotations, taints, startup taints, the node class reference, `expireAfter` and
+/// `terminationGracePeriod` drift; requirements are `hash:"ignore"` (checked separately) and
+/// behavioural fields (weight, limits, disruption) are outside the template.
+///
+/// The Go value it mirrors (field order matters):
+/// `NodeClaimTemplate{ObjectMeta{Labels, Annotations}, Spec NodeClaimTemplateSpec{Taints,
+/// StartupTaints, Requirements (ignored), NodeClassRef *NodeClassReference{Kind, Name, Group},
+/// TerminationGracePeriod *metav1.Duration{Duration}, ExpireAfter NillableDuration{*time.Duration,
+/// Raw (ignored)}}}`, each taint a core/v1 `Taint{Key, Value, Effect, TimeAdded}`.
 pub fn pool_hash(np: &NodePool) -> u64 {
-    let mut parts: Vec<String> = Vec::new();
-    for (k, v) in &np.template_labels {
-        parts.push(format!("label {k}={v}"));
+    use crate::hashstructure::{Struct, Value, hash};
+    fn map(m: &StringMap, written_empty: bool) -> Option<Value<'_>> {
+        (!m.is_empty() || written_empty).then(|| {
+            Value::Map(
+                m.iter()
+                    .map(|(k, v)| (Value::Str(k), Value::Str(v)))
+                    .collect(),
+            )
+        })
     }
-    for (k, v) in &np.template_annotations {
-        parts.push(format!("annotation {k}={v}"));
+    fn taints(list: &[crate::taints::Taint], written_empty: bool) -> Option<Value<'_>> {
+        // A template taint has no timeAdded (nil, so left out).
+        (!list.is_empty() || written_empty).then(|| {
+            Value::Slice(
+                list.iter()
+                    .map(|t| {
+                        Struct::new("Taint")
+                            .str("Key", &t.key)
+                            .str("Value", &t.value)
+                            .str("Effect", t.effect.as_str())
+                            .build()
+                    })
+                    .collect(),
+            )
+        })
     }
-    // Taints are compared as sets: their order in the manifest does not drift a node.
-    let mut taints: Vec<String> = np
-        .taints
-        .iter()
-        .map(|t| format!("taint {}={}:{}", t.key, t.value, t.effect.as_str()))
-        .collect();
-    taints.sort();
-    let mut startup: Vec<String> = np
-        .startup_taints
-        .iter()
-        .map(|t| format!("startup {}={}:{}", t.key, t.value, t.effect.as_str()))
-        .collect();
-    startup.sort();
-    parts.extend(taints);
-    parts.extend(startup);
+    let nanos = |ms: Millis| (ms as i64).saturating_mul(1_000_000);
+    let empty = &np.written_empty;
+    let meta = Struct::new("ObjectMeta")
+        .opt("Labels", map(&np.template_labels, empty.labels))
+        .opt(
+            "Annotations",
+            map(&np.template_annotations, empty.annotations),
+        );
+    let meta = (!meta.is_zero()).then(|| meta.build());
     let r = &np.node_class_ref;
-    parts.push(format!("class {}/{}/{}", r.group, r.kind, r.name));
-    parts.push(format!("expire {:?}", np.expire_after));
-    parts.push(format!("grace {:?}", np.termination_grace_period));
-    let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
-    crate::pod::stable_hash(&refs)
+    // The reference is a pointer the CRD requires: never nil, so hashed even if all empty.
+    let class_ref = Struct::new("NodeClassReference")
+        .str("Kind", &r.kind)
+        .str("Name", &r.name)
+        .str("Group", &r.group)
+        .build();
+    // metav1.Duration holds its time.Duration by value: `0s` leaves an empty struct.
+    let grace = np
+        .termination_grace_period
+        .map(|ms| Struct::new("Duration").int64("Duration", nanos(ms)).build());
+    // NillableDuration holds a *time.Duration: any written duration, `0s` too, is hashed;
+    // `Never` leaves it nil and the whole field zero.
+    let expire = np.expire_after.map(|ms| {
+        Struct::new("NillableDuration")
+            .field("Duration", Value::Int64(nanos(ms)))
+            .build()
+    });
+    let spec = Struct::new("NodeClaimTemplateSpec")
+        .opt("Taints", taints(&np.taints, empty.taints))
+        .opt(
+            "StartupTaints",
+            taints(&np.startup_taints, empty.startup_taints),
+        )
+        .field("NodeClassRef", class_ref)
+        .opt("TerminationGracePeriod", grace)
+        .opt("ExpireAfter", expire)
+        .build();
+    hash(
+        &Struct::new("NodeClaimTemplate")
+            .opt("ObjectMeta", meta)
+            .field("Spec", spec)
+            .build(),
+    )
 }
 
 /// The EC2NodeClass hash (`karpenter.k8s.aws/ec2nodeclass-hash`): the fields that change how
@@ -587,6 +634,126 @@ mod tests {
             ["on-demand".to_string()],
         ));
         assert_eq!(worst_launch_price(&it, &od), Some(500_000));
+    }
+
+    /// A NodePool whose template references `group/kind/name` and expires after `expire_h`
+    /// hours (`None`: `Never`), everything else left out.
+    fn pool_for_hash(group: &str, kind: &str, name: &str, expire_h: Option<u64>) -> NodePool {
+        let mut np = NodePool::new("p", name);
+        np.node_class_ref = crate::model::NodeClassRef {
+            group: group.into(),
+            kind: kind.into(),
+            name: name.into(),
+        };
+        np.expire_after = expire_h.map(|h| h * 3_600_000);
+        np
+    }
+
+    // Real `karpenter.sh/nodepool-hash` values (hash-version v3), each next to the
+    // `spec.template` the API server returned with it. Each one fails if any detail of the walk
+    // is off (FNV-1 vs 1a, a struct or field name, the per-field finish, the order of fields,
+    // zero values left out, the duration's units).
+
+    /// EKS Auto Mode's built-in `general-purpose` NodePool (`kubectl get nodepool -o yaml`),
+    /// https://github.com/evanharmon/in-mono/blob/HEAD/headspace/aws/aws-eks-addon-karpenter-nodepool.md
+    /// ("Auto mode general-purpose"); the same object and hash appear in the EKS workshop's
+    /// Auto Mode pages. `metadata: {}`, no taints, `expireAfter: 336h`,
+    /// `terminationGracePeriod: 24h0m0s`.
+    #[test]
+    fn pool_hash_matches_eks_auto_mode_general_purpose() {
+        let mut np = pool_for_hash("eks.amazonaws.com", "NodeClass", "default", Some(336));
+        np.termination_grace_period = Some(24 * 3_600_000);
+        assert_eq!(pool_hash(&np), 4012513481623584108);
+    }
+
+    /// EKS Auto Mode's built-in `system` NodePool, same file ("Auto mode system"): as
+    /// `general-purpose` plus `taints: [{key: CriticalAddonsOnly, effect: NoSchedule}]`.
+    #[test]
+    fn pool_hash_matches_eks_auto_mode_system() {
+        let mut np = pool_for_hash("eks.amazonaws.com", "NodeClass", "default", Some(336));
+        np.termination_grace_period = Some(24 * 3_600_000);
+        np.taints = vec![crate::taints::Taint::new(
+            "CriticalAddonsOnly",
+            "",
+            crate::taints::TaintEffect::NoSchedule,
+        )];
+        assert_eq!(pool_hash(&np), 4982684901400657622);
+    }
+
+    /// The getting-started `default` NodePool as a cluster returned it (`kubectl get nodepools
+    /// -o yaml`), https://github.com/k8sug/karpenter-workshop/blob/HEAD/installing-karpenter/default-nodepool.md:
+    /// no metadata, `expireAfter: 720h` (the default), no terminationGracePeriod. The
+    /// Karpenter docs' `karpenter.sh/nodepool-hash` example value is this same number.
+    #[test]
+    fn pool_hash_matches_the_getting_started_default_pool() {
+        let np = pool_for_hash("karpenter.k8s.aws", "EC2NodeClass", "default", Some(720));
+        assert_eq!(pool_hash(&np), 6821555240594823858);
+    }
+
+    /// A Cluster API provider NodePool, https://github.com/kubernetes-sigs/karpenter-provider-cluster-api/pull/34
+    /// (description): `expireAfter: 720h`, `nodeClassRef: {group: karpenter.cluster.x-k8s.io,
+    /// kind: ClusterAPINodeClass, name: default}`.
+    #[test]
+    fn pool_hash_matches_a_cluster_api_pool() {
+        let np = pool_for_hash(
+            "karpenter.cluster.x-k8s.io",
+            "ClusterAPINodeClass",
+            "default",
+            Some(720),
+        );
+        assert_eq!(pool_hash(&np), 18334128632711491354);
+    }
+
+    /// `kubectl describe nodepools ondemand-nodepool` (and `spot-nodepool`, same template but
+    /// requirements and budgets, same hash) in a public EKS walkthrough found by searching
+    /// GitHub for `karpenter.sh/nodepool-hash` (its repository was not identified):
+    /// `expireAfter: 720h`, `nodeClassRef: karpenter.k8s.aws/EC2NodeClass/default-ec2nodeclass`,
+    /// and `Startup Taints:` / `Taints:` printed empty, i.e. written as `[]`. Without the two
+    /// empty lists the hash would be 45799952005767106: an empty list is not Go's zero value.
+    #[test]
+    fn pool_hash_matches_a_pool_with_empty_taint_lists() {
+        let mut np = pool_for_hash(
+            "karpenter.k8s.aws",
+            "EC2NodeClass",
+            "default-ec2nodeclass",
+            Some(720),
+        );
+        np.written_empty.taints = true;
+        np.written_empty.startup_taints = true;
+        assert_eq!(pool_hash(&np), 11142864721958693070);
+        np.written_empty = crate::model::WrittenEmpty::default();
+        assert_eq!(pool_hash(&np), 45799952005767106);
+    }
+
+    /// The NodeClaim example of the AWS provider's docs,
+    /// https://github.com/aws/karpenter-provider-aws/blob/v1.14.1/website/content/en/v1.14/concepts/nodeclaims.md
+    /// (`karpenter.sh/nodepool-hash: 377058807571762610`), whose spec is its NodePool's
+    /// template: `expireAfter: 720h0m0s`, `terminationGracePeriod: 1h0m0s`, `nodeClassRef`
+    /// with an empty group, kind `EC2NodeClass`, name `default`. The page also shows a taint
+    /// and a startup taint, but the hash is that of the template without them (they were
+    /// evidently added to the example by hand): a weaker vector, kept for the empty group
+    /// and the grace period.
+    #[test]
+    fn pool_hash_matches_the_aws_docs_nodeclaim_example() {
+        let mut np = pool_for_hash("", "EC2NodeClass", "default", Some(720));
+        np.termination_grace_period = Some(3_600_000);
+        assert_eq!(pool_hash(&np), 377058807571762610);
+    }
+
+    #[test]
+    fn pool_hash_never_and_zero_durations() {
+        let base = pool_for_hash("karpenter.k8s.aws", "EC2NodeClass", "default", Some(720));
+        let mut never = base.clone();
+        never.expire_after = None;
+        let mut zero = base.clone();
+        zero.expire_after = Some(0);
+        // `Never` leaves NillableDuration zero (left out); `0s` is a non-nil *time.Duration.
+        assert_ne!(pool_hash(&never), pool_hash(&zero));
+        assert_ne!(pool_hash(&never), pool_hash(&base));
+        // terminationGracePeriod `0s`: a non-nil *metav1.Duration whose only field is zero.
+        let mut grace0 = base.clone();
+        grace0.termination_grace_period = Some(0);
+        assert_ne!(pool_hash(&grace0), pool_hash(&base));
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod compare;
 pub mod cron;
 pub mod disruption;
 pub mod duration;
+mod hashstructure;
 pub mod karpenter;
 pub mod labels;
 pub mod manifest;

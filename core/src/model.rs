@@ -103,6 +103,8 @@ pub struct NodePool {
     pub requirements: Vec<NodeSelectorRequirement>,
     pub taints: Vec<Taint>,
     pub startup_taints: Vec<Taint>,
+    /// Which of the template's maps and lists were written empty rather than left out.
+    pub written_empty: WrittenEmpty,
     /// `None` is `Never`.
     pub expire_after: Option<Millis>,
     pub termination_grace_period: Option<Millis>,
@@ -119,6 +121,18 @@ pub struct NodePool {
     /// Why Karpenter's runtime validation fails the NodePool (`ValidationSucceeded=False`):
     /// the API server accepted it, but it is never Ready and the scheduler skips it.
     pub invalid: Option<String>,
+}
+
+/// The NodePool template's maps and lists that were written but empty (`labels: {}`,
+/// `taints: []`). The API server keeps them as written, and Karpenter's drift hash tells
+/// them from absent ones: an empty, non-nil Go map or slice is not a zero value
+/// ([`crate::disruption::pool_hash`]). Nothing else reads these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WrittenEmpty {
+    pub labels: bool,
+    pub annotations: bool,
+    pub taints: bool,
+    pub startup_taints: bool,
 }
 
 impl NodePool {
@@ -138,6 +152,7 @@ impl NodePool {
             requirements: Vec::new(),
             taints: Vec::new(),
             startup_taints: Vec::new(),
+            written_empty: WrittenEmpty::default(),
             expire_after: Some(720 * 3_600_000),
             termination_grace_period: None,
             consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,

@@ -1664,3 +1664,67 @@ spec:
         "{messages:?}"
     );
 }
+
+/// A NodePool as `kubectl get nodepool -o yaml` returns it reads back to the
+/// `karpenter.sh/nodepool-hash` Karpenter put on it, `[]` lists included (the two cases of
+/// `kpg_core::disruption`'s tests with an EC2NodeClass reference: the getting-started pool of
+/// k8sug/karpenter-workshop, and the `ondemand-nodepool` whose describe output prints empty
+/// `Taints:` and `Startup Taints:`).
+#[test]
+fn nodepool_hash_of_a_returned_nodepool() {
+    let pool = |name: &str, class: &str, extra: &str| {
+        format!(
+            "{}---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: {name}
+spec:
+  disruption:
+    budgets:
+    - nodes: 10%
+    consolidateAfter: 1m
+    consolidationPolicy: WhenEmptyOrUnderutilized
+  template:
+    spec:
+      expireAfter: 720h
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: {class}
+      requirements:
+      - key: kubernetes.io/arch
+        operator: In
+        values:
+        - amd64
+{extra}",
+            NODECLASS.replace("name: default", &format!("name: {class}"))
+        )
+    };
+    let l = load(&pool("default", "default", ""));
+    assert_clean(&l);
+    assert_eq!(
+        kpg_core::disruption::pool_hash(&l.scenario.node_pools[0]),
+        6821555240594823858
+    );
+    let empty_lists = "      startupTaints: []\n      taints: []\n";
+    let l = load(&pool(
+        "ondemand-nodepool",
+        "default-ec2nodeclass",
+        empty_lists,
+    ));
+    assert_clean(&l);
+    let np = &l.scenario.node_pools[0];
+    assert!(np.written_empty.taints && np.written_empty.startup_taints);
+    assert_eq!(kpg_core::disruption::pool_hash(np), 11142864721958693070);
+    // `null` is Go's nil: the same as leaving the lists out.
+    let l = load(&pool(
+        "ondemand-nodepool",
+        "default-ec2nodeclass",
+        "      startupTaints: null\n      taints:\n",
+    ));
+    assert_eq!(
+        kpg_core::disruption::pool_hash(&l.scenario.node_pools[0]),
+        45799952005767106
+    );
+}

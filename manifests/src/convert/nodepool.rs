@@ -87,6 +87,7 @@ pub(crate) fn node_pool(
         requirements: Vec::new(),
         taints: Vec::new(),
         startup_taints: Vec::new(),
+        written_empty: Default::default(),
         expire_after: Some(DEFAULT_EXPIRE_AFTER_MS),
         termination_grace_period: None,
         consolidation_policy: ConsolidationPolicy::WhenEmptyOrUnderutilized,
@@ -351,6 +352,17 @@ pub(crate) fn node_pool(
 /// More static nodes than this in one NodePool cannot be simulated interactively.
 pub(crate) const MAX_STATIC_REPLICAS: u32 = 1_000;
 
+/// `labels: {}`, `taints: []`: written, but empty. The API server keeps such a field and
+/// Karpenter's drift hash counts it (an empty Go map or slice is not a zero value); `null`
+/// is the same as leaving the field out.
+fn written_empty(f: &Field<'_>) -> bool {
+    match &f.node.value {
+        crate::yaml::Value::Map(entries) => entries.is_empty(),
+        crate::yaml::Value::Seq(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
 fn template(
     cx: &mut Cx,
     f: &Field<'_>,
@@ -415,9 +427,11 @@ fn template(
                 }
             }
             np.template_labels = labels;
+            np.written_empty.labels = written_empty(&l);
         }
         if let Some(a) = m.get("annotations") {
             np.template_annotations = common::annotations(cx, &a);
+            np.written_empty.annotations = written_empty(&a);
         }
         m.finish(cx);
     }
@@ -445,10 +459,12 @@ fn template(
     let mut all_taints: Vec<(Taint, Pos)> = Vec::new();
     if let Some(tf) = s.get("taints") {
         np.taints = common::taints(cx, &tf);
+        np.written_empty.taints = written_empty(&tf);
         all_taints.extend(np.taints.iter().map(|t| (t.clone(), tf.pos())));
     }
     if let Some(tf) = s.get("startupTaints") {
         np.startup_taints = common::taints(cx, &tf);
+        np.written_empty.startup_taints = written_empty(&tf);
         all_taints.extend(np.startup_taints.iter().map(|t| (t.clone(), tf.pos())));
     }
     for (i, (t, pos)) in all_taints.iter().enumerate() {
