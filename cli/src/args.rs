@@ -63,6 +63,7 @@ pub enum Topic {
     Explain,
     Kubectl,
     Share,
+    Import,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +87,12 @@ pub enum Command {
     },
     Migrate {
         input: Input,
+    },
+    /// `kpg import SNAPSHOT [--keep-images]`: a cluster snapshot as a minimal, redacted
+    /// scenario.
+    Import {
+        input: Input,
+        keep_images: bool,
     },
     /// `kpg compare A B [--until DURATION] [--output table|json|csv|markdown] [--fail-on
     /// pending,drift] [--max-cost-increase LIMIT]`: two scenarios side by side over the same
@@ -177,6 +184,7 @@ Usage:
                 [--fail-on pending,drift] [--max-cost-increase PERCENT%|USD]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
+  kpg import SNAPSHOT [--keep-images]
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
   kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe] [EMBED OPTIONS]
@@ -197,6 +205,9 @@ Commands:
              --max-cost-increase make it a CI check (exit status 3 when one fails).
   validate   Check a scenario without running it: every problem with its file, line and column.
   migrate    Print the Karpenter v1 equivalent of v1beta1 manifests.
+  import     Read a snapshot of a live cluster (what `kubectl get ... -o yaml` or -o json
+             prints) and print it as a minimal, redacted scenario: only what the simulation
+             reads, controllers rather than their pods, no env, commands or images.
   explain    Why a pod is Pending or landed where it did, why a NodeClaim got its instance
              type, why a node is (not) consolidated: as sentences, or --output json.
   kubectl    Answer a kubectl (or eks-node-viewer) command about the simulated cluster, in
@@ -207,7 +218,8 @@ Commands:
              article.
   codes      List the codes validate's findings carry, or explain one.
 
-FILE is a path, or - to read standard input.
+FILE is a path, or - to read standard input. Every command reads a cluster snapshot as a
+scenario too: its nodes and pods are the cluster at time zero.
 
 Exit status: 0 success; 1 the scenario has errors or cannot be read or run; 2 bad command
 line (or a command that is not implemented yet); 3 a condition of compare's --fail-on or
@@ -323,6 +335,7 @@ pub fn help_text(topic: Topic) -> &'static str {
         Topic::Explain => EXPLAIN,
         Topic::Kubectl => KUBECTL,
         Topic::Share => SHARE,
+        Topic::Import => IMPORT,
     }
 }
 
@@ -361,6 +374,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "explain" => Some(Topic::Explain),
         "kubectl" => Some(Topic::Kubectl),
         "share" => Some(Topic::Share),
+        "import" => Some(Topic::Import),
         _ => None,
     }
 }
@@ -432,6 +446,7 @@ where
             Ok(Command::Codes { code })
         }
         "kubectl" => parse_kubectl(args),
+        "import" => parse_import(&args),
         "share" => parse_share(args),
         "simulate" | "compare" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
@@ -444,6 +459,35 @@ where
         other => Err(UsageError::new(
             Topic::Overview,
             format!("unknown command {other:?}"),
+        )),
+    }
+}
+
+/// `kpg import SNAPSHOT [--keep-images]`.
+fn parse_import(args: &[OsString]) -> Result<Command, UsageError> {
+    let mut input = None;
+    let mut keep_images = false;
+    for a in args {
+        let text = a.to_string_lossy().into_owned();
+        match text.as_str() {
+            "-h" | "--help" => return Ok(Command::Help(Topic::Import)),
+            "--keep-images" => keep_images = true,
+            "-" => input = Some(Input::Stdin).filter(|_| input.is_none()).or(input),
+            flag if flag.starts_with('-') => return Err(unknown_flag(Topic::Import, flag)),
+            _ if input.is_some() => {
+                return Err(UsageError::new(
+                    Topic::Import,
+                    format!("unexpected argument {text:?}: give exactly one SNAPSHOT"),
+                ));
+            }
+            _ => input = Some(Input::Path(a.into())),
+        }
+    }
+    match input {
+        Some(input) => Ok(Command::Import { input, keep_images }),
+        None => Err(UsageError::new(
+            Topic::Import,
+            "missing SNAPSHOT (a path, or - for standard input)",
         )),
     }
 }
@@ -824,6 +868,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         | Topic::Overview
         | Topic::Codes
         | Topic::Kubectl
+        | Topic::Import
         | Topic::Share => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
@@ -832,6 +877,35 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         }
     }
 }
+
+pub const IMPORT: &str = "\
+Usage: kpg import SNAPSHOT [--keep-images]
+
+Reads a snapshot of a live cluster and prints the scenario it reads as: minimal, readable
+and redacted, fit for a share link, an upstream issue or a repository. SNAPSHOT (- reads
+standard input) is what kubectl prints for the kinds the simulation reads:
+
+  kubectl get nodes,nodeclaims.karpenter.sh,nodepools.karpenter.sh,\\
+    ec2nodeclasses.karpenter.k8s.aws,pods,deployments,replicasets,statefulsets,daemonsets,\\
+    jobs,poddisruptionbudgets,namespaces -A -o yaml > snapshot.yaml
+
+(-o json reads too.) What it keeps:
+  - NodePools and EC2NodeClasses as written, without status;
+  - every node (labels, taints, capacity, allocatable, its age) and Karpenter's NodeClaims
+    (the drift hashes, expireAfter, the last pod event);
+  - controllers rather than their pods: each lists its pods and the nodes they run on in
+    its playground.karpenter.dev/pods annotation; pod templates keep only what scheduling
+    reads (resources, node selectors, affinity, tolerations, spread, priority, host ports);
+  - PodDisruptionBudgets and Namespaces.
+It leaves out env values, commands, volumes, probes, managedFields, status and every
+annotation but Karpenter's and the pod deletion cost.
+
+Options:
+  --keep-images   Keep the containers' images (left out otherwise).
+  -h, --help      Show this help.
+
+Findings go to standard error; a snapshot with errors prints nothing (exit status 1).
+";
 
 pub const KUBECTL: &str = "\
 Usage: kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...

@@ -254,6 +254,9 @@ where
             &format!("kpg {}\n", env!("CARGO_PKG_VERSION")),
         ),
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
+        Command::Import { input, keep_images } => {
+            run_import(&input, keep_images, stdin, stdout, stderr)
+        }
         Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
         Command::Explain {
             input,
@@ -472,6 +475,35 @@ fn run_codes(code: Option<&str>, stdout: &mut dyn Write, stderr: &mut dyn Write)
 /// `kpg migrate`: the migrated text on stdout, byte for byte where nothing changed; one line
 /// per change on stderr (`file:line: migrated Kind/name: ...`, or `needs a person` for what
 /// it could not do). Exit 0 unless the file cannot be read.
+/// `kpg import`: the findings to standard error, the minimal scenario to standard output.
+fn run_import(
+    input: &Input,
+    keep_images: bool,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let file = input.display_name();
+    let Some(text) = read_or_report(input, stdin, stderr) else {
+        return EXIT_FAILURE;
+    };
+    let loaded = kpg_manifests::load(&text);
+    if loaded.has_errors() {
+        print_refusal(
+            &file,
+            Failure::Invalid(loaded.diagnostics),
+            "nothing was imported",
+            stderr,
+        );
+        return EXIT_FAILURE;
+    }
+    for d in &loaded.diagnostics {
+        let _ = writeln!(stderr, "{file}: {d}");
+    }
+    let options = kpg_import::Options { keep_images };
+    emit(stdout, stderr, &kpg_import::import(&loaded.scenario, options))
+}
+
 fn run_migrate(
     input: &Input,
     stdin: &mut dyn Read,
