@@ -39,7 +39,15 @@ pub(crate) fn load(text: &str, diagnostics: &mut Vec<Diagnostic>) -> Scenario {
 }
 
 fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
-    let parsed = match yaml::parse(&piece.text, piece.line_offset) {
+    // The root's `items` are read one at a time as the parser reaches them (a `List` from
+    // `kubectl get` may be tens of megabytes); whether the document is a `List` is known
+    // only once its `kind` is read, after them, so a document that turns out not to be one
+    // is read again as a whole.
+    let mut items = ListItems::new(piece.index);
+    let parsed = yaml::parse_items(&piece.text, piece.line_offset, &mut |item| {
+        items.read(item)
+    });
+    let parsed = match parsed {
         Ok(p) => p,
         Err(e) => {
             let (kind, name, namespace) = document::scan_identity(&piece.text);
@@ -74,8 +82,28 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
         return;
     }
     let (kind, name, namespace) = peek(root);
+    let is_list = matches!(kind, Some("List")) && matches!(&root.value, Value::Map(_));
+    if items.count > 0 && !is_list {
+        // Not a List after all: its `items` belong to the object.
+        match yaml::parse(&piece.text, piece.line_offset) {
+            Ok(whole) => return read_object(piece, whole, accepted, diagnostics),
+            Err(_) => return,
+        }
+    }
     let label = kind.map(|k| object_label(k, namespace, name));
-    let mut cx = Cx::new(piece.index, label.clone());
+    let mut cx = Cx::new(piece.index, label);
+    duplicate_keys(&mut cx, &parsed);
+    if is_list {
+        read_list(&mut cx, root);
+        let ok = cx.error_count() == 0;
+        diagnostics.append(&mut cx.diags);
+        items.finish(ok, accepted, diagnostics);
+        return;
+    }
+    read_object(piece, parsed, accepted, diagnostics)
+}
+
+fn duplicate_keys(cx: &mut Cx, parsed: &yaml::Parsed) {
     for d in &parsed.duplicates {
         let path = crate::reader::join(&d.path, &d.key);
         cx.error(
@@ -96,12 +124,23 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
             Some("하나만 남기세요".into()),
         );
     }
-    let is_list = matches!(kind, Some("List")) && matches!(&root.value, Value::Map(_));
-    if is_list {
-        read_list(&mut cx, root, accepted, diagnostics);
-        diagnostics.append(&mut cx.diags);
+}
+
+/// A document that is one object.
+fn read_object(
+    piece: &Piece<'_>,
+    parsed: yaml::Parsed,
+    accepted: &mut Vec<Accepted>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let root = &parsed.root;
+    if root.is_null() {
         return;
     }
+    let (kind, name, namespace) = peek(root);
+    let label = kind.map(|k| object_label(k, namespace, name));
+    let mut cx = Cx::new(piece.index, label.clone());
+    duplicate_keys(&mut cx, &parsed);
     let converted = convert::convert(&mut cx, &Field::root(root, ""), Site::Document);
     let ok = cx.error_count() == 0;
     diagnostics.append(&mut cx.diags);
@@ -122,28 +161,51 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
     }
 }
 
-/// `kind: List` (what `kubectl get -o yaml` prints): each item is read as its own object.
-fn read_list(
-    cx: &mut Cx,
-    root: &yaml::Node,
-    accepted: &mut Vec<Accepted>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let doc_errors = cx.error_count();
+/// `kind: List` (what `kubectl get -o yaml` prints): the list's own fields. Its items are
+/// read as they are parsed ([`ListItems`]).
+fn read_list(cx: &mut Cx, root: &yaml::Node) {
     let root_field = Field::root(root, "");
     let mut f = Fields::of(cx, &root_field);
     f.ignore(&["apiVersion", "kind", "metadata"]);
-    let items = f.get("items");
+    if let Some(items) = f.get("items")
+        && !matches!(items.node.value, Value::Seq(_))
+    {
+        cx.seq(&items);
+    }
     f.finish(cx);
-    let Some(items) = items else { return };
-    let mut alike = Alike::default();
-    for item in cx.seq(&items) {
-        let (kind, name, namespace) = peek(item.node);
-        let mut icx = Cx::new(cx.doc, kind.map(|k| object_label(k, namespace, name)));
-        let converted = convert::convert(&mut icx, &item, Site::Document);
-        let ok = icx.error_count() == 0 && doc_errors == 0;
+}
+
+/// A `List`'s items, each read as its own object as soon as the parser has built it.
+struct ListItems {
+    doc: usize,
+    count: usize,
+    accepted: Vec<Accepted>,
+    alike: Alike,
+}
+
+impl ListItems {
+    fn new(doc: usize) -> ListItems {
+        ListItems {
+            doc,
+            count: 0,
+            accepted: Vec::new(),
+            alike: Alike::default(),
+        }
+    }
+
+    fn read(&mut self, item: yaml::Node) {
+        let field = Field {
+            node: &item,
+            path: format!("items[{}]", self.count),
+            key_pos: item.pos,
+        };
+        self.count += 1;
+        let (kind, name, namespace) = peek(&item);
+        let mut icx = Cx::new(self.doc, kind.map(|k| object_label(k, namespace, name)));
+        let converted = convert::convert(&mut icx, &field, Site::Document);
+        let ok = icx.error_count() == 0;
         for d in icx.diags.drain(..) {
-            alike.add(kind.unwrap_or(""), d);
+            self.alike.add(kind.unwrap_or(""), d);
         }
         if let (true, Some(converted)) = (ok, converted) {
             let label = object_label(
@@ -151,8 +213,8 @@ fn read_list(
                 Some(&converted.namespace),
                 Some(&converted.name),
             );
-            accepted.push(Accepted {
-                doc: cx.doc,
+            self.accepted.push(Accepted {
+                doc: self.doc,
                 label,
                 converted,
                 refs: icx.refs,
@@ -161,7 +223,14 @@ fn read_list(
             });
         }
     }
-    alike.finish(diagnostics);
+
+    /// The items' findings, and the items themselves unless the List has errors of its own.
+    fn finish(self, list_ok: bool, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
+        self.alike.finish(diagnostics);
+        if list_ok {
+            accepted.extend(self.accepted);
+        }
+    }
 }
 
 /// A `List` from `kubectl get` holds hundreds of objects alike: a warning its items share

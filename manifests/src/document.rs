@@ -52,7 +52,7 @@ pub(crate) fn split(text: &str) -> Vec<Piece<'_>> {
     let mut line_no = 0usize; // 0-based index of the current line
     let mut byte = 0usize;
 
-    let flush = |pieces: &mut Vec<Piece<'_>>, start_line: usize, body: Cow<'_, str>| {
+    fn flush<'t>(pieces: &mut Vec<Piece<'t>>, start_line: usize, body: Cow<'t, str>) {
         let mut first = None;
         let mut last = 0;
         for (i, l) in body.lines().enumerate() {
@@ -70,10 +70,10 @@ pub(crate) fn split(text: &str) -> Vec<Piece<'_>> {
                 line_offset: start_line,
                 first_content_line: start_line + first + 1,
                 last_content_line: start_line + last + 1,
-                text: Cow::Owned(body.into_owned()),
+                text: body,
             });
         }
-    };
+    }
 
     for raw_line in text.split_inclusive('\n') {
         let line = raw_line.trim_end_matches(['\n', '\r']);

@@ -132,11 +132,100 @@ pub(crate) const MAX_DEPTH: usize = 36;
 /// Parses one document (the text of a [`crate::document::Piece`]); `line_offset` is added to
 /// every line so positions refer to the whole input.
 pub(crate) fn parse(text: &str, line_offset: usize) -> Result<Parsed, SyntaxError> {
+    finish(text, line_offset, Builder::new(text, line_offset))
+}
+
+/// [`parse`], handing each item of the root's `items` list to `each` as soon as it is built
+/// instead of keeping it in the tree (whose `items` is then empty): a `List` is read one
+/// object at a time.
+pub(crate) fn parse_items(
+    text: &str,
+    line_offset: usize,
+    each: &mut dyn FnMut(Node),
+) -> Result<Parsed, SyntaxError> {
+    let text = without_managed_fields(text);
+    finish(&text, line_offset, Builder::streaming(&text, line_offset, each))
+}
+
+/// The text with every block `metadata.managedFields` list blanked, line for line (so every
+/// other line keeps its number and columns), as `kubectl get -o yaml --show-managed-fields`
+/// prints it: `managedFields:` under a `metadata:` line, then its items at the same
+/// indentation (`- `) and their fields deeper. They are half of such a snapshot's bytes,
+/// and nothing reads them ([`build`] skips whatever form they take); not parsing them
+/// halves the time to read one. Lines inside block scalars are never taken for keys.
+fn without_managed_fields(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if !text.contains("managedFields:\n") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    // Ancestors of the current line: (indentation, the line's text after it).
+    let mut parents: Vec<(usize, &str)> = Vec::new();
+    // The indentation of the key whose block scalar we are in.
+    let mut block: Option<usize> = None;
+    // The indentation of the `managedFields:` being blanked.
+    let mut blanking: Option<usize> = None;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let blank = body.is_empty() || body.starts_with('#');
+        if let Some(at) = blanking {
+            if blank || indent > at || (indent == at && body.starts_with("- ")) {
+                out.push_str(&raw[line.len()..]);
+                continue;
+            }
+            blanking = None;
+        }
+        if let Some(at) = block {
+            if blank || indent > at {
+                out.push_str(raw);
+                continue;
+            }
+            block = None;
+        }
+        if blank {
+            out.push_str(raw);
+            continue;
+        }
+        while parents.last().is_some_and(|(i, _)| *i >= indent) {
+            parents.pop();
+        }
+        if body == "managedFields:"
+            && parents
+                .last()
+                .is_some_and(|(i, p)| *i + 2 == indent && p.trim_start_matches("- ") == "metadata:")
+        {
+            blanking = Some(indent);
+            out.push_str(raw);
+            continue;
+        }
+        if starts_block_scalar(body) {
+            block = Some(indent);
+        }
+        parents.push((indent, body));
+        out.push_str(raw);
+    }
+    Cow::Owned(out)
+}
+
+/// `key: |`, `- >-`, `key: |2+`: a block scalar's content follows on deeper lines.
+fn starts_block_scalar(body: &str) -> bool {
+    let body = body.split(" #").next().unwrap_or(body).trim_end();
+    let Some(last) = body.rsplit([' ', '\t']).next() else {
+        return false;
+    };
+    let mut chars = last.chars();
+    matches!(chars.next(), Some('|' | '>'))
+        && chars.all(|c| matches!(c, '-' | '+' | '1'..='9'))
+        && (body.len() == last.len() || body[..body.len() - last.len()].trim_end().ends_with([':', '-']))
+}
+
+fn finish(text: &str, line_offset: usize, mut builder: Builder<'_, '_>) -> Result<Parsed, SyntaxError> {
     // No `catch_unwind` here: the page is built with `panic = "abort"`, where it would catch
     // nothing. The parser and this reader must not panic on any text, which
     // `tests/arbitrary_input.rs` drives them with (arbitrary bytes, mutated labs).
     let mut stream = Stream::new(text);
-    let mut builder = Builder::new(text, line_offset);
     let read = builder.node(&mut stream, 0).and_then(|root| {
         stream.finish()?;
         Ok(root)
@@ -215,6 +304,55 @@ mod tests {
             Value::Map(m) => &m.iter().find(|(k, _)| k.key_text() == key).expect("key").1,
             _ => panic!("not a map"),
         }
+    }
+
+    const LISTED: &str = "\
+apiVersion: v1
+items:
+- apiVersion: v1
+  data:
+    notes: |
+      metadata:
+        managedFields:
+        - kept
+  kind: ConfigMap
+  metadata:
+    managedFields:
+    - apiVersion: v1
+      fieldsV1:
+        f:data: {}
+      manager: kubectl
+    - manager: kubelet
+    name: notes
+kind: List
+";
+
+    #[test]
+    fn a_lists_managed_fields_are_blanked_line_for_line_but_not_inside_a_block_scalar() {
+        let blanked = without_managed_fields(LISTED);
+        assert_eq!(blanked.lines().count(), LISTED.lines().count());
+        assert!(blanked.contains("        managedFields:\n        - kept\n"));
+        assert!(!blanked.contains("manager:"), "{blanked}");
+        assert!(blanked.contains("    managedFields:\n\n\n\n\n\n    name: notes"));
+    }
+
+    #[test]
+    fn a_lists_items_are_handed_over_one_at_a_time_with_their_positions() {
+        let mut items = Vec::new();
+        let parsed = parse_items(LISTED, 0, &mut |item| items.push(item)).expect("parses");
+        assert!(matches!(&get(&parsed.root, "items").value, Value::Seq(v) if v.is_empty()));
+        assert_eq!(items.len(), 1);
+        let meta = get(&items[0], "metadata");
+        assert_eq!(get(meta, "name").pos, Pos { line: 17, col: 11 });
+        assert!(
+            matches!(&meta.value, Value::Map(m) if m.iter().all(|(k, _)| k.key_text() != "managedFields")),
+            "managedFields is not built"
+        );
+        let notes = get(get(&items[0], "data"), "notes");
+        assert_eq!(
+            notes.scalar_text().as_deref(),
+            Some("metadata:\n  managedFields:\n  - kept\n")
+        );
     }
 
     #[test]

@@ -20,21 +20,38 @@ enum Seg {
     Index(usize),
 }
 
-pub(super) struct Builder<'t> {
+pub(super) struct Builder<'t, 's> {
     text: &'t str,
     line_offset: usize,
     pub duplicates: Vec<DuplicateKey>,
     /// Path of the node being built, only turned into a string when a duplicate is found.
     path: Vec<Seg>,
+    /// Where the items of the root's `items` list go, one at a time, instead of into the
+    /// tree (a `List` from `kubectl get` can hold tens of megabytes of objects: each is
+    /// read and dropped before the next is built).
+    items: Option<&'s mut dyn FnMut(Node)>,
 }
 
-impl<'t> Builder<'t> {
-    pub(super) fn new(text: &'t str, line_offset: usize) -> Builder<'t> {
+impl<'t, 's> Builder<'t, 's> {
+    pub(super) fn new(text: &'t str, line_offset: usize) -> Builder<'t, 's> {
         Builder {
             text,
             line_offset,
             duplicates: Vec::new(),
             path: Vec::new(),
+            items: None,
+        }
+    }
+
+    /// A builder that hands the root's `items` to `each` instead of keeping them.
+    pub(super) fn streaming(
+        text: &'t str,
+        line_offset: usize,
+        each: &'s mut dyn FnMut(Node),
+    ) -> Builder<'t, 's> {
+        Builder {
+            items: Some(each),
+            ..Builder::new(text, line_offset)
         }
     }
 
@@ -144,6 +161,31 @@ impl<'t> Builder<'t> {
             }
             own_keys.push(key.print);
             let key = self.key(key.events, depth)?;
+            if self.skipped(&key) {
+                skip(events)?;
+                continue;
+            }
+            if self.items.is_some()
+                && self.path.is_empty()
+                && matches!(&key.value, Value::Str(k) if k == "items")
+                && matches!(events.peek()?, Some(Ev::SeqStart { .. }))
+            {
+                let pos = match events.peek()? {
+                    Some(ev) => shift(ev.loc(), self.line_offset),
+                    None => key.pos,
+                };
+                seen.insert("items".into(), key.pos);
+                self.stream_items(events, depth)?;
+                entries.push((
+                    key,
+                    Node {
+                        value: Value::Seq(Vec::new()),
+                        raw: None,
+                        pos,
+                    },
+                ));
+                continue;
+            }
             let defined = match events.peek()? {
                 Some(ev) => ev.loc(),
                 None => events.last_location(),
@@ -212,6 +254,41 @@ impl<'t> Builder<'t> {
         Ok(value)
     }
 
+    /// The root's `items`, each built and handed over on its own.
+    fn stream_items<'a>(&mut self, events: &mut dyn Events<'a>, depth: usize) -> Result<(), Failure> {
+        events.next()?;
+        let mut index = 0;
+        self.path.push(Seg::Key("items".into()));
+        loop {
+            let defined = match events.peek()? {
+                Some(Ev::SeqEnd { .. }) => break,
+                Some(ev) => ev.loc(),
+                None => return Err(Failure::eof(events.last_location())),
+            };
+            let alias_use = events.alias_use();
+            self.path.push(Seg::Index(index));
+            let item = self
+                .node(events, depth + 1)
+                .map_err(|e| e.within(alias_use, defined))?;
+            self.path.pop();
+            if let Some(each) = self.items.as_mut() {
+                each(item);
+            }
+            index += 1;
+        }
+        self.path.pop();
+        events.next()?;
+        Ok(())
+    }
+
+    /// `metadata.managedFields`: the API server's field bookkeeping, about half of what
+    /// `kubectl get -o yaml --show-managed-fields` prints for a cluster and read by nothing
+    /// here, is not built (the events are still parsed and checked).
+    fn skipped(&self, key: &Node) -> bool {
+        matches!(&key.value, Value::Str(k) if k == "managedFields")
+            && matches!(self.path.last(), Some(Seg::Key(k)) if k == "metadata")
+    }
+
     fn path_string(&self) -> String {
         let mut p = String::new();
         for seg in &self.path {
@@ -225,6 +302,22 @@ impl<'t> Builder<'t> {
             }
         }
         p
+    }
+}
+
+/// Consumes one node's events without building it.
+fn skip<'a>(events: &mut dyn Events<'a>) -> Result<(), Failure> {
+    let mut open = 0usize;
+    loop {
+        match events.next()? {
+            Some(Ev::MapStart { .. } | Ev::SeqStart { .. }) => open += 1,
+            Some(Ev::MapEnd { .. } | Ev::SeqEnd { .. }) => open = open.saturating_sub(1),
+            Some(_) => {}
+            None => return Err(Failure::eof(events.last_location())),
+        }
+        if open == 0 {
+            return Ok(());
+        }
     }
 }
 
