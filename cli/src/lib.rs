@@ -501,7 +501,11 @@ fn run_import(
         let _ = writeln!(stderr, "{file}: {d}");
     }
     let options = kpg_import::Options { keep_images };
-    emit(stdout, stderr, &kpg_import::import(&loaded.scenario, options))
+    emit(
+        stdout,
+        stderr,
+        &kpg_import::import(&loaded.scenario, options),
+    )
 }
 
 fn run_migrate(

@@ -655,7 +655,8 @@ mod tests {
     // zero values left out, the duration's units).
 
     /// EKS Auto Mode's built-in `general-purpose` NodePool (`kubectl get nodepool -o yaml`),
-    /// https://github.com/evanharmon/in-mono/blob/HEAD/headspace/aws/aws-eks-addon-karpenter-nodepool.md
+    /// github.com/evanharmon/in-mono, file
+    /// `headspace/aws/aws-eks-addon-karpenter-nodepool.md`
     /// ("Auto mode general-purpose"); the same object and hash appear in the EKS workshop's
     /// Auto Mode pages. `metadata: {}`, no taints, `expireAfter: 336h`,
     /// `terminationGracePeriod: 24h0m0s`.
@@ -681,7 +682,8 @@ mod tests {
     }
 
     /// The getting-started `default` NodePool as a cluster returned it (`kubectl get nodepools
-    /// -o yaml`), https://github.com/k8sug/karpenter-workshop/blob/HEAD/installing-karpenter/default-nodepool.md:
+    /// -o yaml`), github.com/k8sug/karpenter-workshop,
+    /// file `installing-karpenter/default-nodepool.md`:
     /// no metadata, `expireAfter: 720h` (the default), no terminationGracePeriod. The
     /// Karpenter docs' `karpenter.sh/nodepool-hash` example value is this same number.
     #[test]
@@ -690,7 +692,8 @@ mod tests {
         assert_eq!(pool_hash(&np), 6821555240594823858);
     }
 
-    /// A Cluster API provider NodePool, https://github.com/kubernetes-sigs/karpenter-provider-cluster-api/pull/34
+    /// A Cluster API provider NodePool,
+    /// github.com/kubernetes-sigs/karpenter-provider-cluster-api/pull/34
     /// (description): `expireAfter: 720h`, `nodeClassRef: {group: karpenter.cluster.x-k8s.io,
     /// kind: ClusterAPINodeClass, name: default}`.
     #[test]
@@ -726,7 +729,8 @@ mod tests {
     }
 
     /// The NodeClaim example of the AWS provider's docs,
-    /// https://github.com/aws/karpenter-provider-aws/blob/v1.14.1/website/content/en/v1.14/concepts/nodeclaims.md
+    /// github.com/aws/karpenter-provider-aws at v1.14.1, file
+    /// `website/content/en/v1.14/concepts/nodeclaims.md`
     /// (`karpenter.sh/nodepool-hash: 377058807571762610`), whose spec is its NodePool's
     /// template: `expireAfter: 720h0m0s`, `terminationGracePeriod: 1h0m0s`, `nodeClassRef`
     /// with an empty group, kind `EC2NodeClass`, name `default`. The page also shows a taint

@@ -50,8 +50,11 @@ pub fn import(scenario: &Scenario, options: Options) -> String {
             _ => 9,
         }
     };
-    let mut written: Vec<&kpg_core::manifest::Written> =
-        scenario.written.iter().filter(|w| w.step.is_none()).collect();
+    let mut written: Vec<&kpg_core::manifest::Written> = scenario
+        .written
+        .iter()
+        .filter(|w| w.step.is_none())
+        .collect();
     written.sort_by_key(|w| order(&w.kind));
     let has_cluster = written.iter().any(|w| w.kind == "Cluster");
     if !has_cluster && let Some(region) = region_of(&scenario.nodes) {
@@ -77,7 +80,8 @@ pub fn import(scenario: &Scenario, options: Options) -> String {
                     .find(|x| {
                         x.kind.as_str() == w.kind
                             && x.name == w.name
-                            && Some(x.namespace.as_str()) == w.namespace.as_deref().or(Some("default"))
+                            && Some(x.namespace.as_str())
+                                == w.namespace.as_deref().or(Some("default"))
                     })
                     .map(|x| (x.kind, x.existing.as_slice()));
                 prune_workload(&mut object, &w.kind, options);
@@ -117,7 +121,11 @@ pub fn import(scenario: &Scenario, options: Options) -> String {
          # simulation uses, redacted (no env, commands, volumes or annotations but \
          Karpenter's{}).\n",
         rfc3339(taken),
-        if options.keep_images { "" } else { "; no images" }
+        if options.keep_images {
+            ""
+        } else {
+            "; no images"
+        }
     ));
     for (i, doc) in docs.iter().enumerate() {
         if i > 0 {
@@ -357,7 +365,10 @@ fn prune_container(container: &mut Value, options: Options) {
         for p in ports.iter_mut() {
             if let Value::Object(pm) = p {
                 pm.retain(|k, _| {
-                    matches!(k.as_str(), "containerPort" | "hostPort" | "hostIP" | "protocol")
+                    matches!(
+                        k.as_str(),
+                        "containerPort" | "hostPort" | "hostIP" | "protocol"
+                    )
                 });
             }
         }

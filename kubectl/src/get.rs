@@ -238,7 +238,7 @@ fn node_row(state: &State, n: &kpg_core::sim::Node, wide: bool) -> Vec<String> {
         n.name.clone(),
         status,
         String::from("<none>"),
-        age(n.created_at, state.now),
+        format::human_duration(n.age(state.now)),
         String::from(format::NODE_VERSION),
     ];
     if wide {
@@ -281,7 +281,7 @@ fn claim_row(state: &State, n: &kpg_core::sim::Node, wide: bool) -> Vec<String> 
             String::new()
         },
         ready.to_string(),
-        age(n.created_at, state.now),
+        format::human_duration(n.age(state.now)),
     ];
     if wide {
         cells.extend([

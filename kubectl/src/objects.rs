@@ -370,7 +370,8 @@ pub fn nodeclaim(state: &State, node: &Node) -> Value {
     });
     match (
         declared_expiry,
-        node.expire_at.map(|at| at.saturating_sub(node.created_at)),
+        node.expire_at
+            .map(|at| at.saturating_sub(node.created_at) + node.age_at_start),
     ) {
         (Some(text), _) => {
             spec.insert("expireAfter".into(), Value::from(text));

@@ -364,10 +364,7 @@ fn render(state: &State, o: &Opts) -> String {
                 let ready = if state::node_ready(n) && state::is_node_object(n) {
                     String::from("Ready")
                 } else {
-                    format!(
-                        "NotReady/{}",
-                        human_duration(state.now.saturating_sub(n.created_at))
-                    )
+                    format!("NotReady/{}", human_duration(n.age(state.now)))
                 };
                 body.push_str(&format!(
                     "{}\t{res}\t{b}\t({}/{} pods)\t{}{price}\t{capacity}\t{status}\t{ready}",

@@ -44,9 +44,7 @@ fn read_piece(piece: &Piece<'_>, accepted: &mut Vec<Accepted>, diagnostics: &mut
     // only once its `kind` is read, after them, so a document that turns out not to be one
     // is read again as a whole.
     let mut items = ListItems::new(piece.index);
-    let parsed = yaml::parse_items(&piece.text, piece.line_offset, &mut |item| {
-        items.read(item)
-    });
+    let parsed = yaml::parse_items(&piece.text, piece.line_offset, &mut |item| items.read(item));
     let parsed = match parsed {
         Ok(p) => p,
         Err(e) => {
@@ -225,7 +223,12 @@ impl ListItems {
     }
 
     /// The items' findings, and the items themselves unless the List has errors of its own.
-    fn finish(self, list_ok: bool, accepted: &mut Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) {
+    fn finish(
+        self,
+        list_ok: bool,
+        accepted: &mut Vec<Accepted>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
         self.alike.finish(diagnostics);
         if list_ok {
             accepted.extend(self.accepted);

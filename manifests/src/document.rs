@@ -49,7 +49,6 @@ pub(crate) fn split(text: &str) -> Vec<Piece<'_>> {
     let mut start_line = 0usize;
     let mut start_byte = 0usize;
     let mut edited: Option<String> = None;
-    let mut line_no = 0usize; // 0-based index of the current line
     let mut byte = 0usize;
 
     fn flush<'t>(pieces: &mut Vec<Piece<'t>>, start_line: usize, body: Cow<'t, str>) {
@@ -75,7 +74,8 @@ pub(crate) fn split(text: &str) -> Vec<Piece<'_>> {
         }
     }
 
-    for raw_line in text.split_inclusive('\n') {
+    // `line_no`: the 0-based index of the current line.
+    for (line_no, raw_line) in text.split_inclusive('\n').enumerate() {
         let line = raw_line.trim_end_matches(['\n', '\r']);
         let line_end = byte + raw_line.len();
         if is_marker(line, "---") || is_marker(line, "...") {
@@ -108,7 +108,6 @@ pub(crate) fn split(text: &str) -> Vec<Piece<'_>> {
             s.push_str(raw_line);
         }
         byte = line_end;
-        line_no += 1;
     }
     let body = match edited.take() {
         Some(s) => Cow::Owned(s),

@@ -206,7 +206,8 @@ fn counts_placement_and_ownership() {
         .iter()
         .filter(|p| p["metadata"]["ownerReferences"][0]["kind"] == "DaemonSet")
     {
-        let required = &pod["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"];
+        let affinity = &pod["spec"]["affinity"]["nodeAffinity"];
+        let required = &affinity["requiredDuringSchedulingIgnoredDuringExecution"];
         let term = &required["nodeSelectorTerms"][0];
         assert_eq!(term["matchFields"][0]["values"][0], pod["spec"]["nodeName"]);
     }

@@ -547,7 +547,7 @@ pub fn take_with(sim: &Simulation, events: &mut EventLog) -> Snapshot {
             memory_allocatable: node.allocatable.memory(),
             max_pods: node.allocatable.pods(),
             state,
-            created_at_ms: node.created_at as i64,
+            created_at_ms: node.created_at as i64 - node.age_at_start as i64,
             pod_count: pods.len(),
             pods,
             fate: if node.reclaim_at.is_some() && node.reservation.is_some() {

@@ -135,13 +135,11 @@ impl Simulation {
         zone: &str,
         capacity_type: CapacityType,
     ) -> (MicroDollars, PriceSource, Option<(String, MicroDollars)>) {
-        let from_class = class
-            .and_then(|c| self.cloud.catalog(c))
-            .and_then(|types| {
-                let it = types.iter().find(|t| t.name == instance_type)?;
-                pick_offering(&it.offerings, zone, capacity_type)
-                    .map(|o| (o.price, o.price_source, o.overlay.clone()))
-            });
+        let from_class = class.and_then(|c| self.cloud.catalog(c)).and_then(|types| {
+            let it = types.iter().find(|t| t.name == instance_type)?;
+            pick_offering(&it.offerings, zone, capacity_type)
+                .map(|o| (o.price, o.price_source, o.overlay.clone()))
+        });
         if let Some(found) = from_class {
             return found;
         }
@@ -199,7 +197,10 @@ impl Simulation {
     pub(super) fn start_existing_pods(&mut self, w: usize) -> u32 {
         let existing = core::mem::take(&mut self.cluster.workloads[w].existing);
         for pod in &existing {
-            let node = pod.node.as_deref().and_then(|n| self.existing_node_named(n));
+            let node = pod
+                .node
+                .as_deref()
+                .and_then(|n| self.existing_node_named(n));
             let p = self.new_pod(w, pod.name.clone(), node);
             if let Some(n) = node
                 && self.cluster.nodes[n].state == NodeState::Ready
@@ -247,7 +248,10 @@ fn capacity_type_of(labels: &StringMap) -> CapacityType {
     {
         return ct;
     }
-    match labels.get("eks.amazonaws.com/capacityType").map(String::as_str) {
+    match labels
+        .get("eks.amazonaws.com/capacityType")
+        .map(String::as_str)
+    {
         Some("SPOT") => CapacityType::Spot,
         _ => CapacityType::OnDemand,
     }

@@ -57,7 +57,8 @@ pub(super) fn resolve(
     }
     let mut tally = Tally::default();
     let taken_at = taken_at(accepted);
-    let age = |t: Option<i64>| -> Millis { t.map_or(0, |t| taken_at.saturating_sub(t).max(0) as u64) };
+    let age =
+        |t: Option<i64>| -> Millis { t.map_or(0, |t| taken_at.saturating_sub(t).max(0) as u64) };
 
     // Controllers by (kind, namespace, name), and which Deployment owns each ReplicaSet.
     let mut controllers: BTreeMap<(&'static str, String, String), usize> = BTreeMap::new();
@@ -85,7 +86,7 @@ pub(super) fn resolve(
         if let Object::Workload(w) = &accepted[i].converted.object
             && w.kind == WorkloadKind::ReplicaSet
             && let Some(d) = owner_of(accepted, i)
-            && matches!(&accepted[d].converted.object, Object::Workload(o) if o.kind == WorkloadKind::Deployment)
+            && is_deployment(&accepted[d].converted.object)
         {
             folded.insert(i, d);
         }
@@ -357,7 +358,11 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
         parts.push(format!(
             "{} left to {} DaemonSet",
             count(tally.daemon_pods, "DaemonSet pod"),
-            if tally.daemon_pods == 1 { "its" } else { "their" }
+            if tally.daemon_pods == 1 {
+                "its"
+            } else {
+                "their"
+            }
         ));
         ko.push(format!(
             "DaemonSet 파드 {}개는 DaemonSet이 다시 만듭니다",
@@ -365,11 +370,17 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
         ));
     }
     if tally.finished_pods > 0 {
-        parts.push(format!("{} ignored", count(tally.finished_pods, "finished pod")));
+        parts.push(format!(
+            "{} ignored",
+            count(tally.finished_pods, "finished pod")
+        ));
         ko.push(format!("끝난 파드 {}개는 무시합니다", tally.finished_pods));
     }
     if tally.finished_jobs > 0 {
-        parts.push(format!("{} ignored", count(tally.finished_jobs, "finished Job")));
+        parts.push(format!(
+            "{} ignored",
+            count(tally.finished_jobs, "finished Job")
+        ));
         ko.push(format!("끝난 Job {}개는 무시합니다", tally.finished_jobs));
     }
     if tally.claims_without_node > 0 {
@@ -414,4 +425,8 @@ fn count(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+fn is_deployment(object: &Object) -> bool {
+    matches!(object, Object::Workload(w) if w.kind == WorkloadKind::Deployment)
 }

@@ -6,8 +6,8 @@
 //! by the user: only the fields the engine reads are read, and the many others (addresses,
 //! images, node info, heartbeats) pass without a word.
 
-use kpg_core::model::StringMap;
 use kpg_core::model::Millis;
+use kpg_core::model::StringMap;
 use kpg_core::resources::Resources;
 use kpg_core::taints::Taint;
 
@@ -98,8 +98,7 @@ pub(crate) fn node(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeDoc) {
             doc.capacity = common::to_resources(&common::resource_list(cx, &c, ListSite::Node));
         }
         if let Some(a) = s.get("allocatable") {
-            doc.allocatable =
-                common::to_resources(&common::resource_list(cx, &a, ListSite::Node));
+            doc.allocatable = common::to_resources(&common::resource_list(cx, &a, ListSite::Node));
         }
         for condition in seq(s.get("conditions").map(|c| c.node)) {
             if let Some(t) = str_at(condition, "lastHeartbeatTime").and_then(rfc3339) {
@@ -201,9 +200,19 @@ fn controller_of(root: &Node) -> Option<(String, String)> {
     let refs = map_at(root, "metadata").and_then(|m| map_at(m, "ownerReferences"));
     seq(refs)
         .iter()
-        .find(|r| matches!(map_at(r, "controller").map(|c| &c.value), Some(Value::Bool(true))))
+        .find(|r| {
+            matches!(
+                map_at(r, "controller").map(|c| &c.value),
+                Some(Value::Bool(true))
+            )
+        })
         .or_else(|| seq(refs).first())
-        .and_then(|r| Some((str_at(r, "kind")?.to_string(), str_at(r, "name")?.to_string())))
+        .and_then(|r| {
+            Some((
+                str_at(r, "kind")?.to_string(),
+                str_at(r, "name")?.to_string(),
+            ))
+        })
 }
 
 fn map_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
@@ -258,7 +267,11 @@ pub(crate) fn rfc3339(text: &str) -> Option<i64> {
         if digits == 0 {
             return None;
         }
-        let ms: String = frac[..digits].chars().chain("000".chars()).take(3).collect();
+        let ms: String = frac[..digits]
+            .chars()
+            .chain("000".chars())
+            .take(3)
+            .collect();
         millis = ms.parse().ok()?;
         rest = &frac[digits..];
     }

@@ -255,7 +255,11 @@ impl<'t, 's> Builder<'t, 's> {
     }
 
     /// The root's `items`, each built and handed over on its own.
-    fn stream_items<'a>(&mut self, events: &mut dyn Events<'a>, depth: usize) -> Result<(), Failure> {
+    fn stream_items<'a>(
+        &mut self,
+        events: &mut dyn Events<'a>,
+        depth: usize,
+    ) -> Result<(), Failure> {
         events.next()?;
         let mut index = 0;
         self.path.push(Seg::Key("items".into()));
