@@ -386,3 +386,25 @@ fn kpg_import_simulates_as_the_snapshot_does_and_leaves_secrets_out() {
     let out = kpg_stdin(&["import", "-", "--keep-images"], small().as_bytes());
     assert!(stdout(&out).contains("image: registry.example.com/web:1.4.2"));
 }
+
+#[test]
+fn a_node_annotated_do_not_disrupt_in_the_snapshot_is_left_alone() {
+    let text = small().replace(
+        "      alpha.kubernetes.io/provided-node-ip: 10.0.2.20\n",
+        "      alpha.kubernetes.io/provided-node-ip: 10.0.2.20\n      \
+         karpenter.sh/do-not-disrupt: \"true\"\n",
+    );
+    assert_ne!(text, small());
+    let r = simulate(&text, None);
+    let s = summary(&r);
+    assert!(
+        node_named(&r, "ip-10-0-2-20.ec2.internal").is_some(),
+        "the annotated node stays: {s}"
+    );
+    assert!(
+        events(&r, "Disrupting")
+            .iter()
+            .all(|e| !e["message"].as_str().unwrap_or("").contains("ip-10-0-2-20")),
+        "{s}"
+    );
+}

@@ -77,11 +77,21 @@ impl Simulation {
             reclaim_at: None,
             replaces: Vec::new(),
             conditions,
-            age_at_start: existing.age.max(1),
+            age_at_start: existing.age,
             quiet_at_start: 0,
         };
         match (claim, pool) {
-            (Some(claim), Some(p)) => self.give_claim(&mut node, claim, p),
+            (Some(claim), Some(p)) => {
+                self.give_claim(&mut node, claim, p);
+                // What Karpenter reads on the Node itself (`karpenter.sh/do-not-disrupt`).
+                for (k, v) in &existing.annotations {
+                    if k.starts_with("karpenter.sh/") {
+                        node.annotations
+                            .entry(k.clone())
+                            .or_insert_with(|| v.clone());
+                    }
+                }
+            }
             (Some(claim), None) => {
                 node.annotations = claim.annotations.clone();
                 node.node_group = Some(alloc::format!("nodepool/{}", claim.nodepool));
@@ -171,13 +181,12 @@ impl Simulation {
         }
     }
 
-    /// Queues the expiry of every snapshot node that expires (from time zero on).
+    /// Queues the expiry of every snapshot node that expires (from time zero on): at time
+    /// zero, the only nodes of a NodePool are a snapshot's.
     pub(super) fn schedule_existing_expiries(&mut self) {
         for n in 0..self.cluster.nodes.len() {
             let node = &self.cluster.nodes[n];
-            if node.age_at_start > 0
-                && let (Some(at), Some(_)) = (node.expire_at, node.nodepool)
-            {
+            if let (Some(at), Some(_)) = (node.expire_at, node.nodepool) {
                 self.schedule(at, Action::Expire(n));
             }
         }
@@ -188,7 +197,7 @@ impl Simulation {
         self.cluster
             .nodes
             .iter()
-            .position(|node| node.exists() && node.age_at_start > 0 && node.name == name)
+            .position(|node| node.exists() && node.name == name)
     }
 
     /// A workload's pods that a snapshot found: each keeps its name, and a bound one runs
