@@ -134,7 +134,7 @@ impl Schedule {
         let minutes = t / MINUTE;
         let (minute, hour) = ((minutes % 60) as u32, ((minutes / 60) % 24) as u32);
         let days = minutes / (60 * 24);
-        let (_, month, day) = civil_from_days(days as i64);
+        let (_, month, day) = crate::calendar::civil_from_days(days as i64);
         // 1970-01-01 was a Thursday (4).
         let weekday = ((days + 4) % 7) as u32;
         let dom_ok = self.days_of_month & (1 << day) != 0;
@@ -169,23 +169,10 @@ impl Schedule {
     }
 }
 
-/// (year, month 1–12, day 1–31) from days since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calendar::civil_from_days;
 
     const HOUR: Millis = 3_600_000;
     const DAY: Millis = 24 * HOUR;

@@ -214,20 +214,6 @@ pub fn uuid(seed: &str) -> String {
     )
 }
 
-/// Civil date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 /// The wall clock of simulated time `ms`: the simulation's time 0 is the Unix epoch, UTC
 /// (the engine's budget schedules run on that clock, `kpg_core::cron`).
 struct Wall {
@@ -244,7 +230,7 @@ struct Wall {
 fn wall(ms: Millis) -> Wall {
     let seconds = ms / 1000;
     let days = (seconds / 86_400) as i64;
-    let (year, month, day) = civil(days);
+    let (year, month, day) = kpg_core::calendar::civil_from_days(days);
     let rest = seconds % 86_400;
     Wall {
         year,

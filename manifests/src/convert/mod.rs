@@ -139,7 +139,8 @@ pub(crate) fn object_label(kind: &str, namespace: Option<&str>, name: Option<&st
     }
 }
 
-fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+/// A map's value at `key`, looked at without diagnostics.
+pub(crate) fn map_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
     match &node.value {
         Value::Map(entries) => entries
             .iter()
@@ -149,8 +150,9 @@ fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
     }
 }
 
-fn as_str(node: Option<&Node>) -> Option<&str> {
-    match node.map(|n| &n.value) {
+/// A map's string at `key`, looked at without diagnostics.
+pub(crate) fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
+    match map_at(node, key).map(|n| &n.value) {
         Some(Value::Str(s)) => Some(s.as_str()),
         _ => None,
     }
@@ -159,10 +161,10 @@ fn as_str(node: Option<&Node>) -> Option<&str> {
 /// Kind, name and namespace read straight from the tree, without diagnostics, to label
 /// the object in every diagnostic about it.
 pub(crate) fn peek(root: &Node) -> (Option<&str>, Option<&str>, Option<&str>) {
-    let kind = as_str(str_at(root, "kind"));
-    let meta = str_at(root, "metadata");
-    let name = meta.and_then(|m| as_str(str_at(m, "name")));
-    let namespace = meta.and_then(|m| as_str(str_at(m, "namespace")));
+    let kind = str_at(root, "kind");
+    let meta = map_at(root, "metadata");
+    let name = meta.and_then(|m| str_at(m, "name"));
+    let namespace = meta.and_then(|m| str_at(m, "namespace"));
     (kind, name, namespace)
 }
 

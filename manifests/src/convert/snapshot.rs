@@ -12,6 +12,7 @@ use kpg_core::resources::Resources;
 use kpg_core::taints::Taint;
 
 use super::common::{self, ListSite, Meta, NameRule};
+use super::{map_at, str_at};
 use crate::reader::{Cx, Field, Fields};
 use crate::yaml::{Node, Value};
 
@@ -215,23 +216,6 @@ fn controller_of(root: &Node) -> Option<(String, String)> {
         })
 }
 
-fn map_at<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
-    match &node.value {
-        Value::Map(entries) => entries
-            .iter()
-            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn str_at<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
-    match map_at(node, key).map(|n| &n.value) {
-        Some(Value::Str(s)) => Some(s.as_str()),
-        _ => None,
-    }
-}
-
 fn seq(node: Option<&Node>) -> &[Node] {
     match node.map(|n| &n.value) {
         Some(Value::Seq(items)) => items,
@@ -239,88 +223,7 @@ fn seq(node: Option<&Node>) -> &[Node] {
     }
 }
 
-/// An RFC 3339 instant as the API server writes it (`2026-12-01T10:00:00Z`, fractions and
-/// offsets allowed) in milliseconds since the Unix epoch.
+/// An RFC 3339 instant in milliseconds since the Unix epoch.
 pub(crate) fn rfc3339(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    let num = |from: usize, to: usize| -> Option<i64> {
-        let s = text.get(from..to)?;
-        s.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| s.parse().ok())?
-    };
-    let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
-    let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-    if b[13] != b':' || b[16] != b':' || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    if hour > 23 || minute > 59 || second > 60 {
-        return None;
-    }
-    let mut rest = &text[19..];
-    let mut millis = 0;
-    if let Some(frac) = rest.strip_prefix('.') {
-        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
-        }
-        let ms: String = frac[..digits]
-            .chars()
-            .chain("000".chars())
-            .take(3)
-            .collect();
-        millis = ms.parse().ok()?;
-        rest = &frac[digits..];
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first() {
-                Some(b'+') => 1,
-                Some(b'-') => -1,
-                _ => return None,
-            };
-            let (h, m) = rest[1..].split_once(':')?;
-            if h.len() != 2 || m.len() != 2 {
-                return None;
-            }
-            sign * (h.parse::<i64>().ok()? * 60 + m.parse::<i64>().ok()?)
-        }
-    };
-    let days = days_from_civil(year, month, day);
-    let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset * 60;
-    Some(seconds * 1_000 + millis)
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rfc3339;
-
-    #[test]
-    fn instants_as_the_api_server_writes_them() {
-        assert_eq!(rfc3339("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(rfc3339("2026-12-01T10:00:00Z"), Some(1_796_119_200_000));
-        assert_eq!(rfc3339("2024-02-29T23:59:59.5Z"), Some(1_709_251_199_500));
-        assert_eq!(
-            rfc3339("2026-12-01T19:00:00+09:00"),
-            rfc3339("2026-12-01T10:00:00Z")
-        );
-        assert_eq!(rfc3339("2026-13-01T10:00:00Z"), None);
-        assert_eq!(rfc3339("yesterday"), None);
-        assert_eq!(rfc3339("2026-12-01T10:00:00"), None, "no zone");
-    }
+    kpg_core::calendar::parse_rfc3339(text)
 }
