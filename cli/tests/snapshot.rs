@@ -408,3 +408,36 @@ fn a_node_annotated_do_not_disrupt_in_the_snapshot_is_left_alone() {
         "{s}"
     );
 }
+
+#[test]
+fn compare_names_a_snapshots_drifted_node_and_fails_on_drift() {
+    let next = "        - key: karpenter.k8s.aws/instance-category";
+    let changed = small().replace(
+        &format!("          values:\n          - on-demand\n          - spot\n{next}"),
+        &format!("          values:\n          - on-demand\n{next}"),
+    );
+    let dir = std::env::temp_dir().join(format!("kpg-snapshot-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let (a, b) = (dir.join("base.yaml"), dir.join("changed.yaml"));
+    std::fs::write(&a, small()).expect("written");
+    std::fs::write(&b, changed).expect("written");
+    let out = kpg(&[
+        "compare",
+        a.to_str().unwrap_or(""),
+        b.to_str().unwrap_or(""),
+        "--output",
+        "markdown",
+        "--fail-on",
+        "drift",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let md = stdout(&out);
+    assert!(
+        md.contains(
+            "| ip-10-0-3-30.ec2.internal | default | m5.large | RequirementsDrifted | 0m0s |"
+        ),
+        "the drift table names the snapshot's node, its NodePool and type:\n{md}"
+    );
+    assert!(stderr(&out).contains("1 node drifted"), "{}", stderr(&out));
+}

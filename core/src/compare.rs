@@ -319,11 +319,24 @@ pub fn drifted(sim: &Simulation) -> Vec<Drifted> {
             _ => {}
         }
     }
+    let pool_names: Vec<&str> = sim.node_pools().map(|(np, _)| np.name.as_str()).collect();
     for d in &mut out {
         let claim = d.nodeclaim.as_str();
         d.node = nodes.get(claim).map(|n| n.to_string());
         d.node_pool = pools.get(claim).map(|p| p.to_string());
         d.instance_type = types.get(claim).map(|t| t.to_string());
+        // A node that existed at time zero (a snapshot's) was never created, launched or
+        // registered in the run: the cluster still knows it, deleted or not.
+        if d.node.is_none()
+            && let Some(node) = sim.nodes().iter().find(|n| n.claim_name() == claim)
+        {
+            d.node = Some(node.name.clone());
+            d.instance_type = Some(node.instance_type.clone());
+            d.node_pool = node
+                .nodepool
+                .and_then(|p| pool_names.get(p))
+                .map(|p| p.to_string());
+        }
     }
     out
 }
