@@ -441,3 +441,33 @@ fn compare_names_a_snapshots_drifted_node_and_fails_on_drift() {
     );
     assert!(stderr(&out).contains("1 node drifted"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_pod_annotated_do_not_disrupt_keeps_its_node_and_the_import_keeps_the_annotation() {
+    let text = small().replace(
+        "    generateName: web-6f7d8b9c4-\n    labels:\n      app: web\n      \
+         pod-template-hash: 6f7d8b9c4\n    name: web-6f7d8b9c4-t5w8r\n",
+        "    annotations:\n      karpenter.sh/do-not-disrupt: \"true\"\n      \
+         kubectl.kubernetes.io/restartedAt: x\n    generateName: web-6f7d8b9c4-\n    labels:\n      \
+         app: web\n      pod-template-hash: 6f7d8b9c4\n    name: web-6f7d8b9c4-t5w8r\n",
+    );
+    assert_ne!(text, small(), "the fixture has the pod");
+    let r = simulate(&text, None);
+    let s = summary(&r);
+    assert_eq!(
+        pod(&r, "web-6f7d8b9c4-t5w8r").expect(&s)["node"],
+        "ip-10-0-3-30.ec2.internal",
+        "the annotated pod's node is not disrupted: {s}"
+    );
+    let imported = stdout(&kpg_stdin(&["import", "-"], text.as_bytes()));
+    assert!(
+        imported.contains(
+            "web-6f7d8b9c4-t5w8r ip-10-0-3-30.ec2.internal karpenter.sh/do-not-disrupt=true"
+        ),
+        "{imported}"
+    );
+    assert!(!imported.contains("restartedAt"));
+    let a = kpg_stdin(&["simulate", "-", "--output", "json"], text.as_bytes());
+    let b = kpg_stdin(&["simulate", "-", "--output", "json"], imported.as_bytes());
+    assert!(a.stdout == b.stdout, "the import simulates as the snapshot");
+}

@@ -330,6 +330,10 @@ pub struct Workload {
 pub struct ExistingPod {
     pub name: String,
     pub node: Option<String>,
+    /// What the disruption controller reads on the pod itself, which its template may not
+    /// say (`karpenter.sh/do-not-disrupt`, `controller.kubernetes.io/pod-deletion-cost`):
+    /// these win over the template's.
+    pub annotations: StringMap,
 }
 
 /// A node that exists at time zero (a snapshot's `Node`). Times are relative to the instant

@@ -14,6 +14,10 @@ pub const NODECLASS: &str = "karpenter.k8s.aws/ec2nodeclass";
 /// On a workload of a scenario `kpg import` wrote: its pods that existed when the snapshot
 /// was taken, one per line, `NAME NODE` (bound) or `NAME` (pending).
 pub const EXISTING_PODS: &str = "playground.karpenter.dev/pods";
+/// A pod's own annotations a snapshot keeps beside its controller's template: what the
+/// disruption controller reads of a pod.
+pub const POD_ANNOTATIONS_KEPT: &[&str] =
+    &[DO_NOT_DISRUPT, "controller.kubernetes.io/pod-deletion-cost"];
 /// The NodePool hash a NodeClaim launched with, and the hash scheme's version.
 pub const NODEPOOL_HASH: &str = "karpenter.sh/nodepool-hash";
 pub const NODEPOOL_HASH_VERSION: &str = "karpenter.sh/nodepool-hash-version";

@@ -93,11 +93,23 @@ pub fn import(scenario: &Scenario, options: Options) -> String {
                             set(&mut object, &["spec", "nodeName"], json!(node));
                         }
                     } else {
+                        // `NAME [NODE] [KEY=VALUE ...]`: the pod's own annotations that
+                        // differ from its template's.
+                        let template = template_annotations(&object);
                         let lines: Vec<String> = pods
                             .iter()
-                            .map(|p| match &p.node {
-                                Some(n) => format!("{} {n}", p.name),
-                                None => p.name.clone(),
+                            .map(|p| {
+                                let mut line = p.name.clone();
+                                if let Some(n) = &p.node {
+                                    line.push(' ');
+                                    line.push_str(n);
+                                }
+                                for (k, v) in &p.annotations {
+                                    if template.get(k.as_str()) != Some(&json!(v)) {
+                                        line.push_str(&format!(" {k}={v}"));
+                                    }
+                                }
+                                line
                             })
                             .collect();
                         set(
@@ -375,6 +387,14 @@ fn prune_container(container: &mut Value, options: Options) {
         if ports.is_empty() {
             c.remove("ports");
         }
+    }
+}
+
+/// A controller's pod template's annotations (after pruning).
+fn template_annotations(object: &Value) -> Map<String, Value> {
+    match &object["spec"]["template"]["metadata"]["annotations"] {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
     }
 }
 

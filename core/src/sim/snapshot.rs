@@ -211,6 +211,11 @@ impl Simulation {
                 .as_deref()
                 .and_then(|n| self.existing_node_named(n));
             let p = self.new_pod(w, pod.name.clone(), node);
+            for (k, v) in &pod.annotations {
+                self.cluster.pods[p]
+                    .annotations
+                    .insert(k.clone(), v.clone());
+            }
             if let Some(n) = node
                 && self.cluster.nodes[n].state == NodeState::Ready
             {

@@ -139,6 +139,13 @@ pub(super) fn resolve(
         let pod = ExistingPod {
             name: w.name.clone(),
             node: node.clone(),
+            annotations: w
+                .template
+                .annotations
+                .iter()
+                .filter(|(k, _)| kpg_core::wellknown::POD_ANNOTATIONS_KEPT.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         };
         let owner = if facts.mirror {
             None
@@ -183,12 +190,26 @@ pub(super) fn resolve(
         };
         if let Object::Workload(w) = &mut a.converted.object {
             for line in lines.lines() {
+                // `NAME [NODE] [KEY=VALUE ...]`
                 let mut words = line.split_whitespace();
                 let Some(name) = words.next() else { continue };
-                let node = words.next().filter(|n| node_names.contains(*n));
+                let mut node = None;
+                let mut annotations = kpg_core::model::StringMap::new();
+                for word in words {
+                    match word.split_once('=') {
+                        Some((k, v)) => {
+                            annotations.insert(k.to_string(), v.to_string());
+                        }
+                        None if node.is_none() && node_names.contains(word) => {
+                            node = Some(word.to_string());
+                        }
+                        None => {}
+                    }
+                }
                 w.existing.push(ExistingPod {
                     name: name.to_string(),
-                    node: node.map(String::from),
+                    node,
+                    annotations,
                 });
                 tally.pods_joined += 1;
             }
