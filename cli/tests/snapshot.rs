@@ -448,8 +448,9 @@ fn a_pod_annotated_do_not_disrupt_keeps_its_node_and_the_import_keeps_the_annota
         "    generateName: web-6f7d8b9c4-\n    labels:\n      app: web\n      \
          pod-template-hash: 6f7d8b9c4\n    name: web-6f7d8b9c4-t5w8r\n",
         "    annotations:\n      karpenter.sh/do-not-disrupt: \"true\"\n      \
-         kubectl.kubernetes.io/restartedAt: x\n    generateName: web-6f7d8b9c4-\n    labels:\n      \
-         app: web\n      pod-template-hash: 6f7d8b9c4\n    name: web-6f7d8b9c4-t5w8r\n",
+         kubectl.kubernetes.io/restartedAt: x\n    generateName: web-6f7d8b9c4-\n    \
+         labels:\n      app: web\n      pod-template-hash: 6f7d8b9c4\n    \
+         name: web-6f7d8b9c4-t5w8r\n",
     );
     assert_ne!(text, small(), "the fixture has the pod");
     let r = simulate(&text, None);
