@@ -1584,7 +1584,8 @@ pub static LESSONS: &[Lesson] = &[
                 },
                 body: Text {
                     en: "At 0:00 the cluster is what the snapshot saw: the real node names \
-                         (`ip-10-0-...ec2.internal`), each node as old as it was. \
+                         (`ip-10-0-...ec2.internal`, in the Node tabs and a card's Explain), each \
+                         node as old as it was. \
                          `ip-10-0-1-10` belongs to the managed node group `system`: it sits in \
                          the fixed lane, and Karpenter never touches it. The five others have a \
                          NodeClaim and the `karpenter.sh/nodepool: default` label: they are \
@@ -1601,7 +1602,8 @@ pub static LESSONS: &[Lesson] = &[
                          0:00. The c6a.large spot stays: replacing a spot node with a cheaper \
                          spot one is off (`SpotToSpotConsolidation`). Select a node to read why.",
                     ko: "0:00의 클러스터는 스냅샷이 본 그대로입니다. 노드 이름은 실제 \
-                         이름(`ip-10-0-...ec2.internal`)이고, 노드의 나이도 그때와 같습니다. \
+                         이름(`ip-10-0-...ec2.internal`, Node 탭과 설명 탭에서 보입니다)이고, \
+                         노드의 나이도 그때와 같습니다. \
                          `ip-10-0-1-10`은 관리형 노드 그룹 `system`의 노드라서 고정 노드 레인에 \
                          있고, Karpenter는 이 노드를 건드리지 않습니다. 나머지 다섯 대에는 \
                          NodeClaim과 `karpenter.sh/nodepool: default` 레이블이 있으니 \
