@@ -67,6 +67,8 @@ golden_tests! {
     v114_balanced => "v114-balanced",
     v114_balanced_eager => "v114-balanced-eager",
     v114_static_reserved => "v114-static-reserved",
+    byoc_snapshot => "byoc-snapshot",
+    byoc_on_demand => "byoc-on-demand",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

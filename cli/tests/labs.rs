@@ -1130,3 +1130,55 @@ fn v114_static_reserved_holds_the_static_pool_and_fills_the_reservation_first() 
     assert!(kinds(&at41).iter().all(|k| k.ends_with("/on-demand")));
     assert!((at41["costPerHour"].as_f64().unwrap() - 0.576).abs() < 1e-9);
 }
+
+/// Bring your own cluster: the imported snapshot acts with nothing pending (the drifted
+/// NodeClaim at once, then the under-used nodes one at a time), and restricting the NodePool
+/// to on-demand drifts the two spot NodeClaims by their requirements, not by their hash.
+#[test]
+fn byoc_snapshot_acts_at_time_zero_and_on_demand_drifts_only_the_spot_nodes() {
+    let drifted = |r: &Value| -> Vec<String> {
+        r["events"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| str_of(e, "reason") == Some("Drifted"))
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    str_of(e, "object").unwrap_or(""),
+                    str_of(e, "message").unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    let a = report("byoc-snapshot.yaml", &[]);
+    assert_eq!(
+        drifted(&a),
+        ["NodeClaim/default-m3c5w NodeClaim drifted: NodePoolDrifted"],
+        "{}",
+        summary(&a)
+    );
+    assert_eq!(nodes(&a).len(), 3, "{}", summary(&a));
+    assert!(node_named(&a, "ip-10-0-1-10.ec2.internal").is_some());
+    assert!((a["costPerHour"].as_f64().unwrap() - 0.147877).abs() < 1e-9);
+
+    let b = report("byoc-on-demand.yaml", &[]);
+    assert_eq!(
+        drifted(&b),
+        [
+            "NodeClaim/default-q9m4t NodeClaim drifted: RequirementsDrifted",
+            "NodeClaim/default-h4v8n NodeClaim drifted: RequirementsDrifted",
+            "NodeClaim/default-m3c5w NodeClaim drifted: NodePoolDrifted",
+        ],
+        "{}",
+        summary(&b)
+    );
+    assert!(
+        nodes(&b)
+            .iter()
+            .all(|n| str_of(n, "capacityType") == Some("on-demand")),
+        "{}",
+        summary(&b)
+    );
+    assert!((b["costPerHour"].as_f64().unwrap() - 0.209).abs() < 1e-9);
+}

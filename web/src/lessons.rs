@@ -30,6 +30,8 @@ pub enum Lab {
     Balanced,
     BalancedEager,
     StaticReserved,
+    Byoc,
+    ByocOnDemand,
     Blank,
 }
 
@@ -61,6 +63,8 @@ impl Lab {
             Lab::Balanced => include_str!("../../tests/labs/v114-balanced.yaml"),
             Lab::BalancedEager => include_str!("../../tests/labs/v114-balanced-eager.yaml"),
             Lab::StaticReserved => include_str!("../../tests/labs/v114-static-reserved.yaml"),
+            Lab::Byoc => include_str!("../../tests/labs/byoc-snapshot.yaml"),
+            Lab::ByocOnDemand => include_str!("../../tests/labs/byoc-on-demand.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -99,6 +103,11 @@ impl Lab {
             Lab::StaticReserved => {
                 lang.pick("A static pool next to a reservation", "예약 옆의 정적 풀")
             }
+            Lab::Byoc => lang.pick("An imported cluster", "가져온 클러스터"),
+            Lab::ByocOnDemand => lang.pick(
+                "The imported cluster, on-demand only",
+                "가져온 클러스터, 온디맨드만",
+            ),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -1512,6 +1521,192 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "byoc",
+        title: Text {
+            en: "Bring your own cluster",
+            ko: "내 클러스터 가져오기",
+        },
+        summary: Text {
+            en: "Take a snapshot of a live cluster, import it, and see what Karpenter would do \
+                 to it now and after a NodePool change: on the page, then as a CI check.",
+            ko: "운영 중인 클러스터의 스냅샷을 찍어 가져오고, Karpenter가 지금 그리고 NodePool을 \
+                 바꾼 뒤에 무엇을 할지 페이지에서, 이어서 CI 검사로 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::Byoc,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Take a snapshot",
+                    ko: "스냅샷 찍기",
+                },
+                body: Text {
+                    en: "What would Karpenter do with the cluster you run now? Ask the cluster. \
+                         One command reads every kind the playground simulates:\n\n\
+                         `kubectl get nodes,nodeclaims.karpenter.sh,nodepools.karpenter.sh,\
+                         ec2nodeclasses.karpenter.k8s.aws,pods,deployments,replicasets,\
+                         statefulsets,daemonsets,jobs,poddisruptionbudgets,namespaces -A -o yaml \
+                         > snapshot.yaml`\n\n\
+                         Then `kpg import snapshot.yaml > cluster.yaml` keeps only what the \
+                         simulation reads: each node with its NodeClaim, labels, taints, capacity \
+                         and age; the NodePools and EC2NodeClasses; each Deployment with its pods \
+                         and the node each one runs on (the `playground.karpenter.dev/pods` \
+                         annotation); the PDBs. Env, commands, volumes, probes, images and every \
+                         annotation but Karpenter's are left out, so the file can be shared.\n\n\
+                         The manifests here are such a file: a small shop's cluster, imported. \
+                         `kpg simulate cluster.yaml` plays it in a terminal as this page does.",
+                    ko: "지금 운영 중인 클러스터에서 Karpenter는 무엇을 할까요? 클러스터에 직접 \
+                         물어보세요. 플레이그라운드가 시뮬레이션하는 모든 종류를 명령 하나로 \
+                         읽습니다.\n\n\
+                         `kubectl get nodes,nodeclaims.karpenter.sh,nodepools.karpenter.sh,\
+                         ec2nodeclasses.karpenter.k8s.aws,pods,deployments,replicasets,\
+                         statefulsets,daemonsets,jobs,poddisruptionbudgets,namespaces -A -o yaml \
+                         > snapshot.yaml`\n\n\
+                         이어서 `kpg import snapshot.yaml > cluster.yaml`은 시뮬레이션이 읽는 \
+                         것만 남깁니다. 노드마다 NodeClaim, 레이블, 테인트, 용량, 나이, 그리고 \
+                         NodePool과 EC2NodeClass, Deployment마다 그 파드와 각 파드가 도는 \
+                         노드(`playground.karpenter.dev/pods` 어노테이션), PDB입니다. env, \
+                         명령, 볼륨, 프로브, 이미지, Karpenter의 것이 아닌 어노테이션은 모두 \
+                         빠지므로 파일을 공유해도 됩니다.\n\n\
+                         여기 있는 매니페스트가 바로 그런 파일입니다. 작은 쇼핑몰 클러스터를 \
+                         가져온 것입니다. `kpg simulate cluster.yaml`은 터미널에서 이 페이지와 \
+                         똑같이 시뮬레이션합니다.",
+                },
+            },
+            Step {
+                lab: Lab::Byoc,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "The cluster at time zero",
+                    ko: "0:00의 클러스터",
+                },
+                body: Text {
+                    en: "At 0:00 the cluster is what the snapshot saw: the real node names \
+                         (`ip-10-0-...ec2.internal`, in the Node tabs and a card's Explain), each \
+                         node as old as it was. \
+                         `ip-10-0-1-10` belongs to the managed node group `system`: it sits in \
+                         the fixed lane, and Karpenter never touches it. The five others have a \
+                         NodeClaim and the `karpenter.sh/nodepool: default` label: they are \
+                         Karpenter's, with the pods that ran on them.\n\n\
+                         Press Play at 10×. At 0:00 the r5.large's NodeClaim carries a \
+                         `karpenter.sh/nodepool-hash` the NodePool no longer has: it has \
+                         drifted, and Karpenter deletes it at once (its `cache` pod fits on the \
+                         m5.xlarge). Then consolidation, one node at a time, because the budget \
+                         is `nodes: 10%` of five, rounded up: the m5.large that holds one \
+                         `worker` pod at 0:55, the m5.xlarge at 1:55 (the `web` PDB, \
+                         `minAvailable: 2`, lets one web pod go at a time, and `cache` waits for \
+                         a new r7a.medium spot node), the m5.large spot at 2:55.\n\n\
+                         At rest, at 4:00: three nodes for $0.148 an hour, against $0.569 at \
+                         0:00. The c6a.large spot stays: replacing a spot node with a cheaper \
+                         spot one is off (`SpotToSpotConsolidation`). Select a node to read why.",
+                    ko: "0:00의 클러스터는 스냅샷이 본 그대로입니다. 노드 이름은 실제 \
+                         이름(`ip-10-0-...ec2.internal`, Node 탭과 설명 탭에서 보입니다)이고, \
+                         노드의 나이도 그때와 같습니다. \
+                         `ip-10-0-1-10`은 관리형 노드 그룹 `system`의 노드라서 고정 노드 레인에 \
+                         있고, Karpenter는 이 노드를 건드리지 않습니다. 나머지 다섯 대에는 \
+                         NodeClaim과 `karpenter.sh/nodepool: default` 레이블이 있으니 \
+                         Karpenter의 노드이고, 그 위에서 돌던 파드도 그대로 있습니다.\n\n\
+                         10×로 재생하세요. 0:00에 r5.large의 NodeClaim에 붙은 \
+                         `karpenter.sh/nodepool-hash`는 지금의 NodePool에는 없는 값입니다. \
+                         드리프트된 것이고, Karpenter는 곧바로 이 노드를 지웁니다(`cache` 파드는 \
+                         m5.xlarge에 들어갑니다). 이어서 통합이 한 번에 한 대씩 진행됩니다. 예산이 \
+                         다섯 대의 `nodes: 10%`, 올림해서 한 대이기 때문입니다. 0:55에 `worker` \
+                         파드 하나만 있는 m5.large, 1:55에 m5.xlarge(`web` PDB의 \
+                         `minAvailable: 2` 때문에 web 파드는 하나씩 나가고, `cache`는 새 \
+                         r7a.medium 스팟 노드를 기다립니다), 2:55에 m5.large 스팟이 \
+                         사라집니다.\n\n\
+                         4:00에 멈추면 노드 세 대, 시간당 $0.148입니다. 0:00에는 $0.569였습니다. \
+                         c6a.large 스팟은 남습니다. 스팟 노드를 더 싼 스팟 노드로 바꾸는 \
+                         기능(`SpotToSpotConsolidation`)이 꺼져 있기 때문입니다. 노드를 선택하면 \
+                         이유를 읽을 수 있습니다.",
+                },
+            },
+            Step {
+                lab: Lab::ByocOnDemand,
+                compare: Some(Lab::Byoc),
+                exercise: None,
+                title: Text {
+                    en: "Change the NodePool, read what drifts",
+                    ko: "NodePool을 바꾸고 드리프트 읽기",
+                },
+                body: Text {
+                    en: "This step compares two runs on one clock. **A** is the cluster as \
+                         imported; **B**, in the editor, is the same with one line gone: the \
+                         `default` NodePool's `karpenter.sh/capacity-type` allows only \
+                         `on-demand`.\n\n\
+                         At 0:00 B finds three drifted NodeClaims, not five. The two spot nodes \
+                         drift by `RequirementsDrifted`: their labels no longer meet the \
+                         NodePool's requirements. Requirements are not part of \
+                         `karpenter.sh/nodepool-hash`, so the on-demand nodes keep their hash, \
+                         and the r5.large is drifted as before. Karpenter takes them one at a \
+                         time (their pods fit elsewhere), and consolidation goes on after them: \
+                         at 3:25 the m5.xlarge is replaced by an r5a.large on-demand.\n\n\
+                         Play to 6:00 and read the table under the chart: at rest B costs $0.209 \
+                         an hour against A's $0.148, +41 % ($44.62 a month), with no spot node \
+                         left. Now put `spot` back and add a template label instead \
+                         (`metadata: {labels: {team: shop}}` under `template`): the hash \
+                         changes, and all five of Karpenter's nodes drift.",
+                    ko: "이 단계는 두 실행을 한 시계로 비교합니다. **A**는 가져온 그대로의 \
+                         클러스터이고, 편집기의 **B**는 한 줄만 뺀 것입니다. `default` \
+                         NodePool의 `karpenter.sh/capacity-type`이 `on-demand`만 \
+                         허용합니다.\n\n\
+                         0:00에 B에서 드리프트된 NodeClaim은 다섯이 아니라 셋입니다. 스팟 노드 \
+                         두 대는 `RequirementsDrifted`입니다. 노드의 레이블이 NodePool의 요구 \
+                         사항을 더는 만족하지 않습니다. 요구 사항은 `karpenter.sh/nodepool-hash`에 \
+                         들어가지 않으므로 온디맨드 노드의 해시는 그대로이고, r5.large는 전처럼 \
+                         드리프트된 상태입니다. Karpenter는 이들을 한 대씩 지우고(파드가 다른 \
+                         곳에 들어갑니다), 그 뒤에 통합이 이어집니다. 3:25에 m5.xlarge가 \
+                         r5a.large 온디맨드로 교체됩니다.\n\n\
+                         6:00까지 재생하고 차트 아래 표를 읽어 보세요. 멈춘 뒤 B는 시간당 \
+                         $0.209, A는 $0.148입니다. +41 %(한 달에 $44.62)이고, 스팟 노드는 하나도 \
+                         남지 않습니다. 이제 `spot`을 되돌리고 대신 템플릿 레이블을 더해 \
+                         보세요(`template` 아래에 `metadata: {labels: {team: shop}}`). 해시가 \
+                         바뀌고, Karpenter의 노드 다섯 대가 모두 드리프트됩니다.",
+                },
+            },
+            Step {
+                lab: Lab::ByocOnDemand,
+                compare: Some(Lab::Byoc),
+                exercise: None,
+                title: Text {
+                    en: "The same check in CI",
+                    ko: "같은 검사를 CI에서",
+                },
+                body: Text {
+                    en: "What you just read under the chart, `kpg compare` prints for a pull \
+                         request: A is the NodePool before the change, B after it.\n\n\
+                         `kpg compare base.yaml changed.yaml --output markdown --fail-on \
+                         pending --max-cost-increase 10%`\n\n\
+                         With this step's A and B as `base.yaml` and `changed.yaml` it exits 3 \
+                         and says why: `cost rises 41.3% ($0.061123/h, $44.62/month), over \
+                         --max-cost-increase 10%`. `--fail-on pending` holds: no pod is left \
+                         pending in B. The markdown carries the figures of the table under the \
+                         chart (cost, nodes by NodePool, instance type and capacity type), the \
+                         drifted nodes and each disruption, ready for a review comment.\n\n\
+                         `scripts/ci/nodepool-check` runs the same comparison on a repository: \
+                         the snapshot kept in it, with its NodePool files at the base branch (A) \
+                         and in the change (B).",
+                    ko: "방금 차트 아래에서 읽은 내용을 `kpg compare`는 풀 리퀘스트용으로 \
+                         출력합니다. A는 바꾸기 전의 NodePool, B는 바꾼 뒤입니다.\n\n\
+                         `kpg compare base.yaml changed.yaml --output markdown --fail-on \
+                         pending --max-cost-increase 10%`\n\n\
+                         이 단계의 A와 B를 `base.yaml`과 `changed.yaml`로 쓰면 종료 코드 3으로 \
+                         끝나며 이유를 알려 줍니다. `cost rises 41.3% ($0.061123/h, \
+                         $44.62/month), over --max-cost-increase 10%`. `--fail-on pending`은 \
+                         통과합니다. B에 Pending으로 남은 파드가 없습니다. 마크다운에는 차트 \
+                         아래 표의 수치(비용, NodePool·인스턴스 유형·용량 유형별 노드 수)와 \
+                         드리프트된 노드, 각 중단 결정이 들어가서 리뷰 댓글로 바로 쓸 수 \
+                         있습니다.\n\n\
+                         `scripts/ci/nodepool-check`는 같은 비교를 저장소에서 합니다. 저장소에 \
+                         둔 스냅샷에 기준 브랜치의 NodePool 파일을 더한 것이 A, 변경된 파일을 \
+                         더한 것이 B입니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
         id: "blank",
         title: Text {
             en: "Blank scenario",
@@ -1855,6 +2050,11 @@ mod tests {
             Lab::SpotFallback,
             Lab::Protect,
             Lab::Zones,
+            Lab::Balanced,
+            Lab::BalancedEager,
+            Lab::StaticReserved,
+            Lab::Byoc,
+            Lab::ByocOnDemand,
             Lab::Blank,
         ] {
             let text = lab.text();

@@ -291,6 +291,9 @@ impl Simulation {
         }
         sim.note_prices();
         sim.settle();
+        // The disruption controller polls whether or not anything happens: a snapshot's
+        // drifted or under-used node is found with nothing pending and no Timeline step.
+        sim.plan_disruption();
         sim.observe_figures();
         Ok(sim)
     }
