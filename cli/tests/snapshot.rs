@@ -479,3 +479,24 @@ fn a_pod_annotated_do_not_disrupt_keeps_its_node_and_the_import_keeps_the_annota
     let b = kpg_stdin(&["simulate", "-", "--output", "json"], imported.as_bytes());
     assert!(a.stdout == b.stdout, "the import simulates as the snapshot");
 }
+
+#[test]
+fn new_nodes_launch_in_the_zones_of_the_subnets_karpenter_resolved() {
+    // The EC2NodeClass's status lists the subnets Karpenter found: only us-east-1c's here.
+    let text = small().replace(
+        "    - id: subnet-0a1b2c3d4e5f60001\n      zone: us-east-1a\n      zoneID: use1-az1\n    \
+         - id: subnet-0a1b2c3d4e5f60002\n      zone: us-east-1b\n      zoneID: use1-az2\n",
+        "",
+    );
+    assert_ne!(text, small());
+    let r = simulate(&text, Some("2m"));
+    let s = summary(&r);
+    let runner = pod(&r, "batch-runner").expect(&s);
+    let node = node_named(&r, runner["node"].as_str().unwrap_or("")).expect(&s);
+    assert_eq!(node["zone"], "us-east-1c", "{s}");
+    let imported = stdout(&kpg_stdin(&["import", "-"], text.as_bytes()));
+    assert!(
+        imported.contains("status:\n  subnets:\n  - zone: us-east-1c\n"),
+        "{imported}"
+    );
+}

@@ -120,6 +120,23 @@ pub fn import(scenario: &Scenario, options: Options) -> String {
                     }
                 }
             }
+            "EC2NodeClass" => {
+                // The zones of the subnets Karpenter resolved: where its nodes launch.
+                let zones: Vec<Value> = object["status"]["subnets"]
+                    .as_array()
+                    .map(|subnets| {
+                        subnets
+                            .iter()
+                            .filter_map(|s| s.get("zone").cloned())
+                            .map(|zone| json!({ "zone": zone }))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                prune_object(&mut object);
+                if !zones.is_empty() {
+                    object["status"] = json!({ "subnets": zones });
+                }
+            }
             _ => prune_object(&mut object),
         }
         docs.push(object);

@@ -65,6 +65,24 @@ fn root_device(family: AmiFamily) -> Option<&'static str> {
     }
 }
 
+/// The zones of the subnets Karpenter resolved (`status.subnets[].zone`), as a snapshot of
+/// a live cluster has them: its nodes launch only there. Empty without a status (a
+/// manifest as written), where the Cluster's zones say where subnets are.
+fn resolved_subnet_zones(root: &crate::yaml::Node) -> Vec<String> {
+    let subnets = super::map_at(root, "status").and_then(|s| super::map_at(s, "subnets"));
+    let mut zones: Vec<String> = match subnets.map(|s| &s.value) {
+        Some(crate::yaml::Value::Seq(items)) => items
+            .iter()
+            .filter_map(|i| super::str_at(i, "zone"))
+            .map(String::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    zones.sort();
+    zones.dedup();
+    zones
+}
+
 pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta, NodeClass) {
     let mut r = Fields::of(cx, root);
     let meta = common::metadata(cx, &mut r, false, NameRule::Subdomain);
@@ -74,7 +92,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         ami_alias: None,
         kubelet: KubeletConfig::default(),
         root_volume_bytes: None,
-        subnet_zones: Vec::new(),
+        subnet_zones: resolved_subnet_zones(root.node),
         capacity_reservation_terms: Vec::new(),
     };
     let Some(sf) = r.req(cx, "spec") else {
