@@ -886,8 +886,8 @@ and redacted, fit for a share link, an upstream issue or a repository. SNAPSHOT 
 standard input) is what kubectl prints for the kinds the simulation reads:
 
   kubectl get nodes,nodeclaims.karpenter.sh,nodepools.karpenter.sh,\\
-    ec2nodeclasses.karpenter.k8s.aws,pods,deployments,replicasets,statefulsets,daemonsets,\\
-    jobs,poddisruptionbudgets,namespaces -A -o yaml > snapshot.yaml
+ec2nodeclasses.karpenter.k8s.aws,pods,deployments,replicasets,statefulsets,daemonsets,\\
+jobs,poddisruptionbudgets,namespaces -A -o yaml > snapshot.yaml
 
 (-o json reads too.) What it keeps:
   - NodePools and EC2NodeClasses as written, without status;
