@@ -15,6 +15,26 @@ use crate::yaml::{self, Pos, Value};
 
 mod snapshot;
 
+impl Accepted {
+    /// The object `cx` converted, unless its checks found an error (its findings are the
+    /// caller's to tell).
+    fn of(cx: Cx, converted: Option<Converted>) -> Option<Accepted> {
+        let converted = converted.filter(|_| cx.error_count() == 0)?;
+        Some(Accepted {
+            doc: cx.doc,
+            label: object_label(
+                converted.kind,
+                Some(&converted.namespace),
+                Some(&converted.name),
+            ),
+            converted,
+            refs: cx.refs,
+            needs: cx.needs,
+            dropped: false,
+        })
+    }
+}
+
 /// An object that passed its own document's checks.
 struct Accepted {
     doc: usize,
@@ -137,26 +157,11 @@ fn read_object(
     }
     let (kind, name, namespace) = peek(root);
     let label = kind.map(|k| object_label(k, namespace, name));
-    let mut cx = Cx::new(piece.index, label.clone());
+    let mut cx = Cx::new(piece.index, label);
     duplicate_keys(&mut cx, &parsed);
     let converted = convert::convert(&mut cx, &Field::root(root, ""), Site::Document);
-    let ok = cx.error_count() == 0;
     diagnostics.append(&mut cx.diags);
-    if let (true, Some(converted)) = (ok, converted) {
-        let label = object_label(
-            converted.kind,
-            Some(&converted.namespace),
-            Some(&converted.name),
-        );
-        accepted.push(Accepted {
-            doc: piece.index,
-            label,
-            converted,
-            refs: cx.refs,
-            needs: cx.needs,
-            dropped: false,
-        });
-    }
+    accepted.extend(Accepted::of(cx, converted));
 }
 
 /// `kind: List` (what `kubectl get -o yaml` prints): the list's own fields. Its items are
@@ -201,25 +206,10 @@ impl ListItems {
         let (kind, name, namespace) = peek(&item);
         let mut icx = Cx::new(self.doc, kind.map(|k| object_label(k, namespace, name)));
         let converted = convert::convert(&mut icx, &field, Site::Document);
-        let ok = icx.error_count() == 0;
         for d in icx.diags.drain(..) {
             self.alike.add(kind.unwrap_or(""), d);
         }
-        if let (true, Some(converted)) = (ok, converted) {
-            let label = object_label(
-                converted.kind,
-                Some(&converted.namespace),
-                Some(&converted.name),
-            );
-            self.accepted.push(Accepted {
-                doc: self.doc,
-                label,
-                converted,
-                refs: icx.refs,
-                needs: icx.needs,
-                dropped: false,
-            });
-        }
+        self.accepted.extend(Accepted::of(icx, converted));
     }
 
     /// The items' findings, and the items themselves unless the List has errors of its own.

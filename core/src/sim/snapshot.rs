@@ -192,24 +192,25 @@ impl Simulation {
         }
     }
 
-    /// The node a snapshot's pod is bound to, by name.
-    pub(super) fn existing_node_named(&self, name: &str) -> Option<usize> {
-        self.cluster
-            .nodes
-            .iter()
-            .position(|node| node.exists() && node.name == name)
-    }
-
     /// A workload's pods that a snapshot found: each keeps its name, and a bound one runs
     /// on its node from time zero (its binding is not a pod event: the node's quiet time
     /// goes on). Returns how many there were.
     pub(super) fn start_existing_pods(&mut self, w: usize) -> u32 {
         let existing = core::mem::take(&mut self.cluster.workloads[w].existing);
-        for pod in &existing {
-            let node = pod
-                .node
-                .as_deref()
-                .and_then(|n| self.existing_node_named(n));
+        // Looked up once per workload, not once per pod: a snapshot has thousands of pods.
+        let named: BTreeMap<&str, usize> = self
+            .cluster
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.exists())
+            .map(|(n, node)| (node.name.as_str(), n))
+            .collect();
+        let nodes: Vec<Option<usize>> = existing
+            .iter()
+            .map(|pod| pod.node.as_deref().and_then(|n| named.get(n).copied()))
+            .collect();
+        for (pod, node) in existing.iter().zip(nodes) {
             let p = self.new_pod(w, pod.name.clone(), node);
             for (k, v) in &pod.annotations {
                 self.cluster.pods[p]

@@ -29,13 +29,11 @@ use crate::diagnostic::{Diagnostic, Severity};
 struct Tally {
     nodes: usize,
     karpenter_nodes: usize,
-    claims: usize,
     claims_without_node: usize,
     pods_kept: usize,
     pods_joined: usize,
     daemon_pods: usize,
     finished_pods: usize,
-    replica_sets: usize,
     finished_jobs: usize,
 }
 
@@ -46,8 +44,7 @@ pub(super) fn resolve(
     accepted: &mut [Accepted],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Vec<ExistingNode>, Option<i64>) {
-    let live = |a: &Accepted| !a.dropped;
-    let is_snapshot = accepted.iter().filter(|a| live(a)).any(|a| {
+    let is_snapshot = accepted.iter().filter(|a| !a.dropped).any(|a| {
         matches!(a.converted.object, Object::Node(_) | Object::NodeClaim(_))
             || a.converted.facts.owner.is_some()
             || a.converted.facts.existing_pods.is_some()
@@ -93,7 +90,6 @@ pub(super) fn resolve(
     }
     for &rs in folded.keys() {
         accepted[rs].dropped = true;
-        tally.replica_sets += 1;
     }
     // Finished Jobs create no more pods.
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
@@ -157,20 +153,14 @@ pub(super) fn resolve(
                 if ow.kind == WorkloadKind::DaemonSet {
                     tally.daemon_pods += 1;
                 } else {
-                    if let (Some(n), Some(t)) = (&node, facts.created) {
-                        let e = quiet.entry(n.clone()).or_insert(t);
-                        *e = (*e).max(t);
-                    }
+                    note_pod_on(&mut quiet, &node, facts.created);
                     joined.push((o, pod));
                     tally.pods_joined += 1;
                 }
                 accepted[i].dropped = true;
             }
             _ => {
-                if let (Some(n), Some(t)) = (&node, facts.created) {
-                    let e = quiet.entry(n.clone()).or_insert(t);
-                    *e = (*e).max(t);
-                }
+                note_pod_on(&mut quiet, &node, facts.created);
                 if let Object::Workload(w) = &mut accepted[i].converted.object {
                     w.existing = vec![pod];
                 }
@@ -222,7 +212,6 @@ pub(super) fn resolve(
     for a in accepted.iter_mut() {
         if let Object::NodeClaim(c) = &a.converted.object {
             if !a.dropped {
-                tally.claims += 1;
                 match &c.node_name {
                     Some(node) => {
                         claims_by_name.insert(c.name.clone(), node.clone());
@@ -284,6 +273,15 @@ pub(super) fn resolve(
     }
     summarise(&tally, accepted, diagnostics);
     (nodes, Some(taken_at))
+}
+
+/// The newest pod creation seen on a node: its last pod event, when the snapshot has no
+/// NodeClaim saying so.
+fn note_pod_on(newest: &mut BTreeMap<String, i64>, node: &Option<String>, created: Option<i64>) {
+    if let (Some(n), Some(t)) = (node, created) {
+        let e = newest.entry(n.clone()).or_insert(t);
+        *e = (*e).max(t);
+    }
 }
 
 /// A NodeClaim as the engine needs it, its times as ages.
@@ -420,8 +418,6 @@ fn summarise(tally: &Tally, accepted: &[Accepted], diagnostics: &mut Vec<Diagnos
             tally.claims_without_node
         ));
     }
-    let _ = tally.replica_sets;
-    let _ = tally.claims;
     diagnostics.push(
         Diagnostic {
             severity: Severity::Warning,

@@ -117,6 +117,19 @@ impl<'t, 's> Builder<'t, 's> {
         depth: usize,
     ) -> Result<Value, Failure> {
         let mut items = Vec::new();
+        self.each_item(events, depth, |_, item| items.push(item))?;
+        Ok(Value::Seq(items))
+    }
+
+    /// A sequence's items up to and including its end (its start already read), each built
+    /// under its index and handed to `take`.
+    fn each_item<'a>(
+        &mut self,
+        events: &mut dyn Events<'a>,
+        depth: usize,
+        mut take: impl FnMut(&mut Self, Node),
+    ) -> Result<(), Failure> {
+        let mut index = 0;
         loop {
             let defined = match events.peek()? {
                 Some(Ev::SeqEnd { .. }) => break,
@@ -124,15 +137,16 @@ impl<'t, 's> Builder<'t, 's> {
                 None => return Err(Failure::eof(events.last_location())),
             };
             let alias_use = events.alias_use();
-            self.path.push(Seg::Index(items.len()));
+            self.path.push(Seg::Index(index));
             let item = self
                 .node(events, depth)
                 .map_err(|e| e.within(alias_use, defined))?;
             self.path.pop();
-            items.push(item);
+            take(self, item);
+            index += 1;
         }
         events.next()?;
-        Ok(Value::Seq(items))
+        Ok(())
     }
 
     fn mapping<'a>(&mut self, events: &mut dyn Events<'a>, depth: usize) -> Result<Value, Failure> {
@@ -261,27 +275,13 @@ impl<'t, 's> Builder<'t, 's> {
         depth: usize,
     ) -> Result<(), Failure> {
         events.next()?;
-        let mut index = 0;
         self.path.push(Seg::Key("items".into()));
-        loop {
-            let defined = match events.peek()? {
-                Some(Ev::SeqEnd { .. }) => break,
-                Some(ev) => ev.loc(),
-                None => return Err(Failure::eof(events.last_location())),
-            };
-            let alias_use = events.alias_use();
-            self.path.push(Seg::Index(index));
-            let item = self
-                .node(events, depth + 1)
-                .map_err(|e| e.within(alias_use, defined))?;
-            self.path.pop();
-            if let Some(each) = self.items.as_mut() {
+        self.each_item(events, depth + 1, |builder, item| {
+            if let Some(each) = builder.items.as_mut() {
                 each(item);
             }
-            index += 1;
-        }
+        })?;
         self.path.pop();
-        events.next()?;
         Ok(())
     }
 
