@@ -88,11 +88,12 @@ pub enum Command {
     Migrate {
         input: Input,
     },
-    /// `kpg import SNAPSHOT [--keep-images]`: a cluster snapshot as a minimal, redacted
-    /// scenario.
+    /// `kpg import SNAPSHOT [--keep-images] [--lists]`: a cluster snapshot as a minimal,
+    /// redacted scenario.
     Import {
         input: Input,
         keep_images: bool,
+        lists: bool,
     },
     /// `kpg compare A B [--until DURATION] [--output table|json|csv|markdown] [--fail-on
     /// pending,drift] [--max-cost-increase LIMIT]`: two scenarios side by side over the same
@@ -184,7 +185,7 @@ Usage:
                 [--fail-on pending,drift] [--max-cost-increase PERCENT%|USD]
   kpg validate FILE [--output text|json]
   kpg migrate FILE
-  kpg import SNAPSHOT [--keep-images]
+  kpg import SNAPSHOT [--keep-images] [--lists]
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
   kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe] [EMBED OPTIONS]
@@ -463,15 +464,17 @@ where
     }
 }
 
-/// `kpg import SNAPSHOT [--keep-images]`.
+/// `kpg import SNAPSHOT [--keep-images] [--lists]`.
 fn parse_import(args: &[OsString]) -> Result<Command, UsageError> {
     let mut input = None;
     let mut keep_images = false;
+    let mut lists = false;
     for a in args {
         let text = a.to_string_lossy().into_owned();
         match text.as_str() {
             "-h" | "--help" => return Ok(Command::Help(Topic::Import)),
             "--keep-images" => keep_images = true,
+            "--lists" => lists = true,
             "-" => input = Some(Input::Stdin).filter(|_| input.is_none()).or(input),
             flag if flag.starts_with('-') => return Err(unknown_flag(Topic::Import, flag)),
             _ if input.is_some() => {
@@ -484,7 +487,11 @@ fn parse_import(args: &[OsString]) -> Result<Command, UsageError> {
         }
     }
     match input {
-        Some(input) => Ok(Command::Import { input, keep_images }),
+        Some(input) => Ok(Command::Import {
+            input,
+            keep_images,
+            lists,
+        }),
         None => Err(UsageError::new(
             Topic::Import,
             "missing SNAPSHOT (a path, or - for standard input)",
@@ -879,7 +886,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
 }
 
 pub const IMPORT: &str = "\
-Usage: kpg import SNAPSHOT [--keep-images]
+Usage: kpg import SNAPSHOT [--keep-images] [--lists]
 
 Reads a snapshot of a live cluster and prints the scenario it reads as: minimal, readable
 and redacted, fit for a share link, an upstream issue or a repository. SNAPSHOT (- reads
@@ -902,6 +909,8 @@ annotation but Karpenter's and the pod deletion cost.
 
 Options:
   --keep-images   Keep the containers' images (left out otherwise).
+  --lists         Gather the nodes into one kind: List document, and each namespace's
+                  objects into one, as the page does when a snapshot is opened there.
   -h, --help      Show this help.
 
 Findings go to standard error; a snapshot with errors prints nothing (exit status 1).

@@ -254,8 +254,13 @@ where
             &format!("kpg {}\n", env!("CARGO_PKG_VERSION")),
         ),
         Command::Migrate { input } => run_migrate(&input, stdin, stdout, stderr),
-        Command::Import { input, keep_images } => {
-            run_import(&input, keep_images, stdin, stdout, stderr)
+        Command::Import {
+            input,
+            keep_images,
+            lists,
+        } => {
+            let options = kpg_import::Options { keep_images, lists };
+            run_import(&input, options, stdin, stdout, stderr)
         }
         Command::Codes { code } => run_codes(code.as_deref(), stdout, stderr),
         Command::Explain {
@@ -478,7 +483,7 @@ fn run_codes(code: Option<&str>, stdout: &mut dyn Write, stderr: &mut dyn Write)
 /// `kpg import`: the findings to standard error, the minimal scenario to standard output.
 fn run_import(
     input: &Input,
-    keep_images: bool,
+    options: kpg_import::Options,
     stdin: &mut dyn Read,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
@@ -500,7 +505,6 @@ fn run_import(
     for d in &loaded.diagnostics {
         let _ = writeln!(stderr, "{file}: {d}");
     }
-    let options = kpg_import::Options { keep_images };
     emit(
         stdout,
         stderr,

@@ -350,8 +350,17 @@ fn a_requirement_change_drifts_only_the_nodes_it_excludes() {
 
 #[test]
 fn kpg_import_simulates_as_the_snapshot_does_and_leaves_secrets_out() {
-    for (name, text) in [("small", small()), ("generated", generated(|_| {}))] {
-        let out = kpg_stdin(&["import", "-"], text.as_bytes());
+    for (name, text, lists) in [
+        ("small", small(), false),
+        ("generated", generated(|_| {}), false),
+        ("generated, in lists", generated(|_| {}), true),
+    ] {
+        let args: &[&str] = if lists {
+            &["import", "-", "--lists"]
+        } else {
+            &["import", "-"]
+        };
+        let out = kpg_stdin(args, text.as_bytes());
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         let imported = stdout(&out);
         assert!(
@@ -382,6 +391,14 @@ fn kpg_import_simulates_as_the_snapshot_does_and_leaves_secrets_out() {
             }),
             "{name}: no container image without --keep-images"
         );
+        let documents = imported.matches("\n---\n").count() + 1;
+        let lists_written = imported.matches("\nkind: List\n").count();
+        if lists {
+            // The Cluster, 2 classes, 3 pools, the nodes and 12 namespaces.
+            assert_eq!((documents, lists_written), (19, 13), "{name}");
+        } else {
+            assert!(documents > 10 && lists_written == 0, "{name}: {documents}");
+        }
         let a = kpg_stdin(&["simulate", "-", "--output", "json"], text.as_bytes());
         let b = kpg_stdin(&["simulate", "-", "--output", "json"], imported.as_bytes());
         assert!(a.status.success() && b.status.success());

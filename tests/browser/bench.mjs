@@ -21,14 +21,16 @@
 // - 200 nodes at 60x (tests/browser/bench-200-nodes.yaml): frame rate and longest task while
 //   they launch and bind, the lane grouped and then every card shown;
 // - the engine's time for the same scenario in the worker (the page's `kpg-engine` measures:
-//   a reload rebuilds it at the instant the play reached) versus native `kpg simulate`.
+//   a reload rebuilds it at the instant the play reached) versus native `kpg simulate`;
+// - a 20 MB cluster snapshot opened with "Open file…" (KPG_BENCH=snapshot): the longest
+//   main-thread task until its nodes are on screen, unthrottled and with a 4x slower CPU.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { serve } from './server.mjs';
-import { fillEditor, live } from './harness.mjs';
+import { fillEditor, live, settled } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
@@ -369,6 +371,59 @@ async function returningLearner() {
   await ctx.close();
   return state;
 }
+/**
+ * A 20 MB snapshot as kubectl prints it (kpg-snapgen: 84 nodes, 1,680 pods, managedFields
+ * included) opened with "Open file…" on the live page: the longest main-thread task from the
+ * pick until its nodes are on screen, and how long the notice and the cluster took (the
+ * worker reads, imports and simulates it; the page's thread only posts the File). Unthrottled
+ * and under the phone profile's 4x slower CPU; five runs of each.
+ */
+async function twentyMegabyteSnapshot(cpu) {
+  const snapgen = path.resolve(path.dirname(kpg), 'kpg-snapgen');
+  const file = path.join(os.tmpdir(), 'kpg-bench-snapshot-20mb.yaml');
+  const made = spawnSync(snapgen, ['--nodes', '84', '--pods', '1680'], { maxBuffer: 1 << 30 });
+  if (made.status !== 0) throw new Error(`${snapgen}: ${made.stderr}`);
+  fs.writeFileSync(file, made.stdout);
+  const { ctx, page } = await recordingPage();
+  await page.goto(url);
+  await live(page);
+  await settled(page);
+  // CodeMirror's bundle loads after the first frames: in before the clock starts.
+  await page.waitForSelector('.pane.manifests .editor.cm-ready', { timeout: 30000 });
+  if (cpu > 1) {
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  }
+  await page.evaluate(() => window.__rec.start());
+  const t0 = Date.now();
+  const chooser = page.waitForEvent('filechooser');
+  await page.click('label.open-file');
+  await (await chooser).setFiles(file);
+  await page.waitForSelector('.notice:has-text("Imported the cluster snapshot")', { timeout: 120000 });
+  const noticeMs = Date.now() - t0;
+  await page.waitForFunction(() => document.querySelectorAll('[data-node]').length > 0
+    || document.querySelector('[data-nodes]'), null, { timeout: 120000 });
+  await settled(page, 120000);
+  const clusterMs = Date.now() - t0;
+  const rec = await page.evaluate(() => window.__rec.stop());
+  const tabs = await page.locator('.doc-tab').count();
+  await ctx.close();
+  return { bytes: made.stdout.length, cpuSlowdown: cpu, noticeMs, clusterMs, longestTaskMs: rec.longestTaskMs, longestFrameMs: rec.longestFrameMs, tabs };
+}
+/** Five runs of `twentyMegabyteSnapshot`: the median and the worst of each figure. */
+async function fiveRuns(cpu) {
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await twentyMegabyteSnapshot(cpu));
+  const pick = (k) => {
+    const v = runs.map((r) => r[k]).sort((a, b) => a - b);
+    return { median: v[2], worst: v[4] };
+  };
+  return { bytes: runs[0].bytes, cpuSlowdown: cpu, tabs: runs[0].tabs, noticeMs: pick('noticeMs'),
+    clusterMs: pick('clusterMs'), longestTaskMs: pick('longestTaskMs'), longestFrameMs: pick('longestFrameMs') };
+}
+const snapshot20mb = want('snapshot') ? await fiveRuns(1) : null;
+const snapshot20mbSlowCpu = want('snapshot') ? await fiveRuns(4) : null;
+
 const returning = want('load') ? await returningLearner() : null;
 const phoneReturning = want('load') ? await loadProfile(true, 'en-US', '', returning) : null;
 
@@ -381,6 +436,8 @@ console.log(JSON.stringify({
   coldLoadOtherStartUnthrottled: desktopOther,
   coldLoadReturningMobileProfile: phoneReturning,
   fiveThousandPods: big,
+  snapshot20mb,
+  snapshot20mbSlowCpu,
   twoHundredNodesAt60x: twoHundred,
   limitsLabAt60x: { fps: Math.round(fps.fps * 10) / 10, longestFrameMs: Math.round(fps.longest), framesOver20ms: fps.over20ms, frames: fps.frames, simulatedClock: fps.simulated, nodes: fps.nodes },
   comparingAt60x: compareFps && { fps: Math.round(compareFps.fps * 10) / 10, longestFrameMs: Math.round(compareFps.longest), framesOver20ms: compareFps.over20ms, frames: compareFps.frames, simulatedClock: compareFps.simulated, nodes: compareFps.nodes },

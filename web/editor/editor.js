@@ -10,6 +10,8 @@
 //                            // pauses that long (and on blur, setDoc, text(), destroy)
 //     onUndo(redo),          // optional: the page's own undo history (see undoing() below);
 //                            // without it, CodeMirror's history per document
+//     onPaste(text),         // optional: sees a paste's text first; true takes it away from
+//                            // the editor (the page imports what kubectl printed)
 //     readOnly, label, describedBy, dark,
 //   });
 //   ed.setText(text)         // replace the text (a minimal diff: caret, scroll, undo survive);
@@ -214,9 +216,19 @@ function makeState(text, o, theme) {
           o.tabMode(u.view, 'indents');
         }
       }),
-      EditorView.domEventHandlers({ blur: (_, view) => o.flush(view), ...tabKeys(o) }),
+      EditorView.domEventHandlers({ blur: (_, view) => o.flush(view), paste: pasteTo(o), ...tabKeys(o) }),
     ],
   });
+}
+
+// A paste the page takes (onPaste says so) never reaches the document.
+function pasteTo(o) {
+  return (event) => {
+    const text = event.clipboardData && event.clipboardData.getData('text/plain');
+    if (!o.onPaste || !text || !o.onPaste(text)) return false;
+    event.preventDefault();
+    return true;
+  };
 }
 
 export function create(parent, text, options = {}) {

@@ -593,8 +593,78 @@ fn find_node<'a>(s: &'a snapshot::Snapshot, name: &str) -> Option<&'a NodeCard> 
         .find(|n| n.name == name)
 }
 
+/// Node cards drawn in full in one frame at most when many arrive at once (a snapshot's
+/// cluster, a lane shown card by card): a card with its pods costs the page's thread 2-3 ms,
+/// and the twenty cards and 400 pods of a 20 MB snapshot's cluster made one task of 60-70 ms.
+/// The rest are drawn in the frames that follow, this many a frame; until then a card is its
+/// frame alone (its name, state and size). A scale-out of a few nodes draws at once.
+const CARDS_PER_FRAME: usize = 6;
+
+/// Paces node cards ([`CARDS_PER_FRAME`]): each new card asks to be drawn; one that finds
+/// the frame's allowance spent waits its turn.
+mod pacing {
+    use std::cell::Cell;
+
+    use leptos::prelude::*;
+
+    use super::CARDS_PER_FRAME;
+
+    thread_local! {
+        /// Cards the current frame may still draw.
+        static LEFT: Cell<usize> = const { Cell::new(CARDS_PER_FRAME) };
+        /// Tickets handed to waiting cards so far, and whether a frame is asked for.
+        static ISSUED: Cell<u64> = const { Cell::new(0) };
+        static TICKING: Cell<bool> = const { Cell::new(false) };
+        /// Tickets served: a waiting card draws once this reaches its ticket.
+        static SERVED: RwSignal<u64> = RwSignal::new(0);
+    }
+
+    /// `None`: draw now. `Some(ticket)`: wait until [`served`] reaches it.
+    pub(super) fn admit() -> Option<u64> {
+        // The build's drawing of a page (natively) has no frames: every card at once.
+        if !cfg!(target_arch = "wasm32") {
+            return None;
+        }
+        tick_next_frame();
+        let left = LEFT.get();
+        if left > 0 {
+            LEFT.set(left - 1);
+            return None;
+        }
+        let ticket = ISSUED.get() + 1;
+        ISSUED.set(ticket);
+        Some(ticket)
+    }
+
+    /// Whether the card holding `ticket` may draw (tracked: it draws when its turn comes).
+    pub(super) fn served(ticket: u64) -> bool {
+        SERVED.with(|s| s.get()) >= ticket
+    }
+
+    fn tick_next_frame() {
+        if !TICKING.replace(true) {
+            request_animation_frame(tick);
+        }
+    }
+
+    /// A new frame: its allowance goes first to the cards waiting longest.
+    fn tick() {
+        TICKING.set(false);
+        let served = SERVED.with(|s| s.get_untracked());
+        let waiting = (ISSUED.get() - served) as usize;
+        let now = waiting.min(CARDS_PER_FRAME);
+        LEFT.set(CARDS_PER_FRAME - now);
+        if now > 0 {
+            SERVED.with(|s| s.set(served + now as u64));
+            tick_next_frame();
+        }
+    }
+}
+
 #[component]
 fn NodeCardView(name: String) -> impl IntoView {
+    let ticket = pacing::admit();
+    let drawn = move || ticket.is_none_or(pacing::served);
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
     let transport = expect_context::<Transport>();
@@ -667,92 +737,94 @@ fn NodeCardView(name: String) -> impl IntoView {
                     select_key()
                 }
             }>
-            <header>
-                <span class="itype">{move || c().map(|c| c.instance_type)}</span>
-                {move || c().map(|c| {
-                    let (class, label) = match c.capacity_type {
-                        CapacityType::Spot => ("badge spot", locale.t(T::Spot)),
-                        CapacityType::OnDemand => ("badge od", locale.t(T::OnDemand)),
-                        CapacityType::Reserved => ("badge reserved", locale.t(T::Reserved)),
-                    };
-                    view! { <span class=class>{label}</span> }
-                })}
-            </header>
-            <div class="meta">
-                <span>{move || c().map(|c| c.zone)}</span>
-                <span>{move || c().map(|c| c.arch)}</span>
-                <span class="price">{move || c().map(|c| {
-                    format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour))
-                })}</span>
-            </div>
-            {move || c().filter(|c| !c.labels.is_empty()).map(|c| view! {
-                <div class="node-labels" title=move || locale.t(T::TemplateLabels)>
-                    {c.labels.into_iter().map(|(k, v)| view! {
-                        <code class="label">{format!("{k}={v}")}</code>
-                    }).collect_view()}
+            <Show when=drawn>
+                <header>
+                    <span class="itype">{move || c().map(|c| c.instance_type)}</span>
+                    {move || c().map(|c| {
+                        let (class, label) = match c.capacity_type {
+                            CapacityType::Spot => ("badge spot", locale.t(T::Spot)),
+                            CapacityType::OnDemand => ("badge od", locale.t(T::OnDemand)),
+                            CapacityType::Reserved => ("badge reserved", locale.t(T::Reserved)),
+                        };
+                        view! { <span class=class>{label}</span> }
+                    })}
+                </header>
+                <div class="meta">
+                    <span>{move || c().map(|c| c.zone)}</span>
+                    <span>{move || c().map(|c| c.arch)}</span>
+                    <span class="price">{move || c().map(|c| {
+                        format!("{}{}", snapshot::dollars(c.price_per_hour), locale.t(T::PerHour))
+                    })}</span>
                 </div>
-            })}
-            <div class="status-row">
-                <span class="state-line">{state_text}</span>
-                <span class="podcount">{move || c().map(|c| {
-                    let max = c.max_pods.max(0) as usize;
-                    words::count_of(c.pods.len(), max, Noun::Pod, locale.lang.get()).to_string()
-                })}</span>
-            </div>
-            {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
-                <div class="why" class:fits=m.fits>{m.why}</div>
-            })}
-            {move || c().and_then(|c| c.fate).map(|fate| {
-                let (class, text) = match fate {
-                    Fate::Drifted(why) => {
-                        ("fate drifted", format!("{}: {why}", locale.t(T::Drifted)))
-                    }
-                    Fate::Disrupting(why) => {
-                        ("fate disrupting", format!("{}: {why}", locale.t(T::Disrupting)))
-                    }
-                    Fate::SpotInterrupted => {
-                        ("fate interrupted", locale.t(T::SpotInterrupted).to_string())
-                    }
-                    Fate::ReservationInterrupted => {
-                        ("fate interrupted", locale.t(T::ReservationInterrupted).to_string())
-                    }
-                    Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
-                    Fate::Unhealthy { condition, repair_in_ms, gate_off } => (
-                        "fate unhealthy",
-                        words::unhealthy(&condition, repair_in_ms, gate_off, locale.lang.get()),
-                    ),
-                };
-                view! { <div class=class>{text}</div> }
-            })}
-            <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
-                used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli))
-                total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
-                text=Signal::derive(move || {
-                    c().map(|c| {
-                        format!(
-                            "{} / {}",
-                            snapshot::cores(c.cpu_requested_milli),
-                            snapshot::cores(c.cpu_allocatable_milli)
-                        )
-                    })
-                    .unwrap_or_default()
-                })/>
-            <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
-                used=Signal::derive(move || c().map_or(0, |c| c.memory_requested))
-                total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
-                text=Signal::derive(move || {
-                    c().map(|c| {
-                        let (used, total) =
-                            snapshot::bytes_pair(c.memory_requested, c.memory_allocatable);
-                        format!("{used} / {total}")
-                    })
-                    .unwrap_or_default()
-                })/>
-            <div class="pods">
-                <For each=move || chips.get() key=|p| p.key.clone() let:pod>
-                    <Chip pod=pod/>
-                </For>
-            </div>
+                {move || c().filter(|c| !c.labels.is_empty()).map(|c| view! {
+                    <div class="node-labels" title=move || locale.t(T::TemplateLabels)>
+                        {c.labels.into_iter().map(|(k, v)| view! {
+                            <code class="label">{format!("{k}={v}")}</code>
+                        }).collect_view()}
+                    </div>
+                })}
+                <div class="status-row">
+                    <span class="state-line">{state_text}</span>
+                    <span class="podcount">{move || c().map(|c| {
+                        let max = c.max_pods.max(0) as usize;
+                        words::count_of(c.pods.len(), max, Noun::Pod, locale.lang.get()).to_string()
+                    })}</span>
+                </div>
+                {move || node_mark.get().filter(|m| !m.chosen).map(|m| view! {
+                    <div class="why" class:fits=m.fits>{m.why}</div>
+                })}
+                {move || c().and_then(|c| c.fate).map(|fate| {
+                    let (class, text) = match fate {
+                        Fate::Drifted(why) => {
+                            ("fate drifted", format!("{}: {why}", locale.t(T::Drifted)))
+                        }
+                        Fate::Disrupting(why) => {
+                            ("fate disrupting", format!("{}: {why}", locale.t(T::Disrupting)))
+                        }
+                        Fate::SpotInterrupted => {
+                            ("fate interrupted", locale.t(T::SpotInterrupted).to_string())
+                        }
+                        Fate::ReservationInterrupted => {
+                            ("fate interrupted", locale.t(T::ReservationInterrupted).to_string())
+                        }
+                        Fate::Expired => ("fate expired", locale.t(T::Expired).to_string()),
+                        Fate::Unhealthy { condition, repair_in_ms, gate_off } => (
+                            "fate unhealthy",
+                            words::unhealthy(&condition, repair_in_ms, gate_off, locale.lang.get()),
+                        ),
+                    };
+                    view! { <div class=class>{text}</div> }
+                })}
+                <Bar label=Signal::derive(move || locale.t(T::Cpu).to_string())
+                    used=Signal::derive(move || c().map_or(0, |c| c.cpu_requested_milli))
+                    total=Signal::derive(move || c().map_or(0, |c| c.cpu_allocatable_milli))
+                    text=Signal::derive(move || {
+                        c().map(|c| {
+                            format!(
+                                "{} / {}",
+                                snapshot::cores(c.cpu_requested_milli),
+                                snapshot::cores(c.cpu_allocatable_milli)
+                            )
+                        })
+                        .unwrap_or_default()
+                    })/>
+                <Bar label=Signal::derive(move || locale.t(T::Memory).to_string())
+                    used=Signal::derive(move || c().map_or(0, |c| c.memory_requested))
+                    total=Signal::derive(move || c().map_or(0, |c| c.memory_allocatable))
+                    text=Signal::derive(move || {
+                        c().map(|c| {
+                            let (used, total) =
+                                snapshot::bytes_pair(c.memory_requested, c.memory_allocatable);
+                            format!("{used} / {total}")
+                        })
+                        .unwrap_or_default()
+                    })/>
+                <div class="pods">
+                    <For each=move || chips.get() key=|p| p.key.clone() let:pod>
+                        <Chip pod=pod/>
+                    </For>
+                </div>
+            </Show>
         </article>
     }
 }

@@ -108,6 +108,9 @@ pub struct Options {
     /// The page's own undo history (Ctrl+Z goes there, not to CodeMirror's); `None`:
     /// CodeMirror's history per document.
     pub on_undo: Option<Box<dyn FnMut(bool)>>,
+    /// Sees each paste's text (the JS string, uncopied) before CodeMirror inserts it;
+    /// `true` takes it away from the editor.
+    pub on_paste: Option<Box<dyn FnMut(JsValue) -> bool>>,
     pub change_delay_ms: u32,
     pub read_only: bool,
     pub label: String,
@@ -144,6 +147,12 @@ pub async fn open(
         set(
             "onUndo",
             &Closure::<dyn FnMut(bool)>::new(on_undo).into_js_value(),
+        )?;
+    }
+    if let Some(on_paste) = options.on_paste {
+        set(
+            "onPaste",
+            &Closure::<dyn FnMut(JsValue) -> bool>::new(on_paste).into_js_value(),
         )?;
     }
     set("changeDelay", &JsValue::from(options.change_delay_ms))?;

@@ -133,6 +133,7 @@ impl Host {
                 self.baseline = ws.map(|ws| self.baseline_of(&ws, out));
                 out.send(Reply::Frame(self.frame()));
             }
+            Request::Open { text } => out.send(Reply::Opened(crate::opening::read(text))),
         }
     }
 
@@ -386,6 +387,30 @@ mod tests {
         let mut out = Replies::default();
         host.handle(request, &mut out);
         out.sent
+    }
+
+    #[test]
+    fn an_opened_snapshot_comes_back_imported_and_its_text_never_crosses_as_json() {
+        let snapshot = kpg_snapgen::snapshot(
+            &kpg_snapgen::Params {
+                nodes: 3,
+                pods: 20,
+                ..kpg_snapgen::Params::default()
+            },
+            kpg_snapgen::Format::Json,
+        );
+        let request = Request::Open {
+            text: snapshot.clone(),
+        };
+        // The page posts the text beside the message: its JSON holds none of it.
+        let json = crate::protocol::ToWorker::new(1, request.clone()).encode();
+        assert!(json.len() < 100, "{json}");
+        let replies = ask(&mut Host::new(), request);
+        let [Reply::Opened(Ok(opened))] = replies.as_slice() else {
+            panic!("{replies:?}");
+        };
+        assert_eq!(opened.imported.as_ref().map(|i| i.nodes), Some(3));
+        assert!(opened.text.starts_with("# A cluster snapshot taken at"));
     }
 
     fn load(lab: Lab, at: i64) -> Request {

@@ -173,6 +173,10 @@ pub enum T {
     FileTooLarge,
     FileUnreadable,
     FileEmpty,
+    Reading,
+    ThePaste,
+    ImportedSnapshot,
+    SnapshotTooLarge,
     LinkTab,
     EmbedTab,
     EmbedHelp,
@@ -431,14 +435,26 @@ impl T {
             DownloadHelp => "Every tab, in order, as one multi-document YAML file",
             OpenFile => "Open file…",
             OpenFileHelp => {
-                "Open a YAML file: its documents replace the tabs (Undo brings yours back)"
+                "Open a YAML file, or a cluster snapshot kubectl printed: its documents \
+                 replace the tabs (Undo brings yours back)"
             }
-            DropHere => "Drop a YAML file to open it",
+            DropHere => "Drop a YAML file or a cluster snapshot to open it",
             OpenedFile => "Opened {}.",
             Undo => "Undo",
             FileTooLarge => "That file is larger than 1 MiB, the most a scenario may be here.",
             FileUnreadable => "That file could not be read as text.",
             FileEmpty => "That file holds no YAML documents.",
+            Reading => "Reading it in the engine's worker…",
+            ThePaste => "the paste",
+            ImportedSnapshot => {
+                "Imported the cluster snapshot {}. The tabs hold only what the simulation \
+                 reads, redacted: no environment values, images or annotations but \
+                 Karpenter's. The snapshot never left this browser."
+            }
+            SnapshotTooLarge => {
+                "That is larger than 160 MiB, the most the page reads. kpg import reads any \
+                 size on the command line and prints a scenario that opens here."
+            }
             LinkTab => "Link",
             EmbedTab => "Embed",
             EmbedHelp => {
@@ -712,10 +728,10 @@ impl T {
             DownloadHelp => "모든 탭을 순서대로 담은 멀티 도큐먼트 YAML 파일",
             OpenFile => "파일 열기…",
             OpenFileHelp => {
-                "YAML 파일을 엽니다. 파일의 문서가 지금 탭을 \
-                 대신합니다(실행 취소로 되돌릴 수 있습니다)"
+                "YAML 파일이나 kubectl이 출력한 클러스터 스냅샷을 엽니다. 파일의 문서가 \
+                 지금 탭을 대신합니다(실행 취소로 되돌릴 수 있습니다)"
             }
-            DropHere => "YAML 파일을 놓으면 열립니다",
+            DropHere => "YAML 파일이나 클러스터 스냅샷을 놓으면 열립니다",
             OpenedFile => "{} 파일을 열었습니다.",
             Undo => "실행 취소",
             FileTooLarge => {
@@ -723,6 +739,17 @@ impl T {
             }
             FileUnreadable => "이 파일을 텍스트로 읽을 수 없습니다.",
             FileEmpty => "이 파일에는 YAML 문서가 없습니다.",
+            Reading => "엔진의 워커에서 읽는 중…",
+            ThePaste => "붙여 넣은 내용",
+            ImportedSnapshot => {
+                "클러스터 스냅샷 {}을(를) 가져왔습니다. 탭에는 시뮬레이션이 읽는 내용만 \
+                 가려서 남겼습니다. 환경 변수 값, 이미지, Karpenter 외의 어노테이션은 \
+                 없습니다. 스냅샷은 이 브라우저 밖으로 나가지 않았습니다."
+            }
+            SnapshotTooLarge => {
+                "160MiB보다 큽니다. 페이지가 읽을 수 있는 최대 크기입니다. 명령줄의 kpg \
+                 import는 크기 제한 없이 읽고, 여기서 열리는 시나리오를 출력합니다."
+            }
             LinkTab => "링크",
             EmbedTab => "임베드",
             EmbedHelp => {
@@ -982,6 +1009,10 @@ pub const ALL: &[T] = &[
     T::FileTooLarge,
     T::FileUnreadable,
     T::FileEmpty,
+    T::Reading,
+    T::ThePaste,
+    T::ImportedSnapshot,
+    T::SnapshotTooLarge,
     T::LinkTab,
     T::EmbedTab,
     T::EmbedHelp,

@@ -3,7 +3,7 @@
 //! The page holds no simulation logic: it edits documents, hands valid manifests to
 //! `kpg-core` through [`player::Player`], and draws [`snapshot::Snapshot`]s. The modules
 //! without browser types (`workspace`, `migration`, `highlight`, `snapshot`, `player`,
-//! `persist`, `lessons`, `i18n`, `focus`, `terminal`, `words`) are tested natively with
+//! `persist`, `lessons`, `i18n`, `focus`, `terminal`, `words`, `opening`) are tested natively with
 //! `cargo test`.
 
 #![forbid(unsafe_code)]
@@ -34,6 +34,7 @@ pub mod i18n;
 pub mod lessons;
 pub mod manifests_pane;
 pub mod migration;
+pub mod opening;
 pub mod persist;
 pub mod player;
 pub mod prerender;

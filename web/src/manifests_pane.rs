@@ -7,10 +7,12 @@ use crate::code_editor::{self, Diagnostic};
 use crate::highlight::{self, Mark};
 use crate::i18n::T;
 use crate::migration::Preview;
+use crate::opening::Refusal;
 use crate::protocol::{Reply, Request};
 use crate::state::{Editor, Engine, Locale, Notice, Page, Selection, Staging, Transport};
 use crate::undo::Change;
 use crate::workspace::{Template, Workspace, title};
+use wasm_bindgen::JsCast;
 
 /// Line height of the editor in pixels; `style.css` uses the same figure.
 const LINE_PX: f64 = 20.0;
@@ -245,6 +247,8 @@ fn DocTabs() -> impl IntoView {
 struct FileOpener {
     page: Page,
     editor: Editor,
+    engine: Engine,
+    locale: Locale,
     transport: Transport,
     selection: Selection,
 }
@@ -254,42 +258,93 @@ impl FileOpener {
         FileOpener {
             page: expect_context::<Page>(),
             editor: expect_context::<Editor>(),
+            engine: expect_context::<Engine>(),
+            locale: expect_context::<Locale>(),
             transport: expect_context::<Transport>(),
             selection: expect_context::<Selection>(),
         }
     }
 
-    /// Opens a file the learner picked or dropped: its documents replace the tabs, and the
-    /// notice offers the old ones back.
+    /// Opens a file the learner picked or dropped.
     fn open(self, file: web_sys::File) {
+        if file.size() > crate::opening::MAX_OPEN_BYTES as f64 {
+            self.page.tell(T::SnapshotTooLarge);
+            return;
+        }
+        self.read(file.clone().into(), file.name());
+    }
+
+    /// Opens what the learner pasted: what kubectl printed, or more than the editor holds.
+    fn paste(self, text: wasm_bindgen::JsValue) {
+        let name = self.locale.t(T::ThePaste).to_string();
+        self.read(text, name);
+    }
+
+    /// The worker reads `source` ([`crate::opening`]): its documents (a snapshot's import)
+    /// replace the tabs, and the notice offers the old ones back.
+    fn read(self, source: wasm_bindgen::JsValue, name: String) {
         let FileOpener {
             page,
             editor,
+            engine,
+            locale,
             transport,
             selection,
         } = self;
-        if file.size() > kpg_share::MAX_DECODED_BYTES as f64 {
-            page.tell(T::FileTooLarge);
-            return;
-        }
-        let name = file.name();
-        leptos::task::spawn_local(async move {
-            let Ok(text) = crate::browser::read_file(file).await else {
-                page.tell(T::FileUnreadable);
-                return;
+        page.tell(T::Reading);
+        engine.open(source, move |result| {
+            let opened = match result {
+                Ok(opened) => opened,
+                Err(Refusal::TooLargeToRead) => return page.tell(T::SnapshotTooLarge),
+                Err(Refusal::TooLargeToEdit) => return page.tell(T::FileTooLarge),
+                Err(Refusal::Unreadable) => return page.tell(T::FileUnreadable),
             };
             let before = (editor.ws.get_untracked(), editor.active_doc.get_untracked());
-            match editor.open_stream(&text, 0, transport, selection) {
-                Ok(()) => page.notice.set(Some(Notice {
-                    text: T::OpenedFile,
-                    detail: Some(name),
-                    after: None,
-                    undo: Some(before),
-                })),
-                Err(why) => page.tell(why),
+            if let Err(why) = editor.open_stream(&opened.text, 0, transport, selection) {
+                return page.tell(why);
             }
+            let (text, detail) = match &opened.imported {
+                Some(imported) => (
+                    T::ImportedSnapshot,
+                    crate::opening::describe(&name, imported, locale.lang.get_untracked()),
+                ),
+                None => (T::OpenedFile, name),
+            };
+            page.notice.set(Some(Notice {
+                text,
+                detail: Some(detail),
+                after: None,
+                undo: Some(before),
+            }));
         });
     }
+}
+
+/// The text a paste carries, as the JS string it is.
+fn pasted_text(ev: &web_sys::ClipboardEvent) -> Option<wasm_bindgen::JsValue> {
+    let data = ev.clipboard_data()?;
+    let get = js_sys::Reflect::get(&data, &"getData".into()).ok()?;
+    let get = get.dyn_ref::<js_sys::Function>()?;
+    get.call1(&data, &"text/plain".into())
+        .ok()
+        .filter(|t| t.is_string())
+}
+
+/// Whether a paste goes to the worker instead of into the editor: what the API server printed
+/// (its `resourceVersion` or `managedFields`, which only it writes), or more than the
+/// editor holds. Tested on the JS string itself, never copied into this thread's wasm memory:
+/// a pasted 20 MB snapshot costs a search of its first megabyte.
+fn paste_is_for_the_worker(text: &wasm_bindgen::JsValue) -> bool {
+    let Some(text) = text.dyn_ref::<js_sys::JsString>() else {
+        return false;
+    };
+    if text.length() as usize > crate::opening::MAX_WRITTEN_BYTES {
+        return true;
+    }
+    let head = text.slice(0, 1 << 20);
+    let server_set =
+        js_sys::RegExp::new(r#"^[ \t-]*"?(resourceVersion|managedFields)"?[ \t]*:"#, "m");
+    head.search(&server_set) >= 0
 }
 
 fn focus_tab(id: u32) {
@@ -310,6 +365,10 @@ fn YamlEditor() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let editor = expect_context::<Editor>();
     let page = expect_context::<Page>();
+    // What kubectl printed, pasted on the full page, is imported as a dropped file is; an
+    // embed's editor keeps the paste as it is.
+    let opener = FileOpener::from_context();
+    let accepts_snapshots = !editor.readonly && !page.is_embed();
     let textarea: NodeRef<html::Textarea> = NodeRef::new();
     let scroller: NodeRef<html::Div> = NodeRef::new();
     let text = Memo::new(move |_| {
@@ -530,6 +589,16 @@ fn YamlEditor() -> impl IntoView {
                                     editor.undo()
                                 };
                             })),
+                            on_paste: accepts_snapshots.then(|| {
+                                Box::new(move |text: wasm_bindgen::JsValue| {
+                                    let divert = paste_is_for_the_worker(&text);
+                                    if divert {
+                                        opener.paste(text);
+                                    }
+                                    divert
+                                })
+                                    as Box<dyn FnMut(wasm_bindgen::JsValue) -> bool>
+                            }),
                             // One copy of the whole text per pause, not per key.
                             change_delay_ms: CHANGE_DELAY_MS,
                             read_only: editor.readonly,
@@ -605,6 +674,14 @@ fn YamlEditor() -> impl IntoView {
                             .map(web_sys::InputEvent::input_type);
                         if kind.as_deref() == Some("insertFromPaste") {
                             split_paste(editor.active_doc.get_untracked());
+                        }
+                    }
+                    on:paste=move |ev: leptos::ev::ClipboardEvent| {
+                        if let Some(text) = pasted_text(&ev).filter(|_| accepts_snapshots)
+                            && paste_is_for_the_worker(&text)
+                        {
+                            ev.prevent_default();
+                            opener.paste(text);
                         }
                     }
                     on:pointerdown=move |_| {

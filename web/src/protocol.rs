@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -99,6 +99,14 @@ pub enum Request {
     Baseline {
         ws: Option<Workspace>,
     },
+    /// A file the learner opened or dropped, or a paste of what kubectl printed: read it
+    /// ([`crate::opening::read`]). Answered with [`Reply::Opened`]. `text` never crosses as
+    /// JSON: the page posts the `File` or the pasted string beside the message, and the
+    /// worker puts what it reads here.
+    Open {
+        #[serde(skip)]
+        text: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -147,6 +155,7 @@ pub enum Reply {
     Checked {
         errors: Vec<CheckError>,
     },
+    Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
     /// The request's last reply: the worker is free for the next one.
     Done,
     /// The worker could not read the request (a page from another build, most likely).

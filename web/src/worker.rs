@@ -8,7 +8,8 @@ use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::engine_host::{Host, Outbox};
-use crate::protocol::{FromWorker, Reply, ToWorker};
+use crate::opening::Refusal;
+use crate::protocol::{FromWorker, Reply, Request, ToWorker};
 
 /// A run reports progress once it has taken this long (wall clock), then this often.
 const PROGRESS_AFTER_MS: f64 = 250.0;
@@ -21,12 +22,28 @@ pub fn start() {
     let host = RefCell::new(Host::new());
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let text = ev.data().as_string().unwrap_or_default();
+        // A message is its JSON text, or `[text, attachment]` when a request's text travels
+        // beside it (see `Request::Open`).
+        let data = ev.data();
+        let (text, attachment) = match data.dyn_ref::<js_sys::Array>() {
+            Some(pair) => (pair.get(0).as_string(), Some(pair.get(1))),
+            None => (data.as_string(), None),
+        };
+        let text = text.unwrap_or_default();
         let mut out = Posting::new(reply_scope.clone(), 0);
         match ToWorker::decode(&text) {
-            Ok(message) => {
+            Ok(mut message) => {
                 out.id = message.id;
-                host.borrow_mut().handle(message.request, &mut out);
+                let read = match (&mut message.request, attachment) {
+                    (Request::Open { text }, Some(attachment)) => {
+                        read_attachment(&attachment).map(|t| *text = t)
+                    }
+                    _ => Ok(()),
+                };
+                match read {
+                    Ok(()) => host.borrow_mut().handle(message.request, &mut out),
+                    Err(()) => out.send(Reply::Opened(Err(Refusal::Unreadable))),
+                }
             }
             Err(why) => out.send(Reply::Garbled {
                 why: format!("{why:?}"),
@@ -82,6 +99,19 @@ impl Outbox for Posting {
         }
         due
     }
+}
+
+/// The text that came beside a message: a string as it is, a `File` (a `Blob`) read here, on
+/// the worker's thread, where blocking is allowed (`FileReaderSync`; a 20 MB snapshot never
+/// passes through the page's thread).
+fn read_attachment(attachment: &wasm_bindgen::JsValue) -> Result<String, ()> {
+    if let Some(text) = attachment.as_string() {
+        return Ok(text);
+    }
+    let blob = attachment.dyn_ref::<web_sys::Blob>().ok_or(())?;
+    web_sys::FileReaderSync::new()
+        .and_then(|reader| reader.read_as_text(blob))
+        .map_err(|_| ())
 }
 
 fn now(scope: &DedicatedWorkerGlobalScope) -> f64 {

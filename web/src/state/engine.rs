@@ -122,7 +122,7 @@ enum Link {
         _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
         /// Messages for a worker that has not said [`Reply::Ready`] yet (its wasm is
         /// loading, and a message it received now would find no handler).
-        waiting: Option<Vec<String>>,
+        waiting: Option<Vec<wasm_bindgen::JsValue>>,
     },
     /// The engine on this thread, for the component tests (`--features inline-engine`):
     /// their runner serves no worker. The same messages, answered a microtask later.
@@ -131,19 +131,32 @@ enum Link {
 }
 
 impl Link {
-    fn send(&mut self, text: String, engine: Engine) {
+    /// Posts a request's JSON text, and the text that travels beside it (a `File` or a
+    /// string: see [`Request::Open`]) as `[text, attachment]`.
+    fn send(&mut self, text: String, attachment: Option<wasm_bindgen::JsValue>, engine: Engine) {
         match self {
             Link::Worker {
-                waiting: Some(w), ..
-            } => w.push(text),
-            Link::Worker { worker, .. } => {
-                let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+                worker, waiting, ..
+            } => {
+                let text = wasm_bindgen::JsValue::from_str(&text);
+                let message = match attachment {
+                    Some(a) => js_sys::Array::of2(&text, &a).into(),
+                    None => text,
+                };
+                match waiting {
+                    Some(w) => w.push(message),
+                    None => _ = worker.post_message(&message),
+                }
             }
             #[cfg(feature = "inline-engine")]
             Link::Inline(host) => {
                 let host = host.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    for reply in inline::answer(&host, &text) {
+                    let attachment = match attachment {
+                        Some(a) => Some(inline::read(a).await),
+                        None => None,
+                    };
+                    for reply in inline::answer(&host, &text, attachment) {
                         engine.receive(&reply);
                     }
                 });
@@ -167,7 +180,7 @@ mod inline {
     use std::cell::RefCell;
 
     use crate::engine_host::{Host, Outbox};
-    use crate::protocol::{FromWorker, Reply, ToWorker};
+    use crate::protocol::{FromWorker, Reply, Request, ToWorker};
 
     struct Replies {
         id: u64,
@@ -184,15 +197,40 @@ mod inline {
         }
     }
 
+    /// The text beside a message, as the worker reads it (`None`: unreadable).
+    pub(super) async fn read(attachment: wasm_bindgen::JsValue) -> Option<String> {
+        if let Some(text) = attachment.as_string() {
+            return Some(text);
+        }
+        let blob: web_sys::Blob = wasm_bindgen::JsCast::dyn_into(attachment).ok()?;
+        wasm_bindgen_futures::JsFuture::from(blob.text())
+            .await
+            .ok()?
+            .as_string()
+    }
+
     /// What the worker would post for one message.
-    pub(super) fn answer(host: &RefCell<Host>, text: &str) -> Vec<String> {
+    pub(super) fn answer(
+        host: &RefCell<Host>,
+        text: &str,
+        attachment: Option<Option<String>>,
+    ) -> Vec<String> {
         let mut out = Replies {
             id: 0,
             sent: Vec::new(),
         };
-        if let Ok(message) = ToWorker::decode(text) {
+        if let Ok(mut message) = ToWorker::decode(text) {
             out.id = message.id;
-            host.borrow_mut().handle(message.request, &mut out);
+            match (&mut message.request, attachment) {
+                (Request::Open { .. }, Some(None)) => {
+                    out.send(Reply::Opened(Err(crate::opening::Refusal::Unreadable)))
+                }
+                (Request::Open { text }, Some(Some(read))) => {
+                    *text = read;
+                    host.borrow_mut().handle(message.request, &mut out);
+                }
+                _ => host.borrow_mut().handle(message.request, &mut out),
+            }
         }
         out.send(Reply::Done);
         out.sent
@@ -406,13 +444,22 @@ impl Engine {
     }
 
     fn post(&self, request: Request, kind: Kind) -> u64 {
+        self.post_with(request, None, kind)
+    }
+
+    fn post_with(
+        &self,
+        request: Request,
+        attachment: Option<wasm_bindgen::JsValue>,
+        kind: Kind,
+    ) -> u64 {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
         let text = ToWorker::new(id, request).encode();
         let engine = *self;
         self.link.update_value(|l| {
             if let Some(l) = l {
-                l.send(text, engine);
+                l.send(text, attachment, engine);
             }
         });
         if kind == Kind::Clock {
@@ -520,6 +567,30 @@ impl Engine {
             .update_value(|a| _ = a.insert(id, Box::new(answer)));
     }
 
+    /// Has the worker read `source` (a `File` the learner picked or dropped, or a pasted
+    /// string), which travels beside the request and never through this thread's wasm
+    /// memory ([`crate::opening`]); `answer` gets what opens.
+    pub fn open(
+        &self,
+        source: wasm_bindgen::JsValue,
+        answer: impl FnOnce(Result<crate::opening::Opened, crate::opening::Refusal>) + 'static,
+    ) {
+        let id = self.post_with(
+            Request::Open {
+                text: String::new(),
+            },
+            Some(source),
+            Kind::Other,
+        );
+        let mut answer = Some(answer);
+        let answer: Answer = Box::new(move |reply| {
+            if let (Reply::Opened(result), Some(answer)) = (reply, answer.take()) {
+                answer(result);
+            }
+        });
+        self.answers.update_value(|a| _ = a.insert(id, answer));
+    }
+
     /// Asks for an explanation; while one is being made, only the newest waits.
     pub fn explain(&self, request: Request, answer: impl FnMut(Reply) + 'static) {
         if self.busy_with(Kind::Explain).is_some() {
@@ -609,8 +680,8 @@ impl Engine {
                     worker, waiting, ..
                 }) = l
                 {
-                    for text in waiting.take().unwrap_or_default() {
-                        let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+                    for message in waiting.take().unwrap_or_default() {
+                        let _ = worker.post_message(&message);
                     }
                 }
             }),
