@@ -29,8 +29,9 @@ fn one_object_kubectl_printed_is_cluster_output() {
     // What `kubectl get nodepool default -o yaml` prints: the server's uid and version.
     let text = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\n  \
                 resourceVersion: \"1234\"\n  uid: 6f1c0d1e-0000-4000-8000-000000000001\nspec:\n  \
-                template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        \
-                kind: EC2NodeClass\n        name: default\n      requirements: []\n";
+                template:\n    spec:\n      nodeClassRef:\n        \
+                group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n      \
+                requirements: []\n";
     assert!(is_cluster_output(&read(text)));
 }
 
