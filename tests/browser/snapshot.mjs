@@ -68,8 +68,8 @@ await test('a snapshot opened with Open file… is imported in the worker: its n
   const cards = await nodeCards(page);
   assert(NODES.every((n) => cards.includes(n)), `the snapshot's nodes are on screen: ${cards.join(', ')}`);
   const titles = await page.locator('.doc-tab').allInnerTexts();
-  assert(titles.some((t) => /NodePool\s*default/i.test(t)) && titles.some((t) => /Deployment\s*web/i.test(t)),
-    `a tab per imported object: ${titles.join(' | ')}`);
+  assert(titles.some((t) => /NodePool\s*default/i.test(t)) && titles.some((t) => /List\s*nodes/i.test(t)),
+    `a tab per NodePool, one List of the nodes: ${titles.join(' | ')}`);
   await page.waitForFunction(() => (localStorage.getItem('kpg.session') || '').includes('ip-10-0-1-10'), null, { timeout: slow(10000) });
   const kept = await saved(page);
   const leaked = SECRETS.filter((s) => kept.includes(s));

@@ -615,8 +615,10 @@ mod pacing {
         /// Tickets handed to waiting cards so far, and whether a frame is asked for.
         static ISSUED: Cell<u64> = const { Cell::new(0) };
         static TICKING: Cell<bool> = const { Cell::new(false) };
-        /// Tickets served: a waiting card draws once this reaches its ticket.
-        static SERVED: RwSignal<u64> = RwSignal::new(0);
+        /// Tickets served: a waiting card draws once this reaches its ticket. Reference
+        /// counted, not owned by the card that first made it: a card's owner is disposed with
+        /// the card, and an arena signal with it.
+        static SERVED: ArcRwSignal<u64> = ArcRwSignal::new(0);
     }
 
     /// `None`: draw now. `Some(ticket)`: wait until [`served`] reaches it.
