@@ -43,13 +43,15 @@ pub struct Options {
 /// sets (`metadata.uid`, `resourceVersion`, `managedFields`). That is what [`import`]
 /// shortens and redacts; a scenario someone wrote, or one `import` printed, has none of them.
 pub fn is_cluster_output(scenario: &Scenario) -> bool {
-    const SERVER_SET: [&str; 3] = ["uid", "resourceVersion", "managedFields"];
     scenario.written.iter().any(|w| {
         w.tree
             .get("metadata")
             .is_some_and(|m| SERVER_SET.iter().any(|k| m.get(k).is_some()))
     })
 }
+
+/// The `metadata` fields only the API server writes, which [`is_cluster_output`] looks for.
+pub const SERVER_SET: [&str; 3] = ["uid", "resourceVersion", "managedFields"];
 
 /// The scenario a snapshot reads as, printed as a multi-document YAML stream.
 pub fn import(scenario: &Scenario, options: Options) -> String {

@@ -454,12 +454,17 @@ pub fn download(name: &str, text: &str, mime: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Reads a file the learner picked or dropped, as UTF-8 text.
-pub async fn read_file(file: web_sys::File) -> Result<String, ()> {
-    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+/// A JS string as it is, or a `Blob` (a `File` the learner picked or dropped) read as UTF-8
+/// text, on this thread and without blocking; `None` if it is neither or cannot be read.
+pub async fn read_text(source: wasm_bindgen::JsValue) -> Option<String> {
+    if let Some(text) = source.as_string() {
+        return Some(text);
+    }
+    let blob: web_sys::Blob = source.dyn_into().ok()?;
+    wasm_bindgen_futures::JsFuture::from(blob.text())
         .await
-        .map_err(|_| ())?;
-    text.as_string().ok_or(())
+        .ok()?
+        .as_string()
 }
 
 /// Sends a message (JSON text, parsed back into an object) to the parent window.

@@ -58,6 +58,27 @@ impl Host {
         Host::default()
     }
 
+    /// Handles a request whose text may have come beside its message ([`Request::Open`]):
+    /// `attached` is what was read of it (`None`: nothing came beside it; `Some(None)`: it
+    /// could not be read as text). The worker and the inline engine both come through here.
+    pub fn handle_attached(
+        &mut self,
+        mut request: Request,
+        attached: Option<Option<String>>,
+        out: &mut dyn Outbox,
+    ) {
+        match (&mut request, attached) {
+            (Request::Open { .. }, Some(None)) => {
+                out.send(Reply::Opened(Err(crate::opening::Refusal::Unreadable)))
+            }
+            (Request::Open { text }, Some(Some(read))) => {
+                *text = read;
+                self.handle(request, out);
+            }
+            _ => self.handle(request, out),
+        }
+    }
+
     /// Handles one request; its replies go to `out`, in order.
     pub fn handle(&mut self, request: Request, out: &mut dyn Outbox) {
         match request {

@@ -331,9 +331,11 @@ fn pasted_text(ev: &web_sys::ClipboardEvent) -> Option<wasm_bindgen::JsValue> {
 }
 
 /// Whether a paste goes to the worker instead of into the editor: what the API server printed
-/// (its `resourceVersion` or `managedFields`, which only it writes), or more than the
-/// editor holds. Tested on the JS string itself, never copied into this thread's wasm memory:
-/// a pasted 20 MB snapshot costs a search of its first megabyte.
+/// (its `resourceVersion` or `managedFields`, which only it writes: `kpg_import::SERVER_SET`
+/// but `uid`, which a hand-written `ownerReferences` may hold too), or more than the editor
+/// holds; the worker then decides on the parsed objects ([`crate::opening::read`]). Tested
+/// on the JS string itself, never copied into this thread's wasm memory: a pasted 20 MB
+/// snapshot costs a search of its first megabyte.
 fn paste_is_for_the_worker(text: &wasm_bindgen::JsValue) -> bool {
     let Some(text) = text.dyn_ref::<js_sys::JsString>() else {
         return false;

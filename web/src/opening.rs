@@ -70,7 +70,7 @@ pub fn read(text: String) -> Result<Opened, Refusal> {
         return Err(Refusal::TooLargeToRead);
     }
     // Only the API server writes these; a scenario without them opens as written, unread.
-    let may_be_output = text.contains("uid") || text.contains("resourceVersion");
+    let may_be_output = kpg_import::SERVER_SET.iter().any(|k| text.contains(k));
     if may_be_output {
         let loaded = kpg_manifests::load(&text);
         if kpg_import::is_cluster_output(&loaded.scenario) {

@@ -8,8 +8,7 @@ use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::engine_host::{Host, Outbox};
-use crate::opening::Refusal;
-use crate::protocol::{FromWorker, Reply, Request, ToWorker};
+use crate::protocol::{FromWorker, Reply, ToWorker};
 
 /// A run reports progress once it has taken this long (wall clock), then this often.
 const PROGRESS_AFTER_MS: f64 = 250.0;
@@ -32,18 +31,11 @@ pub fn start() {
         let text = text.unwrap_or_default();
         let mut out = Posting::new(reply_scope.clone(), 0);
         match ToWorker::decode(&text) {
-            Ok(mut message) => {
+            Ok(message) => {
                 out.id = message.id;
-                let read = match (&mut message.request, attachment) {
-                    (Request::Open { text }, Some(attachment)) => {
-                        read_attachment(&attachment).map(|t| *text = t)
-                    }
-                    _ => Ok(()),
-                };
-                match read {
-                    Ok(()) => host.borrow_mut().handle(message.request, &mut out),
-                    Err(()) => out.send(Reply::Opened(Err(Refusal::Unreadable))),
-                }
+                let attached = attachment.map(|a| read_attachment(&a));
+                host.borrow_mut()
+                    .handle_attached(message.request, attached, &mut out);
             }
             Err(why) => out.send(Reply::Garbled {
                 why: format!("{why:?}"),
@@ -104,14 +96,14 @@ impl Outbox for Posting {
 /// The text that came beside a message: a string as it is, a `File` (a `Blob`) read here, on
 /// the worker's thread, where blocking is allowed (`FileReaderSync`; a 20 MB snapshot never
 /// passes through the page's thread).
-fn read_attachment(attachment: &wasm_bindgen::JsValue) -> Result<String, ()> {
+fn read_attachment(attachment: &wasm_bindgen::JsValue) -> Option<String> {
     if let Some(text) = attachment.as_string() {
-        return Ok(text);
+        return Some(text);
     }
-    let blob = attachment.dyn_ref::<web_sys::Blob>().ok_or(())?;
+    let blob = attachment.dyn_ref::<web_sys::Blob>()?;
     web_sys::FileReaderSync::new()
         .and_then(|reader| reader.read_as_text(blob))
-        .map_err(|_| ())
+        .ok()
 }
 
 fn now(scope: &DedicatedWorkerGlobalScope) -> f64 {

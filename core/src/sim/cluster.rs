@@ -113,6 +113,59 @@ pub struct Node {
 }
 
 impl Node {
+    /// A node that is Ready from time zero, before anything is simulated: a node group's,
+    /// or a snapshot's. Its requirements come from `labels`, its arch from its
+    /// `kubernetes.io/arch` label; the caller sets where it belongs, its price and what else
+    /// it knows.
+    pub(super) fn ready_at_start(
+        name: String,
+        instance_type: String,
+        labels: StringMap,
+        capacity: Resources,
+        allocatable: Resources,
+    ) -> Node {
+        Node {
+            name,
+            nodepool: None,
+            node_group: None,
+            nodeclaim: None,
+            arch: labels.get(wk::ARCH).cloned().unwrap_or_default(),
+            options: alloc::vec![instance_type.clone()],
+            instance_type,
+            zone: labels.get(wk::ZONE).cloned().unwrap_or_default(),
+            capacity_type: CapacityType::OnDemand,
+            price: 0,
+            price_source: PriceSource::Regional,
+            overlay: None,
+            reservation: None,
+            requirements: Requirements::from_labels(labels.iter()),
+            labels,
+            taints: Vec::new(),
+            startup_taints: Vec::new(),
+            capacity,
+            allocatable,
+            state: NodeState::Ready,
+            created_at: 0,
+            deleted: false,
+            initialized_at: Some(0),
+            last_pod_event: None,
+            annotations: StringMap::new(),
+            disruption: None,
+            drifted: None,
+            pool_hash: 0,
+            node_class_hash: 0,
+            image_id: String::new(),
+            expire_at: None,
+            termination_grace: None,
+            deleting_since: None,
+            reclaim_at: None,
+            replaces: Vec::new(),
+            conditions: BTreeMap::new(),
+            age_at_start: 0,
+            quiet_at_start: 0,
+        }
+    }
+
     pub(super) fn exists(&self) -> bool {
         !self.deleted
     }

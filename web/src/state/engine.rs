@@ -153,7 +153,7 @@ impl Link {
                 let host = host.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let attachment = match attachment {
-                        Some(a) => Some(inline::read(a).await),
+                        Some(a) => Some(browser::read_text(a).await),
                         None => None,
                     };
                     for reply in inline::answer(&host, &text, attachment) {
@@ -180,7 +180,7 @@ mod inline {
     use std::cell::RefCell;
 
     use crate::engine_host::{Host, Outbox};
-    use crate::protocol::{FromWorker, Reply, Request, ToWorker};
+    use crate::protocol::{FromWorker, Reply, ToWorker};
 
     struct Replies {
         id: u64,
@@ -197,18 +197,6 @@ mod inline {
         }
     }
 
-    /// The text beside a message, as the worker reads it (`None`: unreadable).
-    pub(super) async fn read(attachment: wasm_bindgen::JsValue) -> Option<String> {
-        if let Some(text) = attachment.as_string() {
-            return Some(text);
-        }
-        let blob: web_sys::Blob = wasm_bindgen::JsCast::dyn_into(attachment).ok()?;
-        wasm_bindgen_futures::JsFuture::from(blob.text())
-            .await
-            .ok()?
-            .as_string()
-    }
-
     /// What the worker would post for one message.
     pub(super) fn answer(
         host: &RefCell<Host>,
@@ -219,18 +207,10 @@ mod inline {
             id: 0,
             sent: Vec::new(),
         };
-        if let Ok(mut message) = ToWorker::decode(text) {
+        if let Ok(message) = ToWorker::decode(text) {
             out.id = message.id;
-            match (&mut message.request, attachment) {
-                (Request::Open { .. }, Some(None)) => {
-                    out.send(Reply::Opened(Err(crate::opening::Refusal::Unreadable)))
-                }
-                (Request::Open { text }, Some(Some(read))) => {
-                    *text = read;
-                    host.borrow_mut().handle(message.request, &mut out);
-                }
-                _ => host.borrow_mut().handle(message.request, &mut out),
-            }
+            host.borrow_mut()
+                .handle_attached(message.request, attachment, &mut out);
         }
         out.send(Reply::Done);
         out.sent
@@ -562,7 +542,17 @@ impl Engine {
 
     /// Asks the worker something; `answer` gets each of its replies.
     pub fn ask(&self, request: Request, answer: impl FnMut(Reply) + 'static) {
-        let id = self.post(request, Kind::Other);
+        self.ask_with(request, None, answer);
+    }
+
+    /// [`Engine::ask`], with a text that travels beside the request ([`Request::Open`]).
+    fn ask_with(
+        &self,
+        request: Request,
+        attachment: Option<wasm_bindgen::JsValue>,
+        answer: impl FnMut(Reply) + 'static,
+    ) {
+        let id = self.post_with(request, attachment, Kind::Other);
         self.answers
             .update_value(|a| _ = a.insert(id, Box::new(answer)));
     }
@@ -575,20 +565,15 @@ impl Engine {
         source: wasm_bindgen::JsValue,
         answer: impl FnOnce(Result<crate::opening::Opened, crate::opening::Refusal>) + 'static,
     ) {
-        let id = self.post_with(
-            Request::Open {
-                text: String::new(),
-            },
-            Some(source),
-            Kind::Other,
-        );
         let mut answer = Some(answer);
-        let answer: Answer = Box::new(move |reply| {
+        let request = Request::Open {
+            text: String::new(),
+        };
+        self.ask_with(request, Some(source), move |reply| {
             if let (Reply::Opened(result), Some(answer)) = (reply, answer.take()) {
                 answer(result);
             }
         });
-        self.answers.update_value(|a| _ = a.insert(id, answer));
     }
 
     /// Asks for an explanation; while one is being made, only the newest waits.
