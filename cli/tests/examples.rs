@@ -170,9 +170,8 @@ fn every_example_file_is_listed_here() {
     );
 }
 
-/// What `kpg validate` says about each pool fixture: nothing, but for the instance-store
-/// pool, whose `instanceStorePolicy: RAID0` the simulation does not model (ephemeral storage
-/// comes from the root volume), and says so.
+/// What `kpg validate` says about each pool fixture: nothing (the instance-store pool's
+/// `instanceStorePolicy: RAID0` is modelled: its types' NVMe is their ephemeral storage).
 #[test]
 fn every_nodepool_fixture_validates_without_errors() {
     for (name, _) in POOLS {
@@ -187,20 +186,8 @@ fn every_nodepool_fixture_validates_without_errors() {
             })
             .collect();
         let summary_line = said.lines().last().unwrap_or("");
-        if *name == "instance-store.yaml" {
-            assert_eq!(summary_line, "0 errors, 1 warning", "{said}");
-            assert_eq!(findings.len(), 1, "{said}");
-            assert!(
-                findings[0].ends_with(
-                    "instance-store.yaml:45:3: warning unsupported-field: EC2NodeClass/local-nvme \
-                     spec.instanceStorePolicy: `instanceStorePolicy` is not simulated and is \
-                     ignored: ephemeral storage comes from the root volume"
-                ),
-                "{said}"
-            );
-        } else {
-            assert_eq!(summary_line, "0 errors, 0 warnings", "{name}\n{said}");
-        }
+        assert_eq!(summary_line, "0 errors, 0 warnings", "{name}\n{said}");
+        assert!(findings.is_empty(), "{name}\n{said}");
     }
 }
 

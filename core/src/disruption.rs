@@ -323,7 +323,12 @@ pub fn node_class_hash(nc: &NodeClass) -> u64 {
         k.eviction_hard,
         nc.root_volume_bytes
     );
-    crate::pod::stable_hash(&[&text])
+    // Hashed only when set, so that every other class keeps the hash it had.
+    if nc.instance_store_raid0 {
+        crate::pod::stable_hash(&[&text, "instanceStorePolicy RAID0"])
+    } else {
+        crate::pod::stable_hash(&[&text])
+    }
 }
 
 /// Why Karpenter would say a node drifted, the first that applies, in its order

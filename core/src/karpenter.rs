@@ -255,13 +255,18 @@ pub enum Behaviour {
     RepairAsDisruption,
     /// A static NodePool at its `limits.nodes` drifts by deleting first, then replacing.
     StaticDriftTerminateFirst,
+    /// Pods with DRA resource claims get no capacity (`IGNORE_DRA_REQUESTS`, on by default)
+    /// and DaemonSet pods with claims are left out of daemon overhead; before, claims were
+    /// not looked at.
+    DraPodsNotProvisioned,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 11] = [
+    pub const ALL: [Behaviour; 12] = [
         Behaviour::PreferencePolicySetting,
         Behaviour::EmptinessFirst,
         Behaviour::MinValuesPolicySetting,
+        Behaviour::DraPodsNotProvisioned,
         Behaviour::StaticNodePools,
         Behaviour::GteLteAndOpenLabelDomains,
         Behaviour::NodeLimits,
@@ -278,6 +283,7 @@ impl Behaviour {
             Behaviour::PreferencePolicySetting => 4,
             Behaviour::EmptinessFirst => 5,
             Behaviour::MinValuesPolicySetting => 6,
+            Behaviour::DraPodsNotProvisioned => 7,
             Behaviour::StaticNodePools => 8,
             Behaviour::GteLteAndOpenLabelDomains => 9,
             Behaviour::NodeLimits => 11,
@@ -295,6 +301,9 @@ impl Behaviour {
             Behaviour::EmptinessFirst => "pkg/controllers/disruption/controller.go",
             Behaviour::MinValuesPolicySetting => "pkg/operator/options/options.go",
             Behaviour::StaticNodePools => "pkg/controllers/static/",
+            Behaviour::DraPodsNotProvisioned => {
+                "pkg/controllers/provisioning/scheduling/scheduler.go"
+            }
             Behaviour::GteLteAndOpenLabelDomains => "pkg/apis/v1/labels.go",
             Behaviour::NodeLimits => "pkg/controllers/provisioning/scheduling/scheduler.go",
             Behaviour::BalancedPolicy => "pkg/controllers/disruption/balanced.go",
@@ -318,6 +327,9 @@ impl Behaviour {
                 "`minValuesPolicy: BestEffort` can relax minValues"
             }
             Behaviour::StaticNodePools => "static NodePools (`spec.replicas`)",
+            Behaviour::DraPodsNotProvisioned => {
+                "pods with DRA resource claims get no capacity (`IGNORE_DRA_REQUESTS`)"
+            }
             Behaviour::GteLteAndOpenLabelDomains => {
                 "`Gte`/`Lte` operators; labels under kubernetes.io and k8s.io allowed"
             }

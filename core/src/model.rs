@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use crate::labels::LabelSelector;
 use crate::requirements::Operator;
-use crate::resources::Resources;
+use crate::resources::{ResourceName, Resources};
 use crate::taints::{Taint, Toleration};
 
 /// Milliseconds of simulated time.
@@ -242,6 +242,9 @@ pub struct NodeClass {
     pub kubelet: KubeletConfig,
     /// Size of the volume that backs ephemeral storage, if the node class sets one.
     pub root_volume_bytes: Option<i64>,
+    /// `instanceStorePolicy: RAID0`: a type with instance store volumes has them as its
+    /// ephemeral storage.
+    pub instance_store_raid0: bool,
     /// Subnet zones, when `subnetSelectorTerms` pin zones; empty means the cluster's zones.
     pub subnet_zones: Vec<String>,
     /// `capacityReservationSelectorTerms` (v1.3+).
@@ -258,6 +261,7 @@ impl NodeClass {
             ami_alias: Some("al2023@latest".into()),
             kubelet: KubeletConfig::default(),
             root_volume_bytes: None,
+            instance_store_raid0: false,
             subnet_zones: Vec::new(),
             capacity_reservation_terms: Vec::new(),
         }
@@ -418,6 +422,11 @@ pub struct PodSpec {
     pub init_containers: Vec<Container>,
     /// Pod-level `overhead` (RuntimeClass), added to the effective request.
     pub overhead: Resources,
+    /// Pod-level `spec.resources.requests` (KEP-2837, beta and on by default from Kubernetes
+    /// 1.34), after the API server's defaulting, for the resources it supports at pod level
+    /// (cpu and memory; hugepages are not modelled). Each one replaces the containers'
+    /// aggregate in the effective request.
+    pub pod_requests: BTreeMap<ResourceName, i64>,
     pub node_selector: StringMap,
     pub node_affinity: NodeAffinity,
     pub pod_affinity: Vec<PodAffinityTerm>,
@@ -428,6 +437,13 @@ pub struct PodSpec {
     pub topology_spread: Vec<TopologySpreadConstraint>,
     pub priority: i32,
     pub priority_class_name: Option<String>,
+    /// The pod or one of its containers references a DRA `ResourceClaim`
+    /// (`pod.HasDRARequirements`): no simulated node publishes devices, so kube-scheduler
+    /// cannot bind it, and Karpenter from v1.7 does not provision for it.
+    pub dynamic_resources: bool,
+    /// `spec.runtimeClassName`: admission has already merged the class's overhead and
+    /// scheduling into this spec; the name is kept for what shows the pod.
+    pub runtime_class_name: Option<String>,
     pub termination_grace_seconds: Option<i64>,
     /// `spec.nodeName` set by the user: the pod bypasses scheduling.
     pub node_name: Option<String>,
@@ -446,6 +462,8 @@ pub struct Container {
     pub host_ports: Vec<HostPort>,
     /// For init containers: `restartPolicy: Always` makes it a sidecar (KEP-753).
     pub restart_always: bool,
+    /// `resources.claims`: the container uses one of the pod's DRA resource claims.
+    pub uses_claims: bool,
     pub command: Vec<String>,
     pub args: Vec<String>,
 }

@@ -198,10 +198,24 @@ impl core::fmt::Debug for ClassAnswers {
     }
 }
 
-/// kube-scheduler's effective request: the larger of the steady state (containers plus
-/// sidecars) and the peak while each init container runs (itself plus the sidecars started
-/// before it), plus pod overhead, plus one `pods`.
+/// kube-scheduler's effective request (`resourcehelper.PodRequests` in
+/// k8s.io/component-helpers, which Karpenter's `resources.Ceiling` calls too): the containers'
+/// aggregate, each pod-level request replacing the aggregate of its resource, plus pod
+/// overhead, plus one `pods`.
 pub fn effective_requests(spec: &PodSpec) -> Resources {
+    let mut total = aggregate_container_requests(spec);
+    for (&name, &amount) in &spec.pod_requests {
+        total.set(name, amount);
+    }
+    total += spec.overhead;
+    total.set(ResourceName::Pods, 1);
+    total
+}
+
+/// The containers' aggregate request (`AggregateContainerRequests`): the larger of the steady
+/// state (containers plus sidecars) and the peak while each init container runs (itself plus
+/// the sidecars started before it). No overhead, no `pods`.
+pub fn aggregate_container_requests(spec: &PodSpec) -> Resources {
     let mut steady = Resources::ZERO;
     for c in &spec.containers {
         steady += c.requests;
@@ -218,9 +232,7 @@ pub fn effective_requests(spec: &PodSpec) -> Resources {
         };
         init_peak = init_peak.max(&during);
     }
-    let mut total = steady.max(&init_peak) + spec.overhead;
-    total.set(ResourceName::Pods, 1);
-    total
+    steady.max(&init_peak)
 }
 
 /// The node requirements a pod states, in Karpenter's split.

@@ -744,6 +744,9 @@ fn rejection_text(r: &Rejection, lang: Lang) -> String {
             Rejection::ExistingAntiAffinity => {
                 "기존 파드의 anti-affinity 규칙을 만족하지 않음".into()
             }
+            Rejection::DynamicResources => {
+                "리소스 클레임에 맞는 장치를 할당할 수 없음(DRA 장치를 게시하는 노드 없음)".into()
+            }
         },
     }
 }
@@ -759,6 +762,7 @@ fn rejection_check(r: &Rejection) -> &'static str {
         Rejection::Affinity | Rejection::AntiAffinity | Rejection::ExistingAntiAffinity => {
             "InterPodAffinity"
         }
+        Rejection::DynamicResources => "DynamicResources",
     }
 }
 

@@ -7,12 +7,14 @@ use kpg_core::model::{AppliedObject, Scenario, TimelineAction, WorkloadKind};
 
 use crate::codes::Code;
 use crate::convert::playground::{self, MAX_PODS, Step};
+use crate::convert::pod::POD_OVERHEAD;
 use crate::convert::{self, Converted, Object, Site, object_label, peek};
 use crate::diagnostic::{Diagnostic, Korean, Severity};
 use crate::document::{self, Piece};
 use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
+mod admission;
 mod snapshot;
 
 impl Accepted {
@@ -31,6 +33,7 @@ impl Accepted {
             refs: cx.refs,
             needs: cx.needs,
             dropped: false,
+            inert: false,
         })
     }
 }
@@ -43,6 +46,9 @@ struct Accepted {
     refs: Vec<Ref>,
     needs: Vec<Needed>,
     dropped: bool,
+    /// Kept as written (the API server holds it) but not simulated: a controller whose pods
+    /// admission refuses.
+    inert: bool,
 }
 
 /// Namespaces every cluster has.
@@ -310,6 +316,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     duplicates(&mut accepted, diagnostics);
     versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
+    admission::runtime_classes(&mut accepted, diagnostics);
     let (nodes, snapshot_time) = snapshot::resolve(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
@@ -330,6 +337,9 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
         if !matches!(a.converted.object, Object::Timeline(_)) {
             written.push(a.converted.written);
         }
+        if a.inert {
+            continue;
+        }
         match a.converted.object {
             Object::NodePool(np) => scenario.node_pools.push(np),
             Object::NodeClass(nc) => scenario.node_classes.push(nc),
@@ -344,6 +354,8 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Timeline(s) => steps.extend(s),
             // A snapshot's nodes are `scenario.nodes` already (`snapshot::resolve`).
             Object::Node(_) | Object::NodeClaim(_) => {}
+            // Admission has given the classes to their pods (`admission`).
+            Object::RuntimeClass(_) => {}
         }
     }
     give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);
@@ -790,6 +802,10 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
+            // Admission checks a pod's RuntimeClass and overhead (`admission`).
+            if matches!(r.kind.as_str(), "RuntimeClass" | POD_OVERHEAD) {
+                continue;
+            }
             if matches!(
                 r.kind.as_str(),
                 "InstanceType" | "Region" | "Zone" | "ReservationZone"

@@ -362,6 +362,29 @@ codes! {
     RequestExceedsLimit = "request-exceeds-limit", ApiServer,
         "A container requests more than its limit.",
         "컨테이너의 요청량이 한도보다 큽니다.";
+    DynamicResources = "dynamic-resources", Karpenter,
+        "The pod claims devices through Dynamic Resource Allocation (`resourceClaims`). \
+         Karpenter v1.7+ launches nothing for it while `IGNORE_DRA_REQUESTS` is on (its \
+         default), and the playground's nodes publish no devices: the pod stays pending.",
+        "파드가 Dynamic Resource Allocation(`resourceClaims`)으로 장치를 요청합니다. \
+         Karpenter v1.7+는 `IGNORE_DRA_REQUESTS`가 켜져 있으면(기본값) 이 파드를 위해 아무것도 \
+         띄우지 않고, 플레이그라운드의 노드는 장치를 게시하지 않아 파드가 대기 상태로 \
+         남습니다.";
+    PodAdmission = "pod-admission", ApiServer,
+        "An admission plugin refuses the pod when it is created (the RuntimeClass plugin: a \
+         class that does not exist, an overhead the class does not set, a node selector that \
+         conflicts with the class's). A bare Pod is refused at `kubectl apply`; a controller's \
+         pods are refused one by one (`FailedCreate`).",
+        "파드를 만들 때 admission 플러그인이 거부합니다(RuntimeClass 플러그인: 없는 클래스, \
+         클래스가 정하지 않은 overhead, 클래스와 충돌하는 nodeSelector). 파드 하나는 `kubectl \
+         apply` 때 거부되고, 컨트롤러의 파드는 만들어질 때마다 거부됩니다(`FailedCreate`).";
+    PodLevelResource = "pod-level-resource", ApiServer,
+        "A pod's own `spec.resources` that the API server refuses: a resource other than cpu, \
+         memory and hugepages, or a pod-level request below the containers' aggregate or a \
+         container limit above the pod-level limit.",
+        "API 서버가 거부하는 파드 자체의 `spec.resources`: cpu, memory, hugepages가 아닌 \
+         리소스, 컨테이너 합계보다 작은 파드 수준 요청량, 파드 수준 한도보다 큰 컨테이너 \
+         한도.";
     ExtendedResourceLimit = "extended-resource-limit", ApiServer,
         "An extended resource (such as nvidia.com/gpu) needs a limit equal to its request.",
         "확장 리소스(nvidia.com/gpu 등)에는 요청량과 같은 한도가 있어야 합니다.";

@@ -804,6 +804,39 @@ impl<'n> Fields<'n> {
         }
     }
 
+    /// The string at `key`, looked at without taking the field or reporting anything.
+    pub fn peek_str(&self, key: &str) -> Option<String> {
+        self.entries
+            .iter()
+            .find_map(|(k, v)| match (&k.value, &v.value) {
+                (Value::Str(name), Value::Str(value)) if name == key => Some(value.clone()),
+                _ => None,
+            })
+    }
+
+    /// Takes `key` when it is written, and says what a real cluster would do with it that the
+    /// simulation does not (`real`, `real_ko`: a clause after "a real cluster ...").
+    pub fn not_simulated(&mut self, cx: &mut Cx, key: &'static str, real: &str, real_ko: &str) {
+        let Some(i) = self.skip(key) else {
+            return;
+        };
+        let (k, v) = &self.entries[i];
+        if v.is_null() {
+            return;
+        }
+        cx.warn(
+            Code::UnsupportedField,
+            &self.child_path(key),
+            k.pos,
+            format!("`{key}` is not simulated: {real}"),
+            Some("keep it if your cluster needs it; the simulation goes on without it".into()),
+        );
+        cx.ko(
+            format!("`{key}`는 시뮬레이션하지 않습니다: {real_ko}"),
+            Some("클러스터에 필요하면 그대로 두세요. 시뮬레이션은 이 필드 없이 진행됩니다".into()),
+        );
+    }
+
     /// Warns about every key nobody asked for, and, for a typed object, checks what the
     /// converter declared but did not read (and real fields it does not list) against the
     /// schema table. What the converter read is its own business: no field is reported twice.

@@ -504,6 +504,7 @@ fn a_field_the_reader_reads_is_reported_once() {
 fn free_maps_take_any_key() {
     let text = deployment(
         "      nodeSelector: {whatever.example.com/anything: x}
+      runtimeClassName: sandboxed
       overhead: {cpu: 100m}
       containers:
       - name: app
@@ -516,7 +517,13 @@ fn free_maps_take_any_key() {
       - name: f
         flexVolume: {driver: d, options: {paht: kept}}
 ",
-    );
+    ) + "---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: sandboxed}
+handler: kata
+overhead: {podFixed: {cpu: 100m}}
+";
     let l = load(&text);
     assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
 }

@@ -835,7 +835,7 @@ spec:
   nodeName: fixed-1
   terminationGracePeriodSeconds: 30
   priority: 1000
-  overhead: {cpu: 250m}
+  runtimeClassName: sandboxed
   nodeSelector: {kubernetes.io/arch: arm64}
   containers: [{name: c}]
   affinity:
@@ -858,6 +858,12 @@ spec:
           namespaceSelector: {}
           topologyKey: topology.kubernetes.io/zone
           matchLabelKeys: [pod-template-hash]
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: sandboxed}
+handler: kata
+overhead: {podFixed: {cpu: 250m}}
 "
     );
     let l = load(text);

@@ -455,6 +455,8 @@ struct Context<'a> {
     family: AmiFamily,
     kubelet: &'a KubeletConfig,
     ephemeral: i64,
+    /// `instanceStorePolicy: RAID0`: types with instance store use it for ephemeral storage.
+    instance_store_raid0: bool,
     windows_build: Option<&'static str>,
 }
 
@@ -504,11 +506,16 @@ impl<'a> Context<'a> {
             ephemeral: node_class
                 .root_volume_bytes
                 .unwrap_or_else(|| default_ephemeral_bytes(family)),
+            instance_store_raid0: node_class.instance_store_raid0,
             windows_build: windows_build(family),
         })
     }
 
     fn resolve(&self, e: &CatalogEntry, b: &mut LabelBuilder) -> InstanceType {
+        let ephemeral = match e.local_nvme_gib {
+            Some(gb) if self.instance_store_raid0 => instance_store_bytes(gb.into()),
+            _ => self.ephemeral,
+        };
         let windows = self.family.is_windows();
         // Karpenter's getOS: Windows AMIs exist for amd64 only.
         let os = match (windows, e.arch) {
@@ -524,7 +531,7 @@ impl<'a> Context<'a> {
         let mut capacity = Resources::ZERO
             .with(ResourceName::Cpu, vcpu * 1000)
             .with(ResourceName::Memory, memory)
-            .with(ResourceName::EphemeralStorage, self.ephemeral)
+            .with(ResourceName::EphemeralStorage, ephemeral)
             .with(ResourceName::Pods, pods)
             .with(ResourceName::PodEni, i64::from(e.pod_eni));
         let gpu_manufacturer = e.gpu_manufacturer();
@@ -545,7 +552,7 @@ impl<'a> Context<'a> {
         let overhead = compute_overhead(
             vcpu * 1000,
             memory,
-            Some(self.ephemeral),
+            Some(ephemeral),
             reserved_pods,
             self.kubelet,
         );
@@ -802,22 +809,53 @@ impl LabelBuilder {
     }
 }
 
-/// A user-declared `InstanceType` (scenario-format §1.2): capacity exactly as given (no VM
-/// overhead), overhead as given or else the AWS formulas with P = the pods capacity, offerings
-/// from the spec limited to `zones` (and the node class's subnet zones) when those are set.
+/// A user-declared `InstanceType` (scenario-format §1.2), resolved against a node class the
+/// way the AWS provider resolves a catalog type (`NewInstanceType` in
+/// `A@v1.14.1:pkg/providers/instancetype/types.go`): capacity as given (no VM overhead); the
+/// declared `pods` is the type's own limit (what ENIs allow a catalog type), which the
+/// kubelet's `maxPods` replaces and `podsPerCore` caps; ephemeral storage as declared, else
+/// from the node class (`ephemeralStorage`: RAID0 instance store when the type declares
+/// `karpenter.k8s.aws/instance-local-nvme`, else the root volume or the family's default);
+/// overhead as given, else the AWS formulas with the kubelet's reservations. Offerings come
+/// from the spec, limited to `zones` (and the node class's subnet zones) when those are set.
 pub fn custom_instance_type(
     spec: &InstanceTypeSpec,
     zones: &[String],
     node_class: &NodeClass,
 ) -> InstanceType {
-    let capacity = spec.capacity;
+    let family = node_class.ami_family;
+    let mut capacity = spec.capacity;
+    let declared_pods = spec.capacity.pods();
+    let vcpu = ceil_div(capacity.cpu(), 1000);
+    let pods = pods_capacity(declared_pods, vcpu, family, &node_class.kubelet);
+    capacity.set(ResourceName::Pods, pods);
+    if capacity.get(ResourceName::EphemeralStorage) <= 0 {
+        let local_nvme = spec
+            .labels
+            .get(keys::LOCAL_NVME)
+            .and_then(|v| v.parse::<i64>().ok())
+            .filter(|gb| *gb > 0);
+        let ephemeral = match local_nvme {
+            Some(gb) if node_class.instance_store_raid0 => instance_store_bytes(gb),
+            _ => node_class
+                .root_volume_bytes
+                .unwrap_or_else(|| default_ephemeral_bytes(family)),
+        };
+        capacity.set(ResourceName::EphemeralStorage, ephemeral);
+    }
+    // As for catalog types: kube-reserved memory counts the type's own pod limit on
+    // AL2/AL2023/Custom, the kubelet's pods capacity on Bottlerocket and Windows.
+    let reserved_pods = if uses_eni_limited_memory_overhead(family) {
+        declared_pods
+    } else {
+        pods
+    };
     let overhead = spec.overhead.unwrap_or_else(|| {
-        let ephemeral = capacity.get(ResourceName::EphemeralStorage);
         compute_overhead(
             capacity.cpu(),
             capacity.memory(),
-            (ephemeral > 0).then_some(ephemeral),
-            capacity.pods(),
+            Some(capacity.get(ResourceName::EphemeralStorage)),
+            reserved_pods,
             &node_class.kubelet,
         )
     });
@@ -871,6 +909,12 @@ pub fn custom_instance_type(
 
 // ---------------------------------------------------------------------------------------------
 // Capacity and overhead (semantics §4).
+
+/// An instance store's `TotalSizeInGB` as bytes: the AWS provider gives RAID0 ephemeral
+/// storage as a decimal `G` quantity.
+fn instance_store_bytes(gb: i64) -> i64 {
+    gb.saturating_mul(1_000_000_000)
+}
 
 fn default_ephemeral_bytes(family: AmiFamily) -> i64 {
     // AL2/AL2023 /dev/xvda, Bottlerocket /dev/xvdb (data volume), Custom fallback: 20Gi;

@@ -48,6 +48,8 @@ pub enum Rejection {
     Affinity,
     AntiAffinity,
     ExistingAntiAffinity,
+    /// DynamicResources: no node publishes a device for the pod's claims.
+    DynamicResources,
 }
 
 impl Rejection {
@@ -82,6 +84,7 @@ impl Rejection {
             Rejection::ExistingAntiAffinity => {
                 alloc::vec!["node(s) didn't satisfy existing pods anti-affinity rules".into()]
             }
+            Rejection::DynamicResources => alloc::vec!["cannot allocate all claims".into()],
         }
     }
 }
@@ -414,6 +417,11 @@ impl Cluster<'_> {
             .any(|(key, d)| node.domain(key) == Some(d.as_str()))
         {
             return Err(Rejection::ExistingAntiAffinity);
+        }
+        // The DynamicResources filter (after InterPodAffinity in the default profile): the
+        // simulated nodes publish no ResourceSlice, so no claim can be allocated.
+        if pod.spec.dynamic_resources {
+            return Err(Rejection::DynamicResources);
         }
         Ok(())
     }

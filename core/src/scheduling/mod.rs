@@ -444,6 +444,10 @@ impl PreparedTopology {
     }
 }
 
+/// Karpenter's error for a pod with DRA resource claims (`NewDRAError` in `scheduler.go`).
+pub const DRA_REFUSAL: &str =
+    "pod has Dynamic Resource Allocation requirements that are not yet supported by Karpenter";
+
 /// One scheduling pass over the pending pods.
 #[derive(Clone)]
 pub struct Solver<'a> {
@@ -472,6 +476,9 @@ pub struct Solver<'a> {
     /// (`scheduler.go` `updateCachedPodData`, `topology.go`; v1.4+). kube-scheduler still
     /// scores by them.
     pub ignore_preferences: bool,
+    /// Karpenter v1.7+ with `IGNORE_DRA_REQUESTS` (its default): a pod with DRA resource
+    /// claims is refused before any node is tried, and never relaxed (`Scheduler.add`).
+    pub refuse_dra: bool,
     /// `minValuesPolicy: BestEffort` (v1.6+): a NodeClaim whose options cannot meet
     /// `minValues` launches with what is left instead of being refused (`nodeclaim.go`).
     pub min_values_best_effort: bool,
@@ -644,6 +651,7 @@ impl<'a> Solver<'a> {
             record: false,
             shortcuts: true,
             ignore_preferences: false,
+            refuse_dra: false,
             min_values_best_effort: false,
             settling: Vec::new(),
             moving: Vec::new(),
@@ -860,6 +868,9 @@ impl<'a> Solver<'a> {
 
     fn schedule_with_relaxation(&mut self, p: usize) -> Result<(Placement, bool), String> {
         let pod = &self.pods[p];
+        if self.refuse_dra && pod.spec.dynamic_resources {
+            return Err(DRA_REFUSAL.into());
+        }
         let mut prefs = if self.ignore_preferences {
             Preferences::ignoring()
         } else {

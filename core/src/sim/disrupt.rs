@@ -1550,6 +1550,7 @@ impl Simulation {
         let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
         solver.shortcuts = self.solver_shortcuts;
         solver.ignore_preferences = self.ignores_preferences();
+        solver.refuse_dra = self.refuses_dra();
         solver.min_values_best_effort = self.min_values_best_effort();
         if settling.contains(&true) {
             solver.keep_moving_pods_off(settling, moving.clone());

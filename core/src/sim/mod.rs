@@ -175,6 +175,12 @@ impl Simulation {
         &self.karpenter
     }
 
+    /// Karpenter leaves pods with DRA resource claims alone (`IGNORE_DRA_REQUESTS`, on by
+    /// default, v1.7+; the playground has no setting to turn it off).
+    fn refuses_dra(&self) -> bool {
+        self.karpenter.follows(Behaviour::DraPodsNotProvisioned)
+    }
+
     /// `preferencePolicy: Ignore`, on a version that has the setting (v1.4+).
     fn ignores_preferences(&self) -> bool {
         self.karpenter.settings.preference_policy == PreferencePolicy::Ignore

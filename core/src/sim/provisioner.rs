@@ -135,6 +135,9 @@ impl Simulation {
             .filter(|&w| {
                 self.cluster.workloads[w].kind == WorkloadKind::DaemonSet
                     && !self.cluster.workload_state[w].deleted
+                    // `shouldSkipDaemonPod` / `buildDaemonOverheadGroups` (v1.7+).
+                    && !(self.refuses_dra()
+                        && self.cluster.workloads[w].template.spec.dynamic_resources)
             })
             .collect();
         for pool in self.cluster.ordered_pools() {
@@ -458,6 +461,7 @@ impl Simulation {
         solver.record = true;
         solver.shortcuts = self.solver_shortcuts;
         solver.ignore_preferences = self.ignores_preferences();
+        solver.refuse_dra = self.refuses_dra();
         solver.min_values_best_effort = self.min_values_best_effort();
         let node_view_ids: Vec<usize> = solver.nodes.iter().map(|v| v.id).collect();
         (solver.solve(pending.to_vec()), node_view_ids)

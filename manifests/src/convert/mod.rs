@@ -10,6 +10,7 @@ pub(crate) mod nodepool;
 pub(crate) mod overlay;
 pub(crate) mod playground;
 pub(crate) mod pod;
+pub(crate) mod runtime_class;
 pub(crate) mod snapshot;
 pub(crate) mod workload;
 
@@ -86,6 +87,11 @@ pub(crate) const KINDS: &[KindInfo] = &[
     KindInfo {
         kind: "Node",
         versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "RuntimeClass",
+        versions: &["node.k8s.io/v1"],
         namespaced: false,
     },
     KindInfo {
@@ -186,6 +192,8 @@ pub(crate) enum Object {
     /// A snapshot's Node and NodeClaim.
     Node(snapshot::NodeDoc),
     NodeClaim(snapshot::ClaimDoc),
+    /// Read by admission (`assemble::admission`), which gives its pods what it says.
+    RuntimeClass(runtime_class::RuntimeClass),
 }
 
 #[derive(Debug)]
@@ -319,6 +327,7 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
             "Namespace"
                 | "Node"
                 | "NodeClaim"
+                | "RuntimeClass"
                 | "Cluster"
                 | "InstanceType"
                 | "Timeline"
@@ -399,6 +408,10 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "NodeClaim" => {
             let (m, o) = snapshot::node_claim(cx, root);
             (m, Object::NodeClaim(o))
+        }
+        "RuntimeClass" => {
+            let (m, o) = runtime_class::runtime_class(cx, root);
+            (m, Object::RuntimeClass(o))
         }
         _ => {
             let (m, o) = playground::timeline(cx, root);

@@ -92,6 +92,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         ami_alias: None,
         kubelet: KubeletConfig::default(),
         root_volume_bytes: None,
+        instance_store_raid0: false,
         subnet_zones: resolved_subnet_zones(root.node),
         capacity_reservation_terms: Vec::new(),
     };
@@ -301,20 +302,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
     if let Some(p) = s.get("instanceStorePolicy")
         && cx.choice(&p, &["RAID0"], "instance store policy").is_some()
     {
-        let pos = s.key_pos("instanceStorePolicy").unwrap_or(p.pos());
-        cx.warn(
-            Code::UnsupportedField,
-            &p.path,
-            pos,
-            "`instanceStorePolicy` is not simulated and is ignored: ephemeral \
-             storage comes from the root volume",
-            Some("remove it, or keep it: it does not change the simulation".into()),
-        );
-        cx.ko(
-            "`instanceStorePolicy`는 시뮬레이션하지 않으므로 무시합니다. 임시 \
-             스토리지는 루트 볼륨에서 나옵니다",
-            Some("지우거나 그대로 두세요. 시뮬레이션에는 영향이 없습니다".into()),
-        );
+        nc.instance_store_raid0 = true;
     }
     // Launch details the simulation has no use for, held to their types.
     for key in ["associatePublicIPAddress", "detailedMonitoring"] {

@@ -434,6 +434,13 @@ pub(crate) fn instance_type(cx: &mut Cx, root: &Field<'_>) -> (Meta, InstanceTyp
         {
             out.capacity.set(ResourceName::Memory, v);
         }
+        // Left out, it comes from the node class's volumes, as for a catalog type.
+        if let Some(v) = s
+            .get("ephemeralStorage")
+            .and_then(|f| cx.quantity(&f, ResourceName::EphemeralStorage))
+        {
+            out.capacity.set(ResourceName::EphemeralStorage, v);
+        }
         // kubelet's default maxPods when the document does not say.
         let pods = s
             .get("pods")

@@ -8,7 +8,7 @@ use kpg_core::model::{
     Container, HostPort, NodeAffinity, PodAffinityTerm, PodSpec, PodTemplate, StringMap,
     TopologySpreadConstraint, WeightedNodeSelectorTerm, WeightedPodAffinityTerm, WhenUnsatisfiable,
 };
-use kpg_core::resources::Resources;
+use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::taints::{TaintEffect, Toleration, TolerationOperator};
 
 use super::common::{self, IGNORED_METADATA, ListSite};
@@ -58,7 +58,6 @@ pub(crate) fn pod_template(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodTempl
 }
 
 const IGNORED_POD_FIELDS: &[&str] = &[
-    "activeDeadlineSeconds",
     "automountServiceAccountToken",
     "dnsConfig",
     "dnsPolicy",
@@ -74,8 +73,6 @@ const IGNORED_POD_FIELDS: &[&str] = &[
     "os",
     "preemptionPolicy",
     "readinessGates",
-    "resourceClaims",
-    "runtimeClassName",
     "schedulerName",
     "securityContext",
     "serviceAccount",
@@ -85,6 +82,10 @@ const IGNORED_POD_FIELDS: &[&str] = &[
     "subdomain",
     "volumes",
 ];
+
+/// The marker [`Cx::refer`] files a pod's written `spec.overhead` under: admission refuses an
+/// overhead that no RuntimeClass sets.
+pub(crate) const POD_OVERHEAD: &str = "spec.overhead";
 
 /// Built-in priority classes every cluster has.
 fn builtin_priority(class: &str) -> Option<i32> {
@@ -155,9 +156,35 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         }
     }
 
+    if let Some(r) = s.get("resources") {
+        spec.pod_requests = pod_resources(cx, &r, &spec);
+    }
+    let claims = s.get("resourceClaims");
+    let claims_at = match &claims {
+        Some(c) if !cx.seq(c).is_empty() => Some((c.path.clone(), c.pos())),
+        _ => None,
+    };
+    let containers_claim = spec
+        .containers
+        .iter()
+        .chain(&spec.init_containers)
+        .any(|c| c.uses_claims);
+    if claims_at.is_some() || containers_claim {
+        spec.dynamic_resources = true;
+        let (path, pos) = claims_at.unwrap_or_else(|| (f.path.clone(), f.pos()));
+        dynamic_resources_notice(cx, &path, pos);
+    }
     if let Some(o) = s.get("overhead") {
         let list = common::resource_list(cx, &o, ListSite::Container);
         spec.overhead = common::to_resources(&list);
+        // Where the overhead is written, for admission's findings (`assemble::admission`).
+        cx.refer(POD_OVERHEAD, "", "", &o);
+    }
+    if let Some(r) = s.get("runtimeClassName") {
+        spec.runtime_class_name = cx.str(&r).filter(|n| !n.is_empty());
+        if let Some(name) = &spec.runtime_class_name {
+            cx.refer("RuntimeClass", "", name, &r);
+        }
     }
     if let Some(ns) = s.get("nodeSelector") {
         spec.node_selector = common::labels(cx, &ns);
@@ -254,19 +281,262 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
             _ => {}
         },
     }
-    s.unsupported(
+    s.not_simulated(
         cx,
-        &["schedulingGates"],
-        ": the pod is scheduled as if it had no gates",
+        "schedulingGates",
+        "a real cluster keeps the pod `SchedulingGated` (kube-scheduler and Karpenter both \
+         leave it alone) until a controller removes every gate; the playground schedules it as \
+         if the gates were already removed",
+        "실제 클러스터에서는 컨트롤러가 게이트를 모두 지울 때까지 파드가 `SchedulingGated`로 \
+         남고 kube-scheduler와 Karpenter 모두 건드리지 않습니다. 플레이그라운드는 게이트가 이미 \
+         지워진 것처럼 스케줄합니다",
     );
-    s.unsupported(
+    if let Some(name) = s.peek_str("schedulerName")
+        && name != "default-scheduler"
+    {
+        s.not_simulated(
+            cx,
+            "schedulerName",
+            &format!(
+                "in a real cluster kube-scheduler leaves the pod to the scheduler named \
+                 `{name}`, and Karpenter provisions for it only once that scheduler marks it \
+                 unschedulable; the playground schedules it with kube-scheduler"
+            ),
+            &format!(
+                "실제 클러스터에서는 kube-scheduler가 이 파드를 `{name}` 스케줄러에 맡기고, \
+                 Karpenter는 그 스케줄러가 스케줄할 수 없다고 표시한 뒤에야 용량을 띄웁니다. \
+                 플레이그라운드는 kube-scheduler로 스케줄합니다"
+            ),
+        );
+    }
+    s.not_simulated(
         cx,
-        &["resources"],
-        ": pod-level resources are not summed; set requests on the containers",
+        "activeDeadlineSeconds",
+        "a real kubelet fails the pod that many seconds after it starts \
+         (`DeadlineExceeded`), which frees its node; the playground keeps it running",
+        "실제 kubelet은 파드가 시작되고 그 시간이 지나면 파드를 실패시키고(`DeadlineExceeded`) \
+         노드를 비웁니다. 플레이그라운드는 파드를 계속 실행합니다",
     );
     s.ignore(IGNORED_POD_FIELDS);
     s.finish(cx);
     spec
+}
+
+/// What a real cluster does with a pod that claims DRA devices, which the playground models
+/// only as far as its outcome: no simulated node publishes devices (no ResourceSlice), so
+/// kube-scheduler's DynamicResources filter finds none, and Karpenter from v1.7 refuses to
+/// provision for such a pod while `IGNORE_DRA_REQUESTS` is on, its default
+/// (`K@v1.14.1:pkg/controllers/provisioning/scheduling/scheduler.go`).
+fn dynamic_resources_notice(cx: &mut Cx, path: &str, pos: crate::yaml::Pos) {
+    cx.warn(
+        Code::DynamicResources,
+        path,
+        pos,
+        "the pod claims devices through Dynamic Resource Allocation, which the playground \
+         does not model: Karpenter (v1.7+, `IGNORE_DRA_REQUESTS` on by default) launches no \
+         node for it, and no simulated node publishes a device, so it stays pending. In a real \
+         cluster kube-scheduler binds it to a node whose DRA driver publishes a matching device",
+        Some(
+            "remove `resourceClaims` (and the containers' `resources.claims`) to simulate the \
+             pod without its devices, or request the device as an extended resource \
+             (e.g. `nvidia.com/gpu`), which the simulated nodes offer"
+                .into(),
+        ),
+    );
+    cx.ko(
+        "파드가 Dynamic Resource Allocation으로 장치를 요청하는데, 플레이그라운드는 이를 \
+         모델링하지 않습니다. Karpenter(v1.7+, 기본값 `IGNORE_DRA_REQUESTS`)는 이 파드를 위한 \
+         노드를 띄우지 않고, 장치를 게시하는 시뮬레이션 노드도 없어 파드는 대기 상태로 \
+         남습니다. 실제 클러스터에서는 kube-scheduler가 맞는 장치를 게시하는 DRA 드라이버의 \
+         노드에 파드를 배치합니다",
+        Some(
+            "장치 없이 시뮬레이션하려면 `resourceClaims`(와 컨테이너의 `resources.claims`)를 \
+             지우거나, 시뮬레이션 노드가 제공하는 확장 리소스(예: `nvidia.com/gpu`)로 \
+             요청하세요"
+                .into(),
+        ),
+    );
+}
+
+/// Whether the API server takes `name` in a pod's `spec.resources` (`IsSupportedPodLevelResource`
+/// in k8s.io/component-helpers: cpu, memory and hugepages).
+fn supported_at_pod_level(name: &str) -> bool {
+    matches!(name, "cpu" | "memory") || name.starts_with("hugepages-")
+}
+
+/// A pod's `spec.resources` (KEP-2837, Kubernetes 1.34+ with PodLevelResources on by default):
+/// the API server's defaulting (`defaultPodRequests` in `pkg/apis/core/v1/defaults.go`: with
+/// pod-level limits, a missing pod-level request is the containers' aggregate request, or the
+/// pod-level limit when no container requests that resource) and its validation (only cpu,
+/// memory and hugepages; request <= limit; the containers' aggregate request <= the pod-level
+/// request; no container limit above the pod-level limit). Returns the pod-level requests
+/// kube-scheduler and Karpenter use in place of the aggregate. Hugepages are checked but not
+/// modelled: no node offers them.
+fn pod_resources(cx: &mut Cx, f: &Field<'_>, spec: &PodSpec) -> BTreeMap<ResourceName, i64> {
+    let mut r = Fields::typed(cx, f, schema::V1_RESOURCE_REQUIREMENTS);
+    let requests_field = r.get("requests");
+    let limits_field = r.get("limits");
+    let mut lists = Vec::new();
+    for field in [&requests_field, &limits_field] {
+        let list = field
+            .as_ref()
+            .map(|q| common::resource_list(cx, q, ListSite::Container))
+            .unwrap_or_default();
+        let mut kept = BTreeMap::new();
+        for (name, resource, v) in list {
+            if supported_at_pod_level(&name) {
+                kept.insert(name, (resource, v));
+                continue;
+            }
+            let at = field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
+            let path = field
+                .as_ref()
+                .map(|q| join(&q.path, &name))
+                .unwrap_or_default();
+            cx.error(
+                Code::PodLevelResource,
+                &path,
+                at,
+                format!(
+                    "`{}` cannot be set at pod level: only cpu, memory and hugepages can",
+                    truncate(&name, 60)
+                ),
+                Some(format!(
+                    "move `{}` to the containers' `resources`",
+                    truncate(&name, 60)
+                )),
+            );
+            cx.ko(
+                format!(
+                    "`{}`는 파드 수준에 둘 수 없습니다. cpu, memory, hugepages만 됩니다",
+                    truncate(&name, 60)
+                ),
+                Some(format!(
+                    "`{}`를 컨테이너의 `resources`로 옮기세요",
+                    truncate(&name, 60)
+                )),
+            );
+        }
+        lists.push(kept);
+    }
+    r.ignore(&["claims"]);
+    r.finish(cx);
+    let limits = lists.pop().unwrap_or_default();
+    let mut requests = lists.pop().unwrap_or_default();
+    let at = |field: &Option<Field<'_>>| field.as_ref().map(|q| q.pos()).unwrap_or(f.pos());
+    let path_of = |field: &Option<Field<'_>>, name: &str| {
+        field
+            .as_ref()
+            .map(|q| join(&q.path, name))
+            .unwrap_or_else(|| join(&f.path, name))
+    };
+
+    // Defaulting happens only when pod-level limits are set.
+    let aggregate = kpg_core::pod::aggregate_container_requests(spec);
+    let containers_request = |resource: ResourceName| {
+        spec.containers
+            .iter()
+            .chain(&spec.init_containers)
+            .any(|c| c.requests.get(resource) > 0)
+    };
+    if !limits.is_empty() {
+        for (name, &(resource, limit)) in &limits {
+            if requests.contains_key(name) {
+                continue;
+            }
+            let defaulted = if containers_request(resource) {
+                aggregate.get(resource)
+            } else {
+                limit
+            };
+            requests.insert(name.clone(), (resource, defaulted));
+        }
+    }
+
+    for (name, &(resource, request)) in &requests {
+        if let Some(&(_, limit)) = limits.get(name)
+            && request > limit
+        {
+            cx.error(
+                Code::RequestExceedsLimit,
+                &path_of(&requests_field, name),
+                at(&requests_field),
+                format!("the pod-level {name} request is larger than the pod-level limit"),
+                Some(format!(
+                    "raise the pod-level {name} limit or lower the request"
+                )),
+            );
+            cx.ko(
+                format!("파드 수준 {name} 요청량이 파드 수준 한도보다 큽니다"),
+                Some(format!(
+                    "파드 수준 {name} 한도를 올리거나 요청량을 낮추세요"
+                )),
+            );
+            continue;
+        }
+        let containers = aggregate.get(resource);
+        if resource != ResourceName::Other && containers > request {
+            let shown = kpg_core::quantity::format_for_resource(resource, containers);
+            cx.error(
+                Code::PodLevelResource,
+                &path_of(&requests_field, name),
+                at(&requests_field),
+                format!(
+                    "the pod-level {name} request must be at least the containers' aggregate \
+                     request, {shown}"
+                ),
+                Some(format!(
+                    "raise the pod-level {name} request to {shown} or more, or lower the \
+                     containers' requests"
+                )),
+            );
+            cx.ko(
+                format!(
+                    "파드 수준 {name} 요청량은 컨테이너 요청량의 합계({shown}) 이상이어야 합니다"
+                ),
+                Some(format!(
+                    "파드 수준 {name} 요청량을 {shown} 이상으로 올리거나 컨테이너 요청량을 \
+                     낮추세요"
+                )),
+            );
+        }
+    }
+    for (name, &(resource, limit)) in &limits {
+        let over = spec
+            .containers
+            .iter()
+            .chain(&spec.init_containers)
+            .find(|c| c.limits.get(resource) > limit);
+        if let Some(c) = over
+            && resource != ResourceName::Other
+        {
+            cx.error(
+                Code::PodLevelResource,
+                &path_of(&limits_field, name),
+                at(&limits_field),
+                format!(
+                    "container `{}` has a {name} limit above the pod-level limit",
+                    c.name
+                ),
+                Some(format!(
+                    "raise the pod-level {name} limit, or lower the container's"
+                )),
+            );
+            cx.ko(
+                format!(
+                    "컨테이너 `{}`의 {name} 한도가 파드 수준 한도보다 큽니다",
+                    c.name
+                ),
+                Some(format!(
+                    "파드 수준 {name} 한도를 올리거나 컨테이너의 한도를 낮추세요"
+                )),
+            );
+        }
+    }
+    requests
+        .into_values()
+        .filter(|(resource, _)| *resource != ResourceName::Other)
+        .collect()
 }
 
 const IGNORED_CONTAINER_FIELDS: &[&str] = &[
@@ -344,9 +614,10 @@ fn container(
         out.args = cx.string_list(&args);
     }
     if let Some(r) = c.get("resources") {
-        let (requests, limits) = container_resources(cx, &r);
+        let (requests, limits, claims) = container_resources(cx, &r);
         out.requests = requests;
         out.limits = limits;
+        out.uses_claims = claims;
     }
     if let Some(p) = c.get("ports") {
         out.host_ports = ports(cx, &p, host_network, seen_ports);
@@ -374,8 +645,9 @@ fn container(
 
 /// `resources.requests` and `resources.limits`, with requests defaulted from limits per
 /// resource as the API server does, and its request <= limit rule.
-fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
+fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources, bool) {
     let mut r = Fields::typed(cx, f, schema::V1_RESOURCE_REQUIREMENTS);
+    let mut claims = false;
     let requests_field = r.get("requests");
     let limits_field = r.get("limits");
     let requests = requests_field
@@ -386,7 +658,9 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
         .as_ref()
         .map(|l| common::resource_list(cx, l, ListSite::Container))
         .unwrap_or_default();
-    r.ignore(&["claims"]);
+    if let Some(c) = r.get("claims") {
+        claims = !cx.seq(&c).is_empty();
+    }
     r.finish(cx);
 
     let limit_by_name = common::by_name(&limits);
@@ -457,7 +731,7 @@ fn container_resources(cx: &mut Cx, f: &Field<'_>) -> (Resources, Resources) {
     for (resource, v) in effective.values() {
         req.set(*resource, req.get(*resource).saturating_add(*v));
     }
-    (req, common::to_resources(&limits))
+    (req, common::to_resources(&limits), claims)
 }
 
 fn is_extended(name: &str) -> bool {
@@ -709,7 +983,7 @@ fn pod_affinity_term(cx: &mut Cx, f: &Field<'_>) -> Option<PodAffinityTerm> {
 
 const TOLERATION_OPERATORS: &[&str] = &["Equal", "Exists"];
 
-fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
+pub(crate) fn tolerations(cx: &mut Cx, f: &Field<'_>) -> Vec<Toleration> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
         let errors = cx.error_count();

@@ -92,8 +92,20 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                     (None, None) => Some(1),
                     (_, c) => c.map(|c| c as u32),
                 };
-                s.ignore(&[
+                // A suspended Job's controller creates no pods (and deletes any it had) until
+                // it is resumed: a Timeline `apply` with `suspend: false` resumes it.
+                if s.get("suspend").and_then(|f| cx.bool(&f)) == Some(true) {
+                    workload.replicas = 0;
+                }
+                s.not_simulated(
+                    cx,
                     "activeDeadlineSeconds",
+                    "a real Job controller stops the Job's pods that many seconds after the Job \
+                     starts (`DeadlineExceeded`); the playground lets them run to completion",
+                    "실제 Job 컨트롤러는 Job이 시작되고 그 시간이 지나면 Job의 파드를 \
+                     멈춥니다(`DeadlineExceeded`). 플레이그라운드는 파드를 끝까지 실행합니다",
+                );
+                s.ignore(&[
                     "backoffLimit",
                     "backoffLimitPerIndex",
                     "completionMode",
@@ -104,7 +116,6 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                     "podReplacementPolicy",
                     "selector",
                     "successPolicy",
-                    "suspend",
                     "ttlSecondsAfterFinished",
                 ]);
             }

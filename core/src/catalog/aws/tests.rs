@@ -17,6 +17,7 @@ fn node_class(family: AmiFamily) -> NodeClass {
         ami_alias: None,
         kubelet: KubeletConfig::default(),
         root_volume_bytes: None,
+        instance_store_raid0: false,
         subnet_zones: Vec::new(),
         capacity_reservation_terms: Vec::new(),
     }
@@ -801,10 +802,18 @@ fn custom_instance_types() {
     };
     let nc = node_class(AmiFamily::Al2023);
     let it = custom_instance_type(&spec, &[], &nc);
-    assert_eq!(it.capacity, spec.capacity);
+    // Capacity as declared, with the node class's default 20Gi root volume as ephemeral
+    // storage (the declaration leaves it out), reserved as for a catalog type.
+    assert_eq!(
+        it.capacity,
+        spec.capacity.with(ResourceName::EphemeralStorage, 20 * GIB)
+    );
     assert_eq!(it.overhead.cpu(), 70);
     assert_eq!(it.overhead.memory(), (11 * 110 + 255 + 100) * MIB);
-    assert_eq!(it.overhead.get(ResourceName::EphemeralStorage), 0);
+    assert_eq!(
+        it.overhead.get(ResourceName::EphemeralStorage),
+        GIB + 2 * GIB
+    );
     assert_eq!(it.allocatable.memory(), 8 * GIB - (1465 + 100) * MIB);
     assert_eq!(it.allocatable.pods(), 110);
     assert_eq!(it.labels.len(), 4);
