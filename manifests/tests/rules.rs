@@ -1308,6 +1308,35 @@ fn workload_rules() {
             "invalid-quantity",
         ),
         r(
+            "pod-level requests are at least the containers' aggregate",
+            "      tolerations:\n",
+            "      resources: {requests: {cpu: 100m}}\n      tolerations:\n",
+            "spec.template.spec.resources.requests.cpu",
+            "pod-level-resource",
+        ),
+        r(
+            "pod-level resources are cpu, memory and hugepages",
+            "      tolerations:\n",
+            "      resources: {limits: {ephemeral-storage: 1Gi}}\n      tolerations:\n",
+            "spec.template.spec.resources.limits.ephemeral-storage",
+            "pod-level-resource",
+        ),
+        r(
+            "a pod-level limit is not below the containers' aggregate request",
+            "      tolerations:\n",
+            "      resources: {limits: {cpu: 100m}}\n      tolerations:\n",
+            "spec.template.spec.resources.limits.cpu",
+            "request-exceeds-limit",
+        ),
+        r(
+            "no container limit above the pod-level limit",
+            "            requests: {cpu: 250m, memory: 256Mi}\n",
+            "            requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: \"2\"}\n      \
+             resources: {requests: {cpu: \"1\"}, limits: {cpu: \"1\"}}\n",
+            "spec.template.spec.resources.limits.cpu",
+            "pod-level-resource",
+        ),
+        r(
             "requests do not exceed limits",
             "requests: {cpu: 250m, memory: 256Mi}",
             "requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: 100m}",

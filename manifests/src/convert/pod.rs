@@ -431,6 +431,7 @@ fn pod_resources(cx: &mut Cx, f: &Field<'_>, spec: &PodSpec) -> BTreeMap<Resourc
             .unwrap_or_else(|| join(&f.path, name))
     };
 
+    let written: Vec<String> = requests.keys().cloned().collect();
     // Defaulting happens only when pod-level limits are set.
     let aggregate = kpg_core::pod::aggregate_container_requests(spec);
     let containers_request = |resource: ResourceName| {
@@ -457,10 +458,16 @@ fn pod_resources(cx: &mut Cx, f: &Field<'_>, spec: &PodSpec) -> BTreeMap<Resourc
         if let Some(&(_, limit)) = limits.get(name)
             && request > limit
         {
+            // A defaulted request (the containers' aggregate) is only seen in the limit.
+            let (path, pos) = if written.contains(name) {
+                (path_of(&requests_field, name), at(&requests_field))
+            } else {
+                (path_of(&limits_field, name), at(&limits_field))
+            };
             cx.error(
                 Code::RequestExceedsLimit,
-                &path_of(&requests_field, name),
-                at(&requests_field),
+                &path,
+                pos,
                 format!("the pod-level {name} request is larger than the pod-level limit"),
                 Some(format!(
                     "raise the pod-level {name} limit or lower the request"
