@@ -1331,7 +1331,8 @@ fn workload_rules() {
         r(
             "no container limit above the pod-level limit",
             "            requests: {cpu: 250m, memory: 256Mi}\n",
-            "            requests: {cpu: 250m, memory: 256Mi}\n            limits: {cpu: \"2\"}\n      \
+            "            requests: {cpu: 250m, memory: 256Mi}\n            \
+             limits: {cpu: \"2\"}\n      \
              resources: {requests: {cpu: \"1\"}, limits: {cpu: \"1\"}}\n",
             "spec.template.spec.resources.limits.cpu",
             "pod-level-resource",
