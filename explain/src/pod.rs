@@ -738,6 +738,9 @@ fn rejection_text(r: &Rejection, lang: Lang) -> String {
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
+            Rejection::VolumeLimits => "볼륨 연결 한도 초과".into(),
+            Rejection::VolumeNodeConflict => "볼륨의 node affinity와 맞지 않음".into(),
+            Rejection::VolumeBindConflict => "바인딩할 수 있는 퍼시스턴트 볼륨이 없음".into(),
             Rejection::Spread => "topology spread 제약을 만족하지 않음".into(),
             Rejection::Affinity => "pod affinity 규칙을 만족하지 않음".into(),
             Rejection::AntiAffinity => "pod anti-affinity 규칙을 만족하지 않음".into(),
@@ -755,6 +758,8 @@ fn rejection_check(r: &Rejection) -> &'static str {
         Rejection::NodeAffinity => "NodeAffinity",
         Rejection::Ports => "NodePorts",
         Rejection::Insufficient(_) => "NodeResourcesFit",
+        Rejection::VolumeLimits => "NodeVolumeLimits",
+        Rejection::VolumeNodeConflict | Rejection::VolumeBindConflict => "VolumeBinding",
         Rejection::Spread => "PodTopologySpread",
         Rejection::Affinity | Rejection::AntiAffinity | Rejection::ExistingAntiAffinity => {
             "InterPodAffinity"

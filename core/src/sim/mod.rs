@@ -55,9 +55,11 @@ mod snapshot;
 mod static_pools;
 mod termination;
 mod timeline;
+mod volumes;
 mod workloads;
 
 pub use candidacy::Candidacy;
+pub use volumes::ClaimState;
 use cluster::{Cluster, WorkloadState};
 pub use cluster::{Node, NodeState};
 pub use disrupt::DisruptionDecision;
@@ -283,6 +285,7 @@ impl Simulation {
         if !scenario.nodes.is_empty() {
             sim.detect_drift();
         }
+        sim.provision_immediate_claims();
         for w in 0..sim.cluster.workloads.len() {
             sim.start_workload(w);
         }

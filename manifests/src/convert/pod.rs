@@ -83,7 +83,6 @@ const IGNORED_POD_FIELDS: &[&str] = &[
     "setHostnameAsFQDN",
     "shareProcessNamespace",
     "subdomain",
-    "volumes",
 ];
 
 /// Built-in priority classes every cluster has.
@@ -264,6 +263,9 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         &["resources"],
         ": pod-level resources are not summed; set requests on the containers",
     );
+    if let Some(v) = s.get("volumes") {
+        spec.volumes = super::storage::pod_volumes(cx, &v);
+    }
     s.ignore(IGNORED_POD_FIELDS);
     s.finish(cx);
     spec
