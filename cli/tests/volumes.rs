@@ -102,6 +102,17 @@ fn scaled_to_zero_and_back_each_pod_returns_to_its_volumes_zone() {
         let (zone, _) = &claims[&format!("PersistentVolumeClaim/default/data-db-{i}")];
         assert_eq!(&zone_of_pod(&r, &format!("db-{i}")), zone, "{}", summary(&r));
         let node = str_of(pod, "node").unwrap();
+        // Karpenter itself chose that node for the pod (not kube-scheduler picking the one
+        // node of the right zone among three).
+        let nominated = format!("Pod should schedule on: nodeclaim/{node}");
+        assert!(
+            events(&r, "Nominated").iter().any(|e| {
+                str_of(e, "object") == Some(&format!("Pod/default/db-{i}"))
+                    && str_of(e, "message") == Some(nominated.as_str())
+            }),
+            "Karpenter did not nominate db-{i} for {node}\n{}",
+            summary(&r)
+        );
         assert!(
             launched
                 .iter()
@@ -127,13 +138,15 @@ fn a_pre_bound_volume_pins_its_pod_to_the_volumes_zone() {
 #[test]
 fn allowed_topologies_restrict_a_wait_for_first_consumer_class() {
     let r = lab_report("allowed-topologies.yaml", None);
-    assert_eq!(zone_of_pod(&r, "cache"), "us-east-1c", "{}", summary(&r));
+    // Without the class's topology Karpenter would take us-east-1c here (the cheapest
+    // offering's zone for this seed).
+    assert_eq!(zone_of_pod(&r, "cache"), "us-east-1a", "{}", summary(&r));
     let claims = provisioned(&r);
     assert_eq!(
         claims
             .get("PersistentVolumeClaim/default/cache-scratch")
             .map(|(z, _)| z.as_str()),
-        Some("us-east-1c"),
+        Some("us-east-1a"),
         "the ephemeral volume's claim is POD-VOLUME, provisioned in the pod's zone: {claims:?}"
     );
 }
@@ -181,4 +194,41 @@ fn a_node_attaches_no_more_volumes_than_its_instance_type_allows() {
     let mut counts: Vec<usize> = per_node.values().copied().collect();
     counts.sort();
     assert_eq!(counts, [4, 26], "{}", summary(&r));
+}
+
+#[test]
+fn explain_names_the_claim_that_decides_a_pods_zone() {
+    let r = lab_report("volumes-statefulset.yaml", None);
+    let (zone, _) = &provisioned(&r)["PersistentVolumeClaim/default/data-db-0"];
+    let path = lab("volumes/volumes-statefulset.yaml");
+    let out = kpg(&[
+        "explain",
+        path.to_str().unwrap(),
+        "--pod",
+        "default/db-0",
+        "--output",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let said = format!("zone {zone}: claim data-db-0 is bound to a volume in {zone}");
+    let summary = str_of(&e, "summary").unwrap_or_default();
+    assert!(
+        summary.contains(&format!("Zone {zone}: claim data-db-0")),
+        "{summary}"
+    );
+    let volumes = e["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| str_of(s, "id") == Some("volumes"))
+        .expect("a volumes section");
+    assert!(
+        volumes["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| str_of(l, "text") == Some(said.as_str())),
+        "{volumes}"
+    );
 }
