@@ -87,7 +87,11 @@ fn a_statefulsets_claims_bind_in_the_zones_its_pods_landed_in() {
 fn scaled_to_zero_and_back_each_pod_returns_to_its_volumes_zone() {
     let r = lab_report("volumes-statefulset.yaml", None);
     let claims = provisioned(&r);
-    assert_eq!(claims.len(), 3, "the claims are kept and never provisioned again");
+    assert_eq!(
+        claims.len(),
+        3,
+        "the claims are kept and never provisioned again"
+    );
     assert!(claims.values().all(|(_, times)| *times == 1), "{claims:?}");
     // The first nodes went when the StatefulSet scaled to 0; the nodes now are new ones,
     // launched after the scale-up in the volumes' zones.
@@ -100,7 +104,12 @@ fn scaled_to_zero_and_back_each_pod_returns_to_its_volumes_zone() {
         let pod = pod_named(&r, &format!("db-{i}"));
         assert_eq!(str_of(pod, "phase"), Some("Running"), "{}", summary(&r));
         let (zone, _) = &claims[&format!("PersistentVolumeClaim/default/data-db-{i}")];
-        assert_eq!(&zone_of_pod(&r, &format!("db-{i}")), zone, "{}", summary(&r));
+        assert_eq!(
+            &zone_of_pod(&r, &format!("db-{i}")),
+            zone,
+            "{}",
+            summary(&r)
+        );
         let node = str_of(pod, "node").unwrap();
         // Karpenter itself chose that node for the pod (not kube-scheduler picking the one
         // node of the right zone among three).
@@ -114,10 +123,12 @@ fn scaled_to_zero_and_back_each_pod_returns_to_its_volumes_zone() {
             summary(&r)
         );
         assert!(
-            launched
-                .iter()
-                .any(|e| str_of(e, "object") == Some(&format!("NodeClaim/{node}"))
-                    && str_of(e, "message").unwrap().contains(&format!("zone={zone}"))),
+            launched.iter().any(
+                |e| str_of(e, "object") == Some(&format!("NodeClaim/{node}"))
+                    && str_of(e, "message")
+                        .unwrap()
+                        .contains(&format!("zone={zone}"))
+            ),
             "db-{i}'s node {node} was not launched in {zone} after the scale-up\n{}",
             summary(&r)
         );

@@ -93,8 +93,10 @@ fn volumes_section(sim: &Simulation, p: usize, lang: Lang) -> Option<(Section, O
                 Status::Fail,
                 say!(
                     lang,
-                    "claim {} does not exist: kube-scheduler keeps the pod off every node                      and Karpenter ignores it",
-                    "클레임 {}이 없음: kube-scheduler는 파드를 어느 노드에도 두지 않고                      Karpenter는 무시함",
+                    "claim {} does not exist: kube-scheduler keeps the pod off every node \
+                     and Karpenter ignores it",
+                    "클레임 {}이 없음: kube-scheduler는 파드를 어느 노드에도 두지 않고 \
+                     Karpenter는 무시함",
                     name
                 ),
             ),
@@ -140,8 +142,10 @@ fn volumes_section(sim: &Simulation, p: usize, lang: Lang) -> Option<(Section, O
                     Status::Info,
                     say!(
                         lang,
-                        "claim {} is not bound yet: a WaitForFirstConsumer volume is                          provisioned in the zone of the node its first pod is bound to",
-                        "클레임 {}은 아직 바인딩되지 않음: WaitForFirstConsumer 볼륨은 첫                          파드가 바인딩된 노드의 가용 영역에 만들어짐",
+                        "claim {} is not bound yet: a WaitForFirstConsumer volume is \
+                     provisioned in the zone of the node its first pod is bound to",
+                        "클레임 {}은 아직 바인딩되지 않음: WaitForFirstConsumer 볼륨은 첫 \
+                     파드가 바인딩된 노드의 가용 영역에 만들어짐",
                         name
                     ),
                 ),

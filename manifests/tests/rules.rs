@@ -1606,10 +1606,14 @@ fn a_pod_naming_a_claim_that_does_not_exist_is_warned_about() {
     assert_eq!(missing.len(), 1, "{missing:?}");
     let d = &missing[0];
     assert_eq!(d.severity, Severity::Warning);
-    assert!(d.path.ends_with("volumes[0].persistentVolumeClaim.claimName"));
     assert!(
-        d.message
-            .contains("kube-scheduler leaves the pod pending (persistentvolumeclaim \"dat\" not found)"),
+        d.path
+            .ends_with("volumes[0].persistentVolumeClaim.claimName")
+    );
+    assert!(
+        d.message.contains(
+            "kube-scheduler leaves the pod pending (persistentvolumeclaim \"dat\" not found)"
+        ),
         "{}",
         d.message
     );

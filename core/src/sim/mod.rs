@@ -59,12 +59,12 @@ mod volumes;
 mod workloads;
 
 pub use candidacy::Candidacy;
-pub use volumes::ClaimState;
 use cluster::{Cluster, WorkloadState};
 pub use cluster::{Node, NodeState};
 pub use disrupt::DisruptionDecision;
 pub use event::{Event, EventKind};
 pub use termination::SPOT_NOTICE;
+pub use volumes::ClaimState;
 
 /// Hard caps that keep a page responsive; the reader reports them with line numbers first.
 pub const MAX_PODS: usize = 50_000;

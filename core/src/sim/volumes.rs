@@ -227,9 +227,7 @@ impl Simulation {
         };
         let driver = vol::csi_driver(&class.provisioner).to_string();
         let zonal = driver == vol::EBS_CSI_DRIVER;
-        let mut r = self
-            .rng
-            .fork(pod::stable_hash(&["pv", namespace, name]));
+        let mut r = self.rng.fork(pod::stable_hash(&["pv", namespace, name]));
         let volume = format!(
             "pvc-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
             r.next_u64() as u32,
@@ -344,7 +342,8 @@ impl Simulation {
             };
             if claim.lost {
                 return Err(format!(
-                    "persistentvolumeclaim \"{name}\" bound to non-existent persistentvolume \"{}\"",
+                    "persistentvolumeclaim \"{name}\" bound to non-existent persistentvolume \
+                     \"{}\"",
                     claim.spec.volume_name.clone().unwrap_or_default()
                 ));
             }

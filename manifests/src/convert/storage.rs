@@ -299,8 +299,7 @@ pub(crate) fn pod_volumes(cx: &mut Cx, f: &Field<'_>) -> Vec<PodVolume> {
         let ephemeral = v.get("ephemeral").and_then(|e| {
             let mut ef = Fields::typed(cx, &e, schema::V1_EPHEMERAL_VOLUME_SOURCE);
             let spec = ef.req(cx, "volumeClaimTemplate").and_then(|t| {
-                let mut tf =
-                    Fields::typed(cx, &t, schema::V1_PERSISTENT_VOLUME_CLAIM_TEMPLATE);
+                let mut tf = Fields::typed(cx, &t, schema::V1_PERSISTENT_VOLUME_CLAIM_TEMPLATE);
                 let spec = tf.req(cx, "spec").map(|s| claim_spec(cx, &s));
                 tf.ignore(&["metadata"]);
                 tf.finish(cx);
@@ -338,7 +337,10 @@ pub(crate) fn claim_templates(cx: &mut Cx, f: &Field<'_>) -> Vec<PodVolume> {
                 );
                 cx.ko(
                     "필수 필드 `name`이 없습니다",
-                    Some("템플릿에 이름을 주세요. 클레임 이름은 NAME-STATEFULSET-ORDINAL입니다".into()),
+                    Some(
+                        "템플릿에 이름을 주세요. 클레임 이름은 NAME-STATEFULSET-ORDINAL입니다"
+                            .into(),
+                    ),
                 );
             }
             name
