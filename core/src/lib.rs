@@ -34,4 +34,5 @@ pub mod rng;
 pub mod scheduling;
 pub mod sim;
 pub mod taints;
+pub mod volumes;
 pub mod wellknown;

@@ -36,6 +36,8 @@ pub struct Scenario {
     pub node_overlays: Vec<crate::overlay::NodeOverlay>,
     /// EC2 capacity reservations (`CapacityReservation` documents).
     pub capacity_reservations: Vec<crate::reservation::CapacityReservation>,
+    /// StorageClasses, PersistentVolumeClaims and PersistentVolumes.
+    pub storage: crate::volumes::Storage,
     /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
     /// its NodeClaim when it is Karpenter's.
     pub nodes: Vec<ExistingNode>,
@@ -450,6 +452,9 @@ pub struct PodSpec {
     /// `spec.hostNetwork`: a DaemonSet's pods then also tolerate
     /// `node.kubernetes.io/network-unavailable`.
     pub host_network: bool,
+    /// The volumes backed by a claim (`persistentVolumeClaim`, generic `ephemeral`), and a
+    /// StatefulSet's `volumeClaimTemplates`, which its controller adds to every pod.
+    pub volumes: Vec<crate::volumes::PodVolume>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

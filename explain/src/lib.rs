@@ -49,7 +49,7 @@ pub struct Explanation {
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     /// Stable: `karpenter`, `nodepools`, `kube-scheduler`, `launch`, `funnel`, `cheaper`,
-    /// `capacity`, `pods`, `disruption`, `history`.
+    /// `capacity`, `pods`, `disruption`, `history`, `volumes`.
     pub id: Cow<'static, str>,
     pub title: String,
     /// When the evidence was recorded (Go duration), if it is from one decision.

@@ -60,7 +60,15 @@ pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, 
     if let Some(k) = kube {
         sections.push(kube_section(sim, k, lang));
     }
-    let summary = summary(sim, pod, &full, record, &checks, kube, lang);
+    let volumes = volumes_section(sim, p, lang);
+    let mut summary = summary(sim, pod, &full, record, &checks, kube, lang);
+    if let Some((section, zone)) = volumes {
+        // The zone a volume decides is part of the answer.
+        if let Some(zone) = zone {
+            summary = format!("{summary} {zone}.");
+        }
+        sections.push(section);
+    }
     Ok(Explanation {
         kind: "pod".into(),
         name: full,
@@ -68,6 +76,90 @@ pub fn explain(sim: &Simulation, name: &str, lang: Lang) -> Result<Explanation, 
         summary,
         sections,
     })
+}
+
+/// The pod's claims: what each is bound to, and the sentence that says which claim decides
+/// the pod's zone ("zone us-east-1b: claim data-db-0 is bound to a volume in us-east-1b").
+fn volumes_section(sim: &Simulation, p: usize, lang: Lang) -> Option<(Section, Option<String>)> {
+    let claims = sim.pod_claim_states(p);
+    if claims.is_empty() {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut decides = None;
+    for (name, state, zone) in claims {
+        let line = match (&state, &zone) {
+            (None, _) => Line::new(
+                Status::Fail,
+                say!(
+                    lang,
+                    "claim {} does not exist: kube-scheduler keeps the pod off every node \
+                     and Karpenter ignores it",
+                    "클레임 {}이 없음: kube-scheduler는 파드를 어느 노드에도 두지 않고 \
+                     Karpenter는 무시함",
+                    name
+                ),
+            ),
+            (Some(_), Some(zone)) => {
+                let text = say!(
+                    lang,
+                    "zone {}: claim {} is bound to a volume in {}",
+                    "가용 영역 {}: 클레임 {}은 {}의 볼륨에 바인딩되어 있음",
+                    zone,
+                    name,
+                    zone
+                );
+                decides.get_or_insert_with(|| {
+                    let mut t = text.clone();
+                    if let Some(first) = t.get(..1) {
+                        t = format!("{}{}", first.to_uppercase(), &t[1..]);
+                    }
+                    t
+                });
+                Line::new(Status::Chosen, text)
+            }
+            (Some(c), None) if c.lost => Line::new(
+                Status::Fail,
+                say!(
+                    lang,
+                    "claim {} is lost: its volume no longer exists",
+                    "클레임 {}은 Lost 상태: 볼륨이 더 이상 없음",
+                    name
+                ),
+            ),
+            (Some(c), None) => match &c.volume {
+                Some(v) => Line::new(
+                    Status::Pass,
+                    say!(
+                        lang,
+                        "claim {} is bound to volume {}, which every zone can reach",
+                        "클레임 {}은 모든 가용 영역에서 쓸 수 있는 볼륨 {}에 바인딩되어 있음",
+                        name,
+                        v
+                    ),
+                ),
+                None => Line::new(
+                    Status::Info,
+                    say!(
+                        lang,
+                        "claim {} is not bound yet: a WaitForFirstConsumer volume is \
+                     provisioned in the zone of the node its first pod is bound to",
+                        "클레임 {}은 아직 바인딩되지 않음: WaitForFirstConsumer 볼륨은 첫 \
+                     파드가 바인딩된 노드의 가용 영역에 만들어짐",
+                        name
+                    ),
+                ),
+            },
+        };
+        lines.push(line.about(&name));
+    }
+    let section = Section {
+        id: "volumes".into(),
+        title: say!(lang, "Volumes", "볼륨"),
+        at: None,
+        lines,
+    };
+    Some((section, decides))
 }
 
 fn node_name(sim: &Simulation, n: usize) -> String {
@@ -738,6 +830,9 @@ fn rejection_text(r: &Rejection, lang: Lang) -> String {
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
+            Rejection::VolumeLimits => "볼륨 연결 한도 초과".into(),
+            Rejection::VolumeNodeConflict => "볼륨의 node affinity와 맞지 않음".into(),
+            Rejection::VolumeBindConflict => "바인딩할 수 있는 퍼시스턴트 볼륨이 없음".into(),
             Rejection::Spread => "topology spread 제약을 만족하지 않음".into(),
             Rejection::Affinity => "pod affinity 규칙을 만족하지 않음".into(),
             Rejection::AntiAffinity => "pod anti-affinity 규칙을 만족하지 않음".into(),
@@ -758,6 +853,8 @@ fn rejection_check(r: &Rejection) -> &'static str {
         Rejection::NodeAffinity => "NodeAffinity",
         Rejection::Ports => "NodePorts",
         Rejection::Insufficient(_) => "NodeResourcesFit",
+        Rejection::VolumeLimits => "NodeVolumeLimits",
+        Rejection::VolumeNodeConflict | Rejection::VolumeBindConflict => "VolumeBinding",
         Rejection::Spread => "PodTopologySpread",
         Rejection::Affinity | Rejection::AntiAffinity | Rejection::ExistingAntiAffinity => {
             "InterPodAffinity"

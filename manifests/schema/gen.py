@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates manifests/src/schema/table.rs: the field names of the Kubernetes types the reader
 checks for unknown fields (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job,
-PodDisruptionBudget, Namespace and everything their specs and ObjectMeta contain).
+PodDisruptionBudget, Namespace, PersistentVolumeClaim, PersistentVolume, StorageClass and
+everything their specs and ObjectMeta contain).
 
 Source: the PyPI package `kubernetes` (the official Python client), version 37.0.2, whose
 models are generated from the OpenAPI document of Kubernetes release-1.37. Each model class
@@ -43,6 +44,9 @@ ROOTS = [
     "V1Job",
     "V1PodDisruptionBudget",
     "V1Namespace",
+    "V1PersistentVolumeClaim",
+    "V1PersistentVolume",
+    "V1StorageClass",
 ]
 
 SCALARS = {"str", "int", "bool", "float", "datetime", "date", "bytes", "object"}

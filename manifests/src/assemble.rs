@@ -352,6 +352,9 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::NodeOverlay(o) => scenario.node_overlays.push(o),
             Object::CapacityReservation(c) => scenario.capacity_reservations.push(c),
             Object::Timeline(s) => steps.extend(s),
+            Object::StorageClass(c) => scenario.storage.classes.push(c),
+            Object::Claim(c) => scenario.storage.claims.push(c),
+            Object::Volume(v) => scenario.storage.volumes.push(v),
             // A snapshot's nodes are `scenario.nodes` already (`snapshot::resolve`).
             Object::Node(_) | Object::NodeClaim(_) => {}
             // Admission has given the classes to their pods (`admission`).
@@ -838,6 +841,16 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                 }
                 continue;
             }
+            // A pod's claims live in the pod's namespace, which its spec does not know.
+            let namespace = if r.kind == "PersistentVolumeClaim" && r.namespace.is_empty() {
+                a.converted.namespace.clone()
+            } else {
+                r.namespace.clone()
+            };
+            let r = &Ref {
+                namespace,
+                ..r.clone()
+            };
             if !known.contains(&(r.kind.clone(), r.namespace.clone(), r.name.clone())) {
                 let target = object_label(
                     &r.kind,
@@ -849,13 +862,26 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     Some(&r.name),
                 );
                 let consequence = match r.kind.as_str() {
-                    "EC2NodeClass" => ": the NodePool will never launch nodes",
-                    _ => "",
+                    "EC2NodeClass" => ": the NodePool will never launch nodes".to_string(),
+                    "PersistentVolumeClaim" => format!(
+                        ": kube-scheduler leaves the pod pending (persistentvolumeclaim \"{}\" \
+                         not found) and Karpenter ignores it",
+                        r.name
+                    ),
+                    "StorageClass" => ": no volume is provisioned for the claim, so its pods \
+                                       stay pending"
+                        .to_string(),
+                    _ => String::new(),
+                };
+                let code = match r.kind.as_str() {
+                    "PersistentVolumeClaim" => Code::ClaimNotFound,
+                    "StorageClass" => Code::StorageClassNotFound,
+                    _ => Code::UnknownReference,
                 };
                 diagnostics.push(
                     diag(
                         Severity::Warning,
-                        Code::UnknownReference,
+                        code,
                         a,
                         &r.path,
                         r.pos,
@@ -868,10 +894,17 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     .with_ko(
                         format!(
                             "{target}가 이 시나리오에 없습니다{}",
-                            if r.kind == "EC2NodeClass" {
-                                ". 이 NodePool은 노드를 띄우지 않습니다"
-                            } else {
-                                ""
+                            match r.kind.as_str() {
+                                "EC2NodeClass" => ". 이 NodePool은 노드를 띄우지 않습니다",
+                                "PersistentVolumeClaim" => {
+                                    ". kube-scheduler는 파드를 Pending으로 두고 Karpenter는 \
+                                     무시합니다"
+                                }
+                                "StorageClass" => {
+                                    ". 클레임에 볼륨이 만들어지지 않아 그 파드는 Pending으로 \
+                                     남습니다"
+                                }
+                                _ => "",
                             }
                         ),
                         Some(format!(

@@ -416,6 +416,24 @@ codes! {
         "A PodDisruptionBudget without a selector selects no pods and protects nothing.",
         "selector가 없는 PodDisruptionBudget은 아무 파드도 고르지 않아 아무것도 보호하지 않습니다.";
 
+    // Storage.
+    ClaimAccessModes = "claim-access-modes", ApiServer,
+        "A PersistentVolumeClaim (or a claim template) without access modes.",
+        "접근 모드(accessModes)가 없는 PersistentVolumeClaim(또는 클레임 템플릿)입니다.";
+    ClaimStorageRequest = "claim-storage-request", ApiServer,
+        "A PersistentVolumeClaim (or a claim template) without `resources.requests.storage`.",
+        "`resources.requests.storage`가 없는 PersistentVolumeClaim(또는 클레임 템플릿)입니다.";
+    ClaimNotFound = "claim-not-found", Karpenter,
+        "A pod names a PersistentVolumeClaim that no document defines and no controller \
+         creates: kube-scheduler leaves the pod pending and Karpenter ignores it.",
+        "어떤 문서도 정의하지 않고 어떤 컨트롤러도 만들지 않는 PersistentVolumeClaim을 파드가 \
+         가리킵니다. kube-scheduler는 파드를 Pending으로 두고 Karpenter는 무시합니다.";
+    StorageClassNotFound = "storage-class-not-found", Karpenter,
+        "A claim names a StorageClass that no document defines: no volume is provisioned for \
+         it, and its pods stay pending.",
+        "어떤 문서도 정의하지 않는 StorageClass를 클레임이 가리킵니다. 볼륨이 만들어지지 않아 \
+         그 파드는 Pending으로 남습니다.";
+
     // The playground's kinds.
     DuplicateZone = "duplicate-zone", Playground,
         "A zone listed twice.",

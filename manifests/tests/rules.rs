@@ -1475,3 +1475,185 @@ fn the_shared_checks_speak_korean_too() {
         .collect();
     assert!(untranslated.is_empty(), "{untranslated:#?}");
 }
+
+const STORAGE: &str = "apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: gp3
+  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+allowedTopologies:
+  - matchLabelExpressions:
+      - {key: topology.ebs.csi.aws.com/zone, values: [us-east-1a]}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: gp3
+  resources: {requests: {storage: 10Gi}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+        - name: db
+          image: postgres
+  volumeClaimTemplates:
+    - metadata: {name: wal}
+      spec:
+        accessModes: [ReadWriteOncePod]
+        resources: {requests: {storage: 5Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: app}
+spec:
+  containers:
+    - name: app
+      image: nginx
+  volumes:
+    - name: data
+      persistentVolumeClaim: {claimName: data}
+    - name: scratch
+      ephemeral:
+        volumeClaimTemplate:
+          spec:
+            accessModes: [ReadWriteOnce]
+            resources: {requests: {storage: 1Gi}}
+";
+
+#[test]
+fn storage_rules() {
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: STORAGE,
+        good,
+        bad,
+        path,
+        code,
+    };
+    check(&[
+        r(
+            "volumeBindingMode is Immediate or WaitForFirstConsumer",
+            "volumeBindingMode: WaitForFirstConsumer",
+            "volumeBindingMode: WaitForConsumer",
+            "volumeBindingMode",
+            "invalid-choice",
+        ),
+        r(
+            "a StorageClass names its provisioner",
+            "provisioner: ebs.csi.aws.com\n",
+            "reclaimPolicy: Delete\n",
+            "provisioner",
+            "missing-field",
+        ),
+        r(
+            "allowedTopologies expressions have values",
+            "values: [us-east-1a]}",
+            "values: []}",
+            "allowedTopologies[0].matchLabelExpressions[0].values",
+            "missing-field",
+        ),
+        r(
+            "a claim has access modes",
+            "  accessModes: [ReadWriteOnce]\n  storageClassName: gp3",
+            "  storageClassName: gp3",
+            "spec.accessModes",
+            "claim-access-modes",
+        ),
+        r(
+            "access modes are the API's",
+            "  accessModes: [ReadWriteOnce]\n  storageClassName",
+            "  accessModes: [ReadWriteSome]\n  storageClassName",
+            "spec.accessModes[0]",
+            "invalid-choice",
+        ),
+        r(
+            "a claim requests storage",
+            "  resources: {requests: {storage: 10Gi}}",
+            "  resources: {requests: {}}",
+            "spec.resources",
+            "claim-storage-request",
+        ),
+        r(
+            "a StatefulSet's claim templates have access modes",
+            "        accessModes: [ReadWriteOncePod]\n",
+            "",
+            "volumeClaimTemplates[0].spec.accessModes",
+            "claim-access-modes",
+        ),
+        r(
+            "a StatefulSet's claim templates are named",
+            "    - metadata: {name: wal}",
+            "    - metadata: {labels: {a: b}}",
+            "volumeClaimTemplates[0].metadata.name",
+            "missing-field",
+        ),
+        r(
+            "a generic ephemeral volume's template requests storage",
+            "            resources: {requests: {storage: 1Gi}}",
+            "            resources: {}",
+            "ephemeral.volumeClaimTemplate.spec.resources",
+            "claim-storage-request",
+        ),
+        r(
+            "a claim volume names its claim",
+            "persistentVolumeClaim: {claimName: data}",
+            "persistentVolumeClaim: {readOnly: true}",
+            "persistentVolumeClaim.claimName",
+            "missing-field",
+        ),
+    ]);
+}
+
+/// What the API server accepts but leaves a pod pending: a claim nobody defines or creates,
+/// a class nobody defines. Warnings, with the consequence said, in both languages.
+#[test]
+fn a_pod_naming_a_claim_that_does_not_exist_is_warned_about() {
+    let warned = |text: &str, code: &str| -> Vec<kpg_manifests::Diagnostic> {
+        load(text)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == code)
+            .collect()
+    };
+    assert!(warned(STORAGE, "claim-not-found").is_empty());
+    assert!(warned(STORAGE, "storage-class-not-found").is_empty());
+    let missing = warned(
+        &STORAGE.replace("{claimName: data}", "{claimName: dat}"),
+        "claim-not-found",
+    );
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    let d = &missing[0];
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(
+        d.path
+            .ends_with("volumes[0].persistentVolumeClaim.claimName")
+    );
+    assert!(
+        d.message.contains(
+            "kube-scheduler leaves the pod pending (persistentvolumeclaim \"dat\" not found)"
+        ),
+        "{}",
+        d.message
+    );
+    assert!(korean(d) && d.help.is_some());
+    let class = warned(
+        &STORAGE.replace("storageClassName: gp3", "storageClassName: gp2"),
+        "storage-class-not-found",
+    );
+    assert_eq!(class.len(), 1, "{class:?}");
+    assert!(korean(&class[0]) && class[0].help.is_some());
+    // A StatefulSet's and an ephemeral volume's claims are made by their controllers.
+    assert!(warned(STORAGE, "unknown-reference").is_empty());
+}

@@ -44,6 +44,13 @@ pub enum Rejection {
     NodeAffinity,
     Ports,
     Insufficient(Vec<&'static str>),
+    /// NodeVolumeLimits: the node's CSI driver cannot attach another volume.
+    VolumeLimits,
+    /// VolumeBinding: a bound volume's node affinity does not match the node.
+    VolumeNodeConflict,
+    /// VolumeBinding: an unbound claim cannot be provisioned for the node (its
+    /// StorageClass's `allowedTopologies`).
+    VolumeBindConflict,
     Spread,
     Affinity,
     AntiAffinity,
@@ -74,6 +81,13 @@ impl Rejection {
                     }
                 })
                 .collect(),
+            Rejection::VolumeLimits => alloc::vec!["node(s) exceed max volume count".into()],
+            Rejection::VolumeNodeConflict => {
+                alloc::vec!["node(s) had volume node affinity conflict".into()]
+            }
+            Rejection::VolumeBindConflict => {
+                alloc::vec!["node(s) didn't find available persistent volumes to bind".into()]
+            }
             Rejection::Spread => {
                 alloc::vec!["node(s) didn't match pod topology spread constraints".into()]
             }
@@ -236,6 +250,10 @@ pub struct PreFiltered {
     /// (topology key, domain) pairs where an existing pod's anti-affinity rejects this pod.
     existing_anti: Vec<(String, String)>,
     host_ports: Vec<HostPort>,
+    /// Per node (by position), what the volume plugins (NodeVolumeLimits, VolumeBinding)
+    /// say of it, worked out by the caller, who holds the claims and volumes
+    /// (`sim::volumes`); empty for a pod without claims.
+    pub volumes: Vec<Option<Rejection>>,
 }
 
 impl Cluster<'_> {
@@ -375,6 +393,11 @@ impl Cluster<'_> {
             .collect();
         if !short.is_empty() {
             return Err(Rejection::Insufficient(short));
+        }
+        // VolumeRestrictions (nothing the playground models), NodeVolumeLimits, VolumeBinding
+        // and VolumeZone come next in the default profile's order.
+        if let Some(Some(r)) = pre.volumes.get(n) {
+            return Err(r.clone());
         }
         let spreads = pod
             .spec

@@ -9,6 +9,7 @@ pub mod checks;
 pub mod kube;
 pub mod topology;
 pub mod type_index;
+pub mod volumes;
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -407,6 +408,8 @@ impl Preferences {
 
 /// Per-attempt view of a pod's constraints.
 struct Attempt {
+    /// The pod's index (its volumes are looked up by it).
+    pod: usize,
     requirements: Rc<crate::pod::PodRequirements>,
     groups: Vec<usize>,
     /// Set only when relaxation added a PreferNoSchedule toleration; else the pod's own.
@@ -505,6 +508,9 @@ pub struct Solver<'a> {
     last_class: usize,
     /// Per node, its value for each spread's key ([`topology::NodeSpreadValues`]).
     spread_values: Vec<topology::NodeSpreadValues>,
+    /// The pods' volumes and the existing nodes' attach limits ([`Solver::with_volumes`]);
+    /// the nodes' attached volumes grow as pods are placed.
+    volumes: volumes::PassVolumes,
 }
 
 /// A pod's class as the nodes' fixed and shrinking checks see it: resources, tolerations and
@@ -661,7 +667,14 @@ impl<'a> Solver<'a> {
             node_compat,
             open_nodes: Vec::new(),
             last_class: 0,
+            volumes: volumes::PassVolumes::default(),
         }
+    }
+
+    /// Gives the pass its pods' volumes and the existing nodes' attach limits and attached
+    /// volumes.
+    pub fn with_volumes(&mut self, volumes: volumes::PassVolumes) {
+        self.volumes = volumes;
     }
 
     fn template_limits(&self) -> Vec<Limits> {
@@ -818,6 +831,7 @@ impl<'a> Solver<'a> {
             || self.inverse.contains_key(&p)
             || self.topology.has_inverse()
             || !crate::pod::host_ports(spec).is_empty()
+            || !spec.volumes.is_empty()
         {
             return;
         }
@@ -827,6 +841,7 @@ impl<'a> Solver<'a> {
             return;
         };
         let a = Attempt {
+            pod: p,
             requirements,
             groups: Vec::new(),
             tolerations: None,
@@ -917,6 +932,25 @@ impl<'a> Solver<'a> {
                 pr
             }
         };
+        // A volume's topology narrows the node, never the pod's own requirements: topology
+        // spread keeps counting with the pod's affinity (`tryVolumeAlternative`,
+        // `K@v1.14.1:pkg/controllers/provisioning/scheduling/nodeclaim.go`).
+        let pr = match self
+            .volumes
+            .pods
+            .get(&p)
+            .and_then(|v| v.requirements.as_ref())
+        {
+            Some(volume) => {
+                let mut preferred = pr.preferred.clone();
+                preferred.add_all(volume);
+                Rc::new(crate::pod::PodRequirements {
+                    strict: pr.strict.clone(),
+                    preferred,
+                })
+            }
+            None => pr,
+        };
         let mut groups = Vec::new();
         for (i, tsc) in spec.topology_spread.iter().enumerate() {
             if tsc.when_unsatisfiable == WhenUnsatisfiable::DoNotSchedule
@@ -965,6 +999,7 @@ impl<'a> Solver<'a> {
             None
         };
         Attempt {
+            pod: p,
             requirements: pr,
             groups,
             tolerations,
@@ -1037,6 +1072,11 @@ impl<'a> Solver<'a> {
         node.host_ports.extend(a.host_ports.iter().cloned());
         if let Some(r) = reqs {
             node.requirements = Rc::new(r);
+        }
+        let id = node.id;
+        if let Some(v) = self.volumes.pods.get(&p) {
+            let attached = self.volumes.nodes.entry(id).or_default();
+            attached.add(v);
         }
         if !self.topology.groups.is_empty() {
             self.topology
@@ -1307,6 +1347,16 @@ impl<'a> Solver<'a> {
             || ports_conflict(&node.host_ports, &a.host_ports)
         {
             return NodeFit::Never;
+        }
+        // `ExistingNode.CanAdd` checks the attach limits right after taints.
+        if let Some(v) = self.volumes.pods.get(&a.pod)
+            && self
+                .volumes
+                .nodes
+                .get(&node.id)
+                .is_some_and(|attached| attached.exceeds_limits(v))
+        {
+            return NodeFit::NotNow;
         }
         let Some(covered) = (match &self.node_compat[n] {
             Some((node_reqs, pod_reqs, answer))

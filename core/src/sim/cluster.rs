@@ -242,6 +242,8 @@ pub(super) struct Cluster {
     pub(super) label_classes: pod::LabelClasses,
     pub(super) nodes: Vec<Node>,
     pub(super) pdbs: Vec<PodDisruptionBudget>,
+    /// StorageClasses, claims and volumes (`sim::volumes`).
+    pub(super) volumes: super::volumes::VolumeStore,
     /// Bumped on every change a controller could react to.
     pub(super) version: u64,
 }
@@ -276,6 +278,7 @@ impl Cluster {
             label_classes: pod::LabelClasses::default(),
             nodes: Vec::new(),
             pdbs: scenario.pdbs.clone(),
+            volumes: super::volumes::VolumeStore::new(&scenario.storage),
             version: 0,
         };
         cluster.namespaces.entry("default".into()).or_default();

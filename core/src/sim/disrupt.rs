@@ -1548,6 +1548,7 @@ impl Simulation {
                 Vec::new()
             };
         let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
+        solver.with_volumes(self.pass_volumes(&pods));
         solver.shortcuts = self.solver_shortcuts;
         solver.ignore_preferences = self.ignores_preferences();
         solver.refuse_dra = self.refuses_dra();

@@ -50,6 +50,14 @@ pub enum EventKind {
     Killing { pod: PodRef },
     /// `kubectl cordon` (`unschedulable`) or `uncordon`.
     Cordoned { node: String, unschedulable: bool },
+    /// The CSI driver provisioned a volume for a claim and the PV controller bound them
+    /// (`zone`: where an EBS volume lives).
+    VolumeProvisioned {
+        namespace: String,
+        claim: String,
+        volume: String,
+        zone: Option<String>,
+    },
     /// A Timeline step scaled a workload.
     Scaled {
         kind: WorkloadKind,
@@ -466,6 +474,7 @@ impl EventKind {
                 ..
             } => "NodeSchedulable",
             Scaled { .. } => "ScalingReplicaSet",
+            VolumeProvisioned { .. } => "ProvisioningSucceeded",
             WorkloadDeleted { .. }
             | PdbDeleted { .. }
             | NodeClaimDeleted { .. }
@@ -546,6 +555,9 @@ impl EventKind {
             | TaintManagerEviction { pod, .. }
             | FailedDraining { pod, .. } => ObjectRef::pod(pod),
             JobCompleted { namespace, name } => ObjectRef::namespaced("Job", namespace, name),
+            VolumeProvisioned {
+                namespace, claim, ..
+            } => ObjectRef::namespaced("PersistentVolumeClaim", namespace, claim),
             Cordoned { node, .. }
             | SpotInterrupted { node, .. }
             | ReservationInterrupted { node, .. }
@@ -691,6 +703,10 @@ impl fmt::Display for EventKind {
                 write!(f, "Node {node} status is now: {}", self.reason())
             }
             Scaled { replicas, .. } => write!(f, "Scaled to {replicas}"),
+            VolumeProvisioned { volume, zone, .. } => match zone {
+                Some(zone) => write!(f, "Successfully provisioned volume {volume} in {zone}"),
+                None => write!(f, "Successfully provisioned volume {volume}"),
+            },
             WorkloadDeleted { .. }
             | PdbDeleted { .. }
             | NodePoolDeleted { .. }

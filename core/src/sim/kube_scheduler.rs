@@ -43,6 +43,7 @@ impl Simulation {
         let mut spread_cache = kube::SpreadCache::default();
         let same = |a: &Pod, b: &Pod| {
             Rc::ptr_eq(&a.spec, &b.spec)
+                && a.spec.volumes.is_empty()
                 && a.label_class == b.label_class
                 && a.requests == b.requests
         };
@@ -169,7 +170,28 @@ impl Simulation {
             namespaces: &self.cluster.namespaces,
         };
         let pod = &self.cluster.pods[p];
-        let pre = cluster.prefilter_cached(pod, spread_cache);
+        // VolumeBinding's PreFilter: a claim that cannot be used keeps the pod off every
+        // node before any filter runs.
+        if let Err(reason) = self.kube_volume_prefilter(pod) {
+            let n = knodes.len();
+            return Cycle {
+                choice: None,
+                summary: Some(format!(
+                    "0/{n} nodes are available: {reason}. preemption: 0/{n} nodes are \
+                     available: {n} Preemption is not helpful for scheduling."
+                )),
+                record: evidence::KubeRecord {
+                    at: self.now,
+                    nodes: Vec::new(),
+                    counts: Vec::new(),
+                    considered: n as u32,
+                    feasible: 0,
+                    chosen: None,
+                },
+            };
+        }
+        let mut pre = cluster.prefilter_cached(pod, spread_cache);
+        pre.volumes = self.kube_volume_filters(pod, knodes, &cache.bound);
         let results: Vec<(usize, Result<(), kube::Rejection>)> = (0..knodes.len())
             .map(|i| (knodes[i].id, cluster.filter_with(pod, i, &pre)))
             .collect();
@@ -255,6 +277,7 @@ impl Simulation {
     }
 
     pub(super) fn bind(&mut self, p: usize, n: usize) {
+        self.bind_pod_volumes(p, n);
         if !self.cluster.pods[p].is_daemon() {
             self.cluster.nodes[n].last_pod_event = Some(self.now);
         }

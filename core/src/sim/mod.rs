@@ -55,6 +55,7 @@ mod snapshot;
 mod static_pools;
 mod termination;
 mod timeline;
+mod volumes;
 mod workloads;
 
 pub use candidacy::Candidacy;
@@ -63,6 +64,7 @@ pub use cluster::{Node, NodeState};
 pub use disrupt::DisruptionDecision;
 pub use event::{Event, EventKind};
 pub use termination::SPOT_NOTICE;
+pub use volumes::ClaimState;
 
 /// Hard caps that keep a page responsive; the reader reports them with line numbers first.
 pub const MAX_PODS: usize = 50_000;
@@ -289,6 +291,7 @@ impl Simulation {
         if !scenario.nodes.is_empty() {
             sim.detect_drift();
         }
+        sim.provision_immediate_claims();
         for w in 0..sim.cluster.workloads.len() {
             sim.start_workload(w);
         }

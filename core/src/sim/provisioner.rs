@@ -312,7 +312,7 @@ impl Simulation {
                 ));
             }
         }
-        None
+        self.karpenter_volume_problem(pod)
     }
 
     /// Like Karpenter's pod controller, over the pods kube-scheduler could not bind: a pod
@@ -458,6 +458,7 @@ impl Simulation {
             &bound,
             &node_labels,
         );
+        solver.with_volumes(self.pass_volumes(pending));
         solver.record = true;
         solver.shortcuts = self.solver_shortcuts;
         solver.ignore_preferences = self.ignores_preferences();

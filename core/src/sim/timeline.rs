@@ -39,13 +39,26 @@ impl Simulation {
                     let p = self.add_replica(w);
                     live.push(p);
                 }
-                // Scale-down removes pending pods first, then the newest.
-                live.sort_by_key(|&p| {
-                    (
-                        self.cluster.pods[p].node.is_some(),
-                        core::cmp::Reverse(self.cluster.pods[p].seq),
-                    )
-                });
+                // Scale-down removes pending pods first, then the newest; a StatefulSet
+                // removes its highest ordinals first, whatever their state.
+                if kind == WorkloadKind::StatefulSet {
+                    let prefix = format!("{name}-");
+                    let ordinal = |p: usize| -> u32 {
+                        self.cluster.pods[p]
+                            .name
+                            .strip_prefix(&prefix)
+                            .and_then(|o| o.parse().ok())
+                            .unwrap_or(0)
+                    };
+                    live.sort_by_key(|&p| core::cmp::Reverse(ordinal(p)));
+                } else {
+                    live.sort_by_key(|&p| {
+                        (
+                            self.cluster.pods[p].node.is_some(),
+                            core::cmp::Reverse(self.cluster.pods[p].seq),
+                        )
+                    });
+                }
                 while (live.len() as u32) > replicas {
                     let p = live.remove(0);
                     self.delete_pod(p);

@@ -51,6 +51,7 @@ impl Simulation {
         };
         let p = self.cluster.add_pod(pod);
         self.cluster.version += 1;
+        self.create_pod_claims(p);
         p
     }
 
@@ -87,14 +88,35 @@ impl Simulation {
     }
 
     pub(super) fn add_replica(&mut self, w: usize) -> usize {
-        let ordinal = self.cluster.workload_state[w].next_ordinal;
-        self.cluster.workload_state[w].next_ordinal += 1;
+        let ordinal = if self.cluster.workloads[w].kind == WorkloadKind::StatefulSet {
+            // The StatefulSet controller keeps its pods at ordinals 0..replicas: a new pod
+            // takes the lowest ordinal no live pod has, so a pod that comes back has its old
+            // name (and its claims).
+            self.free_ordinal(w)
+        } else {
+            let ordinal = self.cluster.workload_state[w].next_ordinal;
+            self.cluster.workload_state[w].next_ordinal += 1;
+            ordinal
+        };
         let name = self.namer.pod_name(
             &self.cluster.workloads[w],
             ordinal,
             self.cluster.workload_state[w].revision,
         );
         self.new_pod(w, name, None)
+    }
+
+    /// The lowest ordinal of StatefulSet `w` that no active pod of it has.
+    fn free_ordinal(&self, w: usize) -> u32 {
+        let prefix = format!("{}-", self.cluster.workloads[w].name);
+        let taken: alloc::collections::BTreeSet<u32> = self
+            .cluster
+            .pods
+            .iter()
+            .filter(|q| q.workload == w && q.is_active())
+            .filter_map(|q| q.name.strip_prefix(&prefix)?.parse().ok())
+            .collect();
+        (0..).find(|o| !taken.contains(o)).unwrap_or(0)
     }
 
     /// Creates DaemonSet `w`'s pod on node `n` if the node should run one. The caller knows

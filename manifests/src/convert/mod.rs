@@ -12,6 +12,7 @@ pub(crate) mod playground;
 pub(crate) mod pod;
 pub(crate) mod runtime_class;
 pub(crate) mod snapshot;
+pub(crate) mod storage;
 pub(crate) mod workload;
 
 use kpg_core::catalog::InstanceTypeSpec;
@@ -105,6 +106,21 @@ pub(crate) const KINDS: &[KindInfo] = &[
         namespaced: false,
     },
     KindInfo {
+        kind: "StorageClass",
+        versions: &["storage.k8s.io/v1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "PersistentVolumeClaim",
+        versions: &["v1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "PersistentVolume",
+        versions: &["v1"],
+        namespaced: false,
+    },
+    KindInfo {
         kind: "Cluster",
         versions: &["playground.karpenter.dev/v1alpha1"],
         namespaced: false,
@@ -189,6 +205,9 @@ pub(crate) enum Object {
     NodeOverlay(kpg_core::overlay::NodeOverlay),
     CapacityReservation(kpg_core::reservation::CapacityReservation),
     Timeline(Vec<playground::Step>),
+    StorageClass(kpg_core::volumes::StorageClass),
+    Claim(kpg_core::volumes::Claim),
+    Volume(kpg_core::volumes::PersistentVolume),
     /// A snapshot's Node and NodeClaim.
     Node(snapshot::NodeDoc),
     NodeClaim(snapshot::ClaimDoc),
@@ -333,6 +352,9 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
                 | "Timeline"
                 | "NodeOverlay"
                 | "CapacityReservation"
+                | "StorageClass"
+                | "PersistentVolumeClaim"
+                | "PersistentVolume"
         )
     {
         cx.error(
@@ -400,6 +422,18 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "CapacityReservation" => {
             let (m, o) = playground::capacity_reservation(cx, root);
             (m, Object::CapacityReservation(o))
+        }
+        "StorageClass" => {
+            let (m, o) = storage::storage_class(cx, root);
+            (m, Object::StorageClass(o))
+        }
+        "PersistentVolumeClaim" => {
+            let (m, o) = storage::claim(cx, root);
+            (m, Object::Claim(o))
+        }
+        "PersistentVolume" => {
+            let (m, o) = storage::volume(cx, root);
+            (m, Object::Volume(o))
         }
         "Node" => {
             let (m, o) = snapshot::node(cx, root);

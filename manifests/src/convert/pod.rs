@@ -80,7 +80,6 @@ const IGNORED_POD_FIELDS: &[&str] = &[
     "setHostnameAsFQDN",
     "shareProcessNamespace",
     "subdomain",
-    "volumes",
 ];
 
 /// The marker [`Cx::refer`] files a pod's written `spec.overhead` under: admission refuses an
@@ -317,6 +316,9 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
         "실제 kubelet은 파드가 시작되고 그 시간이 지나면 파드를 실패시키고(`DeadlineExceeded`) \
          노드를 비웁니다. 플레이그라운드는 파드를 계속 실행합니다",
     );
+    if let Some(v) = s.get("volumes") {
+        spec.volumes = super::storage::pod_volumes(cx, &v);
+    }
     s.ignore(IGNORED_POD_FIELDS);
     s.finish(cx);
     spec

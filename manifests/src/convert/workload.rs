@@ -186,13 +186,22 @@ pub(crate) fn controller(cx: &mut Cx, root: &Field<'_>, kind: WorkloadKind) -> (
                 if kind != WorkloadKind::ReplicaSet {
                     s.ignore(&["revisionHistoryLimit"]);
                 }
+                if kind == WorkloadKind::StatefulSet
+                    && let Some(t) = s.get("volumeClaimTemplates")
+                {
+                    // The StatefulSet controller gives every pod a volume per template,
+                    // replacing a template volume of the same name.
+                    let templates = super::storage::claim_templates(cx, &t);
+                    let volumes = &mut workload.template.spec.volumes;
+                    volumes.retain(|v| !templates.iter().any(|t| t.name() == v.name()));
+                    volumes.extend(templates);
+                }
                 match kind {
                     WorkloadKind::Deployment => {
                         s.ignore(&["strategy", "paused", "progressDeadlineSeconds"])
                     }
                     WorkloadKind::StatefulSet => s.ignore(&[
                         "serviceName",
-                        "volumeClaimTemplates",
                         "podManagementPolicy",
                         "updateStrategy",
                         "persistentVolumeClaimRetentionPolicy",

@@ -2,7 +2,7 @@
 // (models generated from the OpenAPI document of Kubernetes release-1.37). Do not edit:
 // rerun the script as its docstring says.
 //
-// 148 types, 668 fields, 371 distinct field names.
+// 167 types, 796 fields, 391 distinct field names.
 
 #![allow(dead_code)]
 
@@ -14,185 +14,207 @@ pub(super) const SOURCE: &str = "kubernetes 37.0.2 (PyPI), Kubernetes release-1.
 /// `NAMES[NAME_AT[i] as usize..NAME_AT[i + 1] as usize]`.
 #[rustfmt::skip]
 pub(super) static NAMES: &str = concat!(
-    "accessModesactionactiveDeadlineSecondsaddaffinityallallowPrivilegeEscalationannotations",
-    "apiGroupapiVersionappArmorProfileargsaudienceautomountServiceAccountToken",
-    "awsElasticBlockStoreazureDiskazureFilebackoffLimitbackoffLimitPerIndexbasic",
-    "bindMountOptionsblockOwnerDeletioncachingModecapabilitiescephfscertificateChainPath",
-    "chapAuthDiscoverychapAuthSessioncinderclaimNameclaimsclusterTrustBundlecommand",
-    "completionModecompletionsconditionTypeconfigMapconfigMapKeyRefconfigMapRefcontainerName",
-    "containerPortcontainerscontrollercreationTimestampcredentialBundlePathcsidataSource",
-    "dataSourceRefdatasetNamedatasetUUIDdefaultModedefaultUserdeletionGracePeriodSeconds",
-    "deletionTimestampdevicePathdirectorydiskNamediskURIdisruptionModedivisordnsConfig",
-    "dnsPolicydownwardAPIdriverdropeffectemptyDirenableServiceLinksendpointsenvenvFrom",
-    "ephemeralephemeralContainersevictionRespondersexecexitCodesexpirationSeconds",
-    "failureThresholdfcfieldPathfieldReffieldsTypefieldsV1fileKeyReffinalizersflexVolume",
-    "flockerfsGroupfsGroupChangePolicyfsTypeganggatewaygcePersistentDiskgenerateName",
-    "generationgitRepoglusterfsgmsaCredentialSpecgmsaCredentialSpecNamegroupgrpchost",
-    "hostAliaseshostIPhostIPChostNetworkhostPIDhostPathhostPorthostProcesshostUsershostname",
-    "hostnameOverridehostnameshttpGethttpHeadersimageimagePullPolicyimagePullSecrets",
-    "initContainersinitialDelaySecondsinitiatorNameipiqniscsiiscsiInterfaceitemskeykeyPath",
-    "keyTypekeyringkindlabelSelectorlabelslevellifecyclelimitslivenessProbelocalhostProfile",
-    "lunmanagedBymanagedFieldsmanagermanualSelectormatchExpressionsmatchFieldsmatchLabelKeys",
-    "matchLabelsmaxExpirationSecondsmaxFailedIndexesmaxSkewmaxSurgemaxUnavailablemedium",
-    "metadataminAvailableminCountminDomainsminReadySecondsmismatchLabelKeysmodemonitors",
+    "accessModesactionactiveDeadlineSecondsaddaffinityallallowPrivilegeEscalation",
+    "allowVolumeExpansionallowedTopologiesannotationsapiGroupapiVersionappArmorProfileargs",
+    "audienceautomountServiceAccountTokenawsElasticBlockStoreazureDiskazureFilebackoffLimit",
+    "backoffLimitPerIndexbasicbindMountOptionsblockOwnerDeletioncachingModecapabilities",
+    "capacitycephfscertificateChainPathchapAuthDiscoverychapAuthSessioncinderclaimName",
+    "claimRefclaimsclusterTrustBundlecommandcompletionModecompletionsconditionTypeconfigMap",
+    "configMapKeyRefconfigMapRefcontainerNamecontainerPortcontainerscontroller",
+    "controllerExpandSecretRefcontrollerPublishSecretRefcreationTimestampcredentialBundlePath",
+    "csidataSourcedataSourceRefdatasetNamedatasetUUIDdefaultModedefaultUser",
+    "deletionGracePeriodSecondsdeletionTimestampdevicePathdirectorydiskNamediskURI",
+    "disruptionModedivisordnsConfigdnsPolicydownwardAPIdriverdropeffectemptyDir",
+    "enableServiceLinksendpointsendpointsNamespaceenvenvFromephemeralephemeralContainers",
+    "evictionRespondersexecexitCodesexpirationSecondsfailureThresholdfcfieldPathfieldRef",
+    "fieldsTypefieldsV1fileKeyReffinalizersflexVolumeflockerfsGroupfsGroupChangePolicyfsType",
+    "ganggatewaygcePersistentDiskgenerateNamegenerationgitRepoglusterfsgmsaCredentialSpec",
+    "gmsaCredentialSpecNamegroupgrpchosthostAliaseshostIPhostIPChostNetworkhostPIDhostPath",
+    "hostPorthostProcesshostUsershostnamehostnameOverridehostnameshttpGethttpHeadersimage",
+    "imagePullPolicyimagePullSecretsinitContainersinitialDelaySecondsinitiatorNameipiqniscsi",
+    "iscsiInterfaceitemskeykeyPathkeyTypekeyringkindlabelSelectorlabelslevellifecyclelimits",
+    "livenessProbelocallocalhostProfilelunmanagedBymanagedFieldsmanagermanualSelector",
+    "matchExpressionsmatchFieldsmatchLabelExpressionsmatchLabelKeysmatchLabels",
+    "maxExpirationSecondsmaxFailedIndexesmaxSkewmaxSurgemaxUnavailablemediummetadata",
+    "minAvailableminCountminDomainsminReadySecondsmismatchLabelKeysmodemonitorsmountOptions",
     "mountPathmountPropagationnamenameserversnamespacenamespaceSelectornamespacesnfs",
-    "nodeAffinitynodeAffinityPolicynodeNamenodePublishSecretRefnodeSelectornodeSelectorTerms",
-    "nodeTaintsPolicyonExitCodesonPodConditionsoperationoperatoroptionaloptionsordinalsos",
-    "overheadownerReferencesparallelismpartitionpathpausedpdIDpdNameperiodSeconds",
-    "persistentVolumeClaimpersistentVolumeClaimRetentionPolicyphotonPersistentDiskpodAffinity",
-    "podAffinityTermpodAntiAffinitypodCertificatepodFailurePolicypodGroupName",
+    "nodeAffinitynodeAffinityPolicynodeExpandSecretRefnodeNamenodePublishSecretRef",
+    "nodeSelectornodeSelectorTermsnodeStageSecretRefnodeTaintsPolicyonExitCodes",
+    "onPodConditionsoperationoperatoroptionaloptionsordinalsosoverheadownerReferences",
+    "parallelismparameterspartitionpathpausedpdIDpdNameperiodSecondspersistentVolumeClaim",
+    "persistentVolumeClaimRetentionPolicypersistentVolumeReclaimPolicyphotonPersistentDisk",
+    "podAffinitypodAffinityTermpodAntiAffinitypodCertificatepodFailurePolicypodGroupName",
     "podManagementPolicypodReplacementPolicypoolportportalsportsportworxVolumepostStart",
     "preStoppreemptionPolicypreferencepreferredDuringSchedulingIgnoredDuringExecutionprefix",
     "prioritypriorityClassNameprivilegedprocMountprogressDeadlineSecondsprojected",
-    "protectionDomainprotocolpullPolicyquobyterbdreadOnlyreadOnlyRootFilesystemreadinessGates",
-    "readinessProberecursiveReadOnlyreferenceregistryreplicasrepositoryrequestrequests",
-    "requiredDuringSchedulingIgnoredDuringExecutionresizePolicyresourceresourceClaimName",
-    "resourceClaimTemplateNameresourceClaimsresourceFieldRefresourceNameresourceVersion",
-    "resourcesrestartPolicyrestartPolicyRulesrevisionrevisionHistoryLimitrolerollingUpdate",
-    "rulesrunAsGrouprunAsNonRootrunAsUserrunAsUserNameruntimeClassNamescaleIOschedulerName",
-    "schedulingschedulingConstraintsschedulingGatesschedulingGroupschedulingPolicyscheme",
-    "seLinuxChangePolicyseLinuxOptionssearchesseccompProfilesecondssecretsecretFile",
-    "secretKeyRefsecretNamesecretRefsecurityContextselectorselfLinkserverservice",
-    "serviceAccountserviceAccountNameserviceAccountTokenserviceNamesetHostnameAsFQDNshareName",
-    "shareProcessNamespacesignerNamesinglesizeLimitsleepsourcesspecsslEnabledstart",
-    "startupProbestatusstdinstdinOncestopSignalstorageClassNamestorageModestoragePolicyID",
-    "storagePolicyNamestoragePoolstorageosstrategysubPathsubPathExprsubdomainsubresource",
-    "succeededCountsucceededIndexessuccessPolicysuccessThresholdsupplementalGroups",
-    "supplementalGroupsPolicysuspendsysctlssystemtargetContainerNametargetPortaltargetWWNs",
-    "tcpSockettemplatetenantterminationGracePeriodSecondsterminationMessagePath",
-    "terminationMessagePolicytimetimeoutSecondstolerationSecondstolerationstopology",
-    "topologyKeytopologySpreadConstraintsttlSecondsAfterFinishedttytypeuid",
-    "unhealthyPodEvictionPolicyupdateStrategyuseruserAnnotationsvaluevalueFromvaluesvolume",
-    "volumeAttributesvolumeAttributesClassNamevolumeClaimTemplatevolumeClaimTemplates",
-    "volumeDevicesvolumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumes",
-    "vsphereVolumeweightwhenDeletedwhenScaledwhenUnsatisfiablewindowsOptionsworkingDirwwids",
+    "protectionDomainprotocolprovisionerpullPolicyquobyterbdreadOnlyreadOnlyRootFilesystem",
+    "readinessGatesreadinessProbereclaimPolicyrecursiveReadOnlyreferenceregistryreplicas",
+    "repositoryrequestrequestsrequiredrequiredDuringSchedulingIgnoredDuringExecution",
+    "resizePolicyresourceresourceClaimNameresourceClaimTemplateNameresourceClaims",
+    "resourceFieldRefresourceNameresourceVersionresourcesrestartPolicyrestartPolicyRules",
+    "revisionrevisionHistoryLimitrolerollingUpdaterulesrunAsGrouprunAsNonRootrunAsUser",
+    "runAsUserNameruntimeClassNamescaleIOschedulerNameschedulingschedulingConstraints",
+    "schedulingGatesschedulingGroupschedulingPolicyschemeseLinuxChangePolicyseLinuxOptions",
+    "searchesseccompProfilesecondssecretsecretFilesecretKeyRefsecretNamesecretNamespace",
+    "secretRefsecurityContextselectorselfLinkserverserviceserviceAccountserviceAccountName",
+    "serviceAccountTokenserviceNamesetHostnameAsFQDNshareNameshareProcessNamespacesignerName",
+    "singlesizeLimitsleepsourcesspecsslEnabledstartstartupProbestatusstdinstdinOncestopSignal",
+    "storageClassNamestorageModestoragePolicyIDstoragePolicyNamestoragePoolstorageosstrategy",
+    "subPathsubPathExprsubdomainsubresourcesucceededCountsucceededIndexessuccessPolicy",
+    "successThresholdsupplementalGroupssupplementalGroupsPolicysuspendsysctlssystem",
+    "targetContainerNametargetPortaltargetWWNstcpSockettemplatetenant",
+    "terminationGracePeriodSecondsterminationMessagePathterminationMessagePolicytime",
+    "timeoutSecondstolerationSecondstolerationstopologytopologyKeytopologySpreadConstraints",
+    "ttlSecondsAfterFinishedttytypeuidunhealthyPodEvictionPolicyupdateStrategyuser",
+    "userAnnotationsvaluevalueFromvaluesvolumevolumeAttributesvolumeAttributesClassName",
+    "volumeBindingModevolumeClaimTemplatevolumeClaimTemplatesvolumeDevicesvolumeHandle",
+    "volumeIDvolumeModevolumeMountsvolumeNamevolumeNamespacevolumePathvolumesvsphereVolume",
+    "weightwhenDeletedwhenScaledwhenUnsatisfiablewindowsOptionsworkingDirwwids",
 );
 
 #[rustfmt::skip]
-pub(super) static NAME_AT: [u16; 372] = [
-    0, 11, 17, 38, 41, 49, 52, 76, 87, 95, 105, 120, 124, 132, 160, 180, 189, 198, 210, 230, 235,
-    251, 269, 280, 292, 298, 318, 335, 350, 356, 365, 371, 389, 396, 410, 421, 434, 443, 458, 470,
-    483, 496, 506, 516, 533, 553, 556, 566, 579, 590, 601, 612, 623, 649, 666, 676, 685, 693, 700,
-    714, 721, 730, 739, 750, 756, 760, 766, 774, 792, 801, 804, 811, 820, 839, 857, 861, 870, 887,
-    903, 905, 914, 922, 932, 940, 950, 960, 970, 977, 984, 1003, 1009, 1013, 1020, 1037, 1049, 1059,
-    1066, 1075, 1093, 1115, 1120, 1124, 1128, 1139, 1145, 1152, 1163, 1170, 1178, 1186, 1197, 1206,
-    1214, 1230, 1239, 1246, 1257, 1262, 1277, 1293, 1307, 1326, 1339, 1341, 1344, 1349, 1363, 1368,
-    1371, 1378, 1385, 1392, 1396, 1409, 1415, 1420, 1429, 1435, 1448, 1464, 1467, 1476, 1489, 1496,
-    1510, 1526, 1537, 1551, 1562, 1582, 1598, 1605, 1613, 1627, 1633, 1641, 1653, 1661, 1671, 1686,
-    1703, 1707, 1715, 1724, 1740, 1744, 1755, 1764, 1781, 1791, 1794, 1806, 1824, 1832, 1852, 1864,
-    1881, 1897, 1908, 1923, 1932, 1940, 1948, 1955, 1963, 1965, 1973, 1988, 1999, 2008, 2012, 2018,
-    2022, 2028, 2041, 2062, 2098, 2118, 2129, 2144, 2159, 2173, 2189, 2201, 2220, 2240, 2244, 2248,
-    2255, 2260, 2274, 2283, 2290, 2306, 2316, 2363, 2369, 2377, 2394, 2404, 2413, 2436, 2445, 2461,
-    2469, 2479, 2486, 2489, 2497, 2519, 2533, 2547, 2564, 2573, 2581, 2589, 2599, 2606, 2614, 2660,
-    2672, 2680, 2697, 2722, 2736, 2752, 2764, 2779, 2788, 2801, 2819, 2827, 2847, 2851, 2864, 2869,
-    2879, 2891, 2900, 2913, 2929, 2936, 2949, 2959, 2980, 2995, 3010, 3026, 3032, 3051, 3065, 3073,
-    3087, 3094, 3100, 3110, 3122, 3132, 3141, 3156, 3164, 3172, 3178, 3185, 3199, 3217, 3236, 3247,
-    3264, 3273, 3294, 3304, 3310, 3319, 3324, 3331, 3335, 3345, 3350, 3362, 3368, 3373, 3382, 3392,
-    3408, 3419, 3434, 3451, 3462, 3471, 3479, 3486, 3497, 3506, 3517, 3531, 3547, 3560, 3576, 3594,
-    3618, 3625, 3632, 3638, 3657, 3669, 3679, 3688, 3696, 3702, 3731, 3753, 3777, 3781, 3795, 3812,
-    3823, 3831, 3842, 3867, 3890, 3893, 3897, 3900, 3926, 3940, 3944, 3959, 3964, 3973, 3979, 3985,
-    4001, 4026, 4045, 4065, 4078, 4086, 4096, 4108, 4118, 4133, 4143, 4150, 4163, 4169, 4180, 4190,
-    4207, 4221, 4231, 4236,
+pub(super) static NAME_AT: [u16; 392] = [
+    0, 11, 17, 38, 41, 49, 52, 76, 96, 113, 124, 132, 142, 157, 161, 169, 197, 217, 226, 235, 247,
+    267, 272, 288, 306, 317, 329, 337, 343, 363, 380, 395, 401, 410, 418, 424, 442, 449, 463, 474,
+    487, 496, 511, 523, 536, 549, 559, 569, 594, 620, 637, 657, 660, 670, 683, 694, 705, 716, 727,
+    753, 770, 780, 789, 797, 804, 818, 825, 834, 843, 854, 860, 864, 870, 878, 896, 905, 923, 926,
+    933, 942, 961, 979, 983, 992, 1009, 1025, 1027, 1036, 1044, 1054, 1062, 1072, 1082, 1092, 1099,
+    1106, 1125, 1131, 1135, 1142, 1159, 1171, 1181, 1188, 1197, 1215, 1237, 1242, 1246, 1250, 1261,
+    1267, 1274, 1285, 1292, 1300, 1308, 1319, 1328, 1336, 1352, 1361, 1368, 1379, 1384, 1399, 1415,
+    1429, 1448, 1461, 1463, 1466, 1471, 1485, 1490, 1493, 1500, 1507, 1514, 1518, 1531, 1537, 1542,
+    1551, 1557, 1570, 1575, 1591, 1594, 1603, 1616, 1623, 1637, 1653, 1664, 1685, 1699, 1710, 1730,
+    1746, 1753, 1761, 1775, 1781, 1789, 1801, 1809, 1819, 1834, 1851, 1855, 1863, 1875, 1884, 1900,
+    1904, 1915, 1924, 1941, 1951, 1954, 1966, 1984, 2003, 2011, 2031, 2043, 2060, 2078, 2094, 2105,
+    2120, 2129, 2137, 2145, 2152, 2160, 2162, 2170, 2185, 2196, 2206, 2215, 2219, 2225, 2229, 2235,
+    2248, 2269, 2305, 2334, 2354, 2365, 2380, 2395, 2409, 2425, 2437, 2456, 2476, 2480, 2484, 2491,
+    2496, 2510, 2519, 2526, 2542, 2552, 2599, 2605, 2613, 2630, 2640, 2649, 2672, 2681, 2697, 2705,
+    2716, 2726, 2733, 2736, 2744, 2766, 2780, 2794, 2807, 2824, 2833, 2841, 2849, 2859, 2866, 2874,
+    2882, 2928, 2940, 2948, 2965, 2990, 3004, 3020, 3032, 3047, 3056, 3069, 3087, 3095, 3115, 3119,
+    3132, 3137, 3147, 3159, 3168, 3181, 3197, 3204, 3217, 3227, 3248, 3263, 3278, 3294, 3300, 3319,
+    3333, 3341, 3355, 3362, 3368, 3378, 3390, 3400, 3415, 3424, 3439, 3447, 3455, 3461, 3468, 3482,
+    3500, 3519, 3530, 3547, 3556, 3577, 3587, 3593, 3602, 3607, 3614, 3618, 3628, 3633, 3645, 3651,
+    3656, 3665, 3675, 3691, 3702, 3717, 3734, 3745, 3754, 3762, 3769, 3780, 3789, 3800, 3814, 3830,
+    3843, 3859, 3877, 3901, 3908, 3915, 3921, 3940, 3952, 3962, 3971, 3979, 3985, 4014, 4036, 4060,
+    4064, 4078, 4095, 4106, 4114, 4125, 4150, 4173, 4176, 4180, 4183, 4209, 4223, 4227, 4242, 4247,
+    4256, 4262, 4268, 4284, 4309, 4326, 4345, 4365, 4378, 4390, 4398, 4408, 4420, 4430, 4445, 4455,
+    4462, 4475, 4481, 4492, 4502, 4519, 4533, 4543, 4548,
 ];
 
 /// The fields of type `t` are `FIELDS[TYPE_AT[t]..TYPE_AT[t + 1]]`, sorted by name.
 #[rustfmt::skip]
-pub(super) static TYPE_AT: [u16; 149] = [
-    0, 2, 6, 9, 11, 17, 20, 25, 27, 33, 37, 43, 45, 48, 51, 56, 81, 86, 88, 90, 92, 97, 102, 104,
-    109, 117, 119, 120, 125, 128, 131, 134, 137, 142, 168, 169, 171, 172, 177, 181, 186, 188, 192,
-    195, 198, 201, 207, 209, 211, 213, 224, 226, 231, 235, 252, 256, 258, 261, 264, 268, 269, 276,
-    279, 284, 285, 287, 288, 291, 293, 295, 310, 316, 321, 330, 332, 334, 336, 341, 343, 349, 351,
-    359, 362, 364, 369, 373, 374, 377, 379, 382, 383, 384, 387, 388, 389, 402, 445, 447, 450, 452,
-    462, 465, 471, 479, 484, 488, 491, 494, 496, 498, 500, 504, 514, 516, 518, 521, 524, 529, 541,
-    545, 546, 551, 552, 554, 565, 567, 572, 573, 575, 577, 579, 584, 592, 595, 599, 630, 632, 640,
-    646, 648, 652, 654, 658, 659, 661, 662, 665, 666, 668,
+pub(super) static TYPE_AT: [u16; 168] = [
+    0, 2, 6, 9, 11, 17, 21, 24, 34, 39, 41, 47, 53, 57, 61, 67, 69, 72, 75, 80, 105, 110, 112, 114,
+    116, 121, 126, 128, 133, 141, 143, 144, 149, 152, 155, 158, 161, 166, 192, 193, 195, 196, 201,
+    205, 210, 215, 217, 221, 224, 227, 231, 234, 240, 242, 244, 246, 257, 268, 270, 275, 279, 296,
+    300, 302, 305, 308, 312, 313, 315, 322, 325, 330, 331, 333, 334, 337, 339, 341, 356, 363, 369,
+    374, 379, 388, 390, 392, 423, 425, 430, 432, 438, 440, 448, 451, 453, 458, 462, 463, 466, 468,
+    471, 472, 473, 476, 477, 478, 491, 534, 536, 539, 541, 551, 554, 560, 568, 576, 581, 585, 588,
+    591, 593, 595, 597, 601, 611, 621, 623, 625, 628, 631, 633, 638, 650, 654, 655, 660, 661, 663,
+    674, 676, 686, 691, 696, 697, 699, 701, 703, 708, 710, 711, 719, 722, 726, 757, 759, 767, 768,
+    774, 776, 780, 782, 786, 787, 789, 790, 793, 794, 796,
 ];
 
 /// One field: its name's index in `NAME_AT` and its kind: 0 for a leaf (not checked),
 /// otherwise the tag in the top two bits (1 an object, 2 a list of objects, 3 a map of
 /// objects) and the type's index below them.
 #[rustfmt::skip]
-pub(super) static FIELDS: [(u16, u16); 668] = [
-    (164, 0), (236, 0), (89, 0), (188, 0), (227, 0), (356, 0), (170, 16448), (197, 16461),
-    (199, 16463), (138, 0), (341, 0), (22, 0), (56, 0), (57, 0), (89, 0), (131, 0), (227, 0),
-    (227, 0), (276, 0), (288, 0), (63, 0), (89, 0), (173, 16443), (227, 0), (351, 0), (3, 0),
-    (64, 0), (161, 0), (189, 0), (227, 0), (274, 0), (277, 16443), (345, 0), (89, 0), (227, 0),
-    (277, 16443), (356, 0), (132, 16439), (164, 0), (181, 0), (189, 0), (290, 0), (345, 0),
-    (164, 0), (181, 0), (127, 0), (164, 0), (181, 0), (126, 32822), (164, 0), (181, 0), (50, 0),
-    (51, 0), (126, 32822), (164, 0), (181, 0), (11, 0), (32, 0), (69, 32799), (70, 32798), (116, 0),
-    (117, 0), (135, 16441), (137, 16483), (164, 0), (208, 32784), (230, 16483), (239, 32785),
-    (247, 16490), (248, 0), (249, 32786), (278, 16501), (298, 16483), (300, 0), (301, 0), (330, 0),
-    (331, 0), (340, 0), (355, 32903), (358, 32904), (369, 0), (40, 0), (103, 0), (108, 0), (164, 0),
-    (223, 0), (245, 0), (248, 0), (1, 0), (75, 16403), (180, 0), (349, 0), (9, 0), (131, 0),
-    (154, 16453), (295, 16405), (299, 0), (158, 0), (251, 0), (279, 16439), (327, 16480),
-    (344, 16406), (253, 16491), (341, 0), (9, 0), (131, 0), (154, 16453), (295, 16408), (299, 0),
-    (158, 0), (190, 0), (220, 0), (234, 0), (251, 0), (279, 16439), (309, 16409), (327, 16480),
-    (253, 16492), (341, 0), (126, 32795), (80, 16452), (160, 0), (189, 0), (244, 16489), (345, 0),
-    (50, 0), (51, 0), (126, 32795), (153, 0), (160, 0), (292, 0), (38, 16395), (215, 0),
-    (277, 16497), (164, 0), (347, 0), (348, 16416), (37, 16396), (80, 16452), (83, 16422),
-    (244, 16489), (275, 16498), (11, 0), (32, 0), (69, 32799), (70, 32798), (116, 0), (117, 0),
-    (135, 16441), (137, 16483), (164, 0), (208, 32784), (230, 16483), (239, 32785), (247, 16490),
-    (248, 0), (249, 32786), (278, 16501), (298, 16483), (300, 0), (301, 0), (323, 0), (330, 0),
-    (331, 0), (340, 0), (355, 32903), (358, 32904), (369, 0), (353, 16457), (164, 0), (216, 0),
-    (32, 0), (89, 0), (139, 0), (227, 0), (325, 0), (370, 0), (127, 0), (181, 0), (189, 0),
-    (359, 0), (63, 0), (89, 0), (182, 0), (227, 0), (277, 16443), (48, 0), (49, 0), (89, 0),
-    (188, 0), (192, 0), (227, 0), (160, 0), (206, 0), (282, 0), (55, 0), (235, 0), (250, 0),
-    (68, 0), (189, 0), (227, 0), (101, 0), (115, 32814), (189, 0), (206, 0), (223, 0), (267, 0),
-    (164, 0), (347, 0), (113, 0), (122, 0), (189, 0), (341, 0), (26, 0), (27, 0), (89, 0), (121, 0),
-    (123, 0), (125, 0), (139, 0), (207, 0), (227, 0), (277, 16443), (324, 0), (224, 0), (232, 0),
-    (9, 0), (131, 0), (154, 16453), (295, 16437), (299, 0), (58, 16527), (243, 32913), (263, 16530),
-    (266, 16531), (2, 0), (17, 0), (18, 0), (33, 0), (34, 0), (140, 0), (143, 0), (149, 0),
-    (187, 0), (201, 16469), (204, 0), (262, 16436), (279, 16439), (316, 16510), (320, 0),
-    (327, 16480), (339, 0), (127, 0), (160, 0), (189, 0), (345, 0), (144, 32824), (147, 0),
-    (127, 0), (180, 0), (349, 0), (210, 16442), (211, 16442), (302, 0), (74, 16420), (114, 16429),
-    (293, 16503), (326, 16513), (164, 0), (9, 0), (81, 0), (82, 0), (142, 0), (179, 0), (313, 0),
-    (332, 0), (189, 0), (227, 0), (281, 0), (9, 0), (131, 0), (154, 16453), (295, 16447), (299, 0),
-    (84, 0), (214, 32866), (238, 16449), (175, 32835), (127, 0), (180, 0), (349, 0), (144, 32834),
-    (145, 32834), (9, 0), (79, 0), (7, 0), (43, 0), (52, 0), (53, 0), (84, 0), (93, 0), (94, 0),
-    (133, 0), (141, 32828), (164, 0), (166, 0), (186, 32838), (246, 0), (280, 0), (342, 0), (9, 0),
-    (21, 0), (42, 0), (131, 0), (164, 0), (342, 0), (9, 0), (131, 0), (154, 16453), (295, 16456),
-    (299, 0), (0, 0), (46, 16516), (47, 16517), (247, 16522), (279, 16439), (303, 0), (352, 0),
-    (357, 0), (359, 0), (154, 16453), (295, 16456), (29, 0), (227, 0), (89, 0), (191, 0), (9, 0),
-    (131, 0), (154, 16453), (295, 16479), (299, 0), (214, 32908), (238, 32846), (132, 16439),
-    (146, 0), (159, 0), (167, 16439), (168, 0), (337, 0), (214, 32908), (238, 32846), (25, 0),
-    (44, 0), (128, 0), (129, 0), (148, 0), (290, 0), (345, 0), (346, 0), (165, 0), (182, 32850),
-    (270, 0), (164, 0), (347, 0), (9, 0), (131, 0), (154, 16453), (295, 16468), (299, 0), (152, 0),
-    (155, 0), (279, 16439), (343, 0), (254, 32856), (39, 0), (180, 0), (349, 0), (299, 0), (341, 0),
-    (1, 0), (177, 16470), (178, 32855), (164, 0), (35, 0), (164, 0), (241, 0), (242, 0), (164, 0),
-    (202, 0), (10, 16387), (87, 0), (88, 0), (255, 0), (256, 0), (257, 0), (268, 0), (269, 16494),
-    (271, 16496), (318, 0), (319, 0), (321, 32896), (368, 16525), (2, 0), (4, 16386), (13, 0),
-    (41, 32783), (60, 16465), (61, 0), (67, 0), (72, 32801), (73, 32803), (102, 32815), (104, 0),
-    (105, 0), (106, 0), (110, 0), (111, 0), (112, 0), (118, 32827), (119, 32783), (172, 0),
-    (174, 0), (184, 16473), (185, 0), (212, 0), (216, 0), (217, 0), (229, 32858), (243, 32859),
-    (247, 16490), (248, 0), (259, 0), (261, 0), (264, 32860), (265, 16477), (278, 16478), (283, 0),
-    (284, 0), (287, 0), (289, 0), (312, 0), (329, 0), (335, 32898), (338, 32899), (362, 32902),
-    (154, 16453), (295, 16479), (89, 0), (227, 0), (356, 0), (213, 16451), (364, 0), (74, 16420),
-    (77, 0), (100, 16426), (114, 16429), (120, 0), (193, 0), (317, 0), (326, 16513), (329, 0),
-    (333, 0), (50, 0), (51, 0), (294, 32905), (99, 0), (227, 0), (233, 0), (328, 0), (345, 0),
-    (350, 0), (89, 0), (116, 0), (130, 0), (161, 0), (205, 0), (227, 0), (277, 16443), (345, 0),
-    (9, 0), (131, 0), (154, 16453), (295, 16488), (299, 0), (158, 0), (234, 0), (279, 16439),
-    (327, 16480), (39, 0), (59, 0), (240, 0), (30, 32768), (136, 0), (237, 0), (151, 0), (152, 0),
-    (151, 0), (152, 0), (152, 0), (188, 0), (134, 0), (252, 0), (341, 0), (345, 0), (89, 0),
-    (91, 0), (222, 0), (227, 0), (277, 16443), (296, 0), (304, 0), (307, 0), (322, 0), (359, 0),
-    (138, 0), (341, 0), (164, 0), (181, 0), (127, 0), (164, 0), (181, 0), (126, 32822), (164, 0),
-    (181, 0), (50, 0), (51, 0), (126, 32822), (181, 0), (276, 0), (6, 0), (10, 16387), (23, 16391),
-    (218, 0), (219, 0), (228, 0), (255, 0), (256, 0), (257, 0), (269, 16494), (271, 16496),
-    (368, 16525), (12, 0), (76, 0), (189, 0), (345, 0), (272, 0), (9, 0), (131, 0), (154, 16453),
-    (295, 16507), (299, 0), (297, 0), (365, 0), (366, 0), (158, 0), (183, 16505), (195, 16506),
-    (203, 0), (234, 0), (251, 0), (279, 16439), (286, 0), (327, 16480), (344, 16508), (354, 32839),
-    (253, 16493), (341, 0), (89, 0), (227, 0), (277, 16443), (359, 0), (360, 0), (254, 32895),
-    (314, 0), (315, 0), (164, 0), (347, 0), (101, 0), (206, 0), (65, 0), (127, 0), (180, 0),
-    (334, 0), (347, 0), (132, 16439), (146, 0), (150, 0), (157, 0), (171, 0), (176, 0), (337, 0),
-    (367, 0), (8, 0), (131, 0), (164, 0), (8, 0), (131, 0), (164, 0), (166, 0), (14, 16385),
-    (15, 16388), (16, 16389), (24, 16392), (28, 16393), (36, 16398), (45, 16390), (62, 16412),
-    (66, 16413), (71, 16418), (78, 16421), (85, 16423), (86, 16424), (92, 16425), (95, 16427),
-    (96, 16428), (107, 16432), (116, 16434), (124, 16433), (164, 0), (169, 16445), (194, 16458),
-    (196, 16459), (209, 16481), (221, 16484), (225, 16485), (226, 16486), (260, 16495),
-    (273, 16500), (308, 16509), (363, 16523), (54, 0), (164, 0), (20, 0), (162, 0), (163, 0),
-    (164, 0), (227, 0), (231, 0), (310, 0), (311, 0), (31, 16394), (36, 16397), (62, 16410),
-    (200, 16464), (273, 16499), (285, 16502), (136, 0), (237, 0), (89, 0), (305, 0), (306, 0),
-    (361, 0), (198, 16462), (364, 0), (97, 0), (98, 0), (109, 0), (258, 0), (127, 0), (5, 0),
-    (291, 0), (156, 0), (164, 0), (241, 0), (242, 0), (336, 32910), (19, 0), (90, 16528),
+pub(super) static FIELDS: [(u16, u16); 796] = [
+    (174, 0), (252, 0), (96, 0), (201, 0), (242, 0), (376, 0), (180, 16456), (211, 16472),
+    (213, 16474), (146, 0), (359, 0), (24, 0), (62, 0), (63, 0), (96, 0), (138, 0), (242, 0),
+    (242, 0), (293, 0), (294, 0), (306, 0), (242, 0), (293, 0), (306, 0), (47, 16513), (48, 16513),
+    (69, 0), (96, 0), (182, 16513), (184, 16513), (187, 16513), (242, 0), (369, 0), (375, 0),
+    (69, 0), (96, 0), (184, 16450), (242, 0), (369, 0), (3, 0), (70, 0), (170, 0), (202, 0),
+    (242, 0), (291, 0), (295, 16513), (363, 0), (170, 0), (202, 0), (242, 0), (291, 0),
+    (295, 16450), (363, 0), (96, 0), (242, 0), (295, 16513), (376, 0), (96, 0), (242, 0),
+    (295, 16450), (376, 0), (139, 16446), (174, 0), (193, 0), (202, 0), (308, 0), (363, 0),
+    (174, 0), (193, 0), (134, 0), (174, 0), (193, 0), (133, 32829), (174, 0), (193, 0), (56, 0),
+    (57, 0), (133, 32829), (174, 0), (193, 0), (13, 0), (36, 0), (76, 32803), (77, 32802), (123, 0),
+    (124, 0), (142, 16448), (144, 16494), (174, 0), (222, 32788), (245, 16494), (256, 32789),
+    (264, 16502), (265, 0), (266, 32790), (296, 16515), (316, 16494), (318, 0), (319, 0), (348, 0),
+    (349, 0), (358, 0), (374, 32921), (378, 32922), (389, 0), (44, 0), (110, 0), (115, 0), (174, 0),
+    (237, 0), (262, 0), (265, 0), (1, 0), (82, 16407), (192, 0), (367, 0), (11, 0), (138, 0),
+    (163, 16461), (313, 16409), (317, 0), (167, 0), (268, 0), (297, 16446), (345, 16491),
+    (362, 16410), (270, 16503), (359, 0), (11, 0), (138, 0), (163, 16461), (313, 16412), (317, 0),
+    (167, 0), (203, 0), (234, 0), (250, 0), (268, 0), (297, 16446), (327, 16413), (345, 16491),
+    (270, 16504), (359, 0), (133, 32799), (87, 16460), (169, 0), (202, 0), (261, 16501), (363, 0),
+    (56, 0), (57, 0), (133, 32799), (162, 0), (169, 0), (310, 0), (42, 16399), (229, 0),
+    (295, 16510), (174, 0), (365, 0), (366, 16420), (41, 16400), (87, 16460), (90, 16426),
+    (261, 16501), (292, 16511), (13, 0), (36, 0), (76, 32803), (77, 32802), (123, 0), (124, 0),
+    (142, 16448), (144, 16494), (174, 0), (222, 32788), (245, 16494), (256, 32789), (264, 16502),
+    (265, 0), (266, 32790), (296, 16515), (316, 16494), (318, 0), (319, 0), (341, 0), (348, 0),
+    (349, 0), (358, 0), (374, 32921), (378, 32922), (389, 0), (372, 16467), (174, 0), (230, 0),
+    (36, 0), (96, 0), (147, 0), (242, 0), (343, 0), (390, 0), (134, 0), (193, 0), (202, 0),
+    (379, 0), (69, 0), (96, 0), (194, 0), (242, 0), (295, 16513), (69, 0), (96, 0), (194, 0),
+    (242, 0), (295, 16450), (54, 0), (55, 0), (96, 0), (201, 0), (205, 0), (242, 0), (169, 0),
+    (220, 0), (300, 0), (61, 0), (251, 0), (267, 0), (74, 0), (75, 0), (202, 0), (242, 0), (74, 0),
+    (202, 0), (242, 0), (108, 0), (122, 32820), (202, 0), (220, 0), (237, 0), (284, 0), (174, 0),
+    (365, 0), (120, 0), (129, 0), (202, 0), (359, 0), (29, 0), (30, 0), (96, 0), (128, 0), (130, 0),
+    (132, 0), (147, 0), (221, 0), (242, 0), (295, 16513), (342, 0), (29, 0), (30, 0), (96, 0),
+    (128, 0), (130, 0), (132, 0), (147, 0), (221, 0), (242, 0), (295, 16450), (342, 0), (239, 0),
+    (248, 0), (11, 0), (138, 0), (163, 16461), (313, 16444), (317, 0), (64, 16546), (260, 32932),
+    (280, 16549), (283, 16550), (2, 0), (19, 0), (20, 0), (37, 0), (38, 0), (148, 0), (151, 0),
+    (158, 0), (199, 0), (215, 16480), (218, 0), (279, 16443), (297, 16446), (334, 16526), (338, 0),
+    (345, 16491), (357, 0), (134, 0), (169, 0), (202, 0), (363, 0), (152, 32831), (156, 0),
+    (134, 0), (192, 0), (367, 0), (224, 16449), (225, 16449), (320, 0), (81, 16424), (121, 16435),
+    (311, 16517), (344, 16529), (174, 0), (96, 0), (202, 0), (11, 0), (88, 0), (89, 0), (150, 0),
+    (191, 0), (331, 0), (350, 0), (202, 0), (242, 0), (299, 0), (11, 0), (138, 0), (163, 16461),
+    (313, 16455), (317, 0), (91, 0), (228, 32877), (255, 16457), (186, 32843), (134, 0), (192, 0),
+    (367, 0), (152, 32842), (153, 32842), (11, 0), (86, 0), (9, 0), (49, 0), (58, 0), (59, 0),
+    (91, 0), (100, 0), (101, 0), (140, 0), (149, 32836), (174, 0), (176, 0), (198, 32847), (263, 0),
+    (298, 0), (360, 0), (11, 0), (86, 0), (138, 0), (174, 0), (176, 0), (263, 0), (360, 0), (11, 0),
+    (23, 0), (46, 0), (138, 0), (174, 0), (360, 0), (11, 0), (138, 0), (163, 16461), (313, 16469),
+    (317, 0), (11, 0), (138, 0), (163, 16461), (313, 16466), (317, 0), (0, 0), (52, 16534),
+    (53, 16535), (264, 16541), (297, 16446), (321, 0), (370, 0), (377, 0), (379, 0), (163, 16461),
+    (313, 16466), (32, 0), (242, 0), (0, 0), (16, 16385), (17, 16388), (18, 16389), (26, 0),
+    (27, 16394), (31, 16396), (33, 16462), (51, 16391), (85, 16425), (92, 16427), (93, 16429),
+    (99, 16430), (103, 16433), (114, 16438), (131, 16439), (145, 16451), (171, 0), (179, 16453),
+    (180, 16539), (209, 0), (210, 16470), (223, 16492), (240, 16496), (241, 16497), (277, 16507),
+    (321, 0), (326, 16524), (370, 0), (377, 0), (383, 16542), (96, 0), (204, 0), (11, 0), (138, 0),
+    (163, 16461), (313, 16490), (317, 0), (228, 32927), (255, 32857), (139, 16446), (155, 0),
+    (168, 0), (177, 16446), (178, 0), (355, 0), (228, 32927), (255, 32857), (28, 0), (50, 0),
+    (135, 0), (136, 0), (157, 0), (308, 0), (363, 0), (364, 0), (175, 0), (194, 32861), (287, 0),
+    (174, 0), (365, 0), (11, 0), (138, 0), (163, 16461), (313, 16479), (317, 0), (161, 0), (164, 0),
+    (297, 16446), (361, 0), (271, 32867), (43, 0), (192, 0), (367, 0), (317, 0), (359, 0), (1, 0),
+    (189, 16481), (190, 32866), (174, 0), (39, 0), (174, 0), (258, 0), (259, 0), (174, 0), (216, 0),
+    (12, 16387), (94, 0), (95, 0), (272, 0), (273, 0), (274, 0), (285, 0), (286, 16506),
+    (288, 16509), (336, 0), (337, 0), (339, 32912), (388, 16544), (2, 0), (4, 16386), (15, 0),
+    (45, 32787), (66, 16476), (67, 0), (73, 0), (79, 32805), (80, 32807), (109, 32821), (111, 0),
+    (112, 0), (113, 0), (117, 0), (118, 0), (119, 0), (125, 32834), (126, 32787), (183, 0),
+    (185, 0), (196, 16484), (197, 0), (226, 0), (230, 0), (231, 0), (244, 32869), (260, 32870),
+    (264, 16502), (265, 0), (276, 0), (278, 0), (281, 32871), (282, 16488), (296, 16489), (301, 0),
+    (302, 0), (305, 0), (307, 0), (330, 0), (347, 0), (353, 32914), (356, 32917), (382, 32920),
+    (163, 16461), (313, 16490), (96, 0), (242, 0), (376, 0), (227, 16459), (384, 0), (81, 16424),
+    (84, 0), (107, 16431), (121, 16435), (127, 0), (206, 0), (335, 0), (344, 16529), (347, 0),
+    (351, 0), (56, 0), (57, 0), (312, 32924), (106, 0), (242, 0), (249, 0), (346, 0), (363, 0),
+    (368, 0), (96, 0), (123, 0), (137, 0), (170, 0), (219, 0), (242, 0), (295, 16513), (363, 0),
+    (96, 0), (123, 0), (137, 0), (170, 0), (219, 0), (242, 0), (295, 16450), (363, 0), (11, 0),
+    (138, 0), (163, 16461), (313, 16500), (317, 0), (167, 0), (250, 0), (297, 16446), (345, 16491),
+    (43, 0), (65, 0), (257, 0), (34, 32768), (143, 0), (253, 0), (160, 0), (161, 0), (160, 0),
+    (161, 0), (161, 0), (201, 0), (141, 0), (269, 0), (359, 0), (363, 0), (96, 0), (98, 0),
+    (236, 0), (242, 0), (295, 16513), (314, 0), (322, 0), (325, 0), (340, 0), (379, 0), (96, 0),
+    (98, 0), (236, 0), (242, 0), (295, 16450), (314, 0), (322, 0), (325, 0), (340, 0), (379, 0),
+    (146, 0), (359, 0), (174, 0), (193, 0), (134, 0), (174, 0), (193, 0), (133, 32829), (174, 0),
+    (193, 0), (174, 0), (176, 0), (56, 0), (57, 0), (133, 32829), (193, 0), (293, 0), (6, 0),
+    (12, 16387), (25, 16393), (232, 0), (233, 0), (243, 0), (272, 0), (273, 0), (274, 0),
+    (286, 16506), (288, 16509), (388, 16544), (14, 0), (83, 0), (202, 0), (363, 0), (289, 0),
+    (11, 0), (138, 0), (163, 16461), (313, 16521), (317, 0), (315, 0), (385, 0), (386, 0), (167, 0),
+    (195, 16519), (208, 16520), (217, 0), (250, 0), (268, 0), (297, 16446), (304, 0), (345, 16491),
+    (362, 16522), (373, 32849), (270, 16505), (359, 0), (7, 0), (8, 32916), (11, 0), (138, 0),
+    (163, 16461), (171, 0), (200, 0), (238, 0), (246, 0), (371, 0), (96, 0), (242, 0), (295, 16462),
+    (379, 0), (380, 0), (96, 0), (242, 0), (295, 16450), (379, 0), (380, 0), (271, 32911), (332, 0),
+    (333, 0), (174, 0), (365, 0), (108, 0), (220, 0), (71, 0), (134, 0), (192, 0), (352, 0),
+    (365, 0), (134, 0), (367, 0), (154, 32915), (139, 16446), (155, 0), (159, 0), (166, 0),
+    (181, 0), (188, 0), (355, 0), (387, 0), (10, 0), (138, 0), (174, 0), (10, 0), (138, 0),
+    (174, 0), (176, 0), (16, 16385), (17, 16388), (18, 16390), (27, 16395), (31, 16397),
+    (40, 16402), (51, 16392), (68, 16416), (72, 16417), (78, 16422), (85, 16425), (92, 16428),
+    (93, 16429), (99, 16430), (102, 16432), (103, 16434), (114, 16438), (123, 16441), (131, 16440),
+    (174, 0), (179, 16453), (207, 16468), (210, 16470), (223, 16492), (235, 16495), (240, 16496),
+    (241, 16498), (277, 16508), (290, 16514), (326, 16525), (383, 16542), (60, 0), (174, 0),
+    (22, 0), (172, 0), (173, 0), (174, 0), (242, 0), (247, 0), (328, 0), (329, 0), (254, 16457),
+    (35, 16398), (40, 16401), (68, 16414), (214, 16475), (290, 16512), (303, 16516), (143, 0),
+    (253, 0), (96, 0), (323, 0), (324, 0), (381, 0), (212, 16473), (384, 0), (104, 0), (105, 0),
+    (116, 0), (275, 0), (134, 0), (5, 0), (309, 0), (165, 0), (174, 0), (258, 0), (259, 0),
+    (354, 32929), (21, 0), (97, 16547),
 ];
 
 pub(crate) const CORE_V1_RESOURCE_CLAIM: Ty = Ty(0);
@@ -200,146 +222,165 @@ pub(crate) const V1_AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty(1);
 pub(crate) const V1_AFFINITY: Ty = Ty(2);
 pub(crate) const V1_APP_ARMOR_PROFILE: Ty = Ty(3);
 pub(crate) const V1_AZURE_DISK_VOLUME_SOURCE: Ty = Ty(4);
-pub(crate) const V1_AZURE_FILE_VOLUME_SOURCE: Ty = Ty(5);
-pub(crate) const V1_CSI_VOLUME_SOURCE: Ty = Ty(6);
-pub(crate) const V1_CAPABILITIES: Ty = Ty(7);
-pub(crate) const V1_CEPH_FS_VOLUME_SOURCE: Ty = Ty(8);
-pub(crate) const V1_CINDER_VOLUME_SOURCE: Ty = Ty(9);
-pub(crate) const V1_CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty(10);
-pub(crate) const V1_CONFIG_MAP_ENV_SOURCE: Ty = Ty(11);
-pub(crate) const V1_CONFIG_MAP_KEY_SELECTOR: Ty = Ty(12);
-pub(crate) const V1_CONFIG_MAP_PROJECTION: Ty = Ty(13);
-pub(crate) const V1_CONFIG_MAP_VOLUME_SOURCE: Ty = Ty(14);
-pub(crate) const V1_CONTAINER: Ty = Ty(15);
-pub(crate) const V1_CONTAINER_PORT: Ty = Ty(16);
-pub(crate) const V1_CONTAINER_RESIZE_POLICY: Ty = Ty(17);
-pub(crate) const V1_CONTAINER_RESTART_RULE: Ty = Ty(18);
-pub(crate) const V1_CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty(19);
-pub(crate) const V1_DAEMON_SET: Ty = Ty(20);
-pub(crate) const V1_DAEMON_SET_SPEC: Ty = Ty(21);
-pub(crate) const V1_DAEMON_SET_UPDATE_STRATEGY: Ty = Ty(22);
-pub(crate) const V1_DEPLOYMENT: Ty = Ty(23);
-pub(crate) const V1_DEPLOYMENT_SPEC: Ty = Ty(24);
-pub(crate) const V1_DEPLOYMENT_STRATEGY: Ty = Ty(25);
-pub(crate) const V1_DOWNWARD_API_PROJECTION: Ty = Ty(26);
-pub(crate) const V1_DOWNWARD_API_VOLUME_FILE: Ty = Ty(27);
-pub(crate) const V1_DOWNWARD_API_VOLUME_SOURCE: Ty = Ty(28);
-pub(crate) const V1_EMPTY_DIR_VOLUME_SOURCE: Ty = Ty(29);
-pub(crate) const V1_ENV_FROM_SOURCE: Ty = Ty(30);
-pub(crate) const V1_ENV_VAR: Ty = Ty(31);
-pub(crate) const V1_ENV_VAR_SOURCE: Ty = Ty(32);
-pub(crate) const V1_EPHEMERAL_CONTAINER: Ty = Ty(33);
-pub(crate) const V1_EPHEMERAL_VOLUME_SOURCE: Ty = Ty(34);
-pub(crate) const V1_EVICTION_RESPONDER: Ty = Ty(35);
-pub(crate) const V1_EXEC_ACTION: Ty = Ty(36);
-pub(crate) const V1_FC_VOLUME_SOURCE: Ty = Ty(37);
-pub(crate) const V1_FILE_KEY_SELECTOR: Ty = Ty(38);
-pub(crate) const V1_FLEX_VOLUME_SOURCE: Ty = Ty(39);
-pub(crate) const V1_FLOCKER_VOLUME_SOURCE: Ty = Ty(40);
-pub(crate) const V1_GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty(41);
-pub(crate) const V1_GRPC_ACTION: Ty = Ty(42);
-pub(crate) const V1_GIT_REPO_VOLUME_SOURCE: Ty = Ty(43);
-pub(crate) const V1_GLUSTERFS_VOLUME_SOURCE: Ty = Ty(44);
-pub(crate) const V1_HTTP_GET_ACTION: Ty = Ty(45);
-pub(crate) const V1_HTTP_HEADER: Ty = Ty(46);
-pub(crate) const V1_HOST_ALIAS: Ty = Ty(47);
-pub(crate) const V1_HOST_PATH_VOLUME_SOURCE: Ty = Ty(48);
-pub(crate) const V1_ISCSI_VOLUME_SOURCE: Ty = Ty(49);
-pub(crate) const V1_IMAGE_VOLUME_SOURCE: Ty = Ty(50);
-pub(crate) const V1_JOB: Ty = Ty(51);
-pub(crate) const V1_JOB_SCHEDULING_CONFIGURATION: Ty = Ty(52);
-pub(crate) const V1_JOB_SPEC: Ty = Ty(53);
-pub(crate) const V1_KEY_TO_PATH: Ty = Ty(54);
-pub(crate) const V1_LABEL_SELECTOR: Ty = Ty(55);
-pub(crate) const V1_LABEL_SELECTOR_REQUIREMENT: Ty = Ty(56);
-pub(crate) const V1_LIFECYCLE: Ty = Ty(57);
-pub(crate) const V1_LIFECYCLE_HANDLER: Ty = Ty(58);
-pub(crate) const V1_LOCAL_OBJECT_REFERENCE: Ty = Ty(59);
-pub(crate) const V1_MANAGED_FIELDS_ENTRY: Ty = Ty(60);
-pub(crate) const V1_NFS_VOLUME_SOURCE: Ty = Ty(61);
-pub(crate) const V1_NAMESPACE: Ty = Ty(62);
-pub(crate) const V1_NAMESPACE_SPEC: Ty = Ty(63);
-pub(crate) const V1_NODE_AFFINITY: Ty = Ty(64);
-pub(crate) const V1_NODE_SELECTOR: Ty = Ty(65);
-pub(crate) const V1_NODE_SELECTOR_REQUIREMENT: Ty = Ty(66);
-pub(crate) const V1_NODE_SELECTOR_TERM: Ty = Ty(67);
-pub(crate) const V1_OBJECT_FIELD_SELECTOR: Ty = Ty(68);
-pub(crate) const V1_OBJECT_META: Ty = Ty(69);
-pub(crate) const V1_OWNER_REFERENCE: Ty = Ty(70);
-pub(crate) const V1_PERSISTENT_VOLUME_CLAIM: Ty = Ty(71);
-pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty(72);
-pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty(73);
-pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty(74);
-pub(crate) const V1_PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty(75);
-pub(crate) const V1_POD: Ty = Ty(76);
-pub(crate) const V1_POD_AFFINITY: Ty = Ty(77);
-pub(crate) const V1_POD_AFFINITY_TERM: Ty = Ty(78);
-pub(crate) const V1_POD_ANTI_AFFINITY: Ty = Ty(79);
-pub(crate) const V1_POD_CERTIFICATE_PROJECTION: Ty = Ty(80);
-pub(crate) const V1_POD_DNS_CONFIG: Ty = Ty(81);
-pub(crate) const V1_POD_DNS_CONFIG_OPTION: Ty = Ty(82);
-pub(crate) const V1_POD_DISRUPTION_BUDGET: Ty = Ty(83);
-pub(crate) const V1_POD_DISRUPTION_BUDGET_SPEC: Ty = Ty(84);
-pub(crate) const V1_POD_FAILURE_POLICY: Ty = Ty(85);
-pub(crate) const V1_POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty(86);
-pub(crate) const V1_POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty(87);
-pub(crate) const V1_POD_FAILURE_POLICY_RULE: Ty = Ty(88);
-pub(crate) const V1_POD_OS: Ty = Ty(89);
-pub(crate) const V1_POD_READINESS_GATE: Ty = Ty(90);
-pub(crate) const V1_POD_RESOURCE_CLAIM: Ty = Ty(91);
-pub(crate) const V1_POD_SCHEDULING_GATE: Ty = Ty(92);
-pub(crate) const V1_POD_SCHEDULING_GROUP: Ty = Ty(93);
-pub(crate) const V1_POD_SECURITY_CONTEXT: Ty = Ty(94);
-pub(crate) const V1_POD_SPEC: Ty = Ty(95);
-pub(crate) const V1_POD_TEMPLATE_SPEC: Ty = Ty(96);
-pub(crate) const V1_PORTWORX_VOLUME_SOURCE: Ty = Ty(97);
-pub(crate) const V1_PREFERRED_SCHEDULING_TERM: Ty = Ty(98);
-pub(crate) const V1_PROBE: Ty = Ty(99);
-pub(crate) const V1_PROJECTED_VOLUME_SOURCE: Ty = Ty(100);
-pub(crate) const V1_QUOBYTE_VOLUME_SOURCE: Ty = Ty(101);
-pub(crate) const V1_RBD_VOLUME_SOURCE: Ty = Ty(102);
-pub(crate) const V1_REPLICA_SET: Ty = Ty(103);
-pub(crate) const V1_REPLICA_SET_SPEC: Ty = Ty(104);
-pub(crate) const V1_RESOURCE_FIELD_SELECTOR: Ty = Ty(105);
-pub(crate) const V1_RESOURCE_REQUIREMENTS: Ty = Ty(106);
-pub(crate) const V1_ROLLING_UPDATE_DAEMON_SET: Ty = Ty(107);
-pub(crate) const V1_ROLLING_UPDATE_DEPLOYMENT: Ty = Ty(108);
-pub(crate) const V1_ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty(109);
-pub(crate) const V1_SE_LINUX_OPTIONS: Ty = Ty(110);
-pub(crate) const V1_SCALE_IO_VOLUME_SOURCE: Ty = Ty(111);
-pub(crate) const V1_SECCOMP_PROFILE: Ty = Ty(112);
-pub(crate) const V1_SECRET_ENV_SOURCE: Ty = Ty(113);
-pub(crate) const V1_SECRET_KEY_SELECTOR: Ty = Ty(114);
-pub(crate) const V1_SECRET_PROJECTION: Ty = Ty(115);
-pub(crate) const V1_SECRET_VOLUME_SOURCE: Ty = Ty(116);
-pub(crate) const V1_SECURITY_CONTEXT: Ty = Ty(117);
-pub(crate) const V1_SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty(118);
-pub(crate) const V1_SLEEP_ACTION: Ty = Ty(119);
-pub(crate) const V1_STATEFUL_SET: Ty = Ty(120);
-pub(crate) const V1_STATEFUL_SET_ORDINALS: Ty = Ty(121);
-pub(crate) const V1_STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty(122);
-pub(crate) const V1_STATEFUL_SET_SPEC: Ty = Ty(123);
-pub(crate) const V1_STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty(124);
-pub(crate) const V1_STORAGE_OS_VOLUME_SOURCE: Ty = Ty(125);
-pub(crate) const V1_SUCCESS_POLICY: Ty = Ty(126);
-pub(crate) const V1_SUCCESS_POLICY_RULE: Ty = Ty(127);
-pub(crate) const V1_SYSCTL: Ty = Ty(128);
-pub(crate) const V1_TCP_SOCKET_ACTION: Ty = Ty(129);
-pub(crate) const V1_TOLERATION: Ty = Ty(130);
-pub(crate) const V1_TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty(131);
-pub(crate) const V1_TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty(132);
-pub(crate) const V1_TYPED_OBJECT_REFERENCE: Ty = Ty(133);
-pub(crate) const V1_VOLUME: Ty = Ty(134);
-pub(crate) const V1_VOLUME_DEVICE: Ty = Ty(135);
-pub(crate) const V1_VOLUME_MOUNT: Ty = Ty(136);
-pub(crate) const V1_VOLUME_PROJECTION: Ty = Ty(137);
-pub(crate) const V1_VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty(138);
-pub(crate) const V1_VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty(139);
-pub(crate) const V1_WEIGHTED_POD_AFFINITY_TERM: Ty = Ty(140);
-pub(crate) const V1_WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty(141);
-pub(crate) const V1ALPHA3_TOPOLOGY_CONSTRAINT: Ty = Ty(142);
-pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_DISRUPTION_MODE: Ty = Ty(143);
-pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_GANG_SCHEDULING_POLICY: Ty = Ty(144);
-pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_RESOURCE_CLAIM: Ty = Ty(145);
-pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_SCHEDULING_CONSTRAINTS: Ty = Ty(146);
-pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_SCHEDULING_POLICY: Ty = Ty(147);
+pub(crate) const V1_AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty(5);
+pub(crate) const V1_AZURE_FILE_VOLUME_SOURCE: Ty = Ty(6);
+pub(crate) const V1_CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty(7);
+pub(crate) const V1_CSI_VOLUME_SOURCE: Ty = Ty(8);
+pub(crate) const V1_CAPABILITIES: Ty = Ty(9);
+pub(crate) const V1_CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty(10);
+pub(crate) const V1_CEPH_FS_VOLUME_SOURCE: Ty = Ty(11);
+pub(crate) const V1_CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty(12);
+pub(crate) const V1_CINDER_VOLUME_SOURCE: Ty = Ty(13);
+pub(crate) const V1_CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty(14);
+pub(crate) const V1_CONFIG_MAP_ENV_SOURCE: Ty = Ty(15);
+pub(crate) const V1_CONFIG_MAP_KEY_SELECTOR: Ty = Ty(16);
+pub(crate) const V1_CONFIG_MAP_PROJECTION: Ty = Ty(17);
+pub(crate) const V1_CONFIG_MAP_VOLUME_SOURCE: Ty = Ty(18);
+pub(crate) const V1_CONTAINER: Ty = Ty(19);
+pub(crate) const V1_CONTAINER_PORT: Ty = Ty(20);
+pub(crate) const V1_CONTAINER_RESIZE_POLICY: Ty = Ty(21);
+pub(crate) const V1_CONTAINER_RESTART_RULE: Ty = Ty(22);
+pub(crate) const V1_CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty(23);
+pub(crate) const V1_DAEMON_SET: Ty = Ty(24);
+pub(crate) const V1_DAEMON_SET_SPEC: Ty = Ty(25);
+pub(crate) const V1_DAEMON_SET_UPDATE_STRATEGY: Ty = Ty(26);
+pub(crate) const V1_DEPLOYMENT: Ty = Ty(27);
+pub(crate) const V1_DEPLOYMENT_SPEC: Ty = Ty(28);
+pub(crate) const V1_DEPLOYMENT_STRATEGY: Ty = Ty(29);
+pub(crate) const V1_DOWNWARD_API_PROJECTION: Ty = Ty(30);
+pub(crate) const V1_DOWNWARD_API_VOLUME_FILE: Ty = Ty(31);
+pub(crate) const V1_DOWNWARD_API_VOLUME_SOURCE: Ty = Ty(32);
+pub(crate) const V1_EMPTY_DIR_VOLUME_SOURCE: Ty = Ty(33);
+pub(crate) const V1_ENV_FROM_SOURCE: Ty = Ty(34);
+pub(crate) const V1_ENV_VAR: Ty = Ty(35);
+pub(crate) const V1_ENV_VAR_SOURCE: Ty = Ty(36);
+pub(crate) const V1_EPHEMERAL_CONTAINER: Ty = Ty(37);
+pub(crate) const V1_EPHEMERAL_VOLUME_SOURCE: Ty = Ty(38);
+pub(crate) const V1_EVICTION_RESPONDER: Ty = Ty(39);
+pub(crate) const V1_EXEC_ACTION: Ty = Ty(40);
+pub(crate) const V1_FC_VOLUME_SOURCE: Ty = Ty(41);
+pub(crate) const V1_FILE_KEY_SELECTOR: Ty = Ty(42);
+pub(crate) const V1_FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty(43);
+pub(crate) const V1_FLEX_VOLUME_SOURCE: Ty = Ty(44);
+pub(crate) const V1_FLOCKER_VOLUME_SOURCE: Ty = Ty(45);
+pub(crate) const V1_GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty(46);
+pub(crate) const V1_GRPC_ACTION: Ty = Ty(47);
+pub(crate) const V1_GIT_REPO_VOLUME_SOURCE: Ty = Ty(48);
+pub(crate) const V1_GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty(49);
+pub(crate) const V1_GLUSTERFS_VOLUME_SOURCE: Ty = Ty(50);
+pub(crate) const V1_HTTP_GET_ACTION: Ty = Ty(51);
+pub(crate) const V1_HTTP_HEADER: Ty = Ty(52);
+pub(crate) const V1_HOST_ALIAS: Ty = Ty(53);
+pub(crate) const V1_HOST_PATH_VOLUME_SOURCE: Ty = Ty(54);
+pub(crate) const V1_ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty(55);
+pub(crate) const V1_ISCSI_VOLUME_SOURCE: Ty = Ty(56);
+pub(crate) const V1_IMAGE_VOLUME_SOURCE: Ty = Ty(57);
+pub(crate) const V1_JOB: Ty = Ty(58);
+pub(crate) const V1_JOB_SCHEDULING_CONFIGURATION: Ty = Ty(59);
+pub(crate) const V1_JOB_SPEC: Ty = Ty(60);
+pub(crate) const V1_KEY_TO_PATH: Ty = Ty(61);
+pub(crate) const V1_LABEL_SELECTOR: Ty = Ty(62);
+pub(crate) const V1_LABEL_SELECTOR_REQUIREMENT: Ty = Ty(63);
+pub(crate) const V1_LIFECYCLE: Ty = Ty(64);
+pub(crate) const V1_LIFECYCLE_HANDLER: Ty = Ty(65);
+pub(crate) const V1_LOCAL_OBJECT_REFERENCE: Ty = Ty(66);
+pub(crate) const V1_LOCAL_VOLUME_SOURCE: Ty = Ty(67);
+pub(crate) const V1_MANAGED_FIELDS_ENTRY: Ty = Ty(68);
+pub(crate) const V1_NFS_VOLUME_SOURCE: Ty = Ty(69);
+pub(crate) const V1_NAMESPACE: Ty = Ty(70);
+pub(crate) const V1_NAMESPACE_SPEC: Ty = Ty(71);
+pub(crate) const V1_NODE_AFFINITY: Ty = Ty(72);
+pub(crate) const V1_NODE_SELECTOR: Ty = Ty(73);
+pub(crate) const V1_NODE_SELECTOR_REQUIREMENT: Ty = Ty(74);
+pub(crate) const V1_NODE_SELECTOR_TERM: Ty = Ty(75);
+pub(crate) const V1_OBJECT_FIELD_SELECTOR: Ty = Ty(76);
+pub(crate) const V1_OBJECT_META: Ty = Ty(77);
+pub(crate) const V1_OBJECT_REFERENCE: Ty = Ty(78);
+pub(crate) const V1_OWNER_REFERENCE: Ty = Ty(79);
+pub(crate) const V1_PERSISTENT_VOLUME: Ty = Ty(80);
+pub(crate) const V1_PERSISTENT_VOLUME_CLAIM: Ty = Ty(81);
+pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty(82);
+pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty(83);
+pub(crate) const V1_PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty(84);
+pub(crate) const V1_PERSISTENT_VOLUME_SPEC: Ty = Ty(85);
+pub(crate) const V1_PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty(86);
+pub(crate) const V1_POD: Ty = Ty(87);
+pub(crate) const V1_POD_AFFINITY: Ty = Ty(88);
+pub(crate) const V1_POD_AFFINITY_TERM: Ty = Ty(89);
+pub(crate) const V1_POD_ANTI_AFFINITY: Ty = Ty(90);
+pub(crate) const V1_POD_CERTIFICATE_PROJECTION: Ty = Ty(91);
+pub(crate) const V1_POD_DNS_CONFIG: Ty = Ty(92);
+pub(crate) const V1_POD_DNS_CONFIG_OPTION: Ty = Ty(93);
+pub(crate) const V1_POD_DISRUPTION_BUDGET: Ty = Ty(94);
+pub(crate) const V1_POD_DISRUPTION_BUDGET_SPEC: Ty = Ty(95);
+pub(crate) const V1_POD_FAILURE_POLICY: Ty = Ty(96);
+pub(crate) const V1_POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty(97);
+pub(crate) const V1_POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty(98);
+pub(crate) const V1_POD_FAILURE_POLICY_RULE: Ty = Ty(99);
+pub(crate) const V1_POD_OS: Ty = Ty(100);
+pub(crate) const V1_POD_READINESS_GATE: Ty = Ty(101);
+pub(crate) const V1_POD_RESOURCE_CLAIM: Ty = Ty(102);
+pub(crate) const V1_POD_SCHEDULING_GATE: Ty = Ty(103);
+pub(crate) const V1_POD_SCHEDULING_GROUP: Ty = Ty(104);
+pub(crate) const V1_POD_SECURITY_CONTEXT: Ty = Ty(105);
+pub(crate) const V1_POD_SPEC: Ty = Ty(106);
+pub(crate) const V1_POD_TEMPLATE_SPEC: Ty = Ty(107);
+pub(crate) const V1_PORTWORX_VOLUME_SOURCE: Ty = Ty(108);
+pub(crate) const V1_PREFERRED_SCHEDULING_TERM: Ty = Ty(109);
+pub(crate) const V1_PROBE: Ty = Ty(110);
+pub(crate) const V1_PROJECTED_VOLUME_SOURCE: Ty = Ty(111);
+pub(crate) const V1_QUOBYTE_VOLUME_SOURCE: Ty = Ty(112);
+pub(crate) const V1_RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty(113);
+pub(crate) const V1_RBD_VOLUME_SOURCE: Ty = Ty(114);
+pub(crate) const V1_REPLICA_SET: Ty = Ty(115);
+pub(crate) const V1_REPLICA_SET_SPEC: Ty = Ty(116);
+pub(crate) const V1_RESOURCE_FIELD_SELECTOR: Ty = Ty(117);
+pub(crate) const V1_RESOURCE_REQUIREMENTS: Ty = Ty(118);
+pub(crate) const V1_ROLLING_UPDATE_DAEMON_SET: Ty = Ty(119);
+pub(crate) const V1_ROLLING_UPDATE_DEPLOYMENT: Ty = Ty(120);
+pub(crate) const V1_ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty(121);
+pub(crate) const V1_SE_LINUX_OPTIONS: Ty = Ty(122);
+pub(crate) const V1_SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty(123);
+pub(crate) const V1_SCALE_IO_VOLUME_SOURCE: Ty = Ty(124);
+pub(crate) const V1_SECCOMP_PROFILE: Ty = Ty(125);
+pub(crate) const V1_SECRET_ENV_SOURCE: Ty = Ty(126);
+pub(crate) const V1_SECRET_KEY_SELECTOR: Ty = Ty(127);
+pub(crate) const V1_SECRET_PROJECTION: Ty = Ty(128);
+pub(crate) const V1_SECRET_REFERENCE: Ty = Ty(129);
+pub(crate) const V1_SECRET_VOLUME_SOURCE: Ty = Ty(130);
+pub(crate) const V1_SECURITY_CONTEXT: Ty = Ty(131);
+pub(crate) const V1_SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty(132);
+pub(crate) const V1_SLEEP_ACTION: Ty = Ty(133);
+pub(crate) const V1_STATEFUL_SET: Ty = Ty(134);
+pub(crate) const V1_STATEFUL_SET_ORDINALS: Ty = Ty(135);
+pub(crate) const V1_STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty(136);
+pub(crate) const V1_STATEFUL_SET_SPEC: Ty = Ty(137);
+pub(crate) const V1_STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty(138);
+pub(crate) const V1_STORAGE_CLASS: Ty = Ty(139);
+pub(crate) const V1_STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty(140);
+pub(crate) const V1_STORAGE_OS_VOLUME_SOURCE: Ty = Ty(141);
+pub(crate) const V1_SUCCESS_POLICY: Ty = Ty(142);
+pub(crate) const V1_SUCCESS_POLICY_RULE: Ty = Ty(143);
+pub(crate) const V1_SYSCTL: Ty = Ty(144);
+pub(crate) const V1_TCP_SOCKET_ACTION: Ty = Ty(145);
+pub(crate) const V1_TOLERATION: Ty = Ty(146);
+pub(crate) const V1_TOPOLOGY_SELECTOR_LABEL_REQUIREMENT: Ty = Ty(147);
+pub(crate) const V1_TOPOLOGY_SELECTOR_TERM: Ty = Ty(148);
+pub(crate) const V1_TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty(149);
+pub(crate) const V1_TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty(150);
+pub(crate) const V1_TYPED_OBJECT_REFERENCE: Ty = Ty(151);
+pub(crate) const V1_VOLUME: Ty = Ty(152);
+pub(crate) const V1_VOLUME_DEVICE: Ty = Ty(153);
+pub(crate) const V1_VOLUME_MOUNT: Ty = Ty(154);
+pub(crate) const V1_VOLUME_NODE_AFFINITY: Ty = Ty(155);
+pub(crate) const V1_VOLUME_PROJECTION: Ty = Ty(156);
+pub(crate) const V1_VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty(157);
+pub(crate) const V1_VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty(158);
+pub(crate) const V1_WEIGHTED_POD_AFFINITY_TERM: Ty = Ty(159);
+pub(crate) const V1_WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty(160);
+pub(crate) const V1ALPHA3_TOPOLOGY_CONSTRAINT: Ty = Ty(161);
+pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_DISRUPTION_MODE: Ty = Ty(162);
+pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_GANG_SCHEDULING_POLICY: Ty = Ty(163);
+pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_RESOURCE_CLAIM: Ty = Ty(164);
+pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_SCHEDULING_CONSTRAINTS: Ty = Ty(165);
+pub(crate) const V1ALPHA3_WORKLOAD_POD_GROUP_SCHEDULING_POLICY: Ty = Ty(166);
