@@ -13,6 +13,7 @@ use crate::document::{self, Piece};
 use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
+mod priority;
 mod snapshot;
 
 impl Accepted {
@@ -310,6 +311,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     duplicates(&mut accepted, diagnostics);
     versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
+    priority::resolve(&mut accepted, diagnostics);
     let (nodes, snapshot_time) = snapshot::resolve(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
@@ -337,6 +339,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Pdb(p) => scenario.pdbs.push(p),
             Object::NoOp => {}
             Object::Namespace(n) => scenario.namespaces.push(n),
+            Object::PriorityClass(c) => scenario.priority_classes.push(c),
             Object::Cluster(c) => scenario.cluster = c,
             Object::InstanceType(t) => scenario.instance_types.push(t),
             Object::NodeOverlay(o) => scenario.node_overlays.push(o),
@@ -779,6 +782,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                             AppliedObject::Pdb(p) => {
                                 ("PodDisruptionBudget", p.namespace.clone(), p.name.clone())
                             }
+                            AppliedObject::PriorityClass(c) => {
+                                ("PriorityClass", String::new(), c.name.clone())
+                            }
                         };
                         known.insert((kind.to_string(), ns, name));
                     }
@@ -790,6 +796,13 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
+            // The Priority admission plugin's inputs: `priority::resolve` checks them.
+            if matches!(
+                r.kind.as_str(),
+                "PriorityClass" | crate::convert::pod::PRIORITY_REF | crate::convert::pod::POLICY_REF
+            ) {
+                continue;
+            }
             if matches!(
                 r.kind.as_str(),
                 "InstanceType" | "Region" | "Zone" | "ReservationZone"

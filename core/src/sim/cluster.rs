@@ -242,6 +242,8 @@ pub(super) struct Cluster {
     pub(super) label_classes: pod::LabelClasses,
     pub(super) nodes: Vec<Node>,
     pub(super) pdbs: Vec<PodDisruptionBudget>,
+    /// The PriorityClasses the API server holds now (the Priority admission plugin's).
+    pub(super) priority_classes: crate::priority::PriorityClasses,
     /// Bumped on every change a controller could react to.
     pub(super) version: u64,
 }
@@ -276,6 +278,7 @@ impl Cluster {
             label_classes: pod::LabelClasses::default(),
             nodes: Vec::new(),
             pdbs: scenario.pdbs.clone(),
+            priority_classes: crate::priority::PriorityClasses::new(&scenario.priority_classes),
             version: 0,
         };
         cluster.namespaces.entry("default".into()).or_default();
