@@ -275,7 +275,11 @@ fn refusal(
         Code::SecondGlobalDefault => {
             Some("set `globalDefault: false` on one of the two classes".to_string())
         }
-        _ => None,
+        _ => Some(
+            "keep the class's value and preemptionPolicy; a class with others needs a name of \
+             its own"
+                .to_string(),
+        ),
     };
     let help_ko = match code {
         Code::UnknownPriorityClass => Some(
@@ -290,7 +294,11 @@ fn refusal(
         Code::SecondGlobalDefault => {
             Some("두 클래스 중 하나를 `globalDefault: false`로 두세요".to_string())
         }
-        _ => None,
+        _ => Some(
+            "클래스의 value와 preemptionPolicy는 그대로 두세요. 다른 값에는 새 이름의 클래스가 \
+             필요합니다"
+                .to_string(),
+        ),
     };
     diag(Severity::Error, code, a, path, pos, message, help).with_ko(ko, help_ko)
 }
