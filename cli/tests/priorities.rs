@@ -52,7 +52,8 @@ fn a_high_priority_deployment_preempts_and_karpenter_launches_for_the_victims() 
         assert!(object(e).starts_with("Pod/default/batch-"), "{e}");
         let message = str_of(e, "message").unwrap_or("");
         assert!(
-            message.starts_with("Preempted by default/critical-") && message.contains(" on node fixed-"),
+            message.starts_with("Preempted by default/critical-")
+                && message.contains(" on node fixed-"),
             "{message}"
         );
     }
@@ -60,14 +61,19 @@ fn a_high_priority_deployment_preempts_and_karpenter_launches_for_the_victims() 
     let nominated = events(&r, "Nominated");
     assert_eq!(nominated.len(), 4, "{s}");
     assert!(
-        nominated.iter().all(|e| object(e).starts_with("Pod/default/batch-")),
+        nominated
+            .iter()
+            .all(|e| object(e).starts_with("Pod/default/batch-")),
         "{nominated:?}"
     );
     let launched = nodes_in(&r, Some("default"));
     assert_eq!(launched.len(), 1, "{s}");
     let batch = pods_of(&r, "batch");
     assert_eq!(batch.len(), 6, "the Deployment keeps its replicas\n{s}");
-    assert!(batch.iter().all(|p| str_of(p, "phase") == Some("Running")), "{s}");
+    assert!(
+        batch.iter().all(|p| str_of(p, "phase") == Some("Running")),
+        "{s}"
+    );
     assert_eq!(
         batch
             .iter()
@@ -95,7 +101,11 @@ fn a_preemptor_waits_nominated_while_its_victims_terminate() {
             ),
             "{p}"
         );
-        assert_eq!(p["nominated"], Value::Null, "Karpenter does not nominate it: {p}");
+        assert_eq!(
+            p["nominated"],
+            Value::Null,
+            "Karpenter does not nominate it: {p}"
+        );
     }
     // The replacements have the victims' priority: nothing below them to preempt.
     let waiting: Vec<&Value> = pods_of(&r, "batch")
@@ -117,10 +127,7 @@ fn a_preemptor_waits_nominated_while_its_victims_terminate() {
 
 #[test]
 fn preemption_policy_never_waits_for_room_instead() {
-    let text = lab_text().replace(
-        "value: 1000\n",
-        "value: 1000\npreemptionPolicy: Never\n",
-    );
+    let text = lab_text().replace("value: 1000\n", "value: 1000\npreemptionPolicy: Never\n");
     let r = simulate_json(&text, "1m10s");
     let s = summary(&r);
     assert!(events(&r, "Preempted").is_empty(), "{s}");

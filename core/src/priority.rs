@@ -77,7 +77,10 @@ pub struct Admitted {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     UnknownClass(String),
-    Priority { written: i32, computed: i32 },
+    Priority {
+        written: i32,
+        computed: i32,
+    },
     Policy {
         written: PreemptionPolicy,
         computed: PreemptionPolicy,
@@ -246,7 +249,10 @@ mod tests {
     fn the_lowest_default_wins_a_race() {
         let classes = vec![class("a", 10, true), class("b", 3, true)];
         assert_eq!(
-            PriorityClasses::new(&classes).global_default().unwrap().name,
+            PriorityClasses::new(&classes)
+                .global_default()
+                .unwrap()
+                .name,
             "b"
         );
     }

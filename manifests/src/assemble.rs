@@ -799,7 +799,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
             // The Priority admission plugin's inputs: `priority::resolve` checks them.
             if matches!(
                 r.kind.as_str(),
-                "PriorityClass" | crate::convert::pod::PRIORITY_REF | crate::convert::pod::POLICY_REF
+                "PriorityClass"
+                    | crate::convert::pod::PRIORITY_REF
+                    | crate::convert::pod::POLICY_REF
             ) {
                 continue;
             }

@@ -1593,8 +1593,11 @@ fn admission_resolves_priorities_as_the_api_server_does() {
     let unnamed = PRIORITIES.replace("      priorityClassName: high\n", "");
     let l = load(&unnamed);
     assert_eq!(l.scenario.workloads[0].template.spec.priority, 1);
-    let later = PRIORITIES
-        .replacen("  name: high\nvalue: 1000\n", "  name: unused\nvalue: 1000\n", 1);
+    let later = PRIORITIES.replacen(
+        "  name: high\nvalue: 1000\n",
+        "  name: unused\nvalue: 1000\n",
+        1,
+    );
     let l = load(&later);
     assert!(
         l.diagnostics
@@ -1603,7 +1606,10 @@ fn admission_resolves_priorities_as_the_api_server_does() {
         "{:#?}",
         l.diagnostics
     );
-    assert!(l.scenario.workloads.is_empty(), "the refused Deployment is left out");
+    assert!(
+        l.scenario.workloads.is_empty(),
+        "the refused Deployment is left out"
+    );
     // A system class needs no document.
     let system = PRIORITIES.replace(
         "priorityClassName: high",

@@ -16,6 +16,11 @@ pub(super) struct NodeCache {
     pub(super) bound: Vec<Vec<usize>>,
     /// Those of them with required anti-affinity terms ([`kube::anti_affine`]).
     pub(super) anti_affine: Vec<Vec<usize>>,
+    /// The lowest priority of a pod preemption may take (`i32::MAX` when none): a pod of no
+    /// higher priority finds no victims anywhere, without looking.
+    pub(super) lowest_victim_priority: i32,
+    /// The pending pods kube-scheduler has nominated to a node (some may have bound since).
+    pub(super) nominated: Vec<usize>,
 }
 
 /// One pod's scheduling cycle: the node chosen (an index into the cache), kube-scheduler's
@@ -109,6 +114,9 @@ impl Simulation {
                 None => {
                     // PostFilter: DefaultPreemption, with the room held as the filters saw it.
                     let post = self.post_filter(p, &cache, &results);
+                    if matches!(post, preemption::PostFilter::Nominated) {
+                        cache.nominated.push(p);
+                    }
                     for (i, r) in &held {
                         cache.nodes[*i].requested = cache.nodes[*i].requested.saturating_sub(r);
                     }
@@ -200,10 +208,24 @@ impl Simulation {
             }
         }
         let anti_affine = kube::anti_affine(&self.cluster.pods, &bound);
+        let lowest_victim_priority = bound
+            .iter()
+            .flatten()
+            .filter(|&&p| !self.cluster.pods[p].is_daemon())
+            .map(|&p| self.cluster.pods[p].spec.priority)
+            .min()
+            .unwrap_or(i32::MAX);
+        let nominated = self
+            .cluster
+            .pending_pods()
+            .filter(|&p| self.cluster.pods[p].nominated_node.is_some())
+            .collect();
         NodeCache {
             nodes,
             bound,
             anti_affine,
+            lowest_victim_priority,
+            nominated,
         }
     }
 
@@ -281,6 +303,9 @@ impl Simulation {
         cache.bound[i].push(p);
         if !pod.spec.pod_anti_affinity.is_empty() {
             cache.anti_affine[i].push(p);
+        }
+        if !pod.is_daemon() {
+            cache.lowest_victim_priority = cache.lowest_victim_priority.min(pod.spec.priority);
         }
         spread_cache.record(pod, &cache.nodes[i]);
     }

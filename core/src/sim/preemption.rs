@@ -44,8 +44,8 @@ impl Simulation {
         let pods = &self.cluster.pods;
         let priority = pods[p].spec.priority;
         let mut held: Vec<(usize, Resources)> = Vec::new();
-        for q in self.cluster.pending_pods() {
-            let Some(n) = pods[q].nominated_node else {
+        for &q in &cache.nominated {
+            let Some(n) = pods[q].nominated_node.filter(|_| pods[q].is_pending()) else {
                 continue;
             };
             if q == p || pods[q].spec.priority < priority {
@@ -84,11 +84,12 @@ impl Simulation {
         let mut candidates: Vec<Candidate> = Vec::new();
         if !potential.is_empty() {
             let priority = self.cluster.pods[p].spec.priority;
-            let any_lower = potential.iter().any(|&i| {
-                cache.bound[i]
-                    .iter()
-                    .any(|&q| self.may_preempt(q, priority))
-            });
+            let any_lower = priority > cache.lowest_victim_priority
+                && potential.iter().any(|&i| {
+                    cache.bound[i]
+                        .iter()
+                        .any(|&q| self.may_preempt(q, priority))
+                });
             if any_lower {
                 let mut scratch = Scratch {
                     nodes: cache.nodes.clone(),
@@ -263,8 +264,7 @@ impl Simulation {
             let mut violated = false;
             if !self.cluster.pods[q].labels.is_empty() {
                 for (i, budget) in left.iter_mut().enumerate() {
-                    if self.cluster.pdbs[i].selector.is_empty() || !self.cluster.pdb_selects(i, q)
-                    {
+                    if self.cluster.pdbs[i].selector.is_empty() || !self.cluster.pdb_selects(i, q) {
                         continue;
                     }
                     *budget -= 1;

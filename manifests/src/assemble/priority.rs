@@ -62,9 +62,7 @@ pub(super) fn resolve(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnosti
         let Object::Workload(w) = &mut a.converted.object else {
             continue;
         };
-        if let Err((code, path, pos, message, ko)) =
-            admit(&classes, w, &refs, "", live)
-        {
+        if let Err((code, path, pos, message, ko)) = admit(&classes, w, &refs, "", live) {
             diagnostics.push(refusal(a, code, &path, pos, message, ko));
             a.dropped = true;
         }
@@ -88,26 +86,24 @@ pub(super) fn resolve(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnosti
         {
             let prefix = format!("{}.apply.", st.path);
             match obj.as_mut() {
-                AppliedObject::PriorityClass(c) => {
-                    match refuse_class(&classes, &default_name, c) {
-                        Some((code, message, ko)) => {
-                            let at = if code == Code::SecondGlobalDefault {
-                                "globalDefault"
-                            } else {
-                                "value"
-                            };
-                            problem = Some((code, format!("{prefix}{at}"), st.pos, message, ko));
-                        }
-                        None => {
-                            if c.global_default {
-                                default_name = Some(c.name.clone());
-                            } else if default_name.as_deref() == Some(c.name.as_str()) {
-                                default_name = None;
-                            }
-                            classes.apply(c.clone());
-                        }
+                AppliedObject::PriorityClass(c) => match refuse_class(&classes, &default_name, c) {
+                    Some((code, message, ko)) => {
+                        let at = if code == Code::SecondGlobalDefault {
+                            "globalDefault"
+                        } else {
+                            "value"
+                        };
+                        problem = Some((code, format!("{prefix}{at}"), st.pos, message, ko));
                     }
-                }
+                    None => {
+                        if c.global_default {
+                            default_name = Some(c.name.clone());
+                        } else if default_name.as_deref() == Some(c.name.as_str()) {
+                            default_name = None;
+                        }
+                        classes.apply(c.clone());
+                    }
+                },
                 AppliedObject::Workload(w) => {
                     if let Err(p) = admit(&classes, w, &refs, &prefix, false) {
                         problem = Some(p);
@@ -246,7 +242,11 @@ fn admit(
             let ko = if w.kind == WorkloadKind::Pod {
                 ko
             } else {
-                format!("{} {}의 파드가 모두 거부됩니다: {ko}", w.kind.as_str(), w.name)
+                format!(
+                    "{} {}의 파드가 모두 거부됩니다: {ko}",
+                    w.kind.as_str(),
+                    w.name
+                )
             };
             Err((code, at.0, at.1, message, ko))
         }

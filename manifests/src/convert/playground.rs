@@ -854,7 +854,9 @@ fn action(
                     return Some((*live, false));
                 }
                 match kind_info(&s) {
-                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline" | "PriorityClass") => {
+                    Some(info)
+                        if !matches!(info.kind, "Cluster" | "Timeline" | "PriorityClass") =>
+                    {
                         Some((info.kind, info.namespaced))
                     }
                     _ => {

@@ -37,7 +37,10 @@ pub(crate) fn priority_class(cx: &mut Cx, root: &Field<'_>) -> (Meta, PriorityCl
     if meta.name.starts_with(priority::SYSTEM_PREFIX) {
         // `IsKnownSystemPriorityClass`: the name, value and globalDefault of a system class.
         let why = match priority::system_class(&meta.name) {
-            None => Some(format!("{} is not a known system priority class", meta.name)),
+            None => Some(format!(
+                "{} is not a known system priority class",
+                meta.name
+            )),
             Some(c) if c.value != value => Some(format!(
                 "value of {} PriorityClass must be {}",
                 meta.name, c.value
