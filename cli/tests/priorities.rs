@@ -308,3 +308,42 @@ fn a_global_default_applied_later_gives_only_later_pods_its_value() {
         assert_eq!(p["priority"].as_i64().unwrap_or(0), expected, "{p}");
     }
 }
+
+#[test]
+fn explain_says_who_preempted_a_pod_and_that_the_preemptor_waits() {
+    let r = report(LAB, &["--until", "1m10s"]);
+    let victim = str_of(events(&r, "Preempted")[0], "object")
+        .and_then(|o| o.strip_prefix("Pod/"))
+        .expect("a victim")
+        .to_string();
+    let preemptor = pods_of(&r, "critical")
+        .into_iter()
+        .find_map(|p| str_of(p, "name"))
+        .expect("a critical pod")
+        .to_string();
+    let path = lab(LAB);
+    let explain = |pod: &str, at: &str| {
+        let out = kpg(&[
+            "explain",
+            path.to_str().expect("UTF-8 path"),
+            "--pod",
+            pod,
+            "--at",
+            at,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let said = explain(&preemptor, "1m10s");
+    assert!(
+        said.contains("kube-scheduler preempted 2 pods of lower priority on fixed-")
+            && said.contains("Karpenter leaves a nominated pod alone"),
+        "{said}"
+    );
+    let said = explain(&victim, "1m10s");
+    assert!(
+        said.contains(" was preempted at 1m0s: ") && said.contains("(priority 1000)"),
+        "{said}"
+    );
+    assert!(said.contains("It terminates until 1m30s"), "{said}");
+}
