@@ -69,6 +69,7 @@ golden_tests! {
     v114_static_reserved => "v114-static-reserved",
     byoc_snapshot => "byoc-snapshot",
     byoc_on_demand => "byoc-on-demand",
+    priority_preemption => "priority-preemption",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

@@ -25,6 +25,7 @@ pub mod manifest;
 pub mod model;
 pub mod overlay;
 pub mod pod;
+pub mod priority;
 pub mod quantity;
 pub mod report;
 pub mod requirements;

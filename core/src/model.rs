@@ -38,6 +38,8 @@ pub struct Scenario {
     pub capacity_reservations: Vec<crate::reservation::CapacityReservation>,
     /// StorageClasses, PersistentVolumeClaims and PersistentVolumes.
     pub storage: crate::volumes::Storage,
+    /// `scheduling.k8s.io/v1` PriorityClasses (the system ones are implied).
+    pub priority_classes: Vec<crate::priority::PriorityClass>,
     /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
     /// its NodeClaim when it is Karpenter's.
     pub nodes: Vec<ExistingNode>,
@@ -437,6 +439,7 @@ pub struct PodSpec {
     pub preferred_pod_anti_affinity: Vec<WeightedPodAffinityTerm>,
     pub tolerations: Vec<Toleration>,
     pub topology_spread: Vec<TopologySpreadConstraint>,
+    /// The priority the Priority admission plugin gave the pod ([`crate::priority`]).
     pub priority: i32,
     pub priority_class_name: Option<String>,
     /// The pod or one of its containers references a DRA `ResourceClaim`
@@ -446,6 +449,12 @@ pub struct PodSpec {
     /// `spec.runtimeClassName`: admission has already merged the class's overhead and
     /// scheduling into this spec; the name is kept for what shows the pod.
     pub runtime_class_name: Option<String>,
+    /// `spec.priority` as written: admission refuses a value its class does not give.
+    pub written_priority: Option<i32>,
+    /// The preemption policy admission gave the pod (from its class).
+    pub preemption_policy: crate::priority::PreemptionPolicy,
+    /// `spec.preemptionPolicy` as written.
+    pub written_preemption_policy: Option<crate::priority::PreemptionPolicy>,
     pub termination_grace_seconds: Option<i64>,
     /// `spec.nodeName` set by the user: the pod bypasses scheduling.
     pub node_name: Option<String>,
@@ -617,6 +626,7 @@ pub enum AppliedObject {
     NodeClass(NodeClass),
     Workload(Workload),
     Pdb(PodDisruptionBudget),
+    PriorityClass(crate::priority::PriorityClass),
 }
 
 use alloc::boxed::Box;

@@ -70,6 +70,12 @@ pub struct Pod {
     pub deleted: bool,
     /// When the pod was bound and started running.
     pub started_at: Option<Millis>,
+    /// kube-scheduler's `status.nominatedNodeName`: the node where it preempted pods and
+    /// waits for their room (Karpenter leaves such a pod alone).
+    pub nominated_node: Option<usize>,
+    /// kube-scheduler preempted this pod: it terminates until then (its grace period), still
+    /// holding its room on the node.
+    pub preempted_until: Option<Millis>,
 }
 
 impl Pod {
@@ -465,6 +471,8 @@ impl Pod {
             triggered: false,
             deleted: false,
             started_at: None,
+            nominated_node: None,
+            preempted_until: None,
         }
     }
 }

@@ -105,6 +105,17 @@ pub struct PodReport {
     pub scheduler_message: Option<String>,
     pub requests: BTreeMap<String, String>,
     pub created_at: String,
+    /// `spec.priority` as admission set it; left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub priority: i32,
+    /// kube-scheduler's `status.nominatedNodeName`: the node a pending pod preempted pods
+    /// on and waits for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nominated_node_name: Option<String>,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

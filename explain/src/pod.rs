@@ -8,6 +8,7 @@ use kpg_core::scheduling::PoolVerdict;
 use kpg_core::scheduling::checks::PoolChecks;
 use kpg_core::scheduling::kube::Rejection;
 use kpg_core::sim::Simulation;
+use kpg_core::sim::event::{EventKind, PodRef};
 use kpg_core::sim::evidence::{KubeRecord, ProvisioningOutcome, ProvisioningRecord};
 
 use crate::say::{self, Lang, Noun, say};
@@ -210,6 +211,9 @@ fn summary(
     kube: Option<&KubeRecord>,
     lang: Lang,
 ) -> String {
+    if let Some(s) = preemption(sim, pod, full, lang) {
+        return s;
+    }
     if pod.deleted {
         return say!(lang, "{} was deleted.", "{}는 삭제되었습니다.", full);
     }
@@ -371,6 +375,75 @@ fn summary(
             full
         ),
     }
+}
+
+/// kube-scheduler's preemption as it touched the pod: preempted (terminating, or gone), or
+/// nominated to a node where it preempted pods and waits for their room.
+fn preemption(sim: &Simulation, pod: &Pod, full: &str, lang: Lang) -> Option<String> {
+    let is = |r: &PodRef| r.namespace == pod.namespace && r.name == pod.name;
+    let preempted = sim.events().iter().rev().find_map(|e| match &e.kind {
+        EventKind::Preempted {
+            pod: victim,
+            by,
+            node,
+        } if is(victim) => Some((e.time, by, node)),
+        _ => None,
+    });
+    if let Some((at, by, node)) = preempted {
+        let priority = |r: &PodRef| {
+            sim.pods()
+                .iter()
+                .rev()
+                .find(|p| p.namespace == r.namespace && p.name == r.name)
+                .map_or(0, |p| p.spec.priority)
+        };
+        let what = say!(
+            lang,
+            "{} was preempted at {}: kube-scheduler deleted it (priority {}) to make room on {} \
+             for {}/{} (priority {}), and its controller created a replacement.",
+            "{}는 {}에 선점되었습니다. kube-scheduler가 우선순위 {}인 이 파드를 지워 {}에 \
+             {}/{}(우선순위 {})의 자리를 만들었고, 컨트롤러가 대체 파드를 만들었습니다.",
+            full,
+            time(at),
+            pod.spec.priority,
+            node,
+            by.namespace,
+            by.name,
+            priority(by)
+        );
+        return Some(match pod.preempted_until.filter(|_| !pod.deleted) {
+            Some(until) => format!(
+                "{what} {}",
+                say!(
+                    lang,
+                    "It terminates until {} (its grace period) and holds its room until then.",
+                    "유예 기간이 끝나는 {}까지 종료 중이며 그때까지 자리를 차지합니다.",
+                    time(until)
+                )
+            ),
+            None => what,
+        });
+    }
+    let n = pod
+        .nominated_node
+        .filter(|_| pod.node.is_none() && !pod.deleted)?;
+    let victims = sim
+        .events()
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Preempted { by, .. } if is(by)))
+        .count();
+    Some(say!(
+        lang,
+        "{} is Pending: kube-scheduler preempted {} of lower priority on {} and nominated it \
+         there (status.nominatedNodeName); it waits for their grace period to end and binds \
+         then. Karpenter leaves a nominated pod alone and launches nothing for it.",
+        "{0}는 Pending입니다. kube-scheduler가 {2}에서 우선순위가 낮은 {1}를 선점하고 이 파드를 \
+         그 노드에 지명했습니다(status.nominatedNodeName). 유예 기간이 끝나면 배치됩니다. \
+         Karpenter는 지명된 파드를 건드리지 않으며 노드를 띄우지 않습니다.",
+        full,
+        say::count(victims as u32, Noun::Pod, lang),
+        node_name(sim, n)
+    ))
 }
 
 /// The first check that fails, in a few words (for the summary).

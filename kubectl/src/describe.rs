@@ -1112,7 +1112,9 @@ fn pod(state: &State, p: &Pod) -> String {
         .events_of(&object)
         .into_iter()
         .filter_map(|e| match e.kind {
-            EventKind::Scheduled { .. } => Some(Ev::of(e, "default-scheduler")),
+            EventKind::Scheduled { .. } | EventKind::Preempted { .. } => {
+                Some(Ev::of(e, "default-scheduler"))
+            }
             EventKind::PodCompleted { .. } => None,
             EventKind::Killing { .. } => Some(Ev::of(e, "kubelet")),
             _ => Some(Ev::of(e, "karpenter")),

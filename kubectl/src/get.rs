@@ -734,7 +734,14 @@ pub fn rows(state: &State, kind: Kind, req: &Request) -> Vec<Row> {
                         .and_then(|n| state.node_name(n))
                         .unwrap_or("<none>")
                         .to_string();
-                    cells.extend([ip, node, String::from("<none>"), String::from("<none>")]);
+                    // kube-scheduler's nomination after a preemption.
+                    let nominated = p
+                        .nominated_node
+                        .filter(|_| !bound)
+                        .and_then(|n| state.node_name(n))
+                        .unwrap_or("<none>")
+                        .to_string();
+                    cells.extend([ip, node, nominated, String::from("<none>")]);
                 }
                 Row {
                     kind,

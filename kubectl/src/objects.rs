@@ -780,6 +780,14 @@ pub fn pod(state: &State, pod: &Pod) -> Value {
         }));
     }
     status.insert("conditions".into(), Value::Array(conditions));
+    // kube-scheduler's nomination after it preempted pods for this one.
+    if let Some(n) = pod
+        .nominated_node
+        .filter(|_| !bound)
+        .and_then(|n| state.node_name(n))
+    {
+        status.insert("nominatedNodeName".into(), Value::from(n));
+    }
     status.insert("phase".into(), Value::from(pod.phase.as_str()));
     status.insert("qosClass".into(), Value::from(qos_class(pod)));
     json!({

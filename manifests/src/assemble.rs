@@ -15,6 +15,7 @@ use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
 mod admission;
+mod priority;
 mod snapshot;
 
 impl Accepted {
@@ -317,6 +318,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
     versions_and_gates(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
     admission::runtime_classes(&mut accepted, diagnostics);
+    priority::resolve(&mut accepted, diagnostics);
     let (nodes, snapshot_time) = snapshot::resolve(&mut accepted, diagnostics);
     pod_cap(&mut accepted, diagnostics);
     immutable_fields(&mut accepted, diagnostics);
@@ -347,6 +349,7 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Pdb(p) => scenario.pdbs.push(p),
             Object::NoOp => {}
             Object::Namespace(n) => scenario.namespaces.push(n),
+            Object::PriorityClass(c) => scenario.priority_classes.push(c),
             Object::Cluster(c) => scenario.cluster = c,
             Object::InstanceType(t) => scenario.instance_types.push(t),
             Object::NodeOverlay(o) => scenario.node_overlays.push(o),
@@ -794,6 +797,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                             AppliedObject::Pdb(p) => {
                                 ("PodDisruptionBudget", p.namespace.clone(), p.name.clone())
                             }
+                            AppliedObject::PriorityClass(c) => {
+                                ("PriorityClass", String::new(), c.name.clone())
+                            }
                         };
                         known.insert((kind.to_string(), ns, name));
                     }
@@ -805,8 +811,16 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
     for a in accepted.iter_mut().filter(|a| !a.dropped) {
         let mut drop = false;
         for r in &a.refs {
-            // Admission checks a pod's RuntimeClass and overhead (`admission`).
-            if matches!(r.kind.as_str(), "RuntimeClass" | POD_OVERHEAD) {
+            // Admission's inputs (a pod's RuntimeClass and overhead, its priority and
+            // preemption policy): `admission` and `priority::resolve` check them.
+            if matches!(
+                r.kind.as_str(),
+                "RuntimeClass"
+                    | POD_OVERHEAD
+                    | "PriorityClass"
+                    | crate::convert::pod::PRIORITY_REF
+                    | crate::convert::pod::POLICY_REF
+            ) {
                 continue;
             }
             if matches!(

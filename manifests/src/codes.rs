@@ -412,6 +412,23 @@ codes! {
     PdbMinAndMax = "pdb-min-and-max", ApiServer,
         "A PodDisruptionBudget sets both minAvailable and maxUnavailable.",
         "PodDisruptionBudget에 minAvailable과 maxUnavailable이 둘 다 있습니다.";
+    PriorityValueTooHigh = "priority-value-too-high", ApiServer,
+        "A user's PriorityClass above 1,000,000,000, the highest value a user may define.",
+        "사용자 PriorityClass의 값이 사용자가 정할 수 있는 최댓값 1,000,000,000을 넘습니다.";
+    ReservedPriorityClass = "reserved-priority-class", ApiServer,
+        "A PriorityClass named `system-...` that is not one of the system classes as they are.",
+        "`system-`으로 시작하는 이름은 시스템 PriorityClass(그 값 그대로)에만 쓸 수 있습니다.";
+    SecondGlobalDefault = "second-global-default", ApiServer,
+        "A second PriorityClass with globalDefault: true; only one default can exist.",
+        "globalDefault: true인 PriorityClass가 이미 있습니다. 기본 클래스는 하나만 둘 수 있습니다.";
+    UnknownPriorityClass = "unknown-priority-class", ApiServer,
+        "A pod names a PriorityClass the cluster does not have: the Priority admission plugin \
+         refuses it.",
+        "파드가 클러스터에 없는 PriorityClass를 가리킵니다. Priority 어드미션 플러그인이 파드를 \
+         거부합니다.";
+    PriorityNotAdmitted = "priority-not-admitted", ApiServer,
+        "A pod writes a priority or preemptionPolicy other than the one its PriorityClass gives.",
+        "파드에 쓴 priority나 preemptionPolicy가 PriorityClass가 주는 값과 다릅니다.";
     PdbWithoutSelector = "pdb-without-selector", Karpenter,
         "A PodDisruptionBudget without a selector selects no pods and protects nothing.",
         "selector가 없는 PodDisruptionBudget은 아무 파드도 고르지 않아 아무것도 보호하지 않습니다.";

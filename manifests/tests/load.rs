@@ -828,12 +828,18 @@ spec:
 fn pod_scheduling_constraints() {
     let text = concat!(
         "\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: important}
+value: 1000
+---
 apiVersion: v1
 kind: Pod
 metadata: {name: p, namespace: kube-system, labels: {app: p}}
 spec:
   nodeName: fixed-1
   terminationGracePeriodSeconds: 30
+  priorityClassName: important
   priority: 1000
   runtimeClassName: sandboxed
   nodeSelector: {kubernetes.io/arch: arm64}

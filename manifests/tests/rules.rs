@@ -1657,3 +1657,178 @@ fn a_pod_naming_a_claim_that_does_not_exist_is_warned_about() {
     // A StatefulSet's and an ephemeral volume's claims are made by their controllers.
     assert!(warned(STORAGE, "unknown-reference").is_empty());
 }
+
+/// A PriorityClass, a second class that is the global default, a Deployment that names the
+/// first and a Timeline that applies the first again, unchanged.
+const PRIORITIES: &str = "apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: high
+value: 1000
+preemptionPolicy: PreemptLowerPriority
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: low
+value: 1
+globalDefault: true
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: batch
+value: -10
+globalDefault: false
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      priorityClassName: high
+      containers:
+        - name: c
+          image: nginx
+---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata:
+  name: later
+spec:
+  steps:
+    - at: 1m
+      apply:
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata:
+          name: high
+        value: 1000
+";
+
+#[test]
+fn priority_class_and_admission_rules() {
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: PRIORITIES,
+        good,
+        bad,
+        path,
+        code,
+    };
+    check(&[
+        r(
+            "a user's class is worth at most 1000000000",
+            "value: 1000\npreemptionPolicy",
+            "value: 1000000001\npreemptionPolicy",
+            "value",
+            "priority-value-too-high",
+        ),
+        r(
+            "system- names belong to the system classes",
+            "  name: high\nvalue",
+            "  name: system-high\nvalue",
+            "metadata.name",
+            "reserved-priority-class",
+        ),
+        r(
+            "a system class keeps its value",
+            "  name: batch\nvalue: -10",
+            "  name: system-node-critical\nvalue: -10",
+            "metadata.name",
+            "reserved-priority-class",
+        ),
+        r(
+            "preemptionPolicy is PreemptLowerPriority or Never",
+            "preemptionPolicy: PreemptLowerPriority",
+            "preemptionPolicy: Sometimes",
+            "preemptionPolicy",
+            "invalid-choice",
+        ),
+        r(
+            "only one class is the global default",
+            "value: -10\nglobalDefault: false",
+            "value: -10\nglobalDefault: true",
+            "globalDefault",
+            "second-global-default",
+        ),
+        r(
+            "a pod names a class that exists",
+            "      priorityClassName: high",
+            "      priorityClassName: hihg",
+            "priorityClassName",
+            "unknown-priority-class",
+        ),
+        r(
+            "a pod writes no priority other than its class's",
+            "      priorityClassName: high\n",
+            "      priorityClassName: high\n      priority: 7\n",
+            "priority",
+            "priority-not-admitted",
+        ),
+        r(
+            "a pod writes no preemptionPolicy other than its class's",
+            "      priorityClassName: high\n",
+            "      priorityClassName: high\n      preemptionPolicy: Never\n",
+            "preemptionPolicy",
+            "priority-not-admitted",
+        ),
+        r(
+            "a class's value cannot change",
+            "          name: high\n        value: 1000",
+            "          name: high\n        value: 2000",
+            "spec.steps[0].apply.value",
+            "immutable-field",
+        ),
+    ]);
+}
+
+#[test]
+fn admission_resolves_priorities_as_the_api_server_does() {
+    let l = load(PRIORITIES);
+    assert!(
+        l.diagnostics.iter().all(|d| d.severity != Severity::Error),
+        "{:#?}",
+        l.diagnostics
+    );
+    let spec = &l.scenario.workloads[0].template.spec;
+    assert_eq!(spec.priority, 1000, "the class named");
+    // No class named: the global default's value; a class named nowhere is refused, and a
+    // class a Timeline applies only later is unknown when the pod is created.
+    let unnamed = PRIORITIES.replace("      priorityClassName: high\n", "");
+    let l = load(&unnamed);
+    assert_eq!(l.scenario.workloads[0].template.spec.priority, 1);
+    let later = PRIORITIES.replacen(
+        "  name: high\nvalue: 1000\n",
+        "  name: unused\nvalue: 1000\n",
+        1,
+    );
+    let l = load(&later);
+    assert!(
+        l.diagnostics
+            .iter()
+            .any(|d| d.code == "unknown-priority-class" && d.severity == Severity::Error),
+        "{:#?}",
+        l.diagnostics
+    );
+    assert!(
+        l.scenario.workloads.is_empty(),
+        "the refused Deployment is left out"
+    );
+    // A system class needs no document.
+    let system = PRIORITIES.replace(
+        "priorityClassName: high",
+        "priorityClassName: system-node-critical",
+    );
+    assert_eq!(
+        load(&system).scenario.workloads[0].template.spec.priority,
+        2_000_001_000
+    );
+}

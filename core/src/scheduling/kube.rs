@@ -60,6 +60,21 @@ pub enum Rejection {
 }
 
 impl Rejection {
+    /// Whether removing pods from the node could lift it: the plugin's status is
+    /// `Unschedulable`, not `UnschedulableAndUnresolvable` (node unschedulable, taints, node
+    /// affinity and a pod's own affinity are unresolvable); DefaultPreemption looks only at
+    /// such nodes (`preemption.go` `findCandidates`).
+    pub fn resolvable_by_preemption(&self) -> bool {
+        matches!(
+            self,
+            Rejection::Ports
+                | Rejection::Insufficient(_)
+                | Rejection::Spread
+                | Rejection::AntiAffinity
+                | Rejection::ExistingAntiAffinity
+        )
+    }
+
     /// kube-scheduler's words for the rejection (one phrase per missing resource).
     pub fn phrases(&self) -> Vec<String> {
         match self {
@@ -518,6 +533,8 @@ impl Cluster<'_> {
     }
 
     /// `0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {..}.`
+    /// (the Filter part of `FitError`; DefaultPreemption's part follows it,
+    /// [`crate::sim`]'s preemption).
     pub fn summary<'r>(&self, rejections: impl IntoIterator<Item = &'r Rejection>) -> String {
         let mut rejections = rejections.into_iter().peekable();
         if rejections.peek().is_none() {
@@ -536,16 +553,9 @@ impl Cluster<'_> {
         parts.sort();
         let n = self.nodes.len();
         if parts.is_empty() {
-            format!(
-                "0/{n} nodes are available. preemption: 0/{n} nodes are available: {n} Preemption \
-                 is not helpful for scheduling."
-            )
+            format!("0/{n} nodes are available.")
         } else {
-            format!(
-                "0/{n} nodes are available: {}. preemption: 0/{n} nodes are available: {n} \
-                 Preemption is not helpful for scheduling.",
-                parts.join(", ")
-            )
+            format!("0/{n} nodes are available: {}.", parts.join(", "))
         }
     }
 }

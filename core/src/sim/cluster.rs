@@ -244,6 +244,8 @@ pub(super) struct Cluster {
     pub(super) pdbs: Vec<PodDisruptionBudget>,
     /// StorageClasses, claims and volumes (`sim::volumes`).
     pub(super) volumes: super::volumes::VolumeStore,
+    /// The PriorityClasses the API server holds now (the Priority admission plugin's).
+    pub(super) priority_classes: crate::priority::PriorityClasses,
     /// Bumped on every change a controller could react to.
     pub(super) version: u64,
 }
@@ -279,6 +281,7 @@ impl Cluster {
             nodes: Vec::new(),
             pdbs: scenario.pdbs.clone(),
             volumes: super::volumes::VolumeStore::new(&scenario.storage),
+            priority_classes: crate::priority::PriorityClasses::new(&scenario.priority_classes),
             version: 0,
         };
         cluster.namespaces.entry("default".into()).or_default();

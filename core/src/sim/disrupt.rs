@@ -1425,6 +1425,7 @@ impl Simulation {
                 let pod = &self.cluster.pods[p];
                 !pod.is_daemon()
                     && pod.spec.node_name.is_none()
+                    && pod.nominated_node.is_none()
                     && self.provisioner_ignores(pod).is_none()
             })
             .collect();

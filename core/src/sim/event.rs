@@ -131,6 +131,13 @@ pub enum EventKind {
     },
     /// A PodDisruptionBudget refused the eviction of a draining node's pod.
     FailedDraining { pod: PodRef, node: String },
+    /// kube-scheduler preempted `pod` (deleted it, with its grace period) to make room on
+    /// `node` for the higher-priority pod `by`.
+    Preempted {
+        pod: PodRef,
+        by: PodRef,
+        node: String,
+    },
     /// Every pod has left the node.
     Drained { nodeclaim: String, node: String },
     /// The Node and NodeClaim are gone (`launched`: an instance had been running).
@@ -494,6 +501,7 @@ impl EventKind {
             ReservationInterrupted { .. } => "CapacityReservationInstanceInterrupted",
             Terminating { .. } => "Terminating",
             Evicted { .. } => "Evicted",
+            Preempted { .. } => "Preempted",
             FailedDraining { .. } => "FailedDraining",
             Drained { .. } => "Drained",
             DisruptionBlocked { .. } => "DisruptionBlocked",
@@ -552,6 +560,7 @@ impl EventKind {
             | Nominated { pod, .. }
             | FailedScheduling { pod, .. }
             | Evicted { pod, .. }
+            | Preempted { pod, .. }
             | TaintManagerEviction { pod, .. }
             | FailedDraining { pod, .. } => ObjectRef::pod(pod),
             JobCompleted { namespace, name } => ObjectRef::namespaced("Job", namespace, name),
@@ -784,6 +793,13 @@ impl fmt::Display for EventKind {
                 };
                 write!(f, "{how} node {node}")
             }
+            // kube-scheduler's words before it named the preemptor by UID (the playground's pods
+            // have none): `Preempted by <namespace>/<name> on node <node>`.
+            Preempted { by, node, .. } => write!(
+                f,
+                "Preempted by {}/{} on node {node}",
+                by.namespace, by.name
+            ),
             FailedDraining { node, .. } => write!(
                 f,
                 "Cannot evict pod as it would violate the pod's disruption \

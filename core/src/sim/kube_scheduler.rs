@@ -10,12 +10,17 @@ use super::*;
 
 /// kube-scheduler's view of the nodes for one scheduling round: each Registered node with
 /// what its bound pods request and the host ports they hold, updated as pods are assumed.
-struct NodeCache {
-    nodes: Vec<KubeNode>,
+pub(super) struct NodeCache {
+    pub(super) nodes: Vec<KubeNode>,
     /// The active pods on each node (indexed like `nodes`).
-    bound: Vec<Vec<usize>>,
+    pub(super) bound: Vec<Vec<usize>>,
     /// Those of them with required anti-affinity terms ([`kube::anti_affine`]).
-    anti_affine: Vec<Vec<usize>>,
+    pub(super) anti_affine: Vec<Vec<usize>>,
+    /// The lowest priority of a pod preemption may take (`i32::MAX` when none): a pod of no
+    /// higher priority finds no victims anywhere, without looking.
+    pub(super) lowest_victim_priority: i32,
+    /// The pending pods kube-scheduler has nominated to a node (some may have bound since).
+    pub(super) nominated: Vec<usize>,
 }
 
 /// One pod's scheduling cycle: the node chosen (an index into the cache), kube-scheduler's
@@ -23,17 +28,38 @@ struct NodeCache {
 struct Cycle {
     choice: Option<usize>,
     summary: Option<String>,
+    /// Each node's filter result, indexed like the cache's nodes.
+    results: Vec<Result<(), kube::Rejection>>,
     record: evidence::KubeRecord,
 }
 
 impl Simulation {
     /// Binds pending pods to Ready nodes; returns the pods that fit nowhere.
     pub(super) fn kube_schedule(&mut self) -> Vec<usize> {
+        let (mut unschedulable, mut preempted) = self.scheduling_round();
+        // Preemption deletes pods and their controllers create replacements at once: those
+        // new pods reach kube-scheduler's queue in the same instant. (A replacement has a
+        // victim's priority, so it preempts nothing of the pods it replaced.)
+        let mut rounds = 0;
+        while preempted && rounds < 8 {
+            rounds += 1;
+            let (again, more) = self.scheduling_round();
+            preempted = more;
+            unschedulable.retain(|p| !again.contains(p) && self.cluster.pods[*p].is_pending());
+            unschedulable.extend(again);
+        }
+        unschedulable
+    }
+
+    /// One pass of kube-scheduler's queue over the pending pods: the pods that fit nowhere,
+    /// and whether any pod preempted others.
+    fn scheduling_round(&mut self) -> (Vec<usize>, bool) {
         self.bind_named_pods();
         let pending = self.scheduling_queue();
         if pending.is_empty() {
-            return pending;
+            return (pending, false);
         }
+        let mut preempted = false;
         let mut cache = self.node_cache();
         let mut unschedulable = Vec::new();
         // Equivalence classes: a pod identical to one that just fitted nowhere (same shared
@@ -50,6 +76,7 @@ impl Simulation {
         for p in pending {
             if let Some((q, summary)) = &last_failed
                 && same(&self.cluster.pods[*q], &self.cluster.pods[p])
+                && self.cluster.pods[p].nominated_node.is_none()
             {
                 // Usually what the last round said too: no copy then.
                 if self.cluster.pods[p].scheduler_message != *summary {
@@ -61,25 +88,61 @@ impl Simulation {
                 }
                 continue;
             }
+            // The pods nominated to a node with at least this pod's priority hold their room
+            // there (`RunFilterPluginsWithNominatedPods`).
+            let held = self.nominated_room(p, &cache);
+            for (i, r) in &held {
+                cache.nodes[*i].requested += *r;
+            }
             let cycle = self.scheduling_cycle(p, &cache, &mut spread_cache);
-            self.recorder
-                .evidence
-                .set_scheduling(p, Rc::new(cycle.record));
-            match cycle.choice {
+            let Cycle {
+                choice,
+                summary,
+                results,
+                record,
+            } = cycle;
+            self.recorder.evidence.set_scheduling(p, Rc::new(record));
+            match choice {
                 Some(i) => {
+                    for (i, r) in &held {
+                        cache.nodes[*i].requested = cache.nodes[*i].requested.saturating_sub(r);
+                    }
                     let n = cache.nodes[i].id;
                     self.assume(p, i, &mut cache, &mut spread_cache);
                     self.bind(p, n);
                     last_failed = None;
                 }
                 None => {
-                    self.cluster.pods[p].scheduler_message = cycle.summary.clone();
-                    unschedulable.push(p);
-                    last_failed = Some((p, cycle.summary));
+                    // PostFilter: DefaultPreemption, with the room held as the filters saw it.
+                    let post = self.post_filter(p, &cache, &results);
+                    if matches!(post, preemption::PostFilter::Nominated) {
+                        cache.nominated.push(p);
+                    }
+                    for (i, r) in &held {
+                        cache.nodes[*i].requested = cache.nodes[*i].requested.saturating_sub(r);
+                    }
+                    let filters = summary.unwrap_or_default();
+                    let message = match &post {
+                        preemption::PostFilter::Message(m) => format!("{filters} preemption: {m}"),
+                        preemption::PostFilter::Nominated => filters,
+                    };
+                    self.cluster.pods[p].scheduler_message = Some(message.clone());
+                    // A pod waiting for the room it preempted is not provisionable
+                    // (`IsProvisionable`: `!IsPreempting`).
+                    if self.cluster.pods[p].nominated_node.is_none() {
+                        unschedulable.push(p);
+                    }
+                    last_failed = match post {
+                        preemption::PostFilter::Message(_) => Some((p, Some(message))),
+                        preemption::PostFilter::Nominated => {
+                            preempted = true;
+                            None
+                        }
+                    };
                 }
             }
         }
-        unschedulable
+        (unschedulable, preempted)
     }
 
     /// The pods kube-scheduler schedules (pending, no DaemonSet's, no `spec.nodeName`), in
@@ -146,10 +209,24 @@ impl Simulation {
             }
         }
         let anti_affine = kube::anti_affine(&self.cluster.pods, &bound);
+        let lowest_victim_priority = bound
+            .iter()
+            .flatten()
+            .filter(|&&p| !self.cluster.pods[p].is_daemon())
+            .map(|&p| self.cluster.pods[p].spec.priority)
+            .min()
+            .unwrap_or(i32::MAX);
+        let nominated = self
+            .cluster
+            .pending_pods()
+            .filter(|&p| self.cluster.pods[p].nominated_node.is_some())
+            .collect();
         NodeCache {
             nodes,
             bound,
             anti_affine,
+            lowest_victim_priority,
+            nominated,
         }
     }
 
@@ -174,12 +251,12 @@ impl Simulation {
         // node before any filter runs.
         if let Err(reason) = self.kube_volume_prefilter(pod) {
             let n = knodes.len();
+            // UnschedulableAndUnresolvable on every node: DefaultPreemption then says
+            // `Preemption is not helpful for scheduling`.
             return Cycle {
                 choice: None,
-                summary: Some(format!(
-                    "0/{n} nodes are available: {reason}. preemption: 0/{n} nodes are \
-                     available: {n} Preemption is not helpful for scheduling."
-                )),
+                summary: Some(format!("0/{n} nodes are available: {reason}.")),
+                results: alloc::vec![Err(kube::Rejection::VolumeNodeConflict); n],
                 record: evidence::KubeRecord {
                     at: self.now,
                     nodes: Vec::new(),
@@ -198,7 +275,12 @@ impl Simulation {
         let feasible: Vec<usize> = (0..knodes.len())
             .filter(|&i| results[i].1.is_ok())
             .collect();
-        let choice = cluster.choose(pod, &feasible);
+        // The node the pod is nominated to is tried first, and taken when it fits
+        // (`evaluateNominatedNode`).
+        let nominated = pod
+            .nominated_node
+            .and_then(|n| feasible.iter().copied().find(|&i| knodes[i].id == n));
+        let choice = nominated.or_else(|| cluster.choose(pod, &feasible));
         let rejections = || results.iter().filter_map(|(_, r)| r.as_ref().err());
         let summary = if choice.is_none() {
             Some(cluster.summary(rejections()))
@@ -210,6 +292,8 @@ impl Simulation {
         } else {
             evidence::count_rejections(rejections())
         };
+        let outcomes: Vec<Result<(), kube::Rejection>> =
+            results.iter().map(|(_, r)| r.clone()).collect();
         let record = evidence::KubeRecord {
             at: self.now,
             nodes: if detail { results } else { Vec::new() },
@@ -221,6 +305,7 @@ impl Simulation {
         Cycle {
             choice,
             summary,
+            results: outcomes,
             record,
         }
     }
@@ -240,6 +325,9 @@ impl Simulation {
         cache.bound[i].push(p);
         if !pod.spec.pod_anti_affinity.is_empty() {
             cache.anti_affine[i].push(p);
+        }
+        if !pod.is_daemon() {
+            cache.lowest_victim_priority = cache.lowest_victim_priority.min(pod.spec.priority);
         }
         spread_cache.record(pod, &cache.nodes[i]);
     }
@@ -287,6 +375,7 @@ impl Simulation {
         pod.phase = Phase::Running;
         pod.started_at = Some(self.now);
         pod.nominated = None;
+        pod.nominated_node = None;
         pod.karpenter_message = None;
         pod.scheduler_message = None;
         let runtime = pod.runtime;

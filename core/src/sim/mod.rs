@@ -47,6 +47,7 @@ pub mod history;
 mod kube_scheduler;
 mod lifecycle;
 mod overlays;
+mod preemption;
 mod provisioner;
 mod recorder;
 mod report;
@@ -102,6 +103,8 @@ enum Action {
     Register(usize),
     Initialize(usize),
     PodFinish(usize),
+    /// A pod kube-scheduler preempted has finished terminating.
+    PreemptedGone(usize),
     Timeline(usize),
     Retrigger,
     /// The disruption controller looks for work.
@@ -583,6 +586,7 @@ impl Simulation {
             Action::Register(n) => self.register(n),
             Action::Initialize(n) => self.initialize(n),
             Action::PodFinish(p) => self.finish_pod(p),
+            Action::PreemptedGone(p) => self.preempted_gone(p),
             Action::Timeline(i) => self.timeline_step(i),
             Action::Retrigger => self.retrigger(),
             Action::DisruptionPoll => self.disruption_poll_due(),

@@ -416,7 +416,9 @@ impl Simulation {
         let pending_now: Vec<usize> = self.cluster.pending_pods().collect();
         for p in pending_now {
             let pod = &self.cluster.pods[p];
-            if pod.is_daemon() || pod.spec.node_name.is_some() {
+            // A pod kube-scheduler nominated after preempting waits for that room
+            // (`IsProvisionable`: `!IsPreempting`).
+            if pod.is_daemon() || pod.spec.node_name.is_some() || pod.nominated_node.is_some() {
                 continue;
             }
             match self.provisioner_ignores(pod) {

@@ -123,6 +123,11 @@ impl Simulation {
                     },
                     requests: fmt_res(&pod.requests, &shown),
                     created_at: duration::format(pod.created_at),
+                    priority: pod.spec.priority,
+                    nominated_node_name: pod
+                        .nominated_node
+                        .filter(|_| pending)
+                        .map(|n| self.cluster.nodes[n].name.clone()),
                 }
             })
             .collect();

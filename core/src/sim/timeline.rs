@@ -245,6 +245,9 @@ impl Simulation {
                     }
                     self.cluster.version += 1;
                 }
+                // Admission reads the classes when a pod is created: the pods created from
+                // now on see this one.
+                AppliedObject::PriorityClass(class) => self.cluster.priority_classes.apply(class),
             },
             TimelineAction::InsufficientCapacity {
                 instance_type,

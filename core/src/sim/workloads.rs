@@ -9,6 +9,7 @@ use super::*;
 
 impl Simulation {
     pub(super) fn new_pod(&mut self, w: usize, name: String, node: Option<usize>) -> usize {
+        self.admit_priority(w);
         let wl = &self.cluster.workloads[w];
         let spec = self.cluster.specs[w].clone();
         let owner = if wl.kind == WorkloadKind::Pod {
@@ -48,11 +49,39 @@ impl Simulation {
             triggered: false,
             deleted: false,
             started_at: None,
+            nominated_node: None,
+            preempted_until: None,
         };
         let p = self.cluster.add_pod(pod);
         self.cluster.version += 1;
         self.create_pod_claims(p);
         p
+    }
+
+    /// The Priority admission plugin as the workload's next pod is created: a pod that names
+    /// no class (nor a priority) gets the global default class of this instant, which a
+    /// Timeline step may have applied since the last one ([`crate::priority`]). A named
+    /// class's value never changes, and the reader admitted the template against it.
+    fn admit_priority(&mut self, w: usize) {
+        let spec = &self.cluster.specs[w];
+        if spec.priority_class_name.is_some() || spec.written_priority.is_some() {
+            return;
+        }
+        let Ok(admitted) =
+            self.cluster
+                .priority_classes
+                .admit(None, None, spec.written_preemption_policy)
+        else {
+            return;
+        };
+        if admitted.priority != spec.priority
+            || admitted.preemption_policy != spec.preemption_policy
+        {
+            let mut changed = (**spec).clone();
+            changed.priority = admitted.priority;
+            changed.preemption_policy = admitted.preemption_policy;
+            self.cluster.specs[w] = Rc::new(changed);
+        }
     }
 
     pub(super) fn start_workload(&mut self, w: usize) {

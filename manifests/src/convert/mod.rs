@@ -11,6 +11,7 @@ pub(crate) mod overlay;
 pub(crate) mod playground;
 pub(crate) mod pod;
 pub(crate) mod runtime_class;
+pub(crate) mod priority;
 pub(crate) mod snapshot;
 pub(crate) mod storage;
 pub(crate) mod workload;
@@ -79,6 +80,11 @@ pub(crate) const KINDS: &[KindInfo] = &[
         kind: "PodDisruptionBudget",
         versions: &["policy/v1"],
         namespaced: true,
+    },
+    KindInfo {
+        kind: "PriorityClass",
+        versions: &["scheduling.k8s.io/v1"],
+        namespaced: false,
     },
     KindInfo {
         kind: "Namespace",
@@ -200,6 +206,7 @@ pub(crate) enum Object {
     /// A PodDisruptionBudget that selects no pods.
     NoOp,
     Namespace(Namespace),
+    PriorityClass(kpg_core::priority::PriorityClass),
     Cluster(Cluster),
     InstanceType(InstanceTypeSpec),
     NodeOverlay(kpg_core::overlay::NodeOverlay),
@@ -406,6 +413,10 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "Namespace" => {
             let (m, o) = workload::namespace(cx, root);
             (m, Object::Namespace(o))
+        }
+        "PriorityClass" => {
+            let (m, o) = priority::priority_class(cx, root);
+            (m, Object::PriorityClass(o))
         }
         "Cluster" => {
             let (m, o) = playground::cluster(cx, root);

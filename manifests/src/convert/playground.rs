@@ -861,7 +861,9 @@ fn action(
                     return Some((*live, false));
                 }
                 match kind_info(&s) {
-                    Some(info) if !matches!(info.kind, "Cluster" | "Timeline") => {
+                    Some(info)
+                        if !matches!(info.kind, "Cluster" | "Timeline" | "PriorityClass") =>
+                    {
                         Some((info.kind, info.namespaced))
                     }
                     _ => {
@@ -920,6 +922,7 @@ fn action(
                 Object::NodeClass(nc) => AppliedObject::NodeClass(nc),
                 Object::Workload(w) => AppliedObject::Workload(w),
                 Object::Pdb(p) => AppliedObject::Pdb(p),
+                Object::PriorityClass(c) => AppliedObject::PriorityClass(c),
                 _ => return None,
             };
             Some(TimelineAction::Apply(Box::new(applied)))

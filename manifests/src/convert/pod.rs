@@ -8,6 +8,7 @@ use kpg_core::model::{
     Container, HostPort, NodeAffinity, PodAffinityTerm, PodSpec, PodTemplate, StringMap,
     TopologySpreadConstraint, WeightedNodeSelectorTerm, WeightedPodAffinityTerm, WhenUnsatisfiable,
 };
+use kpg_core::priority::PreemptionPolicy;
 use kpg_core::resources::{ResourceName, Resources};
 use kpg_core::taints::{TaintEffect, Toleration, TolerationOperator};
 
@@ -71,7 +72,6 @@ const IGNORED_POD_FIELDS: &[&str] = &[
     "hostnameOverride",
     "imagePullSecrets",
     "os",
-    "preemptionPolicy",
     "readinessGates",
     "schedulerName",
     "securityContext",
@@ -86,14 +86,9 @@ const IGNORED_POD_FIELDS: &[&str] = &[
 /// overhead that no RuntimeClass sets.
 pub(crate) const POD_OVERHEAD: &str = "spec.overhead";
 
-/// Built-in priority classes every cluster has.
-fn builtin_priority(class: &str) -> Option<i32> {
-    match class {
-        "system-cluster-critical" => Some(2_000_000_000),
-        "system-node-critical" => Some(2_000_001_000),
-        _ => None,
-    }
-}
+/// The reference kinds that mark where a pod writes `priority` and `preemptionPolicy`.
+pub(crate) const PRIORITY_REF: &str = "pod:priority";
+pub(crate) const POLICY_REF: &str = "pod:preemptionPolicy";
 
 /// A pod's `spec`.
 pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
@@ -197,21 +192,48 @@ pub(crate) fn pod_spec(cx: &mut Cx, f: &Field<'_>, owner: Owner) -> PodSpec {
     if let Some(t) = s.get("topologySpreadConstraints") {
         spec.topology_spread = spread_constraints(cx, &t);
     }
-    let priority = s
-        .get("priority")
-        .and_then(|p| cx.int(&p, i64::from(i32::MIN), i64::from(i32::MAX)));
-    spec.priority_class_name = s
-        .get("priorityClassName")
-        .and_then(|p| cx.str(&p))
+    // The Priority admission plugin's inputs; `assemble::priority` finds them again by these
+    // references to say where a refusal comes from.
+    let priority_field = s.get("priority");
+    let priority = priority_field
+        .as_ref()
+        .and_then(|p| cx.int(p, i64::from(i32::MIN), i64::from(i32::MAX)));
+    if let (Some(f), Some(p)) = (&priority_field, priority) {
+        cx.refer(PRIORITY_REF, "", &p.to_string(), f);
+    }
+    let class_field = s.get("priorityClassName");
+    spec.priority_class_name = class_field
+        .as_ref()
+        .and_then(|p| cx.str(p))
         .filter(|p| !p.is_empty());
+    if let (Some(f), Some(name)) = (&class_field, &spec.priority_class_name) {
+        cx.refer("PriorityClass", "", name, f);
+    }
+    // What the Priority admission plugin makes of these is settled once every PriorityClass
+    // is known (`assemble::priority`); until then a system class's value stands in.
+    spec.written_priority = priority.map(|p| p as i32);
     spec.priority = match priority {
         Some(p) => p as i32,
         None => spec
             .priority_class_name
             .as_deref()
-            .and_then(builtin_priority)
-            .unwrap_or(0),
+            .and_then(kpg_core::priority::system_class)
+            .map_or(0, |c| c.value),
     };
+    let policy_field = s.get("preemptionPolicy");
+    spec.written_preemption_policy = policy_field
+        .as_ref()
+        .and_then(|p| cx.choice(p, &["PreemptLowerPriority", "Never"], "preemption policy"))
+        .inspect(|p| {
+            if let Some(f) = &policy_field {
+                cx.refer(POLICY_REF, "", p, f);
+            }
+        })
+        .map(|p| match p {
+            "Never" => PreemptionPolicy::Never,
+            _ => PreemptionPolicy::PreemptLowerPriority,
+        });
+    spec.preemption_policy = spec.written_preemption_policy.unwrap_or_default();
     spec.termination_grace_seconds = s
         .get("terminationGracePeriodSeconds")
         .and_then(|t| cx.int(&t, 0, i64::MAX));
