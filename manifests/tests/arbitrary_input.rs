@@ -41,12 +41,14 @@ fn labs() -> &'static [String] {
         let mut out = Vec::new();
         for dir in [
             root.join("../tests/labs"),
+            root.join("../tests/labs/volumes"),
             root.join("tests/fixtures/seeds"),
         ] {
             let mut paths: Vec<_> = std::fs::read_dir(&dir)
                 .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
                 .filter_map(Result::ok)
                 .map(|e| e.path())
+                .filter(|p| p.is_file())
                 .collect();
             paths.sort();
             for p in paths {

@@ -171,14 +171,15 @@ spec:
   volumeClaimTemplates:
   - metadata: {name: data}
     spec:
-      accesModes: [ReadWriteOnce]
+      volumMode: Filesystem
+      accessModes: [ReadWriteOnce]
       resources:
         requests: {storage: 10Gi}
 ";
     let d = the_warning(text);
-    assert_eq!(d.path, "spec.volumeClaimTemplates[0].spec.accesModes");
+    assert_eq!(d.path, "spec.volumeClaimTemplates[0].spec.volumMode");
     assert_eq!((d.line, d.column), (14, 7));
-    did_you_mean(&d, "accessModes");
+    did_you_mean(&d, "volumeMode");
 }
 
 #[test]
@@ -310,7 +311,8 @@ fn every_part_of_a_pod_spec_is_checked() {
       - {name: data, emptyDir: {sizeLimt: 1Gi}}
       - {name: token, projected: {sources: [{serviceAccountToken: {path: t, ",
         "expirationSecond: 600}}]}}
-      - {name: cache, ephemeral: {volumeClaimTemplate: {spec: {storageClasName: gp3}}}}
+      - {name: cache, ephemeral: {volumeClaimTemplate: {spec: {storageClasName: gp3, ",
+        "accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}}}
 "
     ));
     let l = load(&text);

@@ -74,9 +74,12 @@ impl VolumeStore {
                 .values()
                 .find(|v| v.claim_ref == Some((c.namespace.clone(), c.name.clone())))
                 .map(|v| v.name.clone());
-            let volume = named.clone().or(pre_bound);
-            let lost = c.phase.as_deref() == Some("Lost")
-                || named.is_some_and(|n| !store.volumes.contains_key(&n));
+            // A claim that names a volume that does not exist waits for it (Pending); one
+            // whose volume went after it was bound is `Lost`, which only a snapshot says.
+            let volume = named
+                .filter(|n| store.volumes.contains_key(n))
+                .or(pre_bound);
+            let lost = c.phase.as_deref() == Some("Lost");
             store.claims.insert(
                 (c.namespace.clone(), c.name.clone()),
                 ClaimState { spec, volume, lost },
@@ -489,6 +492,12 @@ impl Simulation {
             }
             if claim.volume.is_some() {
                 continue;
+            }
+            if let Some(volume) = &claim.spec.volume_name {
+                return Some(format!(
+                    "failed to validate pvc, persistentvolumes \"{volume}\" not found \
+                     (PersistentVolumeClaim={key}, PersistentVolume={volume}, StorageClass={class})"
+                ));
             }
             if class.is_empty() {
                 return Some(format!(

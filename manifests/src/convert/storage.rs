@@ -269,7 +269,10 @@ pub(crate) fn volume(cx: &mut Cx, root: &Field<'_>) -> (Meta, PersistentVolume) 
         }
         pv.local = s.has("local") || s.has("hostPath");
         // Every other source and field is known to the API and changes nothing here.
-        let others: Vec<&'static str> = schema::V1_PERSISTENT_VOLUME_SPEC.names().collect();
+        let others: Vec<&'static str> = schema::V1_PERSISTENT_VOLUME_SPEC
+            .names()
+            .filter(|n| !matches!(*n, "nodeAffinity" | "storageClassName"))
+            .collect();
         s.ignore(&others);
         s.finish(cx);
     }
@@ -308,7 +311,11 @@ pub(crate) fn pod_volumes(cx: &mut Cx, f: &Field<'_>) -> Vec<PodVolume> {
             ef.finish(cx);
             spec
         });
-        let others: Vec<&'static str> = schema::V1_VOLUME.names().collect();
+        // The sources read above check their own fields; the rest are walked for unknown ones.
+        let others: Vec<&'static str> = schema::V1_VOLUME
+            .names()
+            .filter(|n| !matches!(*n, "name" | "persistentVolumeClaim" | "ephemeral"))
+            .collect();
         v.ignore(&others);
         v.finish(cx);
         match (name, claim, ephemeral) {
