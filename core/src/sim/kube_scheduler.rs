@@ -113,8 +113,13 @@ impl Simulation {
                     last_failed = None;
                 }
                 None => {
-                    // PostFilter: DefaultPreemption, with the room held as the filters saw it.
-                    let post = self.post_filter(p, &cache, &results);
+                    // PostFilter: DefaultPreemption, with the room held as the filters saw it
+                    // (with no node at all, `ErrNoNodesAvailable` runs no PostFilter).
+                    let post = if cache.nodes.is_empty() {
+                        preemption::PostFilter::NotRun
+                    } else {
+                        self.post_filter(p, &cache, &results)
+                    };
                     if matches!(post, preemption::PostFilter::Nominated) {
                         cache.nominated.push(p);
                     }
@@ -124,7 +129,9 @@ impl Simulation {
                     let filters = summary.unwrap_or_default();
                     let message = match &post {
                         preemption::PostFilter::Message(m) => format!("{filters} preemption: {m}"),
-                        preemption::PostFilter::Nominated => filters,
+                        preemption::PostFilter::Nominated | preemption::PostFilter::NotRun => {
+                            filters
+                        }
                     };
                     self.cluster.pods[p].scheduler_message = Some(message.clone());
                     // A pod waiting for the room it preempted is not provisionable
@@ -132,8 +139,16 @@ impl Simulation {
                     if self.cluster.pods[p].nominated_node.is_none() {
                         unschedulable.push(p);
                     }
+                    // A pod's PostFilter answer depends on its own nomination: only an
+                    // unnominated pod's answer holds for the identical pods after it.
                     last_failed = match post {
-                        preemption::PostFilter::Message(_) => Some((p, Some(message))),
+                        preemption::PostFilter::Message(_)
+                            if self.cluster.pods[p].nominated_node.is_none() =>
+                        {
+                            Some((p, Some(message)))
+                        }
+                        preemption::PostFilter::Message(_) => None,
+                        preemption::PostFilter::NotRun => Some((p, Some(message))),
                         preemption::PostFilter::Nominated => {
                             preempted = true;
                             None

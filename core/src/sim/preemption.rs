@@ -27,6 +27,8 @@ pub(super) enum PostFilter {
     Message(String),
     /// Victims were chosen and the pod nominated: the message is the filters' alone.
     Nominated,
+    /// No PostFilter ran (there is no node at all: `ErrNoNodesAvailable`).
+    NotRun,
 }
 
 /// The victims on one candidate node (`extenderv1.Victims`), most important first.
