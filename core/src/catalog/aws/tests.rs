@@ -19,6 +19,7 @@ fn node_class(family: AmiFamily) -> NodeClass {
         root_volume_bytes: None,
         subnet_zones: Vec::new(),
         capacity_reservation_terms: Vec::new(),
+        auto_mode: None,
     }
 }
 
