@@ -327,14 +327,23 @@ spec: {}
 
 #[test]
 fn auto_mode_is_inferred_with_a_notice() {
-    let out = kpg(&["validate", lab("automode-custom.yaml").to_str().unwrap()]);
-    let text = stdout(&out);
-    assert!(out.status.success(), "{text}");
+    // The custom lab without its Cluster's `karpenter` block: the NodeClass says Auto Mode.
+    let written = std::fs::read_to_string(lab("automode-custom.yaml")).expect("the lab");
+    let said = "  karpenter:\n    mode: eks-auto-mode\n    autoMode:\n      nodePools: []\n";
+    assert!(written.contains(said));
+    let inferred = written.replace(said, "");
+    let (code, text) = validate(&inferred);
+    assert_eq!(code, 0, "{text}");
     assert!(text.contains("warning auto-mode-inferred"), "{text}");
+    assert!(text.contains("0 errors, 1 warning"), "{text}");
     // Said in the Cluster: no notice.
-    let out = kpg(&["validate", lab("automode-builtin.yaml").to_str().unwrap()]);
-    assert!(!stdout(&out).contains("auto-mode-inferred"), "{}", stdout(&out));
-    // Inferred without built-in pools: only the custom pool launches.
-    let r = report("automode-custom.yaml", &[]);
-    assert!(nodes(&r).iter().all(|n| str_of(n, "nodepool") == Some("my-node-pool")));
+    let (_, text) = validate(&written);
+    assert!(!text.contains("auto-mode-inferred"), "{text}");
+    // Inferred without built-in pools: only the custom pool launches, as Auto Mode's.
+    let r = simulate_json(&inferred, "2m");
+    assert!(!nodes(&r).is_empty());
+    for n in nodes(&r) {
+        assert_eq!(str_of(n, "nodepool"), Some("my-node-pool"));
+        assert_eq!(label(n, "eks.amazonaws.com/compute-type"), Some("auto"));
+    }
 }

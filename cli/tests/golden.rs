@@ -69,6 +69,10 @@ golden_tests! {
     v114_static_reserved => "v114-static-reserved",
     byoc_snapshot => "byoc-snapshot",
     byoc_on_demand => "byoc-on-demand",
+    automode_builtin => "automode-builtin",
+    automode_custom => "automode-custom",
+    automode_migrate => "automode-migrate",
+    automode_before => "automode-before",
 }
 
 /// A new lab needs a golden test (one line in the macro above).
