@@ -217,14 +217,12 @@ pub fn table(c: &Comparison) -> String {
             signed_money(mb.management_fee_per_hour - ma.management_fee_per_hour),
         ]);
     }
-    rows.extend([
-        [
-            format!("cost accrued, 0s to {}", c.until),
-            money(ma.accrued),
-            money(mb.accrued),
-            signed_money(mb.accrued - ma.accrued),
-        ],
-    ]);
+    rows.extend([[
+        format!("cost accrued, 0s to {}", c.until),
+        money(ma.accrued),
+        money(mb.accrued),
+        signed_money(mb.accrued - ma.accrued),
+    ]]);
     let count = |label: &str, x: u32, y: u32| {
         [
             label.to_string(),

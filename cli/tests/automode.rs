@@ -24,7 +24,10 @@ fn dollars(v: &Value, key: &str) -> f64 {
 
 fn validate(text: &str) -> (i32, String) {
     let out = kpg_stdin(&["validate", "-"], text.as_bytes());
-    (out.status.code().unwrap_or(-1), stdout(&out) + &stderr(&out))
+    (
+        out.status.code().unwrap_or(-1),
+        stdout(&out) + &stderr(&out),
+    )
 }
 
 /// An Auto Mode cluster with one custom NodePool (its requirements given) on the built-in
@@ -88,7 +91,11 @@ fn the_built_in_pools_launch_on_demand_cmr_of_generation_five_or_newer() {
         assert_eq!(str_of(&n["capacity"], "ephemeral-storage"), Some("80Gi"));
     }
     for n in nodes_in(&r, Some("general-purpose")) {
-        assert_eq!(str_of(n, "arch"), Some("amd64"), "general-purpose is amd64 only");
+        assert_eq!(
+            str_of(n, "arch"),
+            Some("amd64"),
+            "general-purpose is amd64 only"
+        );
     }
     let inflate = pods_labelled(&r, "app", "inflate");
     assert_eq!(inflate.len(), 3);
@@ -105,13 +112,17 @@ fn the_system_pool_is_tainted_critical_addons_only() {
     assert_eq!(system.len(), 1, "{}", summary(&r));
     let taints = system[0]["taints"].as_array().cloned().unwrap_or_default();
     assert!(
-        taints.iter().any(|t| str_of(t, "key") == Some("CriticalAddonsOnly")
-            && str_of(t, "effect") == Some("NoSchedule")),
+        taints
+            .iter()
+            .any(|t| str_of(t, "key") == Some("CriticalAddonsOnly")
+                && str_of(t, "effect") == Some("NoSchedule")),
         "{taints:?}"
     );
-    assert!(nodes_in(&r, Some("general-purpose"))[0]["taints"]
-        .as_array()
-        .is_some_and(Vec::is_empty));
+    assert!(
+        nodes_in(&r, Some("general-purpose"))[0]["taints"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
     for p in pods_labelled(&r, "k8s-app", "kube-dns") {
         assert_eq!(str_of(node_of(&r, p), "nodepool"), Some("system"));
     }
@@ -181,10 +192,19 @@ fn built_in_nodes_expire_after_336_hours() {
     }
     let expired: Vec<&Value> = after["events"]
         .as_array()
-        .map(|e| e.iter().filter(|e| str_of(e, "reason") == Some("Expired")).collect())
+        .map(|e| {
+            e.iter()
+                .filter(|e| str_of(e, "reason") == Some("Expired"))
+                .collect()
+        })
         .unwrap_or_default();
     assert_eq!(expired.len(), 2);
-    assert!(expired.iter().all(|e| str_of(e, "time") == Some("336h0m1s")), "{expired:?}");
+    assert!(
+        expired
+            .iter()
+            .all(|e| str_of(e, "time") == Some("336h0m1s")),
+        "{expired:?}"
+    );
 }
 
 #[test]
@@ -200,7 +220,10 @@ fn custom_auto_mode_nodes_live_at_most_21_days() {
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
-    assert!(!expired.is_empty() && expired.iter().all(|t| t.starts_with("504h")), "{expired:?}");
+    assert!(
+        !expired.is_empty() && expired.iter().all(|t| t.starts_with("504h")),
+        "{expired:?}"
+    );
 }
 
 #[test]
@@ -209,14 +232,25 @@ fn the_custom_node_class_sets_ephemeral_storage_and_the_pool_its_labels() {
     let all = nodes(&r);
     assert!(!all.is_empty());
     for n in &all {
-        assert_eq!(str_of(&n["capacity"], "ephemeral-storage"), Some("160Gi"), "{n}");
+        assert_eq!(
+            str_of(&n["capacity"], "ephemeral-storage"),
+            Some("160Gi"),
+            "{n}"
+        );
         assert_eq!(label(n, "billing-team"), Some("my-team"));
-        assert_eq!(label(n, "eks.amazonaws.com/nodeclass"), Some("private-compute"));
+        assert_eq!(
+            label(n, "eks.amazonaws.com/nodeclass"),
+            Some("private-compute")
+        );
         let zone = str_of(n, "zone").unwrap_or("?");
         assert!(["us-west-2a", "us-west-2b"].contains(&zone), "{zone}");
         assert!(pods_capacity(n) <= 110);
     }
-    assert!(pods(&r).iter().all(|p| str_of(p, "phase") == Some("Running")));
+    assert!(
+        pods(&r)
+            .iter()
+            .all(|p| str_of(p, "phase") == Some("Running"))
+    );
 }
 
 #[test]
@@ -227,13 +261,19 @@ fn the_management_fee_is_on_the_bill() {
     for n in nodes(&r) {
         let fee = dollars(n, "managementFeePerHour");
         // On-demand nodes: the fee is 12 % of the node's own price.
-        assert!((fee - 0.12 * dollars(n, "pricePerHour")).abs() < 1e-9, "{n}");
+        assert!(
+            (fee - 0.12 * dollars(n, "pricePerHour")).abs() < 1e-9,
+            "{n}"
+        );
         price += dollars(n, "pricePerHour");
         fees += fee;
     }
     assert!(fees > 0.0);
     assert!((dollars(&r, "managementFeePerHour") - fees).abs() < 1e-9);
-    assert!((dollars(&r, "costPerHour") - (price + fees)).abs() < 1e-9, "{r}");
+    assert!(
+        (dollars(&r, "costPerHour") - (price + fees)).abs() < 1e-9,
+        "{r}"
+    );
 
     // Self-managed Karpenter's node beside Auto Mode pays no fee.
     let m = report("automode-migrate.yaml", &[]);
@@ -262,7 +302,13 @@ fn compare_names_the_fee_on_its_own_line() {
         .find(|l| l.contains("Auto Mode fee"))
         .unwrap_or_else(|| panic!("no fee line:\n{text}"));
     assert!(line.contains("$0.0224"), "{line}");
-    let out = kpg(&["compare", a.to_str().unwrap(), b.to_str().unwrap(), "-o", "json"]);
+    let out = kpg(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
     let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert!(json["a"].get("managementFeePerHour").is_none());
     assert!((dollars(&json["b"], "managementFeePerHour") - 0.02244).abs() < 1e-9);
@@ -310,7 +356,10 @@ spec:
         out.contains(":6:3: error auto-mode-ec2nodeclass-field"),
         "{out}"
     );
-    assert!(out.contains("chooses and patches the node image itself"), "{out}");
+    assert!(
+        out.contains("chooses and patches the node image itself"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -169,7 +169,11 @@ pub fn class_key(name: &str) -> String {
 
 fn builtin_pool(name: &str, arch: &[&str]) -> NodePool {
     let mut np = NodePool::new(name, DEFAULT_CLASS)
-        .require(crate::wellknown::CAPACITY_TYPE, Operator::In, &["on-demand"])
+        .require(
+            crate::wellknown::CAPACITY_TYPE,
+            Operator::In,
+            &["on-demand"],
+        )
         .require(EKS_INSTANCE_CATEGORY, Operator::In, &["c", "m", "r"])
         .require(EKS_INSTANCE_GENERATION, Operator::Gt, &["4"])
         .require(crate::wellknown::ARCH, Operator::In, arch)
@@ -194,8 +198,11 @@ pub fn general_purpose() -> NodePool {
 /// `system`: the `CriticalAddonsOnly` taint, `amd64` and `arm64` (`set-builtin-node-pools`).
 pub fn system() -> NodePool {
     let mut np = builtin_pool(SYSTEM, &["amd64", "arm64"]);
-    np.taints
-        .push(Taint::new("CriticalAddonsOnly", "", TaintEffect::NoSchedule));
+    np.taints.push(Taint::new(
+        "CriticalAddonsOnly",
+        "",
+        TaintEffect::NoSchedule,
+    ));
     np
 }
 
@@ -213,19 +220,27 @@ pub fn builtin_pools(pools: BuiltinPools) -> Vec<NodePool> {
 
 /// The families Auto Mode launches (`automode-learn-instances`, "Supported instance
 /// reference").
+#[rustfmt::skip]
 pub const SUPPORTED_FAMILIES: &[&str] = &[
     // Compute optimized
     "c8g", "c7a", "c7g", "c7gn", "c7gd", "c7i", "c7i-flex", "c6a", "c6g", "c6i", "c6gn", "c6id",
-    "c6in", "c6gd", "c5", "c5a", "c5d", "c5ad", "c5n", "c4", // General purpose
+    "c6in", "c6gd", "c5", "c5a", "c5d", "c5ad", "c5n", "c4",
+    // General purpose
     "m8g", "m7i", "m7a", "m7g", "m7gd", "m7i-flex", "m6a", "m6i", "m6in", "m6g", "m6idn", "m6id",
-    "m6gd", "m5", "m5a", "m5ad", "m5n", "m5dn", "m5d", "m5zn", "m4", // Memory optimized
+    "m6gd", "m5", "m5a", "m5ad", "m5n", "m5dn", "m5d", "m5zn", "m4",
+    // Memory optimized
     "r8g", "r7a", "r7iz", "r7gd", "r7i", "r7g", "r6a", "r6i", "r6id", "r6in", "r6idn", "r6g",
-    "r6gd", "r5", "r5n", "r5a", "r5dn", "r5b", "r5ad", "r5d", "r4", // Burstable
-    "t4g", "t3", "t3a", "t2", // High memory
-    "z1d", "x8g", "x2gd", // Storage optimized
-    "i4g", "i4i", "i3", "i3en", "is4gen", "d3", "d3en", "im4gn", // Accelerated
+    "r6gd", "r5", "r5n", "r5a", "r5dn", "r5b", "r5ad", "r5d", "r4",
+    // Burstable
+    "t4g", "t3", "t3a", "t2",
+    // High memory
+    "z1d", "x8g", "x2gd",
+    // Storage optimized
+    "i4g", "i4i", "i3", "i3en", "is4gen", "d3", "d3en", "im4gn",
+    // Accelerated computing
     "p5", "p4d", "p3", "p3dn", "gr6", "g6", "g6e", "g5g", "g5", "g4dn", "inf2", "inf1", "trn1",
-    "trn1n", // High performance computing
+    "trn1n",
+    // High performance computing
     "x2iezn", "x2iedn", "x2idn",
 ];
 

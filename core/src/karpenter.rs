@@ -222,9 +222,7 @@ impl Karpenter {
         // EKS Auto Mode runs node repair ("enabled by default in EKS Auto Mode", EKS
         // `node-repair`) and spot-to-spot consolidation for you; its Karpenter has no gates to
         // set.
-        if self.is_auto_mode()
-            && matches!(gate, Gate::NodeRepair | Gate::SpotToSpotConsolidation)
-        {
+        if self.is_auto_mode() && matches!(gate, Gate::NodeRepair | Gate::SpotToSpotConsolidation) {
             return true;
         }
         match gate.default_at(self.version) {

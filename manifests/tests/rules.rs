@@ -1546,7 +1546,10 @@ fn eks_auto_mode_rules() {
         auto_case(
             "an EC2NodeClass-only field on a NodeClass",
             auto(),
-            ("  ephemeralStorage:\n", "  kubelet: {maxPods: 20}\n  ephemeralStorage:\n"),
+            (
+                "  ephemeralStorage:\n",
+                "  kubelet: {maxPods: 20}\n  ephemeralStorage:\n",
+            ),
             "auto-mode-ec2nodeclass-field",
             Severity::Error,
             "spec.kubelet",
@@ -1581,7 +1584,10 @@ fn eks_auto_mode_rules() {
         auto_case(
             "snatPolicy is Random or Disabled",
             auto(),
-            ("  ephemeralStorage:\n", "  snatPolicy: Sometimes\n  ephemeralStorage:\n"),
+            (
+                "  ephemeralStorage:\n",
+                "  snatPolicy: Sometimes\n  ephemeralStorage:\n",
+            ),
             "invalid-choice",
             Severity::Error,
             "spec.snatPolicy",
@@ -1628,8 +1634,8 @@ fn eks_auto_mode_rules() {
             "an Auto Mode pool with no requirement",
             auto(),
             (
-                "      requirements:\n        - key: eks.amazonaws.com/instance-category\n          \
-                 operator: In\n          values: [c, m, r]\n",
+                "      requirements:\n        - key: eks.amazonaws.com/instance-category\n\
+                 \x20         operator: In\n          values: [c, m, r]\n",
                 "      requirements: []\n",
             ),
             "auto-mode-no-requirement",
@@ -1639,7 +1645,10 @@ fn eks_auto_mode_rules() {
         auto_case(
             "an untainted Auto Mode pool beside Karpenter's",
             with_karpenter(true),
-            ("      taints:\n        - key: eks-auto-mode\n          effect: NoSchedule\n", ""),
+            (
+                "      taints:\n        - key: eks-auto-mode\n          effect: NoSchedule\n",
+                "",
+            ),
             "auto-mode-not-selective",
             Severity::Warning,
             "spec.template.spec.taints",
@@ -1647,7 +1656,10 @@ fn eks_auto_mode_rules() {
         auto_case(
             "general-purpose on beside Karpenter's pools",
             with_karpenter(true),
-            ("autoMode: {nodePools: [system]}", "autoMode: {nodePools: [general-purpose, system]}"),
+            (
+                "autoMode: {nodePools: [system]}",
+                "autoMode: {nodePools: [general-purpose, system]}",
+            ),
             "auto-mode-not-selective",
             Severity::Warning,
             "spec.karpenter.autoMode.nodePools",
@@ -1681,7 +1693,10 @@ fn eks_auto_mode_rules() {
             .iter()
             .find(|d| d.code == c.code || d.severity == Severity::Error)
         {
-            failures.push(format!("{}: the passing manifest has {} {}", c.rule, d.code, d));
+            failures.push(format!(
+                "{}: the passing manifest has {} {}",
+                c.rule, d.code, d
+            ));
             continue;
         }
         let bad = load(&c.bad);
@@ -1696,7 +1711,10 @@ fn eks_auto_mode_rules() {
                     .iter()
                     .map(|d| format!("{} {:?} {} {}", d.code, d.severity, d.path, d.message))
                     .collect();
-                failures.push(format!("{}: no {} at {} in {got:?}", c.rule, c.code, c.path));
+                failures.push(format!(
+                    "{}: no {} at {} in {got:?}",
+                    c.rule, c.code, c.path
+                ));
             }
             Some(d) if !korean(d) || d.help.is_none() => {
                 failures.push(format!("{}: {} lacks Korean or a fix", c.rule, c.code));

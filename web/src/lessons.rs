@@ -113,9 +113,10 @@ impl Lab {
                 "가져온 클러스터, 온디맨드만",
             ),
             Lab::AutoModeBefore => lang.pick("Before Auto Mode", "Auto Mode 이전"),
-            Lab::AutoModeMigrate => {
-                lang.pick("Karpenter and Auto Mode, side by side", "Karpenter와 Auto Mode를 나란히")
-            }
+            Lab::AutoModeMigrate => lang.pick(
+                "Karpenter and Auto Mode, side by side",
+                "Karpenter와 Auto Mode를 나란히",
+            ),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
     }
@@ -1761,8 +1762,8 @@ pub static LESSONS: &[Lesson] = &[
                          테인트를 용인하고 `eks.amazonaws.com/compute-type: auto`를 고릅니다. 모든 \
                          Auto Mode 노드에 있고 Karpenter 노드에는 없는 레이블입니다. 2:00까지 \
                          재생하고 두 노드를 선택해 보세요. Auto Mode 노드의 레이블은 \
-                         `karpenter.k8s.aws/instance-*`가 아니라 `eks.amazonaws.com/instance-*`이고, \
-                         파드는 최대 110개입니다.",
+                         `karpenter.k8s.aws/instance-*`가 아니라 \
+                         `eks.amazonaws.com/instance-*`이고, 파드는 최대 110개입니다.",
                 },
             },
             Step {
@@ -2267,8 +2268,16 @@ mod tests {
                 })
                 .collect()
         };
-        assert!(pool_of("checkout").iter().all(|p| p.as_deref() == Some("eks-auto-mode")));
-        assert!(pool_of("catalog").iter().all(|p| p.as_deref() == Some("default")));
+        assert!(
+            pool_of("checkout")
+                .iter()
+                .all(|p| p.as_deref() == Some("eks-auto-mode"))
+        );
+        assert!(
+            pool_of("catalog")
+                .iter()
+                .all(|p| p.as_deref() == Some("default"))
+        );
         let body = &find("auto-mode").expect("the lesson").steps[1].body;
         assert!(body.en.contains("$11.91") && body.ko.contains("$11.91"));
     }

@@ -645,7 +645,11 @@ impl<'a> Context<'a> {
         // unconstrained would let a pod that selects it onto a node that lacks the label.
         if e.has_accelerator() {
             self.put_num(b, keys::ACCELERATOR_COUNT, e.accelerator_count.into());
-            self.put(b, keys::ACCELERATOR_MANUFACTURER, e.accelerator_manufacturer);
+            self.put(
+                b,
+                keys::ACCELERATOR_MANUFACTURER,
+                e.accelerator_manufacturer,
+            );
             self.put(b, keys::ACCELERATOR_NAME, e.accelerator_name);
         } else {
             for key in [
@@ -656,7 +660,11 @@ impl<'a> Context<'a> {
                 self.absent(b, key);
             }
         }
-        self.put(b, keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
+        self.put(
+            b,
+            keys::CAPABILITY_FLEX,
+            if e.flex { "true" } else { "false" },
+        );
         self.put(b, wellknown::INSTANCE_CATEGORY, e.category);
         self.put_num(b, wellknown::INSTANCE_CPU, e.vcpu.into());
         self.put(b, keys::CPU_MANUFACTURER, e.cpu_manufacturer());
@@ -735,8 +743,7 @@ fn absent_aws_keys(labels: &StringMap, requirements: &mut Requirements) {
         k.starts_with("karpenter.k8s.aws/")
             || k.starts_with("topology.k8s.aws/")
             || k.starts_with("eks.amazonaws.com/")
-    })
-    {
+    }) {
         if *key != wellknown::NODECLASS && !labels.contains_key(*key) && !requirements.has_key(key)
         {
             requirements.add(Requirement::does_not_exist(key));

@@ -8,9 +8,9 @@
 //! never deletes a node.
 
 use super::*;
+use crate::automode;
 use crate::scheduling::topology::{NodeFacts, Universe};
 use alloc::collections::BTreeSet;
-use crate::automode;
 
 /// A NodePool's instance-type candidates: (pool spec, catalog, candidates, minValues met,
 /// the catalog grouped for requirement checks).
@@ -680,7 +680,10 @@ impl Simulation {
         labels.insert(wk::NODEPOOL.into(), np.name.clone());
         let auto_mode = np.node_class_ref.is_auto_mode();
         if auto_mode {
-            labels.insert(automode::NODECLASS_LABEL.into(), np.node_class_ref.name.clone());
+            labels.insert(
+                automode::NODECLASS_LABEL.into(),
+                np.node_class_ref.name.clone(),
+            );
             labels.insert(automode::COMPUTE_TYPE.into(), "auto".into());
         } else {
             labels.insert(wk::NODECLASS.into(), np.node_class_ref.name.clone());
@@ -695,7 +698,10 @@ impl Simulation {
                 labels.insert(r.key.clone(), v);
             }
         }
-        let node_class = self.cluster.node_classes.get(np.node_class_ref.key().as_ref());
+        let node_class = self
+            .cluster
+            .node_classes
+            .get(np.node_class_ref.key().as_ref());
         Node {
             name: name.clone(),
             nodepool: Some(tpl.nodepool),
@@ -740,11 +746,9 @@ impl Simulation {
                 .unwrap_or_default(),
             expire_at: if auto_mode {
                 // Auto Mode replaces its nodes after 21 days whatever `expireAfter` says.
-                let lifetime = np
-                    .expire_after
-                    .map_or(automode::MAX_NODE_LIFETIME, |e| {
-                        e.min(automode::MAX_NODE_LIFETIME)
-                    });
+                let lifetime = np.expire_after.map_or(automode::MAX_NODE_LIFETIME, |e| {
+                    e.min(automode::MAX_NODE_LIFETIME)
+                });
                 Some(self.now + lifetime)
             } else {
                 np.expire_after.map(|e| self.now + e)

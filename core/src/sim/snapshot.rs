@@ -99,7 +99,10 @@ impl Simulation {
             .and_then(|_| claim.annotations.get(wk::NODEPOOL_HASH))
             .and_then(|h| h.parse::<u64>().ok());
         node.pool_hash = written.unwrap_or(current);
-        let node_class = self.cluster.node_classes.get(np.node_class_ref.key().as_ref());
+        let node_class = self
+            .cluster
+            .node_classes
+            .get(np.node_class_ref.key().as_ref());
         node.node_class_hash = node_class.map_or(0, disruption::node_class_hash);
         node.image_id = node_class
             .map(|nc| self.cloud.current_image(nc))

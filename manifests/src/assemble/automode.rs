@@ -30,7 +30,8 @@ pub(super) fn resolve(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnosti
     let (written_mode, written) = match cluster.map(|i| &accepted[i].converted) {
         Some(c) => {
             let karpenter = c.written.tree.at(&["spec", "karpenter"]);
-            let said = karpenter.is_some_and(|k| k.get("mode").is_some() || k.get("autoMode").is_some());
+            let said =
+                karpenter.is_some_and(|k| k.get("mode").is_some() || k.get("autoMode").is_some());
             let mode = match &c.object {
                 Object::Cluster(cl) => cl.karpenter.mode.clone(),
                 _ => Mode::SelfManaged,
@@ -199,10 +200,13 @@ fn preflight(
     cluster: Option<usize>,
 ) {
     let pools = || {
-        accepted.iter().filter(|a| !a.dropped).filter_map(|a| match &a.converted.object {
-            Object::NodePool(np) => Some((a, np)),
-            _ => None,
-        })
+        accepted
+            .iter()
+            .filter(|a| !a.dropped)
+            .filter_map(|a| match &a.converted.object {
+                Object::NodePool(np) => Some((a, np)),
+                _ => None,
+            })
     };
     let karpenter_beside = pools().any(|(_, np)| !np.node_class_ref.is_auto_mode());
     for (a, np) in pools().filter(|(_, np)| np.node_class_ref.is_auto_mode()) {
@@ -325,9 +329,7 @@ fn preflight(
                     "EKS Auto Mode 옆의 Karpenter {version}: EKS 마이그레이션 가이드는 Karpenter \
                      v1.1 이상을 요구합니다(NodePool과 NodeClaim CRD를 함께 씁니다)"
                 ),
-                Some(
-                    "먼저 Karpenter를 올리세요: `spec.karpenter.version: v1.1` 이상".into(),
-                ),
+                Some("먼저 Karpenter를 올리세요: `spec.karpenter.version: v1.1` 이상".into()),
             ),
         );
     }
@@ -378,9 +380,11 @@ fn pool_labels(a: &Accepted, np: &NodePool, diagnostics: &mut Vec<Diagnostic>) {
                          launches nothing",
                         r.key
                     ),
-                    Some("run Windows workloads on a managed node group or self-managed \
+                    Some(
+                        "run Windows workloads on a managed node group or self-managed \
                           Karpenter"
-                        .into()),
+                            .into(),
+                    ),
                 )
                 .with_ko(
                     format!(

@@ -160,7 +160,12 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeClass) {
                 &["id", "name"][..],
                 "sg-",
             ),
-            ("podSubnetSelectorTerms", &["tags", "id"][..], &["id"][..], "subnet-"),
+            (
+                "podSubnetSelectorTerms",
+                &["tags", "id"][..],
+                &["id"][..],
+                "subnet-",
+            ),
             (
                 "podSecurityGroupSelectorTerms",
                 &["tags", "id"][..],
@@ -187,9 +192,10 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeClass) {
         {
             auto.network_policy = v.into();
         }
-        if let Some(v) = s.get("networkPolicyEventLogs").and_then(|f| {
-            cx.choice(&f, &["Disabled", "Enabled"], "network policy event logs")
-        }) {
+        if let Some(v) = s
+            .get("networkPolicyEventLogs")
+            .and_then(|f| cx.choice(&f, &["Disabled", "Enabled"], "network policy event logs"))
+        {
             auto.network_policy_event_logs = v.into();
         }
         if let Some(c) = s.get("capacityReservationSelectorTerms") {
@@ -207,7 +213,9 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeClass) {
                         Some("remove the tag".into()),
                     );
                     cx.ko(
-                        format!("태그 `{key}`는 쓸 수 없습니다: EKS가 모든 인스턴스에 직접 붙입니다"),
+                        format!(
+                            "태그 `{key}`는 쓸 수 없습니다: EKS가 모든 인스턴스에 직접 붙입니다"
+                        ),
                         Some("태그를 지우세요".into()),
                     );
                 }
@@ -224,9 +232,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>) -> (Meta, NodeClass) {
                     Some(way.into()),
                 );
                 cx.ko(
-                    format!(
-                        "`{key}`는 EC2NodeClass의 필드이며 NodeClass에는 없습니다. {why_ko}"
-                    ),
+                    format!("`{key}`는 EC2NodeClass의 필드이며 NodeClass에는 없습니다. {why_ko}"),
                     Some(way_ko.into()),
                 );
             }
