@@ -27,6 +27,10 @@ pub struct Summary {
     pub cost_per_hour: f64,
     /// The same for a month of 730 hours.
     pub cost_per_month: f64,
+    /// The part of `costPerHour` that is EKS Auto Mode's management fee (absent without
+    /// Auto Mode nodes).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub management_fee_per_hour: f64,
     /// USD the nodes cost over the window.
     pub accrued_cost: f64,
     pub nodes: u32,
@@ -113,12 +117,17 @@ fn to_dollars(micros: MicroDollars) -> f64 {
     micros as f64 / 1_000_000.0
 }
 
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
 fn summary(file: &str, s: &Simulated) -> Summary {
     let o = Outcome::of(&s.sim, &s.report);
     Summary {
         file: file.to_string(),
         cost_per_hour: to_dollars(o.cost_per_hour),
         cost_per_month: to_dollars(o.cost_per_month()),
+        management_fee_per_hour: to_dollars(o.management_fee_per_hour),
         accrued_cost: to_dollars(o.accrued),
         nodes: o.nodes,
         nodes_by_nodepool: o.nodes_by_nodepool.clone(),
@@ -198,13 +207,22 @@ pub fn table(c: &Comparison) -> String {
             cents(mb.cost_per_month()),
             signed_cents(mb.cost_per_month() - ma.cost_per_month()),
         ],
-        [
-            format!("cost accrued, 0s to {}", c.until),
-            money(ma.accrued),
-            money(mb.accrued),
-            signed_money(mb.accrued - ma.accrued),
-        ],
     ];
+    if ma.management_fee_per_hour != 0 || mb.management_fee_per_hour != 0 {
+        // EKS Auto Mode's fee is part of the cost per hour above; its own line shows how much.
+        rows.push([
+            "  of which Auto Mode fee per hour".into(),
+            money(ma.management_fee_per_hour),
+            money(mb.management_fee_per_hour),
+            signed_money(mb.management_fee_per_hour - ma.management_fee_per_hour),
+        ]);
+    }
+    rows.extend([[
+        format!("cost accrued, 0s to {}", c.until),
+        money(ma.accrued),
+        money(mb.accrued),
+        signed_money(mb.accrued - ma.accrued),
+    ]]);
     let count = |label: &str, x: u32, y: u32| {
         [
             label.to_string(),

@@ -70,6 +70,10 @@ golden_tests! {
     byoc_snapshot => "byoc-snapshot",
     byoc_on_demand => "byoc-on-demand",
     priority_preemption => "priority-preemption",
+    automode_builtin => "automode-builtin",
+    automode_custom => "automode-custom",
+    automode_migrate => "automode-migrate",
+    automode_before => "automode-before",
 }
 
 /// A new lab needs a golden test (one line in the macro above).

@@ -32,6 +32,9 @@ pub struct Outcome {
     pub at: Millis,
     /// What the nodes that exist cost per hour.
     pub cost_per_hour: MicroDollars,
+    /// The part of `cost_per_hour` that is EKS Auto Mode's management fee.
+    #[serde(default)]
+    pub management_fee_per_hour: MicroDollars,
     /// What the nodes cost from time 0 to `at`.
     pub accrued: MicroDollars,
     pub nodes: u32,
@@ -56,6 +59,12 @@ impl Outcome {
         let mut out = Outcome {
             at: sim.now(),
             cost_per_hour: last.cost_per_hour,
+            management_fee_per_hour: sim
+                .nodes()
+                .iter()
+                .filter(|n| !n.deleted)
+                .map(|n| n.management_fee)
+                .sum(),
             accrued: sim.accrued_cost(),
             nodes: last.nodes,
             pods_running: last.running,

@@ -203,6 +203,8 @@ pub struct Karpenter {
     /// Gates the scenario names; the others take the version's default.
     pub gates: BTreeMap<Gate, bool>,
     pub settings: Settings,
+    /// Self-managed Karpenter or EKS Auto Mode (`spec.karpenter.mode`).
+    pub mode: crate::automode::Mode,
 }
 
 impl Karpenter {
@@ -217,10 +219,21 @@ impl Karpenter {
     /// Whether `gate` is on: as the scenario sets it, else the version's default. A gate the
     /// version does not have is off whatever the scenario says.
     pub fn gate(&self, gate: Gate) -> bool {
+        // EKS Auto Mode runs node repair ("enabled by default in EKS Auto Mode", EKS
+        // `node-repair`) and spot-to-spot consolidation for you; its Karpenter has no gates to
+        // set.
+        if self.is_auto_mode() && matches!(gate, Gate::NodeRepair | Gate::SpotToSpotConsolidation) {
+            return true;
+        }
         match gate.default_at(self.version) {
             None => false,
             Some(default) => self.gates.get(&gate).copied().unwrap_or(default),
         }
+    }
+
+    /// Whether EKS Auto Mode runs the cluster's nodes.
+    pub fn is_auto_mode(&self) -> bool {
+        matches!(self.mode, crate::automode::Mode::EksAutoMode(_))
     }
 
     /// Whether the behaviour applies at this version.

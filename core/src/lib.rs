@@ -12,6 +12,7 @@
 
 extern crate alloc;
 
+pub mod automode;
 pub mod calendar;
 pub mod catalog;
 pub mod compare;

@@ -212,6 +212,22 @@ pub struct NodeClassRef {
     pub name: String,
 }
 
+impl NodeClassRef {
+    /// Whether it points at an EKS Auto Mode `NodeClass`.
+    pub fn is_auto_mode(&self) -> bool {
+        self.group == crate::automode::GROUP && self.kind == crate::automode::KIND
+    }
+
+    /// The key of the class it points at (see [`NodeClass::key`]).
+    pub fn key(&self) -> alloc::borrow::Cow<'_, str> {
+        if self.is_auto_mode() {
+            alloc::borrow::Cow::Owned(crate::automode::class_key(&self.name))
+        } else {
+            alloc::borrow::Cow::Borrowed(&self.name)
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConsolidationPolicy {
     WhenEmpty,
@@ -253,6 +269,8 @@ pub struct NodeClass {
     pub subnet_zones: Vec<String>,
     /// `capacityReservationSelectorTerms` (v1.3+).
     pub capacity_reservation_terms: Vec<crate::reservation::ReservationTerm>,
+    /// An `eks.amazonaws.com/v1` `NodeClass` (EKS Auto Mode) rather than an EC2NodeClass.
+    pub auto_mode: Option<crate::automode::AutoNodeClass>,
 }
 
 impl NodeClass {
@@ -268,6 +286,26 @@ impl NodeClass {
             instance_store_raid0: false,
             subnet_zones: Vec::new(),
             capacity_reservation_terms: Vec::new(),
+            auto_mode: None,
+        }
+    }
+
+    /// The key the cluster and the cloud provider keep the class under
+    /// ([`crate::automode::class_key`] for an Auto Mode NodeClass, else its name).
+    pub fn key(&self) -> alloc::borrow::Cow<'_, str> {
+        if self.auto_mode.is_some() {
+            alloc::borrow::Cow::Owned(crate::automode::class_key(&self.name))
+        } else {
+            alloc::borrow::Cow::Borrowed(&self.name)
+        }
+    }
+
+    /// The kind as the API server has it: `NodeClass` (Auto Mode) or `EC2NodeClass`.
+    pub fn kind(&self) -> &'static str {
+        if self.auto_mode.is_some() {
+            crate::automode::KIND
+        } else {
+            "EC2NodeClass"
         }
     }
 }

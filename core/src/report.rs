@@ -13,8 +13,12 @@ use serde::Serialize;
 pub struct Report {
     /// Simulated time, e.g. `5m0s`.
     pub time: String,
-    /// USD per hour of every node that exists.
+    /// USD per hour of every node that exists (EKS Auto Mode's management fee included).
     pub cost_per_hour: f64,
+    /// The part of `cost_per_hour` that is EKS Auto Mode's management fee (added with Auto
+    /// Mode; absent when no node is Auto Mode's).
+    #[serde(skip_serializing_if = "no_dollars")]
+    pub management_fee_per_hour: f64,
     pub nodes: Vec<NodeReport>,
     pub pods: Vec<PodReport>,
     pub events: Vec<EventReport>,
@@ -74,6 +78,10 @@ pub struct NodeReport {
     pub node_overlay: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub list_price_per_hour: Option<f64>,
+    /// EKS Auto Mode's management fee for the instance, USD per hour, on top of
+    /// `pricePerHour` (added with Auto Mode; absent on other nodes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub management_fee_per_hour: Option<f64>,
     pub created_at: String,
     /// `namespace/name` of the pods bound to the node, sorted.
     pub pods: Vec<String>,
@@ -168,4 +176,8 @@ pub struct NodeClaimReport {
     pub disruption_reason: Option<String>,
     /// The AMI the instance runs.
     pub image_id: String,
+}
+
+fn no_dollars(v: &f64) -> bool {
+    *v == 0.0
 }

@@ -79,6 +79,27 @@ pub const WELL_KNOWN: &[&str] = &[
     "karpenter.k8s.aws/instance-network-bandwidth",
     INSTANCE_SIZE,
     "karpenter.k8s.aws/instance-tenancy",
+    // EKS Auto Mode's names for the instance attributes (`crate::automode::EKS_WELL_KNOWN`):
+    // well known to its Karpenter; a type of an EC2NodeClass has none of them.
+    "eks.amazonaws.com/instance-accelerator-count",
+    "eks.amazonaws.com/instance-accelerator-manufacturer",
+    "eks.amazonaws.com/instance-accelerator-name",
+    "eks.amazonaws.com/instance-category",
+    "eks.amazonaws.com/instance-cpu",
+    "eks.amazonaws.com/instance-cpu-manufacturer",
+    "eks.amazonaws.com/instance-ebs-bandwidth",
+    "eks.amazonaws.com/instance-encryption-in-transit-supported",
+    "eks.amazonaws.com/instance-family",
+    "eks.amazonaws.com/instance-generation",
+    "eks.amazonaws.com/instance-gpu-count",
+    "eks.amazonaws.com/instance-gpu-manufacturer",
+    "eks.amazonaws.com/instance-gpu-memory",
+    "eks.amazonaws.com/instance-gpu-name",
+    "eks.amazonaws.com/instance-hypervisor",
+    "eks.amazonaws.com/instance-local-nvme",
+    "eks.amazonaws.com/instance-memory",
+    "eks.amazonaws.com/instance-network-bandwidth",
+    "eks.amazonaws.com/instance-size",
 ];
 
 pub fn is_well_known(key: &str) -> bool {

@@ -16,6 +16,7 @@ use crate::yaml::{self, Pos, Value};
 
 mod admission;
 mod priority;
+mod automode;
 mod snapshot;
 
 impl Accepted {
@@ -316,6 +317,7 @@ fn diag(
 fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> Scenario {
     duplicates(&mut accepted, diagnostics);
     versions_and_gates(&mut accepted, diagnostics);
+    let auto_mode = automode::resolve(&mut accepted, diagnostics);
     references(&mut accepted, diagnostics);
     admission::runtime_classes(&mut accepted, diagnostics);
     priority::resolve(&mut accepted, diagnostics);
@@ -365,6 +367,17 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
         }
     }
     give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);
+    // EKS Auto Mode: the mode the documents say or imply, and what EKS adds to the cluster
+    // itself (the built-in NodeClass, and the built-in NodePools switched on).
+    if let kpg_core::automode::Mode::EksAutoMode(builtin) = &auto_mode.mode {
+        scenario
+            .node_classes
+            .push(kpg_core::automode::builtin_node_class());
+        scenario
+            .node_pools
+            .extend(kpg_core::automode::builtin_pools(*builtin));
+    }
+    scenario.cluster.karpenter.mode = auto_mode.mode;
     // Steps run in time order; steps at the same time keep the order they were written in.
     steps.sort_by_key(|s| s.step.at);
     for (i, s) in steps.iter_mut().enumerate() {
@@ -770,6 +783,13 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
         BUILTIN_NAMESPACES.iter().map(|s| s.to_string()).collect();
     let mut custom_types = BTreeSet::new();
     let mut region = kpg_core::model::Cluster::default().region;
+    // EKS Auto Mode's built-in NodeClass exists without a document (`assemble::automode`
+    // says when Auto Mode is off).
+    known.insert((
+        kpg_core::automode::KIND.to_string(),
+        String::new(),
+        kpg_core::automode::DEFAULT_CLASS.to_string(),
+    ));
     for a in accepted.iter().filter(|a| !a.dropped) {
         let c = &a.converted;
         known.insert((c.kind.to_string(), c.namespace.clone(), c.name.clone()));
@@ -789,7 +809,7 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                                 ("NodePool", String::new(), np.name.clone())
                             }
                             AppliedObject::NodeClass(nc) => {
-                                ("EC2NodeClass", String::new(), nc.name.clone())
+                                (nc.kind(), String::new(), nc.name.clone())
                             }
                             AppliedObject::Workload(w) => {
                                 (w.kind.as_str(), w.namespace.clone(), w.name.clone())
@@ -876,7 +896,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                     Some(&r.name),
                 );
                 let consequence = match r.kind.as_str() {
-                    "EC2NodeClass" => ": the NodePool will never launch nodes".to_string(),
+                    "EC2NodeClass" | "NodeClass" => {
+                        ": the NodePool will never launch nodes".to_string()
+                    }
                     "PersistentVolumeClaim" => format!(
                         ": kube-scheduler leaves the pod pending (persistentvolumeclaim \"{}\" \
                          not found) and Karpenter ignores it",

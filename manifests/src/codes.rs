@@ -525,6 +525,64 @@ codes! {
          amiFamily alone is not enough.",
         "v1은 amiSelectorTerms(al2023@latest 같은 alias)로 AMI를 \
          고릅니다. amiFamily만으로는 부족합니다.";
+
+    // EKS Auto Mode (`Cluster.spec.karpenter.mode: eks-auto-mode`, `eks.amazonaws.com/v1`
+    // NodeClass), from the EKS user guide.
+    AutoModeInferred = "auto-mode-inferred", Playground,
+        "The Cluster does not say which Karpenter runs the nodes, but a NodePool points at an \
+         eks.amazonaws.com NodeClass (or a NodeClass document is present): the scenario is \
+         simulated as EKS Auto Mode.",
+        "Cluster에 어떤 Karpenter가 노드를 관리하는지 적혀 있지 않지만, NodePool이 \
+         eks.amazonaws.com NodeClass를 가리키거나 NodeClass 문서가 있어 EKS Auto Mode로 \
+         시뮬레이션합니다.";
+    AutoModeOff = "auto-mode-off", Karpenter,
+        "An EKS Auto Mode NodeClass in a cluster whose Cluster says self-managed Karpenter: \
+         no controller serves it, and its NodePools never launch nodes.",
+        "Cluster가 자체 관리형 Karpenter라고 하는 클러스터의 EKS Auto Mode NodeClass입니다. \
+         처리하는 컨트롤러가 없어 그 NodePool은 노드를 띄우지 않습니다.";
+    AutoModeEc2NodeClassField = "auto-mode-ec2nodeclass-field", ApiServer,
+        "A field an EC2NodeClass has and an EKS Auto Mode NodeClass does not (AMIs, user data, \
+         kubelet, block devices, metadata options, ...): the API server refuses it; Auto Mode \
+         does it another way or not at all.",
+        "EC2NodeClass에는 있지만 EKS Auto Mode NodeClass에는 없는 필드입니다(AMI, user data, \
+         kubelet, 블록 디바이스, 메타데이터 옵션 등). API 서버가 거부하며, Auto Mode에서는 \
+         다른 방법을 쓰거나 지원하지 않습니다.";
+    AutoModeDefaultNodeClass = "auto-mode-default-nodeclass", ApiServer,
+        "A custom NodeClass named default: EKS owns the built-in NodeClass of that name and \
+         refuses another.",
+        "default라는 이름의 사용자 NodeClass입니다. 그 이름은 EKS의 내장 NodeClass 것이므로 \
+         EKS가 거부합니다.";
+    AutoModeBuiltinNodePool = "auto-mode-builtin-nodepool", ApiServer,
+        "A NodePool named like a built-in one (general-purpose, system) that the Cluster \
+         switches on: EKS owns it, and it cannot be modified, only switched off.",
+        "Cluster가 켜 둔 내장 NodePool(general-purpose, system)과 이름이 같은 NodePool입니다. \
+         EKS가 관리하므로 수정할 수 없고 끄기만 할 수 있습니다.";
+    AutoModeKarpenterLabel = "auto-mode-karpenter-label", Karpenter,
+        "A karpenter.k8s.aws/ label key on an EKS Auto Mode NodePool or a pod meant for it: \
+         Auto Mode's labels are eks.amazonaws.com/, so the key matches no Auto Mode node.",
+        "EKS Auto Mode NodePool이나 그쪽으로 보낼 파드에 karpenter.k8s.aws/ 레이블 키가 \
+         있습니다. Auto Mode의 레이블은 eks.amazonaws.com/이므로 어떤 Auto Mode 노드와도 \
+         맞지 않습니다.";
+    AutoModeNoRequirement = "auto-mode-no-requirement", Karpenter,
+        "An EKS Auto Mode NodePool without requirements; EKS's migration guide asks for at \
+         least one.",
+        "요구 사항이 없는 EKS Auto Mode NodePool입니다. EKS 마이그레이션 가이드는 하나 이상을 \
+         요구합니다.";
+    AutoModeNotSelective = "auto-mode-not-selective", Karpenter,
+        "Beside self-managed Karpenter NodePools, an EKS Auto Mode NodePool without a taint (or \
+         the built-in general-purpose pool) takes workloads that were not moved on purpose; \
+         the migration guide taints it.",
+        "자체 관리형 Karpenter NodePool 옆에 테인트 없는 EKS Auto Mode NodePool(또는 내장 \
+         general-purpose)이 있으면 일부러 옮기지 않은 워크로드까지 받습니다. 마이그레이션 \
+         가이드는 테인트를 겁니다.";
+    AutoModeKarpenterVersion = "auto-mode-karpenter-version", Karpenter,
+        "Running Karpenter beside EKS Auto Mode needs Karpenter v1.1 or later (the CRDs are \
+         shared).",
+        "EKS Auto Mode 옆에서 Karpenter를 돌리려면 v1.1 이상이어야 합니다(CRD를 함께 씁니다).";
+    AutoModeLinuxOnly = "auto-mode-linux-only", Karpenter,
+        "EKS Auto Mode runs Linux only: a Windows requirement on its NodePool matches nothing.",
+        "EKS Auto Mode는 Linux만 실행합니다. NodePool의 Windows 요구 사항은 아무것과도 맞지 \
+         않습니다.";
 }
 
 impl Code {

@@ -1832,3 +1832,282 @@ fn admission_resolves_priorities_as_the_api_server_does() {
         2_000_001_000
     );
 }
+
+// EKS Auto Mode: the `eks.amazonaws.com/v1` NodeClass (EKS `create-node-class`), the
+// built-in NodePools (`set-builtin-node-pools`) and the migration guide's pre-flight checks
+// (`auto-migrate-karpenter`), each as a manifest that breaks the rule (a finding with the
+// code, its severity, at the path, in Korean, with a fix) and one that keeps it (none).
+
+const AUTO_CLUSTER: &str = "apiVersion: playground.karpenter.dev/v1alpha1
+kind: Cluster
+metadata: {name: c}
+spec:
+  karpenter:
+    version: v1.9
+    mode: eks-auto-mode
+    autoMode: {nodePools: [system]}
+";
+
+const AUTO_CLASS: &str = "apiVersion: eks.amazonaws.com/v1
+kind: NodeClass
+metadata:
+  name: private-compute
+spec:
+  role: MyNodeRole
+  subnetSelectorTerms:
+    - tags: {Name: private-subnet}
+  securityGroupSelectorTerms:
+    - tags: {Name: eks-cluster-sg}
+  ephemeralStorage:
+    size: 160Gi
+";
+
+const AUTO_POOL: &str = "apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: eks-auto-mode
+spec:
+  template:
+    spec:
+      requirements:
+        - key: eks.amazonaws.com/instance-category
+          operator: In
+          values: [c, m, r]
+      nodeClassRef:
+        group: eks.amazonaws.com
+        kind: NodeClass
+        name: private-compute
+      taints:
+        - key: eks-auto-mode
+          effect: NoSchedule
+";
+
+struct AutoCase {
+    rule: &'static str,
+    good: String,
+    bad: String,
+    code: &'static str,
+    severity: Severity,
+    path: &'static str,
+}
+
+fn auto_case(
+    rule: &'static str,
+    good: String,
+    (from, to): (&str, &str),
+    code: &'static str,
+    severity: Severity,
+    path: &'static str,
+) -> AutoCase {
+    assert!(good.contains(from), "{rule}: the manifest has `{from}`");
+    let bad = good.replacen(from, to, 1);
+    AutoCase {
+        rule,
+        good,
+        bad,
+        code,
+        severity,
+        path,
+    }
+}
+
+fn with_karpenter(pool_taint: bool) -> String {
+    let pool = if pool_taint {
+        AUTO_POOL.to_string()
+    } else {
+        AUTO_POOL.replace(
+            "      taints:\n        - key: eks-auto-mode\n          effect: NoSchedule\n",
+            "",
+        )
+    };
+    format!(
+        "{AUTO_CLUSTER}---\n{AUTO_CLASS}---\n{pool}---\n{CLASS}---\n{}",
+        POOL.replace("name: p\n", "name: karpenter\n")
+    )
+}
+
+#[test]
+fn eks_auto_mode_rules() {
+    let auto = || format!("{AUTO_CLUSTER}---\n{AUTO_CLASS}---\n{AUTO_POOL}");
+    let cases = [
+        auto_case(
+            "an EC2NodeClass-only field on a NodeClass",
+            auto(),
+            (
+                "  ephemeralStorage:\n",
+                "  kubelet: {maxPods: 20}\n  ephemeralStorage:\n",
+            ),
+            "auto-mode-ec2nodeclass-field",
+            Severity::Error,
+            "spec.kubelet",
+        ),
+        auto_case(
+            "blockDeviceMappings on a NodeClass",
+            auto(),
+            (
+                "  ephemeralStorage:\n",
+                "  blockDeviceMappings: [{deviceName: /dev/xvda}]\n  ephemeralStorage:\n",
+            ),
+            "auto-mode-ec2nodeclass-field",
+            Severity::Error,
+            "spec.blockDeviceMappings",
+        ),
+        auto_case(
+            "a custom NodeClass named default",
+            auto(),
+            ("  name: private-compute\nspec:", "  name: default\nspec:"),
+            "auto-mode-default-nodeclass",
+            Severity::Error,
+            "metadata.name",
+        ),
+        auto_case(
+            "ephemeralStorage.iops within 3000-16000",
+            auto(),
+            ("    size: 160Gi\n", "    size: 160Gi\n    iops: 20000\n"),
+            "out-of-range",
+            Severity::Error,
+            "spec.ephemeralStorage.iops",
+        ),
+        auto_case(
+            "snatPolicy is Random or Disabled",
+            auto(),
+            (
+                "  ephemeralStorage:\n",
+                "  snatPolicy: Sometimes\n  ephemeralStorage:\n",
+            ),
+            "invalid-choice",
+            Severity::Error,
+            "spec.snatPolicy",
+        ),
+        auto_case(
+            "a NodePool named like a built-in one that is on",
+            auto(),
+            ("  name: eks-auto-mode\n", "  name: system\n"),
+            "auto-mode-builtin-nodepool",
+            Severity::Error,
+            "metadata.name",
+        ),
+        auto_case(
+            "Auto Mode is inferred when the Cluster does not say",
+            auto(),
+            (
+                "    mode: eks-auto-mode\n    autoMode: {nodePools: [system]}\n",
+                "",
+            ),
+            "auto-mode-inferred",
+            Severity::Warning,
+            "metadata.name",
+        ),
+        auto_case(
+            "a NodeClass in a self-managed cluster",
+            auto(),
+            ("    mode: eks-auto-mode\n", "    mode: self-managed\n"),
+            "auto-mode-off",
+            Severity::Warning,
+            "nodeClassRef",
+        ),
+        auto_case(
+            "a karpenter.k8s.aws label on an Auto Mode pool",
+            auto(),
+            (
+                "        - key: eks.amazonaws.com/instance-category\n",
+                "        - key: karpenter.k8s.aws/instance-category\n",
+            ),
+            "auto-mode-karpenter-label",
+            Severity::Warning,
+            "spec.template.spec.requirements",
+        ),
+        auto_case(
+            "an Auto Mode pool with no requirement",
+            auto(),
+            (
+                "      requirements:\n        - key: eks.amazonaws.com/instance-category\n\
+                 \x20         operator: In\n          values: [c, m, r]\n",
+                "      requirements: []\n",
+            ),
+            "auto-mode-no-requirement",
+            Severity::Warning,
+            "spec.template.spec.requirements",
+        ),
+        auto_case(
+            "an untainted Auto Mode pool beside Karpenter's",
+            with_karpenter(true),
+            (
+                "      taints:\n        - key: eks-auto-mode\n          effect: NoSchedule\n",
+                "",
+            ),
+            "auto-mode-not-selective",
+            Severity::Warning,
+            "spec.template.spec.taints",
+        ),
+        auto_case(
+            "general-purpose on beside Karpenter's pools",
+            with_karpenter(true),
+            (
+                "autoMode: {nodePools: [system]}",
+                "autoMode: {nodePools: [general-purpose, system]}",
+            ),
+            "auto-mode-not-selective",
+            Severity::Warning,
+            "spec.karpenter.autoMode.nodePools",
+        ),
+        auto_case(
+            "Karpenter v1.1 or later beside Auto Mode",
+            with_karpenter(true),
+            ("    version: v1.9\n", "    version: v1.0\n"),
+            "auto-mode-karpenter-version",
+            Severity::Warning,
+            "spec.karpenter.version",
+        ),
+        auto_case(
+            "Auto Mode runs Linux only",
+            auto(),
+            (
+                "          values: [c, m, r]\n",
+                "          values: [c, m, r]\n        - key: kubernetes.io/os\n          \
+                 operator: In\n          values: [windows]\n",
+            ),
+            "auto-mode-linux-only",
+            Severity::Warning,
+            "spec.template.spec.requirements",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for c in &cases {
+        let good = load(&c.good);
+        if let Some(d) = good
+            .diagnostics
+            .iter()
+            .find(|d| d.code == c.code || d.severity == Severity::Error)
+        {
+            failures.push(format!(
+                "{}: the passing manifest has {} {}",
+                c.rule, d.code, d
+            ));
+            continue;
+        }
+        let bad = load(&c.bad);
+        let found = bad
+            .diagnostics
+            .iter()
+            .find(|d| d.code == c.code && d.severity == c.severity && d.path.contains(c.path));
+        match found {
+            None => {
+                let got: Vec<String> = bad
+                    .diagnostics
+                    .iter()
+                    .map(|d| format!("{} {:?} {} {}", d.code, d.severity, d.path, d.message))
+                    .collect();
+                failures.push(format!(
+                    "{}: no {} at {} in {got:?}",
+                    c.rule, c.code, c.path
+                ));
+            }
+            Some(d) if !korean(d) || d.help.is_none() => {
+                failures.push(format!("{}: {} lacks Korean or a fix", c.rule, c.code));
+            }
+            Some(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

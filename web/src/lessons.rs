@@ -32,6 +32,8 @@ pub enum Lab {
     StaticReserved,
     Byoc,
     ByocOnDemand,
+    AutoModeBefore,
+    AutoModeMigrate,
     Blank,
 }
 
@@ -65,6 +67,8 @@ impl Lab {
             Lab::StaticReserved => include_str!("../../tests/labs/v114-static-reserved.yaml"),
             Lab::Byoc => include_str!("../../tests/labs/byoc-snapshot.yaml"),
             Lab::ByocOnDemand => include_str!("../../tests/labs/byoc-on-demand.yaml"),
+            Lab::AutoModeBefore => include_str!("../../tests/labs/automode-before.yaml"),
+            Lab::AutoModeMigrate => include_str!("../../tests/labs/automode-migrate.yaml"),
             Lab::Blank => include_str!("templates/blank.yaml"),
         };
         strip_header(raw)
@@ -107,6 +111,11 @@ impl Lab {
             Lab::ByocOnDemand => lang.pick(
                 "The imported cluster, on-demand only",
                 "가져온 클러스터, 온디맨드만",
+            ),
+            Lab::AutoModeBefore => lang.pick("Before Auto Mode", "Auto Mode 이전"),
+            Lab::AutoModeMigrate => lang.pick(
+                "Karpenter and Auto Mode, side by side",
+                "Karpenter와 Auto Mode를 나란히",
             ),
             Lab::Blank => lang.pick("Blank", "빈 시나리오"),
         }
@@ -1707,6 +1716,90 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "auto-mode",
+        title: Text {
+            en: "From Karpenter to Auto Mode",
+            ko: "Karpenter에서 Auto Mode로",
+        },
+        summary: Text {
+            en: "Run EKS Auto Mode beside self-managed Karpenter as EKS's migration guide does: \
+                 a tainted Auto Mode NodePool, workloads moved one by one with \
+                 `eks.amazonaws.com/compute-type: auto`, and what the move costs.",
+            ko: "EKS 마이그레이션 가이드처럼 자체 관리형 Karpenter 옆에서 EKS Auto Mode를 \
+                 돌립니다. 테인트를 건 Auto Mode NodePool, \
+                 `eks.amazonaws.com/compute-type: auto`로 하나씩 옮기는 워크로드, 그리고 옮기는 \
+                 비용을 봅니다.",
+        },
+        steps: &[
+            Step {
+                lab: Lab::AutoModeMigrate,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Two autoscalers, one cluster",
+                    ko: "오토스케일러 둘, 클러스터 하나",
+                },
+                body: Text {
+                    en: "The Cluster document says `mode: eks-auto-mode` with only the built-in \
+                         `system` NodePool: the guide says not to turn `general-purpose` on \
+                         during a migration, because it takes any pod. Karpenter's NodePool \
+                         `default` and its EC2NodeClass stay as they were.\n\n\
+                         Beside them, the NodePool `eks-auto-mode` points at \
+                         `group: eks.amazonaws.com, kind: NodeClass, name: default`, the \
+                         NodeClass EKS creates itself, and is tainted `eks-auto-mode`. Only \
+                         `checkout` has been moved: it tolerates the taint and selects \
+                         `eks.amazonaws.com/compute-type: auto`, a label every Auto Mode node has \
+                         and no Karpenter node does. Play to 2:00 and select the two nodes: the \
+                         Auto Mode node's labels are `eks.amazonaws.com/instance-*`, not \
+                         `karpenter.k8s.aws/instance-*`, and its pods are capped at 110.",
+                    ko: "Cluster 문서는 내장 NodePool `system`만 켠 `mode: eks-auto-mode`입니다. \
+                         가이드는 마이그레이션 중에는 `general-purpose`를 켜지 말라고 합니다. 어떤 \
+                         파드든 받기 때문입니다. Karpenter의 NodePool `default`와 그 \
+                         EC2NodeClass는 그대로입니다.\n\n\
+                         그 옆의 NodePool `eks-auto-mode`는 EKS가 직접 만드는 NodeClass인 \
+                         `group: eks.amazonaws.com, kind: NodeClass, name: default`를 가리키고, \
+                         `eks-auto-mode` 테인트가 걸려 있습니다. 옮긴 것은 `checkout`뿐입니다. \
+                         테인트를 용인하고 `eks.amazonaws.com/compute-type: auto`를 고릅니다. 모든 \
+                         Auto Mode 노드에 있고 Karpenter 노드에는 없는 레이블입니다. 2:00까지 \
+                         재생하고 두 노드를 선택해 보세요. Auto Mode 노드의 레이블은 \
+                         `karpenter.k8s.aws/instance-*`가 아니라 \
+                         `eks.amazonaws.com/instance-*`이고, 파드는 최대 110개입니다.",
+                },
+            },
+            Step {
+                lab: Lab::AutoModeMigrate,
+                compare: Some(Lab::AutoModeBefore),
+                exercise: None,
+                title: Text {
+                    en: "What the move costs",
+                    ko: "옮기는 데 드는 비용",
+                },
+                body: Text {
+                    en: "**A** is the cluster before the move, Karpenter only; **B**, in the \
+                         editor, has `checkout` on Auto Mode. Play to 2:00. A runs both \
+                         Deployments on one c6g.2xlarge; B on two c6g.xlarge, one of them Auto \
+                         Mode's. Two halves cost what the whole did on EC2, so the difference \
+                         is Auto Mode's management fee, 12 % of the Auto Mode node's on-demand \
+                         price whatever its capacity type: about $0.016 an hour, $11.91 a \
+                         month. `kpg compare` prints it on a line of its own.\n\n\
+                         Now move `catalog` too: give it the same toleration and nodeSelector, \
+                         then delete the NodePool `default`, the guide's step 5. Every node is \
+                         then Auto Mode's, and so is every dollar of the fee.",
+                    ko: "**A**는 옮기기 전의 클러스터로 Karpenter만 있습니다. 편집기의 **B**에서는 \
+                         `checkout`이 Auto Mode에 있습니다. 2:00까지 재생하세요. A는 두 \
+                         Deployment를 c6g.2xlarge 하나에서 돌리고, B는 c6g.xlarge 두 대에서 \
+                         돌립니다. 그중 하나가 Auto Mode 노드입니다. 절반 두 개의 EC2 비용은 \
+                         전체 하나와 같으므로, 차이는 Auto Mode 관리 요금입니다. 용량 유형과 \
+                         상관없이 Auto Mode 노드 온디맨드 가격의 12 %로, 시간당 약 $0.016, 월 \
+                         $11.91입니다. `kpg compare`는 이 요금을 따로 한 줄로 보여 줍니다.\n\n\
+                         이제 `catalog`도 옮겨 보세요. 같은 톨러레이션과 nodeSelector를 주고, \
+                         가이드의 5단계처럼 NodePool `default`를 지우세요. 그러면 모든 노드가 \
+                         Auto Mode의 것이 되고, 관리 요금도 모든 노드에 붙습니다.",
+                },
+            },
+        ],
+    },
+    Lesson {
         id: "blank",
         title: Text {
             en: "Blank scenario",
@@ -2055,6 +2148,8 @@ mod tests {
             Lab::StaticReserved,
             Lab::Byoc,
             Lab::ByocOnDemand,
+            Lab::AutoModeBefore,
+            Lab::AutoModeMigrate,
             Lab::Blank,
         ] {
             let text = lab.text();
@@ -2144,5 +2239,46 @@ mod tests {
                 .iter()
                 .all(|np| np.consolidate_after == Some(0))
         );
+    }
+
+    /// The Auto Mode lesson's figures are the engine's: the migration puts `checkout` on an
+    /// Auto Mode node and `catalog` on Karpenter's, and B − A is exactly the fee.
+    #[test]
+    fn the_auto_mode_lesson_says_what_the_engine_does() {
+        let run = |lab: Lab| {
+            let loaded = kpg_manifests::load(lab.text());
+            let mut sim = kpg_core::sim::Simulation::new(loaded.scenario).expect("it runs");
+            sim.run_until(120_000);
+            sim.report()
+        };
+        let (a, b) = (run(Lab::AutoModeBefore), run(Lab::AutoModeMigrate));
+        assert_eq!(a.management_fee_per_hour, 0.0);
+        assert!((b.management_fee_per_hour - 0.01632).abs() < 1e-9, "{b:?}");
+        assert!((b.cost_per_hour - a.cost_per_hour - b.management_fee_per_hour).abs() < 1e-9);
+        let pool_of = |app: &str| -> Vec<Option<String>> {
+            b.pods
+                .iter()
+                .filter(|p| p.labels.get("app").map(String::as_str) == Some(app))
+                .map(|p| {
+                    let node = p.node.as_deref();
+                    b.nodes
+                        .iter()
+                        .find(|n| Some(n.name.as_str()) == node)
+                        .and_then(|n| n.nodepool.clone())
+                })
+                .collect()
+        };
+        assert!(
+            pool_of("checkout")
+                .iter()
+                .all(|p| p.as_deref() == Some("eks-auto-mode"))
+        );
+        assert!(
+            pool_of("catalog")
+                .iter()
+                .all(|p| p.as_deref() == Some("default"))
+        );
+        let body = &find("auto-mode").expect("the lesson").steps[1].body;
+        assert!(body.en.contains("$11.91") && body.ko.contains("$11.91"));
     }
 }

@@ -429,7 +429,7 @@ pub fn instance_types_where(
     let mut builder = LabelBuilder::default();
     Ok(table::ENTRIES
         .iter()
-        .filter(|e| keep.admits(e))
+        .filter(|e| keep.admits(e) && ctx.admits(e))
         .map(|e| ctx.resolve(e, &mut builder))
         .collect())
 }
@@ -458,6 +458,9 @@ struct Context<'a> {
     /// `instanceStorePolicy: RAID0`: types with instance store use it for ephemeral storage.
     instance_store_raid0: bool,
     windows_build: Option<&'static str>,
+    /// An EKS Auto Mode NodeClass: its allow-list, 110 pods at most, `eks.amazonaws.com/`
+    /// labels instead of `karpenter.k8s.aws/` ones ([`crate::automode`]).
+    auto_mode: bool,
 }
 
 impl<'a> Context<'a> {
@@ -508,7 +511,41 @@ impl<'a> Context<'a> {
                 .unwrap_or_else(|| default_ephemeral_bytes(family)),
             instance_store_raid0: node_class.instance_store_raid0,
             windows_build: windows_build(family),
+            auto_mode: node_class.auto_mode.is_some(),
         })
+    }
+
+    /// Whether the node class launches this type at all (Auto Mode's allow-list).
+    fn admits(&self, e: &CatalogEntry) -> bool {
+        !self.auto_mode || crate::automode::supports(e.family, e.size)
+    }
+
+    /// The key a type's label goes under: Auto Mode renames `karpenter.k8s.aws/` attributes to
+    /// `eks.amazonaws.com/` and has none of the others.
+    fn key(&self, key: &'static str) -> Option<&'static str> {
+        if self.auto_mode && key.starts_with("karpenter.k8s.aws/") {
+            crate::automode::eks_key(key)
+        } else {
+            Some(key)
+        }
+    }
+
+    fn put(&self, b: &mut LabelBuilder, key: &'static str, value: &str) {
+        if let Some(k) = self.key(key) {
+            b.known(k, value);
+        }
+    }
+
+    fn put_num(&self, b: &mut LabelBuilder, key: &'static str, value: u64) {
+        if let Some(k) = self.key(key) {
+            b.known_num(k, value);
+        }
+    }
+
+    fn absent(&self, b: &mut LabelBuilder, key: &'static str) {
+        if let Some(k) = self.key(key) {
+            b.absent(k);
+        }
     }
 
     fn resolve(&self, e: &CatalogEntry, b: &mut LabelBuilder) -> InstanceType {
@@ -526,7 +563,18 @@ impl<'a> Context<'a> {
 
         // Capacity.
         let vcpu = i64::from(e.vcpu);
-        let pods = pods_capacity(e.eni_limited_pods(), vcpu, self.family, self.kubelet);
+        let mut pods = pods_capacity(e.eni_limited_pods(), vcpu, self.family, self.kubelet);
+        if self.auto_mode {
+            // Auto Mode assigns pod IPs by prefix delegation; "This limit is applied after the
+            // existing max pods calculation."
+            pods = crate::automode::prefix_delegation_pods(
+                i64::from(e.enis),
+                i64::from(e.ipv4_per_eni),
+                vcpu,
+            )
+            .unwrap_or(pods)
+            .min(crate::automode::MAX_PODS);
+        }
         let memory = vm_memory_mib(e.memory_mib, e.arch) * MIB;
         let mut capacity = Resources::ZERO
             .with(ResourceName::Cpu, vcpu * 1000)
@@ -603,32 +651,40 @@ impl<'a> Context<'a> {
         // starts each type with `DoesNotExist` for the keys it may fill in: a key a type left
         // unconstrained would let a pod that selects it onto a node that lacks the label.
         if e.has_accelerator() {
-            b.known_num(keys::ACCELERATOR_COUNT, e.accelerator_count.into());
-            b.known(keys::ACCELERATOR_MANUFACTURER, e.accelerator_manufacturer);
-            b.known(keys::ACCELERATOR_NAME, e.accelerator_name);
+            self.put_num(b, keys::ACCELERATOR_COUNT, e.accelerator_count.into());
+            self.put(
+                b,
+                keys::ACCELERATOR_MANUFACTURER,
+                e.accelerator_manufacturer,
+            );
+            self.put(b, keys::ACCELERATOR_NAME, e.accelerator_name);
         } else {
             for key in [
                 keys::ACCELERATOR_COUNT,
                 keys::ACCELERATOR_MANUFACTURER,
                 keys::ACCELERATOR_NAME,
             ] {
-                b.absent(key);
+                self.absent(b, key);
             }
         }
-        b.known(keys::CAPABILITY_FLEX, if e.flex { "true" } else { "false" });
-        b.known(wellknown::INSTANCE_CATEGORY, e.category);
-        b.known_num(wellknown::INSTANCE_CPU, e.vcpu.into());
-        b.known(keys::CPU_MANUFACTURER, e.cpu_manufacturer());
-        b.known(wellknown::INSTANCE_FAMILY, e.family);
-        b.known_num(wellknown::INSTANCE_GENERATION, e.generation.into());
+        self.put(
+            b,
+            keys::CAPABILITY_FLEX,
+            if e.flex { "true" } else { "false" },
+        );
+        self.put(b, wellknown::INSTANCE_CATEGORY, e.category);
+        self.put_num(b, wellknown::INSTANCE_CPU, e.vcpu.into());
+        self.put(b, keys::CPU_MANUFACTURER, e.cpu_manufacturer());
+        self.put(b, wellknown::INSTANCE_FAMILY, e.family);
+        self.put_num(b, wellknown::INSTANCE_GENERATION, e.generation.into());
         if e.has_gpu() {
-            b.known_num(keys::GPU_COUNT, e.gpu_count.into());
+            self.put_num(b, keys::GPU_COUNT, e.gpu_count.into());
             // An unrecognised GPU name leaves the manufacturer key unconstrained.
             if let Some(m) = gpu_manufacturer {
-                b.known(keys::GPU_MANUFACTURER, m);
+                self.put(b, keys::GPU_MANUFACTURER, m);
             }
-            b.known_num(keys::GPU_MEMORY, e.gpu_memory_mib.into());
-            b.known(keys::GPU_NAME, e.gpu_name);
+            self.put_num(b, keys::GPU_MEMORY, e.gpu_memory_mib.into());
+            self.put(b, keys::GPU_NAME, e.gpu_name);
         } else {
             for key in [
                 keys::GPU_COUNT,
@@ -636,40 +692,43 @@ impl<'a> Context<'a> {
                 keys::GPU_MEMORY,
                 keys::GPU_NAME,
             ] {
-                b.absent(key);
+                self.absent(b, key);
             }
         }
         match e.hypervisor {
-            Hypervisor::Absent => b.absent(keys::HYPERVISOR),
-            h => b.known(keys::HYPERVISOR, h.as_str()),
+            Hypervisor::Absent => self.absent(b, keys::HYPERVISOR),
+            h => self.put(b, keys::HYPERVISOR, h.as_str()),
         }
         match e.local_nvme_gib {
-            Some(v) => b.known_num(keys::LOCAL_NVME, v.into()),
-            None => b.absent(keys::LOCAL_NVME),
+            Some(v) => self.put_num(b, keys::LOCAL_NVME, v.into()),
+            None => self.absent(b, keys::LOCAL_NVME),
         }
-        b.known_num(wellknown::INSTANCE_MEMORY, e.memory_mib.into());
+        self.put_num(b, wellknown::INSTANCE_MEMORY, e.memory_mib.into());
         match e.network_bandwidth_mbps {
-            Some(v) => b.known_num(keys::NETWORK_BANDWIDTH, v.into()),
-            None => b.absent(keys::NETWORK_BANDWIDTH),
+            Some(v) => self.put_num(b, keys::NETWORK_BANDWIDTH, v.into()),
+            None => self.absent(b, keys::NETWORK_BANDWIDTH),
         }
-        b.known(wellknown::INSTANCE_SIZE, e.size);
+        self.put(b, wellknown::INSTANCE_SIZE, e.size);
         b.capacity_types(&offerings);
-        b.known(wellknown::ARCH, e.arch.as_str());
+        self.put(b, wellknown::ARCH, e.arch.as_str());
         match os {
-            Some(os) => b.known(wellknown::OS, os),
-            None => b.absent(wellknown::OS),
+            Some(os) => self.put(b, wellknown::OS, os),
+            None => self.absent(b, wellknown::OS),
         }
         b.label(wellknown::INSTANCE_TYPE, e.name.to_string());
         match self.windows_build {
-            Some(build) => b.known(wellknown::WINDOWS_BUILD, build),
-            None => b.absent(wellknown::WINDOWS_BUILD),
+            Some(build) => self.put(b, wellknown::WINDOWS_BUILD, build),
+            None => self.absent(b, wellknown::WINDOWS_BUILD),
         }
         b.known(wellknown::REGION, self.region);
         b.zones(&offerings);
         let (mut labels, mut requirements) = b.finish();
-        // Shared (default) tenancy: the node's label, as Karpenter sets it.
-        labels.insert(keys::TENANCY.into(), "default".into());
-        requirements.add(Requirement::in_values(keys::TENANCY, ["default"]));
+        // Shared (default) tenancy: the node's label, as Karpenter sets it (Auto Mode's
+        // labels have no tenancy).
+        if !self.auto_mode {
+            labels.insert(keys::TENANCY.into(), "default".into());
+            requirements.add(Requirement::in_values(keys::TENANCY, ["default"]));
+        }
         absent_aws_keys(&labels, &mut requirements);
 
         InstanceType {
@@ -687,10 +746,11 @@ impl<'a> Context<'a> {
 /// `DoesNotExist` for every AWS well-known key a type has neither as a label nor as a
 /// requirement, so no pod selecting such a key is launched onto a node that lacks it.
 fn absent_aws_keys(labels: &StringMap, requirements: &mut Requirements) {
-    for key in wellknown::WELL_KNOWN
-        .iter()
-        .filter(|k| k.starts_with("karpenter.k8s.aws/") || k.starts_with("topology.k8s.aws/"))
-    {
+    for key in wellknown::WELL_KNOWN.iter().filter(|k| {
+        k.starts_with("karpenter.k8s.aws/")
+            || k.starts_with("topology.k8s.aws/")
+            || k.starts_with("eks.amazonaws.com/")
+    }) {
         if *key != wellknown::NODECLASS && !labels.contains_key(*key) && !requirements.has_key(key)
         {
             requirements.add(Requirement::does_not_exist(key));

@@ -156,11 +156,13 @@ pub struct Prefilter {
 }
 
 /// Keys whose values the raw catalog knows without resolving a type.
-const PREFILTER_KEYS: [&str; 4] = [
+const PREFILTER_KEYS: [&str; 6] = [
     crate::wellknown::INSTANCE_TYPE,
     crate::wellknown::INSTANCE_FAMILY,
     crate::wellknown::INSTANCE_CATEGORY,
     crate::wellknown::ARCH,
+    crate::automode::EKS_INSTANCE_FAMILY,
+    crate::automode::EKS_INSTANCE_CATEGORY,
 ];
 
 impl Prefilter {
@@ -198,8 +200,11 @@ impl Prefilter {
             reqs.iter().all(|r| {
                 let value = match r.key.as_str() {
                     crate::wellknown::INSTANCE_TYPE => e.name,
-                    crate::wellknown::INSTANCE_FAMILY => e.family,
-                    crate::wellknown::INSTANCE_CATEGORY => e.category,
+                    crate::wellknown::INSTANCE_FAMILY | crate::automode::EKS_INSTANCE_FAMILY => {
+                        e.family
+                    }
+                    crate::wellknown::INSTANCE_CATEGORY
+                    | crate::automode::EKS_INSTANCE_CATEGORY => e.category,
                     _ => e.arch.as_str(),
                 };
                 r.has(value)

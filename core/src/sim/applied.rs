@@ -15,8 +15,13 @@ impl Simulation {
         objects.retain(|a| match a.deleted {
             None => true,
             Some(_) => {
-                a.written.kind == "EC2NodeClass"
-                    && self.cluster.node_classes_deleting.contains(&a.written.name)
+                (a.written.kind == "EC2NodeClass"
+                    && self.cluster.node_classes_deleting.contains(&a.written.name))
+                    || (a.written.kind == crate::automode::KIND
+                        && self
+                            .cluster
+                            .node_classes_deleting
+                            .contains(&crate::automode::class_key(&a.written.name)))
             }
         });
         objects

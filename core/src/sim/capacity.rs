@@ -115,7 +115,7 @@ impl CloudProvider {
     /// A node class's selector terms (kept when it resolves).
     fn keep_terms(&mut self, node_class: &NodeClass) {
         self.reservation_terms.insert(
-            node_class.name.clone(),
+            node_class.key().into_owned(),
             node_class.capacity_reservation_terms.clone(),
         );
         self.availability_overlay.clear();
@@ -278,7 +278,7 @@ impl CloudProvider {
             &self.custom_types,
             prefilter,
         )?;
-        self.catalogs.insert(node_class.name.clone(), types);
+        self.catalogs.insert(node_class.key().into_owned(), types);
         self.keep_terms(node_class);
         Ok(())
     }
@@ -293,7 +293,7 @@ impl CloudProvider {
         };
         if let Ok(types) = types {
             self.catalogs
-                .insert(node_class.name.clone(), Rc::new(types));
+                .insert(node_class.key().into_owned(), Rc::new(types));
             self.keep_terms(node_class);
         }
     }

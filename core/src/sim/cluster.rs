@@ -58,6 +58,9 @@ pub struct Node {
     pub zone: String,
     pub capacity_type: CapacityType,
     pub price: MicroDollars,
+    /// EKS Auto Mode's management fee per hour on the instance, on top of `price` (0 for a
+    /// node Auto Mode does not manage).
+    pub management_fee: MicroDollars,
     pub price_source: PriceSource,
     /// The NodeOverlay that priced its offering, and the list price before it.
     pub overlay: Option<(String, MicroDollars)>,
@@ -135,6 +138,7 @@ impl Node {
             zone: labels.get(wk::ZONE).cloned().unwrap_or_default(),
             capacity_type: CapacityType::OnDemand,
             price: 0,
+            management_fee: 0,
             price_source: PriceSource::Regional,
             overlay: None,
             reservation: None,
@@ -259,7 +263,7 @@ impl Cluster {
             node_classes: scenario
                 .node_classes
                 .iter()
-                .map(|c| (c.name.clone(), c.clone()))
+                .map(|c| (c.key().into_owned(), c.clone()))
                 .collect(),
             node_classes_deleting: BTreeSet::new(),
             workloads: scenario.workloads.clone(),

@@ -1930,7 +1930,10 @@ impl Simulation {
         if disruption::requirements_drifted(&np.requirements, &node.labels) {
             return Some(DriftReason::RequirementsDrifted);
         }
-        let nc = self.cluster.node_classes.get(&np.node_class_ref.name)?;
+        let nc = self
+            .cluster
+            .node_classes
+            .get(np.node_class_ref.key().as_ref())?;
         if disruption::node_class_hash(nc) != node.node_class_hash {
             return Some(DriftReason::NodeClassDrift);
         }

@@ -633,7 +633,11 @@ impl EventKind {
                 },
             },
             NodeClassWaiting { node_class, .. } | NodeClassDeleted { node_class } => {
-                ObjectRef::named("EC2NodeClass", node_class)
+                // An Auto Mode NodeClass is keyed `eks.amazonaws.com/NodeClass/<name>`.
+                match node_class.strip_prefix(&crate::automode::class_key("")) {
+                    Some(name) => ObjectRef::named(crate::automode::KIND, name),
+                    None => ObjectRef::named("EC2NodeClass", node_class),
+                }
             }
             AmiReleased { family, .. } => ObjectRef::named("AMI", family),
             ShortageStarted { .. } | CapacityRestored { .. } => {

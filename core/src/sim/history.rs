@@ -119,7 +119,7 @@ impl Simulation {
         let mut cost_per_hour: MicroDollars = 0;
         for node in self.cluster.nodes.iter().filter(|n| n.exists()) {
             nodes += 1;
-            cost_per_hour += node.price;
+            cost_per_hour += node.price + node.management_fee;
         }
         let (mut running, mut pending) = (0u32, 0u32);
         for pod in self.cluster.pods.iter().filter(|p| !p.deleted) {

@@ -273,7 +273,7 @@ impl Simulation {
             )));
         }
         for nc in scenario.node_classes.iter() {
-            let prefilter = catalog::Prefilter::for_pools(sim.pools_using(&nc.name));
+            let prefilter = catalog::Prefilter::for_pools(sim.pools_using(&nc.key()));
             sim.cloud
                 .resolve_cached(cache, nc, &prefilter)
                 .map_err(catalog_error)?;
@@ -324,7 +324,7 @@ impl Simulation {
             .node_pools
             .iter()
             .chain(applied)
-            .filter(move |np| np.node_class_ref.name == node_class)
+            .filter(move |np| np.node_class_ref.key() == node_class)
     }
 
     fn note_prices(&mut self) {
@@ -390,13 +390,14 @@ impl Simulation {
     /// or its EC2NodeClass is missing or being deleted.
     pub fn node_pool_not_ready(&self, pool: usize) -> Option<String> {
         let np = self.cluster.node_pools.get(pool)?;
-        let class = &np.node_class_ref.name;
+        let class = np.node_class_ref.key();
+        let (kind, name) = (&np.node_class_ref.kind, &np.node_class_ref.name);
         if let Some(why) = &np.invalid {
             Some(why.clone())
-        } else if !self.cloud.has_catalog(class) {
-            Some(format!("EC2NodeClass \"{class}\" not found"))
-        } else if self.cluster.node_classes_deleting.contains(class) {
-            Some(format!("EC2NodeClass \"{class}\" is being deleted"))
+        } else if !self.cloud.has_catalog(&class) {
+            Some(format!("{kind} \"{name}\" not found"))
+        } else if self.cluster.node_classes_deleting.contains(class.as_ref()) {
+            Some(format!("{kind} \"{name}\" is being deleted"))
         } else {
             None
         }

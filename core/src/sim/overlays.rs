@@ -55,7 +55,7 @@ impl Simulation {
             .iter()
             .enumerate()
             .filter(|&(p, _)| !self.cluster.pool_deleted[p])
-            .filter_map(|(_, np)| Some((np, self.cloud.catalog(&np.node_class_ref.name)?)))
+            .filter_map(|(_, np)| Some((np, self.cloud.catalog(&np.node_class_ref.key())?)))
     }
 
     /// Whether the last evaluation was made from the NodePools and catalogs as they are.
@@ -112,7 +112,7 @@ impl Simulation {
     /// them: its node class's catalog, with the overlays applied.
     pub(super) fn pool_catalog(&self, pool: usize) -> Option<Rc<Vec<InstanceType>>> {
         let np = &self.cluster.node_pools[pool];
-        let base = self.cloud.catalog(&np.node_class_ref.name)?;
+        let base = self.cloud.catalog(&np.node_class_ref.key())?;
         if !self.overlays_apply() {
             return Some(base);
         }

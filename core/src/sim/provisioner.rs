@@ -8,6 +8,7 @@
 //! never deletes a node.
 
 use super::*;
+use crate::automode;
 use crate::scheduling::topology::{NodeFacts, Universe};
 use alloc::collections::BTreeSet;
 
@@ -109,10 +110,20 @@ impl Simulation {
             reqs.add(Requirement::in_values(k, [v.clone()]));
         }
         reqs.add(Requirement::in_values(wk::NODEPOOL, [np.name.clone()]));
-        reqs.add(Requirement::in_values(
-            wk::NODECLASS,
-            [np.node_class_ref.name.clone()],
-        ));
+        if np.node_class_ref.is_auto_mode() {
+            // Auto Mode's NodeClaims carry its NodeClass and `compute-type: auto`: what a
+            // workload selects to move onto Auto Mode (EKS `auto-migrate-karpenter`).
+            reqs.add(Requirement::in_values(
+                automode::NODECLASS_LABEL,
+                [np.node_class_ref.name.clone()],
+            ));
+            reqs.add(Requirement::in_values(automode::COMPUTE_TYPE, ["auto"]));
+        } else {
+            reqs.add(Requirement::in_values(
+                wk::NODECLASS,
+                [np.node_class_ref.name.clone()],
+            ));
+        }
         reqs
     }
 
@@ -146,7 +157,7 @@ impl Simulation {
                 || self
                     .cluster
                     .node_classes_deleting
-                    .contains(&np.node_class_ref.name)
+                    .contains(np.node_class_ref.key().as_ref())
                 || np.invalid.is_some()
             {
                 continue;
@@ -674,7 +685,16 @@ impl Simulation {
         labels.insert(wk::ZONE.into(), zone.clone());
         labels.insert(wk::CAPACITY_TYPE.into(), capacity_type.as_str().into());
         labels.insert(wk::NODEPOOL.into(), np.name.clone());
-        labels.insert(wk::NODECLASS.into(), np.node_class_ref.name.clone());
+        let auto_mode = np.node_class_ref.is_auto_mode();
+        if auto_mode {
+            labels.insert(
+                automode::NODECLASS_LABEL.into(),
+                np.node_class_ref.name.clone(),
+            );
+            labels.insert(automode::COMPUTE_TYPE.into(), "auto".into());
+        } else {
+            labels.insert(wk::NODECLASS.into(), np.node_class_ref.name.clone());
+        }
         labels.insert(wk::HOSTNAME.into(), name.clone());
         // Custom requirement keys get a concrete value (Requirement.Any).
         for r in claim.requirements.iter() {
@@ -685,7 +705,10 @@ impl Simulation {
                 labels.insert(r.key.clone(), v);
             }
         }
-        let node_class = self.cluster.node_classes.get(&np.node_class_ref.name);
+        let node_class = self
+            .cluster
+            .node_classes
+            .get(np.node_class_ref.key().as_ref());
         Node {
             name: name.clone(),
             nodepool: Some(tpl.nodepool),
@@ -696,6 +719,11 @@ impl Simulation {
             zone,
             capacity_type,
             price: offering.map_or(0, |o| o.price),
+            management_fee: if auto_mode {
+                automode::fee(on_demand_price(it))
+            } else {
+                0
+            },
             price_source: offering.map_or(PriceSource::Regional, |o| o.price_source),
             overlay: offering.and_then(|o| o.overlay.clone()),
             reservation: offering.and_then(|o| o.reservation.as_ref().map(|r| r.0.clone())),
@@ -723,7 +751,15 @@ impl Simulation {
             image_id: node_class
                 .map(|nc| self.cloud.current_image(nc))
                 .unwrap_or_default(),
-            expire_at: np.expire_after.map(|e| self.now + e),
+            expire_at: if auto_mode {
+                // Auto Mode replaces its nodes after 21 days whatever `expireAfter` says.
+                let lifetime = np.expire_after.map_or(automode::MAX_NODE_LIFETIME, |e| {
+                    e.min(automode::MAX_NODE_LIFETIME)
+                });
+                Some(self.now + lifetime)
+            } else {
+                np.expire_after.map(|e| self.now + e)
+            },
             termination_grace: np.termination_grace_period,
             deleting_since: None,
             reclaim_at: None,
@@ -1002,4 +1038,15 @@ fn defer_claims(outcome: &mut scheduling::Outcome, deferred: &alloc::collections
             *c = new;
         }
     }
+}
+
+/// An instance type's on-demand price (its cheapest on-demand offering): what EKS Auto Mode's
+/// management fee is a share of, whatever capacity type the node runs on.
+fn on_demand_price(it: &crate::catalog::InstanceType) -> crate::catalog::MicroDollars {
+    it.offerings
+        .iter()
+        .filter(|o| o.capacity_type == crate::catalog::CapacityType::OnDemand)
+        .map(|o| o.price)
+        .min()
+        .unwrap_or(0)
 }

@@ -29,9 +29,11 @@ impl Simulation {
         let by_node = self.cluster.active_pods_by_node();
         let mut nodes = Vec::new();
         let mut cost: MicroDollars = 0;
+        let mut fees: MicroDollars = 0;
         for &n in &node_order {
             let node = &self.cluster.nodes[n];
-            cost += node.price;
+            cost += node.price + node.management_fee;
+            fees += node.management_fee;
             let mut pods: Vec<String> = by_node[n]
                 .iter()
                 .map(|&p| self.cluster.pods[p].key())
@@ -74,6 +76,8 @@ impl Simulation {
                 price_source: node.price_source.as_str().into(),
                 node_overlay: node.overlay.as_ref().map(|(name, _)| name.clone()),
                 list_price_per_hour: node.overlay.as_ref().map(|&(_, list)| to_dollars(list)),
+                management_fee_per_hour: (node.management_fee > 0)
+                    .then(|| to_dollars(node.management_fee)),
                 created_at: created(node),
                 pods,
             });
@@ -233,6 +237,7 @@ impl Simulation {
         Report {
             time: duration::format(self.now),
             cost_per_hour: to_dollars(cost),
+            management_fee_per_hour: to_dollars(fees),
             nodes,
             pods,
             events,

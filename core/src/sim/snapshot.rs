@@ -25,7 +25,7 @@ impl Simulation {
                 .iter()
                 .position(|np| np.name == c.nodepool)
         });
-        let class = pool.map(|p| self.cluster.node_pools[p].node_class_ref.name.clone());
+        let class = pool.map(|p| self.cluster.node_pools[p].node_class_ref.key().into_owned());
         let (price, price_source, overlay) =
             self.existing_price(class.as_deref(), &instance_type, &zone, capacity_type);
         let mut taints = existing.taints.clone();
@@ -99,7 +99,10 @@ impl Simulation {
             .and_then(|_| claim.annotations.get(wk::NODEPOOL_HASH))
             .and_then(|h| h.parse::<u64>().ok());
         node.pool_hash = written.unwrap_or(current);
-        let node_class = self.cluster.node_classes.get(&np.node_class_ref.name);
+        let node_class = self
+            .cluster
+            .node_classes
+            .get(np.node_class_ref.key().as_ref());
         node.node_class_hash = node_class.map_or(0, disruption::node_class_hash);
         node.image_id = node_class
             .map(|nc| self.cloud.current_image(nc))

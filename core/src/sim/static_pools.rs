@@ -30,7 +30,7 @@ impl Simulation {
                 || self
                     .cluster
                     .node_classes_deleting
-                    .contains(&np.node_class_ref.name)
+                    .contains(np.node_class_ref.key().as_ref())
             {
                 continue;
             }

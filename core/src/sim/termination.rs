@@ -353,7 +353,7 @@ impl Simulation {
             let in_use = self.cluster.nodes.iter().any(|n| {
                 n.exists()
                     && n.nodepool
-                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.name == name)
+                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.key() == name)
                     && n.nodeclaim.is_some()
             });
             if !in_use {

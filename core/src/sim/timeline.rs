@@ -113,6 +113,10 @@ impl Simulation {
                     self.delete_node_class(&name);
                     return;
                 }
+                if kind == crate::automode::KIND {
+                    self.delete_node_class(&crate::automode::class_key(&name));
+                    return;
+                }
                 if kind == "PodDisruptionBudget" {
                     if let Some(i) = self
                         .cluster
@@ -175,10 +179,11 @@ impl Simulation {
                     self.detect_drift();
                 }
                 AppliedObject::NodeClass(nc) => {
-                    let prefilter = catalog::Prefilter::for_pools(self.pools_using(&nc.name));
+                    let key = nc.key().into_owned();
+                    let prefilter = catalog::Prefilter::for_pools(self.pools_using(&key));
                     self.cloud.resolve(&nc, &prefilter);
-                    self.cluster.node_classes_deleting.remove(&nc.name);
-                    self.cluster.node_classes.insert(nc.name.clone(), nc);
+                    self.cluster.node_classes_deleting.remove(&key);
+                    self.cluster.node_classes.insert(key, nc);
                     self.cluster.version += 1;
                     self.detect_drift();
                 }
@@ -431,7 +436,7 @@ impl Simulation {
                 n.exists()
                     && n.nodeclaim.is_some()
                     && n.nodepool
-                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.name == name)
+                        .is_some_and(|p| self.cluster.node_pools[p].node_class_ref.key() == name)
             })
             .map(|n| n.name.clone())
             .collect();

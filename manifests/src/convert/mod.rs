@@ -4,6 +4,7 @@
 //! hands the tree to the kind's converter. Converters never fail: they report into the
 //! [`Cx`] and return their best value; the caller drops the object if errors were reported.
 
+pub(crate) mod autonodeclass;
 pub(crate) mod common;
 pub(crate) mod nodeclass;
 pub(crate) mod nodepool;
@@ -44,6 +45,11 @@ pub(crate) const KINDS: &[KindInfo] = &[
     KindInfo {
         kind: "EC2NodeClass",
         versions: &["karpenter.k8s.aws/v1", "karpenter.k8s.aws/v1beta1"],
+        namespaced: false,
+    },
+    KindInfo {
+        kind: "NodeClass",
+        versions: &["eks.amazonaws.com/v1"],
         namespaced: false,
     },
     KindInfo {
@@ -395,6 +401,10 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         }
         "EC2NodeClass" => {
             let (m, o) = nodeclass::node_class(cx, root, v1beta1);
+            (m, Object::NodeClass(o))
+        }
+        "NodeClass" => {
+            let (m, o) = autonodeclass::node_class(cx, root);
             (m, Object::NodeClass(o))
         }
         "Pod" => {

@@ -68,7 +68,7 @@ fn root_device(family: AmiFamily) -> Option<&'static str> {
 /// The zones of the subnets Karpenter resolved (`status.subnets[].zone`), as a snapshot of
 /// a live cluster has them: its nodes launch only there. Empty without a status (a
 /// manifest as written), where the Cluster's zones say where subnets are.
-fn resolved_subnet_zones(root: &crate::yaml::Node) -> Vec<String> {
+pub(crate) fn resolved_subnet_zones(root: &crate::yaml::Node) -> Vec<String> {
     let subnets = super::map_at(root, "status").and_then(|s| super::map_at(s, "subnets"));
     let mut zones: Vec<String> = match subnets.map(|s| &s.value) {
         Some(crate::yaml::Value::Seq(items)) => items
@@ -95,6 +95,7 @@ pub(crate) fn node_class(cx: &mut Cx, root: &Field<'_>, v1beta1: bool) -> (Meta,
         instance_store_raid0: false,
         subnet_zones: resolved_subnet_zones(root.node),
         capacity_reservation_terms: Vec::new(),
+        auto_mode: None,
     };
     let Some(sf) = r.req(cx, "spec") else {
         r.ignore(&["apiVersion", "kind", "status"]);
@@ -577,7 +578,7 @@ fn selector_tags(cx: &mut Cx, f: &Field<'_>) {
 }
 
 /// subnet / security group selector terms: `tags`, `id`, (`name`); ids and names exclusive.
-fn selector_terms(
+pub(crate) fn selector_terms(
     cx: &mut Cx,
     f: &Field<'_>,
     keys: &[&'static str],
@@ -694,7 +695,7 @@ pub(crate) fn is_aws_id(prefix: &str, v: &str) -> bool {
 
 /// `capacityReservationSelectorTerms` (v1.3+): each term's fields hold to their patterns; the
 /// terms select the scenario's `CapacityReservation` documents.
-fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) -> Vec<ReservationTerm> {
+pub(crate) fn capacity_reservation_terms(cx: &mut Cx, f: &Field<'_>) -> Vec<ReservationTerm> {
     let mut out = Vec::new();
     for item in cx.seq(f) {
         let mut term = ReservationTerm::default();
@@ -1098,7 +1099,7 @@ fn block_devices(cx: &mut Cx, f: &Field<'_>, family: AmiFamily) -> Option<i64> {
 }
 
 /// `volumeSize`: whole Gi, G, Ti or T (the CRD's pattern), in bytes.
-fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
+pub(crate) fn volume_size(cx: &mut Cx, f: &Field<'_>) -> Option<i64> {
     let Value::Str(s) = &f.node.value else {
         cx.error(
             Code::InvalidType,
@@ -1176,7 +1177,7 @@ fn volume_size_in_pattern(digits: &str, unit: &str) -> bool {
 }
 
 /// `spec.tags`: keys Karpenter sets on every instance itself may not be given (CRD CEL).
-fn tags(cx: &mut Cx, f: &Field<'_>) {
+pub(crate) fn tags(cx: &mut Cx, f: &Field<'_>) {
     for (key, pos, value) in cx.entries(f) {
         let path = format!("{}[\"{key}\"]", f.path);
         let forbidden = key.is_empty()

@@ -658,7 +658,8 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
         }
     }
     r.finish(cx);
-    if out.group != NODE_CLASS_GROUP || out.kind != NODE_CLASS_KIND {
+    let auto_mode = out.is_auto_mode();
+    if !auto_mode && (out.group != NODE_CLASS_GROUP || out.kind != NODE_CLASS_KIND) {
         cx.warn(
             Code::UnknownReference,
             &f.path,
@@ -686,7 +687,12 @@ fn node_class_ref(cx: &mut Cx, f: &Field<'_>, v1beta1: bool) -> NodeClassRef {
         };
         let pos = name_pos.unwrap_or(f.pos());
         cx.refs.push(crate::reader::Ref {
-            kind: NODE_CLASS_KIND.into(),
+            // An EKS Auto Mode NodeClass (`eks.amazonaws.com`) or an EC2NodeClass.
+            kind: if auto_mode {
+                kpg_core::automode::KIND.into()
+            } else {
+                NODE_CLASS_KIND.into()
+            },
             namespace: String::new(),
             name: out.name.clone(),
             path: name_field.path,

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use kpg_core::automode::{self, BuiltinPools, Mode};
 use kpg_core::catalog::{CapacityType, InstanceTypeSpec, MicroDollars, OfferingSpec};
 use kpg_core::karpenter::{
     Behaviour, Gate, Karpenter, MinValuesPolicy, PreferencePolicy, Version, VersionError,
@@ -281,6 +282,39 @@ fn karpenter(cx: &mut Cx, f: &Field<'_>) -> Karpenter {
             }
         }
     }
+    let mode = k
+        .get("mode")
+        .and_then(|m| cx.choice(&m, &["self-managed", "eks-auto-mode"], "Karpenter mode"));
+    let mut builtin = BuiltinPools::default();
+    if let Some(a) = k.get("autoMode") {
+        let mut am = Fields::of(cx, &a);
+        if let Some(pools) = am.get("nodePools") {
+            builtin = BuiltinPools {
+                general_purpose: false,
+                system: false,
+            };
+            for item in cx.seq(&pools) {
+                match cx.choice(
+                    &item,
+                    &[automode::GENERAL_PURPOSE, automode::SYSTEM],
+                    "built-in NodePool",
+                ) {
+                    Some(automode::GENERAL_PURPOSE) => builtin.general_purpose = true,
+                    Some(_) => builtin.system = true,
+                    None => {}
+                }
+            }
+        }
+        am.finish(cx);
+    }
+    // `autoMode` alone says Auto Mode too; without either, the reader infers it from the
+    // NodeClasses the scenario uses (`assemble::automode`).
+    out.mode = match mode {
+        Some("self-managed") => Mode::SelfManaged,
+        Some(_) => Mode::EksAutoMode(builtin),
+        None if k.has("autoMode") => Mode::EksAutoMode(builtin),
+        None => Mode::SelfManaged,
+    };
     if let Some(sf) = k.get("settings") {
         let mut st = Fields::of(cx, &sf);
         if let Some(f) = st.get("minValuesPolicy") {

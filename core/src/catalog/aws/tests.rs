@@ -20,6 +20,7 @@ fn node_class(family: AmiFamily) -> NodeClass {
         instance_store_raid0: false,
         subnet_zones: Vec::new(),
         capacity_reservation_terms: Vec::new(),
+        auto_mode: None,
     }
 }
 
