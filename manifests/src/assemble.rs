@@ -15,8 +15,8 @@ use crate::reader::{Cx, Field, Fields, Need, Needed, Ref};
 use crate::yaml::{self, Pos, Value};
 
 mod admission;
-mod priority;
 mod automode;
+mod priority;
 mod snapshot;
 
 impl Accepted {
