@@ -13,6 +13,7 @@
 extern crate alloc;
 
 pub mod calendar;
+pub mod capacity_buffer;
 pub mod catalog;
 pub mod compare;
 pub mod cron;

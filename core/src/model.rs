@@ -36,6 +36,9 @@ pub struct Scenario {
     pub node_overlays: Vec<crate::overlay::NodeOverlay>,
     /// EC2 capacity reservations (`CapacityReservation` documents).
     pub capacity_reservations: Vec<crate::reservation::CapacityReservation>,
+    /// CapacityBuffers (`autoscaling.x-k8s.io/v1beta1`) and the PodTemplates they may name.
+    pub capacity_buffers: Vec<crate::capacity_buffer::CapacityBuffer>,
+    pub pod_templates: Vec<crate::capacity_buffer::NamedPodTemplate>,
     /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
     /// its NodeClaim when it is Karpenter's.
     pub nodes: Vec<ExistingNode>,
@@ -612,6 +615,8 @@ pub enum AppliedObject {
     NodeClass(NodeClass),
     Workload(Workload),
     Pdb(PodDisruptionBudget),
+    /// A CapacityBuffer (`autoscaling.x-k8s.io/v1beta1`), created or replaced.
+    CapacityBuffer(crate::capacity_buffer::CapacityBuffer),
 }
 
 use alloc::boxed::Box;

@@ -517,6 +517,9 @@ pub enum Blocker {
     MinValues,
     /// No replacement is cheaper (with a detail, if any).
     NotCheaper(Option<&'static str>),
+    /// The last provisioning pass placed CapacityBuffer virtual pods on the node (its
+    /// name): it is not empty (`K@v1.14.1:pkg/controllers/disruption/emptiness.go`).
+    BufferPods(String),
 }
 
 impl Blocker {
@@ -544,6 +547,7 @@ impl Blocker {
             Blocker::Balanced(_) => "balanced-score",
             Blocker::MinValues => "min-values",
             Blocker::NotCheaper(_) => "same-or-more-expensive-replacement",
+            Blocker::BufferPods(_) => "buffer-pods",
         }
     }
 }

@@ -920,6 +920,7 @@ fn action(
                 Object::NodeClass(nc) => AppliedObject::NodeClass(nc),
                 Object::Workload(w) => AppliedObject::Workload(w),
                 Object::Pdb(p) => AppliedObject::Pdb(p),
+                Object::CapacityBuffer(b) => AppliedObject::CapacityBuffer(b),
                 _ => return None,
             };
             Some(TimelineAction::Apply(Box::new(applied)))
