@@ -150,7 +150,10 @@ impl Simulation {
                     let spec = virtual_spec(&template.spec);
                     let requests = effective_requests(&spec);
                     let replicas = cb::desired_replicas(buffer, &requests, scalable);
-                    let built = self.virtual_pods(b, &template, spec, replicas);
+                    // The playground's pod cap holds for virtual pods too (a buffer of
+                    // `limits` alone over a tiny request could ask for millions).
+                    let room = (MAX_PODS - pods.len().min(MAX_PODS)) as u32;
+                    let built = self.virtual_pods(b, &template, spec, replicas.min(room));
                     owners.extend(core::iter::repeat_n(b, built.len()));
                     pods.extend(built);
                     Ok(replicas)
