@@ -283,3 +283,34 @@ fn with_the_gate_off_or_before_v1_14_nothing_happens_and_a_warning_says_so() {
         assert!(events(&report, "", "CapacityBuffer/").is_empty());
     }
 }
+
+#[test]
+fn a_timeline_applies_a_buffer_and_deletes_it() {
+    // The buffer appears at 2m (a warm node follows), and goes at 6m (the node is empty
+    // again, and emptiness deletes it).
+    let applied = buffer("  podTemplateRef: {name: size}\n  replicas: 2\n")
+        .replace("---\n", "")
+        .lines()
+        .map(|l| format!("        {l}\n"))
+        .collect::<String>();
+    let timeline = format!(
+        "---
+apiVersion: playground.karpenter.dev/v1alpha1
+kind: Timeline
+metadata: {{name: t}}
+spec:
+  steps:
+    - at: 2m
+      apply:
+{applied}    - {{at: 6m, delete: {{kind: CapacityBuffer, name: warm}}}}
+"
+    );
+    let text = gated() + &template("1") + &timeline;
+    let at_5m = simulate_json(&text, "5m");
+    assert_eq!(instance_types(&at_5m), ["m5.xlarge"], "{}", summary(&at_5m));
+    let created = events(&at_5m, "Created", "NodeClaim/");
+    assert_eq!(str_of(created[0], "time"), Some("2m1s"));
+    let at_15m = simulate_json(&text, "15m");
+    assert!(nodes(&at_15m).is_empty(), "{}", summary(&at_15m));
+    assert_eq!(events(&at_15m, "Disrupting", "").len(), 1);
+}

@@ -134,7 +134,8 @@ impl Simulation {
     /// virtual pods, and trigger the provisioner when any buffer resolved.
     pub(super) fn check_buffers(&mut self) {
         self.buffers.queued = false;
-        if !self.buffers_run() {
+        // With the last buffer deleted the check still runs: its virtual pods go.
+        if !self.karpenter.gate(Gate::CapacityBuffer) {
             return;
         }
         self.buffers.checked = Some((self.cluster.version, self.now));
@@ -176,6 +177,12 @@ impl Simulation {
         }
         self.buffers.pods = pods;
         self.buffers.owners = owners;
+        // With no virtual pod left (the last buffer deleted or emptied), no node holds one.
+        // Upstream keeps the last pass's counts until a pass runs again, which nothing may
+        // trigger; the playground clears them at once.
+        if self.buffers.pods.is_empty() {
+            self.buffers.holding.clear();
+        }
         if any_resolved {
             self.provisioner.trigger(self.now);
         }
@@ -399,7 +406,7 @@ impl Simulation {
     /// The buffers changed: the controller looks at once, not at the next 30 s tick.
     fn buffer_changed(&mut self) {
         self.cluster.version += 1;
-        if !self.buffers.queued && self.buffers_run() {
+        if !self.buffers.queued && self.karpenter.gate(Gate::CapacityBuffer) {
             self.buffers.queued = true;
             self.schedule(self.now, Action::BufferCheck);
         }
