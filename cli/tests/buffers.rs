@@ -148,21 +148,35 @@ fn events<'a>(report: &'a Value, reason: &str, object: &str) -> Vec<&'a Value> {
 
 #[test]
 fn a_buffer_on_an_empty_cluster_launches_a_node_with_room_and_no_pods() {
-    let text = gated() + &template("1") + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
+    let text =
+        gated() + &template("1") + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
     let report = simulate_json(&text, "5m");
     // Two 1-vCPU virtual pods do not fit an m5.large (1.93 vCPU allocatable): an m5.xlarge.
-    assert_eq!(instance_types(&report), ["m5.xlarge"], "{}", summary(&report));
+    assert_eq!(
+        instance_types(&report),
+        ["m5.xlarge"],
+        "{}",
+        summary(&report)
+    );
     assert!(pods(&report).is_empty(), "no pod exists for a buffer");
     assert_eq!(nodes(&report)[0]["pods"], serde_json::json!([]));
     let b = the_buffer(&report);
     assert_eq!(b["replicas"], 2);
     assert_eq!(str_of(b, "provisioning"), Some("FitsExistingCapacity"));
-    let first = events(&report, "RequiresNewCapacity", "CapacityBuffer/default/warm");
+    let first = events(
+        &report,
+        "RequiresNewCapacity",
+        "CapacityBuffer/default/warm",
+    );
     assert_eq!(
         str_of(first[0], "message"),
         Some("2/2 virtual pods required new capacity, 0 failed")
     );
-    let fits = events(&report, "FitsExistingCapacity", "CapacityBuffer/default/warm");
+    let fits = events(
+        &report,
+        "FitsExistingCapacity",
+        "CapacityBuffer/default/warm",
+    );
     assert_eq!(
         str_of(fits[0], "message"),
         Some("All 2 virtual pods fit on existing capacity")
@@ -172,14 +186,21 @@ fn a_buffer_on_an_empty_cluster_launches_a_node_with_room_and_no_pods() {
 #[test]
 fn a_scale_up_lands_at_once_on_the_warm_node_and_karpenter_warms_new_capacity() {
     let out = kpg_stdin(
-        &["simulate", lab("v114-capacity-buffer.yaml").to_str().unwrap(), "--output", "json"],
+        &[
+            "simulate",
+            lab("v114-capacity-buffer.yaml").to_str().unwrap(),
+            "--output",
+            "json",
+        ],
         b"",
     );
     assert!(out.status.success(), "{}", common::stderr(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let created = events(&report, "Created", "NodeClaim/");
     assert_eq!(created.len(), 2, "{}", summary(&report));
-    let warm = str_of(created[0], "object").unwrap().trim_start_matches("NodeClaim/");
+    let warm = str_of(created[0], "object")
+        .unwrap()
+        .trim_start_matches("NodeClaim/");
     assert_eq!(str_of(created[0], "time"), Some("0m1s"));
     // At 3m both web pods are bound to the warm node, in the same instant, before any
     // second NodeClaim exists.
@@ -187,7 +208,11 @@ fn a_scale_up_lands_at_once_on_the_warm_node_and_karpenter_warms_new_capacity() 
     assert_eq!(scheduled.len(), 2);
     for s in &scheduled {
         assert_eq!(str_of(s, "time"), Some("3m0s"));
-        assert!(str_of(s, "message").unwrap().ends_with(&format!("to {warm}")));
+        assert!(
+            str_of(s, "message")
+                .unwrap()
+                .ends_with(&format!("to {warm}"))
+        );
     }
     assert_eq!(str_of(created[1], "time"), Some("3m1s"));
     // The new capacity is for the buffer: one virtual pod still fits beside the web pods,
@@ -195,7 +220,11 @@ fn a_scale_up_lands_at_once_on_the_warm_node_and_karpenter_warms_new_capacity() 
     assert_eq!(instance_types(&report), ["m5.xlarge", "m5.large"]);
     let second = &nodes(&report)[1];
     assert_eq!(second["pods"], serde_json::json!([]));
-    assert!(pods(&report).iter().all(|p| str_of(p, "phase") == Some("Running")));
+    assert!(
+        pods(&report)
+            .iter()
+            .all(|p| str_of(p, "phase") == Some("Running"))
+    );
     assert_eq!(
         str_of(the_buffer(&report), "provisioning"),
         Some("FitsExistingCapacity")
@@ -204,9 +233,15 @@ fn a_scale_up_lands_at_once_on_the_warm_node_and_karpenter_warms_new_capacity() 
 
 #[test]
 fn a_node_holding_the_buffer_is_not_deleted_as_empty() {
-    let text = gated() + &template("1") + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
+    let text =
+        gated() + &template("1") + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
     let report = simulate_json(&text, "20m");
-    assert_eq!(instance_types(&report), ["m5.xlarge"], "{}", summary(&report));
+    assert_eq!(
+        instance_types(&report),
+        ["m5.xlarge"],
+        "{}",
+        summary(&report)
+    );
     assert_eq!(events(&report, "Created", "NodeClaim/").len(), 1);
     assert!(events(&report, "Disrupting", "").is_empty());
     let held = events(&report, "Unconsolidatable", "NodeClaim/");
@@ -228,8 +263,18 @@ fn consolidation_keeps_room_for_the_buffer() {
         + &web(3)
         + &scale_at("3m", 1);
     let report = simulate_json(&text, "15m");
-    assert_eq!(events(&report, "Disrupting", "").len(), 1, "{}", summary(&report));
-    assert_eq!(instance_types(&report), ["m5.xlarge"], "{}", summary(&report));
+    assert_eq!(
+        events(&report, "Disrupting", "").len(),
+        1,
+        "{}",
+        summary(&report)
+    );
+    assert_eq!(
+        instance_types(&report),
+        ["m5.xlarge"],
+        "{}",
+        summary(&report)
+    );
     assert_eq!(events(&report, "Created", "NodeClaim/").len(), 2);
     assert_eq!(
         str_of(the_buffer(&report), "provisioning"),
@@ -245,7 +290,12 @@ fn a_percentage_of_a_scalable_ref_counts_the_workload_replicas() {
     let report = simulate_json(&text, "5m");
     assert_eq!(the_buffer(&report)["replicas"], 2);
     // 4 web pods and 2 virtual ones: 6 vCPU, an m5.2xlarge.
-    assert_eq!(instance_types(&report), ["m5.2xlarge"], "{}", summary(&report));
+    assert_eq!(
+        instance_types(&report),
+        ["m5.2xlarge"],
+        "{}",
+        summary(&report)
+    );
     assert_eq!(pods(&report).len(), 4);
 }
 
@@ -256,14 +306,22 @@ fn limits_cap_the_replicas() {
     let text = gated() + &template("1") + &buffer(spec);
     let report = simulate_json(&text, "5m");
     assert_eq!(the_buffer(&report)["replicas"], 2);
-    assert_eq!(instance_types(&report), ["m5.xlarge"], "{}", summary(&report));
+    assert_eq!(
+        instance_types(&report),
+        ["m5.xlarge"],
+        "{}",
+        summary(&report)
+    );
 }
 
 #[test]
 fn with_the_gate_off_or_before_v1_14_nothing_happens_and_a_warning_says_so() {
     let rest = template("1") + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
     for (cluster, why) in [
-        (base("v1.14", "{}"), "the CapacityBuffer feature gate is off in v1.14"),
+        (
+            base("v1.14", "{}"),
+            "the CapacityBuffer feature gate is off in v1.14",
+        ),
         (base("v1.13", "{}"), "v1.13 has no CapacityBuffer gate"),
     ] {
         let text = cluster + &rest;

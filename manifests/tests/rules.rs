@@ -1537,17 +1537,21 @@ fn a_capacity_buffer_karpenter_cannot_resolve_is_a_warning() {
         let l = load(&text);
         assert!(!l.has_errors(), "{:#?}", l.diagnostics);
         assert!(
-            l.diagnostics
-                .iter()
-                .any(|d| d.severity == Severity::Warning && d.code == code && d.path == path
-                    && korean(d) && d.help.is_some()),
+            l.diagnostics.iter().any(|d| d.severity == Severity::Warning
+                && d.code == code
+                && d.path == path
+                && korean(d)
+                && d.help.is_some()),
             "no {code} at {path}: {:#?}",
             l.diagnostics
         );
         assert_eq!(l.scenario.capacity_buffers.len(), 1);
     };
     warned(
-        BUFFER.replace("  podTemplateRef: {name: size}\n  replicas: 2\n", "  replicas: 2\n"),
+        BUFFER.replace(
+            "  podTemplateRef: {name: size}\n  replicas: 2\n",
+            "  replicas: 2\n",
+        ),
         "capacitybuffer-unresolved",
         "spec",
     );
@@ -1579,5 +1583,8 @@ fn a_capacity_buffer_karpenter_cannot_resolve_is_a_warning() {
     assert_eq!(b.provisioning_strategy, "buffer.x-k8s.io/active-capacity");
     assert_eq!((b.namespace.as_str(), b.replicas), ("default", Some(2)));
     let t = &l.scenario.pod_templates[0];
-    assert_eq!(t.template.labels.get("app").map(String::as_str), Some("web"));
+    assert_eq!(
+        t.template.labels.get("app").map(String::as_str),
+        Some("web")
+    );
 }

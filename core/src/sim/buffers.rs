@@ -164,7 +164,7 @@ impl Simulation {
             // The conditions a pass cannot set: not ready, or nothing to keep room for.
             let condition = match &ready {
                 Err((reason, message)) => Some(BufferCondition::NotReady {
-                    reason: *reason,
+                    reason,
                     message: message.clone(),
                 }),
                 Ok(0) => Some(BufferCondition::Empty),
@@ -325,8 +325,7 @@ impl Simulation {
         }
         // `computeProvisioningCondition`, for the buffers whose pods the pass saw.
         for (b, c) in counts.into_iter().enumerate() {
-            let (Some(c), Some(Ok(replicas))) = (c, self.buffers.status[b].resolved.clone())
-            else {
+            let (Some(c), Some(Ok(replicas))) = (c, self.buffers.status[b].resolved.clone()) else {
                 continue;
             };
             let condition = if c.new_claim > 0 || c.failed > 0 {

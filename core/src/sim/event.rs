@@ -337,7 +337,11 @@ pub enum BufferCondition {
     /// Every virtual pod fits on existing capacity (True).
     FitsExistingCapacity { replicas: u32 },
     /// Some virtual pods needed a new NodeClaim (`new`) or fit nowhere (`failed`).
-    RequiresNewCapacity { new: u32, failed: u32, replicas: u32 },
+    RequiresNewCapacity {
+        new: u32,
+        failed: u32,
+        replicas: u32,
+    },
     /// `ReadyForProvisioning` is False: the template did not resolve (the reason and
     /// message the buffer controller gives it).
     NotReady {
