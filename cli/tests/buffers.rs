@@ -372,3 +372,36 @@ spec:
     assert!(nodes(&at_15m).is_empty(), "{}", summary(&at_15m));
     assert_eq!(events(&at_15m, "Disrupting", "").len(), 1);
 }
+
+#[test]
+fn virtual_pods_spread_across_zones_as_pods_being_scheduled() {
+    // The template spreads its pods over zones (maxSkew 1): the two virtual pods of one pass
+    // count for each other's topology, so they get a node in each zone.
+    let spread = "---
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: size}
+template:
+  metadata: {labels: {app: web}}
+  spec:
+    containers:
+      - {name: c, image: i, resources: {requests: {cpu: \"1\", memory: 1Gi}}}
+    topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone,
+         whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+";
+    let text = gated().replace("zones: [us-east-1a]", "zones: [us-east-1a, us-east-1b]")
+        + spread
+        + &buffer("  podTemplateRef: {name: size}\n  replicas: 2\n");
+    let report = simulate_json(&text, "5m");
+    let mut zones: Vec<&str> = nodes(&report)
+        .iter()
+        .map(|n| str_of(n, "zone").unwrap_or("?"))
+        .collect();
+    zones.sort();
+    assert_eq!(zones, ["us-east-1a", "us-east-1b"], "{}", summary(&report));
+    assert_eq!(
+        str_of(the_buffer(&report), "provisioning"),
+        Some("FitsExistingCapacity")
+    );
+}
