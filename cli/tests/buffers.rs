@@ -405,3 +405,27 @@ template:
         Some("FitsExistingCapacity")
     );
 }
+
+#[test]
+fn the_explanation_names_the_virtual_pods_a_nodeclaim_was_launched_for() {
+    let path = lab("v114-capacity-buffer.yaml");
+    let report = simulate_json(&std::fs::read_to_string(&path).unwrap(), "1m");
+    let claim = str_of(nodes(&report)[0], "nodeclaim").unwrap().to_string();
+    let out = common::kpg(&[
+        "explain",
+        path.to_str().unwrap(),
+        "--nodeclaim",
+        &claim,
+        "--at",
+        "1m",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    assert!(
+        text.contains(
+            "2 CapacityBuffer virtual pods (default/capacity-buffer-warm-1, \
+             default/capacity-buffer-warm-2)"
+        ),
+        "{text}"
+    );
+}

@@ -1174,6 +1174,18 @@ fn pods_section(sim: &Simulation, r: &ClaimRecord, lang: Lang) -> Section {
             );
         }
     }
+    if !r.buffer_pods.is_empty() {
+        lines.push(Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "{} CapacityBuffer virtual pods ({}): room kept warm, no pod runs for them",
+                "CapacityBuffer 가상 파드 {}개({}): 데워 둔 자리이며, 이를 위해 도는 파드는 없음",
+                r.buffer_pods.len(),
+                r.buffer_pods.join(", ")
+            ),
+        ));
+    }
     lines.push(Line::new(
         Status::Info,
         say!(

@@ -288,13 +288,14 @@ impl Simulation {
     /// What a provisioning pass did with the virtual pods (indices from `first`): each
     /// buffer's `Provisioning` condition, the nodes that hold virtual pods, and the outcome
     /// left with the real pods only (`filterVirtualPodErrors`, `filterVirtualPodMapping`:
-    /// nothing is recorded or nominated for a pod that does not exist).
+    /// nothing is recorded or nominated for a pod that does not exist). Returns, per new
+    /// NodeClaim, the virtual pods it was launched for.
     pub(super) fn take_buffer_results(
         &mut self,
         outcome: &mut scheduling::Outcome,
         node_view_ids: &[usize],
         first: usize,
-    ) {
+    ) -> Vec<Vec<String>> {
         let mut counts = alloc::vec![None::<PassCounts>; self.buffers.buffers.len()];
         let mut holding = BTreeSet::new();
         for (&p, placement) in outcome.placements.range(first..) {
@@ -320,7 +321,17 @@ impl Simulation {
         outcome.errors.retain(|&p, _| p < first);
         outcome.relaxed.retain(|&p| p < first);
         outcome.considered.retain(|(p, _)| *p < first);
+        let mut on_claims = Vec::with_capacity(outcome.claims.len());
         for claim in &mut outcome.claims {
+            on_claims.push(
+                claim
+                    .pods
+                    .iter()
+                    .filter_map(|&p| p.checked_sub(first))
+                    .filter_map(|v| self.buffers.pods.get(v))
+                    .map(Pod::key)
+                    .collect(),
+            );
             claim.pods.retain(|&p| p < first);
         }
         // `computeProvisioningCondition`, for the buffers whose pods the pass saw.
@@ -341,6 +352,7 @@ impl Simulation {
             };
             self.set_buffer_condition(b, condition);
         }
+        on_claims
     }
 
     /// A buffer's `Provisioning` condition; a change is an event.

@@ -181,6 +181,9 @@ pub struct ClaimRecord {
     /// The instance types that could take all its pods (indices into the template's list).
     pub options: Vec<u32>,
     pub launch: Launch,
+    /// The CapacityBuffer virtual pods it was also launched for (`namespace/name`): they
+    /// are in `requests`, never in `pods`.
+    pub buffer_pods: Vec<String>,
 }
 
 /// Where an instance type of the node class left the race for a NodeClaim.

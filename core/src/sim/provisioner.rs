@@ -382,9 +382,6 @@ impl Simulation {
             let pods = self.pods_with_buffers();
             self.solve(&pods, &pending, &templates)
         };
-        if virtual_pods > 0 {
-            self.take_buffer_results(&mut outcome, &node_view_ids, first_virtual);
-        }
         let pass = Rc::new(evidence::Pass {
             at: self.now,
             configured: templates
@@ -398,6 +395,13 @@ impl Simulation {
         if !deferred.is_empty() {
             defer_claims(&mut outcome, &deferred);
         }
+        // The virtual pods' part, once the reservation manager has deferred what it defers
+        // (a deferred virtual pod fails, as a `PodError` of the scheduler's does upstream).
+        let buffer_pods_on_claims = if virtual_pods > 0 {
+            self.take_buffer_results(&mut outcome, &node_view_ids, first_virtual)
+        } else {
+            Vec::new()
+        };
         let live = self.cluster.nodes.iter().filter(|n| n.exists()).count();
         if live + outcome.claims.len() > MAX_NODES {
             self.event(EventKind::TooManyNodes {
@@ -410,6 +414,11 @@ impl Simulation {
             .iter()
             .map(|claim| self.create_nodeclaim(&pass.templates[claim.template], claim, Some(&pass)))
             .collect();
+        for (&n, names) in claim_nodes.iter().zip(buffer_pods_on_claims) {
+            if let Some(record) = self.recorder.evidence.claims.get_mut(&n) {
+                record.buffer_pods = names;
+            }
+        }
         self.record_provisioning(&pass, &mut outcome, &node_view_ids, &claim_nodes);
         self.nominate(&outcome, &node_view_ids, &claim_nodes);
         for (&p, err) in &outcome.errors {
@@ -777,6 +786,7 @@ impl Simulation {
             limits_at_open: claim.limits_at_open,
             options: claim.options.clone(),
             launch,
+            buffer_pods: Vec::new(),
         };
         self.recorder.evidence.claims.insert(n, record);
     }
