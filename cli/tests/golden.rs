@@ -67,6 +67,7 @@ golden_tests! {
     v114_balanced => "v114-balanced",
     v114_balanced_eager => "v114-balanced-eager",
     v114_static_reserved => "v114-static-reserved",
+    v114_capacity_buffer => "v114-capacity-buffer",
     byoc_snapshot => "byoc-snapshot",
     byoc_on_demand => "byoc-on-demand",
     priority_preemption => "priority-preemption",

@@ -11,6 +11,7 @@ const LABS: &[&str] = &[
     include_str!("../../tests/labs/seed002-scale-in.yaml"),
     include_str!("../../tests/labs/seed003-batch-job.yaml"),
     include_str!("../../tests/labs/seed003-batch-job-fixed.yaml"),
+    include_str!("../../tests/labs/v114-capacity-buffer.yaml"),
 ];
 
 /// Values that are wrong in interesting ways wherever they land.

@@ -14,6 +14,7 @@ extern crate alloc;
 
 pub mod automode;
 pub mod calendar;
+pub mod capacity_buffer;
 pub mod catalog;
 pub mod compare;
 pub mod cron;

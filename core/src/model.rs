@@ -40,6 +40,9 @@ pub struct Scenario {
     pub storage: crate::volumes::Storage,
     /// `scheduling.k8s.io/v1` PriorityClasses (the system ones are implied).
     pub priority_classes: Vec<crate::priority::PriorityClass>,
+    /// CapacityBuffers (`autoscaling.x-k8s.io/v1beta1`) and the PodTemplates they may name.
+    pub capacity_buffers: Vec<crate::capacity_buffer::CapacityBuffer>,
+    pub pod_templates: Vec<crate::capacity_buffer::NamedPodTemplate>,
     /// Nodes that exist when the simulation starts: a cluster snapshot's Nodes, each with
     /// its NodeClaim when it is Karpenter's.
     pub nodes: Vec<ExistingNode>,
@@ -665,6 +668,8 @@ pub enum AppliedObject {
     Workload(Workload),
     Pdb(PodDisruptionBudget),
     PriorityClass(crate::priority::PriorityClass),
+    /// A CapacityBuffer (`autoscaling.x-k8s.io/v1beta1`), created or replaced.
+    CapacityBuffer(crate::capacity_buffer::CapacityBuffer),
 }
 
 use alloc::boxed::Box;

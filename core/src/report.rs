@@ -31,6 +31,26 @@ pub struct Report {
     pub history: Vec<HistoryReport>,
     /// USD the nodes cost from time 0 to `time`: the history's step integral.
     pub accrued_cost: f64,
+    /// CapacityBuffers (v1.14+, the `CapacityBuffer` gate), when the scenario has any:
+    /// the replicas the buffer controller computed and the last `Provisioning` condition.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub capacity_buffers: Vec<CapacityBufferReport>,
+}
+
+/// A CapacityBuffer as Karpenter's controllers left its status.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CapacityBufferReport {
+    pub name: String,
+    pub namespace: String,
+    /// `status.replicas`: the virtual pods it keeps room for (`None` until resolved).
+    pub replicas: Option<u32>,
+    /// The `ReadyForProvisioning` condition (`None`: never looked at, e.g. the gate is off).
+    pub ready_for_provisioning: Option<bool>,
+    /// The `Provisioning` condition's reason (`FitsExistingCapacity`, `RequiresNewCapacity`,
+    /// `BufferEmpty`, or why it is not ready) and message.
+    pub provisioning: Option<String>,
+    pub message: Option<String>,
 }
 
 /// The cluster's figures from one instant until the next entry.

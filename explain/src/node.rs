@@ -462,6 +462,10 @@ fn blocker_text(b: &Blocker, karpenter: &Karpenter, lang: Lang) -> String {
                  so that the replacement is not itself interrupted at once",
                 kpg_core::disruption::SPOT_TO_SPOT_MIN_OPTIONS
             ),
+            Blocker::BufferPods(_) => "the last provisioning pass kept CapacityBuffer \
+                                       virtual pods on it, so it is not empty (deleting it \
+                                       would launch it again)"
+                .into(),
             _ => b.message(),
         },
         (Blocker::Nominated, Lang::Ko) => "Pending 파드가 이 노드에 배정되어 있음".into(),
@@ -518,6 +522,11 @@ fn blocker_text(b: &Blocker, karpenter: &Karpenter, lang: Lang) -> String {
         ),
         (Blocker::MinValues, Lang::Ko) => "더 싼 대체 노드로는 minValues를 지킬 수 없음".into(),
         (Blocker::NotCheaper(_), Lang::Ko) => "더 싼 대체 노드가 없음".into(),
+        (Blocker::BufferPods(_), Lang::Ko) => {
+            "직전 프로비저닝 패스가 CapacityBuffer의 가상 파드를 이 노드에 두었으므로 비어 있지 \
+             않음(지우면 다시 띄우게 됨)"
+                .into()
+        }
     }
 }
 
@@ -1164,6 +1173,18 @@ fn pods_section(sim: &Simulation, r: &ClaimRecord, lang: Lang) -> Section {
                 .about(&name),
             );
         }
+    }
+    if !r.buffer_pods.is_empty() {
+        lines.push(Line::new(
+            Status::Info,
+            say!(
+                lang,
+                "{} CapacityBuffer virtual pods ({}): room kept warm, no pod runs for them",
+                "CapacityBuffer 가상 파드 {}개({}): 데워 둔 자리이며, 이를 위해 도는 파드는 없음",
+                r.buffer_pods.len(),
+                r.buffer_pods.join(", ")
+            ),
+        ));
     }
     lines.push(Line::new(
         Status::Info,

@@ -364,6 +364,8 @@ fn assemble(mut accepted: Vec<Accepted>, diagnostics: &mut Vec<Diagnostic>) -> S
             Object::Node(_) | Object::NodeClaim(_) => {}
             // Admission has given the classes to their pods (`admission`).
             Object::RuntimeClass(_) => {}
+            Object::CapacityBuffer(b) => scenario.capacity_buffers.push(b),
+            Object::PodTemplate(t) => scenario.pod_templates.push(t),
         }
     }
     give_kubelets_to_classes(&mut scenario, v1beta1_kubelets);
@@ -819,6 +821,9 @@ fn references(accepted: &mut [Accepted], diagnostics: &mut Vec<Diagnostic>) {
                             }
                             AppliedObject::PriorityClass(c) => {
                                 ("PriorityClass", String::new(), c.name.clone())
+                            }
+                            AppliedObject::CapacityBuffer(b) => {
+                                ("CapacityBuffer", b.namespace.clone(), b.name.clone())
                             }
                         };
                         known.insert((kind.to_string(), ns, name));

@@ -489,6 +489,16 @@ codes! {
         "CRD가 거부하는 NodeOverlay입니다: `price`와 `priceAdjustment`를 함께 쓰거나, CRD \
          형식이 아닌 가격이나 조정값을 쓰거나, cpu, memory, ephemeral-storage, pods의 용량을 \
          바꾸려 했습니다.";
+    CapacityBufferRule = "capacitybuffer-rule", ApiServer,
+        "A CapacityBuffer the CRD refuses: both `podTemplateRef` and `scalableRef`, or a \
+         `podTemplateRef` with neither `replicas` nor `limits`.",
+        "CRD가 거부하는 CapacityBuffer입니다: `podTemplateRef`와 `scalableRef`를 함께 쓰거나, \
+         `podTemplateRef`에 `replicas`도 `limits`도 없습니다.";
+    CapacityBufferUnresolved = "capacitybuffer-unresolved", Karpenter,
+        "A CapacityBuffer Karpenter's buffer controller cannot resolve (no reference, or a \
+         scalableRef kind it does not read): it is never ready and keeps no capacity.",
+        "Karpenter의 버퍼 컨트롤러가 해석할 수 없는 CapacityBuffer입니다(참조가 없거나 읽지 \
+         않는 scalableRef 종류): 준비 상태가 되지 않으며 용량을 남겨 두지 않습니다.";
     TimelineKind = "timeline-kind", Playground,
         "A Timeline step names a kind it cannot apply or delete.",
         "Timeline 단계가 적용하거나 삭제할 수 없는 종류를 가리킵니다.";

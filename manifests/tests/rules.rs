@@ -2111,3 +2111,146 @@ fn eks_auto_mode_rules() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A CapacityBuffer (Karpenter v1.14+, gate on) naming a PodTemplate, and a Deployment a
+/// scalableRef may name.
+const BUFFER: &str = "apiVersion: playground.karpenter.dev/v1alpha1
+kind: Cluster
+metadata: {name: c}
+spec:
+  karpenter: {version: v1.14, featureGates: {CapacityBuffer: true}}
+---
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: size}
+template:
+  metadata: {labels: {app: web}}
+  spec:
+    containers:
+      - {name: c, image: i, resources: {requests: {cpu: '1'}}}
+---
+apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: warm}
+spec:
+  podTemplateRef: {name: size}
+  replicas: 2
+";
+
+/// The CapacityBuffer CRD's rules at v1.14.1
+/// (`pkg/apis/crds/autoscaling.x-k8s.io_capacitybuffers.yaml`).
+#[test]
+fn capacity_buffer_rules() {
+    let r = |rule, good, bad, path, code| Case {
+        rule,
+        base: BUFFER,
+        good,
+        bad,
+        path,
+        code,
+    };
+    check(&[
+        r(
+            "podTemplateRef needs replicas or limits",
+            "  replicas: 2\n",
+            "",
+            "spec.podTemplateRef",
+            "capacitybuffer-rule",
+        ),
+        r(
+            "not both references",
+            "  replicas: 2\n",
+            "  replicas: 2\n  scalableRef: {kind: Deployment, name: web}\n",
+            "spec.scalableRef",
+            "capacitybuffer-rule",
+        ),
+        r(
+            "replicas at least 0",
+            "  replicas: 2\n",
+            "  replicas: -1\n",
+            "spec.replicas",
+            "out-of-range",
+        ),
+        r(
+            "percentage at least 0",
+            "  replicas: 2\n",
+            "  replicas: 2\n  percentage: -5\n",
+            "spec.percentage",
+            "out-of-range",
+        ),
+        r(
+            "scalableRef needs a kind",
+            "  podTemplateRef: {name: size}\n  replicas: 2\n",
+            "  scalableRef: {name: web}\n",
+            "spec.scalableRef.kind",
+            "missing-field",
+        ),
+        r(
+            "podTemplateRef needs a name",
+            "  podTemplateRef: {name: size}\n",
+            "  podTemplateRef: {}\n",
+            "spec.podTemplateRef.name",
+            "missing-field",
+        ),
+    ]);
+}
+
+/// What the API server accepts and Karpenter's buffer controller cannot use: warnings, and
+/// the buffer is still read (its status says it is not ready).
+#[test]
+fn a_capacity_buffer_karpenter_cannot_resolve_is_a_warning() {
+    let warned = |text: String, code: &str, path: &str| {
+        let l = load(&text);
+        assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+        assert!(
+            l.diagnostics.iter().any(|d| d.severity == Severity::Warning
+                && d.code == code
+                && d.path == path
+                && korean(d)
+                && d.help.is_some()),
+            "no {code} at {path}: {:#?}",
+            l.diagnostics
+        );
+        assert_eq!(l.scenario.capacity_buffers.len(), 1);
+    };
+    warned(
+        BUFFER.replace(
+            "  podTemplateRef: {name: size}\n  replicas: 2\n",
+            "  replicas: 2\n",
+        ),
+        "capacitybuffer-unresolved",
+        "spec",
+    );
+    warned(
+        BUFFER.replace(
+            "  podTemplateRef: {name: size}\n",
+            "  scalableRef: {apiGroup: batch, kind: Job, name: j}\n",
+        ),
+        "capacitybuffer-unresolved",
+        "spec.scalableRef.kind",
+    );
+    warned(
+        BUFFER.replace("{name: size}\n  replicas", "{name: other}\n  replicas"),
+        "unknown-reference",
+        "spec.podTemplateRef.name",
+    );
+    warned(
+        BUFFER.replace("featureGates: {CapacityBuffer: true}", "featureGates: {}"),
+        "needs-feature-gate",
+        "spec",
+    );
+    // `limits` alone satisfies the first rule.
+    let l = load(&BUFFER.replace("  replicas: 2\n", "  limits: {cpu: 4}\n"));
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    // The defaults the CRD applies, and the PodTemplate read as a pod template.
+    let l = load(BUFFER);
+    assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
+    let b = &l.scenario.capacity_buffers[0];
+    assert_eq!(b.provisioning_strategy, "buffer.x-k8s.io/active-capacity");
+    assert_eq!((b.namespace.as_str(), b.replicas), ("default", Some(2)));
+    let t = &l.scenario.pod_templates[0];
+    assert_eq!(
+        t.template.labels.get("app").map(String::as_str),
+        Some("web")
+    );
+}

@@ -30,6 +30,7 @@ pub enum Lab {
     Balanced,
     BalancedEager,
     StaticReserved,
+    CapacityBuffer,
     Byoc,
     ByocOnDemand,
     AutoModeBefore,
@@ -65,6 +66,7 @@ impl Lab {
             Lab::Balanced => include_str!("../../tests/labs/v114-balanced.yaml"),
             Lab::BalancedEager => include_str!("../../tests/labs/v114-balanced-eager.yaml"),
             Lab::StaticReserved => include_str!("../../tests/labs/v114-static-reserved.yaml"),
+            Lab::CapacityBuffer => include_str!("../../tests/labs/v114-capacity-buffer.yaml"),
             Lab::Byoc => include_str!("../../tests/labs/byoc-snapshot.yaml"),
             Lab::ByocOnDemand => include_str!("../../tests/labs/byoc-on-demand.yaml"),
             Lab::AutoModeBefore => include_str!("../../tests/labs/automode-before.yaml"),
@@ -107,6 +109,10 @@ impl Lab {
             Lab::StaticReserved => {
                 lang.pick("A static pool next to a reservation", "예약 옆의 정적 풀")
             }
+            Lab::CapacityBuffer => lang.pick(
+                "Warm capacity with no placeholder Deployment",
+                "자리 표시용 Deployment 없이 데워 둔 용량",
+            ),
             Lab::Byoc => lang.pick("An imported cluster", "가져온 클러스터"),
             Lab::ByocOnDemand => lang.pick(
                 "The imported cluster, on-demand only",
@@ -1423,10 +1429,11 @@ pub static LESSONS: &[Lesson] = &[
         },
         summary: Text {
             en: "Choose the Karpenter version, see Balanced consolidation (v1.14) keep a node \
-                 that WhenEmptyOrUnderutilized would replace, and a static pool beside a \
-                 capacity reservation.",
+                 that WhenEmptyOrUnderutilized would replace, a static pool beside a capacity \
+                 reservation, and warm capacity kept by a CapacityBuffer.",
             ko: "Karpenter 버전을 고르고, WhenEmptyOrUnderutilized라면 대체했을 노드를 \
-                 Balanced 통합(v1.14)이 그대로 두는 것과, 용량 예약 옆의 정적 풀을 봅니다.",
+                 Balanced 통합(v1.14)이 그대로 두는 것과, 용량 예약 옆의 정적 풀, \
+                 CapacityBuffer로 데워 둔 용량을 봅니다.",
         },
         steps: &[
             Step {
@@ -1525,6 +1532,47 @@ pub static LESSONS: &[Lesson] = &[
                          온디맨드 노드를 지웁니다. 이어서 40:00을 넘겨 재생하세요. 예약이 \
                          끝나고, 그 두 노드는 정가의 온디맨드로 계속 돕니다($/시간을 보세요). \
                          `baseline`에 `replicas: 3`을, 예약에 `instanceCount: 3`을 써 보세요.",
+                },
+            },
+            Step {
+                lab: Lab::CapacityBuffer,
+                compare: None,
+                exercise: None,
+                title: Text {
+                    en: "Warm capacity with no placeholder Deployment",
+                    ko: "자리 표시용 Deployment 없이 데워 둔 용량",
+                },
+                body: Text {
+                    en: "To have a node ready before pods arrive, clusters used to run a \
+                         placeholder Deployment of low-priority pause pods. From v1.14, with \
+                         the `CapacityBuffer` feature gate on (see the Cluster document), a \
+                         `CapacityBuffer` says it directly: keep room for two copies of the \
+                         PodTemplate `web-size`.\n\n\
+                         Play to 1:00. Karpenter schedules two *virtual* pods, which exist only \
+                         in its own simulation, and launches an m5.xlarge for them. No pod runs \
+                         there, yet emptiness leaves it alone: select it and read why (a node \
+                         holding buffer pods is not empty). The Events tab shows the buffer's \
+                         `Provisioning` condition: `RequiresNewCapacity`, then \
+                         `FitsExistingCapacity`.\n\n\
+                         Play to 4:00. At 3:00 `web` scales to two, and both pods are bound to \
+                         the warm node in the same second: no NodeClaim to wait for. The \
+                         buffer's pods no longer fit, so at its next check (every 30 s) \
+                         Karpenter warms new capacity. Try `replicas: 4`, or turn the gate off.",
+                    ko: "파드가 오기 전에 노드를 준비해 두려고, 예전에는 우선순위가 낮은 pause \
+                         파드로 된 자리 표시용 Deployment를 돌렸습니다. v1.14부터는 \
+                         `CapacityBuffer` 기능 게이트를 켜면(Cluster 문서를 보세요) \
+                         `CapacityBuffer`로 이를 바로 말할 수 있습니다. PodTemplate `web-size` \
+                         두 개분의 자리를 남겨 두라는 것입니다.\n\n\
+                         1:00까지 재생하세요. Karpenter는 자기 시뮬레이션 안에만 있는 *가상* \
+                         파드 두 개를 스케줄하고, 이를 위해 m5.xlarge를 띄웁니다. 거기서 도는 \
+                         파드는 없지만 비어 있는 노드로 지워지지 않습니다. 노드를 선택해 이유를 \
+                         읽어 보세요(버퍼 파드를 둔 노드는 비어 있지 않습니다). Events 탭에는 \
+                         버퍼의 `Provisioning` 조건이 `RequiresNewCapacity`에서 \
+                         `FitsExistingCapacity`로 바뀌는 것이 보입니다.\n\n\
+                         4:00까지 재생하세요. 3:00에 `web`이 둘로 늘고, 두 파드는 같은 초에 \
+                         데워 둔 노드에 바인딩됩니다. 기다릴 NodeClaim이 없습니다. 버퍼의 가상 \
+                         파드가 더는 들어가지 않으므로, 다음 확인 때(30초마다) Karpenter가 새 \
+                         용량을 데웁니다. `replicas: 4`를 써 보거나 게이트를 꺼 보세요.",
                 },
             },
         ],
@@ -2146,6 +2194,7 @@ mod tests {
             Lab::Balanced,
             Lab::BalancedEager,
             Lab::StaticReserved,
+            Lab::CapacityBuffer,
             Lab::Byoc,
             Lab::ByocOnDemand,
             Lab::AutoModeBefore,

@@ -342,6 +342,7 @@ fn step_words(action: &TimelineAction) -> String {
             AppliedObject::Workload(w) => format!("apply {}/{}", w.kind.as_str(), w.name),
             AppliedObject::Pdb(p) => format!("apply PodDisruptionBudget/{}", p.name),
             AppliedObject::PriorityClass(c) => format!("apply PriorityClass/{}", c.name),
+            AppliedObject::CapacityBuffer(b) => format!("apply CapacityBuffer/{}", b.name),
         },
         TimelineAction::Interrupt { node, nodepool } => match (node, nodepool) {
             (Some(n), _) => format!("interrupt node/{n}"),

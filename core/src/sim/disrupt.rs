@@ -168,6 +168,17 @@ struct SimBase {
     node_labels: BTreeMap<usize, NodeFacts>,
     /// Topology groups of every pod that could move, with every running pod counted.
     prepared: scheduling::PreparedTopology,
+    /// The cluster's pods followed by CapacityBuffers' virtual pods, when there are any:
+    /// `GetPendingPods` gives every simulation the virtual pods, so capacity kept for a
+    /// buffer is not consolidated away. `None`: the cluster's pods alone.
+    with_buffers: Option<Vec<Pod>>,
+}
+
+impl SimBase {
+    /// The pods the simulations index.
+    fn pods<'a>(&'a self, cluster_pods: &'a [Pod]) -> &'a [Pod] {
+        self.with_buffers.as_deref().unwrap_or(cluster_pods)
+    }
 }
 
 /// The disruption controller's own state: when it looks, the command it waits to validate,
@@ -789,11 +800,21 @@ impl Simulation {
     /// Emptiness: every empty, consolidatable candidate its pool's `Empty` budget admits, in
     /// one command that launches nothing.
     fn emptiness(&self, pass: &mut Pass) -> Option<Plan> {
-        let candidates: Vec<Candidate> = self
+        let mut candidates: Vec<Candidate> = self
             .gather(false, pass)
             .into_iter()
             .filter(|c| c.empty() && c.consolidatable)
             .collect();
+        // A node the last provisioning pass kept CapacityBuffer virtual pods on is not
+        // empty (`Emptiness.ShouldDisrupt`, v1.14+): deleting it would launch it again.
+        candidates.retain(|c| {
+            let holds = self.holds_buffer_pods(c.node);
+            if holds {
+                let name = self.cluster.nodes[c.node].name.clone();
+                pass.block(c.node, true, Blocker::BufferPods(name));
+            }
+            !holds
+        });
         let chosen = self.within_budgets(candidates, Reason::Empty, usize::MAX, pass);
         if chosen.is_empty() {
             return None;
@@ -1418,7 +1439,7 @@ impl Simulation {
             return base.clone();
         }
         let by_node = self.cluster.active_pods_by_node();
-        let pending: Vec<usize> = self
+        let mut pending: Vec<usize> = self
             .cluster
             .pending_pods()
             .filter(|&p| {
@@ -1429,13 +1450,18 @@ impl Simulation {
                     && self.provisioner_ignores(pod).is_none()
             })
             .collect();
+        let first_virtual = self.cluster.pods.len();
+        let virtual_pods = self.buffer_pod_count();
+        pending.extend(first_virtual..first_virtual + virtual_pods);
+        let with_buffers = (virtual_pods > 0).then(|| self.pods_with_buffers().into_owned());
+        let pods = with_buffers.as_deref().unwrap_or(&self.cluster.pods);
         let (templates, fills) = self.build_templates();
         if !fills.is_empty() {
             pass.findings.push(Finding::Templates(fills));
         }
         let views = self.node_views(&[], &by_node);
         let (bound, node_labels) = self.bound_pods(&views, &[]);
-        let keys = self.topology_keys(&pending);
+        let keys = self.topology_keys_of(pods, &pending);
         let domains = self.template_domains(&templates, &keys);
         // Every pod that could move: the running pods of every node in view.
         let mut schedulable = pending.clone();
@@ -1446,15 +1472,9 @@ impl Simulation {
                 .filter(|&p| !self.cluster.pods[p].is_daemon()),
         );
         let topology = self.topology_for(&domains, &[]);
-        let prepared = Solver::prepare(
-            &self.cluster.pods,
-            &schedulable,
-            topology,
-            &bound,
-            &node_labels,
-        );
+        let prepared = Solver::prepare(pods, &schedulable, topology, &bound, &node_labels);
         let mut ordered_pending = pending;
-        Solver::order(&self.cluster.pods, &mut ordered_pending);
+        Solver::order(pods, &mut ordered_pending);
         let base = Rc::new(SimBase {
             version: self.cluster.version,
             by_node,
@@ -1463,6 +1483,7 @@ impl Simulation {
             views,
             node_labels,
             prepared,
+            with_buffers,
         });
         pass.base = Some(base.clone());
         base
@@ -1477,6 +1498,7 @@ impl Simulation {
     /// pods off nodes still inside their NodePool's `consolidateAfter` (v1.14+).
     fn simulate(&self, candidates: &[usize], consolidation: bool, pass: &mut Pass) -> Simulated {
         let base = self.sim_base(pass);
+        let all = base.pods(&self.cluster.pods);
         let mut excluded = candidates.to_vec();
         excluded.sort_unstable();
         // Only the pods that can move now (`IsCurrentlyReschedulable`): capacity for a pod
@@ -1489,16 +1511,15 @@ impl Simulation {
         moving.sort_unstable();
         // What `solve` would get from sorting the pending pods followed by the moving ones.
         let mut moving_ordered = moving.clone();
-        Solver::order(&self.cluster.pods, &mut moving_ordered);
-        let pods =
-            Solver::merge_ordered(&self.cluster.pods, &base.ordered_pending, &moving_ordered);
+        Solver::order(all, &mut moving_ordered);
+        let pods = Solver::merge_ordered(all, &base.ordered_pending, &moving_ordered);
         debug_assert!({
             // The pending pods are gathered in index order: sorting them back by index gives
             // the list `solve` used to sort.
             let mut fresh = base.ordered_pending.clone();
             fresh.sort_unstable();
             fresh.extend_from_slice(&moving);
-            Solver::order(&self.cluster.pods, &mut fresh);
+            Solver::order(all, &mut fresh);
             fresh == pods
         });
         let views: Vec<NodeView> = base
@@ -1512,7 +1533,7 @@ impl Simulation {
         let mut prepared = base.prepared.clone();
         for &c in &excluded {
             if let Some(facts) = base.node_labels.get(&c) {
-                prepared.forget_node(&self.cluster.pods, &base.by_node[c], facts);
+                prepared.forget_node(all, &base.by_node[c], facts);
             }
             prepared.topology.forget_node_domains(c);
         }
@@ -1548,7 +1569,7 @@ impl Simulation {
             } else {
                 Vec::new()
             };
-        let mut solver = Solver::with_prepared(&self.cluster.pods, views, templates, prepared);
+        let mut solver = Solver::with_prepared(all, views, templates, prepared);
         solver.with_volumes(self.pass_volumes(&pods));
         solver.shortcuts = self.solver_shortcuts;
         solver.ignore_preferences = self.ignores_preferences();

@@ -83,6 +83,13 @@ pub enum EventKind {
     NoCompatibleInstanceTypes { node_pool: String, min_values: bool },
     /// The playground's node cap kept a pass from launching its NodeClaims.
     TooManyNodes { claims: usize },
+    /// A CapacityBuffer's `Provisioning` condition changed (v1.14+, the `CapacityBuffer`
+    /// gate): Karpenter patches the condition; the playground shows each change.
+    CapacityBufferProvisioning {
+        namespace: String,
+        name: String,
+        condition: BufferCondition,
+    },
 
     // ----- a NodeClaim's lifecycle -----
     /// The provisioner (or a disruption command) created a NodeClaim: its NodePool, the
@@ -338,6 +345,63 @@ pub struct ReplacementNode {
     pub instance_types: Vec<String>,
 }
 
+/// A CapacityBuffer's `Provisioning` condition (`K@v1.14.1:pkg/controllers/provisioning/
+/// buffers.go` `computeProvisioningCondition`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BufferCondition {
+    /// Every virtual pod fits on existing capacity (True).
+    FitsExistingCapacity { replicas: u32 },
+    /// Some virtual pods needed a new NodeClaim (`new`) or fit nowhere (`failed`).
+    RequiresNewCapacity {
+        new: u32,
+        failed: u32,
+        replicas: u32,
+    },
+    /// `ReadyForProvisioning` is False: the template did not resolve (the reason and
+    /// message the buffer controller gives it).
+    NotReady {
+        reason: &'static str,
+        message: String,
+    },
+    /// The buffer asks for zero replicas.
+    Empty,
+}
+
+impl BufferCondition {
+    /// The condition's reason (`NotReady` shows the buffer controller's).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            BufferCondition::FitsExistingCapacity { .. } => "FitsExistingCapacity",
+            BufferCondition::RequiresNewCapacity { .. } => "RequiresNewCapacity",
+            BufferCondition::NotReady { reason, .. } => reason,
+            BufferCondition::Empty => "BufferEmpty",
+        }
+    }
+}
+
+/// The condition's message, in Karpenter's words.
+impl fmt::Display for BufferCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BufferCondition::FitsExistingCapacity { replicas } => {
+                write!(f, "All {replicas} virtual pods fit on existing capacity")
+            }
+            BufferCondition::RequiresNewCapacity {
+                new,
+                failed,
+                replicas,
+            } => write!(
+                f,
+                "{new}/{replicas} virtual pods required new capacity, {failed} failed"
+            ),
+            BufferCondition::NotReady { message, .. } => {
+                write!(f, "Buffer is not ReadyForProvisioning: {message}")
+            }
+            BufferCondition::Empty => f.write_str("Buffer has zero desired replicas"),
+        }
+    }
+}
+
 /// The EC2 offerings a shortage covers (`None` matches any).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Offerings {
@@ -491,6 +555,7 @@ impl EventKind {
             FailedScheduling { .. } => "FailedScheduling",
             NoCompatibleInstanceTypes { .. } => "NoCompatibleInstanceTypes",
             TooManyNodes { .. } => "TooManyNodes",
+            CapacityBufferProvisioning { condition, .. } => condition.reason(),
             Created { .. } => "Created",
             Launched { .. } => "Launched",
             LaunchFailed { .. } | ReplacementLaunchFailed { .. } => "InsufficientCapacityError",
@@ -598,6 +663,9 @@ impl EventKind {
             | ReplacementLaunchFailed { node_pool }
             | NodePoolDeleted { node_pool } => ObjectRef::named("NodePool", node_pool),
             TooManyNodes { .. } => ObjectRef::named("Cluster", "playground"),
+            CapacityBufferProvisioning {
+                namespace, name, ..
+            } => ObjectRef::namespaced("CapacityBuffer", namespace, name),
             Created { nodeclaim, .. }
             | Launched { nodeclaim, .. }
             | LaunchFailed { nodeclaim }
@@ -740,6 +808,7 @@ impl fmt::Display for EventKind {
                 "not launching {claims} NodeClaim(s): the playground simulates at most {} nodes",
                 super::MAX_NODES
             ),
+            CapacityBufferProvisioning { condition, .. } => write!(f, "{condition}"),
             Created {
                 node_pool,
                 requests,
@@ -1086,6 +1155,7 @@ impl fmt::Display for Blocker {
                 )
             }
             Blocker::Pdb(why) | Blocker::PodsWouldNotSchedule(why) => f.write_str(why),
+            Blocker::BufferPods(node) => write!(f, "Node \"{node}\" has buffer pods"),
             Blocker::ConsolidationDisabled(pool) => {
                 write!(f, "NodePool \"{pool}\" has consolidation disabled")
             }

@@ -181,6 +181,9 @@ pub struct ClaimRecord {
     /// The instance types that could take all its pods (indices into the template's list).
     pub options: Vec<u32>,
     pub launch: Launch,
+    /// The CapacityBuffer virtual pods it was also launched for (`namespace/name`): they
+    /// are in `requests`, never in `pods`.
+    pub buffer_pods: Vec<String>,
 }
 
 /// Where an instance type of the node class left the race for a NodeClaim.
@@ -517,6 +520,9 @@ pub enum Blocker {
     MinValues,
     /// No replacement is cheaper (with a detail, if any).
     NotCheaper(Option<&'static str>),
+    /// The last provisioning pass placed CapacityBuffer virtual pods on the node (its
+    /// name): it is not empty (`K@v1.14.1:pkg/controllers/disruption/emptiness.go`).
+    BufferPods(String),
 }
 
 impl Blocker {
@@ -544,6 +550,7 @@ impl Blocker {
             Blocker::Balanced(_) => "balanced-score",
             Blocker::MinValues => "min-values",
             Blocker::NotCheaper(_) => "same-or-more-expensive-replacement",
+            Blocker::BufferPods(_) => "buffer-pods",
         }
     }
 }

@@ -36,6 +36,7 @@ use crate::taints::{Taint, TaintEffect};
 use crate::wellknown as wk;
 
 mod applied;
+mod buffers;
 mod candidacy;
 mod capacity;
 mod cluster;
@@ -127,6 +128,8 @@ enum Action {
     TaintEviction(usize),
     /// A capacity reservation's phase changes (a capacity block expiring, an end).
     ReservationPhase(usize),
+    /// The CapacityBuffer controller looks at its buffers.
+    BufferCheck,
 }
 
 /// The composition: the cluster, the controllers that reconcile against it (each owning its
@@ -163,6 +166,8 @@ pub struct Simulation {
     cloud: capacity::CloudProvider,
     /// The nodeoverlay controller: the overlays and the catalogs they give each NodePool.
     overlays: overlays::NodeOverlays,
+    /// The CapacityBuffer controller: the buffers, their virtual pods, when it looks.
+    buffers: buffers::Buffers,
     // ----- the output -----
     /// The event stream and what each decision saw.
     recorder: recorder::Recorder,
@@ -232,6 +237,10 @@ impl Simulation {
             now: 0,
             cloud: capacity::CloudProvider::new(region, zones, scenario.instance_types.clone()),
             overlays: overlays::NodeOverlays::new(scenario.node_overlays.clone()),
+            buffers: buffers::Buffers::new(
+                scenario.capacity_buffers.clone(),
+                scenario.pod_templates.clone(),
+            ),
             cluster: Cluster::new(&scenario),
             timeline: scenario.timeline.clone(),
             written: scenario.written.clone(),
@@ -303,6 +312,7 @@ impl Simulation {
         }
         sim.note_prices();
         sim.settle();
+        sim.watch_buffers();
         // The disruption controller polls whether or not anything happens: a snapshot's
         // drifted or under-used node is found with nothing pending and no Timeline step.
         sim.plan_disruption();
@@ -570,6 +580,7 @@ impl Simulation {
             self.settle();
         }
         self.reconcile_static_pools();
+        self.watch_buffers();
         self.plan_disruption();
         self.unpark_drains();
         self.observe_figures();
@@ -600,6 +611,7 @@ impl Simulation {
             Action::RepairCheck(n) => self.repair_check(n),
             Action::TaintEviction(n) => self.taint_eviction(n),
             Action::ReservationPhase(i) => self.reservation_phase(i),
+            Action::BufferCheck => self.check_buffers(),
         }
     }
 }

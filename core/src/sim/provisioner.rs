@@ -75,7 +75,7 @@ impl Provisioner {
     }
 
     /// A provisionable pod opens the batch window or extends it.
-    fn trigger(&mut self, now: Millis) {
+    pub(super) fn trigger(&mut self, now: Millis) {
         self.batch = Some(match self.batch {
             Some((first, _)) => (first, now),
             None => (now, now),
@@ -376,15 +376,23 @@ impl Simulation {
     pub(super) fn provision(&mut self) {
         self.provisioner.batch = None;
         self.provisioner.solved_version = Some(self.cluster.version);
-        let pending = self.provisionable_pods();
-        if pending.is_empty() {
+        let mut pending = self.provisionable_pods();
+        // CapacityBuffers' virtual pods join after the pods Karpenter validated
+        // (`GetPendingPods`, v1.14+ with the gate), indexed after the cluster's pods.
+        let first_virtual = self.cluster.pods.len();
+        let virtual_pods = self.buffer_pod_count();
+        if pending.is_empty() && virtual_pods == 0 {
             return;
         }
+        pending.extend(first_virtual..first_virtual + virtual_pods);
         self.cloud.warm_catalogs();
         self.warm_overlays();
         let (templates, fills) = self.build_templates();
         self.remember_candidates(fills);
-        let (mut outcome, node_view_ids) = self.solve(&pending, &templates);
+        let (mut outcome, node_view_ids) = {
+            let pods = self.pods_with_buffers();
+            self.solve(&pods, &pending, &templates)
+        };
         let pass = Rc::new(evidence::Pass {
             at: self.now,
             configured: templates
@@ -398,6 +406,13 @@ impl Simulation {
         if !deferred.is_empty() {
             defer_claims(&mut outcome, &deferred);
         }
+        // The virtual pods' part, once the reservation manager has deferred what it defers
+        // (a deferred virtual pod fails, as a `PodError` of the scheduler's does upstream).
+        let buffer_pods_on_claims = if virtual_pods > 0 {
+            self.take_buffer_results(&mut outcome, &node_view_ids, first_virtual)
+        } else {
+            Vec::new()
+        };
         let live = self.cluster.nodes.iter().filter(|n| n.exists()).count();
         if live + outcome.claims.len() > MAX_NODES {
             self.event(EventKind::TooManyNodes {
@@ -410,6 +425,11 @@ impl Simulation {
             .iter()
             .map(|claim| self.create_nodeclaim(&pass.templates[claim.template], claim, Some(&pass)))
             .collect();
+        for (&n, names) in claim_nodes.iter().zip(buffer_pods_on_claims) {
+            if let Some(record) = self.recorder.evidence.claims.get_mut(&n) {
+                record.buffer_pods = names;
+            }
+        }
         self.record_provisioning(&pass, &mut outcome, &node_view_ids, &claim_nodes);
         self.nominate(&outcome, &node_view_ids, &claim_nodes);
         for (&p, err) in &outcome.errors {
@@ -455,15 +475,16 @@ impl Simulation {
     /// new NodeClaims of the templates; with the node index behind each node view.
     fn solve(
         &self,
+        pods: &[Pod],
         pending: &[usize],
         templates: &[Template],
     ) -> (scheduling::Outcome, Vec<usize>) {
         let by_node = self.cluster.active_pods_by_node();
         let views = self.node_views(&[], &by_node);
-        let topology = self.topology_universe(templates, pending);
+        let topology = self.topology_universe(pods, templates, pending);
         let (bound, node_labels) = self.bound_pods(&views, &[]);
         let mut solver = Solver::new(
-            &self.cluster.pods,
+            pods,
             pending,
             views,
             templates.to_vec(),
@@ -804,6 +825,7 @@ impl Simulation {
             limits_at_open: claim.limits_at_open,
             options: claim.options.clone(),
             launch,
+            buffer_pods: Vec::new(),
         };
         self.recorder.evidence.claims.insert(n, record);
     }
@@ -880,14 +902,21 @@ impl Simulation {
     }
 
     /// The domain universe of every topology key in use.
-    pub(super) fn topology_universe(&self, templates: &[Template], pending: &[usize]) -> Topology {
-        let keys = self.topology_keys(pending);
+    pub(super) fn topology_universe(
+        &self,
+        pods: &[Pod],
+        templates: &[Template],
+        pending: &[usize],
+    ) -> Topology {
+        let keys = self.topology_keys_of(pods, pending);
         let domains = self.template_domains(templates, &keys);
         self.topology_for(&domains, &[])
     }
 
-    /// Every topology key the given pods or the running pods use.
-    pub(super) fn topology_keys(&self, pending: &[usize]) -> Vec<String> {
+    /// Every topology key the given pods or the running pods use; `pending` indexes `pods`,
+    /// the cluster's pods followed by CapacityBuffers' virtual ones
+    /// ([`Simulation::pods_with_buffers`]).
+    pub(super) fn topology_keys_of(&self, pods: &[Pod], pending: &[usize]) -> Vec<String> {
         let mut keys: BTreeSet<&str> = BTreeSet::new();
         // A workload's pods share one spec: its keys are read once, not once per replica.
         let mut last_spec: Option<&Rc<PodSpec>> = None;
@@ -899,7 +928,7 @@ impl Simulation {
                     self.cluster.pods[p].is_active() && self.cluster.pods[p].node.is_some()
                 }))
         {
-            let s = &self.cluster.pods[p].spec;
+            let s = &pods[p].spec;
             if last_spec.is_some_and(|last| Rc::ptr_eq(last, s)) {
                 continue;
             }

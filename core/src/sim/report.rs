@@ -257,6 +257,7 @@ impl Simulation {
                 })
                 .collect(),
             accrued_cost: to_dollars(self.accrued_cost()),
+            capacity_buffers: self.buffer_reports(),
         }
     }
 }

@@ -134,6 +134,10 @@ impl Simulation {
                     self.delete_node_object(&kind, &name);
                     return;
                 }
+                if kind == "CapacityBuffer" {
+                    self.delete_buffer(&namespace, &name);
+                    return;
+                }
                 if kind == "Pod"
                     && self
                         .cluster
@@ -159,6 +163,7 @@ impl Simulation {
                 }
             }
             TimelineAction::Apply(obj) => match *obj {
+                AppliedObject::CapacityBuffer(buffer) => self.apply_buffer(buffer),
                 AppliedObject::NodePool(np) => {
                     match self
                         .cluster

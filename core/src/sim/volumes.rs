@@ -527,7 +527,11 @@ impl Simulation {
     pub(super) fn pass_volumes(&self, pods: &[usize]) -> PassVolumes {
         let mut out = PassVolumes::default();
         for &p in pods {
-            let pod = &self.cluster.pods[p];
+            // A CapacityBuffer's virtual pods come after the cluster's and have no volumes
+            // (`sanitizeVirtualPodSpec`).
+            let Some(pod) = self.cluster.pods.get(p) else {
+                continue;
+            };
             if !pod.spec.volumes.is_empty() {
                 out.pods.insert(p, self.pod_volumes(pod));
             }

@@ -5,6 +5,7 @@
 //! [`Cx`] and return their best value; the caller drops the object if errors were reported.
 
 pub(crate) mod autonodeclass;
+pub(crate) mod buffer;
 pub(crate) mod common;
 pub(crate) mod nodeclass;
 pub(crate) mod nodepool;
@@ -128,6 +129,16 @@ pub(crate) const KINDS: &[KindInfo] = &[
         namespaced: true,
     },
     KindInfo {
+        kind: "CapacityBuffer",
+        versions: &["autoscaling.x-k8s.io/v1beta1"],
+        namespaced: true,
+    },
+    KindInfo {
+        kind: "PodTemplate",
+        versions: &["v1"],
+        namespaced: true,
+    },
+    KindInfo {
         kind: "PersistentVolume",
         versions: &["v1"],
         namespaced: false,
@@ -226,6 +237,8 @@ pub(crate) enum Object {
     NodeClaim(snapshot::ClaimDoc),
     /// Read by admission (`assemble::admission`), which gives its pods what it says.
     RuntimeClass(runtime_class::RuntimeClass),
+    CapacityBuffer(kpg_core::capacity_buffer::CapacityBuffer),
+    PodTemplate(kpg_core::capacity_buffer::NamedPodTemplate),
 }
 
 #[derive(Debug)]
@@ -467,6 +480,14 @@ pub(crate) fn convert(cx: &mut Cx, root: &Field<'_>, site: Site) -> Option<Conve
         "RuntimeClass" => {
             let (m, o) = runtime_class::runtime_class(cx, root);
             (m, Object::RuntimeClass(o))
+        }
+        "CapacityBuffer" => {
+            let (m, o) = buffer::capacity_buffer(cx, root);
+            (m, Object::CapacityBuffer(o))
+        }
+        "PodTemplate" => {
+            let (m, o) = buffer::pod_template(cx, root);
+            (m, Object::PodTemplate(o))
         }
         _ => {
             let (m, o) = playground::timeline(cx, root);

@@ -957,6 +957,7 @@ fn action(
                 Object::Workload(w) => AppliedObject::Workload(w),
                 Object::Pdb(p) => AppliedObject::Pdb(p),
                 Object::PriorityClass(c) => AppliedObject::PriorityClass(c),
+                Object::CapacityBuffer(b) => AppliedObject::CapacityBuffer(b),
                 _ => return None,
             };
             Some(TimelineAction::Apply(Box::new(applied)))
