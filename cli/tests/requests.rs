@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{kpg_stdin, nodes, pods, simulate_json, stderr, stdout, str_of, summary};
+use common::{kpg_stdin, node_of, nodes, pods, simulate_json, stderr, stdout, str_of, summary};
 use serde_json::Value;
 
 /// Two custom types (2 and 8 vCPUs) and a NodePool over them; `class_extra` goes under the
@@ -77,13 +77,8 @@ fn instance_type_of(report: &Value, pod_name: &str) -> String {
         .into_iter()
         .find(|p| str_of(p, "name") == Some(pod_name))
         .unwrap_or_else(|| panic!("no pod {pod_name}\n{}", summary(report)));
-    let node = str_of(p, "node")
-        .unwrap_or_else(|| panic!("{pod_name} is not bound: {p}\n{}", summary(report)));
-    nodes(report)
-        .into_iter()
-        .find(|n| str_of(n, "name") == Some(node))
-        .and_then(|n| str_of(n, "instanceType"))
-        .expect("the pod's node is in the report")
+    str_of(node_of(report, p), "instanceType")
+        .expect("the node has an instance type")
         .to_string()
 }
 
