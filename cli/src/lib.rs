@@ -772,12 +772,21 @@ pub fn share(
     let name = name
         .map(str::to_string)
         .unwrap_or_else(|| describe(&loaded.scenario));
-    if let Err(error) = Simulation::new(loaded.scenario) {
-        return Err(ShareFailure::Refused(Failure::Sim { warnings, error }));
-    }
-    let shared = kpg_share::from_stream(text, at.unwrap_or(0));
+    let mut sim = match Simulation::new(loaded.scenario) {
+        Ok(sim) => sim,
+        Err(error) => return Err(ShareFailure::Refused(Failure::Sim { warnings, error })),
+    };
+    let mut shared = kpg_share::from_stream(text, at.unwrap_or(0));
     if shared.docs.iter().all(|d| d.trim().is_empty()) {
         return Err(ShareFailure::Empty);
+    }
+    if !matches!(output, ShareOutput::Embed(_)) {
+        // The cluster at the link's instant, which the page draws before its engine has
+        // arrived: the page's Share dialog puts the same figure into its links.
+        sim.run_until(shared.at);
+        let snapshot = kpg_scene::snapshot::take(&sim);
+        let title = kpg_scene::poster::title_of(&shared.docs);
+        shared.figure = Some(kpg_scene::poster::Figure::of(&snapshot, &title));
     }
     let (text, link) = match output {
         ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),

@@ -58,7 +58,7 @@ pub enum Lang {
 
 /// What a poster draws: the snapshot without what only the live page shows (labels,
 /// requirements, pods' names and reasons, events). Small enough for a share link to carry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Figure {
     /// What the scenario is (the lesson's or the first object's name).
     pub title: String,
@@ -79,13 +79,14 @@ pub struct Figure {
     /// The pending pods' workload colours, one each, up to [`snapshot::PENDING_CHIP_LIMIT`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<u8>,
-    /// Past [`snapshot::PENDING_CHIP_LIMIT`]: the pending pods by workload (owner, colour, how many).
+    /// Past [`snapshot::PENDING_CHIP_LIMIT`]: the pending pods by workload (owner, colour,
+    /// how many).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending_groups: Vec<(String, u8, usize)>,
 }
 
 /// A NodePool's lane, or the lane of the nodes no NodePool manages (`pool: None`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FigureLane {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
@@ -97,7 +98,7 @@ pub struct FigureLane {
     pub groups: Vec<FigureGroup>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FigureNode {
     pub instance_type: String,
     pub zone: String,
@@ -116,7 +117,7 @@ pub struct FigureNode {
     pub fate: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FigureGroup {
     pub instance_type: String,
     pub capacity_type: CapacityType,
@@ -222,6 +223,25 @@ impl Figure {
             w.pending(self.pods_pending),
         )
     }
+}
+
+/// A scenario's title when nothing better names it (a lesson does): its first object as a
+/// tab names it, `Kind/name`, else "Karpenter Playground". The page's Share dialog and
+/// `kpg share` both title a link's figure so, and get the same link for the same scenario.
+pub fn title_of(docs: &[String]) -> String {
+    for doc in docs {
+        let spans = kpg_manifests::document_spans(doc);
+        if let Some(label) = spans.first().and_then(|(_, _, l)| l.clone()) {
+            // Namespaced objects read `Kind/ns/name`; the kind and the name say enough.
+            let mut parts = label.split('/');
+            let kind = parts.next().unwrap_or_default();
+            return match parts.next_back() {
+                Some(name) => format!("{kind}/{name}"),
+                None => kind.to_string(),
+            };
+        }
+    }
+    String::from("Karpenter Playground")
 }
 
 /// A workload colour index as the figure keeps it.

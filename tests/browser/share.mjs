@@ -164,6 +164,38 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   await fresh.context.close();
 });
 
+await test('a shared link shows its cluster before the page\'s wasm arrives, then the live page takes over', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();
+  const report = JSON.parse(execFileSync(kpg, ['simulate', lab, '--until', '3m', '--output', 'json']).toString());
+  const fresh = await profile();
+  // The page's wasm is held back: whatever shows meanwhile comes from the link alone.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await fresh.context.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await fresh.page.goto(link);
+  const poster = fresh.page.locator('#kpg-first-frame img');
+  await poster.waitFor({ timeout: slow(20000) });
+  const alt = await poster.getAttribute('alt');
+  const pending = report.pods.filter((p) => !p.node).length;
+  assert(alt.includes(`${report.nodes.length} nodes`) && alt.includes(`${pending} pending`),
+    `the poster's text alternative gives the figures: ${alt}`);
+  const svg = await fresh.page.evaluate(async () => (await fetch(document.querySelector('#kpg-first-frame img').src)).text());
+  for (const n of report.nodes) {
+    assert(svg.includes(`>${n.instanceType}<`) && svg.includes(n.zone), `the poster draws ${n.name}: ${n.instanceType} in ${n.zone}`);
+  }
+  assert(await fresh.page.evaluate(() => performance.getEntriesByName('kpg-first-render').length) === 1,
+    'the first render is marked while the page\'s wasm is still held');
+  assert(await fresh.page.evaluate(() => performance.getEntriesByName('kpg-interactive').length) === 0,
+    'and the live page has not started');
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-07-first-frame.png') });
+  release();
+  await live(fresh.page);
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, report.nodes.length, { timeout: slow(20000) });
+  assert(await fresh.page.locator('#kpg-first-frame').count() === 0, 'the live cluster replaced the poster');
+  await fresh.context.close();
+});
+
 await test('an unhealthy node counts down to node repair on its card, and is gone once repaired', async () => {
   const file = path.resolve('tests/browser/node-repair.yaml');
   const link = execFileSync(kpg, ['share', file, '--base', url, '--at', '20m']).toString().trim();

@@ -26,6 +26,7 @@ pub mod engine_host;
 pub mod exercise;
 pub mod exercise_view;
 pub mod explain_view;
+pub mod first_frame;
 pub mod focus;
 #[cfg(test)]
 mod glossary;

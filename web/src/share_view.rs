@@ -84,7 +84,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let choices = expect_context::<SessionState>();
     let session = choices.now();
-    let shared = session.to_shared();
+    let shared = choices.shared_now();
     let page = browser::page_url();
     let link = kpg_share::link(&page, &shared);
     let long = link.len() > kpg_share::LONG_LINK_CHARS;

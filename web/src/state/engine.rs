@@ -726,6 +726,12 @@ impl Engine {
             return;
         };
         self.answers.update_value(|a| _ = a.remove(&id));
+        // The live page has answered (with a cluster, or with why there is none): a share
+        // link's first frame gives way in the animation frame that shows it.
+        if !crate::first_frame::retired() {
+            self.staging
+                .when_shown(|| request_animation_frame(crate::first_frame::retire));
+        }
         match kind {
             Kind::Clock => {
                 // How long the worker took, request to reply (DevTools' Performance panel
