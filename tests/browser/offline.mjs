@@ -188,7 +188,7 @@ await test('the page is installable: Chromium finds its manifest, icons and work
   }
 });
 
-await test('offline, the page opens from the cache, its engine runs and a lesson plays', async () => {
+await test('offline, the page opens from the cache, its engine runs, a lesson plays and its share link opens', async () => {
   host.offline = true;
   host.seen = [];
   await context.setOffline(true);
@@ -205,6 +205,17 @@ await test('offline, the page opens from the cache, its engine runs and a lesson
   // its node becomes ready, stepped instant by instant.
   await page.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(20000) });
   await stepUntil(page, () => document.querySelector('[data-lane="pool/hello-world"] .node.ready') !== null);
+  // A share link of this instant opens from the same copy: its fragment is the page's to
+  // read, never the host's.
+  await page.click('.share-btn');
+  const link = await page.locator('.share-link').inputValue();
+  await page.keyboard.press('Escape');
+  const linked = await open(link);
+  await live(linked);
+  await linked.waitForSelector('.linked-banner', { timeout: slow(10000) });
+  await linked.waitForSelector('[data-lane="pool/hello-world"] .node.ready', { timeout: slow(20000) });
+  assert(await metaBuild(linked) === FIRST, 'the link opened the kept build');
+  await linked.close();
   await seekTo(page, 0);
   assert(await page.locator('[data-lane="pool/hello-world"] .node').count() === 0, 'back at 0:00 the node is not launched yet');
   await shot(page, 'offline-lesson');
