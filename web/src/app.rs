@@ -143,7 +143,11 @@ fn save_copy(session: Option<String>, engine: Engine, staging: Staging, editor: 
 /// [`crate::prerender`]).
 #[component]
 pub fn App() -> impl IntoView {
-    let start = boot();
+    let mut start = boot();
+    // The first visit of a new build says so, unless the start has its own notice.
+    if crate::offline::arrived(start.embed.is_some()) {
+        start.notice.get_or_insert(T::NewBuild);
+    }
     let prerendered = crate::prerender::adopt(&start);
     let staging = Staging::stepwise();
     // The live page is whole: the build's copy of a first visit goes, in the same task, so no

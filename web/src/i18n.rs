@@ -148,6 +148,7 @@ pub enum T {
     SolutionApplied,
     OpenLab,
     CorruptNotice,
+    NewBuild,
     Dismiss,
     LinkDamaged,
     LinkTooLarge,
@@ -401,6 +402,7 @@ impl T {
             CorruptNotice => {
                 "Your saved session could not be read, so the default lesson was opened instead."
             }
+            NewBuild => "A new version of the playground was loaded.",
             Dismiss => "Dismiss",
             LinkDamaged => "This share link could not be opened: it is damaged or was cut short.",
             LinkTooLarge => {
@@ -697,6 +699,7 @@ impl T {
             SolutionApplied => "정답을 매니페스트에 넣었습니다. 재생해서 확인해 보세요.",
             OpenLab => "이 실습 열기",
             CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
+            NewBuild => "플레이그라운드의 새 버전을 불러왔습니다.",
             Dismiss => "닫기",
             LinkDamaged => "이 공유 링크를 열 수 없습니다. 링크가 손상되었거나 잘렸습니다.",
             LinkTooLarge => "이 공유 링크를 열 수 없습니다. 링크에 담을 수 있는 1MiB를 넘습니다.",
@@ -984,6 +987,7 @@ pub const ALL: &[T] = &[
     T::SolutionApplied,
     T::OpenLab,
     T::CorruptNotice,
+    T::NewBuild,
     T::Dismiss,
     T::LinkDamaged,
     T::LinkTooLarge,

@@ -35,6 +35,7 @@ pub mod i18n;
 pub mod lessons;
 pub mod manifests_pane;
 pub mod migration;
+pub mod offline;
 pub mod opening;
 pub mod persist;
 pub mod player;
