@@ -174,13 +174,15 @@ await test('at 60x the live region batches: a burst in one sentence, announcemen
   await ctx.close();
 });
 
-/** What the focused element shows of its focus: an outline or a box shadow. */
+/** What the focused element shows of its focus: the page's outline or a box shadow. */
 function focusShown(page) {
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return { what: 'body', shown: false };
     const cs = getComputedStyle(el);
-    const outline = cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0;
+    // The page's own ring (2 px or more, not the browser's thin default `auto` one, which
+    // can vanish against the page's colours), or a shadow standing for it.
+    const outline = !['none', 'auto'].includes(cs.outlineStyle) && parseFloat(cs.outlineWidth) >= 2;
     const what = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
     return { what, shown: outline || cs.boxShadow !== 'none' };
   });
