@@ -558,7 +558,7 @@ mod tests {
     fn a_launch_is_told_with_its_type_zone_and_pods() {
         let t = launched("t3.small", "us-east-1a", 2);
         assert_eq!(
-            words(&[t.clone()], Lang::En),
+            words(std::slice::from_ref(&t), Lang::En),
             "Karpenter launched a t3.small (spot) in us-east-1a for 2 pending pods."
         );
         assert_eq!(
