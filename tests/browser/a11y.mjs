@@ -161,6 +161,7 @@ await test('at 60x the live region batches: a burst in one sentence, announcemen
   const said = (await page.evaluate(() => window.kpgSaid)).filter((s) => s.at > t0);
   const decisions = said.filter((s) => !s.text.startsWith('Clock at'));
   const lines = said.map((s) => `${Math.round(s.at - t0)} ms: ${s.text}`).join('\n       ');
+  console.log(`     played at 60x, ${decisions.length} announcements of 8 decisions:\n       ${lines}`);
   assert(decisions.length > 0 && decisions[0].text === 'Karpenter: launched 4 nodes (t3.small) for 4 pending pods.',
     `the four launches, told as one:\n       ${lines}`);
   assert(said.some((s) => /consolidated/.test(s.text)), `the consolidations told:\n       ${lines}`);
