@@ -374,6 +374,8 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             <Show when=move || staging.has(Step::Header)><Header/></Show>
             <LinkedBanner/>
             <NoticeBar/>
+            // Karpenter's decisions, told to a screen reader as the clock passes them.
+            <crate::narration::Narration/>
             <Show when=move || staging.has(Step::Header)><PhoneViews/></Show>
             <main class="panes" data-view=move || selection.phone_view.get().code()>
                 <Show when=move || staging.has(Step::Lesson)><LessonPane/></Show>

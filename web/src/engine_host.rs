@@ -40,6 +40,8 @@ pub struct Host {
     shown_lanes: BTreeSet<String>,
     /// The manifests the workspace is compared with, run on the same clock.
     baseline: Option<Baseline>,
+    /// The decisions already told to the page's live region.
+    narrator: crate::narration::Narrator,
 }
 
 /// A comparison's A side.
@@ -276,6 +278,7 @@ impl Host {
         let next_event = self.player.next_event();
         let series = self.player.fresh_series().map(Box::new);
         let compare = self.compare_frame();
+        let narration = self.narrator.update(self.player.epoch(), self.player.sim());
         let Some(snapshot) = self.player.fresh_snapshot() else {
             return Frame {
                 now,
@@ -283,6 +286,7 @@ impl Host {
                 events_from: self.sent_events.1,
                 series,
                 compare,
+                narration,
                 ..Frame::default()
             };
         };
@@ -310,6 +314,7 @@ impl Host {
             watch,
             series,
             compare,
+            narration,
         }
     }
 

@@ -274,6 +274,37 @@ pub enum T {
     ComparePlacedAlike,
     CompareNoPods,
     CompareBroken,
+    NarrateLaunched,
+    NarrateForPod,
+    NarrateForPods,
+    NarrateConsolidated,
+    NarrateReplaced,
+    NarrateConsolidatedMany,
+    NarrateEmptied,
+    NarrateDrifted,
+    NarrateRepaired,
+    NarrateInterrupted,
+    NarrateExpired,
+    NarrateBatch,
+    NarrateBatchLaunched,
+    NarrateBatchConsolidated,
+    NarrateBatchDrifted,
+    NarrateBatchRepaired,
+    NarrateBatchInterrupted,
+    NarrateBatchExpired,
+    NarrateClockAt,
+    ClusterAsTable,
+    ClusterAsTableHelp,
+    ClusterTableCaption,
+    TableNode,
+    TableInstanceType,
+    TableZone,
+    TableCapacityType,
+    TableState,
+    TableCpu,
+    TableMemory,
+    TablePods,
+    TablePrice,
 }
 
 impl T {
@@ -577,6 +608,45 @@ impl T {
             ComparePlacedAlike => "Every workload's pods are placed alike.",
             CompareNoPods => "no pods",
             CompareBroken => "A does not run:",
+            NarrateLaunched => "Karpenter launched {a} {type} ({capacity}) in {zone}{for}.",
+            NarrateForPod => " for {n} pending pod",
+            NarrateForPods => " for {n} pending pods",
+            NarrateConsolidated => {
+                "Karpenter consolidated node {node} ({type}), saving {savings}/h."
+            }
+            NarrateReplaced => {
+                "Karpenter replaced node {node} ({type}) with a cheaper one, saving {savings}/h."
+            }
+            NarrateConsolidatedMany => "Karpenter consolidated {nodes}, saving {savings}/h.",
+            NarrateEmptied => {
+                "Karpenter removed the empty node {node} ({type}), saving {savings}/h."
+            }
+            NarrateDrifted => "Karpenter is replacing the drifted node {node} ({type}).",
+            NarrateRepaired => "Karpenter is removing the unhealthy node {node} ({type}).",
+            NarrateInterrupted => "EC2 is reclaiming the node {node}.",
+            NarrateExpired => "NodeClaim {node} expired: Karpenter replaces it.",
+            NarrateBatch => "Karpenter: {parts}.",
+            NarrateBatchLaunched => "launched {nodes} ({types}){for}",
+            NarrateBatchConsolidated => "consolidated {nodes}, saving {savings}/h",
+            NarrateBatchDrifted => "replacing {nodes} that drifted",
+            NarrateBatchRepaired => "removing {nodes} that are unhealthy",
+            NarrateBatchInterrupted => "{nodes} interrupted by EC2",
+            NarrateBatchExpired => "{nodes} expired",
+            NarrateClockAt => {
+                "Clock at {clock}: {nodes}, {running} running, {pending} pending, {cost}/h."
+            }
+            ClusterAsTable => "Table",
+            ClusterAsTableHelp => "The same cluster as a table: a row per node",
+            ClusterTableCaption => "The cluster at {clock}: {nodes}, {cost}/h",
+            TableNode => "Node",
+            TableInstanceType => "Instance type",
+            TableZone => "Zone",
+            TableCapacityType => "Capacity type",
+            TableState => "State",
+            TableCpu => "CPU requested / allocatable",
+            TableMemory => "Memory requested / allocatable",
+            TablePods => "Pods",
+            TablePrice => "$/hour",
         }
     }
 
@@ -874,6 +944,46 @@ impl T {
             ComparePlacedAlike => "모든 워크로드의 파드가 똑같이 배치됐습니다.",
             CompareNoPods => "파드 없음",
             CompareBroken => "A가 실행되지 않습니다:",
+            NarrateLaunched => "Karpenter가 노드를 띄웠습니다: {zone}의 {type} {capacity}{for}.",
+            NarrateForPod => ", Pending 파드 {n}개용",
+            NarrateForPods => ", Pending 파드 {n}개용",
+            NarrateConsolidated => {
+                "Karpenter가 노드를 통합했습니다: {node}({type}), 시간당 {savings} 절감."
+            }
+            NarrateReplaced => {
+                "Karpenter가 노드를 더 싼 노드로 교체했습니다: {node}({type}), \
+                 시간당 {savings} 절감."
+            }
+            NarrateConsolidatedMany => "Karpenter가 {nodes}를 통합했습니다: 시간당 {savings} 절감.",
+            NarrateEmptied => {
+                "Karpenter가 빈 노드를 삭제했습니다: {node}({type}), 시간당 {savings} 절감."
+            }
+            NarrateDrifted => "Karpenter가 드리프트된 노드를 교체합니다: {node}({type}).",
+            NarrateRepaired => "Karpenter가 비정상 노드를 제거합니다: {node}({type}).",
+            NarrateInterrupted => "EC2가 노드를 회수합니다: {node}.",
+            NarrateExpired => "NodeClaim이 만료되었습니다: {node}. Karpenter가 교체합니다.",
+            NarrateBatch => "Karpenter의 결정: {parts}.",
+            NarrateBatchLaunched => "{nodes} 시작({types}{for})",
+            NarrateBatchConsolidated => "{nodes} 통합(시간당 {savings} 절감)",
+            NarrateBatchDrifted => "드리프트된 {nodes} 교체",
+            NarrateBatchRepaired => "비정상 {nodes} 제거",
+            NarrateBatchInterrupted => "EC2가 {nodes} 회수",
+            NarrateBatchExpired => "{nodes} 만료",
+            NarrateClockAt => {
+                "시각 {clock}: {nodes}, 실행 중인 {running}, Pending {pending}개, 시간당 {cost}."
+            }
+            ClusterAsTable => "표",
+            ClusterAsTableHelp => "같은 클러스터를 표로 보기: 노드마다 한 행",
+            ClusterTableCaption => "{clock} 시점의 클러스터: {nodes}, 시간당 {cost}",
+            TableNode => "노드",
+            TableInstanceType => "인스턴스 유형",
+            TableZone => "가용 영역",
+            TableCapacityType => "용량 유형",
+            TableState => "상태",
+            TableCpu => "CPU 요청 / 할당 가능",
+            TableMemory => "메모리 요청 / 할당 가능",
+            TablePods => "파드",
+            TablePrice => "시간당 요금",
         }
     }
 
@@ -1113,6 +1223,37 @@ pub const ALL: &[T] = &[
     T::ComparePlacedAlike,
     T::CompareNoPods,
     T::CompareBroken,
+    T::NarrateLaunched,
+    T::NarrateForPod,
+    T::NarrateForPods,
+    T::NarrateConsolidated,
+    T::NarrateReplaced,
+    T::NarrateConsolidatedMany,
+    T::NarrateEmptied,
+    T::NarrateDrifted,
+    T::NarrateRepaired,
+    T::NarrateInterrupted,
+    T::NarrateExpired,
+    T::NarrateBatch,
+    T::NarrateBatchLaunched,
+    T::NarrateBatchConsolidated,
+    T::NarrateBatchDrifted,
+    T::NarrateBatchRepaired,
+    T::NarrateBatchInterrupted,
+    T::NarrateBatchExpired,
+    T::NarrateClockAt,
+    T::ClusterAsTable,
+    T::ClusterAsTableHelp,
+    T::ClusterTableCaption,
+    T::TableNode,
+    T::TableInstanceType,
+    T::TableZone,
+    T::TableCapacityType,
+    T::TableState,
+    T::TableCpu,
+    T::TableMemory,
+    T::TablePods,
+    T::TablePrice,
 ];
 
 #[cfg(test)]

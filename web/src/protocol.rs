@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -184,6 +184,10 @@ pub struct Frame {
     pub series: Option<Box<SeriesUpdate>>,
     /// The comparison's baseline (A), when comparing and something of it changed.
     pub compare: Option<Box<CompareFrame>>,
+    /// Karpenter's decisions the page has not had, for its live region
+    /// ([`crate::narration`]).
+    #[serde(default)]
+    pub narration: crate::narration::Narration,
 }
 
 /// The baseline's side of a comparison: its timeline, and the counts that change only when
