@@ -185,14 +185,33 @@ fn the_link_decodes_to_the_files_documents_and_instant() {
             shared.docs.len()
         );
         assert_eq!(shared.at, 300_000, "{name}");
+        // Beside them, the cluster at that instant for the page's first frame: the nodes
+        // and pods `kpg simulate` reports there.
+        let figure = shared.figure.clone().expect("the link carries its cluster");
+        let report = simulate_json(&text, "5m");
+        let nodes = report["nodes"].as_array().expect("nodes").len();
+        let pending = report["pods"]
+            .as_array()
+            .expect("pods")
+            .iter()
+            .filter(|p| p["node"].is_null())
+            .count();
         assert_eq!(
-            shared,
+            (figure.at_ms, figure.nodes, figure.pods_pending),
+            (300_000, nodes, pending),
+            "{name}: the figure is the cluster at 5m"
+        );
+        assert_eq!(
+            Shared {
+                figure: None,
+                ..shared
+            },
             Shared {
                 docs: split_documents(&text),
                 at: 300_000,
                 ..Shared::default()
             },
-            "{name}: the documents and the instant, nothing else"
+            "{name}: the documents, the instant and the figure, nothing else"
         );
     }
     let shared = decoded_link(
