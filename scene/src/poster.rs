@@ -821,6 +821,109 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     )
 }
 
+/// The link preview's image: [`CARD_WIDTH`] × [`CARD_HEIGHT`] (what OpenGraph and Twitter
+/// cards show), the title and the figures in large type on the left, the poster on the right
+/// scaled to the card's height (no smaller than half size: a taller poster is cut at the
+/// bottom, its top being the figures and the first lanes).
+pub fn preview_card(figure: &Figure, style: Style) -> String {
+    let w = Words::of(style.lang);
+    let poster = svg(figure, style);
+    let poster_height = poster_height(&poster).unwrap_or(WIDTH);
+    let (px, py, pw, ph) = (440, 24, CARD_WIDTH - 440 - 24, CARD_HEIGHT - 48);
+    // At most the box's width, at least half size; what is left below is cut.
+    let scale = (f64::from(pw) / f64::from(WIDTH)).min(f64::from(ph) / f64::from(poster_height));
+    let scale = scale.max(0.5);
+    let shown = (f64::from(ph) / scale).min(f64::from(poster_height)).round() as i32;
+    let drawn_h = (f64::from(shown) * scale).round() as i32;
+    let drawn_w = (f64::from(WIDTH) * scale).round() as i32;
+    let x = px + (pw - drawn_w) / 2;
+    // The poster's own svg element, placed and cut by a viewBox of its top `shown` units.
+    let inner = poster.replacen(
+        &format!(
+            "viewBox=\"0 0 {WIDTH} {poster_height}\" width=\"{WIDTH}\" \
+             height=\"{poster_height}\" style=\"max-width:100%;height:auto\""
+        ),
+        &format!(
+            "x=\"{x}\" y=\"{py}\" width=\"{drawn_w}\" height=\"{drawn_h}\" \
+             viewBox=\"0 0 {WIDTH} {shown}\" preserveAspectRatio=\"xMidYMin slice\""
+        ),
+        1,
+    );
+    let dark = style.theme == Theme::Dark;
+    let (bg, fg, muted, accent) = if dark {
+        ("#161a20", "#e5e8ed", "#9aa4b1", "#ff8a50")
+    } else {
+        ("#ffffff", "#1a1e24", "#5a6472", "#d55e00")
+    };
+    let mut c = Canvas {
+        body: String::new(),
+        y: 0,
+    };
+    let line = |c: &mut Canvas, y: i32, size: i32, fill: &str, weight: bool, text: &str| {
+        let _ = write!(
+            c.body,
+            "<text x=\"40\" y=\"{y}\" font-size=\"{size}\" fill=\"{fill}\"{}>{}</text>",
+            if weight { " font-weight=\"600\"" } else { "" },
+            esc(&fit(text, 380, size))
+        );
+    };
+    line(&mut c, 64, 22, muted, false, "Karpenter Playground");
+    // The title on up to two lines, cut at a character budget.
+    let title: Vec<char> = figure.title.chars().collect();
+    let per_line = (380 * 100 / (40 * 56)) as usize;
+    let first: String = title.iter().take(per_line).collect();
+    line(&mut c, 124, 40, fg, true, &first);
+    let mut y = 124;
+    if title.len() > per_line {
+        let rest: String = title[per_line..].iter().collect();
+        y += 48;
+        line(&mut c, y, 40, fg, true, &rest);
+    }
+    y += 70;
+    line(&mut c, y, 30, fg, false, &w.nodes(figure.nodes));
+    y += 46;
+    let cost = format!("{}{}", snapshot::dollars(figure.cost_per_hour), w.per_hour);
+    line(&mut c, y, 30, fg, false, &cost);
+    y += 46;
+    line(&mut c, y, 30, fg, false, &w.running(figure.pods_running));
+    y += 46;
+    let pending_fill = if figure.pods_pending > 0 { accent } else { fg };
+    line(
+        &mut c,
+        y,
+        30,
+        pending_fill,
+        figure.pods_pending > 0,
+        &w.pending(figure.pods_pending),
+    );
+    line(
+        &mut c,
+        CARD_HEIGHT - 40,
+        22,
+        muted,
+        false,
+        &format!("{} {}", w.at, snapshot::clock(figure.at_ms)),
+    );
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {CARD_WIDTH} {CARD_HEIGHT}\" \
+         width=\"{CARD_WIDTH}\" height=\"{CARD_HEIGHT}\" font-family=\"system-ui,-apple-system,\
+         'Segoe UI',Roboto,'Apple SD Gothic Neo','Noto Sans KR',sans-serif\">\
+         <rect width=\"{CARD_WIDTH}\" height=\"{CARD_HEIGHT}\" fill=\"{bg}\"/>{}{inner}</svg>",
+        c.body
+    )
+}
+
+/// A link preview image's size: what OpenGraph and Twitter's large cards show.
+pub const CARD_WIDTH: i32 = 1200;
+pub const CARD_HEIGHT: i32 = 630;
+
+/// The height in a poster's `viewBox`.
+fn poster_height(poster: &str) -> Option<i32> {
+    let from = poster.find(&format!("viewBox=\"0 0 {WIDTH} "))? + format!("viewBox=\"0 0 {WIDTH} ").len();
+    let rest = &poster[from..];
+    rest[..rest.find('"')?].parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
