@@ -833,7 +833,9 @@ pub fn preview_card(figure: &Figure, style: Style) -> String {
     // At most the box's width, at least half size; what is left below is cut.
     let scale = (f64::from(pw) / f64::from(WIDTH)).min(f64::from(ph) / f64::from(poster_height));
     let scale = scale.max(0.5);
-    let shown = (f64::from(ph) / scale).min(f64::from(poster_height)).round() as i32;
+    let shown = (f64::from(ph) / scale)
+        .min(f64::from(poster_height))
+        .round() as i32;
     let drawn_h = (f64::from(shown) * scale).round() as i32;
     let drawn_w = (f64::from(WIDTH) * scale).round() as i32;
     let x = px + (pw - drawn_w) / 2;
@@ -919,7 +921,8 @@ pub const CARD_HEIGHT: i32 = 630;
 
 /// The height in a poster's `viewBox`.
 fn poster_height(poster: &str) -> Option<i32> {
-    let from = poster.find(&format!("viewBox=\"0 0 {WIDTH} "))? + format!("viewBox=\"0 0 {WIDTH} ").len();
+    let from =
+        poster.find(&format!("viewBox=\"0 0 {WIDTH} "))? + format!("viewBox=\"0 0 {WIDTH} ").len();
     let rest = &poster[from..];
     rest[..rest.find('"')?].parse().ok()
 }

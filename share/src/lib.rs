@@ -18,8 +18,8 @@ pub use documents::split_documents;
 pub use embed::{
     EmbedOptions, Live, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
 };
-pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 pub use html::escape as escape_html;
+pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
