@@ -843,17 +843,7 @@ fn checked_link(base: &str, shared: &kpg_share::Shared) -> Result<String, ShareF
 /// A short description of a scenario read from standard input, for an iframe's title: its
 /// cluster's name when it names one, else its first NodePool or workload.
 fn describe(scenario: &Scenario) -> String {
-    let default_cluster = kpg_core::model::Cluster::default().name;
-    if scenario.cluster.name != default_cluster {
-        return format!("cluster {}", scenario.cluster.name);
-    }
-    if let Some(pool) = scenario.node_pools.first() {
-        return format!("NodePool {}", pool.name);
-    }
-    if let Some(w) = scenario.workloads.first() {
-        return format!("{} {}", w.kind.as_str(), w.name);
-    }
-    String::from("a scenario")
+    kpg_scene::scenario::title(scenario)
 }
 
 /// `kpg share`: the link (or the snippet) on stdout, warnings and the long-link note on

@@ -1,7 +1,7 @@
 //! A scenario's poster from its text: what `kpg share` and the page's Share dialog both call,
 //! so the same YAML and instant give the same drawing, byte for byte.
 
-use kpg_core::model::Millis;
+use kpg_core::model::{Cluster, Millis, Scenario};
 use kpg_core::sim::Simulation;
 
 use crate::poster::Figure;
@@ -15,22 +15,23 @@ pub fn figure_at(yaml: &str, at: Millis) -> Result<Figure, String> {
     if let Some(d) = loaded.diagnostics.iter().find(|d| d.is_error()) {
         return Err(d.to_string());
     }
+    let title = title(&loaded.scenario);
     let mut sim = Simulation::new(loaded.scenario).map_err(|e| e.to_string())?;
     sim.run_until(at);
-    Ok(Figure::of(&snapshot::take(&sim), &title(yaml)))
+    Ok(Figure::of(&snapshot::take(&sim), &title))
 }
 
-/// A scenario's title: its first document's kind and name (`NodePool/default`), as the
-/// page's first tab is titled.
-pub fn title(yaml: &str) -> String {
-    let spans = kpg_manifests::document_spans(yaml);
-    let Some(label) = spans.iter().find_map(|(_, _, l)| l.clone()) else {
-        return String::from("Karpenter Playground");
-    };
-    let mut parts = label.split('/');
-    let kind = parts.next().unwrap_or_default();
-    match parts.next_back() {
-        Some(name) => format!("{kind}/{name}"),
-        None => kind.to_string(),
+/// A scenario's title: its cluster's name when it names one, else its first NodePool or
+/// workload (what `kpg share --iframe` titles a frame with).
+pub fn title(scenario: &Scenario) -> String {
+    if scenario.cluster.name != Cluster::default().name {
+        return format!("cluster {}", scenario.cluster.name);
     }
+    if let Some(pool) = scenario.node_pools.first() {
+        return format!("NodePool {}", pool.name);
+    }
+    if let Some(w) = scenario.workloads.first() {
+        return format!("{} {}", w.kind.as_str(), w.name);
+    }
+    String::from("a scenario")
 }
