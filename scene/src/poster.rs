@@ -399,28 +399,44 @@ fn rules(out: &mut String, palette: &[(&str, &str)]) {
     }
 }
 
+/// The drawing's colours are presentation attributes in the base palette (light, or dark for
+/// [`Theme::Dark`]), so a reader that drops `<style>` (many feed readers and mail clients)
+/// still shows them; under [`Theme::Auto`] the dark rules override them, as author CSS does
+/// presentation attributes, where the reader prefers dark.
 fn style_element(theme: Theme) -> String {
-    let mut css = String::new();
-    let _ = write!(
-        css,
-        ".{SCOPE}{{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\
-         \"Apple SD Gothic Neo\",\"Noto Sans KR\",sans-serif}}\
-         .{SCOPE} .b{{font-weight:600}}"
-    );
-    for (i, c) in WORKLOAD.iter().enumerate() {
-        let _ = write!(css, ".{SCOPE} .w{i}{{fill:{c}}}");
+    if theme != Theme::Auto {
+        return String::new();
     }
-    match theme {
-        Theme::Light => rules(&mut css, LIGHT),
-        Theme::Dark => rules(&mut css, DARK),
-        Theme::Auto => {
-            rules(&mut css, LIGHT);
-            css.push_str("@media (prefers-color-scheme:dark){");
-            rules(&mut css, DARK);
-            css.push('}');
+    let mut css = String::from("@media (prefers-color-scheme:dark){");
+    rules(&mut css, DARK);
+    css.push('}');
+    format!("<style>{css}</style>")
+}
+
+/// The font, on the root element: no rule needed.
+const FONT: &str = "system-ui,-apple-system,'Segoe UI',Roboto,'Apple SD Gothic Neo',\
+                    'Noto Sans KR',sans-serif";
+
+/// A class's paint as presentation attributes (` fill="…" stroke="…"`), in `palette`.
+fn paint(palette: &[(&str, &str)], class: &str) -> String {
+    let mut out = String::new();
+    for token in class.split(' ') {
+        if token == "b" {
+            out.push_str(" font-weight=\"600\"");
+        } else if let Some(i) = token
+            .strip_prefix('w')
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let _ = write!(out, " fill=\"{}\"", WORKLOAD[i % WORKLOAD.len()]);
+        } else if let Some((_, decl)) = palette.iter().find(|(c, _)| *c == token) {
+            for part in decl.split(';') {
+                if let Some((k, v)) = part.split_once(':') {
+                    let _ = write!(out, " {k}=\"{v}\"");
+                }
+            }
         }
     }
-    format!("<style>{css}</style>")
+    out
 }
 
 /// `text` escaped for SVG text and attribute values.
@@ -467,6 +483,8 @@ fn fit(text: &str, width: i32, size: i32) -> String {
 struct Canvas {
     body: String,
     y: i32,
+    /// The base palette the presentation attributes come from.
+    palette: &'static [(&'static str, &'static str)],
 }
 
 impl Canvas {
@@ -476,7 +494,8 @@ impl Canvas {
             .unwrap_or_default();
         let _ = write!(
             self.body,
-            "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" class=\"{class}\"{anchor}>{}</text>",
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" class=\"{class}\"{}{anchor}>{}</text>",
+            paint(self.palette, class),
             esc(text)
         );
     }
@@ -484,7 +503,8 @@ impl Canvas {
     fn rect(&mut self, x: i32, y: i32, w: i32, h: i32, rx: i32, class: &str) {
         let _ = write!(
             self.body,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" class=\"{class}\"/>"
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" class=\"{class}\"{}/>",
+            paint(self.palette, class)
         );
     }
 
@@ -682,8 +702,9 @@ fn lane(c: &mut Canvas, w: &Words, lane: &FigureLane) {
     }
     let bottom = y + LANE_PAD - CARD_GAP.min(y - top - 30);
     let frame = format!(
-        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"/>",
-        bottom - top
+        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"{}/>",
+        bottom - top,
+        paint(c.palette, "lane")
     );
     c.body.insert_str(frame_at, &frame);
     c.y = bottom + 10;
@@ -737,8 +758,9 @@ fn pending(c: &mut Canvas, w: &Words, figure: &Figure) {
     }
     let bottom = y + 6;
     let frame = format!(
-        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"/>",
-        bottom - top
+        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"{}/>",
+        bottom - top,
+        paint(c.palette, "lane")
     );
     c.body.insert_str(frame_at, &frame);
     c.y = bottom + 10;
@@ -751,6 +773,11 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     let mut c = Canvas {
         body: String::new(),
         y: 0,
+        palette: if style.theme == Theme::Dark {
+            DARK
+        } else {
+            LIGHT
+        },
     };
     c.text(
         PAD,
@@ -812,11 +839,12 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{SCOPE}\" viewBox=\"0 0 {WIDTH} \
          {height}\" width=\"{WIDTH}\" height=\"{height}\" style=\"max-width:100%;height:auto\" \
-         role=\"img\" aria-label=\"{}\"><title>{}</title>{}\
-         <rect width=\"{WIDTH}\" height=\"{height}\" rx=\"10\" class=\"bg\"/>{}</svg>",
+         font-family=\"{FONT}\" role=\"img\" aria-label=\"{}\"><title>{}</title>{}\
+         <rect width=\"{WIDTH}\" height=\"{height}\" rx=\"10\" class=\"bg\"{}/>{}</svg>",
         esc(&label),
         esc(&label),
         style_element(style.theme),
+        paint(c.palette, "bg"),
         c.body
     )
 }
@@ -839,6 +867,8 @@ pub fn preview_card(figure: &Figure, style: Style) -> String {
     let drawn_h = (f64::from(shown) * scale).round() as i32;
     let drawn_w = (f64::from(WIDTH) * scale).round() as i32;
     let x = px + (pw - drawn_w) / 2;
+    // A short poster sits in the middle of the card's height.
+    let py = py + (ph - drawn_h) / 2;
     // The poster's own svg element, placed and cut by a viewBox of its top `shown` units.
     let inner = poster.replacen(
         &format!(
@@ -860,6 +890,11 @@ pub fn preview_card(figure: &Figure, style: Style) -> String {
     let mut c = Canvas {
         body: String::new(),
         y: 0,
+        palette: if style.theme == Theme::Dark {
+            DARK
+        } else {
+            LIGHT
+        },
     };
     let line = |c: &mut Canvas, y: i32, size: i32, fill: &str, weight: bool, text: &str| {
         let _ = write!(
@@ -997,9 +1032,12 @@ mod tests {
             },
         );
         let auto = svg(&figure, Style::default());
-        assert!(light.contains("fill:#f5f6f8") && !light.contains("fill:#0e1115"));
-        assert!(dark.contains("fill:#0e1115") && !dark.contains("fill:#f5f6f8"));
-        assert!(auto.contains("@media (prefers-color-scheme:dark)"));
+        assert!(light.contains("fill=\"#f5f6f8\"") && !light.contains("#0e1115"));
+        assert!(dark.contains("fill=\"#0e1115\"") && !dark.contains("#f5f6f8"));
+        // Without its <style> (a feed reader's sanitiser), the drawing keeps its colours.
+        assert!(!light.contains("<style>") && !dark.contains("<style>"));
+        assert!(auto.contains("fill=\"#f5f6f8\""));
+        assert!(auto.contains("@media (prefers-color-scheme:dark){.kpg-poster .bg{fill:#0e1115}"));
         // Every rule is scoped to the poster: none can restyle the article around it.
         let css = &auto[auto.find("<style>").unwrap()..auto.find("</style>").unwrap()];
         for rule in css.trim_start_matches("<style>").split('}') {

@@ -15,13 +15,9 @@
  * Options, as data attributes of the <pre>: view (cluster,manifests,events,explain,terminal;
  * the first opens first), autoplay, speed (1|10|60), until and at (Go durations), theme
  * (light|dark|auto), lang (en|ko), readonly, height (px), title, playground (the page's URL),
- * live (visible|click|never: when a drawing becomes the live playground).
- *
- * With a drawing (what `kpg share --embed` and the page's Embed dialog write: an
- * <svg class="kpg-poster"> just before a <details class="karpenter-playground-manifests">
- * that holds the <pre>), the drawing is the embed's poster, and nothing else, until the
- * playground takes over: when it comes near the viewport (data-live="visible", the default),
- * when the reader clicks it ("click"), or never ("never": the drawing stays a static figure).
+ * live (visible|click|never). An <svg class="kpg-poster"> before the <pre>'s <details> (what
+ * `kpg share --embed` writes) is the poster until the playground takes over: when near the
+ * viewport, on click, or never (a static figure).
  *
  * Scripting: window.KarpenterPlayground.embeds[i] has start(), load(yaml, {at}), play(),
  * pause(), seek(at), setLang(lang), setSpeed(n), on(type, fn) and a `ready` promise; the
