@@ -1069,6 +1069,32 @@ mod tests {
     }
 
     #[test]
+    fn the_preview_card_is_the_cards_size_and_holds_the_poster_and_the_figures() {
+        let snap = lab("seed002-limits", 600_000);
+        let figure = Figure::of(&snap, "limits");
+        let style = Style {
+            theme: Theme::Light,
+            lang: Lang::En,
+        };
+        let card = preview_card(&figure, style);
+        assert!(card.starts_with(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {CARD_WIDTH} {CARD_HEIGHT}\""
+        )));
+        // The poster inside, placed on the right and cut to the card's height.
+        assert_eq!(card.matches("<svg ").count(), 2);
+        assert!(card.contains("preserveAspectRatio=\"xMidYMin slice\""));
+        assert!(card.contains(&format!(
+            ">{}</text>",
+            Words::of(Lang::En).nodes(figure.nodes)
+        )));
+        assert!(card.contains(&format!(
+            ">{}/h</text>",
+            snapshot::dollars(figure.cost_per_hour)
+        )));
+        assert!(card.contains(">limits</text>"));
+    }
+
+    #[test]
     fn text_is_cut_to_its_box() {
         assert_eq!(fit("m5.large", 200, 13), "m5.large");
         let cut = fit("a-very-long-nodepool-name-that-goes-on-and-on", 100, 13);

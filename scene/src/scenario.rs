@@ -35,3 +35,35 @@ pub fn title(scenario: &Scenario) -> String {
     }
     String::from("a scenario")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab(name: &str) -> String {
+        std::fs::read_to_string(format!(
+            "{}/../tests/labs/{name}.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_scenario_is_drawn_at_the_instant_asked() {
+        let yaml = lab("seed002-limits");
+        let start = figure_at(&yaml, 0).unwrap();
+        let later = figure_at(&yaml, 300_000).unwrap();
+        assert_eq!(start.at_ms, 0);
+        assert_eq!(later.at_ms, 300_000);
+        // The platform pool has launched its four nodes by 5m; at 0s only the fixed two run.
+        assert_eq!((start.nodes, later.nodes), (2, 6));
+        assert_eq!(later.title, "cluster mydev");
+        assert_eq!(figure_at(&yaml, 300_000).unwrap(), later, "deterministic");
+    }
+
+    #[test]
+    fn a_scenario_with_errors_is_not_drawn() {
+        let err = figure_at("apiVersion: karpenter.sh/v1\nkind: NodePool\nspec: 3\n", 0);
+        assert!(err.is_err(), "{err:?}");
+    }
+}

@@ -156,6 +156,20 @@ mod tests {
     }
 
     #[test]
+    fn live_travels_as_an_attribute_and_reads_back() {
+        let o = EmbedOptions {
+            live: crate::Live::Never,
+            ..EmbedOptions::default()
+        };
+        assert!(o.attributes().contains(&("live", String::from("never"))));
+        let (back, ignored) = EmbedOptions::from_query(&o.to_query()).unwrap();
+        assert_eq!(back, o);
+        assert!(ignored.is_empty(), "{ignored:?}");
+        let default = EmbedOptions::default().attributes();
+        assert!(default.iter().all(|(k, _)| *k != "live"));
+    }
+
+    #[test]
     fn a_preview_page_carries_absolute_card_metadata_and_escapes_what_it_quotes() {
         let page = preview_page(&Preview {
             title: "NodePool/\"<b>\"",
