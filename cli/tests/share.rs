@@ -373,7 +373,7 @@ fn the_embed_snippet_carries_the_options_and_escaped_text() {
     // The drawing first, in the embed's theme and language, then the YAML folded under it.
     assert!(html.starts_with("<svg "), "{html}");
     assert!(
-        html.contains("@media") == false && html.contains("#0e1115"),
+        !html.contains("@media") && html.contains("#0e1115"),
         "dark: {html}"
     );
     assert!(html.contains("파드"), "in Korean: {html}");

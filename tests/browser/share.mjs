@@ -371,7 +371,14 @@ await test('Share → Link offers the link preview page and its image as downloa
   const fromPage = fs.readFileSync(htmlFile, 'utf8');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpg-page-'));
   execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m', '--page', dir, '--page-url', where], { stdio: 'pipe' });
-  assert(fromPage === fs.readFileSync(path.join(dir, 'index.html'), 'utf8'), 'the same page kpg share --page writes');
+  // The page's link carries what the page adds (its language, the open tab): the same page
+  // kpg share --page writes, around the dialog's own link.
+  const pageLink = await fresh.page.locator('.share-link').inputValue();
+  const escapeAttr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  assert(fromPage.includes(`<a class="open" href="${escapeAttr(pageLink)}">`), 'the page opens the dialog\'s link');
+  const fromKpg = fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
+    .replace(/<a class="open" href="[^"]*">/, `<a class="open" href="${escapeAttr(pageLink)}">`);
+  assert(fromPage === fromKpg, `the same page kpg share --page writes:\n${fromPage.slice(0, 400)}\nvs\n${fromKpg.slice(0, 400)}`);
   const [png] = await Promise.all([fresh.page.waitForEvent('download'), fresh.page.click('.download-preview-image')]);
   assert(png.suggestedFilename() === 'preview.png', png.suggestedFilename());
   const pngFile = path.join(os.tmpdir(), `kpg-preview-${process.pid}.png`);
