@@ -217,7 +217,7 @@ await test('with JavaScript off each scenario is its drawing, and its YAML a cli
   const box = await drawings[0].boundingBox();
   assert(await drawings[0].isVisible() && box.height > 100, `the first drawing shows: ${JSON.stringify(box)}`);
   const label = await drawings[0].getAttribute('aria-label');
-  assert(/^EC2NodeClass\/default: 0 nodes · \$0\.0000\/h · 0 pods running · 1 pending$/.test(label),
+  assert(/^NodePool hello-world: 0 nodes · \$0\.0000\/h · 0 pods running · 1 pending$/.test(label),
     `its name says what it shows (at 0s: no node, the pod pending): ${label}`);
   assert(!(await pres[0].isVisible()), 'the YAML is folded under it');
   await p.locator('summary').first().focus();
