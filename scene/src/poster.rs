@@ -503,7 +503,8 @@ impl Canvas {
     fn rect(&mut self, x: i32, y: i32, w: i32, h: i32, rx: i32, class: &str) {
         let _ = write!(
             self.body,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" class=\"{class}\"{}/>",
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" \
+             class=\"{class}\"{}/>",
             paint(self.palette, class)
         );
     }
