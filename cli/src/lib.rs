@@ -11,6 +11,7 @@ pub mod args;
 pub mod compare;
 pub mod csv;
 pub mod json;
+pub mod preview;
 pub mod table;
 
 use std::ffi::OsString;
@@ -740,6 +741,8 @@ pub struct Shareable {
     pub link: Option<String>,
     /// The reader's warnings (the scenario is shared anyway).
     pub warnings: Vec<Diagnostic>,
+    /// `--page`: the files to write (the page and its image), under the directory given.
+    pub files: Vec<(std::path::PathBuf, Vec<u8>)>,
 }
 
 /// Why a scenario was not shared.
@@ -752,6 +755,8 @@ pub enum ShareFailure {
     Empty,
     /// The link does not read back as the scenario (over the size a link may hold).
     Unreadable(kpg_share::LinkError),
+    /// `--page`: the preview could not be drawn.
+    Preview(String),
 }
 
 /// `kpg share` on a scenario's text: reads it as [`validate`] does, starts it as
@@ -788,8 +793,23 @@ pub fn share(
         let title = kpg_scene::poster::title_of(&shared.docs);
         shared.figure = Some(kpg_scene::poster::Figure::of(&snapshot, &title));
     }
+    let mut files = Vec::new();
     let (text, link) = match output {
-        ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),
+        // The scenario was read and started above, so its poster can be drawn; were it not,
+        // the snippet without one still works.
+        ShareOutput::Embed(options) => (
+            preview::embed_snippet(base, text, options)
+                .unwrap_or_else(|_| kpg_share::script_snippet(base, text, options)),
+            None,
+        ),
+        ShareOutput::Page { dir, page_url } => {
+            let link = checked_link(base, &shared)?;
+            let page = preview::preview_page(text, at.unwrap_or(0), &link, page_url)
+                .map_err(ShareFailure::Preview)?;
+            files.push((dir.join("index.html"), page.html.into_bytes()));
+            files.push((dir.join(preview::IMAGE), page.png));
+            (format!("{}\n", kpg_share::page_base(page_url)), Some(link))
+        }
         ShareOutput::Link => {
             let link = checked_link(base, &shared)?;
             (format!("{link}\n"), Some(link))
@@ -811,6 +831,7 @@ pub fn share(
         text,
         link,
         warnings,
+        files,
     })
 }
 
@@ -831,17 +852,7 @@ fn checked_link(base: &str, shared: &kpg_share::Shared) -> Result<String, ShareF
 /// A short description of a scenario read from standard input, for an iframe's title: its
 /// cluster's name when it names one, else its first NodePool or workload.
 fn describe(scenario: &Scenario) -> String {
-    let default_cluster = kpg_core::model::Cluster::default().name;
-    if scenario.cluster.name != default_cluster {
-        return format!("cluster {}", scenario.cluster.name);
-    }
-    if let Some(pool) = scenario.node_pools.first() {
-        return format!("NodePool {}", pool.name);
-    }
-    if let Some(w) = scenario.workloads.first() {
-        return format!("{} {}", w.kind.as_str(), w.name);
-    }
-    String::from("a scenario")
+    kpg_scene::scenario::title(scenario)
 }
 
 /// `kpg share`: the link (or the snippet) on stdout, warnings and the long-link note on
@@ -879,6 +890,10 @@ fn run_share(
             );
             return EXIT_FAILURE;
         }
+        Err(ShareFailure::Preview(e)) => {
+            let _ = writeln!(stderr, "kpg: {file}: no preview was made: {e}");
+            return EXIT_FAILURE;
+        }
         Err(ShareFailure::Unreadable(e)) => {
             let _ = writeln!(
                 stderr,
@@ -889,6 +904,17 @@ fn run_share(
     };
     for d in &shareable.warnings {
         let _ = writeln!(stderr, "{file}: {d}");
+    }
+    for (path, bytes) in &shareable.files {
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, bytes));
+        if let Err(e) = written {
+            let _ = writeln!(stderr, "kpg: cannot write {}: {e}", path.display());
+            return EXIT_FAILURE;
+        }
+        let _ = writeln!(stderr, "kpg: wrote {}", path.display());
     }
     if let (ShareOutput::Link, Some(link)) = (output, &shareable.link) {
         let chars = link.chars().count();

@@ -9,4 +9,5 @@
 //! Natively (`kpg share`) and in the page's wasm alike: no I/O, no clock, deterministic.
 
 pub mod poster;
+pub mod scenario;
 pub mod snapshot;

@@ -229,19 +229,9 @@ impl Figure {
 /// tab names it, `Kind/name`, else "Karpenter Playground". The page's Share dialog and
 /// `kpg share` both title a link's figure so, and get the same link for the same scenario.
 pub fn title_of(docs: &[String]) -> String {
-    for doc in docs {
-        let spans = kpg_manifests::document_spans(doc);
-        if let Some(label) = spans.first().and_then(|(_, _, l)| l.clone()) {
-            // Namespaced objects read `Kind/ns/name`; the kind and the name say enough.
-            let mut parts = label.split('/');
-            let kind = parts.next().unwrap_or_default();
-            return match parts.next_back() {
-                Some(name) => format!("{kind}/{name}"),
-                None => kind.to_string(),
-            };
-        }
-    }
-    String::from("Karpenter Playground")
+    docs.iter()
+        .find_map(|doc| kpg_manifests::document_title(doc))
+        .unwrap_or_else(|| String::from("Karpenter Playground"))
 }
 
 /// A workload colour index as the figure keeps it.
@@ -419,28 +409,44 @@ fn rules(out: &mut String, palette: &[(&str, &str)]) {
     }
 }
 
+/// The drawing's colours are presentation attributes in the base palette (light, or dark for
+/// [`Theme::Dark`]), so a reader that drops `<style>` (many feed readers and mail clients)
+/// still shows them; under [`Theme::Auto`] the dark rules override them, as author CSS does
+/// presentation attributes, where the reader prefers dark.
 fn style_element(theme: Theme) -> String {
-    let mut css = String::new();
-    let _ = write!(
-        css,
-        ".{SCOPE}{{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\
-         \"Apple SD Gothic Neo\",\"Noto Sans KR\",sans-serif}}\
-         .{SCOPE} .b{{font-weight:600}}"
-    );
-    for (i, c) in WORKLOAD.iter().enumerate() {
-        let _ = write!(css, ".{SCOPE} .w{i}{{fill:{c}}}");
+    if theme != Theme::Auto {
+        return String::new();
     }
-    match theme {
-        Theme::Light => rules(&mut css, LIGHT),
-        Theme::Dark => rules(&mut css, DARK),
-        Theme::Auto => {
-            rules(&mut css, LIGHT);
-            css.push_str("@media (prefers-color-scheme:dark){");
-            rules(&mut css, DARK);
-            css.push('}');
+    let mut css = String::from("@media (prefers-color-scheme:dark){");
+    rules(&mut css, DARK);
+    css.push('}');
+    format!("<style>{css}</style>")
+}
+
+/// The font, on the root element: no rule needed.
+const FONT: &str = "system-ui,-apple-system,'Segoe UI',Roboto,'Apple SD Gothic Neo',\
+                    'Noto Sans KR',sans-serif";
+
+/// A class's paint as presentation attributes (` fill="…" stroke="…"`), in `palette`.
+fn paint(palette: &[(&str, &str)], class: &str) -> String {
+    let mut out = String::new();
+    for token in class.split(' ') {
+        if token == "b" {
+            out.push_str(" font-weight=\"600\"");
+        } else if let Some(i) = token
+            .strip_prefix('w')
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let _ = write!(out, " fill=\"{}\"", WORKLOAD[i % WORKLOAD.len()]);
+        } else if let Some((_, decl)) = palette.iter().find(|(c, _)| *c == token) {
+            for part in decl.split(';') {
+                if let Some((k, v)) = part.split_once(':') {
+                    let _ = write!(out, " {k}=\"{v}\"");
+                }
+            }
         }
     }
-    format!("<style>{css}</style>")
+    out
 }
 
 /// `text` escaped for SVG text and attribute values.
@@ -487,6 +493,8 @@ fn fit(text: &str, width: i32, size: i32) -> String {
 struct Canvas {
     body: String,
     y: i32,
+    /// The base palette the presentation attributes come from.
+    palette: &'static [(&'static str, &'static str)],
 }
 
 impl Canvas {
@@ -496,7 +504,8 @@ impl Canvas {
             .unwrap_or_default();
         let _ = write!(
             self.body,
-            "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" class=\"{class}\"{anchor}>{}</text>",
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\" class=\"{class}\"{}{anchor}>{}</text>",
+            paint(self.palette, class),
             esc(text)
         );
     }
@@ -504,7 +513,9 @@ impl Canvas {
     fn rect(&mut self, x: i32, y: i32, w: i32, h: i32, rx: i32, class: &str) {
         let _ = write!(
             self.body,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" class=\"{class}\"/>"
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" \
+             class=\"{class}\"{}/>",
+            paint(self.palette, class)
         );
     }
 
@@ -702,8 +713,9 @@ fn lane(c: &mut Canvas, w: &Words, lane: &FigureLane) {
     }
     let bottom = y + LANE_PAD - CARD_GAP.min(y - top - 30);
     let frame = format!(
-        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"/>",
-        bottom - top
+        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"{}/>",
+        bottom - top,
+        paint(c.palette, "lane")
     );
     c.body.insert_str(frame_at, &frame);
     c.y = bottom + 10;
@@ -757,8 +769,9 @@ fn pending(c: &mut Canvas, w: &Words, figure: &Figure) {
     }
     let bottom = y + 6;
     let frame = format!(
-        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"/>",
-        bottom - top
+        "<rect x=\"{x}\" y=\"{top}\" width=\"{width}\" height=\"{}\" rx=\"8\" class=\"lane\"{}/>",
+        bottom - top,
+        paint(c.palette, "lane")
     );
     c.body.insert_str(frame_at, &frame);
     c.y = bottom + 10;
@@ -771,6 +784,11 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     let mut c = Canvas {
         body: String::new(),
         y: 0,
+        palette: if style.theme == Theme::Dark {
+            DARK
+        } else {
+            LIGHT
+        },
     };
     c.text(
         PAD,
@@ -832,13 +850,127 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{SCOPE}\" viewBox=\"0 0 {WIDTH} \
          {height}\" width=\"{WIDTH}\" height=\"{height}\" style=\"max-width:100%;height:auto\" \
-         role=\"img\" aria-label=\"{}\"><title>{}</title>{}\
-         <rect width=\"{WIDTH}\" height=\"{height}\" rx=\"10\" class=\"bg\"/>{}</svg>",
+         font-family=\"{FONT}\" role=\"img\" aria-label=\"{}\"><title>{}</title>{}\
+         <rect width=\"{WIDTH}\" height=\"{height}\" rx=\"10\" class=\"bg\"{}/>{}</svg>",
         esc(&label),
         esc(&label),
         style_element(style.theme),
+        paint(c.palette, "bg"),
         c.body
     )
+}
+
+/// The link preview's image: [`CARD_WIDTH`] × [`CARD_HEIGHT`] (what OpenGraph and Twitter
+/// cards show), the title and the figures in large type on the left, the poster on the right
+/// scaled to the card's height (no smaller than half size: a taller poster is cut at the
+/// bottom, its top being the figures and the first lanes).
+pub fn preview_card(figure: &Figure, style: Style) -> String {
+    let w = Words::of(style.lang);
+    let poster = svg(figure, style);
+    let poster_height = poster_height(&poster).unwrap_or(WIDTH);
+    let (px, py, pw, ph) = (440, 24, CARD_WIDTH - 440 - 24, CARD_HEIGHT - 48);
+    // At most the box's width, at least half size; what is left below is cut.
+    let scale = (f64::from(pw) / f64::from(WIDTH)).min(f64::from(ph) / f64::from(poster_height));
+    let scale = scale.max(0.5);
+    let shown = (f64::from(ph) / scale)
+        .min(f64::from(poster_height))
+        .round() as i32;
+    let drawn_h = (f64::from(shown) * scale).round() as i32;
+    let drawn_w = (f64::from(WIDTH) * scale).round() as i32;
+    let x = px + (pw - drawn_w) / 2;
+    // A short poster sits in the middle of the card's height.
+    let py = py + (ph - drawn_h) / 2;
+    // The poster's own svg element, placed and cut by a viewBox of its top `shown` units.
+    let inner = poster.replacen(
+        &format!(
+            "viewBox=\"0 0 {WIDTH} {poster_height}\" width=\"{WIDTH}\" \
+             height=\"{poster_height}\" style=\"max-width:100%;height:auto\""
+        ),
+        &format!(
+            "x=\"{x}\" y=\"{py}\" width=\"{drawn_w}\" height=\"{drawn_h}\" \
+             viewBox=\"0 0 {WIDTH} {shown}\" preserveAspectRatio=\"xMidYMin slice\""
+        ),
+        1,
+    );
+    let dark = style.theme == Theme::Dark;
+    let (bg, fg, muted, accent) = if dark {
+        ("#161a20", "#e5e8ed", "#9aa4b1", "#ff8a50")
+    } else {
+        ("#ffffff", "#1a1e24", "#5a6472", "#d55e00")
+    };
+    let mut c = Canvas {
+        body: String::new(),
+        y: 0,
+        palette: if style.theme == Theme::Dark {
+            DARK
+        } else {
+            LIGHT
+        },
+    };
+    let line = |c: &mut Canvas, y: i32, size: i32, fill: &str, weight: bool, text: &str| {
+        let _ = write!(
+            c.body,
+            "<text x=\"40\" y=\"{y}\" font-size=\"{size}\" fill=\"{fill}\"{}>{}</text>",
+            if weight { " font-weight=\"600\"" } else { "" },
+            esc(&fit(text, 380, size))
+        );
+    };
+    line(&mut c, 64, 22, muted, false, "Karpenter Playground");
+    // The title on up to two lines, cut at a character budget.
+    let title: Vec<char> = figure.title.chars().collect();
+    let per_line = (380 * 100 / (40 * 56)) as usize;
+    let first: String = title.iter().take(per_line).collect();
+    line(&mut c, 124, 40, fg, true, &first);
+    let mut y = 124;
+    if title.len() > per_line {
+        let rest: String = title[per_line..].iter().collect();
+        y += 48;
+        line(&mut c, y, 40, fg, true, &rest);
+    }
+    y += 70;
+    line(&mut c, y, 30, fg, false, &w.nodes(figure.nodes));
+    y += 46;
+    let cost = format!("{}{}", snapshot::dollars(figure.cost_per_hour), w.per_hour);
+    line(&mut c, y, 30, fg, false, &cost);
+    y += 46;
+    line(&mut c, y, 30, fg, false, &w.running(figure.pods_running));
+    y += 46;
+    let pending_fill = if figure.pods_pending > 0 { accent } else { fg };
+    line(
+        &mut c,
+        y,
+        30,
+        pending_fill,
+        figure.pods_pending > 0,
+        &w.pending(figure.pods_pending),
+    );
+    line(
+        &mut c,
+        CARD_HEIGHT - 40,
+        22,
+        muted,
+        false,
+        &format!("{} {}", w.at, snapshot::clock(figure.at_ms)),
+    );
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {CARD_WIDTH} {CARD_HEIGHT}\" \
+         width=\"{CARD_WIDTH}\" height=\"{CARD_HEIGHT}\" font-family=\"system-ui,-apple-system,\
+         'Segoe UI',Roboto,'Apple SD Gothic Neo','Noto Sans KR',sans-serif\">\
+         <rect width=\"{CARD_WIDTH}\" height=\"{CARD_HEIGHT}\" fill=\"{bg}\"/>{}{inner}</svg>",
+        c.body
+    )
+}
+
+/// A link preview image's size: what OpenGraph and Twitter's large cards show.
+pub const CARD_WIDTH: i32 = 1200;
+pub const CARD_HEIGHT: i32 = 630;
+
+/// The height in a poster's `viewBox`.
+fn poster_height(poster: &str) -> Option<i32> {
+    let from =
+        poster.find(&format!("viewBox=\"0 0 {WIDTH} "))? + format!("viewBox=\"0 0 {WIDTH} ").len();
+    let rest = &poster[from..];
+    rest[..rest.find('"')?].parse().ok()
 }
 
 #[cfg(test)]
@@ -911,9 +1043,12 @@ mod tests {
             },
         );
         let auto = svg(&figure, Style::default());
-        assert!(light.contains("fill:#f5f6f8") && !light.contains("fill:#0e1115"));
-        assert!(dark.contains("fill:#0e1115") && !dark.contains("fill:#f5f6f8"));
-        assert!(auto.contains("@media (prefers-color-scheme:dark)"));
+        assert!(light.contains("fill=\"#f5f6f8\"") && !light.contains("#0e1115"));
+        assert!(dark.contains("fill=\"#0e1115\"") && !dark.contains("#f5f6f8"));
+        // Without its <style> (a feed reader's sanitiser), the drawing keeps its colours.
+        assert!(!light.contains("<style>") && !dark.contains("<style>"));
+        assert!(auto.contains("fill=\"#f5f6f8\""));
+        assert!(auto.contains("@media (prefers-color-scheme:dark){.kpg-poster .bg{fill:#0e1115}"));
         // Every rule is scoped to the poster: none can restyle the article around it.
         let css = &auto[auto.find("<style>").unwrap()..auto.find("</style>").unwrap()];
         for rule in css.trim_start_matches("<style>").split('}') {
@@ -942,6 +1077,32 @@ mod tests {
         let drawing = svg(&figure, Style::default());
         assert!(drawing.contains(" × "), "grouped rows");
         assert!(drawing.len() < 40_000, "{} bytes", drawing.len());
+    }
+
+    #[test]
+    fn the_preview_card_is_the_cards_size_and_holds_the_poster_and_the_figures() {
+        let snap = lab("seed002-limits", 600_000);
+        let figure = Figure::of(&snap, "limits");
+        let style = Style {
+            theme: Theme::Light,
+            lang: Lang::En,
+        };
+        let card = preview_card(&figure, style);
+        assert!(card.starts_with(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {CARD_WIDTH} {CARD_HEIGHT}\""
+        )));
+        // The poster inside, placed on the right and cut to the card's height.
+        assert_eq!(card.matches("<svg ").count(), 2);
+        assert!(card.contains("preserveAspectRatio=\"xMidYMin slice\""));
+        assert!(card.contains(&format!(
+            ">{}</text>",
+            Words::of(Lang::En).nodes(figure.nodes)
+        )));
+        assert!(card.contains(&format!(
+            ">{}/h</text>",
+            snapshot::dollars(figure.cost_per_hour)
+        )));
+        assert!(card.contains(">limits</text>"));
     }
 
     #[test]

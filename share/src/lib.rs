@@ -12,12 +12,14 @@
 mod documents;
 mod embed;
 mod html;
+mod poster;
 
 pub use documents::split_documents;
 pub use embed::{
-    EmbedOptions, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
+    EmbedOptions, Live, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
 };
 pub use html::escape as escape_html;
+pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

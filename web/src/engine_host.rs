@@ -134,6 +134,10 @@ impl Host {
                 out.send(Reply::Frame(frame));
             }
             Request::Migrate { ws } => out.send(Reply::Migrated(migration::preview(&ws))),
+            Request::Poster { yaml, at } => out.send(Reply::Poster {
+                at,
+                figure: kpg_scene::scenario::figure_at(&yaml, at.max(0) as u64),
+            }),
             Request::SetVersion { ws, version } => {
                 let edited = ws.docs.iter().find_map(|d| {
                     kpg_manifests::set_karpenter_version(&d.text, &version).map(|t| (d.id, t))

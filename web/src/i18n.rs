@@ -305,6 +305,16 @@ pub enum T {
     TableMemory,
     TablePods,
     TablePrice,
+    LiveWhen,
+    LiveVisible,
+    LiveClick,
+    LiveNever,
+    PosterDrawing,
+    PreviewPageTitle,
+    PreviewPageHelp,
+    PreviewPageUrl,
+    DownloadPreviewPage,
+    DownloadPreviewImage,
 }
 
 impl T {
@@ -647,6 +657,20 @@ impl T {
             TableMemory => "Memory requested / allocatable",
             TablePods => "Pods",
             TablePrice => "$/hour",
+            LiveWhen => "Becomes live",
+            LiveVisible => "When it comes into view",
+            LiveClick => "When the reader clicks it",
+            LiveNever => "Never: a static figure",
+            PosterDrawing => "Drawing the cluster for the snippet…",
+            PreviewPageTitle => "Link preview page",
+            PreviewPageHelp => {
+                "A static page whose card shows this cluster where its address is pasted \
+                 (chat, social media); it opens this link. Publish both files in one folder \
+                 at the address below."
+            }
+            PreviewPageUrl => "Where you will publish it (https://…/)",
+            DownloadPreviewPage => "Download index.html",
+            DownloadPreviewImage => "Download preview.png",
         }
     }
 
@@ -984,6 +1008,20 @@ impl T {
             TableMemory => "메모리 요청 / 할당 가능",
             TablePods => "파드",
             TablePrice => "시간당 요금",
+            LiveWhen => "라이브 전환",
+            LiveVisible => "화면에 보일 때",
+            LiveClick => "독자가 클릭할 때",
+            LiveNever => "안 함: 정적 그림",
+            PosterDrawing => "코드에 넣을 클러스터 그림을 그리는 중…",
+            PreviewPageTitle => "링크 미리보기 페이지",
+            PreviewPageHelp => {
+                "주소를 붙여 넣은 곳(채팅, 소셜 미디어)에 이 클러스터를 카드로 보여 주는 정적 \
+                 페이지입니다. 열면 이 링크로 이동합니다. 두 파일을 아래 주소의 한 폴더에 \
+                 올리세요."
+            }
+            PreviewPageUrl => "올릴 주소 (https://…/)",
+            DownloadPreviewPage => "index.html 내려받기",
+            DownloadPreviewImage => "preview.png 내려받기",
         }
     }
 
@@ -1254,6 +1292,16 @@ pub const ALL: &[T] = &[
     T::TableMemory,
     T::TablePods,
     T::TablePrice,
+    T::LiveWhen,
+    T::LiveVisible,
+    T::LiveClick,
+    T::LiveNever,
+    T::PosterDrawing,
+    T::PreviewPageTitle,
+    T::PreviewPageHelp,
+    T::PreviewPageUrl,
+    T::DownloadPreviewPage,
+    T::DownloadPreviewImage,
 ];
 
 #[cfg(test)]

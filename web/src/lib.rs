@@ -44,6 +44,7 @@ pub mod player;
 pub mod prerender;
 pub mod protocol;
 pub mod series;
+pub mod share_poster;
 pub mod share_view;
 pub mod snapshot;
 pub mod state;

@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -107,6 +107,13 @@ pub enum Request {
         #[serde(skip)]
         text: String,
     },
+    /// The poster of these manifests at `at`, for the Share dialog's snippet and link
+    /// preview: a simulation of its own, as `kpg share` draws it (the running one may be
+    /// elsewhere in time). Answered with [`Reply::Poster`].
+    Poster {
+        yaml: String,
+        at: i64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,6 +163,11 @@ pub enum Reply {
         errors: Vec<CheckError>,
     },
     Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
+    /// The figure a [`Request::Poster`] asked for, or why it cannot be drawn.
+    Poster {
+        at: i64,
+        figure: Result<kpg_scene::poster::Figure, String>,
+    },
     /// The request's last reply: the worker is free for the next one.
     Done,
     /// The worker could not read the request (a page from another build, most likely).
