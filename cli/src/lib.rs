@@ -752,6 +752,8 @@ pub enum ShareFailure {
     Empty,
     /// The link does not read back as the scenario (over the size a link may hold).
     Unreadable(kpg_share::LinkError),
+    /// `--issue`: no report could be made.
+    Report(kpg_issue::Refusal),
 }
 
 /// `kpg share` on a scenario's text: reads it as [`validate`] does, starts it as
@@ -781,6 +783,11 @@ pub fn share(
     }
     let (text, link) = match output {
         ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),
+        ShareOutput::Issue => {
+            let issue =
+                kpg_issue::issue(&shared.docs, at, base).map_err(ShareFailure::Report)?;
+            (issue.markdown, issue.link)
+        }
         ShareOutput::Link => {
             let link = checked_link(base, &shared)?;
             (format!("{link}\n"), Some(link))
@@ -868,6 +875,10 @@ fn run_share(
                 stderr,
                 "kpg: {file}: nothing to share: it holds no manifests"
             );
+            return EXIT_FAILURE;
+        }
+        Err(ShareFailure::Report(refusal)) => {
+            let _ = writeln!(stderr, "kpg: {file}: no report was made: {refusal}");
             return EXIT_FAILURE;
         }
         Err(ShareFailure::Unreadable(e)) => {
