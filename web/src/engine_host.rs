@@ -155,6 +155,9 @@ impl Host {
                 out.send(Reply::Frame(self.frame()));
             }
             Request::Open { text } => out.send(Reply::Opened(crate::opening::read(text))),
+            Request::Report { docs, at, base } => out.send(Reply::Reported(
+                kpg_issue::issue(&docs, Some(at), &base).map_err(|e| e.to_string()),
+            )),
         }
     }
 

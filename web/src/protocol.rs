@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -107,6 +107,14 @@ pub enum Request {
         #[serde(skip)]
         text: String,
     },
+    /// The Share dialog's "Report to Karpenter": the block for these documents (the tabs) at
+    /// `at`, its link on `base` (the page's address), as `kpg share --issue` makes it.
+    /// Answered with [`Reply::Reported`].
+    Report {
+        docs: Vec<String>,
+        at: u64,
+        base: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,6 +164,8 @@ pub enum Reply {
         errors: Vec<CheckError>,
     },
     Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
+    /// The block for a [`Request::Report`], or why there is none.
+    Reported(Result<kpg_issue::Issue, String>),
     /// The request's last reply: the worker is free for the next one.
     Done,
     /// The worker could not read the request (a page from another build, most likely).
