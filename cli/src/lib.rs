@@ -784,8 +784,7 @@ pub fn share(
     let (text, link) = match output {
         ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),
         ShareOutput::Issue => {
-            let issue =
-                kpg_issue::issue(&shared.docs, at, base).map_err(ShareFailure::Report)?;
+            let issue = kpg_issue::issue(&shared.docs, at, base).map_err(ShareFailure::Report)?;
             (issue.markdown, issue.link)
         }
         ShareOutput::Link => {

@@ -36,7 +36,10 @@ fn issue(file: &str, extra: &[&str]) -> String {
 
 /// The redacted scenario inside the block's ```yaml fence.
 fn scenario_of(block: &str) -> String {
-    let start = block.find("```yaml\n").expect("the block holds the scenario") + 8;
+    let start = block
+        .find("```yaml\n")
+        .expect("the block holds the scenario")
+        + 8;
     let end = start + block[start..].find("\n```").expect("the fence closes") + 1;
     block[start..end].to_string()
 }
@@ -107,7 +110,10 @@ fn the_block_names_the_version_and_the_events_that_decided() {
         "the figures at the instant:\n{block}"
     );
     // A scenario that names no version says it runs the playground's default.
-    let limits = issue(lab("seed002-limits.yaml").to_str().unwrap(), &["--at", "3m"]);
+    let limits = issue(
+        lab("seed002-limits.yaml").to_str().unwrap(),
+        &["--at", "3m"],
+    );
     assert!(
         limits.contains(&format!(
             "Karpenter **{}** (the playground's default",
@@ -175,7 +181,10 @@ fn the_redacted_scenario_loads_and_simulates_to_the_same_outcome() {
         (acme(), "5m"),
         (lab("byoc-snapshot.yaml").to_str().unwrap().into(), "4m"),
         (lab("seed003-batch-job.yaml").to_str().unwrap().into(), "3m"),
-        (lab("volumes/attach-limits.yaml").to_str().unwrap().into(), "2m"),
+        (
+            lab("volumes/attach-limits.yaml").to_str().unwrap().into(),
+            "2m",
+        ),
         (lab("seed002-limits.yaml").to_str().unwrap().into(), "3m"),
     ];
     for (file, at) in cases {
@@ -202,7 +211,10 @@ fn the_redacted_scenario_loads_and_simulates_to_the_same_outcome() {
 
 #[test]
 fn the_link_opens_the_redacted_scenario_at_the_instant() {
-    let block = issue(&acme(), &["--at", "5m", "--base", "https://example.com/kpg"]);
+    let block = issue(
+        &acme(),
+        &["--at", "5m", "--base", "https://example.com/kpg"],
+    );
     let link = link_of(&block);
     assert!(link.starts_with("https://example.com/kpg/#kpg1."), "{link}");
     let shared = kpg_share::decode(link.split_once('#').unwrap().1).expect("the link opens");
@@ -232,7 +244,11 @@ fn the_block_is_the_same_bytes_every_time_and_at_rest_by_default() {
     let file = lab("byoc-snapshot.yaml");
     let file = file.to_str().unwrap();
     let first = issue(file, &[]);
-    assert_eq!(first, issue(file, &[]), "the same file gives the same block");
+    assert_eq!(
+        first,
+        issue(file, &[]),
+        "the same file gives the same block"
+    );
     // Without --at, the instant nothing more would change, as `kpg simulate` stops.
     let simulated = stdout(&kpg(&["simulate", file]));
     let time = simulated
@@ -254,8 +270,8 @@ fn a_large_scenario_is_cut_to_fit_a_comment_and_keeps_its_link() {
         text.push_str(&format!(
             "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: service-{i:04}-{}\n\
              spec:\n  replicas: 0\n  selector:\n    matchLabels: {{app: s{i}}}\n  template:\n    \
-             metadata:\n      labels: {{app: s{i}}}\n    spec:\n      containers:\n      - name: c\n        \
-             image: busybox\n        resources: {{requests: {{cpu: 10m}}}}\n",
+             metadata:\n      labels: {{app: s{i}}}\n    spec:\n      containers:\n      \
+             - name: c\n        image: busybox\n        resources: {{requests: {{cpu: 10m}}}}\n",
             (i * 7919 % 100_003).to_string().repeat(6)
         ));
     }
@@ -274,7 +290,10 @@ fn a_large_scenario_is_cut_to_fit_a_comment_and_keeps_its_link() {
     let shared = kpg_share::decode(link_of(&block).split_once('#').unwrap().1)
         .expect("the link is kept, whole");
     assert_eq!(shared.docs.len(), 605, "the link opens every document");
-    assert!(block.contains("#### What was redacted"), "the list of redactions stays");
+    assert!(
+        block.contains("#### What was redacted"),
+        "the list of redactions stays"
+    );
 }
 
 #[test]
@@ -288,5 +307,8 @@ fn issue_refuses_what_it_cannot_report() {
     assert_eq!(out.status.code(), Some(1), "a scenario with errors");
     assert!(stdout(&out).is_empty(), "gets no block");
     let help = stdout(&kpg(&["help", "share"]));
-    assert!(help.contains("--issue") && help.contains("redacted"), "{help}");
+    assert!(
+        help.contains("--issue") && help.contains("redacted"),
+        "{help}"
+    );
 }

@@ -95,7 +95,10 @@ pub fn issue(docs: &[String], at: Option<Millis>, base: &str) -> Result<Issue, R
         let errors: Vec<_> = loaded.errors().collect();
         return Err(Refusal::Invalid {
             errors: errors.len(),
-            first: errors.first().map(|d| d.message.clone()).unwrap_or_default(),
+            first: errors
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default(),
         });
     }
     // What kubectl printed is shortened as `kpg import` does first: its status, managed
@@ -229,8 +232,8 @@ fn reduce(
         if trial.is_empty() {
             continue;
         }
-        let same = outcome::run(&kpg_share::to_stream(&trial), Some(at), REST_LIMIT)
-            .is_some_and(|run| {
+        let same =
+            outcome::run(&kpg_share::to_stream(&trial), Some(at), REST_LIMIT).is_some_and(|run| {
                 run.warnings <= original.warnings
                     && outcome::signature(&run, &|s| s.to_string(), Timing::Exact) == *wanted
                     && outcome::decisions(&run, at) == decided
@@ -259,9 +262,9 @@ fn object_name(tree: &Tree) -> String {
 
 /// Whether a Cluster document names `spec.karpenter.version`.
 fn named_version(documents: &[(String, Tree)]) -> bool {
-    documents.iter().any(|(_, t)| {
-        kind_of(t) == "Cluster" && t.at(&["spec", "karpenter", "version"]).is_some()
-    })
+    documents
+        .iter()
+        .any(|(_, t)| kind_of(t) == "Cluster" && t.at(&["spec", "karpenter", "version"]).is_some())
 }
 
 fn to_json(tree: &Tree) -> Value {

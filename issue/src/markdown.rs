@@ -286,11 +286,7 @@ fn redaction(f: &Facts<'_>) -> String {
 
 /// `text` in a code fence longer than any run of backticks in it.
 fn fenced(out: &mut String, lang: &str, text: &str) {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest + 1).max(3));
     let _ = writeln!(out, "{fence}{lang}");
     out.push_str(text);

@@ -162,7 +162,6 @@ pub(crate) fn deciding(kind: &EventKind) -> bool {
     )
 }
 
-
 /// When each deciding event happened up to `at`, and what it was: a reduction keeps every
 /// document whose removal changes this (a PodDisruptionBudget that delayed a drain without
 /// changing the figures at the end still decided something).

@@ -82,7 +82,6 @@ impl Category {
             Category::Image => format!("image-{n:0width$}"),
         }
     }
-
 }
 
 /// Prefixes of the AWS resource ids that are replaced.
@@ -336,7 +335,10 @@ impl Redactor {
     }
 
     fn lookup(&self, category: &Category, key: &str) -> Option<&String> {
-        self.tables.get(category)?.get(key).filter(|p| !p.is_empty())
+        self.tables
+            .get(category)?
+            .get(key)
+            .filter(|p| !p.is_empty())
     }
 
     fn walk(&mut self, tree: &mut Tree, kind: &str, path: &mut Vec<String>, pass: Pass) {
@@ -380,8 +382,10 @@ impl Redactor {
                                 Tree::Seq(vec![Tree::Str("sleep".into()), Tree::Str(secs)]),
                             ));
                         }
-                        *self.dropped.entry("container env, commands and probes").or_default() +=
-                            before - entries.len();
+                        *self
+                            .dropped
+                            .entry("container env, commands and probes")
+                            .or_default() += before - entries.len();
                     }
                 }
                 // An annotations map left empty goes: `annotations: {}` says nothing.
@@ -643,9 +647,7 @@ fn sleep_of(container: &[(String, Tree)]) -> Option<String> {
     }
     words
         .windows(2)
-        .find(|pair| {
-            pair[0] == "sleep" && pair[1].trim_end_matches('s').parse::<u64>().is_ok()
-        })
+        .find(|pair| pair[0] == "sleep" && pair[1].trim_end_matches('s').parse::<u64>().is_ok())
         .map(|pair| pair[1].to_string())
 }
 
@@ -699,7 +701,12 @@ mod tests {
     }
 
     fn map(entries: Vec<(&str, Tree)>) -> Tree {
-        Tree::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        Tree::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        )
     }
 
     #[test]
@@ -785,7 +792,11 @@ mod tests {
         assert_eq!(get("a"), "arn:aws:iam::000000000001:redacted-1");
         assert_eq!(get("b"), "192.0.2.1 ip-192-0-2-1.ec2.internal");
         assert_eq!(get("c"), "000000000001.dkr.ecr.us-east-1.amazonaws.com/app");
-        assert_eq!(get("d"), "137438953472", "a plain number is a quantity, not an account");
+        assert_eq!(
+            get("d"),
+            "137438953472",
+            "a plain number is a quantity, not an account"
+        );
         assert_eq!(get("e"), "api-deadbeef sg-00000001");
     }
 }

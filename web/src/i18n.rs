@@ -495,7 +495,9 @@ impl T {
                  images are left out; documents that change nothing are dropped. The block ends \
                  with the full list. Read it before you post it."
             }
-            ReportMaking => "Reducing and redacting the scenario, and checking it still does the same…",
+            ReportMaking => {
+                "Reducing and redacting the scenario, and checking it still does the same…"
+            }
             ReportNotReproduced => {
                 "The redacted scenario does not simulate exactly as yours does; the block says \
                  so. Check what changed before you post it."
