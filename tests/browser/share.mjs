@@ -177,6 +177,8 @@ await test('Share → Report to Karpenter gives the block `kpg share --issue` pr
   await fresh.page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
   const block = await fresh.page.locator('textarea.report-block').inputValue();
   if (block !== expected) {
+    fs.writeFileSync(path.join(artifacts, 'share-07-report-page.md'), block);
+    fs.writeFileSync(path.join(artifacts, 'share-07-report-kpg.md'), expected);
     const at = [...block].findIndex((c, i) => c !== expected[i]);
     assert(false, `the page's block differs from kpg share --issue at ${at}:\n${block.slice(Math.max(0, at - 80), at + 80)}\nvs\n${expected.slice(Math.max(0, at - 80), at + 80)}`);
   }
