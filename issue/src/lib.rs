@@ -39,6 +39,53 @@ pub const REDUCE_MAX_PODS: usize = 400;
 /// The playground that made the block (`kpg --version` prints the same).
 pub const PLAYGROUND_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// What the engine found about a scenario at an instant: everything the block says, as data.
+/// The page's worker makes it (it simulates); the page's own thread writes the block with the
+/// link ([`block`]), with the deflate it already carries for share links.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Findings {
+    /// The instant reported, in milliseconds.
+    pub at: Millis,
+    /// The Karpenter version simulated (`v1.15`), and whether the scenario names it.
+    pub version: String,
+    pub version_named: bool,
+    pub auto_mode: bool,
+    /// The redacted scenario's figures at the instant.
+    pub summary: Summary,
+    /// The redacted scenario's pending pods: workload, pods, reason.
+    pub pending: Vec<(String, u32, Option<String>)>,
+    /// Every deciding event up to the instant, as a line (time, reason, object: message).
+    pub events: Vec<String>,
+    /// The redacted documents, as printed.
+    pub documents: Vec<String>,
+    /// How many documents the original had.
+    pub original_documents: usize,
+    /// `Kind/name` of the documents left out because they change nothing.
+    pub left_out: Vec<String>,
+    /// Whether each document was tried ([`REDUCE_MAX_DOCUMENTS`], [`REDUCE_MAX_PODS`]).
+    pub reduction_tried: bool,
+    /// The redacted scenario simulates to the same outcome as the original.
+    pub reproduces: bool,
+    /// Distinct values replaced, by category, with the first placeholder.
+    pub redacted: Vec<(Category, usize, String)>,
+    /// `userData` and `context` values replaced.
+    pub opaque: usize,
+    /// What was left out of the documents (annotations, container fields), with counts.
+    pub dropped: Vec<(String, usize)>,
+}
+
+/// The figures the block opens "what happened" with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub nodes: u32,
+    pub nodes_by_nodepool: Vec<(String, u32)>,
+    pub pods_running: u32,
+    pub pods_pending: u32,
+    pub cost_per_hour: i64,
+    pub disruptions: u32,
+    pub nodes_disrupted: u32,
+}
+
 /// The block and what went into it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Issue {
@@ -48,16 +95,10 @@ pub struct Issue {
     pub scenario: String,
     /// The link that opens it at the instant; `None` when too long for a comment.
     pub link: Option<String>,
-    /// The instant reported, in milliseconds.
-    pub at: Millis,
-    /// Distinct values replaced, by category.
-    pub redacted: Vec<(Category, usize)>,
-    /// `Kind/name` of the documents left out because they change nothing.
-    pub left_out: Vec<String>,
-    /// The redacted scenario simulates to the same outcome as the original.
-    pub reproduces: bool,
     /// The block was cut to fit [`COMMENT_LIMIT`].
     pub truncated: bool,
+    /// The redacted scenario simulates to the same outcome as the original.
+    pub reproduces: bool,
 }
 
 /// Why no block was made.
@@ -84,8 +125,32 @@ impl core::fmt::Display for Refusal {
 }
 
 /// The block for `docs` (the tabs, or a file's documents) at `at` (`None`: at rest), with
-/// its link on `base` (the page's own address, or `kpg share --base`).
+/// its link on `base` (the page's own address, or `kpg share --base`): [`findings`], then
+/// [`block`].
 pub fn issue(docs: &[String], at: Option<Millis>, base: &str) -> Result<Issue, Refusal> {
+    Ok(block(&findings(docs, at)?, base))
+}
+
+/// The Markdown block of `findings`, its link on `base`. Pure text: no simulation.
+pub fn block(findings: &Findings, base: &str) -> Issue {
+    let scenario = kpg_share::to_stream(&findings.documents);
+    let link = kpg_share::link(base, &kpg_share::from_stream(&scenario, findings.at));
+    let (markdown, link_kept, truncated) = markdown::block(&markdown::Facts {
+        findings,
+        link: &link,
+    });
+    Issue {
+        markdown,
+        scenario,
+        link: link_kept.then_some(link),
+        truncated,
+        reproduces: findings.reproduces,
+    }
+}
+
+/// What the block will say about `docs` at `at` (`None`: at rest): the scenario read, run,
+/// reduced, redacted and run again.
+pub fn findings(docs: &[String], at: Option<Millis>) -> Result<Findings, Refusal> {
     let mut text = kpg_share::to_stream(docs);
     if docs.iter().all(|d| d.trim().is_empty()) {
         return Err(Refusal::Empty);
@@ -140,36 +205,77 @@ pub fn issue(docs: &[String], at: Option<Millis>, base: &str) -> Result<Issue, R
         outcome::signature(run, &|s| s.to_string(), Timing::Renamed)
             == outcome::signature(&original, &|s| redactor.text(s), Timing::Renamed)
     });
-    let shared = kpg_share::from_stream(&scenario, at);
-    let link = kpg_share::link(base, &shared);
-
-    let facts = markdown::Facts {
+    // What happened is told from the redacted run: it names what the link opens. Should the
+    // redacted scenario not run at all, the original's words go through the redactor.
+    let run = redacted_run.as_ref().unwrap_or(&original);
+    let say = |s: &str| match &redacted_run {
+        Some(_) => s.to_string(),
+        None => redactor.text(s),
+    };
+    let o = kpg_core::compare::Outcome::of(&run.sim, &run.report);
+    let summary = Summary {
+        nodes: o.nodes,
+        nodes_by_nodepool: o.nodes_by_nodepool.into_iter().collect(),
+        pods_running: o.pods_running,
+        pods_pending: o.pods_pending,
+        cost_per_hour: o.cost_per_hour,
+        disruptions: o.disruptions,
+        nodes_disrupted: o.nodes_disrupted,
+    };
+    let pending = kpg_core::compare::pending(&run.report)
+        .into_iter()
+        .map(|p| (say(&p.owner), p.pods, p.message.as_deref().map(say)))
+        .collect();
+    let events = run
+        .sim
+        .events()
+        .iter()
+        .filter(|e| e.time <= at && outcome::deciding(&e.kind))
+        .map(|e| {
+            say(&format!(
+                "{:>8}  {:<26} {}: {}",
+                kpg_core::duration::format(e.time),
+                e.kind.reason(),
+                e.kind.object(),
+                e.kind
+            ))
+        })
+        .collect();
+    let redacted = redactor
+        .counts()
+        .into_iter()
+        .map(|(c, n)| {
+            let first = redactor
+                .first_placeholder(&c)
+                .unwrap_or_default()
+                .to_string();
+            (c, n, first)
+        })
+        .collect();
+    Ok(Findings {
         at,
-        version: &version,
+        version,
         version_named,
         auto_mode: !matches!(
             original.sim.karpenter().mode,
             kpg_core::automode::Mode::SelfManaged
         ),
-        run: redacted_run.as_ref().unwrap_or(&original),
-        redactor: &redactor,
-        scenario: &rendered,
-        documents: documents.len(),
-        left_out: &left_out,
+        summary,
+        pending,
+        events,
+        documents: rendered,
+        original_documents: documents.len(),
+        left_out,
         reduction_tried: reducible(&documents, original.report.pods.len()),
         reproduces,
-        link: &link,
-    };
-    let (markdown, link_kept, truncated) = markdown::block(&facts);
-    Ok(Issue {
-        markdown,
-        scenario,
-        link: link_kept.then_some(link),
-        at,
-        redacted: redactor.counts(),
-        left_out,
-        reproduces,
-        truncated,
+        redacted,
+        opaque: redactor.opaque,
+        dropped: redactor
+            .dropped
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| (k.to_string(), *n))
+            .collect(),
     })
 }
 

@@ -2,30 +2,14 @@
 
 use std::fmt::Write as _;
 
-use kpg_core::compare::{self, Outcome};
 use kpg_core::duration;
-use kpg_core::model::Millis;
 
-use crate::outcome::{Run, deciding};
-use crate::redact::{Category, Redactor};
-use crate::{COMMENT_LIMIT, PLAYGROUND_VERSION};
+use crate::redact::Category;
+use crate::{COMMENT_LIMIT, Findings, PLAYGROUND_VERSION};
 
-/// What the block says.
+/// What the block is written from: the findings and the link.
 pub(crate) struct Facts<'a> {
-    pub at: Millis,
-    pub version: &'a str,
-    pub version_named: bool,
-    pub auto_mode: bool,
-    /// The redacted scenario's run (what the link opens).
-    pub run: &'a Run,
-    pub redactor: &'a Redactor,
-    /// The redacted documents, rendered.
-    pub scenario: &'a [String],
-    /// How many documents the original had.
-    pub documents: usize,
-    pub left_out: &'a [String],
-    pub reduction_tried: bool,
-    pub reproduces: bool,
+    pub findings: &'a Findings,
     pub link: &'a str,
 }
 
@@ -35,7 +19,8 @@ const EVENTS_SHOWN: usize = 60;
 const PENDING_ROWS: usize = 20;
 
 /// The block, whether the link is in it, and whether it was cut to fit.
-pub(crate) fn block(f: &Facts<'_>) -> (String, bool, bool) {
+pub(crate) fn block(facts: &Facts<'_>) -> (String, bool, bool) {
+    let f = facts.findings;
     let at = duration::format(f.at);
     let head = header(f, &at);
     let happened = what_happened(f, &at);
@@ -44,13 +29,13 @@ pub(crate) fn block(f: &Facts<'_>) -> (String, bool, bool) {
         "**Open it:** [this scenario in Karpenter Playground]({}) (the redacted scenario below, \
          the clock at {at}; everything is in the link's fragment, which the browser never sends \
          to a server).\n\n",
-        f.link
+        facts.link
     );
     let footer = "<sub>Made with `kpg share --issue` (or the playground's Share → Report to \
                   Karpenter). The playground simulates Karpenter; it is not Karpenter: please \
                   check the behaviour against a real cluster before filing.</sub>\n";
 
-    let whole = scenario_section(f.scenario, f.scenario.len());
+    let whole = scenario_section(&f.documents, f.documents.len());
     let mut out = String::new();
     let fixed = head.len() + happened.len() + redaction.len() + footer.len();
     let mut link_kept = true;
@@ -69,16 +54,16 @@ pub(crate) fn block(f: &Facts<'_>) -> (String, bool, bool) {
             format!(
                 "**Open it:** the link is {} characters, too long for a comment: run \
                  `kpg share FILE --at {at}` on the scenario below to make it.\n\n",
-                f.link.len()
+                facts.link.len()
             )
         };
         // As many whole documents as fit, in order, and a note saying so.
         let room = COMMENT_LIMIT.saturating_sub(fixed + open.len() + 512);
-        let mut shown = f.scenario.len();
+        let mut shown = f.documents.len();
         let mut section = whole;
         while shown > 0 && section.len() > room {
             shown -= 1;
-            section = scenario_section(f.scenario, shown);
+            section = scenario_section(&f.documents, shown);
         }
         out.push_str(&head);
         out.push_str(&open);
@@ -90,7 +75,7 @@ pub(crate) fn block(f: &Facts<'_>) -> (String, bool, bool) {
     (out, link_kept, truncated)
 }
 
-fn header(f: &Facts<'_>, at: &str) -> String {
+fn header(f: &Findings, at: &str) -> String {
     let mut out = String::new();
     out.push_str("### Karpenter Playground: a scenario to reproduce\n\n");
     let version = if f.version_named {
@@ -123,9 +108,8 @@ fn header(f: &Facts<'_>, at: &str) -> String {
     out
 }
 
-fn what_happened(f: &Facts<'_>, at: &str) -> String {
-    let run = f.run;
-    let o = Outcome::of(&run.sim, &run.report);
+fn what_happened(f: &Findings, at: &str) -> String {
+    let o = &f.summary;
     let mut out = String::new();
     let _ = writeln!(out, "#### What happened, at {at}\n");
     let pools: Vec<String> = o
@@ -148,46 +132,30 @@ fn what_happened(f: &Facts<'_>, at: &str) -> String {
         o.disruptions,
         o.nodes_disrupted
     );
-    let pending = compare::pending(&run.report);
-    if !pending.is_empty() {
+    if !f.pending.is_empty() {
         out.push_str("Pods pending, and why:\n\n");
         out.push_str("| Workload | Pods | Why (Karpenter, else kube-scheduler) |\n");
         out.push_str("|---|---:|---|\n");
-        for p in pending.iter().take(PENDING_ROWS) {
+        for (owner, pods, message) in f.pending.iter().take(PENDING_ROWS) {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} |",
-                md(&p.owner),
-                p.pods,
-                p.message
+                "| {} | {pods} | {} |",
+                md(owner),
+                message
                     .as_deref()
                     .map_or_else(|| String::from("(no reason given yet)"), md)
             );
         }
-        if pending.len() > PENDING_ROWS {
+        if f.pending.len() > PENDING_ROWS {
             let _ = writeln!(
                 out,
                 "\n…and {} more workloads and reasons.",
-                pending.len() - PENDING_ROWS
+                f.pending.len() - PENDING_ROWS
             );
         }
         out.push('\n');
     }
-    let events: Vec<String> = run
-        .sim
-        .events()
-        .iter()
-        .filter(|e| e.time <= f.at && deciding(&e.kind))
-        .map(|e| {
-            format!(
-                "{:>8}  {:<26} {}: {}",
-                duration::format(e.time),
-                e.kind.reason(),
-                e.kind.object(),
-                e.kind
-            )
-        })
-        .collect();
+    let events = &f.events;
     if events.is_empty() {
         out.push_str("No event decided anything by then.\n\n");
     } else {
@@ -228,19 +196,17 @@ fn scenario_section(docs: &[String], shown: usize) -> String {
     out
 }
 
-fn redaction(f: &Facts<'_>) -> String {
+fn redaction(f: &Findings) -> String {
     let mut out = String::from("#### What was redacted\n\n");
     out.push_str(
         "Each value below was replaced by a stable placeholder: the same value by the same \
          placeholder everywhere, numbered in the values' sorted order, so references and \
          ordering still hold.\n\n",
     );
-    let counts = f.redactor.counts();
-    if counts.is_empty() {
+    if f.redacted.is_empty() {
         out.push_str("- No identifying value was found.\n");
     }
-    for (category, n) in &counts {
-        let first = f.redactor.first_placeholder(category).unwrap_or_default();
+    for (category, n, first) in &f.redacted {
         let example = match category {
             Category::Arn => format!("arn:…:{first}"),
             _ => first.to_string(),
@@ -252,14 +218,14 @@ fn redaction(f: &Facts<'_>) -> String {
             if *n > 1 { ", …" } else { "" }
         );
     }
-    if f.redactor.opaque > 0 {
+    if f.opaque > 0 {
         let _ = writeln!(
             out,
             "- `userData` and `context`: {}, as `redacted`",
-            f.redactor.opaque
+            f.opaque
         );
     }
-    for (what, n) in &f.redactor.dropped {
+    for (what, n) in &f.dropped {
         if *n > 0 {
             let _ = writeln!(out, "- {what}: {n}, left out");
         }
@@ -271,7 +237,7 @@ fn redaction(f: &Facts<'_>) -> String {
             out,
             "- {} of {} documents left out: they change nothing in what happened ({}).",
             f.left_out.len(),
-            f.documents,
+            f.original_documents,
             names.join(", ")
         );
     } else if !f.reduction_tried {

@@ -107,13 +107,12 @@ pub enum Request {
         #[serde(skip)]
         text: String,
     },
-    /// The Share dialog's "Report to Karpenter": the block for these documents (the tabs) at
-    /// `at`, its link on `base` (the page's address), as `kpg share --issue` makes it.
-    /// Answered with [`Reply::Reported`].
+    /// The Share dialog's "Report to Karpenter": what the block says about these documents
+    /// (the tabs) at `at` ([`kpg_issue::findings`]); the page writes the block and its link
+    /// ([`kpg_issue::block`]). Answered with [`Reply::Reported`].
     Report {
         docs: Vec<String>,
         at: u64,
-        base: String,
     },
 }
 
@@ -164,8 +163,8 @@ pub enum Reply {
         errors: Vec<CheckError>,
     },
     Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
-    /// The block for a [`Request::Report`], or why there is none.
-    Reported(Result<kpg_issue::Issue, String>),
+    /// The findings for a [`Request::Report`], or why there are none.
+    Reported(Result<Box<kpg_issue::Findings>, String>),
     /// The request's last reply: the worker is free for the next one.
     Done,
     /// The worker could not read the request (a page from another build, most likely).

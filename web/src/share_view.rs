@@ -152,9 +152,10 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         browser::copy_text(&snippet.get_untracked());
         copied.set(true);
     };
-    // The report is made by the worker (it reads and simulates the scenario, several times),
-    // once, when its tab is first opened: from the same documents, instant and address as
-    // the link, so it is the block `kpg share --issue --base ADDRESS --at INSTANT` prints.
+    // The report's findings come from the worker (it reads and simulates the scenario,
+    // several times), once, when its tab is first opened; this thread writes the block with
+    // the link, from the same documents, instant and address as the Link tab's: the block
+    // `kpg share --issue --base ADDRESS --at INSTANT` prints.
     let report = RwSignal::new(None::<Result<kpg_issue::Issue, String>>);
     let asked = StoredValue::new(false);
     let (report_docs, report_at, report_base) = (shared.docs.clone(), shared.at, page.clone());
@@ -167,11 +168,11 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         let request = Request::Report {
             docs: report_docs.clone(),
             at: report_at,
-            base: report_base.clone(),
         };
+        let base = report_base.clone();
         engine.ask(request, move |reply| {
             if let Reply::Reported(r) = reply {
-                report.set(Some(r));
+                report.set(Some(r.map(|findings| kpg_issue::block(&findings, &base))));
             }
         });
     };
