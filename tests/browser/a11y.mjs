@@ -1,5 +1,6 @@
-// axe-core on the page as learners use it: at 1280x800 with a pod explained, on a phone's
-// Events & Explain view, in Korean, and inside an embed on the example article. Zero critical
+// axe-core on the page as learners use it: at 1280x800 with a pod explained, the Share
+// dialog's report, on a phone's Events & Explain view, in Korean, and inside an embed on the
+// example article. Zero critical
 // or serious violations, kept at zero (the list of what axe found is printed on failure).
 //
 //   node tests/browser/a11y.mjs [dist] [artifacts]
@@ -42,6 +43,18 @@ for (const lang of ['en', 'ko']) {
     await ctx.close();
   });
 }
+
+await test('the Share dialog\'s Report to Karpenter tab: no critical or serious violation', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await limitsExplained(page);
+  await page.click('.share-btn');
+  await page.click('.tab-report');
+  await page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
+  await page.screenshot({ path: path.join(artifacts, 'a11y-share-report.png') });
+  none(await axeViolations(page), 'Share → Report to Karpenter');
+  await ctx.close();
+});
 
 await test('a phone, each view (Korean): no critical or serious violation', async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', isMobile: true, hasTouch: true });
