@@ -142,6 +142,7 @@ fn no_identifying_value_of_the_input_is_in_the_block() {
         "payments-platform",
         "cc-98765",
         "sk_live_acme_secret_value",
+        "whsec_acme_webhook_signing_key",
         "STRIPE_KEY",
         "ACME1234",
         "dkr.ecr",

@@ -183,7 +183,9 @@ pub fn findings(docs: &[String], at: Option<Millis>) -> Result<Findings, Refusal
         .into_iter()
         .filter_map(|d| Some((d.text, d.tree?)))
         .collect();
-    let kept = reduce(&documents, at, &wanted, &original);
+    let mut kept = reduce(&documents, at, &wanted, &original);
+    // Kinds the engine never reads and whose whole point is to hold secrets go, always.
+    kept.retain(|&i| !NEVER_SHARED.contains(&kind_of(&documents[i].1)));
     let left_out: Vec<String> = documents
         .iter()
         .enumerate()
@@ -283,6 +285,9 @@ pub fn findings(docs: &[String], at: Option<Millis>) -> Result<Findings, Refusal
 fn reducible(documents: &[(String, Tree)], pods: usize) -> bool {
     documents.len() <= REDUCE_MAX_DOCUMENTS && pods <= REDUCE_MAX_PODS
 }
+
+/// Kinds left out of every report: the engine skips them, and they hold secrets.
+const NEVER_SHARED: [&str; 2] = ["Secret", "ConfigMap"];
 
 /// The kinds a reduction may leave out. The Cluster says which Karpenter is simulated; the
 /// Nodes and NodeClaims are the cluster a snapshot found; a Timeline or a List is many
