@@ -147,6 +147,14 @@ pub enum ShareOutput {
     Embed(kpg_share::EmbedOptions),
     /// `--issue`: the Markdown block for an upstream Karpenter issue (`kpg_issue`).
     Issue,
+    /// `--page DIR --page-url URL`: a static link preview page (DIR/index.html, whose
+    /// OpenGraph and Twitter card metadata show the cluster where the link is pasted, and
+    /// DIR/preview.png) that opens the share link.
+    Page {
+        dir: PathBuf,
+        /// Where DIR will be served from: cards want absolute image URLs.
+        page_url: String,
+    },
     /// `--iframe`: a plain iframe, for hosts that strip scripts.
     Iframe {
         options: kpg_share::EmbedOptions,
@@ -190,7 +198,8 @@ Usage:
   kpg import SNAPSHOT [--keep-images] [--lists]
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
-  kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --issue] [EMBED OPTIONS]
+  kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --page DIR | --issue]
+            [OPTIONS]
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -1061,6 +1070,7 @@ Usage: kpg share FILE [--base URL] [--at DURATION]
        kpg share FILE --embed [--base URL] [EMBED OPTIONS]
        kpg share FILE --iframe [--base URL] [EMBED OPTIONS] [--height PX] [--title TEXT]
        kpg share FILE --issue [--base URL] [--at DURATION]
+       kpg share FILE --page DIR --page-url URL [--base URL] [--at DURATION]
 
 Prints the link that opens the scenario in FILE (- reads standard input) in the
 playground: its documents as tabs, in the file's order, the first one open, and the clock
@@ -1073,6 +1083,7 @@ embeds be generated from them:
   kpg share lab.yaml --base https://example.com/kpg/ --embed --view cluster --autoplay
   kpg share lab.yaml --base https://example.com/kpg/ --iframe --readonly --height 600
   kpg share lab.yaml --base https://example.com/kpg/ --issue --at 5m
+  kpg share lab.yaml --at 5m --page out/lab --page-url https://blog.example/lab/
 
 The scenario is read as validate reads it. Errors are printed as simulate prints them and
 no link is made (it would open on the Problems panel); warnings go to standard error. Links
@@ -1086,10 +1097,18 @@ Options:
                       scripts/serve serves it.
   --at DURATION       The simulated instant the link opens at (a Go duration: 90s, 5m);
                       default 0s. With --embed or --iframe, the instant the embed starts at.
-  --embed             Print instead the HTML for an article: the YAML as text in a
-                      <pre class=\"karpenter-playground\" data-...> (readable without
-                      JavaScript and in feeds) and the <script> (BASE/embed.js) that turns
-                      it into a live playground.
+  --embed             Print instead the HTML for an article: a drawing of the cluster at
+                      --at (an inline <svg>, no script), then the YAML as text in a
+                      <details><pre class=\"karpenter-playground\" data-...> (readable
+                      without JavaScript and in feeds) and the <script> (BASE/embed.js)
+                      that turns the drawing into a live playground (see --live).
+  --page DIR          Write instead a link preview page: DIR/index.html, whose OpenGraph
+                      and Twitter card tags show the cluster at --at where its address is
+                      pasted, and DIR/preview.png (1200x630, the cards' image). A browser
+                      that opens it goes on to the share link; without JavaScript it
+                      shows the drawing and the link. Needs --page-url.
+  --page-url URL      Where DIR will be served from (https://blog.example/lab/): the
+                      cards' image must be an absolute URL, DIR/preview.png under it.
   --iframe            Print instead a plain <iframe> for hosts that strip scripts; the
                       scenario travels in the fragment of its src.
   --issue             Print instead a Markdown block for an issue or a discussion at
@@ -1118,6 +1137,9 @@ Embed options (only with --embed or --iframe):
   --theme THEME       light, dark or auto (default: the reader's preference).
   --lang LANG         en or ko (default: the reader's browser).
   --readonly          The manifests can be read but not edited; no terminal.
+  --live WHEN         --embed only: when the drawing becomes the live playground:
+                      visible (when it comes near the viewport; default), click (when the
+                      reader clicks it) or never (it stays a static figure).
   --height PX         --iframe only: its height in pixels (default 480).
   --title TEXT        --iframe only: its title, what screen readers announce (default:
                       \"Karpenter Playground: \" and the file's name).
@@ -1142,6 +1164,9 @@ enum ShareFlag {
     Readonly,
     Height,
     Title,
+    Live,
+    Page,
+    PageUrl,
 }
 
 /// For --embed and --iframe.
@@ -1150,11 +1175,15 @@ enum Needs {
     Nothing,
     Embedding,
     Iframe,
+    /// --embed only.
+    Script,
+    /// --page only.
+    Page,
 }
 
 impl ShareFlag {
     /// (flag, what it is, takes a value, what it needs).
-    const ALL: [(&'static str, ShareFlag, bool, Needs); 14] = [
+    const ALL: [(&'static str, ShareFlag, bool, Needs); 17] = [
         ("--base", ShareFlag::Base, true, Needs::Nothing),
         ("--issue", ShareFlag::Issue, false, Needs::Nothing),
         ("--at", ShareFlag::At, true, Needs::Nothing),
@@ -1169,6 +1198,9 @@ impl ShareFlag {
         ("--readonly", ShareFlag::Readonly, false, Needs::Embedding),
         ("--height", ShareFlag::Height, true, Needs::Iframe),
         ("--title", ShareFlag::Title, true, Needs::Iframe),
+        ("--live", ShareFlag::Live, true, Needs::Script),
+        ("--page", ShareFlag::Page, true, Needs::Nothing),
+        ("--page-url", ShareFlag::PageUrl, true, Needs::Page),
     ];
 }
 
@@ -1186,6 +1218,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
     let mut options = EmbedOptions::default();
     let mut height = DEFAULT_IFRAME_HEIGHT;
     let mut title = None;
+    let mut page: Option<PathBuf> = None;
+    let mut page_url: Option<String> = None;
     // The embed-only flags given, in order, to name the first when they cannot apply.
     let mut needing: Vec<(&'static str, Needs)> = Vec::new();
     let mut it = args.into_iter();
@@ -1322,9 +1356,46 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
                 }
                 title = Some(value);
             }
+            ShareFlag::Live => {
+                options.live = kpg_share::Live::parse(&value).ok_or_else(|| {
+                    usage(format!(
+                        "unknown --live {value:?}: use visible, click or never"
+                    ))
+                })?;
+            }
+            ShareFlag::Page => {
+                if value.is_empty() {
+                    return Err(usage(String::from(
+                        "--page needs a directory to write index.html and preview.png into",
+                    )));
+                }
+                page = Some(PathBuf::from(value));
+            }
+            ShareFlag::PageUrl => {
+                if !(value.starts_with("https://") || value.starts_with("http://"))
+                    || value.contains(char::is_whitespace)
+                {
+                    return Err(usage(format!(
+                        "invalid --page-url {value:?}: give the absolute http(s) URL the page \
+                         will be served from, such as https://blog.example/lab/"
+                    )));
+                }
+                page_url = Some(value);
+            }
         }
     }
 
+    if page.is_some() && (embed || iframe) {
+        return Err(usage(String::from(
+            "give --page or --embed/--iframe, not both: --page writes a link preview page",
+        )));
+    }
+    if page.is_some() && page_url.is_none() {
+        return Err(usage(String::from(
+            "--page needs --page-url: where the page will be served from (cards want an \
+             absolute image URL)",
+        )));
+    }
     if embed && iframe {
         return Err(usage(String::from(
             "give --embed or --iframe, not both: --embed for pages that run scripts, --iframe for \
@@ -1345,6 +1416,12 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
             }
             Needs::Iframe if !iframe => {
                 return Err(usage(format!("{flag} is an option of --iframe")));
+            }
+            Needs::Script if !embed => {
+                return Err(usage(format!("{flag} is an option of --embed")));
+            }
+            Needs::Page if page.is_none() => {
+                return Err(usage(format!("{flag} is an option of --page")));
             }
             _ => {}
         }
@@ -1375,6 +1452,8 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
     options.at = at;
     let output = if issue {
         ShareOutput::Issue
+    } else if let (Some(dir), Some(page_url)) = (page, page_url) {
+        ShareOutput::Page { dir, page_url }
     } else if embed {
         ShareOutput::Embed(options)
     } else if iframe {
@@ -1714,6 +1793,7 @@ mod tests {
             lang: Some(String::from("ko")),
             readonly: true,
             scenario_by_message: false,
+            live: kpg_share::Live::Visible,
         };
         assert_eq!(output, ShareOutput::Embed(want.clone()));
         let (_, _, output) = share(&["--iframe", "--height", "600", "--title", "T"]).unwrap();

@@ -11,6 +11,7 @@ pub mod args;
 pub mod compare;
 pub mod csv;
 pub mod json;
+pub mod preview;
 pub mod table;
 
 use std::ffi::OsString;
@@ -740,6 +741,8 @@ pub struct Shareable {
     pub link: Option<String>,
     /// The reader's warnings (the scenario is shared anyway).
     pub warnings: Vec<Diagnostic>,
+    /// `--page`: the files to write (the page and its image), under the directory given.
+    pub files: Vec<(std::path::PathBuf, Vec<u8>)>,
 }
 
 /// Why a scenario was not shared.
@@ -754,6 +757,8 @@ pub enum ShareFailure {
     Unreadable(kpg_share::LinkError),
     /// `--issue`: no report could be made.
     Report(kpg_issue::Refusal),
+    /// `--page`: the preview could not be drawn.
+    Preview(String),
 }
 
 /// `kpg share` on a scenario's text: reads it as [`validate`] does, starts it as
@@ -774,15 +779,39 @@ pub fn share(
     let name = name
         .map(str::to_string)
         .unwrap_or_else(|| describe(&loaded.scenario));
-    if let Err(error) = Simulation::new(loaded.scenario) {
-        return Err(ShareFailure::Refused(Failure::Sim { warnings, error }));
-    }
-    let shared = kpg_share::from_stream(text, at.unwrap_or(0));
+    let mut sim = match Simulation::new(loaded.scenario) {
+        Ok(sim) => sim,
+        Err(error) => return Err(ShareFailure::Refused(Failure::Sim { warnings, error })),
+    };
+    let mut shared = kpg_share::from_stream(text, at.unwrap_or(0));
     if shared.docs.iter().all(|d| d.trim().is_empty()) {
         return Err(ShareFailure::Empty);
     }
+    if !matches!(output, ShareOutput::Embed(_)) {
+        // The cluster at the link's instant, which the page draws before its engine has
+        // arrived: the page's Share dialog puts the same figure into its links.
+        sim.run_until(shared.at);
+        let snapshot = kpg_scene::snapshot::take(&sim);
+        let title = kpg_scene::poster::title_of(&shared.docs);
+        shared.figure = Some(kpg_scene::poster::Figure::of(&snapshot, &title));
+    }
+    let mut files = Vec::new();
     let (text, link) = match output {
-        ShareOutput::Embed(options) => (kpg_share::script_snippet(base, text, options), None),
+        // The scenario was read and started above, so its poster can be drawn; were it not,
+        // the snippet without one still works.
+        ShareOutput::Embed(options) => (
+            preview::embed_snippet(base, text, options)
+                .unwrap_or_else(|_| kpg_share::script_snippet(base, text, options)),
+            None,
+        ),
+        ShareOutput::Page { dir, page_url } => {
+            let link = checked_link(base, &shared)?;
+            let page = preview::preview_page(text, at.unwrap_or(0), &link, page_url)
+                .map_err(ShareFailure::Preview)?;
+            files.push((dir.join("index.html"), page.html.into_bytes()));
+            files.push((dir.join(preview::IMAGE), page.png));
+            (format!("{}\n", kpg_share::page_base(page_url)), Some(link))
+        }
         ShareOutput::Issue => {
             let issue = kpg_issue::issue(&shared.docs, at, base).map_err(ShareFailure::Report)?;
             (issue.markdown, issue.link)
@@ -808,6 +837,7 @@ pub fn share(
         text,
         link,
         warnings,
+        files,
     })
 }
 
@@ -828,17 +858,7 @@ fn checked_link(base: &str, shared: &kpg_share::Shared) -> Result<String, ShareF
 /// A short description of a scenario read from standard input, for an iframe's title: its
 /// cluster's name when it names one, else its first NodePool or workload.
 fn describe(scenario: &Scenario) -> String {
-    let default_cluster = kpg_core::model::Cluster::default().name;
-    if scenario.cluster.name != default_cluster {
-        return format!("cluster {}", scenario.cluster.name);
-    }
-    if let Some(pool) = scenario.node_pools.first() {
-        return format!("NodePool {}", pool.name);
-    }
-    if let Some(w) = scenario.workloads.first() {
-        return format!("{} {}", w.kind.as_str(), w.name);
-    }
-    String::from("a scenario")
+    kpg_scene::scenario::title(scenario)
 }
 
 /// `kpg share`: the link (or the snippet) on stdout, warnings and the long-link note on
@@ -880,6 +900,10 @@ fn run_share(
             let _ = writeln!(stderr, "kpg: {file}: no report was made: {refusal}");
             return EXIT_FAILURE;
         }
+        Err(ShareFailure::Preview(e)) => {
+            let _ = writeln!(stderr, "kpg: {file}: no preview was made: {e}");
+            return EXIT_FAILURE;
+        }
         Err(ShareFailure::Unreadable(e)) => {
             let _ = writeln!(
                 stderr,
@@ -890,6 +914,17 @@ fn run_share(
     };
     for d in &shareable.warnings {
         let _ = writeln!(stderr, "{file}: {d}");
+    }
+    for (path, bytes) in &shareable.files {
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, bytes));
+        if let Err(e) = written {
+            let _ = writeln!(stderr, "kpg: cannot write {}: {e}", path.display());
+            return EXIT_FAILURE;
+        }
+        let _ = writeln!(stderr, "kpg: wrote {}", path.display());
     }
     if let (ShareOutput::Link, Some(link)) = (output, &shareable.link) {
         let chars = link.chars().count();

@@ -185,14 +185,33 @@ fn the_link_decodes_to_the_files_documents_and_instant() {
             shared.docs.len()
         );
         assert_eq!(shared.at, 300_000, "{name}");
+        // Beside them, the cluster at that instant for the page's first frame: the nodes
+        // and pods `kpg simulate` reports there.
+        let figure = shared.figure.clone().expect("the link carries its cluster");
+        let report = simulate_json(&text, "5m");
+        let nodes = report["nodes"].as_array().expect("nodes").len();
+        let pending = report["pods"]
+            .as_array()
+            .expect("pods")
+            .iter()
+            .filter(|p| p["node"].is_null())
+            .count();
         assert_eq!(
-            shared,
+            (figure.at_ms, figure.nodes, figure.pods_pending),
+            (300_000, nodes, pending),
+            "{name}: the figure is the cluster at 5m"
+        );
+        assert_eq!(
+            Shared {
+                figure: None,
+                ..shared
+            },
             Shared {
                 docs: split_documents(&text),
                 at: 300_000,
                 ..Shared::default()
             },
-            "{name}: the documents and the instant, nothing else"
+            "{name}: the documents, the instant and the figure, nothing else"
         );
     }
     let shared = decoded_link(
@@ -370,17 +389,27 @@ fn the_embed_snippet_carries_the_options_and_escaped_text() {
         html.contains("&quot;&gt;&lt;img onerror=alert(1) src=x&gt;"),
         "{html}"
     );
+    // The drawing first, in the embed's theme and language, then the YAML folded under it.
+    assert!(html.starts_with("<svg "), "{html}");
+    assert!(
+        !html.contains("@media") && html.contains("#0e1115"),
+        "dark: {html}"
+    );
+    assert!(html.contains("파드"), "in Korean: {html}");
+    let html = &html[html.find("</svg>\n").expect("the drawing ends") + "</svg>\n".len()..];
     assert!(
         html.starts_with(
-            "<pre class=\"karpenter-playground\" data-view=\"cluster,manifests\" data-autoplay \
-             data-speed=\"60\" data-until=\"10m0s\" data-at=\"5m0s\" data-theme=\"dark\" \
-             data-lang=\"ko\" data-readonly>"
+            "<details class=\"karpenter-playground-manifests\"><summary>매니페스트 (YAML)\
+             </summary>\n<pre class=\"karpenter-playground\" data-view=\"cluster,manifests\" \
+             data-autoplay data-speed=\"60\" data-until=\"10m0s\" data-at=\"5m0s\" \
+             data-theme=\"dark\" data-lang=\"ko\" data-readonly>"
         ),
         "{html}"
     );
     assert!(
         html.ends_with(
-            "</pre>\n<script src=\"https://example.com/kpg/embed.js\" defer></script>\n"
+            "</pre>\n</details>\n<script src=\"https://example.com/kpg/embed.js\" defer>\
+             </script>\n"
         ),
         "{html}"
     );
@@ -388,7 +417,8 @@ fn the_embed_snippet_carries_the_options_and_escaped_text() {
     assert_eq!(html.matches("<pre").count(), 1, "{html}");
     assert_eq!(html.matches("</pre>").count(), 1, "{html}");
     // What the reader's browser shows in the <pre> (and embed.js reads) is the file.
-    let body_start = html.find('>').expect("the <pre> tag ends") + 1;
+    let pre = html.find("<pre").expect("a <pre>");
+    let body_start = pre + html[pre..].find('>').expect("the <pre> tag ends") + 1;
     let body_end = html.find("</pre>").expect("the <pre> ends");
     assert_eq!(
         unescape(&html[body_start..body_end]),
@@ -398,7 +428,7 @@ fn the_embed_snippet_carries_the_options_and_escaped_text() {
     // Defaults: no data attributes, the local playground.
     let html = ok(&["share", &lab_path("seed002-limits.yaml"), "--embed"]);
     assert!(
-        html.starts_with("<pre class=\"karpenter-playground\"># Lab"),
+        html.contains("<pre class=\"karpenter-playground\"># Lab"),
         "{html}"
     );
     assert!(html.ends_with("<script src=\"http://127.0.0.1:8080/embed.js\" defer></script>\n"));
@@ -670,4 +700,199 @@ fn help() {
     let overview = stdout(&kpg(&["help"]));
     assert!(overview.contains("kpg share FILE"), "{overview}");
     assert!(overview.contains("  share      "), "{overview}");
+}
+
+/// The drawing in an embed snippet: its `aria-label` (title and figures).
+fn poster_label(html: &str) -> String {
+    assert!(
+        html.starts_with("<svg "),
+        "a drawing first: {}",
+        &html[..80.min(html.len())]
+    );
+    attribute(
+        &html[..html.find('>').expect("the <svg> tag ends")],
+        "aria-label",
+    )
+}
+
+fn gzipped(bytes: &[u8]) -> usize {
+    // gzip is deflate plus 18 bytes of header and trailer.
+    miniz_oxide::deflate::compress_to_vec(bytes, 9).len() + 18
+}
+
+#[test]
+fn every_labs_embed_draws_its_cluster_at_the_instant_within_30_kb_gzipped() {
+    let mut largest = (0, String::new());
+    for name in labs() {
+        for at in ["0s", "5m", "30m"] {
+            let html = ok(&["share", &lab_path(&name), "--embed", "--at", at]);
+            // The drawing is the engine's cluster at that instant: kpg simulate's nodes.
+            let report: serde_json::Value = serde_json::from_str(&ok(&[
+                "simulate",
+                &lab_path(&name),
+                "--until",
+                at,
+                "--output",
+                "json",
+            ]))
+            .expect("JSON");
+            let nodes = report["nodes"].as_array().expect("nodes").len();
+            let label = poster_label(&html);
+            let counted = if nodes == 1 {
+                String::from(": 1 node · ")
+            } else {
+                format!(": {nodes} nodes · ")
+            };
+            assert!(
+                label.contains(&counted),
+                "{name} at {at}: {label} ({nodes} nodes)"
+            );
+            assert_eq!(html.matches("<script").count(), 1, "only embed.js: {name}");
+            let size = gzipped(html.as_bytes());
+            assert!(size <= 30 * 1024, "{name} at {at}: {size} B gzipped");
+            if size > largest.0 {
+                largest = (size, format!("{name} at {at}"));
+            }
+        }
+    }
+    eprintln!(
+        "largest embed snippet: {} B gzipped ({})",
+        largest.0, largest.1
+    );
+}
+
+#[test]
+fn live_is_an_option_of_the_embed() {
+    for (live, attr) in [
+        ("click", " data-live=\"click\">"),
+        ("never", " data-live=\"never\">"),
+    ] {
+        let html = ok(&[
+            "share",
+            &lab_path("seed000-hello-world.yaml"),
+            "--embed",
+            "--live",
+            live,
+        ]);
+        assert!(html.contains(attr), "{live}: {html}");
+    }
+    let html = ok(&[
+        "share",
+        &lab_path("seed000-hello-world.yaml"),
+        "--embed",
+        "--live",
+        "visible",
+    ]);
+    assert!(!html.contains("data-live"), "the default goes unsaid");
+    for (args, says) in [
+        (&["--live", "click"][..], "--live is an option of --embed"),
+        (
+            &["--iframe", "--live", "click"][..],
+            "--live is an option of --embed",
+        ),
+        (
+            &["--embed", "--live", "soon"][..],
+            "unknown --live \"soon\"",
+        ),
+    ] {
+        let mut all = vec!["share", "x.yaml"];
+        all.extend_from_slice(args);
+        let out = kpg(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+/// A PNG's width and height, from its IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    assert_eq!(&png[12..16], b"IHDR");
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    (be(&png[16..20]), be(&png[20..24]))
+}
+
+#[test]
+fn the_page_flag_writes_a_preview_page_and_its_card_image() {
+    let dir = std::env::temp_dir().join(format!("kpg-share-page-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let lab = lab_path("seed002-limits.yaml");
+    let args = |d: &std::path::Path| {
+        ok(&[
+            "share",
+            &lab,
+            "--base",
+            "https://example.com/kpg/",
+            "--at",
+            "5m",
+            "--page",
+            d.to_str().expect("UTF-8"),
+            "--page-url",
+            "https://blog.example/previews/limits",
+        ])
+    };
+    let out = args(&dir);
+    assert_eq!(out, "https://blog.example/previews/limits/\n");
+    let html = fs::read_to_string(dir.join("index.html")).expect("index.html");
+    let png = fs::read(dir.join("preview.png")).expect("preview.png");
+    assert_eq!(png_size(&png), (1200, 630));
+    let meta = |name: &str| {
+        let at = html
+            .find(&format!("=\"{name}\" content=\""))
+            .unwrap_or_else(|| panic!("{name} in {html}"));
+        let rest = &html[at + name.len() + 13..];
+        unescape(&rest[..rest.find('"').expect("the value ends")])
+    };
+    assert_eq!(
+        meta("og:image"),
+        "https://blog.example/previews/limits/preview.png"
+    );
+    assert_eq!(meta("og:image:width"), "1200");
+    assert_eq!(meta("twitter:card"), "summary_large_image");
+    assert_eq!(meta("og:title"), "cluster mydev · Karpenter Playground");
+    // The figures of kpg simulate at the same instant.
+    let report: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate", &lab, "--until", "5m", "--output", "json",
+    ]))
+    .expect("JSON");
+    let nodes = report["nodes"].as_array().expect("nodes").len();
+    let pending = report["pods"]
+        .as_array()
+        .expect("pods")
+        .iter()
+        .filter(|p| p["phase"] == "Pending")
+        .count();
+    let description = meta("og:description");
+    assert!(
+        description.starts_with(&format!("{nodes} nodes · $"))
+            && description.ends_with(&format!(" · {pending} pending")),
+        "{description} ({nodes} nodes, {pending} pending)"
+    );
+    // It opens the share link, for browsers that run scripts and for those that do not.
+    let link = ok(&[
+        "share",
+        &lab,
+        "--base",
+        "https://example.com/kpg/",
+        "--at",
+        "5m",
+    ]);
+    assert!(html.contains(&format!("<a class=\"open\" href=\"{}\">", link.trim())));
+    assert!(html.contains("location.replace("));
+    assert!(
+        html.contains("<svg "),
+        "the drawing, for readers without JavaScript"
+    );
+    // The same scenario gives the same image, byte for byte (the fonts are kpg's own).
+    let again = dir.join("again");
+    args(&again);
+    assert_eq!(fs::read(again.join("preview.png")).expect("png"), png);
+    let _ = fs::remove_dir_all(&dir);
+
+    let out = kpg(&["share", &lab, "--page", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--page needs --page-url"));
+    let out = kpg(&["share", &lab, "--page", "x", "--page-url", "blog/x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid --page-url"));
 }

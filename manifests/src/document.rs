@@ -188,6 +188,20 @@ fn flow_field(flow: &str, field: &str) -> Option<String> {
     })
 }
 
+/// A short title for the first document of `text` that shows its kind: `Kind/name` (a
+/// namespaced object's namespace left out: kind and name say enough), `Kind` alone when it
+/// has no name, `None` when no document shows a kind. The editor's tab titles and a
+/// poster's fallback title.
+pub fn document_title(text: &str) -> Option<String> {
+    let label = document_spans(text).into_iter().find_map(|(_, _, l)| l)?;
+    let mut parts = label.split('/');
+    let kind = parts.next().unwrap_or_default();
+    Some(match parts.next_back() {
+        Some(name) => format!("{kind}/{name}"),
+        None => kind.to_string(),
+    })
+}
+
 /// The line span of every non-empty document, for an editor's outline and folding: 1-based
 /// first and last content lines and the `Kind/name` label when it can be seen without parsing.
 /// Index `i` of the result is document `i` of the diagnostics.

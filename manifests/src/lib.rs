@@ -35,7 +35,7 @@ mod yaml;
 
 pub use codes::{Code, CodeInfo, Origin};
 pub use diagnostic::{Diagnostic, Korean, Severity};
-pub use document::document_spans;
+pub use document::{document_spans, document_title};
 pub use edit::{cluster_with_version, set_karpenter_version};
 pub use kpg_core::model::Scenario;
 pub use migrate::{Change, Migration, migrate};

@@ -65,6 +65,35 @@ impl Theme {
     }
 }
 
+/// When an embed with a poster becomes the live playground (`data-live`, read by `embed.js`;
+/// the page itself ignores it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Live {
+    /// When it comes near the viewport (what every embed did before posters).
+    #[default]
+    Visible,
+    /// When the reader clicks its poster.
+    Click,
+    /// Never: the poster is a static figure, the manifests a click away.
+    Never,
+}
+
+impl Live {
+    pub const ALL: [Live; 3] = [Live::Visible, Live::Click, Live::Never];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Live::Visible => "visible",
+            Live::Click => "click",
+            Live::Never => "never",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Live> {
+        Live::ALL.into_iter().find(|l| l.name() == s)
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EmbedOptions {
     /// What the embed shows, the first opening first; empty means every part.
@@ -84,6 +113,8 @@ pub struct EmbedOptions {
     /// The host sends the scenario with a `kpg:load` message (what `embed.js` does) instead
     /// of in the fragment.
     pub scenario_by_message: bool,
+    /// When `embed.js` turns a poster into the live playground.
+    pub live: Live,
 }
 
 impl EmbedOptions {
@@ -161,6 +192,7 @@ impl EmbedOptions {
                     }
                     _ => false,
                 },
+                "live" => Live::parse(&value).map(|l| o.live = l).is_some(),
                 "scenario" => match value.as_str() {
                     "message" => {
                         o.scenario_by_message = true;
@@ -227,6 +259,9 @@ impl EmbedOptions {
         }
         if self.readonly {
             out.push(("readonly", String::new()));
+        }
+        if self.live != Live::Visible {
+            out.push(("live", self.live.name().to_string()));
         }
         out
     }
@@ -338,7 +373,13 @@ pub fn playground_dir(url: &str) -> String {
 /// The snippet for an article that uses `embed.js`: the YAML stays readable as a `<pre>`
 /// until the script turns it into a live embed (and without JavaScript, and in feeds).
 pub fn script_snippet(dir: &str, yaml: &str, options: &EmbedOptions) -> String {
-    let dir = playground_dir(dir);
+    let mut out = pre_element(yaml, options);
+    out.push_str(&script_tag(dir));
+    out
+}
+
+/// `<pre class="karpenter-playground" data-…>YAML</pre>` and a newline.
+pub(crate) fn pre_element(yaml: &str, options: &EmbedOptions) -> String {
     let mut pre = String::from("<pre class=\"karpenter-playground\"");
     for (key, value) in options.attributes() {
         pre.push_str(&format!(" data-{key}"));
@@ -349,11 +390,15 @@ pub fn script_snippet(dir: &str, yaml: &str, options: &EmbedOptions) -> String {
     pre.push('>');
     pre.push_str(&escape(yaml.trim_end()));
     pre.push_str("\n</pre>\n");
-    pre.push_str(&format!(
-        "<script src=\"{}embed.js\" defer></script>\n",
-        escape(&dir)
-    ));
     pre
+}
+
+/// The `<script>` that loads `embed.js` from the playground's directory, and a newline.
+pub(crate) fn script_tag(dir: &str) -> String {
+    format!(
+        "<script src=\"{}embed.js\" defer></script>\n",
+        escape(&playground_dir(dir))
+    )
 }
 
 /// A plain iframe for hosts that strip scripts: the scenario travels in the fragment.

@@ -12,12 +12,14 @@
 mod documents;
 mod embed;
 mod html;
+mod poster;
 
 pub use documents::split_documents;
 pub use embed::{
-    EmbedOptions, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
+    EmbedOptions, Live, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
 };
 pub use html::escape as escape_html;
+pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -66,6 +68,11 @@ pub struct Shared {
     /// `en` or `ko`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// The cluster at `at` as the sharer saw it, for the page to draw as the link's first
+    /// frame before its engine has arrived ([`kpg_scene::poster`]). A page that does not
+    /// know the field ignores it; a link without it opens as before, only later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<kpg_scene::poster::Figure>,
 }
 
 /// The pod (`namespace/name`) or node being explained.
@@ -255,6 +262,41 @@ mod tests {
             tab: Some(BottomTab::Explain),
             speed: Some(60),
             lang: Some("ko".into()),
+            figure: Some(figure()),
+        }
+    }
+
+    fn figure() -> kpg_scene::poster::Figure {
+        use kpg_scene::poster::{Figure, FigureLane, FigureNode};
+        use kpg_scene::snapshot::CardState;
+        Figure {
+            title: "NodePool/default".into(),
+            at_ms: 125_000,
+            nodes: 1,
+            cost_per_hour: 41_600,
+            pods_running: 2,
+            pods_pending: 1,
+            cpu: (500, 1_930),
+            memory: (1 << 30, 3 << 30),
+            decision: None,
+            lanes: vec![FigureLane {
+                pool: Some("default".into()),
+                nodes: vec![FigureNode {
+                    instance_type: "t3.medium".into(),
+                    zone: "us-east-1a".into(),
+                    capacity_type: kpg_core::catalog::CapacityType::Spot,
+                    state: CardState::Ready,
+                    price_per_hour: 41_600,
+                    cpu: (500, 1_930),
+                    memory: (1 << 30, 3 << 30),
+                    pods: vec![0, 1],
+                    daemons: 1,
+                    fate: None,
+                }],
+                groups: Vec::new(),
+            }],
+            pending: vec![0],
+            pending_groups: Vec::new(),
         }
     }
 

@@ -139,7 +139,9 @@ await test('a first visit is drawn by the build before the wasm arrives (in Engl
 });
 
 await test('a returning learner sees the page as they left it before the wasm arrives, and the live page takes over unchanged', async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  // Its visits hold or refuse the page's wasm (route), which playwright cannot do to what the
+  // service worker answers from its cache (web/offline/; offline.mjs tests it): no worker here.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', serviceWorkers: 'block' });
   const p = await ctx.newPage();
   await p.goto(url);
   await live(p);

@@ -201,7 +201,7 @@ const wasmRequests = () => Math.max(0, ...wasmCounts());
 const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
 let page;
 
-await test('with JavaScript off the scenarios are plain, readable YAML (the seed labs)', async () => {
+await test('with JavaScript off each scenario is its drawing, and its YAML a click away (the seed labs)', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
   const p = await ctx.newPage();
   await p.goto(ARTICLE);
@@ -212,7 +212,17 @@ await test('with JavaScript off the scenarios are plain, readable YAML (the seed
   assert(texts[0] === HELLO, 'the first is seed000-hello-world.yaml without its comment block');
   assert(texts[1] === LIMITS, 'the second is seed002-limits.yaml');
   assert(texts[2] === CONSOLIDATION, 'the third is seed002-consolidation.yaml');
-  assert(await pres[0].isVisible() && (await pres[0].innerText()).includes('kind: NodePool'), 'the YAML is visible');
+  const drawings = await p.locator('svg.kpg-poster').all();
+  assert(drawings.length === 3, `three drawings, saw ${drawings.length}`);
+  const box = await drawings[0].boundingBox();
+  assert(await drawings[0].isVisible() && box.height > 100, `the first drawing shows: ${JSON.stringify(box)}`);
+  const label = await drawings[0].getAttribute('aria-label');
+  assert(/^NodePool hello-world: 0 nodes · \$0\.0000\/h · 0 pods running · 1 pending$/.test(label),
+    `its name says what it shows (at 0s: no node, the pod pending): ${label}`);
+  assert(!(await pres[0].isVisible()), 'the YAML is folded under it');
+  await p.locator('summary').first().focus();
+  await p.keyboard.press('Enter');
+  assert(await pres[0].isVisible() && (await pres[0].innerText()).includes('kind: NodePool'), 'a key opens the YAML');
   assert(await p.locator('#hello-controls').isHidden(), 'the scripted buttons stay hidden');
   await p.screenshot({ path: path.join(artifacts, 'embed-00-no-javascript.png') });
   await ctx.close();
@@ -231,7 +241,12 @@ await test('before any embed is visible, the article downloads itself and embed.
     tops: [...document.querySelectorAll('.karpenter-playground-embed')].map((w) => w.getBoundingClientRect().top + scrollY),
     heights: [...document.querySelectorAll('.karpenter-playground-embed')].map((w) => w.getBoundingClientRect().height),
     hidden: [...document.querySelectorAll('.karpenter-playground-embed > pre.karpenter-playground')].map((p) => p.hidden && getComputedStyle(p).display),
-    poster: document.querySelector('.kpg-code').textContent,
+    drawings: [...document.querySelectorAll('.karpenter-playground-embed')].map((w) => {
+      const svg = w.querySelector(':scope > .kpg-cover > svg.kpg-poster');
+      return svg && Math.round(svg.getBoundingClientRect().height + 2);
+    }),
+    details: document.querySelectorAll('details').length,
+    code: document.querySelectorAll('.kpg-code').length,
     run: document.querySelector('.kpg-run').textContent,
     sources: [...document.querySelectorAll('.karpenter-playground-embed > pre')].map((p) => p.textContent),
   }));
@@ -239,10 +254,11 @@ await test('before any embed is visible, the article downloads itself and embed.
   assert(state.frames === 0 && state.states.every((s) => s === 'poster'), `no frame before scrolling: ${state.frames} ${state.states}`);
   assert(state.tops[0] > 800 + 300, `the first embed starts below the viewport and its margin (${Math.round(state.tops[0])} px)`);
   assert(state.tops[1] > 800 && state.tops[2] > 2 * 800, `the second is below the fold, the third two screens down: ${state.tops.map(Math.round)}`);
-  assert(state.heights.join() === '482,482,562', `each poster has its embed's height (480, 480, data-height 560, plus the border): ${state.heights}`);
+  assert(state.drawings.every((h) => h > 150) && state.heights.map(Math.round).join() === state.drawings.join(),
+    `each embed is its drawing, and nothing else (the drawing's height plus the border): ${state.heights} ${state.drawings}`);
+  assert(state.details === 0 && state.code === 0, `no YAML excerpt, no <details> left: ${state.details} ${state.code}`);
   assert(state.hidden.every((d) => d === 'none'), 'the original <pre>s stay in the DOM, hidden');
   assert(state.sources[0] === HELLO && state.sources[2] === CONSOLIDATION, 'with their text');
-  assert(state.poster === HELLO.split('\n').slice(0, 8).join('\n') + '\n…', `the poster shows the first 8 lines: ${state.poster}`);
   assert(state.run === '▶ Run in Karpenter Playground', `the run button: ${state.run}`);
   const paths = [...server.requests.keys()].sort();
   assert(paths.join() === [PREFIX + 'embed.js', PREFIX + 'example-article.html'].join(), `downloaded: ${paths.join(', ')}`);
@@ -257,19 +273,19 @@ await test('the first embed loads as it comes into view: the cluster shows, the 
   assert(!early, 'the first embed loaded only when scrolled to');
   figure('viewport to first cluster render, first embed (cold: downloads the page and its wasm)', `${ms} ms`);
   assert(detail.ok === true && detail.documents === 3, `kpg:loaded ok with 3 documents: ${JSON.stringify(detail)}`);
-  assert(posterHeight === 482, `the poster held the embed's height: ${posterHeight}`);
+  assert(posterHeight > 150, `the drawing gave the embed its height: ${posterHeight}`);
   const frame = await frameOf(page, 0);
   await frame.waitForSelector('.summary', { timeout: slow(10000) });
   await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(10000) });
   await fitsContent(page, 0);
   const iframe = await page.evaluate(() => {
     const f = document.querySelector('.karpenter-playground-embed iframe');
-    return { src: f.src, title: f.title, loading: f.loading, allow: f.getAttribute('allow'), state: f.parentElement.dataset.state, posters: f.parentElement.querySelectorAll('.kpg-poster').length };
+    return { src: f.src, title: f.title, loading: f.loading, allow: f.getAttribute('allow'), state: f.parentElement.dataset.state, posters: f.parentElement.querySelectorAll('.kpg-cover, .kpg-poster').length, behind: f.className };
   });
   assert(iframe.src === url + 'index.html?embed&scenario=message&view=cluster%2Cmanifests', `the frame's URL: ${iframe.src}`);
   assert(iframe.title === 'Hello, Karpenter: one NodePool, one pending pod', `its title is data-title: ${iframe.title}`);
   assert(iframe.loading === 'lazy' && iframe.allow === null, `lazy, asks for no permissions: ${iframe.loading} ${iframe.allow}`);
-  assert(iframe.state === 'ready' && iframe.posters === 0, 'the poster is gone once the cluster is drawn');
+  assert(iframe.state === 'ready' && iframe.posters === 0 && iframe.behind === '', 'the drawing is gone once the cluster is drawn');
   const others = await page.evaluate(() => [...document.querySelectorAll('.karpenter-playground-embed')].slice(1).map((w) => w.querySelector('iframe') === null));
   assert(others.every(Boolean), 'the embeds further down are still posters');
   await page.screenshot({ path: path.join(artifacts, 'embed-02-first-embed.png') });
@@ -485,7 +501,51 @@ fs.writeFileSync(path.join(blogRoot, 'elsewhere.html'), `<!doctype html>
 <div style="height:2000px"></div>
 <pre class="karpenter-playground" data-view="cluster">${escapeHtml(HELLO)}</pre>
 </body></html>`);
+// The article's first poster snippet (its drawing, then the <details> with the <pre>), once
+// with data-live="click" and once with data-live="never".
+const articleHtml = fs.readFileSync(path.join(dist, 'example-article.html'), 'utf8');
+const firstPoster = /<svg [^>]*class="kpg-poster"[^]*?<\/details>/.exec(articleHtml)[0];
+const withLive = (live) => firstPoster.replace('<pre class="karpenter-playground"', `<pre class="karpenter-playground" data-live="${live}"`);
+fs.writeFileSync(path.join(blogRoot, 'posters.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>posters</title>
+<link rel="icon" href="data:,">
+<script src="${url}embed.js" defer></script></head>
+<body><h1>Posters that wait</h1>
+<div id="on-click">${withLive('click')}</div>
+<div id="never">${withLive('never')}</div>
+</body></html>`);
 const blog = await serve(blogRoot, '/posts/');
+
+await test('data-live="click" keeps the drawing until the reader asks; data-live="never" leaves a static figure', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1600 }, locale: 'en-US' });
+  const p = await open(ctx, blog.url + 'posters.html');
+  await p.waitForLoadState('load');
+  await p.waitForTimeout(1500); // both are in view: the observer would have started a "visible" one
+  const before = await p.evaluate(() => ({
+    embeds: window.KarpenterPlayground.embeds.length,
+    frames: document.querySelectorAll('iframe').length,
+    cover: !!document.querySelector('#on-click > .karpenter-playground-embed[data-live=click] > .kpg-cover > svg.kpg-poster'),
+    never: [...document.querySelector('#never').children].map((e) => e.localName + '.' + e.getAttribute('class')),
+  }));
+  assert(before.embeds === 1 && before.frames === 0 && before.cover, `one embed, its drawing, no frame while in view: ${JSON.stringify(before)}`);
+  assert(before.never.join() === 'svg.kpg-poster,details.karpenter-playground-manifests', `the static figure is left as written: ${before.never}`);
+  await p.screenshot({ path: path.join(artifacts, 'embed-05-posters-waiting.png') });
+  const from = await mark(p);
+  await p.locator('#on-click .kpg-run').focus();
+  await p.keyboard.press('Enter');
+  const loading = await p.evaluate(() => ({
+    cover: !!document.querySelector('#on-click .kpg-cover svg'),
+    behind: document.querySelector('#on-click iframe').className,
+  }));
+  assert(loading.cover && loading.behind === 'kpg-behind', `the drawing stays in front while the playground loads: ${JSON.stringify(loading)}`);
+  const detail = await message(p, 0, 'kpg:loaded', from);
+  assert(detail.ok === true && detail.documents === 3, `the playground took over: ${JSON.stringify(detail)}`);
+  const frame = await frameOf(p, 0);
+  await frame.waitForSelector('[data-lane="pool/hello-world"]', { timeout: slow(10000) });
+  assert(await p.locator('#on-click .kpg-cover').count() === 0, 'and the drawing is gone');
+  assert(await p.locator('#never svg.kpg-poster').count() === 1 && await p.locator('#never iframe').count() === 0, 'the static figure stays');
+  await ctx.close();
+});
 
 await test('on another origin (the usual blog), an embed loads when scrolled to and fits its content', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });

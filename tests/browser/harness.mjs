@@ -75,6 +75,7 @@ export async function test(name, fn) {
  */
 export async function live(page, timeout = slow(30000)) {
   await page.waitForFunction(() => !document.getElementById('kpg-prerender')
+    && !document.getElementById('kpg-first-frame')
     && performance.getEntriesByName('kpg-interactive').length > 0, null, { timeout });
 }
 

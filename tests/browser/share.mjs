@@ -92,8 +92,11 @@ await test('Share → Embed gives the article snippet for the current scenario, 
   await mine.page.click('.share-btn');
   await mine.page.click('.tab-embed');
   const snippet = () => mine.page.locator('textarea.snippet').inputValue();
+  // The worker draws the cluster for the snippet: its poster comes first, the YAML under it.
+  await mine.page.waitForFunction(() => document.querySelector('textarea.snippet').value.startsWith('<svg '), null, { timeout: slow(20000) });
   let text = await snippet();
-  assert(text.startsWith('<pre class="karpenter-playground"'), `a <pre> for embed.js: ${text.slice(0, 80)}`);
+  assert(text.includes('\n<details class="karpenter-playground-manifests"><summary>Manifests (YAML)</summary>\n<pre class="karpenter-playground"'),
+    `the drawing, then a <pre> for embed.js in a <details>: ${text.slice(text.indexOf('</svg>'), text.indexOf('</svg>') + 160)}`);
   assert(text.includes(`<script src="${url}embed.js" defer></script>`), 'loading embed.js from beside the page');
   assert(text.includes('# my own note, kept through everything'), 'with the manifests as they are now');
   await mine.page.click('.opt-autoplay input');
@@ -198,6 +201,38 @@ await test('Share → Report to Karpenter gives the block `kpg share --issue` pr
   await fresh.page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
   assert(await fresh.page.locator('textarea.report-block').inputValue() === expected, 'the block stays the same English');
   await fresh.page.keyboard.press('Escape');
+  await fresh.context.close();
+});
+
+await test('a shared link shows its cluster before the page\'s wasm arrives, then the live page takes over', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();
+  const report = JSON.parse(execFileSync(kpg, ['simulate', lab, '--until', '3m', '--output', 'json']).toString());
+  const fresh = await profile();
+  // The page's wasm is held back: whatever shows meanwhile comes from the link alone.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await fresh.context.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await fresh.page.goto(link);
+  const poster = fresh.page.locator('#kpg-first-frame img');
+  await poster.waitFor({ timeout: slow(20000) });
+  const alt = await poster.getAttribute('alt');
+  const pending = report.pods.filter((p) => !p.node).length;
+  assert(alt.includes(`${report.nodes.length} nodes`) && alt.includes(`${pending} pending`),
+    `the poster's text alternative gives the figures: ${alt}`);
+  const svg = await fresh.page.evaluate(async () => (await fetch(document.querySelector('#kpg-first-frame img').src)).text());
+  for (const n of report.nodes) {
+    assert(svg.includes(`>${n.instanceType}<`) && svg.includes(n.zone), `the poster draws ${n.name}: ${n.instanceType} in ${n.zone}`);
+  }
+  assert(await fresh.page.evaluate(() => performance.getEntriesByName('kpg-first-render').length) === 1,
+    'the first render is marked while the page\'s wasm is still held');
+  assert(await fresh.page.evaluate(() => performance.getEntriesByName('kpg-interactive').length) === 0,
+    'and the live page has not started');
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-07-first-frame.png') });
+  release();
+  await live(fresh.page);
+  await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-node]').length === n, report.nodes.length, { timeout: slow(20000) });
+  assert(await fresh.page.locator('#kpg-first-frame').count() === 0, 'the live cluster replaced the poster');
   await fresh.context.close();
 });
 
@@ -345,6 +380,116 @@ await test('a link too long for chat tools says so and offers the .yaml instead'
   assert((await tab.locator('.download-yaml').getAttribute('class')).includes('primary'), 'and makes the download the main action');
   await tab.screenshot({ path: path.join(artifacts, 'share-05-long.png') });
   await author.context.close();
+});
+
+/** The labs' own posters: what kpg share --embed prints, what the page's dialog gives. */
+await test('Share → Embed gives, poster included, the snippet `kpg share --embed` prints for the same scenario and instant', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await live(fresh.page);
+  await fresh.page.waitForSelector('[data-node]', { timeout: slow(20000) });
+  await fresh.page.click('.share-btn');
+  await fresh.page.click('.tab-embed');
+  const drawn = () => fresh.page.waitForFunction(() => document.querySelector('textarea.snippet').value.startsWith('<svg '), null, { timeout: slow(20000) });
+  await drawn();
+  const snippet = () => fresh.page.locator('textarea.snippet').inputValue();
+  const cli = (...more) => execFileSync(kpg, ['share', lab, '--base', url, '--embed', ...more]).toString();
+  let text = await snippet();
+  assert(text === cli('--at', '3m'), `the same snippet as kpg share --embed --at 3m:\n${text.slice(0, 300)}\nvs\n${cli('--at', '3m').slice(0, 300)}`);
+  // The dialog's choices are kpg share's flags: theme, when it becomes live, the instant.
+  await fresh.page.selectOption('.opt-theme select', 'dark');
+  await fresh.page.selectOption('.opt-live select', 'click');
+  text = await snippet();
+  assert(text === cli('--at', '3m', '--theme', 'dark', '--live', 'click'), `dark, live on click: ${text.slice(0, 200)}`);
+  await fresh.page.click('.opt-at input');
+  await fresh.page.waitForFunction(() => !document.querySelector('textarea.snippet').value.includes('data-at='));
+  await drawn();
+  text = await snippet();
+  assert(text === cli('--theme', 'dark', '--live', 'click'), `from the start, drawn at 0s: ${text.slice(0, 200)}`);
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-06-embed-poster.png') });
+  await fresh.context.close();
+});
+
+/** A PNG's width and height, from its IHDR chunk. */
+const pngSize = (bytes) => {
+  assert(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'a PNG');
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+};
+
+await test('Share → Link offers the link preview page and its image as downloads', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await live(fresh.page);
+  await fresh.page.waitForSelector('[data-node]', { timeout: slow(20000) });
+  await fresh.page.click('.share-btn');
+  const pageButton = fresh.page.locator('.download-preview-page');
+  await fresh.page.waitForFunction(() => !document.querySelector('.download-preview-image').disabled, null, { timeout: slow(20000) });
+  assert(await pageButton.isDisabled(), 'the page needs the address it will be published at');
+  await fresh.page.locator('.preview-page-url input').focus();
+  const where = 'https://blog.example/previews/limits/';
+  await fresh.page.keyboard.type(where);
+  assert(!(await pageButton.isDisabled()), 'an address enables it');
+  const [html] = await Promise.all([fresh.page.waitForEvent('download'), pageButton.click()]);
+  assert(html.suggestedFilename() === 'index.html', html.suggestedFilename());
+  const htmlFile = path.join(os.tmpdir(), `kpg-preview-${process.pid}.html`);
+  await html.saveAs(htmlFile);
+  const fromPage = fs.readFileSync(htmlFile, 'utf8');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpg-page-'));
+  execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m', '--page', dir, '--page-url', where], { stdio: 'pipe' });
+  // The page's link carries what the page adds (its language, the open tab): the same page
+  // kpg share --page writes, around the dialog's own link.
+  const pageLink = await fresh.page.locator('.share-link').inputValue();
+  const escapeAttr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  assert(fromPage.includes(`<a class="open" href="${escapeAttr(pageLink)}">`), 'the page opens the dialog\'s link');
+  const fromKpg = fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
+    .replace(/<a class="open" href="[^"]*">/, `<a class="open" href="${escapeAttr(pageLink)}">`);
+  assert(fromPage === fromKpg, `the same page kpg share --page writes:\n${fromPage.slice(0, 400)}\nvs\n${fromKpg.slice(0, 400)}`);
+  const [png] = await Promise.all([fresh.page.waitForEvent('download'), fresh.page.click('.download-preview-image')]);
+  assert(png.suggestedFilename() === 'preview.png', png.suggestedFilename());
+  const pngFile = path.join(os.tmpdir(), `kpg-preview-${process.pid}.png`);
+  await png.saveAs(pngFile);
+  const size = pngSize(fs.readFileSync(pngFile));
+  assert(size.join('x') === '1200x630', `the cards' size: ${size}`);
+  fs.copyFileSync(pngFile, path.join(artifacts, 'share-07-preview-from-the-page.png'));
+  fs.copyFileSync(path.join(dir, 'preview.png'), path.join(artifacts, 'share-07-preview-from-kpg.png'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  await fresh.context.close();
+});
+
+await test('a crawler fetching `kpg share --page` over HTTP, with no JavaScript, finds the title, the figures and a 1200×630 PNG', async () => {
+  const lab = path.resolve('tests/labs/seed002-limits.yaml');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpg-page-'));
+  const host = await serve(dir, '/previews/limits/');
+  execFileSync(kpg, ['share', lab, '--base', url, '--at', '5m', '--page', dir, '--page-url', host.url], { stdio: 'pipe' });
+  const res = await fetch(host.url);
+  assert(res.ok && /^text\/html/.test(res.headers.get('content-type')), `the page: ${res.status}`);
+  const html = await res.text();
+  const meta = (key) => {
+    const m = new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html);
+    return m && m[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  };
+  const report = JSON.parse(execFileSync(kpg, ['simulate', lab, '--until', '5m', '--output', 'json']).toString());
+  const pending = report.pods.filter((p) => p.phase === 'Pending').length;
+  assert(/<title>cluster mydev · Karpenter Playground<\/title>/.test(html) && meta('og:title') === 'cluster mydev · Karpenter Playground', `the title: ${meta('og:title')}`);
+  const description = meta('og:description');
+  assert(description === meta('description') && description === meta('twitter:description')
+    && description.startsWith(`${report.nodes.length} nodes · $${report.costPerHour.toFixed(4)}/h · `) && description.endsWith(` · ${pending} pending`),
+    `the figures kpg simulate reports at 5m: ${description} (${report.nodes.length} nodes, $${report.costPerHour}/h, ${pending} pending)`);
+  assert(meta('twitter:card') === 'summary_large_image', meta('twitter:card'));
+  const image = meta('og:image');
+  assert(image === meta('twitter:image') && image === host.url + 'preview.png', `og:image is absolute: ${image}`);
+  const img = await fetch(image);
+  assert(img.ok && img.headers.get('content-type') === 'image/png', `og:image resolves to a PNG: ${img.status} ${img.headers.get('content-type')}`);
+  const size = pngSize(Buffer.from(await img.arrayBuffer()));
+  assert(`${size[0]}x${size[1]}` === `${meta('og:image:width')}x${meta('og:image:height')}` && size.join('x') === '1200x630', `the stated size: ${size}`);
+  const open = /<a class="open" href="([^"]*)">/.exec(html);
+  assert(open && open[1].startsWith(url + '#kpg1.'), `a link to the playground: ${open && open[1].slice(0, 60)}`);
+  host.server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 await test('no errors in the console', async () => {

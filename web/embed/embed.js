@@ -14,7 +14,10 @@
  *
  * Options, as data attributes of the <pre>: view (cluster,manifests,events,explain,terminal;
  * the first opens first), autoplay, speed (1|10|60), until and at (Go durations), theme
- * (light|dark|auto), lang (en|ko), readonly, height (px), title, playground (the page's URL).
+ * (light|dark|auto), lang (en|ko), readonly, height (px), title, playground (the page's URL),
+ * live (visible|click|never). An <svg class="kpg-poster"> before the <pre>'s <details> (what
+ * `kpg share --embed` writes) is the poster until the playground takes over: when near the
+ * viewport, on click, or never (a static figure).
  *
  * Scripting: window.KarpenterPlayground.embeds[i] has start(), load(yaml, {at}), play(),
  * pause(), seek(at), setLang(lang), setSpeed(n), on(type, fn) and a `ready` promise; the
@@ -51,6 +54,8 @@
     ko: { run: '▶ Karpenter 플레이그라운드에서 실행', loading: '플레이그라운드를 불러오는 중…' },
   };
 
+  const MARK = 'karpenter-playground-manifests';
+  const LIVE = ['visible', 'click', 'never'];
   const warn = (what) => console.warn('karpenter-playground: ' + what);
 
   /** data-autoplay, ="", ="1" and ="true" are on; ="0" and ="false" are off; else unset. */
@@ -164,14 +169,19 @@
 .karpenter-playground-embed>pre.karpenter-playground{display:none!important}
 .karpenter-playground-embed>iframe{display:block;box-sizing:border-box;width:100%;max-width:100%;border:0;margin:0;padding:0}
 .karpenter-playground-embed[data-state=loading]>iframe{opacity:0}
-.karpenter-playground-embed .kpg-poster{box-sizing:border-box;display:flex;flex-direction:column;justify-content:center;gap:12px;padding:16px;min-width:0;overflow:hidden}
+.karpenter-playground-embed>div.kpg-poster{box-sizing:border-box;display:flex;flex-direction:column;justify-content:center;gap:12px;padding:16px;min-width:0;overflow:hidden}
 .karpenter-playground-embed .kpg-title{margin:0;font:600 15px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;overflow-wrap:anywhere}
-.karpenter-playground-embed[data-state=loading] .kpg-poster{position:absolute;inset:0;height:auto!important}
+.karpenter-playground-embed[data-state=loading]>div.kpg-poster{position:absolute;inset:0;height:auto!important}
 .karpenter-playground-embed .kpg-code{flex:0 1 auto;min-height:0;min-width:0;max-height:none;margin:0;padding:10px 12px;overflow:hidden;white-space:pre;color:inherit;background:rgba(128,128,128,.1);border:0;border-radius:6px;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;text-align:left}
 .karpenter-playground-embed .kpg-run{align-self:flex-start;max-width:100%;margin:0;padding:9px 16px;border:0;border-radius:6px;background:#1f2328;color:#fff;font:600 15px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;text-align:left;white-space:normal;cursor:pointer}
 .karpenter-playground-embed .kpg-run:hover{background:#3a4048}
 .karpenter-playground-embed .kpg-run:focus-visible{outline:3px solid #4493f8;outline-offset:2px}
 .karpenter-playground-embed[data-state=loading] .kpg-run{cursor:progress;opacity:.8}
+.karpenter-playground-embed>.kpg-cover{position:relative;display:block;line-height:0}
+.karpenter-playground-embed[data-live=click]>.kpg-cover{cursor:pointer}
+.karpenter-playground-embed>.kpg-cover>svg{display:block;width:100%;max-width:100%;height:auto}
+.karpenter-playground-embed>.kpg-cover>.kpg-run{position:absolute;left:12px;bottom:12px}
+.karpenter-playground-embed[data-state=loading]>iframe.kpg-behind{position:absolute;top:0;left:0}
 @media (prefers-color-scheme:dark){.karpenter-playground-embed .kpg-run{background:#e6edf3;color:#0d1117}.karpenter-playground-embed .kpg-run:hover{background:#c9d1d9}}
 @media (prefers-reduced-motion:no-preference){.karpenter-playground-embed>iframe{transition:opacity .2s}}`;
 
@@ -186,6 +196,8 @@
   const embeds = [];
   const byPre = new WeakMap();
   const byWrapper = new WeakMap();
+  // The <pre>s left as static figures (data-live="never").
+  const statics = new WeakSet();
   // Each frame's window (the same object for the frame's whole life, whatever it navigates
   // to) → the embed's handler and the origin its messages must come from.
   const inbox = new Map();
@@ -201,11 +213,26 @@
     }
   }, { rootMargin: '300px 0px' }) : null;
 
+  /** The drawing (<svg class="kpg-poster">) a poster snippet puts before the <pre>'s <details>. */
+  function drawingOf(pre) {
+    const holder = pre.parentElement;
+    if (!holder || holder.localName !== 'details' || !holder.classList.contains(MARK)) return null;
+    const svg = holder.previousElementSibling;
+    return svg && svg.localName === 'svg' && svg.classList.contains('kpg-poster') ? svg : null;
+  }
+
   function convert(pre) {
     const yaml = pre.textContent;
     const text = TEXT[posterLanguage(pre)];
     const page = playgroundOf(pre);
     const src = frameSrc(page, pre);
+    const live = oneOf('live', pre.dataset.live, LIVE) || 'visible';
+    const drawing = drawingOf(pre);
+    // A static figure: the drawing, or the <pre> itself, stays as the author wrote it.
+    if (live === 'never') {
+      statics.add(pre);
+      return null;
+    }
     // An opaque origin (file:) cannot be named as a target; any other is, so our YAML and
     // commands reach only the playground's origin.
     const origin = page.origin === 'null' ? '*' : page.origin;
@@ -215,25 +242,38 @@
     const wrapper = document.createElement('div');
     wrapper.className = 'karpenter-playground-embed';
     wrapper.dataset.state = 'poster';
+    wrapper.dataset.live = live;
     wrapper.setAttribute('role', 'region');
     wrapper.setAttribute('aria-label', title);
-    const poster = document.createElement('div');
-    poster.className = 'kpg-poster';
-    poster.style.height = height + 'px';
-    const heading = document.createElement('p');
-    heading.className = 'kpg-title';
-    heading.textContent = title;
-    const code = document.createElement('pre');
-    code.className = 'kpg-code';
-    code.textContent = excerpt(yaml);
     const run = document.createElement('button');
     run.type = 'button';
     run.className = 'kpg-run';
     run.textContent = text.run;
-    poster.append(heading, code, run);
+    let poster;
+    if (drawing) {
+      // The drawing is the poster, the button over its corner; the <details> goes (the
+      // wrapper keeps the <pre>).
+      poster = document.createElement('div');
+      poster.className = 'kpg-cover';
+      const holder = pre.parentElement;
+      holder.replaceWith(wrapper);
+      poster.append(drawing, run);
+      if (live === 'click') poster.addEventListener('click', (e) => { if (e.target !== run) api.start({ eager: true }); });
+    } else {
+      poster = document.createElement('div');
+      poster.className = 'kpg-poster';
+      poster.style.height = height + 'px';
+      const heading = document.createElement('p');
+      heading.className = 'kpg-title';
+      heading.textContent = title;
+      const code = document.createElement('pre');
+      code.className = 'kpg-code';
+      code.textContent = excerpt(yaml);
+      poster.append(heading, code, run);
+      pre.replaceWith(wrapper);
+    }
     // The original stays, hidden, inside the wrapper: its text is still the page's content
     // (search, reader modes, copy of the whole page) and it marks the <pre> as converted.
-    pre.replaceWith(wrapper);
     pre.hidden = true;
     wrapper.append(pre, poster);
 
@@ -266,6 +306,7 @@
       // Keep a keyboard user where they were: the button they pressed becomes the playground.
       const hadFocus = poster.contains(document.activeElement);
       poster.remove();
+      iframe.classList.remove('kpg-behind');
       wrapper.dataset.state = 'ready';
       wrapper.removeAttribute('aria-busy');
       if (hadFocus) iframe.focus();
@@ -343,6 +384,8 @@
         wrapper.setAttribute('aria-busy', 'true');
         poster.style.height = '';
         run.textContent = text.loading;
+        // Behind a drawing, which keeps its own size, until the cluster is drawn.
+        if (drawing) iframe.className = 'kpg-behind';
         wrapper.insertBefore(iframe, poster);
         frameWindow = iframe.contentWindow;
         inbox.set(frameWindow, { receive, origin: page.origin });
@@ -383,7 +426,7 @@
     byPre.set(pre, api);
     byWrapper.set(wrapper, api);
     embeds.push(api);
-    if (observer) observer.observe(wrapper);
+    if (observer && live === 'visible') observer.observe(wrapper);
     return api;
   }
 
@@ -403,9 +446,9 @@
     const scope = root && typeof root.querySelectorAll === 'function' ? root : document;
     const found = [...scope.querySelectorAll('pre.karpenter-playground')];
     if (scope.matches && scope.matches('pre.karpenter-playground')) found.unshift(scope);
-    const fresh = found.filter((pre) => !byPre.has(pre) && !pre.closest('.karpenter-playground-embed'));
+    const fresh = found.filter((pre) => !byPre.has(pre) && !statics.has(pre) && !pre.closest('.karpenter-playground-embed'));
     if (fresh.length) injectStyle();
-    return fresh.map(convert);
+    return fresh.map(convert).filter(Boolean);
   }
 
   /** The embed of an element (its wrapper, <pre>, frame or anything inside), or by index. */

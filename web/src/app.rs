@@ -143,7 +143,11 @@ fn save_copy(session: Option<String>, engine: Engine, staging: Staging, editor: 
 /// [`crate::prerender`]).
 #[component]
 pub fn App() -> impl IntoView {
-    let start = boot();
+    let mut start = boot();
+    // The first visit of a new build says so, unless the start has its own notice.
+    if crate::offline::arrived(start.embed.is_some()) {
+        start.notice.get_or_insert(T::NewBuild);
+    }
     let prerendered = crate::prerender::adopt(&start);
     let staging = Staging::stepwise();
     // The live page is whole: the build's copy of a first visit goes, in the same task, so no
@@ -370,6 +374,8 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             <Show when=move || staging.has(Step::Header)><Header/></Show>
             <LinkedBanner/>
             <NoticeBar/>
+            // Karpenter's decisions, told to a screen reader as the clock passes them.
+            <crate::narration::Narration/>
             <Show when=move || staging.has(Step::Header)><PhoneViews/></Show>
             <main class="panes" data-view=move || selection.phone_view.get().code()>
                 <Show when=move || staging.has(Step::Lesson)><LessonPane/></Show>

@@ -49,6 +49,15 @@ pub fn forget(key: &str) {
     }
 }
 
+/// The `content` of `<meta name="NAME">` in the page's head, if there is one.
+pub fn meta(name: &str) -> Option<String> {
+    window()?
+        .document()?
+        .query_selector(&format!("meta[name={name}]"))
+        .ok()??
+        .get_attribute("content")
+}
+
 /// The page's build: the hash trunk put in the name of the page's wasm, read from the
 /// module script that loads it (`index.html`'s gate reads the same). None where there is no
 /// such script (the component tests).

@@ -107,7 +107,7 @@ pub fn ClusterBody() -> impl IntoView {
         <SimulationProgress/>
         <Summary/>
         <PendingTray/>
-        <Lanes/>
+        <crate::cluster_table::LanesOrTable><Lanes/></crate::cluster_table::LanesOrTable>
     }
 }
 
@@ -287,7 +287,9 @@ fn Summary() -> impl IntoView {
     let engine = expect_context::<Engine>();
     let s = Memo::new(move |_| engine.snapshot.with(|s| s.summary.clone()));
     view! {
-        <div class="summary" aria-live="polite"
+        // Not a live region: at 60× its figures change every frame; the narration
+        // (`crate::narration`) tells what changed, batched.
+        <div class="summary"
             data-at=move || engine.snapshot.with(|s| s.time_ms.to_string())>
             <span class="stat">{move || {
                 let nodes = words::count(s.get().nodes, Noun::Node, locale.lang.get());
@@ -735,7 +737,10 @@ fn NodeCardView(name: String) -> impl IntoView {
             title=move || locale.t(T::ExplainThis)
             on:click=move |_| select()
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                if ev.key() == "Enter" && ev.target() == ev.current_target() {
+                // Enter or Space, as on a button (Space then does not also play).
+                let on_card = ev.target() == ev.current_target();
+                if matches!(ev.key().as_str(), "Enter" | " ") && on_card {
+                    ev.prevent_default();
                     select_key()
                 }
             }>

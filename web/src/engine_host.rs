@@ -40,6 +40,8 @@ pub struct Host {
     shown_lanes: BTreeSet<String>,
     /// The manifests the workspace is compared with, run on the same clock.
     baseline: Option<Baseline>,
+    /// The decisions already told to the page's live region.
+    narrator: crate::narration::Narrator,
 }
 
 /// A comparison's A side.
@@ -132,6 +134,10 @@ impl Host {
                 out.send(Reply::Frame(frame));
             }
             Request::Migrate { ws } => out.send(Reply::Migrated(migration::preview(&ws))),
+            Request::Poster { yaml, at } => out.send(Reply::Poster {
+                at,
+                figure: kpg_scene::scenario::figure_at(&yaml, at.max(0) as u64),
+            }),
             Request::SetVersion { ws, version } => {
                 let edited = ws.docs.iter().find_map(|d| {
                     kpg_manifests::set_karpenter_version(&d.text, &version).map(|t| (d.id, t))
@@ -281,6 +287,7 @@ impl Host {
         let next_event = self.player.next_event();
         let series = self.player.fresh_series().map(Box::new);
         let compare = self.compare_frame();
+        let narration = self.narrator.update(self.player.epoch(), self.player.sim());
         let Some(snapshot) = self.player.fresh_snapshot() else {
             return Frame {
                 now,
@@ -288,6 +295,7 @@ impl Host {
                 events_from: self.sent_events.1,
                 series,
                 compare,
+                narration,
                 ..Frame::default()
             };
         };
@@ -315,6 +323,7 @@ impl Host {
             watch,
             series,
             compare,
+            narration,
         }
     }
 

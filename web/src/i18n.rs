@@ -148,6 +148,7 @@ pub enum T {
     SolutionApplied,
     OpenLab,
     CorruptNotice,
+    NewBuild,
     Dismiss,
     LinkDamaged,
     LinkTooLarge,
@@ -280,6 +281,47 @@ pub enum T {
     ComparePlacedAlike,
     CompareNoPods,
     CompareBroken,
+    NarrateLaunched,
+    NarrateForPod,
+    NarrateForPods,
+    NarrateConsolidated,
+    NarrateReplaced,
+    NarrateConsolidatedMany,
+    NarrateEmptied,
+    NarrateDrifted,
+    NarrateRepaired,
+    NarrateInterrupted,
+    NarrateExpired,
+    NarrateBatch,
+    NarrateBatchLaunched,
+    NarrateBatchConsolidated,
+    NarrateBatchDrifted,
+    NarrateBatchRepaired,
+    NarrateBatchInterrupted,
+    NarrateBatchExpired,
+    NarrateClockAt,
+    ClusterAsTable,
+    ClusterAsTableHelp,
+    ClusterTableCaption,
+    TableNode,
+    TableInstanceType,
+    TableZone,
+    TableCapacityType,
+    TableState,
+    TableCpu,
+    TableMemory,
+    TablePods,
+    TablePrice,
+    LiveWhen,
+    LiveVisible,
+    LiveClick,
+    LiveNever,
+    PosterDrawing,
+    PreviewPageTitle,
+    PreviewPageHelp,
+    PreviewPageUrl,
+    DownloadPreviewPage,
+    DownloadPreviewImage,
 }
 
 impl T {
@@ -408,6 +450,7 @@ impl T {
             CorruptNotice => {
                 "Your saved session could not be read, so the default lesson was opened instead."
             }
+            NewBuild => "A new version of the playground was loaded.",
             Dismiss => "Dismiss",
             LinkDamaged => "This share link could not be opened: it is damaged or was cut short.",
             LinkTooLarge => {
@@ -605,6 +648,59 @@ impl T {
             ComparePlacedAlike => "Every workload's pods are placed alike.",
             CompareNoPods => "no pods",
             CompareBroken => "A does not run:",
+            NarrateLaunched => "Karpenter launched {a} {type} ({capacity}) in {zone}{for}.",
+            NarrateForPod => " for {n} pending pod",
+            NarrateForPods => " for {n} pending pods",
+            NarrateConsolidated => {
+                "Karpenter consolidated node {node} ({type}), saving {savings}/h."
+            }
+            NarrateReplaced => {
+                "Karpenter replaced node {node} ({type}) with a cheaper one, saving {savings}/h."
+            }
+            NarrateConsolidatedMany => "Karpenter consolidated {nodes}, saving {savings}/h.",
+            NarrateEmptied => {
+                "Karpenter removed the empty node {node} ({type}), saving {savings}/h."
+            }
+            NarrateDrifted => "Karpenter is replacing the drifted node {node} ({type}).",
+            NarrateRepaired => "Karpenter is removing the unhealthy node {node} ({type}).",
+            NarrateInterrupted => "EC2 is reclaiming the node {node}.",
+            NarrateExpired => "NodeClaim {node} expired: Karpenter replaces it.",
+            NarrateBatch => "Karpenter: {parts}.",
+            NarrateBatchLaunched => "launched {nodes} ({types}){for}",
+            NarrateBatchConsolidated => "consolidated {nodes}, saving {savings}/h",
+            NarrateBatchDrifted => "replacing {nodes} that drifted",
+            NarrateBatchRepaired => "removing {nodes} that are unhealthy",
+            NarrateBatchInterrupted => "{nodes} interrupted by EC2",
+            NarrateBatchExpired => "{nodes} expired",
+            NarrateClockAt => {
+                "Clock at {clock}: {nodes}, {running} running, {pending} pending, {cost}/h."
+            }
+            ClusterAsTable => "Table",
+            ClusterAsTableHelp => "The same cluster as a table: a row per node",
+            ClusterTableCaption => "The cluster at {clock}: {nodes}, {cost}/h",
+            TableNode => "Node",
+            TableInstanceType => "Instance type",
+            TableZone => "Zone",
+            TableCapacityType => "Capacity type",
+            TableState => "State",
+            TableCpu => "CPU requested / allocatable",
+            TableMemory => "Memory requested / allocatable",
+            TablePods => "Pods",
+            TablePrice => "$/hour",
+            LiveWhen => "Becomes live",
+            LiveVisible => "When it comes into view",
+            LiveClick => "When the reader clicks it",
+            LiveNever => "Never: a static figure",
+            PosterDrawing => "Drawing the cluster for the snippet…",
+            PreviewPageTitle => "Link preview page",
+            PreviewPageHelp => {
+                "A static page whose card shows this cluster where its address is pasted \
+                 (chat, social media); it opens this link. Publish both files in one folder \
+                 at the address below."
+            }
+            PreviewPageUrl => "Where you will publish it (https://…/)",
+            DownloadPreviewPage => "Download index.html",
+            DownloadPreviewImage => "Download preview.png",
         }
     }
 
@@ -727,6 +823,7 @@ impl T {
             SolutionApplied => "정답을 매니페스트에 넣었습니다. 재생해서 확인해 보세요.",
             OpenLab => "이 실습 열기",
             CorruptNotice => "저장된 작업을 읽을 수 없어 기본 레슨을 열었습니다.",
+            NewBuild => "플레이그라운드의 새 버전을 불러왔습니다.",
             Dismiss => "닫기",
             LinkDamaged => "이 공유 링크를 열 수 없습니다. 링크가 손상되었거나 잘렸습니다.",
             LinkTooLarge => "이 공유 링크를 열 수 없습니다. 링크에 담을 수 있는 1MiB를 넘습니다.",
@@ -921,6 +1018,60 @@ impl T {
             ComparePlacedAlike => "모든 워크로드의 파드가 똑같이 배치됐습니다.",
             CompareNoPods => "파드 없음",
             CompareBroken => "A가 실행되지 않습니다:",
+            NarrateLaunched => "Karpenter가 노드를 띄웠습니다: {zone}의 {type} {capacity}{for}.",
+            NarrateForPod => ", Pending 파드 {n}개용",
+            NarrateForPods => ", Pending 파드 {n}개용",
+            NarrateConsolidated => {
+                "Karpenter가 노드를 통합했습니다: {node}({type}), 시간당 {savings} 절감."
+            }
+            NarrateReplaced => {
+                "Karpenter가 노드를 더 싼 노드로 교체했습니다: {node}({type}), \
+                 시간당 {savings} 절감."
+            }
+            NarrateConsolidatedMany => "Karpenter가 {nodes}를 통합했습니다: 시간당 {savings} 절감.",
+            NarrateEmptied => {
+                "Karpenter가 빈 노드를 삭제했습니다: {node}({type}), 시간당 {savings} 절감."
+            }
+            NarrateDrifted => "Karpenter가 드리프트된 노드를 교체합니다: {node}({type}).",
+            NarrateRepaired => "Karpenter가 비정상 노드를 제거합니다: {node}({type}).",
+            NarrateInterrupted => "EC2가 노드를 회수합니다: {node}.",
+            NarrateExpired => "NodeClaim이 만료되었습니다: {node}. Karpenter가 교체합니다.",
+            NarrateBatch => "Karpenter의 결정: {parts}.",
+            NarrateBatchLaunched => "{nodes} 시작({types}{for})",
+            NarrateBatchConsolidated => "{nodes} 통합(시간당 {savings} 절감)",
+            NarrateBatchDrifted => "드리프트된 {nodes} 교체",
+            NarrateBatchRepaired => "비정상 {nodes} 제거",
+            NarrateBatchInterrupted => "EC2가 {nodes} 회수",
+            NarrateBatchExpired => "{nodes} 만료",
+            NarrateClockAt => {
+                "시각 {clock}: {nodes}, 실행 중인 {running}, Pending {pending}개, 시간당 {cost}."
+            }
+            ClusterAsTable => "표",
+            ClusterAsTableHelp => "같은 클러스터를 표로 보기: 노드마다 한 행",
+            ClusterTableCaption => "{clock} 시점의 클러스터: {nodes}, 시간당 {cost}",
+            TableNode => "노드",
+            TableInstanceType => "인스턴스 유형",
+            TableZone => "가용 영역",
+            TableCapacityType => "용량 유형",
+            TableState => "상태",
+            TableCpu => "CPU 요청 / 할당 가능",
+            TableMemory => "메모리 요청 / 할당 가능",
+            TablePods => "파드",
+            TablePrice => "시간당 요금",
+            LiveWhen => "라이브 전환",
+            LiveVisible => "화면에 보일 때",
+            LiveClick => "독자가 클릭할 때",
+            LiveNever => "안 함: 정적 그림",
+            PosterDrawing => "코드에 넣을 클러스터 그림을 그리는 중…",
+            PreviewPageTitle => "링크 미리보기 페이지",
+            PreviewPageHelp => {
+                "주소를 붙여 넣은 곳(채팅, 소셜 미디어)에 이 클러스터를 카드로 보여 주는 정적 \
+                 페이지입니다. 열면 이 링크로 이동합니다. 두 파일을 아래 주소의 한 폴더에 \
+                 올리세요."
+            }
+            PreviewPageUrl => "올릴 주소 (https://…/)",
+            DownloadPreviewPage => "index.html 내려받기",
+            DownloadPreviewImage => "preview.png 내려받기",
         }
     }
 
@@ -1034,6 +1185,7 @@ pub const ALL: &[T] = &[
     T::SolutionApplied,
     T::OpenLab,
     T::CorruptNotice,
+    T::NewBuild,
     T::Dismiss,
     T::LinkDamaged,
     T::LinkTooLarge,
@@ -1166,6 +1318,47 @@ pub const ALL: &[T] = &[
     T::ComparePlacedAlike,
     T::CompareNoPods,
     T::CompareBroken,
+    T::NarrateLaunched,
+    T::NarrateForPod,
+    T::NarrateForPods,
+    T::NarrateConsolidated,
+    T::NarrateReplaced,
+    T::NarrateConsolidatedMany,
+    T::NarrateEmptied,
+    T::NarrateDrifted,
+    T::NarrateRepaired,
+    T::NarrateInterrupted,
+    T::NarrateExpired,
+    T::NarrateBatch,
+    T::NarrateBatchLaunched,
+    T::NarrateBatchConsolidated,
+    T::NarrateBatchDrifted,
+    T::NarrateBatchRepaired,
+    T::NarrateBatchInterrupted,
+    T::NarrateBatchExpired,
+    T::NarrateClockAt,
+    T::ClusterAsTable,
+    T::ClusterAsTableHelp,
+    T::ClusterTableCaption,
+    T::TableNode,
+    T::TableInstanceType,
+    T::TableZone,
+    T::TableCapacityType,
+    T::TableState,
+    T::TableCpu,
+    T::TableMemory,
+    T::TablePods,
+    T::TablePrice,
+    T::LiveWhen,
+    T::LiveVisible,
+    T::LiveClick,
+    T::LiveNever,
+    T::PosterDrawing,
+    T::PreviewPageTitle,
+    T::PreviewPageHelp,
+    T::PreviewPageUrl,
+    T::DownloadPreviewPage,
+    T::DownloadPreviewImage,
 ];
 
 #[cfg(test)]

@@ -157,6 +157,8 @@ impl Session {
             tab: self.tab,
             speed: (self.speed != 1).then_some(self.speed),
             lang: Some(self.lang.code().to_string()),
+            // The session knows no cluster: whoever shares adds what the page shows.
+            figure: None,
         }
     }
 

@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -113,6 +113,12 @@ pub enum Request {
     Report {
         docs: Vec<String>,
         at: u64,
+    /// The poster of these manifests at `at`, for the Share dialog's snippet and link
+    /// preview: a simulation of its own, as `kpg share` draws it (the running one may be
+    /// elsewhere in time). Answered with [`Reply::Poster`].
+    Poster {
+        yaml: String,
+        at: i64,
     },
 }
 
@@ -165,6 +171,11 @@ pub enum Reply {
     Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
     /// The findings for a [`Request::Report`], or why there are none.
     Reported(Result<Box<kpg_issue::Findings>, String>),
+    /// The figure a [`Request::Poster`] asked for, or why it cannot be drawn.
+    Poster {
+        at: i64,
+        figure: Result<kpg_scene::poster::Figure, String>,
+    },
     /// The request's last reply: the worker is free for the next one.
     Done,
     /// The worker could not read the request (a page from another build, most likely).
@@ -193,6 +204,10 @@ pub struct Frame {
     pub series: Option<Box<SeriesUpdate>>,
     /// The comparison's baseline (A), when comparing and something of it changed.
     pub compare: Option<Box<CompareFrame>>,
+    /// Karpenter's decisions the page has not had, for its live region
+    /// ([`crate::narration`]).
+    #[serde(default)]
+    pub narration: crate::narration::Narration,
 }
 
 /// The baseline's side of a comparison: its timeline, and the counts that change only when

@@ -11,6 +11,7 @@ use crate::browser;
 use crate::i18n::T;
 use crate::persist::{LINKED_KEY, STORAGE_KEY};
 use crate::protocol::{Reply, Request};
+use crate::share_poster;
 use crate::state::{Editor, Engine, Locale, Page, SessionState};
 use crate::words::{self, Noun};
 
@@ -87,7 +88,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let choices = expect_context::<SessionState>();
     let session = choices.now();
-    let shared = session.to_shared();
+    let shared = choices.shared_now();
     let page = browser::page_url();
     let link = kpg_share::link(&page, &shared);
     let long = link.len() > kpg_share::LONG_LINK_CHARS;
@@ -106,15 +107,50 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let start_here = RwSignal::new(shared.at > 0);
     let theme = RwSignal::new(Theme::Auto);
     let iframe_form = RwSignal::new(false);
+    let live = RwSignal::new(kpg_share::Live::Visible);
     let at = shared.at;
     let options = Memo::new(move |_| EmbedOptions {
         autoplay: autoplay.get(),
         readonly: readonly.get(),
         at: (start_here.get() && at > 0).then_some(at),
         theme: theme.get(),
+        live: live.get(),
         ..EmbedOptions::default()
     });
     let yaml = session.workspace.to_stream();
+    // The cluster at each instant the dialog shows (the embed's, the link's), drawn by the
+    // worker from the snippet's own YAML as `kpg share` draws it.
+    let engine = expect_context::<Engine>();
+    let figures = RwSignal::new(Vec::<(u64, Result<kpg_scene::poster::Figure, String>)>::new());
+    let ask_figure = {
+        let yaml = yaml.clone();
+        move |at: u64| {
+            if figures.with_untracked(|f| f.iter().any(|(t, _)| *t == at)) {
+                return;
+            }
+            let request = Request::Poster {
+                yaml: yaml.clone(),
+                at: at as i64,
+            };
+            engine.ask(request, move |reply| {
+                if let Reply::Poster { at, figure } = reply {
+                    figures.update(|f| f.push((at as u64, figure)));
+                }
+            });
+        }
+    };
+    let figure_at = move |at: u64| {
+        figures.with(|f| {
+            f.iter()
+                .find(|(t, _)| *t == at)
+                .and_then(|(_, r)| r.as_ref().ok().cloned())
+        })
+    };
+    ask_figure(at);
+    {
+        let ask_figure = ask_figure.clone();
+        Effect::new(move |_| ask_figure(options.get().at.unwrap_or(0)));
+    }
     let dir = kpg_share::playground_dir(&page);
     let title = format!(
         "Karpenter Playground: {}",
@@ -127,14 +163,44 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         )
     );
     let (dir2, shared2, title2) = (dir.clone(), shared.clone(), title.clone());
+    let yaml2 = yaml.clone();
     let snippet = Memo::new(move |_| {
         let o = options.get();
         if iframe_form.get() {
             kpg_share::iframe_snippet(&dir2, &shared2, &o, &title2, 480)
+        } else if let Some(figure) = figure_at(o.at.unwrap_or(0)) {
+            share_poster::embed_snippet(&dir2, &yaml2, &o, &figure)
         } else {
-            kpg_share::script_snippet(&dir2, &yaml, &o)
+            // Until the worker has drawn the poster (or where it cannot): the bare <pre>.
+            kpg_share::script_snippet(&dir2, &yaml2, &o)
         }
     });
+    let drawing = Memo::new(move |_| {
+        !iframe_form.get()
+            && figures.with(|f| {
+                let at = options.get().at.unwrap_or(0);
+                !f.iter().any(|(t, _)| *t == at)
+            })
+    });
+    // The link preview page: where it will be published, and its downloads.
+    let page_url = RwSignal::new(String::new());
+    let page_url_ok = Memo::new(move |_| share_poster::is_page_url(&page_url.get()));
+    let link_for_preview = link.clone();
+    let download_page = move |_| {
+        if let Some(figure) = figure_at(at) {
+            let html = share_poster::preview_html(
+                &figure,
+                &link_for_preview,
+                page_url.get_untracked().trim(),
+            );
+            browser::download("index.html", &html, "text/html");
+        }
+    };
+    let download_image = move |_| {
+        if let Some(figure) = figure_at(at) {
+            share_poster::download_image(&figure);
+        }
+    };
     let (dir3, shared3) = (dir.clone(), shared.clone());
     let preview = Memo::new(move |_| {
         format!(
@@ -256,6 +322,24 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                             "⤓ "{move || locale.t(T::DownloadYaml)}
                         </button>
                     </div>
+                    <h4 class="preview-page-title">{move || locale.t(T::PreviewPageTitle)}</h4>
+                    <p class="share-help">{move || locale.t(T::PreviewPageHelp)}</p>
+                    <label class="preview-page-url">{move || locale.t(T::PreviewPageUrl)}" "
+                        <input type="url" placeholder="https://" prop:value=move || page_url.get()
+                            on:input=move |ev| page_url.set(event_target_value(&ev))/>
+                    </label>
+                    <div class="share-row">
+                        <button class="secondary download-preview-page"
+                            disabled=move || !page_url_ok.get() || figure_at(at).is_none()
+                            on:click=download_page.clone()>
+                            "⤓ "{move || locale.t(T::DownloadPreviewPage)}
+                        </button>
+                        <button class="secondary download-preview-image"
+                            disabled=move || figure_at(at).is_none()
+                            on:click=download_image>
+                            "⤓ "{move || locale.t(T::DownloadPreviewImage)}
+                        </button>
+                    </div>
                 </Show>
                 <Show when=move || tab.get() == Tab::Embed>
                     <p class="share-help">{move || locale.t(T::EmbedHelp)}</p>
@@ -276,6 +360,18 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                                 <option value="dark">{move || locale.t(T::ThemeDark)}</option>
                             </select>
                         </label>
+                        <label class="opt-live">{move || locale.t(T::LiveWhen)}" "
+                            <select on:change=move |ev| {
+                                live.set(
+                                    kpg_share::Live::parse(&event_target_value(&ev))
+                                        .unwrap_or_default(),
+                                )
+                            }>
+                                <option value="visible">{move || locale.t(T::LiveVisible)}</option>
+                                <option value="click">{move || locale.t(T::LiveClick)}</option>
+                                <option value="never">{move || locale.t(T::LiveNever)}</option>
+                            </select>
+                        </label>
                     </div>
                     <div class="embed-forms" role="radiogroup">
                         <label><input type="radio" name="embed-form"
@@ -289,6 +385,9 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                             locale.t(T::EmbedIframe)
                         }}</label>
                     </div>
+                    <p class="poster-drawing" role="status">{move || {
+                        drawing.get().then(|| locale.t(T::PosterDrawing))
+                    }}</p>
                     <textarea class="snippet" readonly rows="6" prop:value=move || snippet.get()
                         aria-label=move || locale.t(T::EmbedTab)></textarea>
                     <div class="share-row">

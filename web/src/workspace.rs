@@ -133,18 +133,7 @@ pub fn locate(ranges: &[DocRange], line: usize) -> Option<(usize, usize)> {
 /// A tab's title: `Kind/name` as the reader sees it, or empty when the document has no kind
 /// yet (the page shows "untitled" in the reader's language).
 pub fn title(text: &str) -> String {
-    let spans = kpg_manifests::document_spans(text);
-    if let Some(label) = spans.first().and_then(|(_, _, l)| l.clone()) {
-        // Namespaced objects read `Kind/ns/name`; a tab only needs kind and name.
-        let mut parts = label.split('/');
-        let kind = parts.next().unwrap_or_default();
-        let name = parts.next_back();
-        return match name {
-            Some(n) => format!("{kind}/{n}"),
-            None => kind.to_string(),
-        };
-    }
-    String::new()
+    kpg_manifests::document_title(text).unwrap_or_default()
 }
 
 /// One diagnostic, placed on a tab.

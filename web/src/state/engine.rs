@@ -76,6 +76,8 @@ pub struct Engine {
     /// Called at once after each change (an embed's report to its host, see
     /// [`Engine::on_change`]).
     on_change: StoredValue<Option<Box<dyn Fn()>>, LocalStorage>,
+    /// Gets each frame's decisions and how the clock moved ([`Engine::on_narration`]).
+    on_narration: StoredValue<Option<NarrationSink>, LocalStorage>,
     /// Gets what a terminal watch prints.
     on_watch: StoredValue<Option<WatchSink>, LocalStorage>,
     /// Grouped lanes the learner opened to every card (the worker sends their pods).
@@ -89,6 +91,10 @@ pub struct Engine {
 
 /// Where a terminal watch's output goes.
 type WatchSink = Box<dyn Fn(String)>;
+
+/// Where a frame's decisions go: the engine's instant before it, the frame's, when the frame
+/// before said something would next happen, and the decisions.
+type NarrationSink = Box<dyn Fn(i64, i64, Option<i64>, crate::narration::Narration)>;
 
 /// The worker `index.html` started before the page's wasm arrived, and what it said so far
 /// (its `Ready`, if its wasm was quicker than ours); taken once.
@@ -271,6 +277,7 @@ impl Engine {
             story: StoredValue::new(0),
             on_change: StoredValue::new_local(None),
             on_watch: StoredValue::new_local(None),
+            on_narration: StoredValue::new_local(None),
             when_settled: StoredValue::new_local(Vec::new()),
             shown_lanes: StoredValue::new(BTreeSet::new()),
             staging,
@@ -333,6 +340,7 @@ impl Engine {
             snapshot: Some(snapshot),
             watch: String::new(),
             compare: None,
+            narration: Default::default(),
             series: Some(Box::new(self.series.with_untracked(|s| SeriesUpdate {
                 restart: true,
                 points_from: 0,
@@ -608,6 +616,15 @@ impl Engine {
         });
     }
 
+    /// Each frame from the worker (not the build's recorded ones) tells `f` how the clock
+    /// moved and what Karpenter decided on the way ([`crate::narration`]).
+    pub fn on_narration(
+        &self,
+        f: impl Fn(i64, i64, Option<i64>, crate::narration::Narration) + 'static,
+    ) {
+        self.on_narration.set_value(Some(Box::new(f)));
+    }
+
     /// What a terminal watch prints goes to `f`.
     pub fn on_watch(&self, f: impl Fn(String) + 'static) {
         self.on_watch.set_value(Some(Box::new(f)));
@@ -726,6 +743,12 @@ impl Engine {
             return;
         };
         self.answers.update_value(|a| _ = a.remove(&id));
+        // The live page has answered (with a cluster, or with why there is none): a share
+        // link's first frame gives way in the animation frame that shows it.
+        if !crate::first_frame::retired() {
+            self.staging
+                .when_shown(|| request_animation_frame(crate::first_frame::retire));
+        }
         match kind {
             Kind::Clock => {
                 // How long the worker took, request to reply (DevTools' Performance panel
@@ -768,8 +791,14 @@ impl Engine {
     /// A frame from the worker: where the engine is, and the cluster if it changed. Before
     /// the cluster is redrawn, the pods' places are measured, so the next animation frame can
     /// slide them to their new ones.
-    fn show(&self, frame: crate::protocol::Frame) {
+    fn show(&self, mut frame: crate::protocol::Frame) {
         let first = self.revision.get_untracked() == 0;
+        let narrated = (
+            self.now.get_untracked(),
+            frame.now,
+            self.next_event.get_untracked(),
+            std::mem::take(&mut frame.narration),
+        );
         let changed = frame.snapshot.is_some();
         let moved = frame.snapshot.as_ref().map_or_else(Vec::new, |next| {
             self.snapshot.with_untracked(|now| now.chips_moved_to(next))
@@ -784,6 +813,12 @@ impl Engine {
             });
         }
         self.show_frame(frame);
+        // Not the first cluster: the page's arrival is not news to tell.
+        self.on_narration.with_value(|f| {
+            if let Some(f) = f.as_ref().filter(|_| !first) {
+                f(narrated.0, narrated.1, narrated.2, narrated.3);
+            }
+        });
         if first && changed {
             // The first cluster on screen (what the page's load benchmark times), drawn by
             // the next frame once the live page shows.

@@ -80,8 +80,29 @@ impl SessionState {
         }
     }
 
+    /// What a link to the scenario as it is now carries: the session, and the cluster on
+    /// screen as the link's first frame (a poster the opening page draws before its engine
+    /// arrives). Not while the manifests do not read: the cluster on screen is then the last
+    /// good one, not the link's.
+    pub fn shared_now(&self) -> kpg_share::Shared {
+        let session = self.now();
+        let mut shared = session.to_shared();
+        if session.last_good.is_none() {
+            let title = crate::lessons::find(&session.lesson)
+                .filter(|l| l.id != "blank")
+                .map(|l| l.title.get(session.lang).to_string())
+                .unwrap_or_else(|| kpg_scene::poster::title_of(&shared.docs));
+            shared.figure = Some(
+                self.engine
+                    .snapshot
+                    .with_untracked(|s| kpg_scene::poster::Figure::of(s, &title)),
+            );
+        }
+        shared
+    }
+
     /// The full page's link to the scenario as it is now.
     pub fn share_link(&self) -> String {
-        kpg_share::link(&browser::page_url(), &self.now().to_shared())
+        kpg_share::link(&browser::page_url(), &self.shared_now())
     }
 }

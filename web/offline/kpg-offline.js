@@ -1,0 +1,27 @@
+// Registers the page's service worker (dist/sw.js, made by web/offline/stamp.mjs and named by
+// `<meta name="kpg-build" data-worker>`), which keeps this build for offline use, and asks
+// for a new build on every visit it answered: the browser installs one beside the old and
+// the next visit opens it. Copied into dist/ as it is; no dependency.
+(function () {
+  if (!('serviceWorker' in navigator)) return;
+  // An embed registers nothing: an article's reader should not download the whole build.
+  // (If a worker already keeps this playground, on this site, it answers the embed too.)
+  if (/(^|[?&])embed([=&]|$)/.test(location.search)) return;
+  var meta = document.querySelector('meta[name=kpg-build]');
+  var worker = meta && meta.getAttribute('data-worker');
+  var here = new URL('./', location.href).href;
+  if (!worker) {
+    // A development build has none; a release build's worker left at this address would
+    // answer with that build.
+    navigator.serviceWorker.getRegistration(here).then(function (r) {
+      if (r && r.scope === here) r.unregister();
+    }).catch(function () {});
+    return;
+  }
+  // After the page has loaded: the first visit's own downloads come first.
+  addEventListener('load', function () {
+    navigator.serviceWorker.register(worker).then(function (r) {
+      if (navigator.serviceWorker.controller) return r.update();
+    }).catch(function () { /* no worker (a private window, a host without HTTPS) */ });
+  });
+})();
