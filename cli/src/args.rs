@@ -145,6 +145,8 @@ pub enum ShareOutput {
     Link,
     /// `--embed`: the `<pre class="karpenter-playground">` and the `embed.js` script tag.
     Embed(kpg_share::EmbedOptions),
+    /// `--issue`: the Markdown block for an upstream Karpenter issue (`kpg_issue`).
+    Issue,
     /// `--page DIR --page-url URL`: a static link preview page (DIR/index.html, whose
     /// OpenGraph and Twitter card metadata show the cluster where the link is pasted, and
     /// DIR/preview.png) that opens the share link.
@@ -196,7 +198,8 @@ Usage:
   kpg import SNAPSHOT [--keep-images] [--lists]
   kpg explain FILE (--pod NS/NAME | --node NAME | --nodeclaim NAME) [--at DURATION]
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
-  kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --page DIR] [OPTIONS]
+  kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --page DIR | --issue]
+            [OPTIONS]
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -224,7 +227,7 @@ Commands:
              printed but not saved.
   share      Print the link that opens the scenario in the playground (the manifests travel
              in the URL's fragment), or with --embed / --iframe the HTML to embed it in an
-             article.
+             article, or with --issue a redacted report for an upstream Karpenter issue.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input. Every command reads a cluster snapshot as a
@@ -1066,6 +1069,7 @@ pub const SHARE: &str = "\
 Usage: kpg share FILE [--base URL] [--at DURATION]
        kpg share FILE --embed [--base URL] [EMBED OPTIONS]
        kpg share FILE --iframe [--base URL] [EMBED OPTIONS] [--height PX] [--title TEXT]
+       kpg share FILE --issue [--base URL] [--at DURATION]
        kpg share FILE --page DIR --page-url URL [--base URL] [--at DURATION]
 
 Prints the link that opens the scenario in FILE (- reads standard input) in the
@@ -1078,6 +1082,7 @@ embeds be generated from them:
   kpg share lab.yaml --at 5m
   kpg share lab.yaml --base https://example.com/kpg/ --embed --view cluster --autoplay
   kpg share lab.yaml --base https://example.com/kpg/ --iframe --readonly --height 600
+  kpg share lab.yaml --base https://example.com/kpg/ --issue --at 5m
   kpg share lab.yaml --at 5m --page out/lab --page-url https://blog.example/lab/
 
 The scenario is read as validate reads it. Errors are printed as simulate prints them and
@@ -1106,6 +1111,21 @@ Options:
                       cards' image must be an absolute URL, DIR/preview.png under it.
   --iframe            Print instead a plain <iframe> for hosts that strip scripts; the
                       scenario travels in the fragment of its src.
+  --issue             Print instead a Markdown block for an issue or a discussion at
+                      github.com/kubernetes-sigs/karpenter or aws/karpenter-provider-aws:
+                      the Karpenter version simulated and kpg's; what happened at --at
+                      (default: when nothing more would change, as simulate): the
+                      figures, the pods pending and why, the events that decided it with
+                      Karpenter's log line for each disruption command; the scenario
+                      reduced to the documents that change what happened and redacted
+                      (account ids, ARNs, subnet/security-group/AMI and other AWS ids,
+                      IPs, node, cluster, role and tag values become stable placeholders;
+                      comments, foreign annotations, env, commands and images go), checked
+                      to simulate to the same outcome; and the link (on --base) that
+                      opens the redacted scenario at that instant. It ends with the list
+                      of what was redacted. The same file and --at give the same block,
+                      byte for byte, as the page's Share → Report to Karpenter; it is cut
+                      to fit GitHub's 65,536 characters, keeping the link.
   -h, --help          Show this help.
 
 Embed options (only with --embed or --iframe):
@@ -1134,6 +1154,7 @@ enum ShareFlag {
     At,
     Embed,
     Iframe,
+    Issue,
     View,
     Autoplay,
     Speed,
@@ -1162,8 +1183,9 @@ enum Needs {
 
 impl ShareFlag {
     /// (flag, what it is, takes a value, what it needs).
-    const ALL: [(&'static str, ShareFlag, bool, Needs); 16] = [
+    const ALL: [(&'static str, ShareFlag, bool, Needs); 17] = [
         ("--base", ShareFlag::Base, true, Needs::Nothing),
+        ("--issue", ShareFlag::Issue, false, Needs::Nothing),
         ("--at", ShareFlag::At, true, Needs::Nothing),
         ("--embed", ShareFlag::Embed, false, Needs::Nothing),
         ("--iframe", ShareFlag::Iframe, false, Needs::Nothing),
@@ -1192,6 +1214,7 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
     let mut at = None;
     let mut embed = false;
     let mut iframe = false;
+    let mut issue = false;
     let mut options = EmbedOptions::default();
     let mut height = DEFAULT_IFRAME_HEIGHT;
     let mut title = None;
@@ -1263,6 +1286,7 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
             ShareFlag::At => at = Some(duration(&value)?),
             ShareFlag::Until => options.until = Some(duration(&value)?),
             ShareFlag::Embed => embed = true,
+            ShareFlag::Issue => issue = true,
             ShareFlag::Iframe => iframe = true,
             ShareFlag::Autoplay => options.autoplay = true,
             ShareFlag::Readonly => options.readonly = true,
@@ -1378,6 +1402,11 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
              hosts that strip them",
         )));
     }
+    if issue && (embed || iframe) {
+        return Err(usage(String::from(
+            "give --issue on its own: it prints a report, not an embed",
+        )));
+    }
     for (flag, needs) in needing {
         match needs {
             Needs::Embedding if !embed && !iframe => {
@@ -1421,7 +1450,9 @@ fn parse_share(args: Vec<OsString>) -> Result<Command, UsageError> {
     };
 
     options.at = at;
-    let output = if let (Some(dir), Some(page_url)) = (page, page_url) {
+    let output = if issue {
+        ShareOutput::Issue
+    } else if let (Some(dir), Some(page_url)) = (page, page_url) {
         ShareOutput::Page { dir, page_url }
     } else if embed {
         ShareOutput::Embed(options)

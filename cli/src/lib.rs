@@ -755,6 +755,8 @@ pub enum ShareFailure {
     Empty,
     /// The link does not read back as the scenario (over the size a link may hold).
     Unreadable(kpg_share::LinkError),
+    /// `--issue`: no report could be made.
+    Report(kpg_issue::Refusal),
     /// `--page`: the preview could not be drawn.
     Preview(String),
 }
@@ -785,7 +787,7 @@ pub fn share(
     if shared.docs.iter().all(|d| d.trim().is_empty()) {
         return Err(ShareFailure::Empty);
     }
-    if !matches!(output, ShareOutput::Embed(_)) {
+    if !matches!(output, ShareOutput::Embed(_) | ShareOutput::Issue) {
         // The cluster at the link's instant, which the page draws before its engine has
         // arrived: the page's Share dialog puts the same figure into its links.
         sim.run_until(shared.at);
@@ -809,6 +811,10 @@ pub fn share(
             files.push((dir.join("index.html"), page.html.into_bytes()));
             files.push((dir.join(preview::IMAGE), page.png));
             (format!("{}\n", kpg_share::page_base(page_url)), Some(link))
+        }
+        ShareOutput::Issue => {
+            let issue = kpg_issue::issue(&shared.docs, at, base).map_err(ShareFailure::Report)?;
+            (issue.markdown, issue.link)
         }
         ShareOutput::Link => {
             let link = checked_link(base, &shared)?;
@@ -888,6 +894,10 @@ fn run_share(
                 stderr,
                 "kpg: {file}: nothing to share: it holds no manifests"
             );
+            return EXIT_FAILURE;
+        }
+        Err(ShareFailure::Report(refusal)) => {
+            let _ = writeln!(stderr, "kpg: {file}: no report was made: {refusal}");
             return EXIT_FAILURE;
         }
         Err(ShareFailure::Preview(e)) => {

@@ -1,10 +1,10 @@
-// axe-core on the page as learners use it: at 1280x800 with a pod explained, on a phone's
-// Events & Explain view, in Korean, inside an embed on the example article, and with the
-// cluster shown as a table. Zero critical or serious violations, kept at zero (the list of
-// what axe found is printed on failure). Then what else a learner who does not see the page,
-// or does not use a mouse, or is unsettled by motion, needs: the live region that tells
-// Karpenter's decisions (and batches them at 60x), the keyboard path through the main
-// controls with visible focus, and reduced motion.
+// axe-core on the page as learners use it: at 1280x800 with a pod explained, the Share
+// dialog's report, on a phone's Events & Explain view, in Korean, inside an embed on the
+// example article, and with the cluster shown as a table. Zero critical or serious
+// violations, kept at zero (the list of what axe found is printed on failure). Then what else
+// a learner who does not see the page, or does not use a mouse, or is unsettled by motion,
+// needs: the live region that tells Karpenter's decisions (and batches them at 60x), the
+// keyboard path through the main controls with visible focus, and reduced motion.
 //
 //   node tests/browser/a11y.mjs [dist] [artifacts]
 import fs from 'node:fs';
@@ -46,6 +46,18 @@ for (const lang of ['en', 'ko']) {
     await ctx.close();
   });
 }
+
+await test('the Share dialog\'s Report to Karpenter tab: no critical or serious violation', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  await limitsExplained(page);
+  await page.click('.share-btn');
+  await page.click('.tab-report');
+  await page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
+  await page.screenshot({ path: path.join(artifacts, 'a11y-share-report.png') });
+  none(await axeViolations(page), 'Share → Report to Karpenter');
+  await ctx.close();
+});
 
 await test('a phone, each view (Korean): no critical or serious violation', async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'ko-KR', isMobile: true, hasTouch: true });

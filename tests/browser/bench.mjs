@@ -363,7 +363,8 @@ async function returningLearner() {
   await live(page);
   await page.click('.speed >> text=60×');
   await page.click('button.play');
-  await page.waitForSelector('[data-lane="pool/hello-world"] .node', { timeout: 30000 });
+  // A phone shows the lesson, not the cluster, while it plays: the node is there, not seen.
+  await page.waitForSelector('[data-lane="pool/hello-world"] .node', { state: 'attached', timeout: 30000 });
   await page.click('button.play');
   await page.waitForTimeout(300);
   await page.goto('about:blank');

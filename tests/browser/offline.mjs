@@ -134,9 +134,25 @@ const buildFiles = (dir, base) => fs.readdirSync(dir, { recursive: true })
 let page;
 
 await test('a first visit keeps the whole build, in a cache named by its sub-path', async () => {
+  // The install fetches every file of the build: it waits until the engine has answered the
+  // page's first request, so that a phone's bandwidth goes to the page's own wasm first.
+  await context.addInitScript(() => {
+    const register = navigator.serviceWorker?.register;
+    if (!register) return;
+    navigator.serviceWorker.register = function (...args) {
+      window.__kpgRegisteredAt = performance.now();
+      return register.apply(this, args);
+    };
+  });
   page = await open(url);
   await live(page);
   await settledWorker(page, url);
+  const [registeredAt, engineAnswered] = await page.evaluate(() => {
+    const engine = performance.getEntriesByName('kpg-engine')[0];
+    return [window.__kpgRegisteredAt, engine && engine.startTime + engine.duration];
+  });
+  assert(registeredAt >= engineAnswered,
+    `the worker was registered at ${registeredAt} ms, after the engine's first answer at ${engineAnswered} ms`);
   const kept = await cachesOf(page);
   const name = `kpg-build ${url} ${FIRST}`;
   assert(JSON.stringify(Object.keys(kept)) === JSON.stringify([name]), `one cache, this build's: ${Object.keys(kept)}`);

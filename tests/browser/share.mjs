@@ -167,6 +167,43 @@ await test('a link from `kpg share` opens the same cluster at the same instant a
   await fresh.context.close();
 });
 
+await test('Share → Report to Karpenter gives the block `kpg share --issue` prints for the same scenario and instant', async () => {
+  const file = path.resolve('tests/issue/acme.yaml');
+  const link = execFileSync(kpg, ['share', file, '--base', url, '--at', '5m']).toString().trim();
+  const expected = execFileSync(kpg, ['share', file, '--issue', '--base', url, '--at', '5m']).toString();
+  const fresh = await profile();
+  await fresh.page.goto(link);
+  await live(fresh.page);
+  await fresh.page.waitForSelector('.summary');
+  await fresh.page.click('.share-btn');
+  await fresh.page.click('.tab-report');
+  await fresh.page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
+  const block = await fresh.page.locator('textarea.report-block').inputValue();
+  if (block !== expected) {
+    fs.writeFileSync(path.join(artifacts, 'share-07-report-page.md'), block);
+    fs.writeFileSync(path.join(artifacts, 'share-07-report-kpg.md'), expected);
+    const at = [...block].findIndex((c, i) => c !== expected[i]);
+    assert(false, `the page's block differs from kpg share --issue at ${at}:\n${block.slice(Math.max(0, at - 80), at + 80)}\nvs\n${expected.slice(Math.max(0, at - 80), at + 80)}`);
+  }
+  assert(block.includes('Karpenter **v1.10**') && block.includes(`](${url}#kpg1.`), 'the version, and a link on the page\'s own address');
+  assert(!block.includes('123456789012') && !block.includes('acme-prod-eks'), 'nothing identifying');
+  assert(/account IDs, ARNs/.test(await fresh.page.locator('.report-redacted').innerText()), 'the dialog says what is redacted');
+  assert(await fresh.page.locator('.report-warning').count() === 0, 'the redacted scenario reproduces');
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-07-report.png') });
+  await fresh.page.click('.copy-report');
+  await fresh.page.waitForFunction(() => document.querySelector('.share .copied').textContent.length > 0);
+  // In Korean the dialog speaks Korean; the block stays English, for upstream.
+  await fresh.page.keyboard.press('Escape');
+  await fresh.page.click('.langs button[lang="ko"]');
+  await fresh.page.click('.share-btn');
+  await fresh.page.click('.tab-report');
+  assert((await fresh.page.locator('.tab-report').innerText()) === 'Karpenter에 보고', 'the tab speaks Korean');
+  await fresh.page.waitForSelector('textarea.report-block', { timeout: slow(30000) });
+  assert(await fresh.page.locator('textarea.report-block').inputValue() === expected, 'the block stays the same English');
+  await fresh.page.keyboard.press('Escape');
+  await fresh.context.close();
+});
+
 await test('a shared link shows its cluster before the page\'s wasm arrives, then the live page takes over', async () => {
   const lab = path.resolve('tests/labs/seed002-limits.yaml');
   const link = execFileSync(kpg, ['share', lab, '--base', url, '--at', '3m']).toString().trim();

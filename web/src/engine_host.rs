@@ -161,6 +161,11 @@ impl Host {
                 out.send(Reply::Frame(self.frame()));
             }
             Request::Open { text } => out.send(Reply::Opened(crate::opening::read(text))),
+            Request::Report { docs, at } => out.send(Reply::Reported(
+                kpg_issue::findings(&docs, Some(at))
+                    .map(Box::new)
+                    .map_err(|e| e.to_string()),
+            )),
         }
     }
 

@@ -193,6 +193,13 @@ pub enum T {
     Preview,
     Close,
     CopySnippet,
+    ReportTab,
+    ReportHelp,
+    ReportRedacted,
+    ReportMaking,
+    ReportNotReproduced,
+    ReportFailed,
+    CopyReport,
     OpenInPlayground,
     OpenInPlaygroundHelp,
     WaitingForScenario,
@@ -517,6 +524,29 @@ impl T {
             Preview => "Preview",
             Close => "Close",
             CopySnippet => "Copy snippet",
+            ReportTab => "Report to Karpenter",
+            ReportHelp => {
+                "A Markdown block for an issue or a discussion at github.com/kubernetes-sigs/\
+                 karpenter or aws/karpenter-provider-aws: the Karpenter version simulated, what \
+                 happened at this instant and the events that decided it, the scenario and a \
+                 link that opens it. The same as `kpg share --issue` prints."
+            }
+            ReportRedacted => {
+                "Redacted before it leaves the page: account IDs, ARNs, subnet, security group, \
+                 AMI and other AWS IDs, IP addresses, node, cluster, role and tag values become \
+                 stable placeholders; comments, other annotations, env, commands and private \
+                 images are left out; documents that change nothing are dropped. The block ends \
+                 with the full list. Read it before you post it."
+            }
+            ReportMaking => {
+                "Reducing and redacting the scenario, and checking it still does the same…"
+            }
+            ReportNotReproduced => {
+                "The redacted scenario does not simulate exactly as yours does; the block says \
+                 so. Check what changed before you post it."
+            }
+            ReportFailed => "No report could be made:",
+            CopyReport => "Copy Markdown",
             OpenInPlayground => "Open in Karpenter Playground ↗",
             OpenInPlaygroundHelp => {
                 "Opens this scenario, as it is now, in the full playground (a new tab)"
@@ -866,6 +896,26 @@ impl T {
             Preview => "미리 보기",
             Close => "닫기",
             CopySnippet => "코드 복사",
+            ReportTab => "Karpenter에 보고",
+            ReportHelp => {
+                "github.com/kubernetes-sigs/karpenter나 aws/karpenter-provider-aws의 이슈 또는 \
+                 디스커션에 붙여 넣을 Markdown 블록입니다. 시뮬레이션한 Karpenter 버전, 이 시점에 \
+                 일어난 일과 그것을 결정한 이벤트, 시나리오와 그 시나리오를 여는 링크가 담깁니다. \
+                 `kpg share --issue`가 출력하는 것과 같습니다. 업스트림용이므로 블록은 영어입니다."
+            }
+            ReportRedacted => {
+                "페이지를 떠나기 전에 가립니다. 계정 ID, ARN, 서브넷·보안 그룹·AMI 등 AWS ID, \
+                 IP 주소, 노드·클러스터·역할 이름과 태그 값은 일관된 자리 표시자로 바뀌고, 주석, \
+                 그 밖의 애너테이션, env, command, 비공개 이미지는 빠지며, 결과를 바꾸지 않는 \
+                 문서도 뺍니다. 전체 목록은 블록 끝에 있습니다. 올리기 전에 한 번 읽어 보세요."
+            }
+            ReportMaking => "시나리오를 줄이고 가린 뒤 같은 결과가 나오는지 확인하는 중…",
+            ReportNotReproduced => {
+                "가린 시나리오가 원래 시나리오와 똑같이 시뮬레이션되지 않습니다. 블록에도 그렇게 \
+                 적혀 있습니다. 올리기 전에 무엇이 달라졌는지 확인하세요."
+            }
+            ReportFailed => "보고서를 만들 수 없습니다:",
+            CopyReport => "Markdown 복사",
             OpenInPlayground => "Karpenter 플레이그라운드에서 열기 ↗",
             OpenInPlaygroundHelp => {
                 "지금 이 상태의 시나리오를 전체 플레이그라운드에서 엽니다(새 탭)"
@@ -1180,6 +1230,13 @@ pub const ALL: &[T] = &[
     T::Preview,
     T::Close,
     T::CopySnippet,
+    T::ReportTab,
+    T::ReportHelp,
+    T::ReportRedacted,
+    T::ReportMaking,
+    T::ReportNotReproduced,
+    T::ReportFailed,
+    T::CopyReport,
     T::OpenInPlayground,
     T::OpenInPlaygroundHelp,
     T::WaitingForScenario,

@@ -20,7 +20,7 @@ use crate::state::Selected;
 use crate::workspace::{Problem, Workspace};
 
 /// Bumped whenever a message changes shape.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToWorker {
@@ -107,6 +107,13 @@ pub enum Request {
         #[serde(skip)]
         text: String,
     },
+    /// The Share dialog's "Report to Karpenter": what the block says about these documents
+    /// (the tabs) at `at` ([`kpg_issue::findings`]); the page writes the block and its link
+    /// ([`kpg_issue::block`]). Answered with [`Reply::Reported`].
+    Report {
+        docs: Vec<String>,
+        at: u64,
+    },
     /// The poster of these manifests at `at`, for the Share dialog's snippet and link
     /// preview: a simulation of its own, as `kpg share` draws it (the running one may be
     /// elsewhere in time). Answered with [`Reply::Poster`].
@@ -163,6 +170,8 @@ pub enum Reply {
         errors: Vec<CheckError>,
     },
     Opened(Result<crate::opening::Opened, crate::opening::Refusal>),
+    /// The findings for a [`Request::Report`], or why there are none.
+    Reported(Result<Box<kpg_issue::Findings>, String>),
     /// The figure a [`Request::Poster`] asked for, or why it cannot be drawn.
     Poster {
         at: i64,

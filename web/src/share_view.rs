@@ -1,5 +1,6 @@
 //! Sharing: the Share dialog (a link, the scenario as a file, an embed snippet with a live
-//! preview) and the banner over a workspace opened from a link.
+//! preview, a report for an upstream Karpenter issue) and the banner over a workspace opened
+//! from a link.
 
 use leptos::prelude::*;
 
@@ -49,6 +50,7 @@ pub fn LinkedBanner() -> impl IntoView {
 enum Tab {
     Link,
     Embed,
+    Report,
 }
 
 #[component]
@@ -216,10 +218,38 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         browser::copy_text(&snippet.get_untracked());
         copied.set(true);
     };
+    // The report's findings come from the worker (it reads and simulates the scenario,
+    // several times), once, when its tab is first opened; this thread writes the block with
+    // the link, from the same documents, instant and address as the Link tab's: the block
+    // `kpg share --issue --base ADDRESS --at INSTANT` prints.
+    let report = RwSignal::new(None::<Result<kpg_issue::Issue, String>>);
+    let asked = StoredValue::new(false);
+    let (report_docs, report_at, report_base) = (shared.docs.clone(), shared.at, page.clone());
+    let ask_report = move || {
+        if asked.get_value() {
+            return;
+        }
+        asked.set_value(true);
+        let engine = expect_context::<Engine>();
+        let request = Request::Report {
+            docs: report_docs.clone(),
+            at: report_at,
+        };
+        let base = report_base.clone();
+        engine.ask(request, move |reply| {
+            if let Reply::Reported(r) = reply {
+                report.set(Some(r.map(|findings| kpg_issue::block(&findings, &base))));
+            }
+        });
+    };
     let tab_button = move |which: Tab, label: T, class: &'static str| {
+        let ask_report = ask_report.clone();
         view! {
             <button role="tab" class=class aria-selected=move || (tab.get() == which).to_string()
                 on:click=move |_| {
+                    if which == Tab::Report {
+                        ask_report();
+                    }
                     tab.set(which);
                     copied.set(false);
                 }>{move || locale.t(label)}</button>
@@ -251,6 +281,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                 <div class="share-tabs" role="tablist">
                     {tab_button(Tab::Link, T::LinkTab, "tab-link")}
                     {tab_button(Tab::Embed, T::EmbedTab, "tab-embed")}
+                    {tab_button(Tab::Report, T::ReportTab, "tab-report")}
                 </div>
                 <Show when=move || tab.get() == Tab::Link>
                     <p class="share-help">{move || locale.t(T::ShareLinkHelp)}</p>
@@ -367,6 +398,9 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                     <iframe class="embed-preview" src=move || preview.get()
                         title=title.clone()></iframe>
                 </Show>
+                <Show when=move || tab.get() == Tab::Report>
+                    <ReportPanel report copied/>
+                </Show>
                 <div class="migration-actions">
                     <span class="copied" role="status">{move || {
                         copied.get().then(|| locale.t(T::Copied))
@@ -376,5 +410,53 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
                 </div>
             </div>
         </div>
+    }
+}
+
+/// The "Report to Karpenter" tab: the block in a read-only text area, a Copy button, and what
+/// was redacted. The block is English whatever the page's language: it is for upstream.
+#[component]
+fn ReportPanel(
+    report: RwSignal<Option<Result<kpg_issue::Issue, String>>>,
+    copied: RwSignal<bool>,
+) -> impl IntoView {
+    let locale = expect_context::<Locale>();
+    view! {
+        <p class="share-help">{move || locale.t(T::ReportHelp)}</p>
+        <p class="share-help report-redacted">{move || locale.t(T::ReportRedacted)}</p>
+        {move || match report.get() {
+            None => view! {
+                <p class="report-making" role="status">{move || locale.t(T::ReportMaking)}</p>
+            }
+            .into_any(),
+            Some(Err(why)) => view! {
+                <p class="report-failed" role="alert">
+                    {move || locale.t(T::ReportFailed)}" "{why}
+                </p>
+            }
+            .into_any(),
+            Some(Ok(issue)) => {
+                let markdown = issue.markdown.clone();
+                let copy = move |_| {
+                    browser::copy_text(&markdown);
+                    copied.set(true);
+                };
+                view! {
+                    {(!issue.reproduces).then(|| view! {
+                        <p class="report-warning" role="alert">
+                            {move || locale.t(T::ReportNotReproduced)}
+                        </p>
+                    })}
+                    <textarea class="snippet report-block" readonly rows="14"
+                        lang="en" prop:value=issue.markdown.clone()
+                        aria-label=move || locale.t(T::ReportTab)></textarea>
+                    <div class="share-row">
+                        <button class="primary copy-report"
+                            on:click=copy>{move || locale.t(T::CopyReport)}</button>
+                    </div>
+                }
+                .into_any()
+            }
+        }}
     }
 }
