@@ -28,7 +28,17 @@ pub fn embed_poster(yaml: &str, options: &EmbedOptions) -> Result<(String, Lang)
         kpg_share::Theme::Dark => Theme::Dark,
         kpg_share::Theme::Auto => Theme::Auto,
     };
-    Ok((poster::svg(&figure, Style { theme, lang }), lang))
+    Ok((
+        poster::svg(
+            &figure,
+            Style {
+                theme,
+                lang,
+                narrow: false,
+            },
+        ),
+        lang,
+    ))
 }
 
 /// The embed snippet with its poster.
@@ -56,6 +66,7 @@ pub fn preview_page(
     let style = Style {
         theme: Theme::Light,
         lang: Lang::En,
+        narrow: false,
     };
     let png = rasterise(&poster::preview_card(&figure, style))?;
     let poster = poster::svg(
@@ -63,6 +74,7 @@ pub fn preview_page(
         Style {
             theme: Theme::Auto,
             lang: Lang::En,
+            narrow: false,
         },
     );
     let description = figure.description(Lang::En);

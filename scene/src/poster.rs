@@ -355,15 +355,19 @@ impl Words {
 pub struct Style {
     pub theme: Theme,
     pub lang: Lang,
+    /// Drawn for a phone's width ([`NARROW_WIDTH`]: two node cards a row, the figures on three
+    /// lines), so that its text stays readable where a wide drawing would be scaled to half.
+    pub narrow: bool,
 }
 
 /// The drawing's width in SVG units; it scales to its box (`max-width: 100%`).
 pub const WIDTH: i32 = 720;
+/// A narrow drawing's width: two node cards and the lane's margins.
+pub const NARROW_WIDTH: i32 = 2 * PAD + 2 * LANE_PAD + 2 * CARD_W + CARD_GAP;
 const PAD: i32 = 16;
 const LANE_PAD: i32 = 12;
 const CARD_W: i32 = 160;
 const CARD_GAP: i32 = 8;
-const CARDS_PER_ROW: i32 = 4;
 const CHIP: i32 = 9;
 const CHIP_GAP: i32 = 2;
 const CHIPS_PER_ROW: usize = ((CARD_W - 16 + CHIP_GAP) / (CHIP + CHIP_GAP)) as usize;
@@ -493,6 +497,8 @@ fn fit(text: &str, width: i32, size: i32) -> String {
 struct Canvas {
     body: String,
     y: i32,
+    /// The drawing's width: [`WIDTH`], or [`NARROW_WIDTH`].
+    width: i32,
     /// The base palette the presentation attributes come from.
     palette: &'static [(&'static str, &'static str)],
 }
@@ -647,7 +653,8 @@ fn card(c: &mut Canvas, w: &Words, x: i32, y: i32, h: i32, node: &FigureNode) {
 
 fn lane(c: &mut Canvas, w: &Words, lane: &FigureLane) {
     let x = PAD;
-    let width = WIDTH - 2 * PAD;
+    let width = c.width - 2 * PAD;
+    let cards_per_row = ((width - 2 * LANE_PAD + CARD_GAP) / (CARD_W + CARD_GAP)).max(1);
     let top = c.y;
     // The lane's frame goes under its content: drawn last, inserted first.
     let frame_at = c.body.len();
@@ -663,7 +670,16 @@ fn lane(c: &mut Canvas, w: &Words, lane: &FigureLane) {
             lane.groups.iter().map(|g| g.price_per_hour).sum(),
         )
     };
-    c.text(x + LANE_PAD, top + 20, 13, "t b", None, &fit(name, 300, 13));
+    // The name keeps the lane's left half; its figures take the right.
+    let name_room = (width - 2 * LANE_PAD) / 2 - 32;
+    c.text(
+        x + LANE_PAD,
+        top + 20,
+        13,
+        "t b",
+        None,
+        &fit(name, name_room, 13),
+    );
     c.text(
         x + width - LANE_PAD,
         top + 20,
@@ -682,7 +698,7 @@ fn lane(c: &mut Canvas, w: &Words, lane: &FigureLane) {
         c.text(x + LANE_PAD, y + 12, 11, "m", None, w.no_nodes);
         y += 22;
     }
-    for row in lane.nodes.chunks(CARDS_PER_ROW as usize) {
+    for row in lane.nodes.chunks(cards_per_row as usize) {
         let h = row.iter().map(card_height).max().unwrap_or(0);
         for (i, node) in row.iter().enumerate() {
             let cx = x + LANE_PAD + i as i32 * (CARD_W + CARD_GAP);
@@ -726,7 +742,7 @@ fn pending(c: &mut Canvas, w: &Words, figure: &Figure) {
         return;
     }
     let x = PAD;
-    let width = WIDTH - 2 * PAD;
+    let width = c.width - 2 * PAD;
     let top = c.y;
     let frame_at = c.body.len();
     c.text(
@@ -781,9 +797,11 @@ fn pending(c: &mut Canvas, w: &Words, figure: &Figure) {
 /// takes as it is.
 pub fn svg(figure: &Figure, style: Style) -> String {
     let w = Words::of(style.lang);
+    let width = if style.narrow { NARROW_WIDTH } else { WIDTH };
     let mut c = Canvas {
         body: String::new(),
         y: 0,
+        width,
         palette: if style.theme == Theme::Dark {
             DARK
         } else {
@@ -796,10 +814,10 @@ pub fn svg(figure: &Figure, style: Style) -> String {
         16,
         "t b",
         None,
-        &fit(&figure.title, WIDTH - 2 * PAD - 90, 16),
+        &fit(&figure.title, width - 2 * PAD - 90, 16),
     );
     c.text(
-        WIDTH - PAD,
+        width - PAD,
         28,
         13,
         "m",
@@ -808,37 +826,52 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     );
     let (cpu_used, cpu_total) = snapshot::cores_pair(figure.cpu.0, figure.cpu.1);
     let (mem_used, mem_total) = snapshot::bytes_pair(figure.memory.0, figure.memory.1);
-    let figures = format!(
-        "{} · {}{} · {}{} · {} · {} · {} {cpu_used} / {cpu_total} · {} {mem_used} / {mem_total}",
+    let cost = format!(
+        "{} · {}{} · {}{}",
         w.nodes(figure.nodes),
         snapshot::dollars(figure.cost_per_hour),
         w.per_hour,
         snapshot::dollars_per_month(figure.cost_per_hour),
         w.per_month,
-        w.running(figure.pods_running),
-        w.pending(figure.pods_pending),
-        w.cpu,
-        w.memory,
     );
-    c.text(PAD, 50, 12, "t", None, &fit(&figures, WIDTH - 2 * PAD, 12));
-    c.y = 62;
+    let pods = format!(
+        "{} · {}",
+        w.running(figure.pods_running),
+        w.pending(figure.pods_pending)
+    );
+    let resources = format!(
+        "{} {cpu_used} / {cpu_total} · {} {mem_used} / {mem_total}",
+        w.cpu, w.memory,
+    );
+    let room = width - 2 * PAD;
+    if style.narrow {
+        // A phone's width holds a third of the line: one line each.
+        for (i, line) in [cost, pods, resources].iter().enumerate() {
+            c.text(PAD, 50 + 16 * i as i32, 12, "t", None, &fit(line, room, 12));
+        }
+        c.y = 94;
+    } else {
+        let figures = format!("{cost} · {pods} · {resources}");
+        c.text(PAD, 50, 12, "t", None, &fit(&figures, room, 12));
+        c.y = 62;
+    }
     if let Some(decision) = &figure.decision {
         c.text(
             PAD,
-            74,
+            c.y + 12,
             10,
             "m",
             None,
-            &fit(&format!("karpenter {decision}"), WIDTH - 2 * PAD, 10),
+            &fit(&format!("karpenter {decision}"), room, 10),
         );
-        c.y = 84;
+        c.y += 22;
     }
     for l in &figure.lanes {
         lane(&mut c, &w, l);
     }
     pending(&mut c, &w, figure);
     c.text(
-        WIDTH - PAD,
+        width - PAD,
         c.y + 8,
         10,
         "m",
@@ -848,10 +881,10 @@ pub fn svg(figure: &Figure, style: Style) -> String {
     let height = c.y + 18;
     let label = format!("{}: {}", figure.title, figure.description(style.lang));
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{SCOPE}\" viewBox=\"0 0 {WIDTH} \
-         {height}\" width=\"{WIDTH}\" height=\"{height}\" style=\"max-width:100%;height:auto\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{SCOPE}\" viewBox=\"0 0 {width} \
+         {height}\" width=\"{width}\" height=\"{height}\" style=\"max-width:100%;height:auto\" \
          font-family=\"{FONT}\" role=\"img\" aria-label=\"{}\"><title>{}</title>{}\
-         <rect width=\"{WIDTH}\" height=\"{height}\" rx=\"10\" class=\"bg\"{}/>{}</svg>",
+         <rect width=\"{width}\" height=\"{height}\" rx=\"10\" class=\"bg\"{}/>{}</svg>",
         esc(&label),
         esc(&label),
         style_element(style.theme),
@@ -901,6 +934,7 @@ pub fn preview_card(figure: &Figure, style: Style) -> String {
     let mut c = Canvas {
         body: String::new(),
         y: 0,
+        width: CARD_WIDTH,
         palette: if style.theme == Theme::Dark {
             DARK
         } else {
@@ -1015,6 +1049,37 @@ mod tests {
     }
 
     #[test]
+    fn a_narrow_poster_keeps_every_node_in_two_columns_and_every_figure() {
+        let snap = lab("seed002-limits", 600_000);
+        let figure = Figure::of(&snap, "limits");
+        let narrow = Style {
+            narrow: true,
+            ..Style::default()
+        };
+        let drawing = svg(&figure, narrow);
+        assert!(drawing.contains("viewBox=\"0 0 384 "), "{drawing}");
+        let nodes: Vec<_> = snap.lanes.iter().flat_map(|l| &l.nodes).collect();
+        assert!(nodes.len() > 2, "a lab with more nodes than one row holds");
+        for n in &nodes {
+            assert!(drawing.contains(&n.instance_type), "{}", n.instance_type);
+        }
+        // The cards sit in two columns, inside the drawing.
+        let columns: std::collections::BTreeSet<i32> = drawing
+            .split("<rect x=\"")
+            .skip(1)
+            .filter(|r| r.contains("class=\"card\"") || r.contains("class=\"spot\""))
+            .map(|r| r[..r.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert_eq!(columns.len(), 2, "{columns:?}");
+        assert!(columns.iter().all(|x| x + CARD_W <= NARROW_WIDTH));
+        // Both halves of the figures' line, neither cut.
+        let (_, mem_total) = snapshot::bytes_pair(figure.memory.0, figure.memory.1);
+        assert!(drawing.contains(&format!("{} pending", snap.summary.pods_pending)));
+        assert!(drawing.contains(&format!("/ {mem_total}<")), "{drawing}");
+        assert!(!drawing.contains('…'), "nothing cut: {drawing}");
+    }
+
+    #[test]
     fn nothing_written_in_a_scenario_escapes_into_markup() {
         let snap = lab("seed000-hello-world", 120_000);
         let figure = Figure::of(&snap, "<script>alert(1)</script> & \"q\"");
@@ -1033,6 +1098,7 @@ mod tests {
             Style {
                 theme: Theme::Light,
                 lang: Lang::En,
+                narrow: false,
             },
         );
         let dark = svg(
@@ -1040,6 +1106,7 @@ mod tests {
             Style {
                 theme: Theme::Dark,
                 lang: Lang::En,
+                narrow: false,
             },
         );
         let auto = svg(&figure, Style::default());
@@ -1086,6 +1153,7 @@ mod tests {
         let style = Style {
             theme: Theme::Light,
             lang: Lang::En,
+            narrow: false,
         };
         let card = preview_card(&figure, style);
         assert!(card.starts_with(&format!(

@@ -236,6 +236,39 @@ await test('a shared link shows its cluster before the page\'s wasm arrives, the
   await fresh.context.close();
 });
 
+await test('on a phone, a shared link\'s first frame is drawn for its width and stays the largest paint', async () => {
+  // The bench's link (bench.mjs, coldLoadOtherStartMobileProfile): a drawing 720 wide, shrunk
+  // to the phone's width, paints less than the lesson text the live page shows after it.
+  const lab = path.resolve('tests/labs/seed000-hello-world.yaml');
+  const link = execFileSync(kpg, ['share', lab, '--base', url]).toString().trim();
+  const fresh = await profile({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await fresh.page.addInitScript(() => {
+    window.__lcp = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lcp.push(e.startTime); })
+      .observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await fresh.context.route(/kpg-web-[0-9a-f]+_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await fresh.page.goto(link);
+  const poster = fresh.page.locator('#kpg-first-frame img');
+  await poster.waitFor({ timeout: slow(20000) });
+  await fresh.page.waitForFunction(() => document.querySelector('#kpg-first-frame img').complete);
+  const svg = await fresh.page.evaluate(async () => (await fetch(document.querySelector('#kpg-first-frame img').src)).text());
+  assert(svg.includes('viewBox="0 0 384 '), `drawn for a phone: ${svg.slice(0, 200)}`);
+  const box = await poster.boundingBox();
+  assert(box.width >= 340, `shown near its own size, its text readable: ${box.width} px wide`);
+  await fresh.page.screenshot({ path: path.join(artifacts, 'share-08-phone-first-frame.png') });
+  const releasedAt = await fresh.page.evaluate(() => performance.now());
+  release();
+  await live(fresh.page);
+  await fresh.page.waitForTimeout(500);
+  const lcp = await fresh.page.evaluate(() => window.__lcp);
+  assert(lcp.length > 0 && lcp.every((t) => t < releasedAt),
+    `the Largest Contentful Paint is the first frame, not the live page after it: ${lcp} (released at ${releasedAt})`);
+  await fresh.context.close();
+});
+
 await test('an unhealthy node counts down to node repair on its card, and is gone once repaired', async () => {
   const file = path.resolve('tests/browser/node-repair.yaml');
   const link = execFileSync(kpg, ['share', file, '--base', url, '--at', '20m']).toString().trim();

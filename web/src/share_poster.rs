@@ -26,7 +26,14 @@ pub fn embed_snippet(dir: &str, yaml: &str, options: &EmbedOptions, figure: &Fig
         kpg_share::Theme::Dark => Theme::Dark,
         kpg_share::Theme::Auto => Theme::Auto,
     };
-    let svg = poster::svg(figure, Style { theme, lang });
+    let svg = poster::svg(
+        figure,
+        Style {
+            theme,
+            lang,
+            narrow: false,
+        },
+    );
     let lang = if lang == Lang::Ko { "ko" } else { "en" };
     kpg_share::poster_snippet(dir, yaml, options, &svg, lang)
 }
@@ -39,6 +46,7 @@ pub fn preview_html(figure: &Figure, link: &str, page_url: &str) -> String {
         Style {
             theme: Theme::Auto,
             lang: Lang::En,
+            narrow: false,
         },
     );
     let description = figure.description(Lang::En);
@@ -70,6 +78,7 @@ pub fn download_image(figure: &Figure) {
         Style {
             theme: Theme::Light,
             lang: Lang::En,
+            narrow: false,
         },
     );
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {

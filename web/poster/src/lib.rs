@@ -11,8 +11,9 @@ use kpg_scene::poster::{self, Lang, Style, Theme};
 
 /// The poster of the link whose fragment is `fragment` (with or without its `#`), or
 /// `None` when it is not a link, is damaged, or carries no figure (a link made before
-/// links carried one): the page then starts as it always did.
-pub fn draw(fragment: &str) -> Option<String> {
+/// links carried one): the page then starts as it always did. `narrow` draws it for a
+/// phone's width.
+pub fn draw(fragment: &str, narrow: bool) -> Option<String> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let shared = kpg_share::decode(fragment).ok()?;
     let figure = shared.figure.as_ref()?;
@@ -25,6 +26,7 @@ pub fn draw(fragment: &str) -> Option<String> {
         Style {
             theme: Theme::Auto,
             lang,
+            narrow,
         },
     ))
 }
@@ -36,10 +38,10 @@ mod tests {
     #[test]
     fn a_link_without_a_figure_or_damaged_draws_nothing() {
         let plain = kpg_share::encode(&kpg_share::from_stream("kind: Pod\n", 0));
-        assert_eq!(draw(&plain), None);
-        assert_eq!(draw("#kpg1.AAAA"), None);
-        assert_eq!(draw("#section-2"), None);
-        assert_eq!(draw(""), None);
+        assert_eq!(draw(&plain, false), None);
+        assert_eq!(draw("#kpg1.AAAA", false), None);
+        assert_eq!(draw("#section-2", true), None);
+        assert_eq!(draw("", false), None);
     }
 
     #[test]
@@ -65,8 +67,18 @@ mod tests {
             pending: vec![0],
             pending_groups: Vec::new(),
         });
-        let svg = draw(&format!("#{}", kpg_share::encode(&shared))).expect("a poster");
+        let link = format!("#{}", kpg_share::encode(&shared));
+        let svg = draw(&link, false).expect("a poster");
         assert!(svg.starts_with("<svg"));
+        assert!(
+            svg.contains("viewBox=\"0 0 720 "),
+            "as wide as an embed's poster"
+        );
+        let narrow = draw(&link, true).expect("a poster");
+        assert!(
+            narrow.contains("viewBox=\"0 0 384 "),
+            "for a phone: {narrow}"
+        );
         assert!(svg.contains("general") && svg.contains("Pod/web"));
         assert!(svg.contains("노드 없음"), "in the link's language");
     }
