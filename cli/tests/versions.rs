@@ -551,9 +551,10 @@ fn balanced_approves_a_move_worth_its_disruption_and_says_so() {
 }
 
 #[test]
-fn the_readme_lists_exactly_what_is_keyed_on_the_version() {
+fn the_book_lists_exactly_what_is_keyed_on_the_version() {
     use kpg_core::karpenter::Behaviour;
-    let readme = std::fs::read_to_string(common::workspace().join("README.md")).expect("README");
+    let book = common::workspace().join("docs/book/src/versions.md");
+    let readme = std::fs::read_to_string(book).expect("the book's versions chapter");
     let rows: Vec<&str> = readme
         .lines()
         .skip_while(|l| !l.starts_with("| behaviour | from | upstream file"))
@@ -564,7 +565,7 @@ fn the_readme_lists_exactly_what_is_keyed_on_the_version() {
         .iter()
         .map(|b| format!("| {} | {} | `{}` |", b.what(), b.since(), b.source()))
         .collect();
-    assert_eq!(rows, expected, "README's version table vs Behaviour::ALL");
+    assert_eq!(rows, expected, "the book's version table vs Behaviour::ALL");
 }
 
 // ----- static NodePools (`pkg/controllers/static/`, v1.8+, gate StaticCapacity) -----

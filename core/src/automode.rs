@@ -2,7 +2,7 @@
 //!
 //! Auto Mode's NodePools are Karpenter's own (`karpenter.sh/v1`, the CRD is shared), but they
 //! point at an `eks.amazonaws.com/v1` `NodeClass` instead of an `EC2NodeClass`. What changes
-//! for a simulation, each from the EKS user guide (the README lists the pages):
+//! for a simulation, each from the EKS user guide (the book's Auto Mode section lists the pages):
 //! * the instance types: only the families the *managed instances* page lists, on a
 //!   Bottlerocket-based image, with at most 110 pods (`create-node-class`: "EKS limits the
 //!   maximum number of pods on a node to 110"), ephemeral storage from
@@ -53,7 +53,7 @@ pub const DEFAULT_THROUGHPUT: i64 = 125;
 pub const MAX_NODE_LIFETIME: u64 = 21 * 24 * 3_600_000;
 /// The management fee as a share of the instance type's on-demand price, in percent: the
 /// EKS pricing page's per-type Auto Mode prices are 12 % of the on-demand Linux price (e.g.
-/// m5.large $0.01152 for $0.096), whatever the purchase option. See the README for sources.
+/// m5.large $0.01152 for $0.096), whatever the purchase option. The book's Auto Mode section gives the sources.
 pub const FEE_PERCENT: i64 = 12;
 
 /// Which Karpenter runs the cluster's nodes (`Cluster.spec.karpenter.mode`).

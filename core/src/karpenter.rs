@@ -3,7 +3,7 @@
 //!
 //! Karpenter changes behaviour between minors. Every behaviour the engine keys on the version
 //! is a [`Behaviour`], with the minor that introduced it and the upstream file that decides it,
-//! so the README's table, the explanations and the engine read one list. Feature gates default
+//! so the book's version table, the explanations and the engine read one list. Feature gates default
 //! per version as `pkg/operator/options/options.go` sets them at that version's tag.
 
 use alloc::collections::BTreeMap;

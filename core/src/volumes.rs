@@ -221,7 +221,7 @@ pub fn class_alternatives(class: &StorageClass) -> Vec<Requirements> {
 /// requirements: exact when they are one alternative, or alternatives that each constrain
 /// the same single key with `In` (a volume allowed in zone a or zone b is `zone In [a, b]`),
 /// which is what EBS volumes and zonal StorageClasses write. Otherwise the first alternative
-/// stands for all (an approximation, said in the README).
+/// stands for all (an approximation, said in the book's What the engine simulates).
 pub fn fold_alternatives(mut alts: Vec<Requirements>) -> Option<Requirements> {
     if alts.is_empty() {
         return None;

@@ -1,4 +1,4 @@
-// Measures the built page in headless Chromium (not a test: figures for the README).
+// Measures the built page in headless Chromium (not a test: figures for the book's Performance chapter).
 //
 //   node tests/browser/bench.mjs [dist]
 //

@@ -1,4 +1,4 @@
-// Measures the page's YAML editor in headless Chromium (not a test: figures for the README).
+// Measures the page's YAML editor in headless Chromium (not a test: figures for the book's Performance chapter).
 //
 //   node tests/browser/editor-bench.mjs [dist]
 //

@@ -126,9 +126,9 @@ function cachesOf(p) {
 const metaBuild = (p) => p.evaluate(() => document.querySelector('meta[name=kpg-build]')?.content);
 const noticeText = (p) => p.evaluate(() => document.querySelector('.notice .notice-text')?.textContent ?? null);
 
-/** Every file of a build but the worker itself, as the addresses it is served at. */
+/** Every file of a build but the worker itself and the book, as the addresses it is served at. */
 const buildFiles = (dir, base) => fs.readdirSync(dir, { recursive: true })
-  .filter((f) => fs.statSync(path.join(dir, f)).isFile() && f !== 'sw.js')
+  .filter((f) => fs.statSync(path.join(dir, f)).isFile() && f !== 'sw.js' && !f.startsWith(`docs${path.sep}`))
   .map((f) => base + f.split(path.sep).join('/')).sort();
 
 let page;

@@ -193,7 +193,7 @@ for (const lang of ['en', 'ko']) {
   }
 }
 
-/** The table the closing note and the README quote: one row per question, both languages. */
+/** The table the closing note and the book's playground chapter quote: one row per question, both languages. */
 function table() {
   const out = ['| question | lesson step | clicks | where the answer is | answer (excerpt) |', '|---|---|---|---|---|'];
   for (const lang of ['en', 'ko']) {

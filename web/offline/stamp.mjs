@@ -42,11 +42,13 @@ fs.rmSync(path.join(dir, WORKER), { force: true });
 
 /**
  * Every file under `dir`, as paths relative to it with '/', in a stable order; not the hidden
- * ones (a host's `.nojekyll`, trunk's staging folder).
+ * ones (a host's `.nojekyll`, trunk's staging folder), nor the book.
  */
 function files(root, under = '') {
   return fs.readdirSync(path.join(root, under), { withFileTypes: true })
-    .filter((e) => !e.name.startsWith('.'))
+    // Not the book (`docs/`, scripts/book): 3 MB of pages a learner rarely opens offline; the
+    // worker passes their requests to the network.
+    .filter((e) => !e.name.startsWith('.') && !(under === '' && e.name === 'docs'))
     .flatMap((e) => {
       const rel = under ? `${under}/${e.name}` : e.name;
       return e.isDirectory() ? files(root, rel) : [rel];
