@@ -1,8 +1,8 @@
 //! Reading a snapshot of a live cluster (issue 32's target: a 500-node, 10,000-pod snapshot
 //! as `kubectl get -o yaml --show-managed-fields` prints it, about 120 MB, in ≤ 5 s and
 //! ≤ 1 GB on a 2-core machine). Criterion times a cluster a fifth that size (100 nodes,
-//! 2,000 pods, 24 MB) so that a run stays short; the whole size is measured as the book's Performance chapter
-//! says, with `/usr/bin/time` around `kpg validate` on `kpg-snapgen`'s output.
+//! 2,000 pods, 24 MB) so that a run stays short; the whole size is measured as the book's
+//! Performance chapter says, with `/usr/bin/time` around `kpg validate` on `kpg-snapgen`'s output.
 //!
 //! - "read": `kpg_manifests::load`, the YAML with managedFields (what `kpg validate` does);
 //! - "read, no managedFields": what a plain `kubectl get -o yaml` prints;

@@ -53,7 +53,8 @@ pub const DEFAULT_THROUGHPUT: i64 = 125;
 pub const MAX_NODE_LIFETIME: u64 = 21 * 24 * 3_600_000;
 /// The management fee as a share of the instance type's on-demand price, in percent: the
 /// EKS pricing page's per-type Auto Mode prices are 12 % of the on-demand Linux price (e.g.
-/// m5.large $0.01152 for $0.096), whatever the purchase option. The book's Auto Mode section gives the sources.
+/// m5.large $0.01152 for $0.096), whatever the purchase option. The book's Auto Mode section
+/// gives the sources.
 pub const FEE_PERCENT: i64 = 12;
 
 /// Which Karpenter runs the cluster's nodes (`Cluster.spec.karpenter.mode`).

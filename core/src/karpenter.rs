@@ -3,8 +3,8 @@
 //!
 //! Karpenter changes behaviour between minors. Every behaviour the engine keys on the version
 //! is a [`Behaviour`], with the minor that introduced it and the upstream file that decides it,
-//! so the book's version table, the explanations and the engine read one list. Feature gates default
-//! per version as `pkg/operator/options/options.go` sets them at that version's tag.
+//! so the book's version table, the explanations and the engine read one list. Feature gates
+//! default per version as `pkg/operator/options/options.go` sets them at that version's tag.
 
 use alloc::collections::BTreeMap;
 use core::fmt;
