@@ -153,6 +153,29 @@ fn a_translation_names_only_the_englishs_steps_and_falls_back_with_a_warning() {
 }
 
 #[test]
+fn a_lessons_folder_is_named_after_its_id() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lesson-renamed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let lab = common::lab("seed000-hello-world.yaml");
+    let lesson = format!(
+        "id: hello\ntitle: T\nlab: {}\nsteps:\n  - {{id: a, title: A, text: x}}\n",
+        lab.display()
+    );
+    std::fs::write(dir.join("lesson.yaml"), lesson).expect("written");
+    let out = kpg_at_root(&["lesson", "check", &dir.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(
+            "lesson.yaml:1:1: error[lesson-field]: id: the lesson's id is `hello` but its folder \
+             is `lesson-renamed`"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn a_path_without_lessons_is_refused() {
     let out = kpg_at_root(&["lesson", "check", "tests/labs"]);
     assert_eq!(out.status.code(), Some(1));

@@ -537,6 +537,12 @@ mod tests {
         let met = check(&exercise("{nothingPending: true}"), &load);
         assert_eq!(met.len(), 1, "{met:#?}");
         assert_eq!(met[0].code, Code::MetAsWritten);
+        let one = check(
+            &exercise("{poolNodes: {pool: hello-world, min: 1, max: 1}}"),
+            &load,
+        );
+        assert_eq!(one.len(), 1, "{one:#?}");
+        assert_eq!(one[0].code, Code::MetAsWritten, "bounds are inclusive");
         let never = check(&exercise("{poolNodes: {pool: hello-world, min: 3}}"), &load);
         assert_eq!(never.len(), 1, "{never:#?}");
         assert_eq!(never[0].code, Code::NotSolved);
