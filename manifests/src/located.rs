@@ -161,6 +161,11 @@ mod tests {
         let LocatedValue::Seq(items) = &steps.value else {
             panic!("a list")
         };
+        let LocatedValue::Map(entries) = &items[0].value else {
+            panic!("a map")
+        };
+        let key = &entries[1].0;
+        assert_eq!((key.line, key.column), (4, 5), "a key where it is written");
         let id = items[0].get("id").expect("id");
         assert_eq!((id.line, id.column), (3, 9));
         assert_eq!(id.scalar_text().as_deref(), Some("1"));
