@@ -7,7 +7,8 @@
 Generated chapters (one source each, so nothing drifts):
   - cli-reference.md: `kpg help` and `kpg help COMMAND` for every command, as the binary prints
     them;
-  - architecture.md: ARCHITECTURE.md.
+  - architecture.md: ARCHITECTURE.md;
+  - lessons.md: lessons/README.md (the lesson format).
 
 The check fails, naming the file and line, on:
   - a link to a page, a file or an anchor that is not there (http(s) links are checked for
@@ -58,6 +59,11 @@ def stage(book, out, kpg):
     (src / 'cli-reference.md').write_text('\n'.join(parts))
     architecture = (REPO / 'ARCHITECTURE.md').read_text()
     (src / 'architecture.md').write_text(architecture)
+    # The lesson format, as lessons/README.md writes it; its YAML blocks are lesson files,
+    # which `kpg lesson check` checks (scripts/test), not scenarios.
+    lessons = (REPO / 'lessons' / 'README.md').read_text()
+    lessons = re.sub(r'^```yaml$', '```yaml fragment', lessons, flags=re.M)
+    (src / 'lessons.md').write_text(lessons.replace('# Lessons\n', '# Writing lessons\n', 1))
 
 
 def slug(heading):

@@ -64,6 +64,7 @@ pub enum Topic {
     Kubectl,
     Share,
     Import,
+    Lesson,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +137,11 @@ pub enum Command {
         at: Option<Millis>,
         output: ShareOutput,
     },
+    /// `kpg lesson check PATH`: a lesson folder, a lesson file, or a folder of lessons,
+    /// checked as `kpg_lesson::check` checks them.
+    LessonCheck {
+        path: PathBuf,
+    },
 }
 
 /// What `kpg share` prints.
@@ -200,6 +206,7 @@ Usage:
   kpg kubectl FILE [--at DURATION] [--until DURATION] -- COMMAND...
   kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --page DIR | --issue]
             [OPTIONS]
+  kpg lesson check PATH
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -228,6 +235,9 @@ Commands:
   share      Print the link that opens the scenario in the playground (the manifests travel
              in the URL's fragment), or with --embed / --iframe the HTML to embed it in an
              article, or with --issue a redacted report for an upstream Karpenter issue.
+  lesson     Check a guided lesson (lessons/<id>/lesson.yaml and its translations): every
+             step's scenario loads, every exercise is open as written and met by its
+             solution, every edit applies, every link resolves.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input. Every command reads a cluster snapshot as a
@@ -348,6 +358,7 @@ pub fn help_text(topic: Topic) -> &'static str {
         Topic::Kubectl => KUBECTL,
         Topic::Share => SHARE,
         Topic::Import => IMPORT,
+        Topic::Lesson => LESSON,
     }
 }
 
@@ -387,6 +398,7 @@ fn topic_named(name: &str) -> Option<Topic> {
         "kubectl" => Some(Topic::Kubectl),
         "share" => Some(Topic::Share),
         "import" => Some(Topic::Import),
+        "lesson" => Some(Topic::Lesson),
         _ => None,
     }
 }
@@ -460,6 +472,7 @@ where
         "kubectl" => parse_kubectl(args),
         "import" => parse_import(&args),
         "share" => parse_share(args),
+        "lesson" => parse_lesson(&args),
         "simulate" | "compare" | "validate" | "migrate" | "explain" => {
             let topic = topic_named(first).unwrap_or(Topic::Overview);
             parse_subcommand(topic, args)
@@ -471,6 +484,78 @@ where
         other => Err(UsageError::new(
             Topic::Overview,
             format!("unknown command {other:?}"),
+        )),
+    }
+}
+
+pub const LESSON: &str = "\
+Usage: kpg lesson check PATH
+
+Checks guided lessons. PATH is a lesson's folder (with lesson.yaml), a lesson file, or a
+folder of lesson folders (lessons/ checks them all). For each lesson it reads lesson.yaml
+and each translation beside it (lesson.ko.yaml, ...), and checks that:
+  - every step's scenario (its lab, with this and the earlier steps' changes) loads
+    without errors and the engine runs it;
+  - every exercise's goals are not met by the scenario as written, and are met once its
+    solution's edits are applied (played from 0s as the page plays it, to rest);
+  - every edit's `find` occurs exactly once;
+  - every Markdown link resolves: a relative path exists, #id names a step, an http(s)
+    link is well formed (it is not fetched);
+  - a translation names only the English's steps, and holds only text.
+Each problem is printed as FILE:LINE:COLUMN: error[code]: field.path: message, with a
+help line when there is advice; a translation's missing text is a warning (it falls back
+to English). lessons/README.md documents the format.
+
+Options:
+  -h, --help   Show this help.
+
+Exit status: 0 when no lesson has an error (warnings alone do not fail); 1 otherwise, or
+when PATH holds no lesson; 2 bad command line.
+";
+
+/// `kpg lesson check PATH`.
+fn parse_lesson(args: &[OsString]) -> Result<Command, UsageError> {
+    let topic = Topic::Lesson;
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if words.iter().any(|w| w == "-h" || w == "--help") {
+        return Ok(Command::Help(topic));
+    }
+    match words.first().map(String::as_str) {
+        Some("check") => {}
+        Some(other) => {
+            return Err(UsageError::new(
+                topic,
+                format!("unknown lesson command {other:?}: the command is check"),
+            ));
+        }
+        None => {
+            return Err(UsageError::new(
+                topic,
+                "missing the command: kpg lesson check PATH",
+            ));
+        }
+    }
+    let mut path = None;
+    for (word, raw) in words.iter().zip(args).skip(1) {
+        if word.starts_with('-') {
+            return Err(unknown_flag(topic, word));
+        }
+        if path.is_some() {
+            return Err(UsageError::new(
+                topic,
+                format!("unexpected argument {word:?}: give one PATH"),
+            ));
+        }
+        path = Some(PathBuf::from(raw));
+    }
+    match path {
+        Some(path) => Ok(Command::LessonCheck { path }),
+        None => Err(UsageError::new(
+            topic,
+            "missing PATH (a lesson folder, a lesson.yaml, or lessons/ for all)",
         )),
     }
 }
@@ -887,6 +972,7 @@ fn parse_subcommand(topic: Topic, args: Vec<OsString>) -> Result<Command, UsageE
         | Topic::Codes
         | Topic::Kubectl
         | Topic::Import
+        | Topic::Lesson
         | Topic::Share => {
             if until.is_some() || output.is_some() {
                 return Err(UsageError::new(topic, "migrate takes no options"));
@@ -1858,5 +1944,31 @@ mod tests {
             assert!(err.message.contains(needle), "{args:?}: {}", err.message);
         }
         assert!(p(&["share"]).unwrap_err().message.contains("missing FILE"));
+    }
+
+    #[test]
+    fn lesson_check_takes_one_path() {
+        assert_eq!(
+            p(&["lesson", "check", "lessons/"]),
+            Ok(Command::LessonCheck {
+                path: PathBuf::from("lessons/")
+            })
+        );
+        assert_eq!(p(&["help", "lesson"]), Ok(Command::Help(Topic::Lesson)));
+        assert_eq!(
+            p(&["lesson", "check", "-h"]),
+            Ok(Command::Help(Topic::Lesson))
+        );
+        for (args, needle) in [
+            (&["lesson"][..], "missing the command"),
+            (&["lesson", "lint", "x"][..], "unknown lesson command"),
+            (&["lesson", "check"][..], "missing PATH"),
+            (&["lesson", "check", "a", "b"][..], "give one PATH"),
+            (&["lesson", "check", "--fix", "a"][..], "unknown flag"),
+        ] {
+            let err = p(args).unwrap_err();
+            assert_eq!(err.topic, Topic::Lesson, "{args:?}");
+            assert!(err.message.contains(needle), "{args:?}: {}", err.message);
+        }
     }
 }

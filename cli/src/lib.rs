@@ -11,6 +11,7 @@ pub mod args;
 pub mod compare;
 pub mod csv;
 pub mod json;
+pub mod lesson;
 pub mod preview;
 pub mod table;
 
@@ -284,6 +285,7 @@ where
             output,
         } => run_share(&input, &base, at, &output, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
+        Command::LessonCheck { path } => lesson::run_check(&path, stdout, stderr),
         Command::Simulate {
             input,
             until,

@@ -28,6 +28,7 @@ mod document;
 mod edit;
 mod ext;
 pub mod glossary;
+mod located;
 mod migrate;
 mod reader;
 mod schema;
@@ -38,6 +39,9 @@ pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::{document_spans, document_title};
 pub use edit::{cluster_with_version, set_karpenter_version};
 pub use kpg_core::model::Scenario;
+pub use located::{
+    Located, LocatedDocument, LocatedError, LocatedValue, RepeatedKey, parse_located,
+};
 pub use migrate::{Change, Migration, migrate};
 
 /// Inputs larger than this are refused with one `too-large` error. A cluster snapshot is the
