@@ -10,11 +10,12 @@
 //! Pure: the caller passes in the snapshot and whether the cluster is at rest.
 
 use kpg_scene::snapshot::{LaneKind, Snapshot};
+use serde::{Deserialize, Serialize};
 
 use crate::problem::Spot;
 
 /// One condition the cluster must meet.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Goal {
     /// No pod is Pending.
     NothingPending,
@@ -40,7 +41,7 @@ pub enum Goal {
 }
 
 /// When the goals are judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Judged {
     /// Once nothing is left to happen.
     #[default]
@@ -50,10 +51,12 @@ pub enum Judged {
 }
 
 /// A text edit: `find`, which must occur exactly once, becomes `replace`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {
     pub find: String,
     pub replace: String,
+    /// Where the lesson wrote it (for the checks' messages; never sent to the page).
+    #[serde(skip)]
     pub spot: Spot,
 }
 

@@ -20,8 +20,10 @@ pub mod exercise;
 pub mod markdown;
 mod model;
 pub mod play;
+pub mod prepared;
 mod problem;
 mod read;
+pub mod rich_text;
 mod translation;
 
 pub use check::{Load, check, lab_text, step_scenario};

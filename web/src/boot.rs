@@ -109,7 +109,7 @@ pub fn link_problem(e: &LinkError) -> T {
 
 /// The learner's saved session, the first lesson, or the first lesson with a notice.
 fn own(i: &Inputs) -> (Session, Option<T>) {
-    let first = || Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang);
+    let first = || Session::for_lesson(lessons::FIRST, i.browser_lang);
     match i.own {
         None => (first(), None),
         Some(text) => match Session::decode(text) {
@@ -135,7 +135,7 @@ fn embed_start(
         Some(Ok(shared)) => Session::from_shared(&shared, i.browser_lang),
         Some(Err(e)) => {
             notice = Some(link_problem(&e));
-            Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang)
+            Session::for_lesson(lessons::FIRST, i.browser_lang)
         }
         None if options.scenario_by_message => {
             awaiting_host = true;
@@ -143,7 +143,7 @@ fn embed_start(
             s.workspace = Workspace::default();
             s
         }
-        None => Session::for_lesson(lessons::LESSONS[0].id, i.browser_lang),
+        None => Session::for_lesson(lessons::FIRST, i.browser_lang),
     };
     if let Some(lang) = lang {
         session.lang = lang;

@@ -158,13 +158,12 @@ fn ClusterTable() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use crate::lessons::Lab;
     use crate::player::Player;
 
     #[test]
     fn the_table_has_a_row_for_every_node_of_every_lane() {
         let mut p = Player::new();
-        p.rebuild(Lab::Consolidation.text(), 0);
+        p.rebuild(crate::lessons::lab("seed002-consolidation"), 0);
         p.advance(60_000);
         let s = p.fresh_snapshot().unwrap();
         let rows = super::rows(&s);

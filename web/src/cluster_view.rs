@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 
 use crate::explain_view::ExplainPane;
-use crate::i18n::T;
+use crate::i18n::{Lang, T};
 use crate::lessons;
 use crate::snapshot::{self, CardState, Fate, Lane, LaneKind, NodeCard, PodChip};
 use crate::state::{
@@ -64,42 +64,6 @@ pub fn ClusterPane() -> impl IntoView {
     }
 }
 
-/// Renders lesson text: paragraphs split by blank lines, a paragraph of `- ` lines as a
-/// list, `code` spans and **strong** spans.
-pub(crate) fn rich(text: &str) -> impl IntoView + use<> {
-    text.split("\n\n")
-        .map(|para| {
-            if para.lines().all(|l| l.starts_with("- ")) {
-                let items = para
-                    .lines()
-                    .map(|l| view! { <li>{inline(&l[2..])}</li> })
-                    .collect_view();
-                view! { <ul>{items}</ul> }.into_any()
-            } else {
-                view! { <p>{inline(para)}</p> }.into_any()
-            }
-        })
-        .collect_view()
-}
-
-pub(crate) fn inline(text: &str) -> Vec<AnyView> {
-    let mut out = Vec::new();
-    for (i, s) in text.split('`').enumerate() {
-        if i % 2 == 1 {
-            out.push(view! { <code>{s.to_string()}</code> }.into_any());
-            continue;
-        }
-        for (j, t) in s.split("**").enumerate() {
-            if j % 2 == 1 {
-                out.push(view! { <strong>{t.to_string()}</strong> }.into_any());
-            } else if !t.is_empty() {
-                out.push(t.to_string().into_any());
-            }
-        }
-    }
-    out
-}
-
 /// The cluster itself: the summary, the pending tray and the lanes.
 #[component]
 pub fn ClusterBody() -> impl IntoView {
@@ -129,12 +93,17 @@ fn LessonCard() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let transport = expect_context::<Transport>();
     let lesson_state = expect_context::<LessonState>();
-    let lesson = move || lessons::find(&lesson_state.lesson.get()).unwrap_or(&lessons::LESSONS[0]);
-    let step = move || {
-        let l = lesson();
-        &l.steps[lesson_state.step.get().min(l.steps.len() - 1)]
+    let lesson = move || lessons::find_or_first(&lesson_state.lesson.get(), locale.lang.get());
+    // The lesson's structure (steps, labs, exercises' goals), the same in every language:
+    // what depends on it only is not rebuilt when the language changes.
+    let structure = move || lessons::find_or_first(&lesson_state.lesson.get(), Lang::En);
+    let index = move || {
+        let last = structure().steps.len().saturating_sub(1);
+        lesson_state.step.get().min(last)
     };
-    let open_step_lab = move |_| lesson_state.open_step_lab(step(), editor, transport);
+    let scenario = Memo::new(move |_| lessons::step_scenario(structure(), index()));
+    let step = move || &lesson().steps[index()];
+    let open_step_lab = move |_| lesson_state.open_step_lab(index(), editor, transport);
     let go_to = move |delta: isize| {
         let to = lesson_state
             .step
@@ -142,13 +111,20 @@ fn LessonCard() -> impl IntoView {
             .saturating_add_signed(delta);
         lesson_state.go_to_step(to, editor, transport);
     };
+    // A `[text](#step-id)` link in a step's text.
+    let on_step = Callback::new(move |id: String| {
+        if let Some(to) = lesson().steps.iter().position(|s| s.id == id) {
+            lesson_state.go_to_step(to, editor, transport);
+        }
+    });
     // On a lesson's last step, the way on is the next lesson.
     let next_lesson = move || {
         let l = lesson();
         (lesson_state.step.get() + 1 >= l.steps.len())
-            .then(|| lessons::after(l.id))
+            .then(|| lessons::after(&l.id, locale.lang.get()))
             .flatten()
     };
+    let untranslated = move || lesson().untranslated > 0;
     let open = RwSignal::new(true);
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
@@ -163,41 +139,47 @@ fn LessonCard() -> impl IntoView {
                 </button>
                 <div class="lesson-head">
                     <span class="eyebrow">
-                        {move || locale.t(T::Lesson)}" · "{move || {
-                            lesson().title.get(locale.lang.get())
-                        }}
+                        {move || locale.t(T::Lesson)}" · "{move || lesson().title.clone()}
                     </span>
-                    <h2 id="lesson-title">{move || step().title.get(locale.lang.get())}</h2>
+                    <h2 id="lesson-title">{move || step().title.clone()}</h2>
                 </div>
                 <span class="step-count">{move || {
                     format!(
                         "{} {} {}",
-                        lesson_state.step.get() + 1,
+                        index() + 1,
                         locale.t(T::StepOf),
                         lesson().steps.len()
                     )
                 }}</span>
             </header>
             <Show when=move || open.get()>
+                <Show when=untranslated>
+                    <p class="lesson-untranslated" role="note">
+                        {move || locale.t(T::LessonUntranslated)}
+                    </p>
+                </Show>
                 <div id="lesson-body" class="lesson-body">{move || {
-                    rich(step().body.get(locale.lang.get()))
+                    lessons::markdown::render(&step().text, Some(on_step))
                 }}</div>
                 {move || {
-                    let s = step();
-                    s.exercise.map(|exercise| view! {
-                        <crate::exercise_view::ExerciseCard exercise lab=s.lab/>
+                    let i = index();
+                    let exercise = structure().steps[i].exercise.as_ref()?;
+                    let worded = Signal::derive(move || {
+                        lesson().steps[i].exercise.as_ref().unwrap_or(exercise)
+                    });
+                    let scenario = scenario.get().unwrap_or_default().to_string();
+                    Some(view! {
+                        <crate::exercise_view::ExerciseCard exercise worded scenario/>
                     })
                 }}
-                <Show when=move || lesson_state.lab.get() != step().lab>
+                <Show when=move || lesson_state.lab.with(|open| *open != step().lab)>
                     <button class="secondary open-lab" on:click=open_step_lab>
-                        {move || locale.t(T::OpenLab)}": "{move || {
-                            step().lab.name(locale.lang.get())
-                        }}
+                        {move || locale.t(T::OpenLab)}": "{move || step().lab_name.clone()}
                     </button>
                 </Show>
                 <nav class="lesson-nav">
                     <button class="ghost reset" title=move || locale.t(T::ResetLabHelp)
-                        on:click=move |_| lesson_state.reset_step_lab(step(), editor, transport)>
+                        on:click=move |_| lesson_state.reset_step_lab(index(), editor, transport)>
                         {move || locale.t(T::ResetLab)}
                     </button>
                     <button disabled=move || lesson_state.step.get() == 0
@@ -215,11 +197,11 @@ fn LessonCard() -> impl IntoView {
                     }>
                         <button class="primary next-lesson" on:click=move |_| {
                             if let Some(next) = next_lesson() {
-                                lesson_state.open_lesson(next.id, editor, transport);
+                                lesson_state.open_lesson(&next.id, editor, transport);
                             }
                         }>
                             {move || locale.t(T::NextLesson)}": "{move || {
-                                next_lesson().map(|l| l.title.get(locale.lang.get()))
+                                next_lesson().map(|l| l.title.clone())
                             }}" →"
                         </button>
                     </Show>

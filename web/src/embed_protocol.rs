@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_launch_then_a_bill_then_a_removal() {
-        let lab = crate::lessons::Lab::HelloWorld.text();
+        let lab = crate::lessons::lab("seed000-hello-world");
         let mut p = Player::new();
         p.rebuild(lab, 0);
         let start = p.fresh_snapshot().unwrap();

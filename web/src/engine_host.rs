@@ -397,7 +397,6 @@ fn check(yaml: &str) -> Vec<CheckError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Lab;
     use crate::protocol::{FromWorker, Garbled, ToWorker, VERSION};
     use crate::series::Point;
     use crate::snapshot::{self, EventLines, EventLog};
@@ -448,9 +447,9 @@ mod tests {
         assert!(opened.text.starts_with("# A cluster snapshot taken at"));
     }
 
-    fn load(lab: Lab, at: i64) -> Request {
+    fn load(lab: &str, at: i64) -> Request {
         Request::Load {
-            ws: Workspace::from_stream(lab.text()),
+            ws: Workspace::from_stream(lab),
             at,
             fallback: None,
         }
@@ -472,7 +471,7 @@ mod tests {
         use kpg_core::sim::event::EventKind;
         let mut host = Host::new();
         let mut page = Series::default();
-        let mut requests = vec![load(Lab::Consolidation, 0)];
+        let mut requests = vec![load(crate::lessons::lab("seed002-consolidation"), 0)];
         requests.extend((1..=4).map(|m| Request::Advance { to: m * 45_000 }));
         // A seek back replays from the start: the series starts over.
         requests.push(Request::Advance { to: 30_000 });
@@ -529,7 +528,10 @@ mod tests {
     fn a_baseline_runs_on_the_same_clock_and_is_compared() {
         use crate::series::Series;
         let mut host = Host::new();
-        ask(&mut host, load(Lab::LimitsLifted, 0));
+        ask(
+            &mut host,
+            load(crate::lessons::lab("seed002-limits-lifted"), 0),
+        );
         let mut a_series = Series::default();
         let mut comparison = None;
         let mut take = |replies: &[Reply]| {
@@ -543,7 +545,7 @@ mod tests {
                 assert_eq!(c.error, None);
             }
         };
-        let a = Workspace::from_stream(Lab::Limits.text());
+        let a = Workspace::from_stream(crate::lessons::lab("seed002-limits"));
         take(&ask(&mut host, Request::Baseline { ws: Some(a) }));
         for t in [30_000, 120_000, 60_000, 120_000] {
             take(&ask(&mut host, Request::Advance { to: t }));
@@ -567,7 +569,10 @@ mod tests {
         );
         // A's timeline is the limits lab's own, to the same instant.
         let mut alone = Host::new();
-        ask(&mut alone, load(Lab::Limits, 120_000));
+        ask(
+            &mut alone,
+            load(crate::lessons::lab("seed002-limits"), 120_000),
+        );
         let expected: Vec<Point> = alone
             .player
             .sim()
@@ -595,7 +600,10 @@ mod tests {
     #[test]
     fn a_load_reads_then_rebuilds_then_shows_the_cluster() {
         let mut host = Host::new();
-        let replies = ask(&mut host, load(Lab::Limits, 300_000));
+        let replies = ask(
+            &mut host,
+            load(crate::lessons::lab("seed002-limits"), 300_000),
+        );
         assert!(matches!(
             &replies[0],
             Reply::Analysed { has_errors: false, problems } if problems.is_empty()
@@ -620,7 +628,7 @@ mod tests {
         let mut host = Host::new();
         let mut page_log = EventLog::default();
         let mut lines = page_log.extend(true, 0, Vec::new());
-        let mut requests = vec![load(Lab::Consolidation, 0)];
+        let mut requests = vec![load(crate::lessons::lab("seed002-consolidation"), 0)];
         requests.extend((1..=10).map(|m| Request::Advance { to: m * 60_000 }));
         for (i, request) in requests.into_iter().enumerate() {
             let replies = ask(&mut host, request);
@@ -655,7 +663,7 @@ mod tests {
             Request::Load {
                 ws: broken.clone(),
                 at: 60_000,
-                fallback: Some(Lab::HelloWorld.text().to_string()),
+                fallback: Some(crate::lessons::lab("seed000-hello-world").to_string()),
             },
         );
         assert!(matches!(
@@ -665,9 +673,8 @@ mod tests {
                 ..
             }
         ));
-        assert!(
-            matches!(&replies[1], Reply::Rebuilt { text, .. } if text == Lab::HelloWorld.text())
-        );
+        let hello = crate::lessons::lab("seed000-hello-world");
+        assert!(matches!(&replies[1], Reply::Rebuilt { text, .. } if text == hello));
         assert!(frame(&replies).snapshot.is_some());
 
         let mut edited = broken;
@@ -677,7 +684,7 @@ mod tests {
             Request::Load {
                 ws: edited,
                 at: 60_000,
-                fallback: Some(Lab::Limits.text().to_string()),
+                fallback: Some(crate::lessons::lab("seed002-limits").to_string()),
             },
         );
         assert_eq!(
@@ -700,7 +707,10 @@ mod tests {
             progress_always: true,
             ..Replies::default()
         };
-        host.handle(load(Lab::ScaleOut, 600_000), &mut out);
+        host.handle(
+            load(crate::lessons::lab("seed002-scale-out"), 600_000),
+            &mut out,
+        );
         let progress: Vec<Progress> = out
             .sent
             .iter()
@@ -723,16 +733,22 @@ mod tests {
         );
         let noisy = frame(&out.sent).snapshot.clone();
 
-        let quiet = frame(&ask(&mut Host::new(), load(Lab::ScaleOut, 600_000)))
-            .snapshot
-            .clone();
+        let quiet = frame(&ask(
+            &mut Host::new(),
+            load(crate::lessons::lab("seed002-scale-out"), 600_000),
+        ))
+        .snapshot
+        .clone();
         assert_eq!(noisy, quiet);
     }
 
     #[test]
     fn the_worker_explains_runs_the_terminal_and_follows_a_watch() {
         let mut host = Host::new();
-        ask(&mut host, load(Lab::Limits, 300_000));
+        ask(
+            &mut host,
+            load(crate::lessons::lab("seed002-limits"), 300_000),
+        );
         let replies = ask(
             &mut host,
             Request::Explain {
@@ -746,7 +762,9 @@ mod tests {
             "a bare Deployment name is not a pod; the answer lists the pods: {replies:?}"
         );
 
-        let files = crate::terminal::files(&Workspace::from_stream(Lab::Limits.text()));
+        let files = crate::terminal::files(&Workspace::from_stream(crate::lessons::lab(
+            "seed002-limits",
+        )));
         let replies = ask(
             &mut host,
             Request::Run {
@@ -770,7 +788,10 @@ mod tests {
             },
         );
         assert!(matches!(&replies[..], [Reply::Ran(Some(r))] if r.watching));
-        ask(&mut host, load(Lab::Limits, 300_000));
+        ask(
+            &mut host,
+            load(crate::lessons::lab("seed002-limits"), 300_000),
+        );
         let later = ask(&mut host, Request::Restart);
         assert!(frame(&later).watch.is_empty() || frame(&later).snapshot.is_some());
         let replies = ask(
@@ -789,7 +810,10 @@ mod tests {
     #[test]
     fn messages_round_trip_and_other_builds_are_refused() {
         let mut host = Host::new();
-        let replies = ask(&mut host, load(Lab::Consolidation, 400_000));
+        let replies = ask(
+            &mut host,
+            load(crate::lessons::lab("seed002-consolidation"), 400_000),
+        );
         for mut reply in replies {
             if let Reply::Frame(Frame {
                 snapshot: Some(s), ..
@@ -819,7 +843,7 @@ mod tests {
     /// page asks for every card, and the groups' counts are right either way.
     #[test]
     fn a_grouped_lane_travels_without_its_pods_until_shown() {
-        let text = Lab::Limits.text().replace("count: 2", "count: 30");
+        let text = crate::lessons::lab("seed002-limits").replace("count: 2", "count: 30");
         let mut host = Host::new();
         let replies = ask(
             &mut host,
@@ -859,7 +883,7 @@ mod tests {
     /// pod; the page's count is still every line, and its newest lines are the engine's.
     #[test]
     fn a_busy_frame_carries_the_newest_lines_only() {
-        let text = Lab::ScaleOut.text().replace("replicas: 4", "replicas: 400");
+        let text = crate::lessons::lab("seed002-scale-out").replace("replicas: 4", "replicas: 400");
         let mut host = Host::new();
         let mut page_log = EventLog::default();
         let mut lines = EventLines::default();

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::exercise::{Exercise, Judged};
 use crate::i18n::T;
-use crate::lessons::Lab;
+use crate::lessons::markdown::{render, render_inline};
+use crate::lessons::{Judged, PreparedExercise};
 use crate::state::{Editor, Engine, Locale, Notice, Page, Transport};
 use crate::workspace::Workspace;
 
@@ -13,7 +13,15 @@ use crate::workspace::Workspace;
 const HINT_AFTER_MS: u64 = 45_000;
 
 #[component]
-pub fn ExerciseCard(exercise: &'static Exercise, lab: Lab) -> impl IntoView {
+pub fn ExerciseCard(
+    /// The exercise's goals and edits (the same in every language).
+    exercise: &'static PreparedExercise,
+    /// The same exercise in the reader's language: its task, hint, solution and goals.
+    #[prop(into)]
+    worded: Signal<&'static PreparedExercise>,
+    /// The step's scenario, which the solution's edits change.
+    scenario: String,
+) -> impl IntoView {
     let locale = expect_context::<Locale>();
     let engine = expect_context::<Engine>();
     let editor = expect_context::<Editor>();
@@ -54,8 +62,11 @@ pub fn ExerciseCard(exercise: &'static Exercise, lab: Lab) -> impl IntoView {
             t.clear();
         }
     });
+    let scenario = StoredValue::new(scenario);
     let apply = move |_| {
-        let Some(text) = exercise.solved(lab.text()) else {
+        let solved = scenario.with_value(|s| kpg_lesson::exercise::apply(s, &exercise.edits));
+        let Ok(text) = solved else {
+            page.tell(T::StepChangeSkipped);
             return;
         };
         let before = (editor.ws.get_untracked(), editor.active_doc.get_untracked());
@@ -71,15 +82,15 @@ pub fn ExerciseCard(exercise: &'static Exercise, lab: Lab) -> impl IntoView {
             data-solved=move || solved().to_string()>
             <h3>
                 <span class="badge">{move || locale.t(T::Exercise)}</span>
-                {move || crate::cluster_view::rich(exercise.task.get(locale.lang.get()))}
+                {move || render_inline(&worded.get().task)}
             </h3>
             <ul class="goals">
                 {move || {
-                    let lang = locale.lang.get();
-                    goals.get().into_iter().zip(exercise.goals).map(|(met, g)| view! {
+                    let texts = &worded.get().goal_texts;
+                    goals.get().into_iter().zip(texts).map(|(met, g)| view! {
                         <li class:met=met>
                             <span aria-hidden="true">{if met { "✓" } else { "○" }}</span>" "
-                            {crate::cluster_view::inline(&g.describe(lang))}
+                            {render_inline(g)}
                         </li>
                     }).collect_view()
                 }}
@@ -107,15 +118,11 @@ pub fn ExerciseCard(exercise: &'static Exercise, lab: Lab) -> impl IntoView {
                 </button>
             </div>
             <Show when=move || hint_open.get() && !solved()>
-                <p class="hint-text">{move || {
-                    crate::cluster_view::rich(exercise.hint.get(locale.lang.get()))
-                }}</p>
+                <div class="hint-text">{move || render(&worded.get().hint, None)}</div>
             </Show>
             <Show when=move || solution_open.get()>
                 <div class="solution">
-                    <p>{move || {
-                        crate::cluster_view::rich(exercise.solution.get(locale.lang.get()))
-                    }}</p>
+                    <div class="solution-text">{move || render(&worded.get().solution, None)}</div>
                     <button class="secondary apply-solution" on:click=apply>
                         {move || locale.t(T::ApplySolution)}
                     </button>

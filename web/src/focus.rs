@@ -142,12 +142,11 @@ pub fn matrix(e: &Explanation) -> Vec<MatrixRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Lab;
     use kpg_core::sim::Simulation;
     use kpg_explain::{Lang, Subject, explain};
 
-    fn run(lab: Lab, until_ms: u64) -> Simulation {
-        let loaded = kpg_manifests::load(lab.text());
+    fn run(lab: &str, until_ms: u64) -> Simulation {
+        let loaded = kpg_manifests::load(lab);
         let mut sim = Simulation::new(loaded.scenario).expect("the lab runs");
         sim.run_until(until_ms);
         sim
@@ -165,7 +164,7 @@ mod tests {
 
     #[test]
     fn the_limits_labs_pending_pod_dims_every_node_and_names_the_limit() {
-        let sim = run(Lab::Limits, 300_000);
+        let sim = run(crate::lessons::lab("seed002-limits"), 300_000);
         let e = explain(&sim, &Subject::Pod(pending_pod(&sim)), Lang::En).unwrap();
         let f = focus(&e);
         assert_eq!(f.nodes.len(), sim.report().nodes.len(), "{f:?}");
@@ -189,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_running_pod_lights_the_node_it_runs_on() {
-        let sim = run(Lab::HelloWorld, 180_000);
+        let sim = run(crate::lessons::lab("seed000-hello-world"), 180_000);
         let r = sim.report();
         let pod = r
             .pods
@@ -241,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_node_lights_nothing() {
-        let sim = run(Lab::HelloWorld, 180_000);
+        let sim = run(crate::lessons::lab("seed000-hello-world"), 180_000);
         let node = sim.report().nodes[0].name.clone();
         let e = explain(&sim, &Subject::Node(node), Lang::En).unwrap();
         assert_eq!(focus(&e), Focus::default());

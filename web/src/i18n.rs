@@ -221,6 +221,10 @@ pub enum T {
     ResetLabHelp,
     EditsKept,
     ManifestsReset,
+    StepChanged,
+    StepChangeSkipped,
+    LabMissing,
+    LessonUntranslated,
     NotSaved,
     PoolNotReady,
     Untitled,
@@ -573,6 +577,15 @@ impl T {
                  starts it over."
             }
             ManifestsReset => "The manifests are back as the lesson wrote them.",
+            StepChanged => "This step changed the manifests, as the lesson says.",
+            StepChangeSkipped => {
+                "This step changes text your edits have changed, so it was not changed. \
+                 “Reset the manifests” gives you the step's own."
+            }
+            LabMissing => "This lesson's lab could not be read, so the manifests stay as they are.",
+            LessonUntranslated => {
+                "Parts of this lesson are not translated yet and are shown in English."
+            }
             NotSaved => {
                 "This workspace is too large for this browser to keep: it is not saved, and a \
                  reload would lose it. Download it (⤓) to keep it."
@@ -946,6 +959,13 @@ impl T {
                  ‘매니페스트 되돌리기’를 누르세요."
             }
             ManifestsReset => "매니페스트를 레슨 원본으로 되돌렸습니다.",
+            StepChanged => "레슨에 적힌 대로 이 단계가 매니페스트를 바꿨습니다.",
+            StepChangeSkipped => {
+                "이 단계가 바꾸려는 부분을 이미 고치셔서 바꾸지 않았습니다. 이 단계의 \
+                 매니페스트를 보려면 ‘매니페스트 되돌리기’를 누르세요."
+            }
+            LabMissing => "이 레슨의 실습 파일을 읽지 못해 매니페스트를 그대로 두었습니다.",
+            LessonUntranslated => "이 레슨의 일부는 아직 번역되지 않아 영어로 보여 드립니다.",
             NotSaved => {
                 "이 작업 공간은 브라우저에 저장하기에 너무 큽니다. 저장되지 않았으니 새로 \
                  고치면 사라집니다. 보관하려면 내려받으세요(⤓)."
@@ -1258,6 +1278,10 @@ pub const ALL: &[T] = &[
     T::ResetLabHelp,
     T::EditsKept,
     T::ManifestsReset,
+    T::StepChanged,
+    T::StepChangeSkipped,
+    T::LabMissing,
+    T::LessonUntranslated,
     T::NotSaved,
     T::PoolNotReady,
     T::Untitled,

@@ -24,7 +24,6 @@ pub mod cost_view;
 pub mod embed;
 pub mod embed_protocol;
 pub mod engine_host;
-pub mod exercise;
 pub mod exercise_view;
 pub mod explain_view;
 pub mod first_frame;

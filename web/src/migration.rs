@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn the_v1beta1_lesson_migrates_tab_by_tab_and_applies_to_the_hello_world_lab() {
-        let ws = Workspace::from_stream(crate::lessons::Lab::V1beta1.text());
+        let ws = Workspace::from_stream(crate::lessons::lab("seed000-v1beta1"));
         let p = preview(&ws).expect("there is something to migrate");
         assert_eq!(
             p.docs.len(),
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn every_finding_of_the_v1beta1_lesson_reads_in_korean() {
-        let ws = Workspace::from_stream(crate::lessons::Lab::V1beta1.text());
+        let ws = Workspace::from_stream(crate::lessons::lab("seed000-v1beta1"));
         let analysis = crate::workspace::analyse(&ws);
         assert!(analysis.problems.len() >= 5, "{:?}", analysis.problems);
         for p in &analysis.problems {

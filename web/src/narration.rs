@@ -542,7 +542,6 @@ pub fn Narration() -> impl leptos::IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Lab;
     use crate::player::Player;
 
     fn launched(t: &str, zone: &str, pods: u32) -> Told {
@@ -669,7 +668,7 @@ mod tests {
     #[test]
     fn the_narrator_tells_each_launch_once_with_the_pods_nominated_to_it() {
         let mut p = Player::new();
-        p.rebuild(Lab::Consolidation.text(), 0);
+        p.rebuild(crate::lessons::lab("seed002-consolidation"), 0);
         let mut n = Narrator::default();
         assert!(n.update(p.epoch(), p.sim()).restart);
         p.advance(10_000);

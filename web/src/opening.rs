@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_written_scenario_opens_as_written() {
-        let text = crate::lessons::Lab::HelloWorld.text().to_string();
+        let text = crate::lessons::lab("seed000-hello-world").to_string();
         assert_eq!(
             read(text.clone()),
             Ok(Opened {
@@ -211,7 +211,7 @@ mod tests {
         // Even when it names a uid (a label value, here), as long as the server wrote none.
         let text = format!(
             "# owner uid: none\n{}",
-            crate::lessons::Lab::HelloWorld.text()
+            crate::lessons::lab("seed000-hello-world")
         );
         assert_eq!(read(text).map(|o| o.imported), Ok(None));
     }

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use kpg_share::{BottomTab, Selection, Shared};
 
 use crate::i18n::Lang;
-use crate::lessons::{self, Lab};
-use crate::state::Drafts;
+use crate::lessons;
+use crate::state::{Drafts, draft_key};
 use crate::workspace::Workspace;
 
 pub const STORAGE_KEY: &str = "kpg.session";
@@ -54,8 +54,10 @@ pub struct Session {
     pub active_doc: u32,
     pub lesson: String,
     pub step: usize,
-    /// The lab the workspace was opened from (edits may have changed it since).
-    pub lab: Lab,
+    /// The key of the lab the workspace was opened from (edits may have changed it since):
+    /// [`lessons::lab_key`]. A session saved before lessons were files stores the page's
+    /// old name for it (`HelloWorld`), which [`Session::decode`] migrates.
+    pub lab: String,
     pub clock_ms: i64,
     pub speed: u32,
     /// The last manifests that read without errors: after a reload with a broken edit, the
@@ -87,17 +89,21 @@ pub struct Linked {
 impl Session {
     /// A lesson opened at its first step.
     pub fn for_lesson(lesson_id: &str, lang: Lang) -> Session {
-        let lesson = lessons::find(lesson_id).unwrap_or(&lessons::LESSONS[0]);
-        let lab = lesson.first_lab();
-        let workspace = Workspace::from_stream(lab.text());
+        let lesson = lessons::find_or_first(lesson_id, lang);
+        let workspace =
+            Workspace::from_stream(lessons::step_scenario(lesson, 0).unwrap_or_default());
         Session {
             version: VERSION,
             lang,
             active_doc: workspace.docs.first().map_or(0, |d| d.id),
             workspace,
-            lesson: lesson.id.into(),
+            lesson: lesson.id.clone(),
             step: 0,
-            lab,
+            lab: lesson
+                .steps
+                .first()
+                .map(|s| s.lab.clone())
+                .unwrap_or_default(),
             clock_ms: 0,
             speed: 1,
             last_good: None,
@@ -117,9 +123,13 @@ impl Session {
             workspace.push(doc.clone());
         }
         let active_doc = workspace.docs.get(shared.active).map_or(0, |d| d.id);
-        let (lesson, step) = match shared.lesson.as_deref().and_then(lessons::find) {
-            Some(l) => (l, shared.step.min(l.steps.len() - 1)),
-            None => (lessons::find("blank").unwrap_or(&lessons::LESSONS[0]), 0),
+        let found = shared
+            .lesson
+            .as_deref()
+            .and_then(|id| lessons::find(id, Lang::En));
+        let (lesson, step) = match found {
+            Some(l) => (l, shared.step.min(l.steps.len().saturating_sub(1))),
+            None => (lessons::find_or_first(lessons::BLANK, Lang::En), 0),
         };
         let lang = match shared.lang.as_deref() {
             Some("ko") => Lang::Ko,
@@ -131,9 +141,13 @@ impl Session {
             lang,
             workspace,
             active_doc,
-            lesson: lesson.id.into(),
+            lesson: lesson.id.clone(),
             step,
-            lab: lesson.steps[step].lab,
+            lab: lesson
+                .steps
+                .get(step)
+                .map(|s| s.lab.clone())
+                .unwrap_or_default(),
             clock_ms: (shared.at as i64).clamp(0, crate::player::MAX_TIME_MS),
             speed: shared.speed.unwrap_or(1),
             last_good: None,
@@ -146,7 +160,7 @@ impl Session {
 
     /// What a share link of this session carries.
     pub fn to_shared(&self) -> Shared {
-        let blank = self.lesson == "blank";
+        let blank = self.lesson == lessons::BLANK;
         Shared {
             docs: self.workspace.docs.iter().map(|d| d.text.clone()).collect(),
             active: self.workspace.index_of(self.active_doc).unwrap_or(0),
@@ -168,7 +182,7 @@ impl Session {
 
     /// Reads a saved session; `Err` says why it cannot be used.
     pub fn decode(text: &str) -> Result<Session, String> {
-        let s: Session = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut s: Session = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if s.version != VERSION {
             return Err(format!("saved by version {} of the page", s.version));
         }
@@ -178,13 +192,22 @@ impl Session {
         if s.workspace.docs.iter().any(|d| d.id >= s.workspace.next_id) {
             return Err("document ids out of range".into());
         }
-        let lesson = lessons::find(&s.lesson).ok_or("unknown lesson")?;
+        let lesson = lessons::find(&s.lesson, Lang::En).ok_or("unknown lesson")?;
         if s.step >= lesson.steps.len() || !(0..=crate::player::MAX_TIME_MS).contains(&s.clock_ms) {
             return Err("position out of range".into());
         }
         if ![1, 10, 60].contains(&s.speed) {
             return Err("unknown speed".into());
         }
+        // Labs named as the page named them before lessons were files.
+        s.lab = lessons::migrate_lab_key(&s.lab);
+        s.drafts = std::mem::take(&mut s.drafts)
+            .into_iter()
+            .map(|(key, ws)| match key.split_once('/') {
+                Some((lesson, lab)) => (draft_key(lesson, &lessons::migrate_lab_key(lab)), ws),
+                None => (key, ws),
+            })
+            .collect();
         Ok(s)
     }
 }
@@ -247,7 +270,9 @@ mod tests {
     fn a_share_link_reopens_the_same_session() {
         let mut s = Session::for_lesson("labels-taints", Lang::Ko);
         s.step = 2;
-        s.lab = lessons::find("labels-taints").unwrap().steps[2].lab;
+        s.lab = lessons::find("labels-taints", Lang::En).unwrap().steps[2]
+            .lab
+            .clone();
         s.workspace.docs[1].text.push_str("# edited\n");
         s.active_doc = s.workspace.docs[1].id;
         s.clock_ms = 95_000;
@@ -258,8 +283,8 @@ mod tests {
         let back = Session::from_shared(&kpg_share::decode(&link).unwrap(), Lang::En);
         assert_eq!(back.workspace, s.workspace);
         assert_eq!(
-            (back.active_doc, back.lesson.as_str(), back.step, back.lab),
-            (s.active_doc, "labels-taints", 2, s.lab)
+            (back.active_doc, back.lesson.as_str(), back.step, &back.lab),
+            (s.active_doc, "labels-taints", 2, &s.lab)
         );
         assert_eq!(
             (back.clock_ms, back.speed, back.lang),
@@ -283,7 +308,7 @@ mod tests {
         let mut odd = shared;
         odd.lesson = Some("hello".into());
         odd.step = 99;
-        let last = lessons::find("hello").unwrap().steps.len() - 1;
+        let last = lessons::find("hello", Lang::En).unwrap().steps.len() - 1;
         assert_eq!(
             Session::from_shared(&odd, Lang::En).step,
             last,
@@ -293,9 +318,29 @@ mod tests {
 
     #[test]
     fn unknown_lessons_fall_back_to_the_first() {
+        assert_eq!(Session::for_lesson("nope", Lang::En).lesson, lessons::FIRST);
+    }
+
+    /// A session saved before lessons were files names its lab, and its kept edits' labs,
+    /// by the page's old `Lab` enum: they open the same files after the update.
+    #[test]
+    fn a_session_saved_before_lessons_were_files_keeps_its_lab_and_edits() {
+        let mut s = Session::for_lesson("labels-taints", Lang::En);
+        s.step = 3;
+        s.workspace.docs[0].text.push_str("# mine\n");
+        let mut kept = s.workspace.clone();
+        kept.docs[0].text.push_str("# kept\n");
+        let mut old: serde_json::Value = serde_json::from_str(&s.encode()).unwrap();
+        old["lab"] = "Limits".into();
+        old["drafts"] = serde_json::json!({ "labels-taints/ScaleOut": kept });
+        let json = old.to_string();
+        assert!(json.contains("\"lab\":\"Limits\""), "{json}");
+        let back = Session::decode(&json).expect("an old session reads");
+        assert_eq!(back.lab, "tests/labs/seed002-limits.yaml");
         assert_eq!(
-            Session::for_lesson("nope", Lang::En).lesson,
-            lessons::LESSONS[0].id
+            back.drafts.keys().collect::<Vec<_>>(),
+            ["labels-taints/tests/labs/seed002-scale-out.yaml"]
         );
+        assert_eq!(back.workspace, s.workspace);
     }
 }

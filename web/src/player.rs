@@ -227,18 +227,23 @@ fn run_to(sim: &mut Simulation, to: i64, progress: Progress) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Lab;
 
     #[test]
     fn an_edit_replays_to_the_same_instant() {
         let mut p = Player::new();
-        assert_eq!(p.rebuild(Lab::ScaleOut.text(), 0), Rebuild::Rebuilt);
+        assert_eq!(
+            p.rebuild(crate::lessons::lab("seed002-scale-out"), 0),
+            Rebuild::Rebuilt
+        );
         p.advance(120_000);
         assert!(p.changed_since_snapshot());
         let before = p.fresh_snapshot().unwrap();
         assert!(!p.changed_since_snapshot());
         assert!(p.fresh_snapshot().is_none(), "nothing changed since");
-        let edited = format!("{}# an edited comment\n", Lab::ScaleOut.text());
+        let edited = format!(
+            "{}# an edited comment\n",
+            crate::lessons::lab("seed002-scale-out")
+        );
         assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Rebuilt);
         assert_eq!(p.rebuild(&edited, 120_000), Rebuild::Unchanged);
         let after = p.fresh_snapshot().unwrap();
@@ -251,7 +256,7 @@ mod tests {
     #[test]
     fn invalid_text_keeps_the_running_simulation() {
         let mut p = Player::new();
-        p.rebuild(Lab::Limits.text(), 0);
+        p.rebuild(crate::lessons::lab("seed002-limits"), 0);
         p.advance(200_000);
         let good = p.fresh_snapshot().unwrap();
         assert!(matches!(
@@ -267,7 +272,7 @@ mod tests {
     #[test]
     fn stepping_visits_each_event_and_rewinding_replays() {
         let mut p = Player::new();
-        p.rebuild(Lab::HelloWorld.text(), 0);
+        p.rebuild(crate::lessons::lab("seed000-hello-world"), 0);
         let first = p
             .next_event()
             .expect("the pending pod triggers a provisioning pass");
@@ -295,7 +300,7 @@ mod tests {
     /// here is deliberately unreadable: any second reading would refuse it.)
     #[test]
     fn an_edit_is_read_once_and_replayed_from_that_reading() {
-        let scenario = kpg_manifests::load(Lab::HelloWorld.text()).scenario;
+        let scenario = kpg_manifests::load(crate::lessons::lab("seed000-hello-world")).scenario;
         let unreadable = "not: [yaml";
         let mut p = Player::new();
         assert_eq!(p.rebuild_read(unreadable, &scenario, 0), Rebuild::Rebuilt);
@@ -318,10 +323,10 @@ mod tests {
     #[test]
     fn a_rebuilt_simulation_starts_its_event_lines_over() {
         let mut p = Player::new();
-        p.rebuild(Lab::HelloWorld.text(), 0);
+        p.rebuild(crate::lessons::lab("seed000-hello-world"), 0);
         p.advance(60_000);
         let hello = p.fresh_snapshot().unwrap();
-        p.rebuild(Lab::Limits.text(), 300_000);
+        p.rebuild(crate::lessons::lab("seed002-limits"), 300_000);
         let limits = p.fresh_snapshot().unwrap();
         assert!(
             limits.events.len() > hello.events.len(),

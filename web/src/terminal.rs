@@ -174,7 +174,6 @@ pub fn record_steps(ws: &mut Workspace, steps: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lessons::Lab;
     use crate::workspace::analyse;
 
     #[test]
@@ -212,7 +211,7 @@ mod tests {
 
     #[test]
     fn tabs_are_files_named_after_their_objects() {
-        let ws = Workspace::from_stream(Lab::ScaleOut.text());
+        let ws = Workspace::from_stream(crate::lessons::lab("seed002-scale-out"));
         let names: Vec<String> = files(&ws).into_iter().map(|(n, _)| n).collect();
         assert!(
             names.iter().any(|n| n.starts_with("nodepool-")),
@@ -229,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_change_becomes_a_step_of_the_terminals_timeline_that_reads_cleanly() {
-        let mut ws = Workspace::from_stream(Lab::ScaleOut.text());
+        let mut ws = Workspace::from_stream(crate::lessons::lab("seed002-scale-out"));
         let before = ws.docs.len();
         let scale = Change::Scale {
             kind: "Deployment".into(),

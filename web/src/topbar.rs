@@ -299,13 +299,16 @@ fn LessonPicker() -> impl IntoView {
                 prop:value=move || lesson.lesson.get()>
                 {move || {
                     let lang = locale.lang.get();
-                    lessons::LESSONS
-                        .iter()
-                        .map(|l| view! {
-                            <option value=l.id
-                                selected=move || lesson.lesson.get() == l.id>{
-                                l.title.get(lang)
-                            }</option>
+                    lessons::all(lang)
+                        .into_iter()
+                        .map(|l| {
+                            let id = l.id.clone();
+                            view! {
+                                <option value=l.id.clone()
+                                    selected=move || lesson.lesson.with(|open| *open == id)>{
+                                    l.title.clone()
+                                }</option>
+                            }
                         })
                         .collect_view()
                 }}

@@ -7,7 +7,6 @@
 //! value): simple and exact, and bounded by a count and a byte budget. Typing is coalesced
 //! into one step per burst, as editors do. Time is passed in, never read.
 
-use crate::lessons::Lab;
 use crate::workspace::Workspace;
 
 /// What changed the workspace, for coalescing and for saying what an undo undid.
@@ -41,7 +40,8 @@ pub struct State {
 pub struct Place {
     pub lesson: String,
     pub step: usize,
-    pub lab: Lab,
+    /// The lab's key (`crate::lessons::lab_key`).
+    pub lab: String,
 }
 
 impl State {

@@ -421,7 +421,7 @@ mod tests {
 
     #[test]
     fn analysis_names_the_tab_and_line_of_a_yaml_error() {
-        let mut ws = Workspace::from_stream(crate::lessons::Lab::ScaleOut.text());
+        let mut ws = Workspace::from_stream(crate::lessons::lab("seed002-scale-out"));
         let target = ws.docs.len() - 1;
         let id = ws.docs[target].id;
         ws.docs[target].text = ws.docs[target]

@@ -2,7 +2,6 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::i18n::T;
-use crate::lessons::Lab;
 use crate::state::{Selection, Transport};
 use crate::undo::{self, Change, History, Place};
 use crate::workspace::{Analysis, Workspace};
@@ -16,11 +15,11 @@ pub const DOWNLOAD_NAME: &str = "karpenter-playground.yaml";
 pub struct Opened {
     pub lesson: RwSignal<String>,
     pub step: RwSignal<usize>,
-    pub lab: RwSignal<Lab>,
+    pub lab: RwSignal<String>,
 }
 
 impl Opened {
-    pub fn new(lesson: String, step: usize, lab: Lab) -> Opened {
+    pub fn new(lesson: String, step: usize, lab: String) -> Opened {
         Opened {
             lesson: RwSignal::new(lesson),
             step: RwSignal::new(step),

@@ -31,7 +31,7 @@ mod transport;
 pub use compare::Compare;
 pub use editor::{Editor, Opened};
 pub use engine::Engine;
-pub use lesson::{Drafts, LessonState};
+pub use lesson::{Drafts, LessonState, draft_key};
 pub use locale::Locale;
 pub use page::{Notice, Page};
 pub use selection::{BottomTab, Host, PhoneView, Selected, Selection};

@@ -88,9 +88,9 @@ impl SessionState {
         let session = self.now();
         let mut shared = session.to_shared();
         if session.last_good.is_none() {
-            let title = crate::lessons::find(&session.lesson)
-                .filter(|l| l.id != "blank")
-                .map(|l| l.title.get(session.lang).to_string())
+            let title = crate::lessons::find(&session.lesson, session.lang)
+                .filter(|l| l.id != crate::lessons::BLANK)
+                .map(|l| l.title.clone())
                 .unwrap_or_else(|| kpg_scene::poster::title_of(&shared.docs));
             shared.figure = Some(
                 self.engine

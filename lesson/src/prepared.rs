@@ -1,0 +1,218 @@
+//! A lesson as the page shows it: read, localized, its labs resolved into scenarios and its
+//! Markdown parsed into trees. The page never reads YAML or Markdown: the lessons it ships
+//! are prepared when it is built, a lesson from elsewhere by its engine's worker, and both
+//! cross as JSON. [`prepare`] (the `prepare` feature) makes one.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::exercise::{Edit, Goal, Judged};
+use crate::rich_text::Node;
+
+/// Lessons in the languages a page offers, and the scenarios they open, each once.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// In the page's order: each lesson in English, then in each translation given.
+    pub lessons: Vec<Languages>,
+    /// Scenario texts by key (a lab's, or a lab's with a step's changes).
+    pub scenarios: BTreeMap<String, String>,
+}
+
+/// One lesson in English and the translations prepared with it, by language code.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Languages {
+    pub english: Prepared,
+    pub translations: BTreeMap<String, Prepared>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub steps: Vec<PreparedStep>,
+    /// How many texts fall back to English (0 in English).
+    pub untranslated: usize,
+    /// The lesson file's address, when it has one (relative links resolved against it).
+    pub base: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PreparedStep {
+    pub id: String,
+    pub title: String,
+    pub text: Vec<Node>,
+    /// The lab in effect: its key (saved sessions and kept edits use it) and its name.
+    pub lab: String,
+    pub lab_name: String,
+    /// The key of the step's scenario in [`Bundle::scenarios`]: the lab with the `change`s
+    /// since it was named. `None` when the lab cannot be read or a change does not apply.
+    pub scenario: Option<String>,
+    /// This step's own changes, which the page makes to the learner's manifests when they
+    /// come from the previous step on the same lab.
+    pub change: Vec<Edit>,
+    /// The comparison's scenario key (A), when the step sets one up.
+    pub compare: Option<String>,
+    pub play_to: Option<u64>,
+    pub exercise: Option<PreparedExercise>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PreparedExercise {
+    pub task: Vec<Node>,
+    pub hint: Vec<Node>,
+    pub solution: Vec<Node>,
+    pub edits: Vec<Edit>,
+    pub goals: Vec<Goal>,
+    /// Each goal in the lesson's language, for the checklist under the task.
+    pub goal_texts: Vec<Vec<Node>>,
+    pub judged: Judged,
+}
+
+impl PreparedExercise {
+    /// Whether the cluster on screen meets every goal, judged as the exercise says.
+    pub fn met(&self, snapshot: &kpg_scene::snapshot::Snapshot, at_rest: bool) -> bool {
+        (at_rest || self.judged == Judged::AnyInstant) && self.goals.iter().all(|g| g.met(snapshot))
+    }
+}
+
+impl Bundle {
+    pub fn scenario(&self, key: &str) -> Option<&str> {
+        self.scenarios.get(key).map(String::as_str)
+    }
+}
+
+#[cfg(feature = "prepare")]
+pub use make::prepare;
+
+#[cfg(feature = "prepare")]
+mod make {
+    use super::*;
+    use crate::check::{Load, lab_text};
+    use crate::model::{Lab, LabSource, Lesson, resolve};
+    use crate::rich_text::parse;
+    use crate::translation::{Translation, localize};
+
+    impl Bundle {
+        fn add_scenario(&mut self, key: String, text: Option<String>) -> Option<String> {
+            let text = text?;
+            self.scenarios.entry(key.clone()).or_insert(text);
+            Some(key)
+        }
+    }
+
+    /// Adds `lesson`, in English and in each `(code, translation)`, to `bundle`, with the
+    /// scenarios its steps open (lab files read with `load`). `base` is the lesson file's
+    /// address when it has one.
+    pub fn prepare(
+        bundle: &mut Bundle,
+        lesson: &Lesson,
+        translations: &[(&str, &Translation)],
+        load: Load,
+        base: Option<&str>,
+    ) {
+        let english = one(bundle, lesson, "en", 0, load, base);
+        let translations = translations
+            .iter()
+            .map(|(code, t)| {
+                let (worded, fell_back) = localize(lesson, t);
+                (
+                    code.to_string(),
+                    one(bundle, &worded, code, fell_back.len(), load, base),
+                )
+            })
+            .collect();
+        bundle.lessons.push(Languages {
+            english,
+            translations,
+        });
+    }
+
+    fn one(
+        bundle: &mut Bundle,
+        lesson: &Lesson,
+        code: &str,
+        untranslated: usize,
+        load: Load,
+        base: Option<&str>,
+    ) -> Prepared {
+        let text = |t: &str| parse(t, base);
+        let steps = (0..lesson.steps.len())
+            .map(|i| {
+                let step = &lesson.steps[i];
+                let (named_at, lab) = lesson.lab_of(i);
+                let key = lab_key(lesson, lab);
+                let lab_name = lab.name.clone().unwrap_or_else(|| match named_at {
+                    Some(at) => lesson.steps[at].title.clone(),
+                    None => lesson.title.clone(),
+                });
+                let lab_scenario = lab_text(lesson, lab, load);
+                let changes: Vec<&Edit> = lesson.changes_of(i).collect();
+                let scenario = if changes.is_empty() {
+                    bundle.add_scenario(key.clone(), lab_scenario)
+                } else {
+                    let changed = lab_scenario
+                        .and_then(|t| crate::exercise::apply(&t, changes.iter().copied()).ok());
+                    bundle.add_scenario(format!("{key}#{}", step.id), changed)
+                };
+                let compare = step.compare.as_ref().and_then(|c| {
+                    let text = lab_text(lesson, c, load);
+                    bundle.add_scenario(lab_key(lesson, c), text)
+                });
+                PreparedStep {
+                    id: step.id.clone(),
+                    title: step.title.clone(),
+                    text: text(&step.text),
+                    lab: key,
+                    lab_name,
+                    scenario,
+                    change: step.change.clone(),
+                    compare,
+                    play_to: step.play_to,
+                    exercise: step.exercise.as_ref().map(|e| PreparedExercise {
+                        task: text(&e.task),
+                        hint: text(&e.hint),
+                        solution: text(&e.solution),
+                        edits: e.edits.clone(),
+                        goals: e.goals.clone(),
+                        goal_texts: e
+                            .goals
+                            .iter()
+                            .map(|g| match code {
+                                "ko" => text(&g.describe_ko()),
+                                _ => text(&g.describe()),
+                            })
+                            .collect(),
+                        judged: e.judged,
+                    }),
+                }
+            })
+            .collect();
+        Prepared {
+            id: lesson.id.clone(),
+            title: lesson.title.clone(),
+            summary: lesson.summary.clone(),
+            steps,
+            untranslated,
+            base: base.map(str::to_string),
+        }
+    }
+
+    /// A lab's stable name: the lab file's path as the lesson resolves it
+    /// (`tests/labs/seed000-hello-world.yaml` from `lessons/hello/lesson.yaml`), else
+    /// `inline:` and a digest of the scenario written in the lesson.
+    pub fn lab_key(lesson: &Lesson, lab: &Lab) -> String {
+        match &lab.source {
+            LabSource::File(path) => resolve(&lesson.file, path),
+            LabSource::Inline { text, .. } => format!("inline:{:016x}", fnv1a(text)),
+        }
+    }
+
+    /// FNV-1a, 64 bits: the same digest on every machine and build.
+    fn fnv1a(text: &str) -> u64 {
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+}
