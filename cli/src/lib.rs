@@ -779,7 +779,7 @@ pub fn share(
             let page = preview::preview_page(text, at.unwrap_or(0), &link, page_url)
                 .map_err(ShareFailure::Preview)?;
             files.push((dir.join("index.html"), page.html.into_bytes()));
-            files.push((dir.join(preview::IMAGE), page.png));
+            files.push((dir.join(kpg_share::PREVIEW_IMAGE), page.png));
             (format!("{}\n", kpg_share::page_base(page_url)), Some(link))
         }
         ShareOutput::Issue => {
