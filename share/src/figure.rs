@@ -150,7 +150,8 @@ mod tests {
             "<meta property=\"og:title\" content=\"NodePool/default · Karpenter Playground\">"
                 .to_string(),
             format!("<meta property=\"og:description\" content=\"{description}\">"),
-            "<meta property=\"og:image\" content=\"https://blog.example/previews/limits/preview.png\">"
+            "<meta property=\"og:image\" \
+             content=\"https://blog.example/previews/limits/preview.png\">"
                 .to_string(),
             format!("<meta property=\"og:image:width\" content=\"{CARD_WIDTH}\">"),
             format!("<meta property=\"og:image:height\" content=\"{CARD_HEIGHT}\">"),
