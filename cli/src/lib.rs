@@ -124,7 +124,7 @@ fn print_refusal(file: &str, failure: Failure, outcome: &str, stderr: &mut dyn W
     match failure {
         Failure::Invalid(diagnostics) => {
             for d in &diagnostics {
-                let _ = writeln!(stderr, "{}", d.in_file(&file));
+                let _ = writeln!(stderr, "{}", d.in_file(file));
             }
             let _ = writeln!(
                 stderr,
@@ -134,7 +134,7 @@ fn print_refusal(file: &str, failure: Failure, outcome: &str, stderr: &mut dyn W
         }
         Failure::Sim { warnings, error } => {
             for d in &warnings {
-                let _ = writeln!(stderr, "{}", d.in_file(&file));
+                let _ = writeln!(stderr, "{}", d.in_file(file));
             }
             let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
         }
