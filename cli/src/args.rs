@@ -314,8 +314,8 @@ pub const VALIDATE: &str = "\
 Usage: kpg validate FILE [--output text|json]
 
 Reads the scenario in FILE (- reads standard input) and lists every problem as
-FILE:LINE:COLUMN: severity code: Kind/name field.path: message (and a help line when
-there is advice), then a count. Nothing is simulated.
+FILE:LINE:COLUMN: error[code]: Kind/name field.path: message (warning[code] for a
+warning; a help line when there is advice), then a count. Nothing is simulated.
 
 Options:
   -o, --output FORMAT   text (default) or json (an array of diagnostics).

@@ -124,7 +124,7 @@ fn print_refusal(file: &str, failure: Failure, outcome: &str, stderr: &mut dyn W
     match failure {
         Failure::Invalid(diagnostics) => {
             for d in &diagnostics {
-                let _ = writeln!(stderr, "{file}: {d}");
+                let _ = writeln!(stderr, "{}", d.in_file(file));
             }
             let _ = writeln!(
                 stderr,
@@ -134,7 +134,7 @@ fn print_refusal(file: &str, failure: Failure, outcome: &str, stderr: &mut dyn W
         }
         Failure::Sim { warnings, error } => {
             for d in &warnings {
-                let _ = writeln!(stderr, "{file}: {d}");
+                let _ = writeln!(stderr, "{}", d.in_file(file));
             }
             let _ = writeln!(stderr, "kpg: {file}: cannot simulate: {error}");
         }
@@ -148,38 +148,6 @@ pub fn validate(text: &str) -> Vec<Diagnostic> {
 
 pub fn is_error(d: &Diagnostic) -> bool {
     matches!(d.severity, Severity::Error)
-}
-
-fn severity_word(d: &Diagnostic) -> &'static str {
-    if is_error(d) { "error" } else { "warning" }
-}
-
-/// `FILE:LINE:COL: severity code: Kind/name field.path: message` (the object and the path
-/// when known) and, when there is one, `  help: ...` on the next line.
-pub fn format_diagnostic(file: &str, d: &Diagnostic) -> String {
-    let mut out = if d.line > 0 {
-        format!("{file}:{}:{}: ", d.line, d.column)
-    } else {
-        format!("{file}: ")
-    };
-    out.push_str(&format!("{} {}: ", severity_word(d), d.code));
-    let mut place = d.object.clone().unwrap_or_default();
-    if !d.path.is_empty() {
-        if !place.is_empty() {
-            place.push(' ');
-        }
-        place.push_str(&d.path);
-    }
-    if !place.is_empty() {
-        out.push_str(&place);
-        out.push_str(": ");
-    }
-    out.push_str(&d.message);
-    if let Some(help) = &d.help {
-        out.push_str("\n  help: ");
-        out.push_str(help);
-    }
-    out
 }
 
 /// `N errors, M warnings`
@@ -318,7 +286,7 @@ fn simulate_file(
         }
         Ok(simulated) => {
             for d in &simulated.warnings {
-                let _ = writeln!(stderr, "{file}: {d}");
+                let _ = writeln!(stderr, "{}", d.in_file(&file));
             }
             Some((file, text, simulated))
         }
@@ -417,7 +385,7 @@ fn run_validate(
         ValidateOutput::Text => {
             let mut out = String::new();
             for d in &diagnostics {
-                out.push_str(&format_diagnostic(&file, d));
+                out.push_str(&d.in_file(&file).to_string());
                 out.push('\n');
             }
             out.push_str(&summary_line(&diagnostics));
@@ -506,7 +474,7 @@ fn run_import(
         return EXIT_FAILURE;
     }
     for d in &loaded.diagnostics {
-        let _ = writeln!(stderr, "{file}: {d}");
+        let _ = writeln!(stderr, "{}", d.in_file(&file));
     }
     emit(
         stdout,
@@ -579,7 +547,7 @@ fn run_explain(
         }
         Ok((warnings, found)) => {
             for d in &warnings {
-                let _ = writeln!(stderr, "{file}: {d}");
+                let _ = writeln!(stderr, "{}", d.in_file(&file));
             }
             match found {
                 Err(not_found) => {
@@ -686,7 +654,7 @@ fn run_kubectl(
         }
     };
     for d in &warnings {
-        let _ = writeln!(stderr, "{file}: {d}");
+        let _ = writeln!(stderr, "{}", d.in_file(&file));
     }
     let files = kubectl_files(input, &text, line);
     let reply = kpg_kubectl::run(
@@ -811,7 +779,7 @@ pub fn share(
             let page = preview::preview_page(text, at.unwrap_or(0), &link, page_url)
                 .map_err(ShareFailure::Preview)?;
             files.push((dir.join("index.html"), page.html.into_bytes()));
-            files.push((dir.join(preview::IMAGE), page.png));
+            files.push((dir.join(kpg_share::PREVIEW_IMAGE), page.png));
             (format!("{}\n", kpg_share::page_base(page_url)), Some(link))
         }
         ShareOutput::Issue => {
@@ -915,7 +883,7 @@ fn run_share(
         }
     };
     for d in &shareable.warnings {
-        let _ = writeln!(stderr, "{file}: {d}");
+        let _ = writeln!(stderr, "{}", d.in_file(&file));
     }
     for (path, bytes) in &shareable.files {
         let written = path

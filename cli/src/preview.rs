@@ -9,43 +9,14 @@
 use std::sync::Arc;
 
 use kpg_core::model::Millis;
-use kpg_scene::poster::{self, CARD_HEIGHT, CARD_WIDTH, Figure, Lang, Style, Theme};
+use kpg_scene::poster::Figure;
 use kpg_share::EmbedOptions;
 
-/// The preview image's file name beside the page.
-pub const IMAGE: &str = "preview.png";
-
-/// The poster a snippet for `options` shows: at the instant the embed opens at, in its
-/// theme and language (English unless `--lang` says otherwise).
-pub fn embed_poster(yaml: &str, options: &EmbedOptions) -> Result<(String, Lang), String> {
-    let figure = kpg_scene::scenario::figure_at(yaml, options.at.unwrap_or(0))?;
-    let lang = match options.lang.as_deref() {
-        Some("ko") => Lang::Ko,
-        _ => Lang::En,
-    };
-    let theme = match options.theme {
-        kpg_share::Theme::Light => Theme::Light,
-        kpg_share::Theme::Dark => Theme::Dark,
-        kpg_share::Theme::Auto => Theme::Auto,
-    };
-    Ok((
-        poster::svg(
-            &figure,
-            Style {
-                theme,
-                lang,
-                narrow: false,
-            },
-        ),
-        lang,
-    ))
-}
-
-/// The embed snippet with its poster.
+/// The embed snippet with its poster, drawn at the instant the embed opens at
+/// ([`kpg_share::figure_snippet`], as the page's Share dialog makes it).
 pub fn embed_snippet(base: &str, yaml: &str, options: &EmbedOptions) -> Result<String, String> {
-    let (svg, lang) = embed_poster(yaml, options)?;
-    let lang = if lang == Lang::Ko { "ko" } else { "en" };
-    Ok(kpg_share::poster_snippet(base, yaml, options, &svg, lang))
+    let figure = kpg_scene::scenario::figure_at(yaml, options.at.unwrap_or(0))?;
+    Ok(kpg_share::figure_snippet(base, yaml, options, &figure))
 }
 
 /// A link preview page: its HTML and its PNG.
@@ -55,7 +26,8 @@ pub struct PreviewPage {
     pub figure: Figure,
 }
 
-/// The preview page of `yaml` at `at`, opening `link`, to be served at `page_url`.
+/// The preview page of `yaml` at `at`, opening `link`, to be served at `page_url`
+/// ([`kpg_share::figure_preview_page`], as the page's Share dialog makes it), and its image.
 pub fn preview_page(
     yaml: &str,
     at: Millis,
@@ -63,32 +35,8 @@ pub fn preview_page(
     page_url: &str,
 ) -> Result<PreviewPage, String> {
     let figure = kpg_scene::scenario::figure_at(yaml, at)?;
-    let style = Style {
-        theme: Theme::Light,
-        lang: Lang::En,
-        narrow: false,
-    };
-    let png = rasterise(&poster::preview_card(&figure, style))?;
-    let poster = poster::svg(
-        &figure,
-        Style {
-            theme: Theme::Auto,
-            lang: Lang::En,
-            narrow: false,
-        },
-    );
-    let description = figure.description(Lang::En);
-    let html = kpg_share::preview_page(&kpg_share::Preview {
-        title: &figure.title,
-        description: &description,
-        link,
-        page_url,
-        image: IMAGE,
-        image_width: CARD_WIDTH as u32,
-        image_height: CARD_HEIGHT as u32,
-        poster: &poster,
-        lang: "en",
-    });
+    let png = rasterise(&kpg_share::preview_card(&figure))?;
+    let html = kpg_share::figure_preview_page(&figure, link, page_url);
     Ok(PreviewPage { html, png, figure })
 }
 

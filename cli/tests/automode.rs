@@ -353,7 +353,7 @@ spec:
     let (code, out) = validate(text);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains(":6:3: error auto-mode-ec2nodeclass-field"),
+        out.contains(":6:3: error[auto-mode-ec2nodeclass-field]"),
         "{out}"
     );
     assert!(
@@ -371,7 +371,7 @@ spec: {}
 ";
     let (code, out) = validate(text);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("error auto-mode-default-nodeclass"), "{out}");
+    assert!(out.contains("error[auto-mode-default-nodeclass]"), "{out}");
 }
 
 #[test]
@@ -383,7 +383,7 @@ fn auto_mode_is_inferred_with_a_notice() {
     let inferred = written.replace(said, "");
     let (code, text) = validate(&inferred);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("warning auto-mode-inferred"), "{text}");
+    assert!(text.contains("warning[auto-mode-inferred]"), "{text}");
     assert!(text.contains("0 errors, 1 warning"), "{text}");
     // Said in the Cluster: no notice.
     let (_, text) = validate(&written);

@@ -247,7 +247,7 @@ fn the_upstream_group_defect_is_refused_at_its_line() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
         said.contains(&format!(
-            "{FAULTY}:32:16: error invalid-node-class-group: \
+            "{FAULTY}:32:16: error[invalid-node-class-group]: \
              NodePool/windows-scripted spec.template.spec.nodeClassRef.group: group \
              `karpenter.k8s.aws/v1` must not contain '/'"
         )),

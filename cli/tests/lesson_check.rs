@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Output, Stdio};
 
-use common::{stderr, stdout, workspace};
+use common::{kpg_stdin, stderr, stdout, workspace};
 
 /// `kpg ARGS` run from the workspace root, so files are named as a user there sees them.
 fn kpg_at_root(args: &[&str]) -> Output {
@@ -59,8 +59,69 @@ fn a_change_that_breaks_the_scenario_is_placed_on_the_change() {
            steps[1].change[0]: step `broken`'s scenario does not load: line ",
         ],
     );
-    assert!(text.contains("Within"), "{text}");
+    // The scenario's own finding, as `kpg validate` would print it, placed in the scenario.
+    assert!(
+        text.contains(
+            "of the scenario with its changes: error[invalid-choice]: NodePool/hello-world \
+             spec.template.spec.requirements[0].operator: `Within` is not a valid operator"
+        ),
+        "{text}"
+    );
     assert!(text.contains("help: kpg validate"), "{text}");
+}
+
+/// A problem line cut at `": "`: where (`FILE:LINE:COL`), what (`error[code]`), the place
+/// and the message; `None` when the line is not in that shape.
+fn shape(line: &str) -> Option<(&str, &str, &str, &str)> {
+    let mut parts = line.splitn(4, ": ");
+    let (at, what, place, message) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let mut at_parts = at.rsplitn(3, ':');
+    let column = at_parts.next()?;
+    let row = at_parts.next()?;
+    let numbers = [column, row]
+        .iter()
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let code = what.strip_prefix("error[")?.strip_suffix(']')?;
+    let code_ok = !code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    (numbers && code_ok && at_parts.next().is_some()).then_some((at, what, place, message))
+}
+
+#[test]
+fn a_lesson_problem_prints_as_validate_prints_a_scenario_finding() {
+    let scenario = "\
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: a}
+spec:
+  limits: {cpu: 12Gib}
+  template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}}}
+";
+    let validated = stdout(&kpg_stdin(&["validate", "-"], scenario.as_bytes()));
+    let finding = validated.lines().next().unwrap_or_default();
+    assert_eq!(
+        shape(finding).map(|(at, what, place, _)| (at, what, place)),
+        Some((
+            "<stdin>:5:17",
+            "error[invalid-quantity]",
+            "NodePool/a spec.limits.cpu"
+        )),
+        "{validated}"
+    );
+    let checked = stdout(&kpg_at_root(&[
+        "lesson",
+        "check",
+        "tests/lessons/bad-field",
+    ]));
+    let problem = checked.lines().next().unwrap_or_default();
+    assert_eq!(
+        shape(problem).map(|(at, what, place, _)| (at, what, place)),
+        Some((
+            "tests/lessons/bad-field/lesson.yaml:6:5",
+            "error[lesson-field]",
+            "steps[0]"
+        )),
+        "{checked}"
+    );
 }
 
 #[test]

@@ -123,7 +123,7 @@ fn the_v1beta1_lab_migrates_to_the_hello_world_lab_and_warns_at_each_difference(
         "v1beta1-consolidate-after",
     ] {
         assert!(
-            findings.contains(&format!(": warning {code}: ")),
+            findings.contains(&format!(": warning[{code}]: ")),
             "{code} in\n{findings}"
         );
     }
@@ -427,7 +427,7 @@ fn an_omitted_disruption_block_stays_omitted_and_a_written_one_gets_consolidate_
     assert_eq!(flagged.len(), 1, "only the written block: {findings}");
     assert!(
         flagged[0].starts_with(
-            "<stdin>:36:3: warning v1beta1-consolidate-after: NodePool/written \
+            "<stdin>:36:3: warning[v1beta1-consolidate-after]: NodePool/written \
              spec.disruption.consolidateAfter:"
         ),
         "{}",

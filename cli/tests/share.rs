@@ -507,9 +507,9 @@ fn a_scenario_with_errors_gives_its_diagnostics_and_no_link() {
         .trim_end()
         .rsplit_once('\n')
         .expect("diagnostics, then a summary");
-    assert!(diagnostics.contains("at 15:26: error["), "{diagnostics}");
+    assert!(diagnostics.contains(":15:26: error["), "{diagnostics}");
     assert!(
-        diagnostics.contains("at 6:3: warning[unknown-field]"),
+        diagnostics.contains(":6:3: warning[unknown-field]"),
         "{diagnostics}"
     );
     assert!(

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kpg_core::catalog::CatalogCache;
+use kpg_manifests::Finding;
 use kpg_scene::snapshot::clock;
 
 use crate::exercise::{self, Edit, EditError, Exercise};
@@ -234,15 +235,21 @@ impl Checker<'_> {
                     1 => String::new(),
                     n => format!(" (and {} more)", n - 1),
                 };
-                let place_in = if first.path.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", first.path)
+                // The scenario's finding as `kpg validate` prints it, placed where the
+                // lesson's author wrote that line (`at` carries the line and column, so
+                // none is added); its help is the check's own, below.
+                let place = first.place();
+                let finding = Finding {
+                    file: &at,
+                    line: 0,
+                    column: 0,
+                    severity: first.severity,
+                    code: first.code.as_str(),
+                    place: &place,
+                    message: &first.message,
+                    help: None,
                 };
-                format!(
-                    "{what} does not load: {at}: error[{}]: {place_in}{}{more}",
-                    first.code, first.message
-                )
+                format!("{what} does not load: {finding}{more}")
             }
         };
         self.error(

@@ -1,25 +1,16 @@
 //! What is wrong with a lesson, as a value: the file, the line and column, the field path,
 //! what is wrong and how to fix it. The reader and the checks return these; the CLI prints
-//! them (`file:line:col: error[code]: path: message` and a `help:` line), the page may show
-//! them.
+//! them as `kpg validate` prints a scenario's findings (`kpg_manifests::Finding`:
+//! `file:line:col: error[code]: path: message` and a `help:` line), the page may show them.
 
 use core::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    Error,
-    /// Worth saying, not wrong: a translation that falls back to English.
-    Warning,
-}
+use kpg_manifests::Finding;
 
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+/// Error or warning: the reader's own, so a lesson's problems and a scenario's findings are
+/// one kind of line (a warning is worth saying, not wrong: a translation that falls back to
+/// English).
+pub use kpg_manifests::Severity;
 
 /// The kind of problem, stable for tests and for filtering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -126,23 +117,21 @@ impl Problem {
 }
 
 impl fmt::Display for Problem {
-    /// `file:line:col: error[code]: path: message`, then `  help: ...` on the next line when
-    /// there is help (without a line: `file: error[code]: ...`).
+    /// As every located problem prints ([`Finding`]): `file:line:col: error[code]: path:
+    /// message`, then `  help: ...` on the next line when there is help (without a line:
+    /// `file: error[code]: ...`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line > 0 {
-            write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
-        } else {
-            write!(f, "{}: ", self.file)?;
+        Finding {
+            file: &self.file,
+            line: self.line,
+            column: self.column,
+            severity: self.severity,
+            code: self.code.as_str(),
+            place: &self.path,
+            message: &self.message,
+            help: self.help.as_deref(),
         }
-        write!(f, "{}[{}]: ", self.severity.as_str(), self.code)?;
-        if !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
-        }
-        f.write_str(&self.message)?;
-        if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
-        }
-        Ok(())
+        .fmt(f)
     }
 }
 

@@ -23,7 +23,7 @@ fn main() {
     };
     let loaded = kpg_manifests::load(&body);
     for d in &loaded.diagnostics {
-        println!("{path}: {d}");
+        println!("{}", d.in_file(&path));
     }
     println!("{:#?}", loaded.scenario);
 }

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::codes::Code;
+use crate::finding::Finding;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -61,34 +62,61 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    /// Which document and field: `NodePool/platform spec.limits.cpu`, or `document 4 ...`
+    /// (counted from 1) when the document's object is not known, so every finding names its
+    /// document as the scenario format asks.
+    pub fn place(&self) -> String {
+        // People count documents from 1; the `document` field stays a 0-based index.
+        let mut place = match &self.object {
+            Some(object) => object.clone(),
+            None => format!("document {}", self.document + 1),
+        };
+        if !self.path.is_empty() {
+            place.push(' ');
+            place.push_str(&self.path);
+        }
+        place
+    }
+
+    /// The finding as printed for `file`, in the shape every located problem has
+    /// ([`Finding`]): `FILE:LINE:COL: error[code]: place: message` and a `help:` line.
+    pub fn in_file<'a>(&'a self, file: &'a str) -> impl fmt::Display + 'a {
+        InFile {
+            diagnostic: self,
+            file,
+        }
+    }
+}
+
+struct InFile<'a> {
+    diagnostic: &'a Diagnostic,
+    file: &'a str,
+}
+
+impl fmt::Display for InFile<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.diagnostic;
+        let place = d.place();
+        Finding {
+            file: self.file,
+            line: d.line,
+            column: d.column,
+            severity: d.severity,
+            code: d.code.as_str(),
+            place: &place,
+            message: &d.message,
+            help: d.help.as_deref(),
+        }
+        .fmt(f)
+    }
 }
 
 impl fmt::Display for Diagnostic {
-    /// `document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: ...`
-    /// (documents counted from 1)
-    /// followed by `\n  help: ...` when there is help. The file name is the caller's to add.
+    /// [`Diagnostic::in_file`] without the file: `12:14: error[invalid-quantity]:
+    /// NodePool/platform spec.limits.cpu: ...` and a `help:` line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // People count documents from 1; the `document` field stays a 0-based index.
-        write!(f, "document {}", self.document + 1)?;
-        if let Some(object) = &self.object {
-            write!(f, " ({object})")?;
-        }
-        if !self.path.is_empty() {
-            write!(f, " {}", self.path)?;
-        }
-        write!(
-            f,
-            " at {}:{}: {}[{}]: {}",
-            self.line,
-            self.column,
-            self.severity.as_str(),
-            self.code,
-            self.message
-        )?;
-        if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
-        }
-        Ok(())
+        self.in_file("").fmt(f)
     }
 }
 
@@ -97,7 +125,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn display_names_document_object_path_and_position() {
+    fn a_diagnostic_prints_as_a_finding_naming_its_document() {
         let d = Diagnostic {
             severity: Severity::Error,
             code: Code::InvalidQuantity,
@@ -111,8 +139,8 @@ mod tests {
             ko: None,
         };
         assert_eq!(
-            d.to_string(),
-            "document 4 (NodePool/platform) spec.limits.cpu at 12:14: error[invalid-quantity]: \
+            d.in_file("lab.yaml").to_string(),
+            "lab.yaml:12:14: error[invalid-quantity]: NodePool/platform spec.limits.cpu: \
              cannot parse `12Gib`\n  help: use a quantity such as 500m or 2"
         );
         let bare = Diagnostic {
@@ -124,7 +152,7 @@ mod tests {
         };
         assert_eq!(
             bare.to_string(),
-            "document 4 at 12:14: error[invalid-quantity]: cannot parse `12Gib`"
+            "12:14: error[invalid-quantity]: document 4: cannot parse `12Gib`"
         );
     }
 }

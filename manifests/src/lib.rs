@@ -27,6 +27,7 @@ mod diagnostic;
 mod document;
 mod edit;
 mod ext;
+mod finding;
 pub mod glossary;
 mod located;
 mod migrate;
@@ -38,6 +39,7 @@ pub use codes::{Code, CodeInfo, Origin};
 pub use diagnostic::{Diagnostic, Korean, Severity};
 pub use document::{document_spans, document_title};
 pub use edit::{cluster_with_version, set_karpenter_version};
+pub use finding::Finding;
 pub use kpg_core::model::Scenario;
 pub use located::{
     Located, LocatedDocument, LocatedError, LocatedValue, RepeatedKey, parse_located,

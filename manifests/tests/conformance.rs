@@ -40,9 +40,9 @@ fn all_conformance_scenarios_load_without_errors() {
         let loaded = kpg_manifests::load(scenario_of(&text));
         for d in &loaded.diagnostics {
             if d.is_error() {
-                failures.push(format!("{}: {d}", path.display()));
+                failures.push(d.in_file(&path.display().to_string()).to_string());
             } else {
-                eprintln!("{}: {d}", path.display());
+                eprintln!("{}", d.in_file(&path.display().to_string()));
             }
         }
         assert!(

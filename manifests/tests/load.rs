@@ -86,10 +86,10 @@ spec:
         "a document with errors is left out"
     );
     assert_eq!(
-        d.to_string(),
-        "document 1 (NodePool/platform) spec.template.spec.requirements[0].operator at 14:21: \
-         error[invalid-choice]: `Inn` is not a valid operator (did you mean `In`?)\
-         \n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
+        d.in_file("scenario.yaml").to_string(),
+        "scenario.yaml:14:21: error[invalid-choice]: NodePool/platform \
+         spec.template.spec.requirements[0].operator: `Inn` is not a valid operator (did you \
+         mean `In`?)\n  help: use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte"
     );
 }
 

@@ -11,6 +11,7 @@
 
 mod documents;
 mod embed;
+mod figure;
 mod html;
 mod poster;
 
@@ -18,6 +19,7 @@ pub use documents::split_documents;
 pub use embed::{
     EmbedOptions, Live, Theme, View, iframe_snippet, page_base, playground_dir, script_snippet,
 };
+pub use figure::{PREVIEW_IMAGE, embed_poster, figure_preview_page, figure_snippet, preview_card};
 pub use html::escape as escape_html;
 pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 

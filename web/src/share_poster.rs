@@ -1,67 +1,16 @@
 //! The Share dialog's posters: the cluster drawn into the embed snippet, and the link preview
 //! page and its image as downloads. The worker draws the figure ([`Request::Poster`]: a
 //! simulation of the snippet's own YAML to the chosen instant, as `kpg share` runs it), this
-//! thread turns it into the same SVG and HTML as `kpg share --embed` and `--page`; the PNG
-//! is rasterised by the browser's canvas (resvg stays in `kpg`, out of the page's wasm).
+//! thread turns it into the snippet and the page with the functions `kpg share --embed` and
+//! `--page` call (`kpg_share::figure_snippet`, `figure_preview_page`, `preview_card`), so
+//! the bytes are the same; the PNG is rasterised by the browser's canvas (resvg stays in
+//! `kpg`, out of the page's wasm).
 //!
 //! [`Request::Poster`]: crate::protocol::Request::Poster
 
-use kpg_scene::poster::{self, CARD_HEIGHT, CARD_WIDTH, Figure, Lang, Style, Theme};
-use kpg_share::EmbedOptions;
+use kpg_scene::poster::{CARD_HEIGHT, CARD_WIDTH, Figure};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
-
-/// The preview image's file name beside the page, as `kpg share --page` writes it.
-pub const IMAGE: &str = "preview.png";
-
-/// The embed snippet with the poster of `figure`, in the options' theme and language
-/// (English unless the embed sets one): what `kpg share --embed` prints.
-pub fn embed_snippet(dir: &str, yaml: &str, options: &EmbedOptions, figure: &Figure) -> String {
-    let lang = match options.lang.as_deref() {
-        Some("ko") => Lang::Ko,
-        _ => Lang::En,
-    };
-    let theme = match options.theme {
-        kpg_share::Theme::Light => Theme::Light,
-        kpg_share::Theme::Dark => Theme::Dark,
-        kpg_share::Theme::Auto => Theme::Auto,
-    };
-    let svg = poster::svg(
-        figure,
-        Style {
-            theme,
-            lang,
-            narrow: false,
-        },
-    );
-    let lang = if lang == Lang::Ko { "ko" } else { "en" };
-    kpg_share::poster_snippet(dir, yaml, options, &svg, lang)
-}
-
-/// The link preview page for `link`, to be published at `page_url`: what `kpg share --page`
-/// writes as `index.html`.
-pub fn preview_html(figure: &Figure, link: &str, page_url: &str) -> String {
-    let poster = poster::svg(
-        figure,
-        Style {
-            theme: Theme::Auto,
-            lang: Lang::En,
-            narrow: false,
-        },
-    );
-    let description = figure.description(Lang::En);
-    kpg_share::preview_page(&kpg_share::Preview {
-        title: &figure.title,
-        description: &description,
-        link,
-        page_url,
-        image: IMAGE,
-        image_width: CARD_WIDTH as u32,
-        image_height: CARD_HEIGHT as u32,
-        poster: &poster,
-        lang: "en",
-    })
-}
 
 /// Whether `url` can be a card's absolute address.
 pub fn is_page_url(url: &str) -> bool {
@@ -73,14 +22,7 @@ pub fn is_page_url(url: &str) -> bool {
 
 /// Downloads the preview image: the card's SVG drawn on a canvas of its size, as PNG.
 pub fn download_image(figure: &Figure) {
-    let svg = poster::preview_card(
-        figure,
-        Style {
-            theme: Theme::Light,
-            lang: Lang::En,
-            narrow: false,
-        },
-    );
+    let svg = kpg_share::preview_card(figure);
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -124,7 +66,7 @@ pub fn download_image(figure: &Figure) {
             && let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>()
         {
             a.set_href(&data);
-            a.set_download(IMAGE);
+            a.set_download(kpg_share::PREVIEW_IMAGE);
             a.click();
         }
     });

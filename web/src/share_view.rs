@@ -169,7 +169,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
         if iframe_form.get() {
             kpg_share::iframe_snippet(&dir2, &shared2, &o, &title2, 480)
         } else if let Some(figure) = figure_at(o.at.unwrap_or(0)) {
-            share_poster::embed_snippet(&dir2, &yaml2, &o, &figure)
+            kpg_share::figure_snippet(&dir2, &yaml2, &o, &figure)
         } else {
             // Until the worker has drawn the poster (or where it cannot): the bare <pre>.
             kpg_share::script_snippet(&dir2, &yaml2, &o)
@@ -188,7 +188,7 @@ fn ShareDialog(open: RwSignal<bool>) -> impl IntoView {
     let link_for_preview = link.clone();
     let download_page = move |_| {
         if let Some(figure) = figure_at(at) {
-            let html = share_poster::preview_html(
+            let html = kpg_share::figure_preview_page(
                 &figure,
                 &link_for_preview,
                 page_url.get_untracked().trim(),
