@@ -27,6 +27,9 @@ pub enum Goal {
     PoolNodes {
         pool: String,
         min: usize,
+        /// Left out of the JSON when unbounded: `usize::MAX` of a 64-bit machine (where the
+        /// page's lessons are prepared) does not fit the page's 32-bit wasm.
+        #[serde(default = "unbounded", skip_serializing_if = "is_unbounded")]
         max: usize,
     },
     /// The NodePool's limit on `resource` is set and still at most `limit`, in the engine's
@@ -38,6 +41,14 @@ pub enum Goal {
     },
     /// The cluster costs less than this many micro-dollars per hour.
     CostBelow(i64),
+}
+
+fn unbounded() -> usize {
+    usize::MAX
+}
+
+fn is_unbounded(max: &usize) -> bool {
+    *max == usize::MAX
 }
 
 /// When the goals are judged.

@@ -77,6 +77,36 @@ impl PreparedExercise {
     }
 }
 
+/// What the page asks of the lesson reader worker (`web/lesson-reader`) for a lesson from
+/// elsewhere, as JSON.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReadRequest {
+    /// The lesson file's name as the page knows it: its URL's path for a lesson on the web,
+    /// or `lesson.yaml` for one written in an article.
+    pub file: String,
+    pub text: String,
+    /// Translations' texts by language code (`ko`).
+    #[serde(default)]
+    pub translations: BTreeMap<String, String>,
+    /// Lab files by the path the lesson resolves (`kpg_lesson::resolve`); `None`: not there.
+    #[serde(default)]
+    pub files: BTreeMap<String, Option<String>>,
+    /// The lesson file's address, when it has one: relative links resolve against it.
+    #[serde(default)]
+    pub base: Option<String>,
+}
+
+/// The reader's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReadReply {
+    Prepared(Bundle),
+    /// Lab files to fetch (resolved paths), then ask again with them.
+    Needs(Vec<String>),
+    /// Why the lesson does not read, each located (`FILE:LINE:COL: error[code]: ...`).
+    Problems(Vec<String>),
+}
+
 impl Bundle {
     pub fn scenario(&self, key: &str) -> Option<&str> {
         self.scenarios.get(key).map(String::as_str)
@@ -84,7 +114,7 @@ impl Bundle {
 }
 
 #[cfg(feature = "prepare")]
-pub use make::prepare;
+pub use make::{MAX_FILE_BYTES, answer, prepare};
 
 #[cfg(feature = "prepare")]
 mod make {
@@ -199,6 +229,94 @@ mod make {
         }
     }
 
+    /// The largest lesson or lab file read: a share link's cap on what it carries.
+    pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+    /// What the lesson reader answers: the lesson prepared, the lab files it still needs, or
+    /// why it does not read.
+    pub fn answer(request: &ReadRequest) -> ReadReply {
+        let too_large = std::iter::once(&request.text)
+            .chain(request.translations.values())
+            .chain(request.files.values().flatten())
+            .any(|t| t.len() > MAX_FILE_BYTES);
+        if too_large {
+            return ReadReply::Problems(vec![format!(
+                "{}: a file is larger than {} MB",
+                request.file,
+                MAX_FILE_BYTES / (1024 * 1024)
+            )]);
+        }
+        let lesson = match crate::read(&request.file, &request.text) {
+            Ok(lesson) => lesson,
+            Err(problems) => {
+                return ReadReply::Problems(problems.iter().map(|p| p.to_string()).collect());
+            }
+        };
+        let labs = lab_files(&lesson);
+        let mut needs: Vec<String> = labs
+            .iter()
+            .map(|(path, _)| path.clone())
+            .filter(|path| !request.files.contains_key(path))
+            .collect();
+        needs.dedup();
+        if !needs.is_empty() {
+            return ReadReply::Needs(needs);
+        }
+        let missing: Vec<String> = labs
+            .iter()
+            .filter(|(path, _)| matches!(request.files.get(path), Some(None)))
+            .map(|(path, spot)| {
+                let message = format!("the lab file {path} could not be read");
+                crate::Problem::error(crate::Code::Lab, &request.file, spot, message)
+                    .help("put the file beside the lesson, or write the scenario inline")
+                    .to_string()
+            })
+            .collect();
+        if !missing.is_empty() {
+            return ReadReply::Problems(missing);
+        }
+        let mut translations: Vec<(String, Translation)> = Vec::new();
+        let mut problems = Vec::new();
+        for (code, text) in &request.translations {
+            let name = match request.file.strip_suffix(".yaml") {
+                Some(stem) => format!("{stem}.{code}.yaml"),
+                None => format!("{}.{code}", request.file),
+            };
+            match crate::read_translation(&name, text) {
+                Ok(t) => translations.push((code.clone(), t)),
+                Err(p) => problems.extend(p.iter().map(|p| p.to_string())),
+            }
+        }
+        if !problems.is_empty() {
+            return ReadReply::Problems(problems);
+        }
+        let given: Vec<(&str, &Translation)> =
+            translations.iter().map(|(c, t)| (c.as_str(), t)).collect();
+        let load = |path: &str| request.files.get(path).cloned().flatten();
+        let mut bundle = Bundle::default();
+        prepare(&mut bundle, &lesson, &given, &load, request.base.as_deref());
+        ReadReply::Prepared(bundle)
+    }
+
+    /// Every lab file the lesson names, resolved from its file, and where it names it.
+    fn lab_files(lesson: &Lesson) -> Vec<(String, crate::Spot)> {
+        let labs = std::iter::once(&lesson.lab).chain(
+            lesson
+                .steps
+                .iter()
+                .flat_map(|s| s.lab.iter().chain(s.compare.iter())),
+        );
+        let mut paths: Vec<(String, crate::Spot)> = labs
+            .filter_map(|lab| match &lab.source {
+                LabSource::File(path) => Some((resolve(&lesson.file, path), lab.spot.clone())),
+                LabSource::Inline { .. } => None,
+            })
+            .collect();
+        paths.sort_by(|a, b| a.0.cmp(&b.0));
+        paths.dedup_by(|a, b| a.0 == b.0);
+        paths
+    }
+
     /// A lab's stable name: the lab file's path as the lesson resolves it
     /// (`tests/labs/seed000-hello-world.yaml` from `lessons/hello/lesson.yaml`), else
     /// `inline:` and a digest of the scenario written in the lesson.
@@ -214,5 +332,38 @@ mod make {
         text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page is 32-bit wasm: a prepared lesson's JSON holds no number it cannot read.
+    /// (An unbounded goal once wrote `usize::MAX` of the 64-bit machine that prepared it,
+    /// and the page read no lesson at all.)
+    #[test]
+    fn a_prepared_goal_reads_back_on_a_32_bit_page() {
+        let goals = vec![
+            Goal::PoolNodes {
+                pool: "p".into(),
+                min: 1,
+                max: usize::MAX,
+            },
+            Goal::PoolNodes {
+                pool: "p".into(),
+                min: 0,
+                max: 3,
+            },
+        ];
+        let json = serde_json::to_string(&goals).unwrap();
+        let numbers = json
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .map(|n| n.parse::<u64>().unwrap_or(u64::MAX));
+        for n in numbers {
+            assert!(n <= u64::from(u32::MAX), "{n} in {json}");
+        }
+        assert_eq!(serde_json::from_str::<Vec<Goal>>(&json).unwrap(), goals);
     }
 }

@@ -19,6 +19,11 @@
  * `kpg share --embed` writes) is the poster until the playground takes over: when near the
  * viewport, on click, or never (a static figure).
  *
+ * A guided lesson (its card, its steps, its exercises checked): data-lesson="URL" names a lesson
+ * file on this site, or an empty data-lesson makes the <pre>'s own text the lesson. Its lab
+ * files are read beside it (same site only). The playground reads the lesson in a worker and
+ * shows its text as text: nothing in a lesson runs.
+ *
  * Scripting: window.KarpenterPlayground.embeds[i] has start(), load(yaml, {at}), play(),
  * pause(), seek(at), setLang(lang), setSpeed(n), on(type, fn) and a `ready` promise; the
  * wrapper element also fires bubbling kpg:ready, kpg:loaded, kpg:clock, kpg:event and
@@ -47,7 +52,9 @@
   const NO_ANSWER_MS = 15000;
   const VIEWS = ['cluster', 'manifests', 'events', 'explain', 'terminal'];
   // The messages the playground sends, without their kpg: prefix: also the names on() takes.
-  const MESSAGES = ['ready', 'loaded', 'resize', 'clock', 'event'];
+  const MESSAGES = ['ready', 'loaded', 'resize', 'clock', 'event', 'need-files'];
+  // The most lab files one request of a lesson may name.
+  const MAX_FILES = 64;
   const DURATION = /^(?:0|(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+)$/;
   const TEXT = {
     en: { run: '▶ Run in Karpenter Playground', loading: 'Loading the playground…' },
@@ -236,7 +243,14 @@
     // An opaque origin (file:) cannot be named as a target; any other is, so our YAML and
     // commands reach only the playground's origin.
     const origin = page.origin === 'null' ? '*' : page.origin;
-    const title = pre.dataset.title || 'Karpenter Playground: ' + shortName(yaml);
+    // A guided lesson: from the URL in data-lesson, or the <pre>'s own text when it is empty.
+    const lessonAttr = pre.dataset.lesson;
+    const isLesson = lessonAttr !== undefined;
+    let lessonUrl = null;
+    if (isLesson && lessonAttr.trim()) {
+      try { lessonUrl = new URL(lessonAttr.trim(), document.baseURI).href; } catch (err) { warn(`data-lesson="${lessonAttr}" is not a URL`); }
+    }
+    const title = pre.dataset.title || (isLesson ? 'Karpenter Playground lesson' : 'Karpenter Playground: ' + shortName(yaml));
     let height = initialHeight(pre);
 
     const wrapper = document.createElement('div');
@@ -282,6 +296,24 @@
     let connected = false;       // kpg:ready arrived: the frame listens
     let queue = [];              // what was asked before that
     let lastLoad = { type: 'kpg:load', yaml };
+    // The lesson message, once its text is read (a fetch for data-lesson="URL").
+    function lessonMessage() {
+      if (!lessonUrl) return Promise.resolve({ type: 'kpg:lesson', text: yaml, url: null });
+      return fetch(lessonUrl).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+        .then((text) => ({ type: 'kpg:lesson', text, url: lessonUrl }));
+    }
+    // The lab files a lesson names, read beside it; only from the lesson's own site.
+    function sendFiles(paths) {
+      const base = lessonUrl || document.baseURI;
+      const site = new URL(base).origin;
+      const wanted = paths.filter((p) => typeof p === 'string').slice(0, MAX_FILES);
+      Promise.all(wanted.map((p) => {
+        let url;
+        try { url = new URL(p, base); } catch (err) { return [p, null]; }
+        if (url.origin !== site) return [p, null];
+        return fetch(url).then((r) => (r.ok ? r.text() : null), () => null).then((text) => [p, text]);
+      })).then((entries) => post({ type: 'kpg:files', files: Object.fromEntries(entries) }));
+    }
     let noAnswer = 0;
     let resolveReady;
     const listeners = new Map();
@@ -330,10 +362,16 @@
           connected = true;
           // The <pre>'s scenario goes first unless a script already asked for another; after a
           // reload of the frame, the latest scenario is sent again.
-          if (!waiting.some((w) => w.type === 'kpg:load')) post(lastLoad);
+          if (isLesson) {
+            lessonMessage().then(post, (err) => warn(`the lesson ${lessonUrl} could not be read: ${err.message}`));
+          } else if (!waiting.some((w) => w.type === 'kpg:load')) post(lastLoad);
           waiting.forEach(post);
           break;
         }
+        case 'kpg:need-files':
+          if (!Array.isArray(m.paths)) return;
+          sendFiles(m.paths);
+          break;
         case 'kpg:loaded':
           revealFrame();
           resolveReady(m);

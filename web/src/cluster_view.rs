@@ -88,7 +88,7 @@ pub fn LessonPane() -> impl IntoView {
 }
 
 #[component]
-fn LessonCard() -> impl IntoView {
+pub fn LessonCard() -> impl IntoView {
     let locale = expect_context::<Locale>();
     let editor = expect_context::<Editor>();
     let transport = expect_context::<Transport>();

@@ -13,14 +13,17 @@ use wasm_bindgen::closure::Closure;
 use kpg_share::{EmbedOptions, Theme, View};
 
 use crate::browser;
-use crate::cluster_view::{ClusterBody, Events};
+use crate::cluster_view::{ClusterBody, Events, LessonCard};
 use crate::embed_protocol::{self, EmbedMessage, HostMessage, LoadError, VERSION};
 use crate::explain_view::ExplainPane;
 use crate::i18n::T;
+use crate::lessons::elsewhere::{self, Fetch, Files};
 use crate::manifests_pane::ManifestsPane;
 use crate::protocol::{Reply, Request};
 use crate::snapshot::Snapshot;
-use crate::state::{Editor, Engine, Locale, Page, Selection, SessionState, Transport};
+use crate::state::{
+    Editor, Engine, LessonState, Locale, Notice, Page, Selection, SessionState, Transport,
+};
 use crate::terminal_view::TerminalPane;
 use crate::topbar::{Cost, NoticeBar, TransportBar};
 
@@ -48,8 +51,13 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
         }
         let _ = html.set_attribute("data-embed", "");
     }
+    let lesson_state = expect_context::<LessonState>();
     let waiting = RwSignal::new(awaiting_host);
     provide_context(Waiting(waiting));
+    let lesson_open = RwSignal::new(false);
+    provide_context(LessonOpen(lesson_open));
+    // The reply to the lab files a lesson asked the host for.
+    let pending_files = StoredValue::new_local(None::<Box<dyn FnOnce(Files)>>);
     let autoplay = options.autoplay;
     let start_at = options.at.unwrap_or(0) as i64;
 
@@ -85,6 +93,66 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
             HostMessage::Seek { at } => transport.seek(at as i64),
             HostMessage::Lang(lang) => locale.lang.set(lang),
             HostMessage::Speed(speed) => transport.speed.set(speed),
+            HostMessage::Lesson { text, url } => {
+                waiting.set(false);
+                // The lesson's name: its URL's path, so that its lab files resolve to paths
+                // the host fetches beside it; one written in the article is `lesson.yaml`,
+                // its labs beside the article.
+                let file = url
+                    .as_deref()
+                    .and_then(|u| u.split_once("://").map(|(_, rest)| rest))
+                    .and_then(|rest| rest.find('/').map(|i| &rest[i..]))
+                    .map(|path| path.split(['?', '#']).next().unwrap_or(path).to_string())
+                    .unwrap_or_else(|| "lesson.yaml".into());
+                let request = kpg_lesson::prepared::ReadRequest {
+                    file,
+                    text,
+                    base: url,
+                    ..Default::default()
+                };
+                let fetch: Fetch = std::rc::Rc::new(move |paths, reply| {
+                    pending_files.set_value(Some(reply));
+                    browser::post_to_parent(&EmbedMessage::NeedFiles { paths }.to_json());
+                });
+                let done = Box::new(move |outcome: Result<String, Vec<String>>| match outcome {
+                    Ok(id) => {
+                        lesson_state.open_lesson(&id, editor, transport);
+                        lesson_open.set(true);
+                        let yaml = editor.ws.with_untracked(|ws| {
+                            engine.load(ws, transport.clock.get_untracked());
+                            ws.to_stream()
+                        });
+                        report_loaded(engine, editor, transport, yaml, true, autoplay);
+                    }
+                    Err(problems) => {
+                        page.notice.set(Some(Notice {
+                            detail: Some(problems.join("; ")),
+                            ..Notice::plain(T::LessonDoesNotRead)
+                        }));
+                        let message = EmbedMessage::Loaded {
+                            ok: false,
+                            documents: 0,
+                            errors: problems
+                                .into_iter()
+                                .map(|message| LoadError {
+                                    document: 0,
+                                    line: 0,
+                                    column: 0,
+                                    message,
+                                })
+                                .collect(),
+                            at: 0,
+                        };
+                        browser::post_to_parent(&message.to_json());
+                    }
+                });
+                elsewhere::read(request, fetch, done);
+            }
+            HostMessage::Files { files } => {
+                if let Some(reply) = pending_files.try_update_value(Option::take).flatten() {
+                    reply(files);
+                }
+            }
         }
     });
     on_cleanup(move || listener.remove());
@@ -122,6 +190,10 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
 /// Whether the embed still waits for its host's scenario.
 #[derive(Clone, Copy)]
 struct Waiting(RwSignal<bool>);
+
+/// Whether the host opened a guided lesson: the embed then shows its card above the views.
+#[derive(Clone, Copy)]
+struct LessonOpen(RwSignal<bool>);
 
 /// Answers a `load`: whether it read cleanly and, if not, each error at its line and column
 /// in the YAML the host sent (the reader's own diagnostics of that text).
@@ -202,6 +274,7 @@ pub fn EmbedApp() -> impl IntoView {
     let selection = expect_context::<Selection>();
     let choices = expect_context::<SessionState>();
     let Waiting(waiting) = expect_context::<Waiting>();
+    let LessonOpen(lesson_open) = expect_context::<LessonOpen>();
     let views = page
         .embed
         .with_value(|o| o.as_ref().map(EmbedOptions::views).unwrap_or_default());
@@ -270,6 +343,9 @@ pub fn EmbedApp() -> impl IntoView {
             <NoticeBar/>
             <Show when=move || waiting.get()>
                 <p class="waiting" role="status">{move || locale.t(T::WaitingForScenario)}</p>
+            </Show>
+            <Show when=move || lesson_open.get()>
+                <section class="pane lesson-pane embed-lesson"><LessonCard/></section>
             </Show>
             <div class="embed-main">
                 <Show when=move || split.get()>

@@ -36,6 +36,17 @@ pub enum HostMessage {
     },
     Lang(crate::i18n::Lang),
     Speed(u32),
+    /// Open this guided lesson (a lesson file's YAML); `url` is where the host read it, for
+    /// its relative links and lab files. The embed shows its card, steps and exercises.
+    Lesson {
+        text: String,
+        url: Option<String>,
+    },
+    /// The lab files the embed asked for ([`EmbedMessage::NeedFiles`]), by the path it asked
+    /// for; `null`: the host could not read it.
+    Files {
+        files: std::collections::BTreeMap<String, Option<String>>,
+    },
 }
 
 /// Largest YAML a host may load: the same cap as a share link's contents.
@@ -75,6 +86,37 @@ impl HostMessage {
                 s @ (1 | 10 | 60) => HostMessage::Speed(s as u32),
                 _ => return None,
             },
+            "kpg:lesson" => {
+                let text = v.get("text")?.as_str()?;
+                if text.len() > MAX_LOAD_BYTES {
+                    return None;
+                }
+                let url = match v.get("url") {
+                    None | Some(Value::Null) => None,
+                    Some(u) => Some(u.as_str()?.to_string()),
+                };
+                HostMessage::Lesson {
+                    text: text.to_string(),
+                    url,
+                }
+            }
+            "kpg:files" => {
+                let mut files = std::collections::BTreeMap::new();
+                let mut total = 0;
+                for (path, text) in v.get("files")?.as_object()? {
+                    let text = match text {
+                        Value::Null => None,
+                        Value::String(t) => Some(t.clone()),
+                        _ => return None,
+                    };
+                    total += text.as_ref().map_or(0, String::len);
+                    files.insert(path.clone(), text);
+                }
+                if total > MAX_LOAD_BYTES {
+                    return None;
+                }
+                HostMessage::Files { files }
+            }
             _ => return None,
         })
     }
@@ -111,6 +153,10 @@ pub enum EmbedMessage {
     Clock { at: i64, playing: bool },
     #[serde(rename = "kpg:event")]
     Event { event: ClusterEvent },
+    /// The lesson the host sent names these lab files (paths relative to the lesson, as the
+    /// lesson resolves them): the host answers with `kpg:files`.
+    #[serde(rename = "kpg:need-files")]
+    NeedFiles { paths: Vec<String> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

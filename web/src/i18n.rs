@@ -225,6 +225,7 @@ pub enum T {
     StepChangeSkipped,
     LabMissing,
     LessonUntranslated,
+    LessonDoesNotRead,
     NotSaved,
     PoolNotReady,
     Untitled,
@@ -586,6 +587,7 @@ impl T {
             LessonUntranslated => {
                 "Parts of this lesson are not translated yet and are shown in English."
             }
+            LessonDoesNotRead => "This lesson does not read: {}",
             NotSaved => {
                 "This workspace is too large for this browser to keep: it is not saved, and a \
                  reload would lose it. Download it (⤓) to keep it."
@@ -966,6 +968,7 @@ impl T {
             }
             LabMissing => "이 레슨의 실습 파일을 읽지 못해 매니페스트를 그대로 두었습니다.",
             LessonUntranslated => "이 레슨의 일부는 아직 번역되지 않아 영어로 보여 드립니다.",
+            LessonDoesNotRead => "이 레슨을 읽을 수 없습니다: {}",
             NotSaved => {
                 "이 작업 공간은 브라우저에 저장하기에 너무 큽니다. 저장되지 않았으니 새로 \
                  고치면 사라집니다. 보관하려면 내려받으세요(⤓)."
@@ -1282,6 +1285,7 @@ pub const ALL: &[T] = &[
     T::StepChangeSkipped,
     T::LabMissing,
     T::LessonUntranslated,
+    T::LessonDoesNotRead,
     T::NotSaved,
     T::PoolNotReady,
     T::Untitled,

@@ -7,6 +7,7 @@
 //! A lesson lives as long as the page (`&'static`): views hold its steps and exercises, and a
 //! page reads a handful of lessons at most.
 
+pub mod elsewhere;
 pub mod markdown;
 
 use std::cell::RefCell;
@@ -52,8 +53,9 @@ fn with_catalog<R>(f: impl FnOnce(&mut Catalog) -> R) -> R {
             // Built from this repository's files, checked by `kpg lesson check` and the tests
             // below: a bundle that does not read would leave the page with no lessons, not
             // broken.
-            if let Ok(bundle) = serde_json::from_str::<Bundle>(SHIPPED) {
-                add(&mut catalog, bundle);
+            match serde_json::from_str::<Bundle>(SHIPPED) {
+                Ok(bundle) => add(&mut catalog, bundle),
+                Err(e) => leptos::logging::error!("the page's own lessons do not read: {e}"),
             }
             catalog
         }))
