@@ -7,6 +7,8 @@
 //! A lesson lives as long as the page (`&'static`): views hold its steps and exercises, and a
 //! page reads a handful of lessons at most.
 
+#[cfg(test)]
+mod glossary;
 pub mod markdown;
 
 use std::cell::RefCell;
@@ -14,7 +16,7 @@ use std::cell::RefCell;
 pub use kpg_lesson::prepared::{Bundle, Prepared, PreparedExercise, PreparedStep};
 pub use kpg_lesson::{Goal, Judged};
 
-use crate::i18n::Lang;
+use crate::base::i18n::Lang;
 
 /// The lesson a first visit opens, and the one a page falls back to.
 pub const FIRST: &str = "hello";

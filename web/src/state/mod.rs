@@ -20,9 +20,11 @@
 mod compare;
 mod editor;
 mod engine;
+pub mod focus;
 mod lesson;
 mod locale;
 mod page;
+pub mod persist;
 mod selection;
 mod session;
 mod staging;

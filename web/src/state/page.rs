@@ -2,9 +2,9 @@ use leptos::prelude::*;
 
 use kpg_share::{EmbedOptions, View};
 
-use crate::boot::Home;
-use crate::i18n::T;
-use crate::workspace::Workspace;
+use crate::base::i18n::T;
+use crate::editor::workspace::Workspace;
+use crate::shell::boot::Home;
 
 /// A message across the top of the page: a text, a detail in the engine's words, a closing
 /// sentence, and, after an action that replaced the workspace, the way back.

@@ -2,11 +2,11 @@ use leptos::prelude::*;
 
 use kpg_explain::{Explanation, Subject};
 
-use crate::protocol::{Reply, Request};
+use crate::bridge::protocol::{Reply, Request};
 use kpg_share::View;
 
-use crate::focus::{self, Focus};
-use crate::snapshot::Snapshot;
+use crate::base::snapshot::Snapshot;
+use crate::state::focus::{self, Focus};
 use crate::state::{Engine, Locale, Transport};
 
 /// The tabs under the cluster view: the share link's own type, so a link carries it as is.
@@ -239,10 +239,10 @@ impl Selection {
                             // After the answer is drawn (effects run before the next frame).
                             request_animation_frame(move || match how {
                                 Reveal::Answer => {
-                                    crate::browser::reveal_selector(".explanation .answer")
+                                    crate::base::browser::reveal_selector(".explanation .answer")
                                 }
                                 Reveal::Explanation => {
-                                    crate::browser::raise_selector(".explanation")
+                                    crate::base::browser::raise_selector(".explanation")
                                 }
                             });
                         }
