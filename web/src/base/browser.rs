@@ -33,12 +33,16 @@ pub fn save(key: &str, value: &str) -> bool {
         .is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
+/// Where the page keeps the copy of itself a returning learner sees first (`prerender`'s
+/// `Saved`): here, below the page's parts, because [`save_work`] makes room with it.
+pub const SAVED_KEY: &str = "kpg.drawn";
+
 /// Writes the learner's work under `key`. If storage is full, the page's saved copy of
-/// itself ([`crate::shell::prerender::SAVED_KEY`]) goes first: it only speeds up the next visit,
+/// itself ([`SAVED_KEY`]) goes first: it only speeds up the next visit,
 /// and never takes the room the learner's work needs.
 pub fn save_work(key: &str, value: &str) -> bool {
     save(key, value) || {
-        forget(crate::shell::prerender::SAVED_KEY);
+        forget(SAVED_KEY);
         save(key, value)
     }
 }
@@ -58,6 +62,18 @@ pub fn meta(name: &str) -> Option<String> {
         .get_attribute("content")
 }
 
+/// The build's id in the text of the module script that loads the page: the hash in
+/// `kpg-web-<hash>.js`.
+pub fn build_in(script: &str) -> Option<&str> {
+    const PREFIX: &str = "kpg-web-";
+    let at = script.find(PREFIX)? + PREFIX.len();
+    let rest = &script[at..];
+    let end = rest
+        .find(|c: char| !matches!(c, '0'..='9' | 'a'..='f'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
 /// The page's build: the hash trunk put in the name of the page's wasm, read from the
 /// module script that loads it (`index.html`'s gate reads the same). None where there is no
 /// such script (the component tests).
@@ -66,7 +82,7 @@ pub fn build_id() -> Option<String> {
         .document()?
         .query_selector("script[type=module]")
         .ok()??;
-    crate::shell::prerender::build_in(&script.text_content()?).map(str::to_string)
+    build_in(&script.text_content()?).map(str::to_string)
 }
 
 /// Whether the document is hidden (another tab, a minimised window, a phone's home screen).

@@ -14,11 +14,10 @@ use crate::base::i18n::Lang;
 use crate::base::snapshot;
 use crate::bridge::player::{Player, Rebuild};
 use crate::bridge::protocol::{
-    CheckError, CompareFrame, Comparison, Frame, Progress, Reply, Request, TerminalReply,
+    CheckError, CompareFrame, Comparison, Frame, Progress, Reply, Request, Selected, TerminalReply,
 };
 use crate::editor::migration;
 use crate::editor::workspace::{self, Workspace};
-use crate::state::Selected;
 use kpg_core::compare::Outcome;
 
 /// Where a host's replies go.

@@ -11,7 +11,7 @@ use crate::base::i18n::T;
 use crate::base::words::{self, Noun};
 use crate::bridge::protocol::{Reply, Request};
 use crate::share::share_poster;
-use crate::shell::boot::Home;
+use crate::state::Home;
 use crate::state::persist::{LINKED_KEY, STORAGE_KEY};
 use crate::state::{Editor, Engine, Locale, Page, SessionState};
 

@@ -10,12 +10,12 @@ use crate::base::browser;
 use crate::base::i18n::{Lang, T};
 use crate::bridge::player::MAX_TIME_MS;
 use crate::share::share_view::LinkedBanner;
-use crate::shell::boot::{self, Home};
+use crate::shell::boot;
 use crate::shell::prerender;
 use crate::state::persist::{self, LINKED_KEY, Linked, STORAGE_KEY};
 use crate::state::{
-    BottomTab, Compare, Editor, Engine, Host, LessonState, Locale, Notice, Opened, Page, PhoneView,
-    Selected, Selection, SessionState, Staging, Step, Transport,
+    BottomTab, Compare, Editor, Engine, Home, Host, LessonState, Locale, Notice, Opened, Page,
+    PhoneView, Selected, Selection, SessionState, Staging, Step, Transport,
 };
 use crate::views::cluster_view::{ClusterPane, LessonPane};
 use crate::views::manifests_pane::ManifestsPane;
@@ -133,8 +133,8 @@ fn save_copy(session: Option<String>, engine: Engine, staging: Staging, editor: 
     let text = serde_json::to_string(&saved)
         .ok()
         .filter(|text| text.len() <= prerender::SAVED_MAX_BYTES);
-    if !text.is_some_and(|text| browser::save(prerender::SAVED_KEY, &text)) {
-        browser::forget(prerender::SAVED_KEY);
+    if !text.is_some_and(|text| browser::save(browser::SAVED_KEY, &text)) {
+        browser::forget(browser::SAVED_KEY);
     }
 }
 
@@ -375,7 +375,7 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
             <LinkedBanner/>
             <NoticeBar/>
             // Karpenter's decisions, told to a screen reader as the clock passes them.
-            <crate::bridge::narration::Narration/>
+            <crate::views::narration_view::Narration/>
             <Show when=move || staging.has(Step::Header)><PhoneViews/></Show>
             <main class="panes" data-view=move || selection.phone_view.get().code()>
                 <Show when=move || staging.has(Step::Lesson)><LessonPane/></Show>

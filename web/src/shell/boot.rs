@@ -14,6 +14,7 @@ use kpg_share::{EmbedOptions, LinkError};
 use crate::base::i18n::{Lang, T};
 use crate::editor::workspace::Workspace;
 use crate::lessons;
+use crate::state::Home;
 use crate::state::persist::{Linked, Session};
 
 /// What the address and the browser say.
@@ -27,17 +28,6 @@ pub struct Inputs<'a> {
     /// The saved linked workspace (`kpg.linked`).
     pub linked: Option<&'a str>,
     pub browser_lang: Lang,
-}
-
-/// Where the workspace on screen is saved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Home {
-    /// The learner's own workspace.
-    Own,
-    /// A workspace opened from this share link's fragment.
-    Linked { fragment: String },
-    /// An embed: nothing is saved.
-    Nowhere,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -20,12 +20,12 @@
 //! paint, and the page starts as it always did.
 //!
 //! A returning learner gets the same from the page itself: when the page is hidden or left,
-//! it saves a copy of itself as it is ([`Saved`], under [`SAVED_KEY`]) with the replies that
-//! put its cluster on screen ([`crate::state::Engine::replies_on_screen`]). On the next
-//! visit `index.html`'s gate shows that copy instead of the build's (`kpg-saved`) if it was
-//! saved by the same build with the session now saved, byte for byte; [`adopt`] hands the
-//! live page its replies by the same rule as the build's, and [`retire`] removes it the same
-//! way.
+//! it saves a copy of itself as it is ([`Saved`], under
+//! [`SAVED_KEY`](crate::base::browser::SAVED_KEY)) with the replies that put its cluster on
+//! screen ([`crate::state::Engine::replies_on_screen`]). On the next visit `index.html`'s gate
+//! shows that copy instead of the build's (`kpg-saved`) if it was saved by the same build with
+//! the session now saved, byte for byte; [`adopt`] hands the live page its replies by the same
+//! rule as the build's, and [`retire`] removes it the same way.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +37,6 @@ pub const CONTAINER_ID: &str = "kpg-prerender";
 pub const DATA_ID: &str = "kpg-prerendered";
 /// The `<template>` holding the Korean copy and its [`Recorded`].
 pub const KOREAN_ID: &str = "kpg-prerender-ko";
-/// Where the page keeps the copy of itself a returning learner sees first ([`Saved`]).
-pub const SAVED_KEY: &str = "kpg.drawn";
 /// Copies whose JSON is longer than this (bytes) are not kept: the learner's work needs the
 /// room more.
 pub const SAVED_MAX_BYTES: usize = 1 << 20;
@@ -47,7 +45,8 @@ pub const SAVED_MAX_BYTES: usize = 1 << 20;
 /// `index.html`'s gate reads it (the field names are that script's too).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Saved {
-    /// The build that drew it ([`build_in`]): another build's views or replies may differ.
+    /// The build that drew it ([`build_in`](crate::base::browser::build_in)): another build's
+    /// views or replies may differ.
     pub build: String,
     /// The session saved with it ([`crate::state::persist::Session::encode`]).
     pub session: String,
@@ -55,18 +54,6 @@ pub struct Saved {
     pub replies: Vec<String>,
     /// The live page's `.app`, as HTML.
     pub html: String,
-}
-
-/// The build's id in the text of the module script that loads the page: the hash in
-/// `kpg-web-<hash>.js`.
-pub fn build_in(script: &str) -> Option<&str> {
-    const PREFIX: &str = "kpg-web-";
-    let at = script.find(PREFIX)? + PREFIX.len();
-    let rest = &script[at..];
-    let end = rest
-        .find(|c: char| !matches!(c, '0'..='9' | 'a'..='f'))
-        .unwrap_or(rest.len());
-    (end > 0).then(|| &rest[..end])
 }
 
 /// What the build recorded: the session it drew and the engine's replies to its first load.
@@ -314,7 +301,7 @@ mod tests {
             linked: None,
             browser_lang: Lang::En,
         });
-        assert_eq!(returning.home, crate::shell::boot::Home::Own);
+        assert_eq!(returning.home, crate::state::Home::Own);
         assert_eq!(
             matching(Some(saved.clone()), &returning),
             vec!["the cluster I left"]
@@ -334,6 +321,8 @@ mod tests {
 
     #[test]
     fn the_build_is_the_hash_in_the_page_script_name() {
+        use crate::base::browser::build_in;
+
         let script = "import init, * as bindings from './kpg-web-5f2c47603675c71e.js';\n\
                       const wasm = await init({ \
                       module_or_path: './kpg-web-5f2c47603675c71e_bg.wasm' });";
@@ -408,5 +397,45 @@ mod tests {
         assert!(out.contains("<noscript>js</noscript>"));
         assert!(inject(&out, "again").is_err());
         assert!(inject("<html></html>", "x").is_err());
+    }
+
+    #[test]
+    fn the_replies_on_screen_draw_the_same_cluster_again() {
+        // `state::Engine`'s saved replies, tested here where a first visit is recorded.
+        use leptos::prelude::*;
+
+        use crate::editor::workspace::Analysis;
+        use crate::state::{Engine, Staging};
+
+        let owner = Owner::new();
+        owner.with(|| {
+            let fresh = || Engine::new(None, RwSignal::new(Analysis::default()), Staging::whole());
+            assert!(
+                fresh().replies_on_screen().is_empty(),
+                "nothing to save before the first cluster"
+            );
+            // The first lesson five minutes in: a node launched, pods bound, events logged.
+            let mut start = crate::shell::prerender::first_visit(Lang::En);
+            start.session.clock_ms = 300_000;
+            let recorded = crate::shell::prerender::record(&start);
+            let left = fresh();
+            left.show_prerendered(&recorded.replies);
+            assert!(!left.snapshot.with_untracked(|s| s.events.is_empty()));
+            assert!(left.snapshot.with_untracked(|s| s.summary.nodes > 0));
+            let replies = left.replies_on_screen();
+            let back = fresh();
+            back.show_prerendered(&replies);
+            assert_eq!(back.snapshot.get_untracked(), left.snapshot.get_untracked());
+            assert_eq!(back.now.get_untracked(), 300_000);
+            assert_eq!(
+                back.next_event.get_untracked(),
+                left.next_event.get_untracked()
+            );
+            assert_eq!(
+                back.last_good.get_untracked(),
+                left.last_good.get_untracked()
+            );
+            assert_eq!(back.analysis.get_untracked(), left.analysis.get_untracked());
+        });
     }
 }

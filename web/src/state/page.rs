@@ -4,7 +4,17 @@ use kpg_share::{EmbedOptions, View};
 
 use crate::base::i18n::T;
 use crate::editor::workspace::Workspace;
-use crate::shell::boot::Home;
+
+/// Where the workspace on screen is saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Home {
+    /// The learner's own workspace.
+    Own,
+    /// A workspace opened from this share link's fragment.
+    Linked { fragment: String },
+    /// An embed: nothing is saved.
+    Nowhere,
+}
 
 /// A message across the top of the page: a text, a detail in the engine's words, a closing
 /// sentence, and, after an action that replaced the workspace, the way back.

@@ -8,5 +8,6 @@ pub mod cost_view;
 pub mod exercise_view;
 pub mod explain_view;
 pub mod manifests_pane;
+pub mod narration_view;
 pub mod terminal_view;
 pub mod topbar;
