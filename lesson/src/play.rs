@@ -10,7 +10,7 @@ use kpg_scene::snapshot::{self, Snapshot};
 
 use crate::exercise::Exercise;
 
-/// How far the page lets the clock run (`web/src/player.rs`' `MAX_TIME_MS`): past this
+/// How far the page lets the clock run (`web/src/bridge/player.rs`' `MAX_TIME_MS`): past this
 /// nothing in a lesson changes, and an expiry 30 days out is not an instant to stop at.
 pub const HORIZON_MS: Millis = 24 * 3_600_000;
 

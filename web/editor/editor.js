@@ -111,7 +111,7 @@ function offsetOf(doc, line, column) {
   return Math.min(pos, l.to);
 }
 
-/** What web/src/highlight.rs underlines: the word that starts at the column. */
+/** What web/src/editor/highlight.rs underlines: the word that starts at the column. */
 function wordAt(doc, from) {
   const l = doc.lineAt(from);
   const rest = doc.sliceString(from, l.to);
@@ -131,7 +131,7 @@ function undoing(o) {
     return true;
   };
   return [
-    // The keys themselves, as web/src/manifests_pane.rs's undo_key reads them (a keymap's
+    // The keys themselves, as web/src/views/manifests_pane.rs's undo_key reads them (a keymap's
     // Shift-Mod-z missed Ctrl+Shift+Z as browsers report it).
     EditorView.domEventHandlers({
       keydown(e, view) {

@@ -1,4 +1,4 @@
-// The page's YAML colouring (web/src/highlight.rs, a line tokenizer) as a CodeMirror
+// The page's YAML colouring (web/src/editor/highlight.rs, a line tokenizer) as a CodeMirror
 // StreamLanguage: the same colours as today, and a keystroke re-tokenizes only the edited line
 // (CodeMirror caches the tokenizer state per line), where Lezer's YAML grammar re-parses far
 // more of a long document. No folding, no syntax tree for YAML structure: the page needs none.

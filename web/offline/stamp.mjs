@@ -9,7 +9,7 @@
 //   page's wasm only, and a build that changes the engine's worker, the stylesheet, the
 //   editor or index.html alone keeps it.
 // - index.html gets `<meta name="kpg-build" content="ID">`: the page reads its build there
-//   (web/src/offline.rs says when a new one arrived). In a release build the meta also names
+//   (web/src/shell/offline.rs says when a new one arrived). In a release build the meta also names
 //   the service worker (`data-worker="sw.js"`), which web/offline/kpg-offline.js registers.
 // - DIR/sw.js (release builds only): web/offline/sw.js after the build's id and the list of
 //   the files it keeps, each with its Subresource Integrity hash (sha384), so it installs the

@@ -12,7 +12,7 @@
 // (the install fetches and checks every file; one missing or different file fails it and
 // nothing changes), and it takes over once no page of the old build is open, so the next
 // visit opens the new build. Its activation deletes the old build's cache. The page says
-// that a new version was loaded (web/src/offline.rs).
+// that a new version was loaded (web/src/shell/offline.rs).
 //
 // Everything is relative to where this file is served: the scope is its folder, and the
 // caches are named by that folder, so two playgrounds on one host (two sub-paths) keep their

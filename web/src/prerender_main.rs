@@ -6,8 +6,8 @@
 
 use std::process::ExitCode;
 
-use kpg_web::i18n::Lang;
-use kpg_web::prerender;
+use kpg_web::base::i18n::Lang;
+use kpg_web::shell::prerender;
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1) else {

@@ -1,4 +1,4 @@
 //! The engine's worker (trunk builds it with `data-type="worker"`).
 fn main() {
-    kpg_web::worker::start();
+    kpg_web::bridge::worker::start();
 }

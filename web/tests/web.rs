@@ -66,7 +66,7 @@ fn mount_app() {
     root.set_id("app-under-test");
     doc().body().unwrap().append_child(&root).unwrap();
     // The previous test's app stays alive but detached; it is not queried again.
-    leptos::mount::mount_to(root, kpg_web::app::App).forget();
+    leptos::mount::mount_to(root, kpg_web::shell::app::App).forget();
 }
 
 #[wasm_bindgen_test]

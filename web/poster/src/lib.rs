@@ -5,7 +5,7 @@
 //! This crate is only what it takes to draw that: the link's codec and the poster. Its
 //! worker (`main.rs`) is tens of kilobytes where the page and the engine are over a
 //! megabyte, so a phone shows the shared cluster in a second or two, and the live page
-//! takes over when it has started (index.html's gate, `web/src/first_frame.rs`).
+//! takes over when it has started (index.html's gate, `web/src/base/first_frame.rs`).
 
 use kpg_scene::poster::{self, Lang, Style, Theme};
 

@@ -285,7 +285,8 @@ mod tests {
             vec![vec!["/posts/labs/pod.yaml".to_string()]]
         );
         assert_eq!(*outcome.borrow(), Some(Ok("from-a-blog".to_string())));
-        let lesson = super::super::find("from-a-blog", crate::i18n::Lang::Ko).expect("registered");
+        let lesson =
+            super::super::find("from-a-blog", crate::base::i18n::Lang::Ko).expect("registered");
         assert_eq!(lesson.title, "From a blog");
         assert!(
             super::super::step_scenario(lesson, 1)

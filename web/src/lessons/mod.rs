@@ -8,6 +8,8 @@
 //! page reads a handful of lessons at most.
 
 pub mod elsewhere;
+#[cfg(test)]
+mod glossary;
 pub mod markdown;
 
 use std::cell::RefCell;
@@ -15,7 +17,7 @@ use std::cell::RefCell;
 pub use kpg_lesson::prepared::{Bundle, Prepared, PreparedExercise, PreparedStep};
 pub use kpg_lesson::{Goal, Judged};
 
-use crate::i18n::Lang;
+use crate::base::i18n::Lang;
 
 /// The lesson a first visit opens, and the one a page falls back to.
 pub const FIRST: &str = "hello";

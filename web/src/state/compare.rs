@@ -2,9 +2,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::series::{Point, Series};
+use crate::base::series::{Point, Series};
+use crate::editor::workspace::Workspace;
 use crate::state::{Editor, Engine};
-use crate::workspace::Workspace;
 
 /// A comparison: the workspace (B, what the editor edits and the cluster shows) against a
 /// copy of it taken when the learner forked it, or a lesson step set up (A, the baseline).

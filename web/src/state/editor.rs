@@ -1,10 +1,10 @@
 use leptos::prelude::*;
 
-use crate::browser;
-use crate::i18n::T;
+use crate::base::browser;
+use crate::base::i18n::T;
+use crate::editor::undo::{self, Change, History, Place};
+use crate::editor::workspace::{Analysis, Workspace};
 use crate::state::{Selection, Transport};
-use crate::undo::{self, Change, History, Place};
-use crate::workspace::{Analysis, Workspace};
 
 /// What a download of the workspace is called.
 pub const DOWNLOAD_NAME: &str = "karpenter-playground.yaml";
@@ -49,7 +49,7 @@ pub struct Editor {
     pub jump: RwSignal<Option<(u32, usize, usize, u64)>>,
     /// The manifests cannot be edited (an embed's `readonly`).
     pub readonly: bool,
-    /// Every change to the manifests, for Ctrl+Z and Ctrl+Shift+Z ([`crate::undo`]).
+    /// Every change to the manifests, for Ctrl+Z and Ctrl+Shift+Z ([`crate::editor::undo`]).
     history: StoredValue<History>,
     /// Bumped when an undo or redo changes the open text, with where its caret goes (line,
     /// column), so the editor can put it there.

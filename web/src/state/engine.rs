@@ -4,11 +4,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
-use crate::browser::{self, ChipPositions};
-use crate::protocol::{Comparison, FromWorker, Progress, Reply, Request, ToWorker};
-use crate::series::{Series, SeriesUpdate};
-use crate::snapshot::{EventLog, Snapshot};
-use crate::workspace::{Analysis, Workspace};
+use crate::base::browser::{self, ChipPositions};
+use crate::base::series::{Series, SeriesUpdate};
+use crate::base::snapshot::{EventLog, Snapshot};
+use crate::bridge::protocol::{Comparison, FromWorker, Progress, Reply, Request, ToWorker};
+use crate::editor::workspace::{Analysis, Workspace};
 
 /// Where trunk puts the worker's loader (`data-type="worker"` in `index.html`), next to the
 /// page.
@@ -20,9 +20,9 @@ const WORKER_URL: &str = "./kpg-worker_loader.js";
 const CANCEL_AFTER_MS: f64 = 150.0;
 
 /// The simulation, seen from the main thread. It runs in a Web Worker
-/// ([`crate::engine_host::Host`]); this sends it the manifests and the clock, and keeps what
-/// comes back: the cluster on screen, the reader's findings, the explanation. A change of the
-/// cluster moves `revision`, which the views follow: derived from the engine, never copied.
+/// ([`crate::bridge::engine_host::Host`]); this sends it the manifests and the clock, and keeps
+/// what comes back: the cluster on screen, the reader's findings, the explanation. A change of
+/// the cluster moves `revision`, which the views follow: derived from the engine, never copied.
 ///
 /// Requests that move the clock are paced: while one runs, newer ones wait, and only the
 /// newest of each kind is sent when the worker is free, so a slow simulation never builds a
@@ -63,7 +63,7 @@ pub struct Engine {
     /// The Karpenter version the simulation on screen follows.
     pub karpenter: RwSignal<String>,
     /// The reader's findings on the workspace last loaded (the editor's).
-    analysis: RwSignal<Analysis>,
+    pub(crate) analysis: RwSignal<Analysis>,
     /// The workspace last sent, so an unchanged one is not read twice.
     loaded: StoredValue<Option<Workspace>>,
     /// Chip positions measured before the last cluster change, to animate moves from.
@@ -94,7 +94,7 @@ type WatchSink = Box<dyn Fn(String)>;
 
 /// Where a frame's decisions go: the engine's instant before it, the frame's, when the frame
 /// before said something would next happen, and the decisions.
-type NarrationSink = Box<dyn Fn(i64, i64, Option<i64>, crate::narration::Narration)>;
+type NarrationSink = Box<dyn Fn(i64, i64, Option<i64>, crate::bridge::narration::Narration)>;
 
 /// The worker `index.html` started before the page's wasm arrived, and what it said so far
 /// (its `Ready`, if its wasm was quicker than ours); taken once.
@@ -133,7 +133,7 @@ enum Link {
     /// The engine on this thread, for the component tests (`--features inline-engine`):
     /// their runner serves no worker. The same messages, answered a microtask later.
     #[cfg(feature = "inline-engine")]
-    Inline(std::rc::Rc<std::cell::RefCell<crate::engine_host::Host>>),
+    Inline(std::rc::Rc<std::cell::RefCell<crate::bridge::engine_host::Host>>),
 }
 
 impl Link {
@@ -185,8 +185,8 @@ impl Link {
 mod inline {
     use std::cell::RefCell;
 
-    use crate::engine_host::{Host, Outbox};
-    use crate::protocol::{FromWorker, Reply, ToWorker};
+    use crate::bridge::engine_host::{Host, Outbox};
+    use crate::bridge::protocol::{FromWorker, Reply, ToWorker};
 
     struct Replies {
         id: u64,
@@ -287,7 +287,7 @@ impl Engine {
     }
 
     /// Shows the engine's replies to the first load as the build recorded them
-    /// ([`crate::prerender`]): the reader's findings and the first cluster, on screen before
+    /// ([`crate::shell::prerender`]): the reader's findings and the first cluster, on screen before
     /// the worker has said anything. The load still goes to the worker, whose frame (the
     /// same) replaces this one; if the worker has already drawn a cluster, its replies are
     /// the newer ones and these are dropped.
@@ -307,7 +307,7 @@ impl Engine {
     /// The replies that put the engine's view where it is now, as the worker would send
     /// them: the reader's findings, the manifests the cluster on screen was built from, and
     /// that cluster with the newest event lines. A saved copy of the page keeps them
-    /// ([`crate::prerender::Saved`]), so its next visit shows this cluster before the worker
+    /// ([`crate::shell::prerender::Saved`]), so its next visit shows this cluster before the worker
     /// has computed it again. None before the first cluster.
     pub fn replies_on_screen(&self) -> Vec<String> {
         if self.revision.get_untracked() == 0 {
@@ -330,8 +330,8 @@ impl Engine {
         let from = snapshot
             .events
             .len()
-            .saturating_sub(crate::snapshot::EVENT_LINES_SHOWN);
-        replies.push(Reply::Frame(crate::protocol::Frame {
+            .saturating_sub(crate::base::snapshot::EVENT_LINES_SHOWN);
+        replies.push(Reply::Frame(crate::bridge::protocol::Frame {
             now: self.now.get_untracked(),
             next_event: self.next_event.get_untracked(),
             events_restart: true,
@@ -366,7 +366,7 @@ impl Engine {
         self.progress.set(None);
         #[cfg(feature = "inline-engine")]
         self.link.set_value(Some(Link::Inline(std::rc::Rc::new(
-            std::cell::RefCell::new(crate::engine_host::Host::new()),
+            std::cell::RefCell::new(crate::bridge::engine_host::Host::new()),
         ))));
         #[cfg(all(not(feature = "inline-engine"), target_arch = "wasm32"))]
         self.start_worker();
@@ -567,11 +567,12 @@ impl Engine {
 
     /// Has the worker read `source` (a `File` the learner picked or dropped, or a pasted
     /// string), which travels beside the request and never through this thread's wasm
-    /// memory ([`crate::opening`]); `answer` gets what opens.
+    /// memory ([`crate::editor::opening`]); `answer` gets what opens.
     pub fn open(
         &self,
         source: wasm_bindgen::JsValue,
-        answer: impl FnOnce(Result<crate::opening::Opened, crate::opening::Refusal>) + 'static,
+        answer: impl FnOnce(Result<crate::editor::opening::Opened, crate::editor::opening::Refusal>)
+        + 'static,
     ) {
         let mut answer = Some(answer);
         let request = Request::Open {
@@ -617,10 +618,10 @@ impl Engine {
     }
 
     /// Each frame from the worker (not the build's recorded ones) tells `f` how the clock
-    /// moved and what Karpenter decided on the way ([`crate::narration`]).
+    /// moved and what Karpenter decided on the way ([`crate::bridge::narration`]).
     pub fn on_narration(
         &self,
-        f: impl Fn(i64, i64, Option<i64>, crate::narration::Narration) + 'static,
+        f: impl Fn(i64, i64, Option<i64>, crate::bridge::narration::Narration) + 'static,
     ) {
         self.on_narration.set_value(Some(Box::new(f)));
     }
@@ -745,9 +746,9 @@ impl Engine {
         self.answers.update_value(|a| _ = a.remove(&id));
         // The live page has answered (with a cluster, or with why there is none): a share
         // link's first frame gives way in the animation frame that shows it.
-        if !crate::first_frame::retired() {
+        if !crate::base::first_frame::retired() {
             self.staging
-                .when_shown(|| request_animation_frame(crate::first_frame::retire));
+                .when_shown(|| request_animation_frame(crate::base::first_frame::retire));
         }
         match kind {
             Kind::Clock => {
@@ -791,7 +792,7 @@ impl Engine {
     /// A frame from the worker: where the engine is, and the cluster if it changed. Before
     /// the cluster is redrawn, the pods' places are measured, so the next animation frame can
     /// slide them to their new ones.
-    fn show(&self, mut frame: crate::protocol::Frame) {
+    fn show(&self, mut frame: crate::bridge::protocol::Frame) {
         let first = self.revision.get_untracked() == 0;
         let narrated = (
             self.now.get_untracked(),
@@ -828,7 +829,7 @@ impl Engine {
     }
 
     /// A frame's figures and cluster into the signals the views follow.
-    fn show_frame(&self, frame: crate::protocol::Frame) {
+    fn show_frame(&self, frame: crate::bridge::protocol::Frame) {
         self.now.set(frame.now);
         if self.next_event.get_untracked() != frame.next_event {
             self.next_event.set(frame.next_event);
@@ -877,47 +878,6 @@ impl Engine {
             if let Some(f) = f {
                 f();
             }
-        });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-    use crate::state::Staging;
-
-    #[test]
-    fn the_replies_on_screen_draw_the_same_cluster_again() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let fresh = || Engine::new(None, RwSignal::new(Analysis::default()), Staging::whole());
-            assert!(
-                fresh().replies_on_screen().is_empty(),
-                "nothing to save before the first cluster"
-            );
-            // The first lesson five minutes in: a node launched, pods bound, events logged.
-            let mut start = crate::prerender::first_visit(Lang::En);
-            start.session.clock_ms = 300_000;
-            let recorded = crate::prerender::record(&start);
-            let left = fresh();
-            left.show_prerendered(&recorded.replies);
-            assert!(!left.snapshot.with_untracked(|s| s.events.is_empty()));
-            assert!(left.snapshot.with_untracked(|s| s.summary.nodes > 0));
-            let replies = left.replies_on_screen();
-            let back = fresh();
-            back.show_prerendered(&replies);
-            assert_eq!(back.snapshot.get_untracked(), left.snapshot.get_untracked());
-            assert_eq!(back.now.get_untracked(), 300_000);
-            assert_eq!(
-                back.next_event.get_untracked(),
-                left.next_event.get_untracked()
-            );
-            assert_eq!(
-                back.last_good.get_untracked(),
-                left.last_good.get_untracked()
-            );
-            assert_eq!(back.analysis.get_untracked(), left.analysis.get_untracked());
         });
     }
 }

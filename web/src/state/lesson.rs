@@ -2,10 +2,10 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, T};
+use crate::base::i18n::{Lang, T};
+use crate::editor::workspace::Workspace;
 use crate::lessons::{self, Prepared};
 use crate::state::{Compare, Editor, Notice, Opened, Transport};
-use crate::workspace::Workspace;
 
 /// The learner's edited manifests of the labs not open now, by [`draft_key`]: switching to
 /// another lesson or step keeps them, switching back finds them, and only "Reset the

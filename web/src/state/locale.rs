@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::i18n::{Lang, T};
+use crate::base::i18n::{Lang, T};
 
 /// The page's language. Every view's words go through it, so a switch redraws them all.
 #[derive(Clone, Copy)]

@@ -20,9 +20,11 @@
 mod compare;
 mod editor;
 mod engine;
+pub mod focus;
 mod lesson;
 mod locale;
 mod page;
+pub mod persist;
 mod selection;
 mod session;
 mod staging;
@@ -33,8 +35,10 @@ pub use editor::{Editor, Opened};
 pub use engine::Engine;
 pub use lesson::{Drafts, LessonState, draft_key};
 pub use locale::Locale;
-pub use page::{Notice, Page};
-pub use selection::{BottomTab, Host, PhoneView, Selected, Selection};
+pub use page::{Home, Notice, Page};
+pub use selection::{BottomTab, Host, PhoneView, Selection};
+// What the Explain tab is about crosses to the worker: the bridge defines it, below the state.
+pub use crate::bridge::protocol::Selected;
 pub use session::SessionState;
 pub use staging::{Staging, Step};
 pub use transport::{SPEEDS, Transport};

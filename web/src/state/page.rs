@@ -2,9 +2,19 @@ use leptos::prelude::*;
 
 use kpg_share::{EmbedOptions, View};
 
-use crate::boot::Home;
-use crate::i18n::T;
-use crate::workspace::Workspace;
+use crate::base::i18n::T;
+use crate::editor::workspace::Workspace;
+
+/// Where the workspace on screen is saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Home {
+    /// The learner's own workspace.
+    Own,
+    /// A workspace opened from this share link's fragment.
+    Linked { fragment: String },
+    /// An embed: nothing is saved.
+    Nowhere,
+}
 
 /// A message across the top of the page: a text, a detail in the engine's words, a closing
 /// sentence, and, after an action that replaced the workspace, the way back.

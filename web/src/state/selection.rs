@@ -1,120 +1,15 @@
 use leptos::prelude::*;
 
-use kpg_explain::{Explanation, Subject};
+use kpg_explain::Explanation;
 
-use crate::protocol::{Reply, Request};
+use crate::bridge::protocol::{Reply, Request, Selected};
 use kpg_share::View;
 
-use crate::focus::{self, Focus};
-use crate::snapshot::Snapshot;
+use crate::state::focus::{self, Focus};
 use crate::state::{Engine, Locale, Transport};
 
 /// The tabs under the cluster view: the share link's own type, so a link carries it as is.
 pub use kpg_share::BottomTab;
-
-/// What the Explain tab is about: a pod (`namespace/name`) or a node.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Selected {
-    Pod(String),
-    Node {
-        name: String,
-        nodeclaim: Option<String>,
-    },
-}
-
-impl Selected {
-    pub fn subject(&self) -> Subject {
-        match self {
-            Selected::Pod(key) => Subject::Pod(key.clone()),
-            // A Karpenter node is explained through its NodeClaim, which adds the
-            // candidate instance types to what the node alone would say.
-            Selected::Node {
-                nodeclaim: Some(nc),
-                ..
-            } => Subject::NodeClaim(nc.clone()),
-            Selected::Node { name, .. } => Subject::Node(name.clone()),
-        }
-    }
-
-    pub fn to_shared(&self) -> kpg_share::Selection {
-        match self {
-            Selected::Pod(key) => kpg_share::Selection::Pod(key.clone()),
-            Selected::Node { name, .. } => kpg_share::Selection::Node(name.clone()),
-        }
-    }
-
-    /// A saved or shared selection; a node's NodeClaim is looked up when it is explained.
-    pub fn from_shared(s: &kpg_share::Selection) -> Selected {
-        match s {
-            kpg_share::Selection::Pod(key) => Selected::Pod(key.clone()),
-            kpg_share::Selection::Node(name) => Selected::Node {
-                name: name.clone(),
-                nodeclaim: None,
-            },
-        }
-    }
-
-    /// Whether two selections are of the same pod or node (one may know the node's
-    /// NodeClaim and the other not yet).
-    fn same_subject(&self, other: &Selected) -> bool {
-        match (self, other) {
-            (Selected::Pod(a), Selected::Pod(b)) => a == b,
-            (Selected::Node { name: a, .. }, Selected::Node { name: b, .. }) => a == b,
-            _ => false,
-        }
-    }
-
-    /// A node selected by name alone gets its NodeClaim from the cluster on screen.
-    /// What an event line's object (`Pod/ns/name`, `Node/name`, `NodeClaim/name`) names,
-    /// if it is something the Explain tab explains.
-    pub fn of_event_object(object: &str) -> Option<Selected> {
-        let (kind, rest) = object.split_once('/')?;
-        match kind {
-            "Pod" if rest.contains('/') => Some(Selected::Pod(rest.to_string())),
-            "Node" => Some(Selected::Node {
-                name: rest.to_string(),
-                nodeclaim: None,
-            }),
-            // Named by its NodeClaim until the cluster on screen says which node it is.
-            "NodeClaim" => Some(Selected::Node {
-                name: String::new(),
-                nodeclaim: Some(rest.to_string()),
-            }),
-            _ => None,
-        }
-    }
-
-    fn resolved(self, snapshot: &Snapshot) -> Selected {
-        let cards = || snapshot.lanes.iter().flat_map(|l| &l.nodes);
-        match self {
-            Selected::Node {
-                name,
-                nodeclaim: Some(nc),
-            } if name.is_empty() => {
-                let name = cards()
-                    .find(|n| n.nodeclaim.as_deref() == Some(&nc))
-                    .map_or_else(|| nc.clone(), |n| n.name.clone());
-                Selected::Node {
-                    name,
-                    nodeclaim: Some(nc),
-                }
-            }
-            Selected::Node {
-                name,
-                nodeclaim: None,
-            } => {
-                let nodeclaim = snapshot
-                    .lanes
-                    .iter()
-                    .flat_map(|l| &l.nodes)
-                    .find(|n| n.name == name)
-                    .and_then(|n| n.nodeclaim.clone());
-                Selected::Node { name, nodeclaim }
-            }
-            s => s,
-        }
-    }
-}
 
 /// The page's panes as a phone shows them, one at a time. A phone opens on the lesson, with
 /// the cluster one tap away.
@@ -239,10 +134,10 @@ impl Selection {
                             // After the answer is drawn (effects run before the next frame).
                             request_animation_frame(move || match how {
                                 Reveal::Answer => {
-                                    crate::browser::reveal_selector(".explanation .answer")
+                                    crate::base::browser::reveal_selector(".explanation .answer")
                                 }
                                 Reveal::Explanation => {
-                                    crate::browser::raise_selector(".explanation")
+                                    crate::base::browser::raise_selector(".explanation")
                                 }
                             });
                         }

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
-use crate::browser;
-use crate::persist::{self, Session};
+use crate::base::browser;
+use crate::state::persist::{self, Session};
 use crate::state::{Compare, Editor, Engine, LessonState, Locale, Selected, Selection, Transport};
 
 /// All of the learner's choices, read together: what the saved session, a share link and an

@@ -10,7 +10,7 @@
 //! first visit stays on screen; the last step shows the live page and retires the copy in
 //! one task, so no frame shows both or neither.
 //!
-//! The build's drawing ([`crate::prerender`]) uses [`Staging::whole`]: everything at once.
+//! The build's drawing ([`crate::shell::prerender`]) uses [`Staging::whole`]: everything at once.
 //! An embed runs the same steps; its regions appear as they are built (it has no drawn copy
 //! to keep on screen meanwhile).
 

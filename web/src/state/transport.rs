@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
-use crate::browser;
-use crate::embed_protocol::EmbedMessage;
+use crate::base::browser;
+use crate::bridge::embed_protocol::EmbedMessage;
 use crate::state::Engine;
 
 pub const SPEEDS: [u32; 3] = [1, 10, 60];
