@@ -25,7 +25,8 @@ mod tests {
     use super::*;
 
     const LESSON: &str = "id: mine\ntitle: Mine\nlab: labs/pod.yaml\nsteps:\n  - id: one\n    \
-                          title: One\n    text: \"Hi <script>alert(1)</script> [x](javascript:y)\"\n";
+                          title: One\n    text: \"Hi <script>alert(1)</script> \
+                          [x](javascript:y)\"\n";
     const POD: &str = "# a header\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n";
 
     #[test]

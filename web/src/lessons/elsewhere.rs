@@ -243,8 +243,8 @@ mod tests {
     use super::*;
 
     const LESSON: &str = "id: from-a-blog\ntitle: From a blog\nlab: labs/pod.yaml\nsteps:\n  - \
-                          id: one\n    title: One\n    text: \"See [two](#two).\"\n  - id: two\n    \
-                          title: Two\n    text: Done.\n";
+                          id: one\n    title: One\n    text: \"See [two](#two).\"\n  - \
+                          id: two\n    title: Two\n    text: Done.\n";
 
     fn request() -> ReadRequest {
         ReadRequest {
