@@ -660,6 +660,90 @@ await test('hostile YAML shows as text, runs nowhere, and stray kpg: messages ar
   await ctx.close();
 });
 
+// A guided lesson written outside this repository, in English only, on the blog's own site:
+// its lab file beside it, its exercise the one a shipped lesson sets (copied, goals and edits,
+// from lessons/labels-taints), and text that tries to be markup.
+const shipped = fs.readFileSync(new URL('../../lessons/labels-taints/lesson.yaml', import.meta.url), 'utf8');
+const exercise = /\n(    exercise:\n[^]*?)\n  - id:/.exec(shipped.slice(shipped.indexOf('id: limits-as-a-cost-guard')))[1];
+fs.mkdirSync(path.join(blogRoot, 'lessons', 'limits', 'labs'), { recursive: true });
+fs.copyFileSync(new URL('../../tests/labs/seed002-limits.yaml', import.meta.url),
+  path.join(blogRoot, 'lessons', 'limits', 'labs', 'limits.yaml'));
+fs.writeFileSync(path.join(blogRoot, 'lessons', 'limits', 'lesson.yaml'), `id: limits-on-a-blog
+title: A limit, on a blog
+lab: {file: labs/limits.yaml, name: The limit}
+steps:
+  - id: one-node-each
+    title: Eight replicas, one node each
+    text: |
+      Press **Play**, then go on to [the task](#make-them-run).
+
+      Hi ${PAYLOAD('lesson')} and [a trap](javascript:window.__pwned='link') and <script>window.__pwned='script'</script>.
+  - id: make-them-run
+    title: Make them run
+    text: Two replicas wait for a node the limit forbids.
+${exercise}
+`);
+fs.writeFileSync(path.join(blogRoot, 'lesson.html'), `<!doctype html>
+<html lang="ko"><head><meta charset="utf-8"><title>a lesson</title>
+<link rel="icon" href="data:,">
+<script src="${url}embed.js" defer></script></head>
+<body><h1>A lesson on another site</h1>
+<div style="height:1500px"></div>
+<pre class="karpenter-playground" data-lesson="lessons/limits/lesson.yaml" data-view="cluster,manifests" data-height="900">A guided lesson</pre>
+<div style="height:1500px"></div>
+<pre class="karpenter-playground" data-lesson>id: Broken!
+title: [unclosed
+</pre>
+</body></html>`);
+
+await test('a lesson file from another site, English only, plays in its embed and checks its exercise; its text stays text', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'ko-KR' });
+  const p = await open(ctx, blog.url + 'lesson.html');
+  await p.waitForLoadState('load');
+  const { detail } = await scrollToEmbed(p, 0);
+  assert(detail.ok === true && detail.documents > 0, `the lesson's lab opened: ${JSON.stringify(detail)}`);
+  const frame = await frameOf(p, 0);
+  const card = frame.locator('.embed-lesson .lesson');
+  await card.waitFor({ timeout: slow(10000) });
+  assert(await frame.locator('#lesson-title').innerText() === 'Eight replicas, one node each', 'the lesson\'s first step');
+  assert(await frame.locator('.lesson-untranslated').isVisible(), 'a Korean reader is told the lesson is in English');
+  const body = frame.locator('#lesson-body');
+  assert(await body.locator('strong').innerText() === 'Play', 'its Markdown is elements');
+  const text = await body.innerText();
+  assert(text.includes('<img src=x onerror=') && text.includes('<script>'), `the markup is text: ${text}`);
+  assert(await body.locator('img, script').count() === 0, 'and no element');
+  assert(await body.locator('a').count() === 1, 'the javascript: link is its text, not a link');
+  // The step link, by keyboard.
+  await body.locator('a.step-link').focus();
+  await p.keyboard.press('Enter');
+  await frame.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'Make them run');
+  const task = frame.locator('.exercise');
+  assert(await task.getAttribute('data-solved') === 'false', 'the task is open');
+  // At rest as written: two replicas still pending, so the task stays open.
+  const host = async (script) => p.evaluate(script);
+  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
+  await frame.waitForFunction(() => document.querySelector('.summary').dataset.at === '1800000', null, { timeout: slow(20000) });
+  assert(await task.getAttribute('data-solved') === 'false', 'the lab as written does not meet the goals');
+  // The solution, by keyboard: shown, then applied; then the cluster at 30:00 meets the goals.
+  await frame.locator('.show-solution').focus();
+  await p.keyboard.press('Enter');
+  await frame.locator('.apply-solution').focus();
+  await p.keyboard.press('Enter');
+  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
+  await frame.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+  await p.screenshot({ path: path.join(artifacts, 'embed-07-lesson.png') });
+  // The second lesson does not read: the embed says where, and nothing ran anywhere.
+  const broken = await scrollToEmbed(p, 1);
+  assert(broken.detail.ok === false && broken.detail.errors.some((e) => /^lesson\.yaml:\d+:\d+: error\[lesson-/.test(e.message)),
+    `a lesson that does not read is answered with located problems: ${JSON.stringify(broken.detail)}`);
+  const second = await frameOf(p, 1);
+  await second.waitForSelector('.notice', { timeout: slow(10000) });
+  assert((await second.locator('.notice').innerText()).includes('lesson.yaml:'), 'and the embed shows them');
+  assert(await p.evaluate(() => window.__pwned) === undefined, 'nothing ran in the host');
+  assert(await frame.evaluate(() => window.__pwned) === undefined, 'nothing ran in the embed');
+  await ctx.close();
+});
+
 await test('no errors in the console, host pages and frames', async () => {
   assert(errors.length === 0, errors.join('\n'));
 });

@@ -1,5 +1,7 @@
 //! The lesson reader worker (trunk builds it with `data-type="worker"`): each message is a
 //! request as JSON text ([`kpg_lesson_reader::Request`]); each answer is a reply as JSON text.
+//! Its first message, an empty text, says it listens: a message sent to a worker before its
+//! handler is set is lost, and the wasm takes a moment to start.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -15,6 +17,7 @@ fn main() {
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    let _ = scope.post_message(&wasm_bindgen::JsValue::from_str(""));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -71,6 +71,11 @@ impl Exchange {
     }
 
     fn receive(self: &Rc<Self>, json: &str) {
+        // The reader listens now (its first message): ask.
+        if json.is_empty() {
+            self.ask();
+            return;
+        }
         match serde_json::from_str::<ReadReply>(json) {
             Ok(ReadReply::Prepared(bundle)) => {
                 let id = bundle.lessons.first().map(|l| l.english.id.clone());
@@ -130,11 +135,11 @@ impl Exchange {
         match web_sys::Worker::new_with_options(READER_URL, &options) {
             Ok(worker) => {
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                // The request goes when the reader says it listens (`receive`).
                 *self.reader.borrow_mut() = Some(Reader {
                     worker,
                     _on_message: on_message,
                 });
-                self.ask();
             }
             Err(_) => self.finish(Err(vec![
                 "the browser refused to start the lesson reader".into(),
@@ -288,6 +293,10 @@ mod tests {
         let lesson =
             super::super::find("from-a-blog", crate::base::i18n::Lang::Ko).expect("registered");
         assert_eq!(lesson.title, "From a blog");
+        assert_eq!(
+            lesson.untranslated, 5,
+            "in English for a Korean reader, and said so"
+        );
         assert!(
             super::super::step_scenario(lesson, 1)
                 .unwrap()

@@ -67,10 +67,14 @@ fn with_catalog<R>(f: impl FnOnce(&mut Catalog) -> R) -> R {
 fn add(catalog: &mut Catalog, bundle: Bundle) {
     for languages in bundle.lessons {
         let english: &'static Prepared = Box::leak(Box::new(languages.english));
-        let korean = match languages.translations.get("ko") {
-            Some(ko) => Box::leak(Box::new(ko.clone())),
-            None => english,
-        };
+        // No Korean file: the English, and the notice that every text of it falls back.
+        let korean = Box::leak(Box::new(match languages.translations.get("ko") {
+            Some(ko) => ko.clone(),
+            None => Prepared {
+                untranslated: texts(english),
+                ..english.clone()
+            },
+        }));
         catalog.lessons.retain(|e| e.english.id != english.id);
         catalog.lessons.push(Entry { english, korean });
     }
@@ -80,6 +84,17 @@ fn add(catalog: &mut Catalog, bundle: Bundle) {
             .entry(key)
             .or_insert_with(|| Box::leak(text.into_boxed_str()));
     }
+}
+
+/// How many texts a lesson has (titles, step texts, exercises' words): what a missing
+/// translation leaves in English.
+fn texts(lesson: &Prepared) -> usize {
+    let steps: usize = lesson
+        .steps
+        .iter()
+        .map(|s| 2 + s.exercise.as_ref().map_or(0, |_| 3))
+        .sum();
+    1 + usize::from(!lesson.summary.is_empty()) + steps
 }
 
 /// Makes the lessons of `bundle` (a lesson from elsewhere, prepared by the worker) available
