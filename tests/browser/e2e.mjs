@@ -66,6 +66,18 @@ await test('the page loads from a sub-path and renders the cluster', async () =>
   await shot('01-loaded');
 });
 
+await test('the top bar links to the guide, which is served beside the page', async () => {
+  const link = page.locator('.topbar a.guide-link');
+  assert(await link.isVisible(), 'the guide is one click away');
+  const href = await link.evaluate((a) => a.href);
+  assert(href === new URL('docs/', url).href, `beside the page: ${href}`);
+  const guide = await page.evaluate(async (h) => {
+    const r = await fetch(h);
+    return { status: r.status, text: await r.text() };
+  }, href);
+  assert(guide.status === 200 && guide.text.includes('Karpenter Playground'), `the book is there: ${guide.status}`);
+});
+
 await test('a first visit is drawn by the build before the wasm arrives (in English or Korean), and the live page takes over unchanged', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   // Hold the page's wasm: what shows meanwhile is only what index.html brought.

@@ -51,6 +51,8 @@ impl Lang {
 pub enum T {
     AppTitle,
     Tagline,
+    Guide,
+    GuideHelp,
     Lesson,
     Lessons,
     LessonPickerHelp,
@@ -335,6 +337,11 @@ impl T {
         match self {
             AppTitle => "Karpenter Playground",
             Tagline => "Karpenter, simulated in your browser",
+            Guide => "Guide",
+            GuideHelp => {
+                "The guide: scenario files, the command line, embedding, writing lessons, what \
+                 is modelled"
+            }
             Lesson => "Lesson",
             Lessons => "Lessons",
             LessonPickerHelp => "Open a lesson or start from a blank scenario",
@@ -724,6 +731,8 @@ impl T {
         match self {
             AppTitle => "Karpenter 플레이그라운드",
             Tagline => "브라우저에서 돌려 보는 Karpenter",
+            Guide => "안내서",
+            GuideHelp => "안내서: 시나리오 파일, 명령줄, 임베드, 레슨 쓰기, 시뮬레이션 범위",
             Lesson => "레슨",
             Lessons => "레슨",
             LessonPickerHelp => "레슨을 열거나 빈 시나리오에서 시작하세요",
@@ -1111,6 +1120,8 @@ impl T {
 pub const ALL: &[T] = &[
     T::AppTitle,
     T::Tagline,
+    T::Guide,
+    T::GuideHelp,
     T::Lesson,
     T::Lessons,
     T::LessonPickerHelp,

@@ -22,7 +22,13 @@ pub fn Header() -> impl IntoView {
                 <span class="logo" aria-hidden="true"></span>
                 <div>
                     <h1>{move || locale.t(T::AppTitle)}</h1>
-                    <p class="tagline">{move || locale.t(T::Tagline)}</p>
+                    // Under the title, so the bar keeps to one row at 1280 px: the tagline
+                    // (wide screens only) and the book (docs/book, built into dist/docs/).
+                    <p class="brand-sub">
+                        <span class="tagline">{move || locale.t(T::Tagline)}</span>
+                        <a class="guide-link" href="docs/" target="_blank" rel="noopener"
+                            title=move || locale.t(T::GuideHelp)>{move || locale.t(T::Guide)}</a>
+                    </p>
                 </div>
             </div>
             <LessonPicker/>
