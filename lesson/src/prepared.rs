@@ -70,13 +70,6 @@ pub struct PreparedExercise {
     pub judged: Judged,
 }
 
-impl PreparedExercise {
-    /// Whether the cluster on screen meets every goal, judged as the exercise says.
-    pub fn met(&self, snapshot: &kpg_scene::snapshot::Snapshot, at_rest: bool) -> bool {
-        (at_rest || self.judged == Judged::AnyInstant) && self.goals.iter().all(|g| g.met(snapshot))
-    }
-}
-
 /// What the page asks of the lesson reader worker (`web/lesson-reader`) for a lesson from
 /// elsewhere, as JSON.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -119,7 +112,7 @@ pub use make::{MAX_FILE_BYTES, answer, prepare};
 #[cfg(feature = "prepare")]
 mod make {
     use super::*;
-    use crate::check::{Load, lab_text};
+    use crate::check::{Load, lab_text, step_scenario};
     use crate::model::{Lab, LabSource, Lesson, resolve};
     use crate::rich_text::parse;
     use crate::translation::{Translation, localize};
@@ -177,15 +170,15 @@ mod make {
                     Some(at) => lesson.steps[at].title.clone(),
                     None => lesson.title.clone(),
                 });
-                let lab_scenario = lab_text(lesson, lab, load);
-                let changes: Vec<&Edit> = lesson.changes_of(i).collect();
-                let scenario = if changes.is_empty() {
-                    bundle.add_scenario(key.clone(), lab_scenario)
+                // The step's scenario is `kpg lesson check`'s; a lab with no changes yet is
+                // one scenario for all its steps.
+                let changed = lesson.changes_of(i).next().is_some();
+                let scenario_key = if changed {
+                    format!("{key}#{}", step.id)
                 } else {
-                    let changed = lab_scenario
-                        .and_then(|t| crate::exercise::apply(&t, changes.iter().copied()).ok());
-                    bundle.add_scenario(format!("{key}#{}", step.id), changed)
+                    key.clone()
                 };
+                let scenario = bundle.add_scenario(scenario_key, step_scenario(lesson, i, load));
                 let compare = step.compare.as_ref().and_then(|c| {
                     let text = lab_text(lesson, c, load);
                     bundle.add_scenario(lab_key(lesson, c), text)
