@@ -31,4 +31,6 @@ pub use exercise::{Edit, EditError, Exercise, Goal, Judged};
 pub use model::{Lab, LabSource, Lesson, Step, header_lines, resolve, strip_header};
 pub use problem::{Code, Problem, Severity, Spot};
 pub use read::{dollars_per_hour, read};
-pub use translation::{StepText, Translation, check_translation, localize, read_translation};
+pub use translation::{
+    StepText, Translation, check_translation, localize, read_translation, translation_file,
+};

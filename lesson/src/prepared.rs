@@ -271,10 +271,7 @@ mod make {
         let mut translations: Vec<(String, Translation)> = Vec::new();
         let mut problems = Vec::new();
         for (code, text) in &request.translations {
-            let name = match request.file.strip_suffix(".yaml") {
-                Some(stem) => format!("{stem}.{code}.yaml"),
-                None => format!("{}.{code}", request.file),
-            };
+            let name = crate::translation_file(&request.file, code);
             match crate::read_translation(&name, text) {
                 Ok(t) => translations.push((code.clone(), t)),
                 Err(p) => problems.extend(p.iter().map(|p| p.to_string())),

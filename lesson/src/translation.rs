@@ -15,6 +15,15 @@ const ENGLISH_ONLY: &[&str] = &[
     "file", "inline", "change", "playTo", "edits", "goals", "judged",
 ];
 
+/// The file a translation into `code` has beside the English `file`: `lesson.ko.yaml` beside
+/// `lesson.yaml` (a name without `.yaml` gets `.ko` added).
+pub fn translation_file(file: &str, code: &str) -> String {
+    match file.strip_suffix(".yaml") {
+        Some(stem) => format!("{stem}.{code}.yaml"),
+        None => format!("{file}.{code}"),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Translation {
     /// The file as the caller named it (`lessons/hello/lesson.ko.yaml`).

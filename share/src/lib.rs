@@ -25,6 +25,8 @@ pub use poster::{POSTER_MARK, Preview, poster_snippet, preview_page};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// The current format's fragment prefix.
@@ -75,6 +77,32 @@ pub struct Shared {
     /// know the field ignores it; a link without it opens as before, only later.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<kpg_scene::poster::Figure>,
+    /// The lesson itself, when it is not one of the page's own (a lesson from an article, or
+    /// one `kpg share` was given): its files, which the opening page reads as the embed read
+    /// them. `lesson` is then its id. A page that does not know the field opens the link's
+    /// manifests without the lesson.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson_files: Option<LessonFiles>,
+}
+
+/// A lesson's files as a link carries them: nothing in them runs; the page's lesson reader
+/// reads them as it reads a lesson in an article.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LessonFiles {
+    /// The lesson file's name as its lab paths resolve against it (`/posts/lesson.yaml`).
+    pub file: String,
+    /// Its text (the English).
+    pub text: String,
+    /// Translations' texts by language code (`ko`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: BTreeMap<String, String>,
+    /// The lab files it names, by resolved path.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labs: BTreeMap<String, String>,
+    /// The address the lesson was read from, if any: its relative links lead there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 /// The pod (`namespace/name`) or node being explained.
@@ -213,6 +241,11 @@ fn validate(s: &Shared) -> Result<(), LinkError> {
     {
         return damaged("unknown language");
     }
+    if let Some(files) = &s.lesson_files
+        && (files.file.trim().is_empty() || s.lesson.is_none())
+    {
+        return damaged("a lesson without its name");
+    }
     Ok(())
 }
 
@@ -265,6 +298,23 @@ mod tests {
             speed: Some(60),
             lang: Some("ko".into()),
             figure: Some(figure()),
+            lesson_files: None,
+        }
+    }
+
+    /// A link from a lesson that is not the page's own: its files ride along.
+    fn with_lesson() -> Shared {
+        Shared {
+            lesson: Some("from-a-blog".into()),
+            lesson_files: Some(LessonFiles {
+                file: "/posts/lesson.yaml".into(),
+                text: "id: from-a-blog\ntitle: From a blog\nlab: labs/pod.yaml\n".into(),
+                translations: [("ko".to_string(), "id: from-a-blog\ntitle: 블로그\n".into())]
+                    .into(),
+                labs: [("/posts/labs/pod.yaml".to_string(), "kind: Pod\n".into())].into(),
+                base: Some("https://blog.example/posts/lesson.yaml".into()),
+            }),
+            ..sample()
         }
     }
 
@@ -315,6 +365,8 @@ mod tests {
         );
         assert_eq!(decode(&fragment), Ok(s.clone()));
         assert_eq!(decode(&format!("#{fragment}")), Ok(s));
+        let s = with_lesson();
+        assert_eq!(decode(&encode(&s)), Ok(s));
     }
 
     #[test]
@@ -373,6 +425,18 @@ mod tests {
         let mut s = sample();
         s.lang = Some("<script>".into());
         assert!(decode(&encode(&s)).is_err());
+        let mut s = with_lesson();
+        s.lesson = None;
+        assert!(
+            decode(&encode(&s)).is_err(),
+            "a lesson's files without its id"
+        );
+        let mut s = with_lesson();
+        s.lesson_files.as_mut().unwrap().file.clear();
+        assert!(
+            decode(&encode(&s)).is_err(),
+            "a lesson's files without its name"
+        );
     }
 
     #[test]

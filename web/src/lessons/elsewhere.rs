@@ -1,9 +1,11 @@
-//! A lesson from elsewhere (an article's, sent by the embed's host): read by the lesson reader
-//! worker (`web/lesson-reader`, started only then), which holds the YAML and Markdown parsers
-//! the page does without. The reader may first ask for the lesson's lab files; the caller's
-//! `fetch` gets them (an embed asks its host, which reads them beside the lesson). A lesson
-//! that reads joins the page's own ([`super::register`]); one that does not is answered with
-//! its located problems, as text.
+//! A lesson from elsewhere (an article's, sent by the embed's host, or one a share link
+//! carries): read by the lesson reader worker (`web/lesson-reader`, started only then), which
+//! holds the YAML and Markdown parsers the page does without. Before it, the page may look for
+//! the lesson's translations beside it; the reader may then ask for its lab files. The
+//! caller's `fetch` gets both (an embed asks its host, which reads them beside the lesson; a
+//! link has them already). A lesson that reads joins the page's own ([`super::register`]),
+//! with the files it was read from; one that does not is answered with its located problems,
+//! as text.
 
 // The prerender (native, not a test) reads no lesson from elsewhere: the exchange is unused.
 #![cfg_attr(all(not(target_arch = "wasm32"), not(test)), allow(dead_code))]
@@ -13,6 +15,10 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use kpg_lesson::prepared::{ReadReply, ReadRequest};
+use kpg_share::LessonFiles;
+
+use super::FromElsewhere;
+use crate::base::i18n::Lang;
 
 /// The reader's script beside the page (trunk's loader for `kpg-lessons`).
 #[cfg(target_arch = "wasm32")]
@@ -31,8 +37,18 @@ pub type Fetch = Rc<dyn Fn(Vec<String>, Box<dyn FnOnce(Files)>)>;
 /// What became of a lesson: its id, now in the page's lessons, or why it does not read.
 pub type Done = Box<dyn FnOnce(Result<String, Vec<String>>)>;
 
+/// Where a lesson's translations are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Translations {
+    /// In the request already (a link's), or none.
+    Given,
+    /// Beside the lesson file, to be fetched (`lesson.ko.yaml` beside `lesson.yaml`); a file
+    /// that is not there is a language the lesson is not translated into.
+    Beside,
+}
+
 /// Reads `request`'s lesson in the reader worker; `done` is called once.
-pub fn read(request: ReadRequest, fetch: Fetch, done: Done) {
+pub fn read(request: ReadRequest, translations: Translations, fetch: Fetch, done: Done) {
     let exchange = Rc::new(Exchange {
         request: RefCell::new(request),
         fetch,
@@ -40,7 +56,73 @@ pub fn read(request: ReadRequest, fetch: Fetch, done: Done) {
         rounds: RefCell::new(0),
         reader: RefCell::new(None),
     });
-    exchange.start();
+    match translations {
+        Translations::Given => exchange.start(),
+        Translations::Beside => {
+            let file = exchange.request.borrow().file.clone();
+            let wanted: BTreeMap<String, &str> = [Lang::Ko]
+                .iter()
+                .map(|lang| {
+                    (
+                        kpg_lesson::translation_file(&file, lang.code()),
+                        lang.code(),
+                    )
+                })
+                .collect();
+            let this = Rc::clone(&exchange);
+            (exchange.fetch)(
+                wanted.keys().cloned().collect(),
+                Box::new(move |files: Files| {
+                    {
+                        let mut request = this.request.borrow_mut();
+                        for (path, code) in wanted {
+                            if let Some(Some(text)) = files.get(&path) {
+                                request.translations.insert(code.to_string(), text.clone());
+                            }
+                        }
+                    }
+                    this.start();
+                }),
+            );
+        }
+    }
+}
+
+/// The request that reads a lesson a link carries (its labs and translations all there).
+pub fn request_of(files: &LessonFiles) -> ReadRequest {
+    ReadRequest {
+        file: files.file.clone(),
+        text: files.text.clone(),
+        translations: files.translations.clone(),
+        files: files
+            .labs
+            .iter()
+            .map(|(path, text)| (path.clone(), Some(text.clone())))
+            .collect(),
+        base: files.base.clone(),
+    }
+}
+
+/// What a link carries of a lesson the reader read from `request`.
+fn files_of(request: &ReadRequest) -> LessonFiles {
+    LessonFiles {
+        file: request.file.clone(),
+        text: request.text.clone(),
+        translations: request.translations.clone(),
+        labs: request
+            .files
+            .iter()
+            .filter_map(|(path, text)| Some((path.clone(), text.clone()?)))
+            .collect(),
+        base: request.base.clone(),
+    }
+}
+
+/// A `fetch` for a lesson whose files are all in its request: anything else is not there.
+pub fn nothing_more() -> Fetch {
+    Rc::new(|paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
+        reply(paths.into_iter().map(|p| (p, None)).collect());
+    })
 }
 
 struct Exchange {
@@ -78,13 +160,21 @@ impl Exchange {
         }
         match serde_json::from_str::<ReadReply>(json) {
             Ok(ReadReply::Prepared(bundle)) => {
-                let id = bundle.lessons.first().map(|l| l.english.id.clone());
-                match id {
-                    Some(id) => {
-                        super::register(bundle);
-                        self.finish(Ok(id));
-                    }
-                    None => self.finish(Err(vec!["the lesson reader found no lesson".into()])),
+                let (files, id) = {
+                    let request = self.request.borrow();
+                    let id = bundle.lessons.first().map(|l| l.english.id.clone());
+                    (files_of(&request), id)
+                };
+                let file = files.file.clone();
+                match super::register(FromElsewhere { files, bundle }) {
+                    Some(id) => self.finish(Ok(id)),
+                    None => self.finish(Err(vec![match id {
+                        Some(id) => format!(
+                            "{file}: error[lesson-field]: id: \"{id}\" is one of the \
+                             playground's own lessons\n  help: give the lesson an id of its own"
+                        ),
+                        None => "the lesson reader found no lesson".into(),
+                    }])),
                 }
             }
             Ok(ReadReply::Needs(paths)) => {
@@ -282,6 +372,7 @@ mod tests {
         });
         read(
             request(),
+            Translations::Given,
             fetch,
             Box::new(move |r| *o.borrow_mut() = Some(r)),
         );
@@ -314,6 +405,7 @@ mod tests {
         });
         read(
             request(),
+            Translations::Given,
             fetch,
             Box::new(move |r| *o.borrow_mut() = Some(r)),
         );
@@ -322,6 +414,98 @@ mod tests {
         };
         assert!(
             problems.iter().any(|p| p.contains("labs/pod.yaml")),
+            "{problems:?}"
+        );
+    }
+
+    /// An embedded lesson's translation is looked for beside it before the reader starts; a
+    /// lesson read so travels in a link whole, and the link's copy reads again with nothing
+    /// fetched.
+    #[test]
+    fn a_translation_beside_the_lesson_is_read_and_the_link_carries_everything() {
+        const KO: &str = "id: from-a-blog\ntitle: 블로그에서\nsteps:\n  - id: one\n    \
+                          title: 하나\n    text: \"[둘](#two)을 보세요.\"\n";
+        let asked = Rc::new(RefCell::new(Vec::new()));
+        let a = Rc::clone(&asked);
+        let fetch: Fetch = Rc::new(move |paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
+            a.borrow_mut().push(paths.clone());
+            let files = paths
+                .into_iter()
+                .map(|p| {
+                    let text = if p.ends_with(".ko.yaml") {
+                        KO.to_string()
+                    } else {
+                        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n".to_string()
+                    };
+                    (p, Some(text))
+                })
+                .collect();
+            reply(files);
+        });
+        let outcome = Rc::new(RefCell::new(None));
+        let o = Rc::clone(&outcome);
+        read(
+            request(),
+            Translations::Beside,
+            fetch,
+            Box::new(move |r| *o.borrow_mut() = Some(r)),
+        );
+        assert_eq!(*outcome.borrow(), Some(Ok("from-a-blog".to_string())));
+        assert_eq!(
+            *asked.borrow(),
+            vec![
+                vec!["/posts/lesson.ko.yaml".to_string()],
+                vec!["/posts/labs/pod.yaml".to_string()]
+            ],
+            "the translation first, then the lab"
+        );
+        let korean = super::super::find("from-a-blog", Lang::Ko).unwrap();
+        assert_eq!(korean.title, "블로그에서");
+        assert!(korean.untranslated < 5, "{}", korean.untranslated);
+
+        // What a share link of it carries reads again without asking for anything.
+        let carried = super::super::from_elsewhere("from-a-blog").unwrap().files;
+        assert!(carried.translations.contains_key("ko"));
+        assert!(carried.labs.contains_key("/posts/labs/pod.yaml"));
+        let again = Rc::new(RefCell::new(None));
+        let g = Rc::clone(&again);
+        read(
+            request_of(&carried),
+            Translations::Given,
+            Rc::new(|paths: Vec<String>, _reply: Box<dyn FnOnce(Files)>| {
+                panic!("a link's lesson asked for {paths:?}")
+            }),
+            Box::new(move |r| *g.borrow_mut() = Some(r)),
+        );
+        assert_eq!(*again.borrow(), Some(Ok("from-a-blog".to_string())));
+    }
+
+    /// A lesson that takes a shipped lesson's id is refused, located, not opened.
+    #[test]
+    fn a_lesson_named_as_a_shipped_one_is_refused() {
+        let mut r = request();
+        r.text = r.text.replace("from-a-blog", "hello");
+        let outcome = Rc::new(RefCell::new(None));
+        let o = Rc::clone(&outcome);
+        let fetch: Fetch = Rc::new(|paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
+            reply(
+                paths
+                    .into_iter()
+                    .map(|p| (p, Some("kind: Pod\nmetadata: {name: a}\n".into())))
+                    .collect(),
+            )
+        });
+        read(
+            r,
+            Translations::Given,
+            fetch,
+            Box::new(move |r| *o.borrow_mut() = Some(r)),
+        );
+        let Some(Err(problems)) = outcome.borrow().clone() else {
+            panic!("{:?}", outcome.borrow());
+        };
+        assert!(
+            problems[0].starts_with("/posts/lesson.yaml: error[lesson-field]: id: \"hello\""),
             "{problems:?}"
         );
     }

@@ -37,6 +37,17 @@ struct Entry {
 struct Catalog {
     lessons: Vec<Entry>,
     scenarios: std::collections::BTreeMap<String, &'static str>,
+    /// The lessons from elsewhere (an article's, a link's), by id, with the files they were
+    /// read from: a share link carries those, and a saved session keeps both.
+    elsewhere: std::collections::BTreeMap<String, FromElsewhere>,
+}
+
+/// A lesson from elsewhere as the page keeps it: the files it was read from, and what the
+/// lesson reader made of them (which the page reads without the reader).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FromElsewhere {
+    pub files: kpg_share::LessonFiles,
+    pub bundle: Bundle,
 }
 
 thread_local! {
@@ -51,6 +62,7 @@ fn with_catalog<R>(f: impl FnOnce(&mut Catalog) -> R) -> R {
             let mut catalog = Catalog {
                 lessons: Vec::new(),
                 scenarios: Default::default(),
+                elsewhere: Default::default(),
             };
             // Built from this repository's files, checked by `kpg lesson check` and the tests
             // below: a bundle that does not read would leave the page with no lessons, not
@@ -97,10 +109,34 @@ fn texts(lesson: &Prepared) -> usize {
     1 + usize::from(!lesson.summary.is_empty()) + steps
 }
 
-/// Makes the lessons of `bundle` (a lesson from elsewhere, prepared by the worker) available
-/// beside the page's own; a lesson of the same id replaces the one there.
-pub fn register(bundle: Bundle) {
-    with_catalog(|c| add(c, bundle));
+/// Makes a lesson from elsewhere (its files, and the bundle the reader prepared of them)
+/// available beside the page's own; a lesson of the same id replaces the one there, and a
+/// lesson from elsewhere never replaces one of the page's own. Its id, or `None` when the
+/// bundle holds no lesson or would replace one of the page's own.
+pub fn register(lesson: FromElsewhere) -> Option<String> {
+    let id = lesson.bundle.lessons.first()?.english.id.clone();
+    with_catalog(|c| {
+        let shipped = c
+            .lessons
+            .iter()
+            .any(|e| e.english.id == id && !c.elsewhere.contains_key(&id));
+        if shipped {
+            return None;
+        }
+        add(c, lesson.bundle.clone());
+        c.elsewhere.insert(id.clone(), lesson);
+        Some(id)
+    })
+}
+
+/// The lesson from elsewhere `id`, if it is one.
+pub fn from_elsewhere(id: &str) -> Option<FromElsewhere> {
+    with_catalog(|c| c.elsewhere.get(id).cloned())
+}
+
+/// Every lesson from elsewhere the page has read (what a saved session keeps).
+pub fn all_from_elsewhere() -> Vec<FromElsewhere> {
+    with_catalog(|c| c.elsewhere.values().cloned().collect())
 }
 
 impl Entry {

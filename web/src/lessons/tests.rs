@@ -120,7 +120,19 @@ fn a_registered_lesson_opens_with_its_inline_lab_and_changes() {
     let lesson = kpg_lesson::read("mine/lesson.yaml", text).expect("it reads");
     let mut bundle = Bundle::default();
     kpg_lesson::prepared::prepare(&mut bundle, &lesson, &[], &|_| None, None);
-    register(bundle);
+    let files = kpg_share::LessonFiles {
+        file: "mine/lesson.yaml".into(),
+        text: text.into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        register(FromElsewhere {
+            files: files.clone(),
+            bundle,
+        }),
+        Some("mine".into())
+    );
+    assert_eq!(from_elsewhere("mine").map(|l| l.files), Some(files));
     let mine = find("mine", Lang::Ko).expect("registered, in English for every language");
     let (one, two, three) = (&mine.steps[0], &mine.steps[1], &mine.steps[2]);
     assert!(one.lab.starts_with("inline:"));
@@ -137,6 +149,26 @@ fn a_registered_lesson_opens_with_its_inline_lab_and_changes() {
     );
     assert_eq!(two.change.len(), 1);
     assert!(find(FIRST, Lang::En).is_some(), "the page's own stay");
+}
+
+/// A lesson from elsewhere that takes the id of one of the page's own does not replace it:
+/// a link cannot rewrite the page's first lesson.
+#[test]
+fn a_lesson_from_elsewhere_cannot_take_a_shipped_lessons_place() {
+    let text = "id: hello\ntitle: Not hello\nlab:\n  inline: |\n    apiVersion: v1\n    \
+                kind: Pod\n    metadata: {name: a}\n    spec:\n      containers: [{name: c, \
+                image: nginx}]\nsteps:\n  - id: one\n    title: One\n    text: Look.\n";
+    let lesson = kpg_lesson::read("hello/lesson.yaml", text).expect("it reads");
+    let mut bundle = Bundle::default();
+    kpg_lesson::prepared::prepare(&mut bundle, &lesson, &[], &|_| None, None);
+    let files = kpg_share::LessonFiles {
+        file: "hello/lesson.yaml".into(),
+        text: text.into(),
+        ..Default::default()
+    };
+    assert_eq!(register(FromElsewhere { files, bundle }), None);
+    assert_ne!(find(FIRST, Lang::En).unwrap().title, "Not hello");
+    assert!(from_elsewhere(FIRST).is_none());
 }
 
 /// The v1beta1 lesson says v1 requires `consolidateAfter` only in a written `disruption`

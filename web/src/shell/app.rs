@@ -354,6 +354,12 @@ pub fn Playground(start: boot::Start, prerendered: Vec<String>, staging: Staging
         on_cleanup(move || hash.remove());
     }
 
+    // A lesson the link carries is read (by the lesson reader, fetched for it) and opened
+    // around the link's manifests, which show meanwhile.
+    if let Some((files, step)) = start.lesson_to_read {
+        read_linked_lesson(&files, step, lesson, page);
+    }
+
     // The remaining steps, each in a task of its own after this one.
     staging.run();
     if let Some(options) = embed {
@@ -430,4 +436,27 @@ fn PhoneViews() -> impl IntoView {
                 .collect_view()}
         </nav>
     }
+}
+
+/// Reads a lesson a share link carries and opens it at the link's step; a lesson that does
+/// not read leaves the link's manifests open, and the notice says why.
+fn read_linked_lesson(
+    files: &kpg_share::LessonFiles,
+    step: usize,
+    lesson: LessonState,
+    page: Page,
+) {
+    use crate::lessons::elsewhere;
+    elsewhere::read(
+        elsewhere::request_of(files),
+        elsewhere::Translations::Given,
+        elsewhere::nothing_more(),
+        Box::new(move |outcome| match outcome {
+            Ok(id) => lesson.adopt(&id, step),
+            Err(problems) => page.notice.set(Some(Notice {
+                detail: Some(problems.join("; ")),
+                ..Notice::plain(T::LessonDoesNotRead)
+            })),
+        }),
+    );
 }

@@ -39,6 +39,19 @@ pub struct Start {
     pub notice: Option<T>,
     /// An embed whose host will send the scenario (`scenario=message`).
     pub awaiting_host: bool,
+    /// A lesson the link carries that the page has yet to read ([`crate::lessons::elsewhere`]),
+    /// and the link's step in it: the session opens the link's manifests meanwhile.
+    pub lesson_to_read: Option<(kpg_share::LessonFiles, usize)>,
+}
+
+/// The lesson a link carries, when the session opened from the link itself (not from the
+/// edits saved of it, which know their lesson) and the page does not have it yet.
+fn to_read(
+    shared: &kpg_share::Shared,
+    session: &Session,
+) -> Option<(kpg_share::LessonFiles, usize)> {
+    let files = shared.lesson_files.clone()?;
+    (shared.lesson.as_deref() != Some(session.lesson.as_str())).then_some((files, shared.step))
 }
 
 pub fn start(i: &Inputs) -> Start {
@@ -54,14 +67,23 @@ pub fn start(i: &Inputs) -> Start {
                     .and_then(|t| serde_json::from_str::<Linked>(t).ok())
                     .filter(|l| l.fragment == fragment)
                     .and_then(|l| Session::decode(&l.session.encode()).ok());
+                let (session, lesson_to_read) = match saved {
+                    Some(saved) => (saved, None),
+                    None => {
+                        let session = Session::from_shared(&shared, i.browser_lang);
+                        let read = to_read(&shared, &session);
+                        (session, read)
+                    }
+                };
                 Start {
-                    session: saved.unwrap_or_else(|| Session::from_shared(&shared, i.browser_lang)),
+                    session,
                     embed: None,
                     home: Home::Linked {
                         fragment: fragment.to_string(),
                     },
                     notice: None,
                     awaiting_host: false,
+                    lesson_to_read,
                 }
             }
             Some(Err(e)) => {
@@ -72,6 +94,7 @@ pub fn start(i: &Inputs) -> Start {
                     home: Home::Own,
                     notice: Some(link_problem(&e)),
                     awaiting_host: false,
+                    lesson_to_read: None,
                 }
             }
             None => {
@@ -82,6 +105,7 @@ pub fn start(i: &Inputs) -> Start {
                     home: Home::Own,
                     notice,
                     awaiting_host: false,
+                    lesson_to_read: None,
                 }
             }
         },
@@ -121,8 +145,13 @@ fn embed_start(
     };
     let mut notice = None;
     let mut awaiting_host = false;
+    let mut lesson_to_read = None;
     let mut session = match link {
-        Some(Ok(shared)) => Session::from_shared(&shared, i.browser_lang),
+        Some(Ok(shared)) => {
+            let session = Session::from_shared(&shared, i.browser_lang);
+            lesson_to_read = to_read(&shared, &session);
+            session
+        }
         Some(Err(e)) => {
             notice = Some(link_problem(&e));
             Session::for_lesson(lessons::FIRST, i.browser_lang)
@@ -156,6 +185,7 @@ fn embed_start(
         home: Home::Nowhere,
         notice,
         awaiting_host,
+        lesson_to_read,
     }
 }
 
@@ -185,6 +215,86 @@ mod tests {
             120_000,
         );
         format!("#{}", kpg_share::encode(&shared))
+    }
+
+    /// A lesson from a blog, as the lesson reader prepares it (its lab inline).
+    fn blog_lesson() -> lessons::FromElsewhere {
+        let text = "id: blog-lesson\ntitle: From a blog\nlab:\n  inline: |\n    \
+                    apiVersion: v1\n    kind: Pod\n    metadata: {name: a}\n    spec:\n      \
+                    containers: [{name: c, image: nginx}]\nsteps:\n  - id: one\n    \
+                    title: One\n    text: Look.\n  - id: two\n    title: Two\n    \
+                    text: Again.\n";
+        let lesson = kpg_lesson::read("/posts/lesson.yaml", text).expect("it reads");
+        let mut bundle = lessons::Bundle::default();
+        kpg_lesson::prepared::prepare(&mut bundle, &lesson, &[], &|_| None, None);
+        lessons::FromElsewhere {
+            files: kpg_share::LessonFiles {
+                file: "/posts/lesson.yaml".into(),
+                text: text.into(),
+                ..Default::default()
+            },
+            bundle,
+        }
+    }
+
+    /// A link carrying a lesson opens its manifests at once and leaves the lesson to be read;
+    /// once read, the edits saved of the link reopen in the lesson on a reload, which reads
+    /// nothing again (the session keeps what the reader made).
+    #[test]
+    fn a_link_carrying_a_lesson_opens_it_and_a_reload_keeps_it() {
+        let blog = blog_lesson();
+        let shared = kpg_share::Shared {
+            lesson: Some("blog-lesson".into()),
+            step: 1,
+            lesson_files: Some(blog.files.clone()),
+            ..kpg_share::from_stream("kind: Pod\nmetadata: {name: shared}\n", 5_000)
+        };
+        let link = format!("#{}", kpg_share::encode(&shared));
+        let first = start(&inputs("", &link));
+        assert!(
+            first.session.workspace.docs[0]
+                .text
+                .contains("name: shared")
+        );
+        assert_eq!(first.lesson_to_read, Some((blog.files.clone(), 1)));
+        assert_eq!(first.session.lesson, lessons::BLANK, "until it is read");
+
+        // Read (as the reader would), adopted at the link's step, edited, saved.
+        let mut read = first.session.clone();
+        read.lesson = lessons::register(blog.clone()).expect("registered");
+        read.step = 1;
+        read.elsewhere = lessons::all_from_elsewhere();
+        read.workspace.docs[0].text.push_str("# edited\n");
+        let saved = serde_json::to_string(&Linked {
+            fragment: link[1..].to_string(),
+            session: read.clone(),
+        })
+        .unwrap();
+        // A reload is a fresh page: a thread whose page has read no lesson yet.
+        let (link2, read2) = (link.clone(), read.clone());
+        std::thread::spawn(move || {
+            assert!(lessons::find("blog-lesson", Lang::En).is_none());
+            let again = start(&Inputs {
+                linked: Some(&saved),
+                ..inputs("", &link2)
+            });
+            assert_eq!(again.session, read2);
+            assert_eq!(again.lesson_to_read, None);
+            assert_eq!(
+                lessons::find("blog-lesson", Lang::En).map(|l| l.title.as_str()),
+                Some("From a blog")
+            );
+        })
+        .join()
+        .expect("the reload");
+
+        // A page that has read the lesson opens the link in it at once, in an embed too.
+        let embedded = start(&inputs("?embed", &link));
+        assert_eq!(embedded.lesson_to_read, None);
+        assert_eq!(
+            (embedded.session.lesson.as_str(), embedded.session.step),
+            ("blog-lesson", 1)
+        );
     }
 
     #[test]

@@ -54,7 +54,9 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
     let lesson_state = expect_context::<LessonState>();
     let waiting = RwSignal::new(awaiting_host);
     provide_context(Waiting(waiting));
-    let lesson_open = RwSignal::new(false);
+    // A lesson from elsewhere (the host's, a link's) shows its card above the views.
+    let lesson_open =
+        Memo::new(move |_| crate::lessons::from_elsewhere(&lesson_state.lesson.get()).is_some());
     provide_context(LessonOpen(lesson_open));
     // The reply to the lab files a lesson asked the host for.
     let pending_files = StoredValue::new_local(None::<Box<dyn FnOnce(Files)>>);
@@ -117,7 +119,6 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
                 let done = Box::new(move |outcome: Result<String, Vec<String>>| match outcome {
                     Ok(id) => {
                         lesson_state.open_lesson(&id, editor, transport);
-                        lesson_open.set(true);
                         let yaml = editor.ws.with_untracked(|ws| {
                             engine.load(ws, transport.clock.get_untracked());
                             ws.to_stream()
@@ -146,7 +147,14 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
                         browser::post_to_parent(&message.to_json());
                     }
                 });
-                elsewhere::read(request, fetch, done);
+                // A lesson on the web may have its translations beside it; one written in
+                // the article is in its own words only.
+                let translations = if request.base.is_some() {
+                    elsewhere::Translations::Beside
+                } else {
+                    elsewhere::Translations::Given
+                };
+                elsewhere::read(request, translations, fetch, done);
             }
             HostMessage::Files { files } => {
                 if let Some(reply) = pending_files.try_update_value(Option::take).flatten() {
@@ -191,9 +199,10 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
 #[derive(Clone, Copy)]
 struct Waiting(RwSignal<bool>);
 
-/// Whether the host opened a guided lesson: the embed then shows its card above the views.
+/// Whether the embed holds a guided lesson from elsewhere (its host's, or one its link
+/// carries): it then shows the lesson's card above the views.
 #[derive(Clone, Copy)]
-struct LessonOpen(RwSignal<bool>);
+struct LessonOpen(Memo<bool>);
 
 /// Answers a `load`: whether it read cleanly and, if not, each error at its line and column
 /// in the YAML the host sent (the reader's own diagnostics of that text).

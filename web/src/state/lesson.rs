@@ -194,6 +194,21 @@ impl LessonState {
         }
     }
 
+    /// Makes `id` (a lesson just read, which a link carried) the open lesson at `step`,
+    /// around the manifests already open: the link's, which are the sharer's of that step.
+    pub fn adopt(&self, id: &str, step: usize) {
+        let Some(lesson) = lesson_of(id) else {
+            return;
+        };
+        let step = step.min(lesson.steps.len().saturating_sub(1));
+        let Some(lab) = StepLab::of(lesson, step) else {
+            return;
+        };
+        self.lesson.set(lesson.id.clone());
+        self.step.set(step);
+        self.lab.set(lab.key);
+    }
+
     pub fn open_lesson(&self, id: &str, editor: Editor, transport: Transport) {
         let Some(lesson) = lesson_of(id) else {
             return;

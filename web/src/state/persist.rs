@@ -75,6 +75,10 @@ pub struct Session {
     /// The learner's edits of the labs not open now (see [`crate::state::LessonState`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub drafts: Drafts,
+    /// The lessons from elsewhere the page has read (a link's, an article's), as the reader
+    /// prepared them: a reload opens them without reading them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<lessons::FromElsewhere>,
 }
 
 /// The workspace a share link opened, saved under [`LINKED_KEY`] with the link it came
@@ -111,6 +115,7 @@ impl Session {
             tab: None,
             baseline: None,
             drafts: Drafts::new(),
+            elsewhere: Vec::new(),
         }
     }
 
@@ -155,6 +160,7 @@ impl Session {
             tab: shared.tab,
             baseline: None,
             drafts: Drafts::new(),
+            elsewhere: Vec::new(),
         }
     }
 
@@ -165,6 +171,8 @@ impl Session {
             docs: self.workspace.docs.iter().map(|d| d.text.clone()).collect(),
             active: self.workspace.index_of(self.active_doc).unwrap_or(0),
             lesson: (!blank).then(|| self.lesson.clone()),
+            // A lesson from elsewhere travels whole: the opening page has only its own.
+            lesson_files: lessons::from_elsewhere(&self.lesson).map(|l| l.files),
             step: if blank { 0 } else { self.step },
             at: self.clock_ms.max(0) as u64,
             selected: self.selected.clone(),
@@ -191,6 +199,10 @@ impl Session {
         }
         if s.workspace.docs.iter().any(|d| d.id >= s.workspace.next_id) {
             return Err("document ids out of range".into());
+        }
+        // The lessons from elsewhere join the page's own first: the session may be in one.
+        for lesson in &s.elsewhere {
+            lessons::register(lesson.clone());
         }
         let lesson = lessons::find(&s.lesson, Lang::En).ok_or("unknown lesson")?;
         if s.step >= lesson.steps.len()
@@ -294,6 +306,35 @@ mod tests {
         );
         assert_eq!((&back.selected, back.tab), (&s.selected, s.tab));
         assert_eq!(Session::decode(&back.encode()), Ok(back));
+        assert_eq!(
+            s.to_shared().lesson_files,
+            None,
+            "the page's own lessons need no files"
+        );
+    }
+
+    /// In a lesson from elsewhere, a link carries the lesson's files.
+    #[test]
+    fn a_share_link_of_a_lesson_from_elsewhere_carries_its_files() {
+        let text = "id: carried\ntitle: Carried\nlab:\n  inline: |\n    kind: Pod\n    \
+                    metadata: {name: a}\nsteps:\n  - id: one\n    title: One\n    text: Look.\n";
+        let lesson = kpg_lesson::read("lesson.yaml", text).expect("it reads");
+        let mut bundle = lessons::Bundle::default();
+        kpg_lesson::prepared::prepare(&mut bundle, &lesson, &[], &|_| None, None);
+        let files = kpg_share::LessonFiles {
+            file: "lesson.yaml".into(),
+            text: text.into(),
+            ..Default::default()
+        };
+        let id = lessons::register(lessons::FromElsewhere {
+            files: files.clone(),
+            bundle,
+        });
+        let s = Session::for_lesson(id.as_deref().unwrap(), Lang::En);
+        assert_eq!(s.lesson, "carried");
+        let shared = kpg_share::decode(&kpg_share::encode(&s.to_shared())).unwrap();
+        assert_eq!(shared.lesson.as_deref(), Some("carried"));
+        assert_eq!(shared.lesson_files, Some(files));
     }
 
     #[test]

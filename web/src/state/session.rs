@@ -52,6 +52,7 @@ impl SessionState {
             tab: Some(selection.bottom.get_untracked()),
             baseline: compare.and_then(|c| c.baseline.get_untracked()),
             drafts: lesson.drafts.get_untracked(),
+            elsewhere: crate::lessons::all_from_elsewhere(),
         }
     }
 
