@@ -142,6 +142,12 @@ pub enum Command {
     LessonCheck {
         path: PathBuf,
     },
+    /// `kpg lesson link PATH [--base URL]`: the share link that carries the lesson whole.
+    LessonLink {
+        path: PathBuf,
+        /// Where the playground is hosted, as `kpg share --base` takes it.
+        base: String,
+    },
 }
 
 /// What `kpg share` prints.
@@ -207,6 +213,7 @@ Usage:
   kpg share FILE [--base URL] [--at DURATION] [--embed | --iframe | --page DIR | --issue]
             [OPTIONS]
   kpg lesson check PATH
+  kpg lesson link PATH [--base URL]
   kpg codes [CODE]
   kpg help [COMMAND]
   kpg --version
@@ -237,7 +244,8 @@ Commands:
              article, or with --issue a redacted report for an upstream Karpenter issue.
   lesson     Check a guided lesson (lessons/<id>/lesson.yaml and its translations): every
              step's scenario loads, every exercise is open as written and met by its
-             solution, every edit applies, every link resolves.
+             solution, every edit applies, every link resolves. `lesson link` prints a
+             share link that carries the lesson, its translations and its labs.
   codes      List the codes validate's findings carry, or explain one.
 
 FILE is a path, or - to read standard input. Every command reads a cluster snapshot as a
@@ -490,8 +498,9 @@ where
 
 pub const LESSON: &str = "\
 Usage: kpg lesson check PATH
+       kpg lesson link PATH [--base URL]
 
-Checks guided lessons. PATH is a lesson's folder (with lesson.yaml), a lesson file, or a
+check: checks guided lessons. PATH is a lesson's folder (with lesson.yaml), a lesson file, or a
 folder of lesson folders (lessons/ checks them all). For each lesson it reads lesson.yaml
 and each translation beside it (lesson.ko.yaml, ...), and checks that:
   - every step's scenario (its lab, with this and the earlier steps' changes) loads
@@ -506,7 +515,18 @@ Each problem is printed as FILE:LINE:COLUMN: error[code]: field.path: message, w
 help line when there is advice; a translation's missing text is a warning (it falls back
 to English). lessons/README.md documents the format.
 
+link: prints the share link that opens one lesson (PATH: its folder or its lesson.yaml) in
+the playground at its first step: the lesson file, its translations and its lab files
+travel in the link's fragment, as a lesson embedded in an article travels in its
+\"Open in Karpenter Playground\" link. No server keeps them; a learner who opens the link
+can edit, reload and share it further. The lesson is checked first: a lesson with errors
+gets no link. The paths of its files, as PATH names them, travel in the link.
+
+  kpg lesson link lessons/mine/ --base https://example.com/kpg/
+
 Options:
+  --base URL   Where the playground is hosted (link only), as kpg share takes it.
+               Default: http://127.0.0.1:8080/, where scripts/serve serves it.
   -h, --help   Show this help.
 
 Exit status: 0 when no lesson has an error (warnings alone do not fail); 1 otherwise, or
@@ -523,23 +543,46 @@ fn parse_lesson(args: &[OsString]) -> Result<Command, UsageError> {
     if words.iter().any(|w| w == "-h" || w == "--help") {
         return Ok(Command::Help(topic));
     }
-    match words.first().map(String::as_str) {
-        Some("check") => {}
+    let link = match words.first().map(String::as_str) {
+        Some("check") => false,
+        Some("link") => true,
         Some(other) => {
             return Err(UsageError::new(
                 topic,
-                format!("unknown lesson command {other:?}: the command is check"),
+                format!("unknown lesson command {other:?}: the commands are check and link"),
             ));
         }
         None => {
             return Err(UsageError::new(
                 topic,
-                "missing the command: kpg lesson check PATH",
+                "missing the command: kpg lesson check PATH, or kpg lesson link PATH",
             ));
         }
-    }
+    };
     let mut path = None;
-    for (word, raw) in words.iter().zip(args).skip(1) {
+    let mut base = String::from(DEFAULT_BASE);
+    let mut rest = words.iter().zip(args).skip(1);
+    while let Some((word, raw)) = rest.next() {
+        if link && (word == "--base" || word.starts_with("--base=")) {
+            let value = match word.strip_prefix("--base=") {
+                Some(v) => v.to_string(),
+                None => rest
+                    .next()
+                    .map(|(w, _)| w.clone())
+                    .ok_or_else(|| UsageError::new(topic, "--base needs a value"))?,
+            };
+            if value.is_empty() || value.contains(char::is_whitespace) {
+                return Err(UsageError::new(
+                    topic,
+                    format!(
+                        "invalid --base {value:?}: give the URL where the playground is \
+                         hosted, such as https://example.com/kpg/"
+                    ),
+                ));
+            }
+            base = kpg_share::page_base(&value);
+            continue;
+        }
         if word.starts_with('-') {
             return Err(unknown_flag(topic, word));
         }
@@ -552,6 +595,7 @@ fn parse_lesson(args: &[OsString]) -> Result<Command, UsageError> {
         path = Some(PathBuf::from(raw));
     }
     match path {
+        Some(path) if link => Ok(Command::LessonLink { path, base }),
         Some(path) => Ok(Command::LessonCheck { path }),
         None => Err(UsageError::new(
             topic,
@@ -1954,6 +1998,26 @@ mod tests {
                 path: PathBuf::from("lessons/")
             })
         );
+        assert_eq!(
+            p(&[
+                "lesson",
+                "link",
+                "lessons/mine",
+                "--base",
+                "https://example.com/kpg"
+            ]),
+            Ok(Command::LessonLink {
+                path: PathBuf::from("lessons/mine"),
+                base: "https://example.com/kpg/".into(),
+            })
+        );
+        assert_eq!(
+            p(&["lesson", "link", "--base=https://example.com/kpg/", "m"]),
+            Ok(Command::LessonLink {
+                path: PathBuf::from("m"),
+                base: "https://example.com/kpg/".into(),
+            })
+        );
         assert_eq!(p(&["help", "lesson"]), Ok(Command::Help(Topic::Lesson)));
         assert_eq!(
             p(&["lesson", "check", "-h"]),
@@ -1962,6 +2026,12 @@ mod tests {
         for (args, needle) in [
             (&["lesson"][..], "missing the command"),
             (&["lesson", "lint", "x"][..], "unknown lesson command"),
+            (&["lesson", "link"][..], "missing PATH"),
+            (
+                &["lesson", "link", "a", "--base"][..],
+                "--base needs a value",
+            ),
+            (&["lesson", "check", "a", "--base", "x"][..], "unknown flag"),
             (&["lesson", "check"][..], "missing PATH"),
             (&["lesson", "check", "a", "b"][..], "give one PATH"),
             (&["lesson", "check", "--fix", "a"][..], "unknown flag"),

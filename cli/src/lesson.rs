@@ -1,10 +1,16 @@
 //! `kpg lesson check PATH`: finds the lessons under PATH, reads their files, and prints what
 //! `kpg_lesson` finds wrong with each, located as `kpg validate` locates a scenario's
 //! problems. The checks themselves are `kpg_lesson`'s; this is the part that touches files.
+//!
+//! `kpg lesson link PATH`: the same check, then the lesson read as the page's lesson reader
+//! reads it ([`kpg_lesson::prepared::answer`], given the files it asks for), and the share
+//! link that carries those files.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use kpg_lesson::prepared::{ReadReply, ReadRequest};
 use kpg_lesson::{Code, Problem, Spot};
 
 use crate::{EXIT_FAILURE, EXIT_OK, emit};
@@ -58,6 +64,135 @@ pub fn run_check(path: &Path, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         return status;
     }
     if errors > 0 { EXIT_FAILURE } else { EXIT_OK }
+}
+
+/// Prints the share link that carries the lesson at `path` (its folder or its file): checked
+/// first, then read as the page will read it, so that a link this prints opens.
+pub fn run_link(path: &Path, base: &str, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let english = match lesson_files(path) {
+        Ok(files) if files.len() == 1 => files.into_iter().next().unwrap_or_default(),
+        Ok(files) if files.is_empty() => {
+            let _ = writeln!(
+                stderr,
+                "kpg: {} holds no lesson (no {LESSON_FILE} in it)",
+                path.display()
+            );
+            return EXIT_FAILURE;
+        }
+        Ok(files) => {
+            let _ = writeln!(
+                stderr,
+                "kpg: {} holds {} lessons: a link carries one, so name its folder",
+                path.display(),
+                files.len()
+            );
+            return EXIT_FAILURE;
+        }
+        Err(message) => {
+            let _ = writeln!(stderr, "kpg: {message}");
+            return EXIT_FAILURE;
+        }
+    };
+    let problems = check_lesson(&english);
+    for p in &problems {
+        let _ = writeln!(stderr, "{p}");
+    }
+    if problems.iter().any(Problem::is_error) {
+        let _ = writeln!(stderr, "kpg: no link: the lesson has errors");
+        return EXIT_FAILURE;
+    }
+    match link_of(&english, base) {
+        Ok(link) => {
+            if link.len() > kpg_share::LONG_LINK_CHARS {
+                let _ = writeln!(
+                    stderr,
+                    "kpg: the link is {} characters long: chat tools and issue trackers may \
+                     cut it; an article that embeds the lesson (data-lesson) is the better way",
+                    link.len()
+                );
+            }
+            emit(stdout, stderr, &format!("{link}\n"))
+        }
+        Err(problems) => {
+            for p in problems {
+                let _ = writeln!(stderr, "{p}");
+            }
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// The link: the lesson read as the page's reader reads it, with the files it asks for, and
+/// its first step's scenario as the link's manifests, drawn for the link's first frame.
+fn link_of(english: &Path, base: &str) -> Result<String, Vec<String>> {
+    let file = name_of(english);
+    let text = load(&file).ok_or_else(|| vec![unreadable(&file).to_string()])?;
+    let translations: BTreeMap<String, String> = translations_of(english)
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?.to_string();
+            let code = name.strip_suffix(".yaml")?.rsplit_once('.')?.1.to_string();
+            Some((code, load(&name_of(&p))?))
+        })
+        .collect();
+    let mut request = ReadRequest {
+        file,
+        text,
+        translations,
+        ..ReadRequest::default()
+    };
+    // The reader names every lab file at once; a second round is the last.
+    let bundle = loop {
+        match kpg_lesson::prepared::answer(&request) {
+            ReadReply::Prepared(bundle) => break bundle,
+            ReadReply::Needs(paths) if paths.iter().all(|p| !request.files.contains_key(p)) => {
+                for path in paths {
+                    let text = load(&path);
+                    request.files.insert(path, text);
+                }
+            }
+            ReadReply::Needs(paths) => {
+                return Err(vec![format!("the lesson reader asked again for {paths:?}")]);
+            }
+            ReadReply::Problems(problems) => return Err(problems),
+        }
+    };
+    let lesson = bundle
+        .lessons
+        .first()
+        .map(|l| &l.english)
+        .ok_or_else(|| vec!["the lesson reader found no lesson".to_string()])?;
+    let first = lesson
+        .steps
+        .first()
+        .and_then(|s| s.scenario.as_deref())
+        .and_then(|key| bundle.scenario(key))
+        .unwrap_or_default();
+    let mut shared = kpg_share::from_stream(first, 0);
+    shared.lesson = Some(lesson.id.clone());
+    shared.lesson_files = Some(kpg_share::LessonFiles {
+        file: request.file.clone(),
+        text: request.text.clone(),
+        translations: request.translations.clone(),
+        labs: request
+            .files
+            .iter()
+            .filter_map(|(path, text)| Some((path.clone(), text.clone()?)))
+            .collect(),
+        base: None,
+    });
+    let loaded = kpg_manifests::load(first);
+    if let Ok(sim) = kpg_core::sim::Simulation::new(loaded.scenario) {
+        let snapshot = kpg_scene::snapshot::take(&sim);
+        shared.figure = Some(kpg_scene::poster::Figure::of(&snapshot, &lesson.title));
+    }
+    let link = kpg_share::link(base, &shared);
+    let fragment = link.split_once('#').map_or("", |(_, f)| f);
+    match kpg_share::decode(fragment) {
+        Ok(back) if back == shared => Ok(link),
+        Ok(_) => Err(vec!["the link reads back differently".to_string()]),
+        Err(e) => Err(vec![format!("the link does not open: {e}")]),
+    }
 }
 
 /// The English lesson files PATH names: a file itself (a translation's English beside it),

@@ -254,6 +254,7 @@ where
         } => run_share(&input, &base, at, &output, stdin, stdout, stderr),
         Command::Validate { input, output } => run_validate(&input, output, stdin, stdout, stderr),
         Command::LessonCheck { path } => lesson::run_check(&path, stdout, stderr),
+        Command::LessonLink { path, base } => lesson::run_link(&path, &base, stdout, stderr),
         Command::Simulate {
             input,
             until,

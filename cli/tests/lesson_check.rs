@@ -251,3 +251,78 @@ fn a_path_without_lessons_is_refused() {
     assert_eq!(usage.status.code(), Some(2));
     assert!(stderr(&usage).contains("Usage: kpg lesson check PATH"));
 }
+
+/// `kpg lesson link`: the link carries the lesson, its Korean file and its lab, opens at the
+/// first step's scenario, and reads again as the page's lesson reader reads it.
+#[test]
+fn a_lesson_link_carries_the_lesson_whole() {
+    let out = kpg_at_root(&[
+        "lesson",
+        "link",
+        "web/embed/what-spot-saves",
+        "--base",
+        "https://example.com/kpg",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let link = stdout(&out);
+    let fragment = link
+        .trim_end()
+        .strip_prefix("https://example.com/kpg/#")
+        .expect("the playground's address, then the fragment");
+    let shared = kpg_share::decode(fragment).expect("the link opens");
+    assert_eq!(shared.lesson.as_deref(), Some("what-spot-saves"));
+    let files = shared.lesson_files.expect("the lesson's files");
+    assert_eq!(files.file, "web/embed/what-spot-saves/lesson.yaml");
+    assert!(files.translations["ko"].contains("스팟 허용하기"));
+    let lab = std::fs::read_to_string(workspace().join("web/embed/what-spot-saves/labs/web.yaml"))
+        .unwrap();
+    assert_eq!(
+        files.labs.get("web/embed/what-spot-saves/labs/web.yaml"),
+        Some(&lab)
+    );
+    assert!(shared.docs.iter().any(|d| d.contains("name: web")));
+    assert!(shared.figure.is_some(), "a first frame to draw");
+    // The page reads what the link carries with nothing more to fetch.
+    let request = kpg_lesson::prepared::ReadRequest {
+        file: files.file,
+        text: files.text,
+        translations: files.translations,
+        files: files
+            .labs
+            .into_iter()
+            .map(|(path, text)| (path, Some(text)))
+            .collect(),
+        base: files.base,
+    };
+    match kpg_lesson::prepared::answer(&request) {
+        kpg_lesson::prepared::ReadReply::Prepared(bundle) => {
+            assert_eq!(bundle.lessons[0].english.title, "What spot saves");
+            assert_eq!(
+                bundle.lessons[0].translations["ko"].title,
+                "스팟으로 아끼는 만큼"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A lesson with errors gets no link, and says why; a folder of lessons is not one lesson.
+#[test]
+fn a_lesson_link_needs_one_lesson_that_checks() {
+    let out = kpg_at_root(&["lesson", "link", "tests/lessons/broken-scenario"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "", "no link");
+    let why = stderr(&out);
+    assert!(why.contains("error[lesson-scenario]"), "{why}");
+    assert!(
+        why.ends_with("kpg: no link: the lesson has errors\n"),
+        "{why}"
+    );
+    let out = kpg_at_root(&["lesson", "link", "lessons/"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a link carries one"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -216,8 +216,12 @@ fn decode_v1(data: &str) -> Result<Shared, LinkError> {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
             _ => LinkError::Damaged("not a compressed scenario".into()),
         })?;
+    // Read as text, as the page reads its saved session: one reader's worth of
+    // deserializing code in the page's wasm, not two.
+    let json =
+        std::str::from_utf8(&json).map_err(|_| LinkError::Damaged("contents: not UTF-8".into()))?;
     let shared: Shared =
-        serde_json::from_slice(&json).map_err(|e| LinkError::Damaged(format!("contents: {e}")))?;
+        serde_json::from_str(json).map_err(|e| LinkError::Damaged(format!("contents: {e}")))?;
     validate(&shared)?;
     Ok(shared)
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
-import { assert, editorText, fillEditor, finish, launch, slow, test } from './harness.mjs';
+import { assert, editorText, fillEditor, finish, launch, live, slow, test } from './harness.mjs';
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const artifacts = path.resolve(process.argv[3] || 'target/browser-artifacts');
@@ -741,6 +741,61 @@ await test('a lesson file from another site, English only, plays in its embed an
   assert((await second.locator('.notice').innerText()).includes('lesson.yaml:'), 'and the embed shows them');
   assert(await p.evaluate(() => window.__pwned) === undefined, 'nothing ran in the host');
   assert(await frame.evaluate(() => window.__pwned) === undefined, 'nothing ran in the embed');
+  await ctx.close();
+});
+
+await test('the example lesson ships with its article: a Korean reader reads its translation, solves it, and its link carries it whole to the full page, which keeps it on reload', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'ko-KR' });
+  const p = await open(ctx, url + 'example-lesson.html');
+  await p.waitForLoadState('load');
+  const { detail } = await scrollToEmbed(p, 0);
+  assert(detail.ok === true && detail.documents === 3, `the lesson's lab opened: ${JSON.stringify(detail)}`);
+  const frame = await frameOf(p, 0);
+  await frame.locator('.embed-lesson .lesson').waitFor({ timeout: slow(10000) });
+  assert(await frame.locator('#lesson-title').innerText() === '온디맨드 레플리카 여섯 개', 'the Korean file beside the lesson is read');
+  assert(await frame.locator('.lesson-untranslated').count() === 0, 'a translated lesson has no fallback notice');
+  // The first step's playTo puts the clock at 3:00.
+  await frame.waitForFunction(() => document.querySelector('.summary')?.dataset.at === '180000', null, { timeout: slow(20000) });
+  await frame.locator('.lesson-nav button.primary').focus();
+  await p.keyboard.press('Enter');
+  await frame.waitForFunction(() => document.querySelector('#lesson-title').textContent === '스팟 허용하기');
+  const host = async (script) => p.evaluate(script);
+  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
+  // At rest since 3:00: the clock moves, the cluster (and its snapshot's time) does not.
+  await frame.waitForFunction(() => document.querySelector('output.clock')?.dataset.ms === '1800000', null, { timeout: slow(20000) });
+  const task = frame.locator('.exercise');
+  assert(await task.getAttribute('data-solved') === 'false', 'on demand, the cluster costs too much');
+  await frame.locator('.show-solution').focus();
+  await p.keyboard.press('Enter');
+  await frame.locator('.apply-solution').focus();
+  await p.keyboard.press('Enter');
+  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
+  await frame.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+
+  // "Open in Karpenter Playground" carries the lesson, the step, the edit and the instant.
+  const openFull = frame.locator('a.open-full');
+  await openFull.focus();
+  const link = await openFull.getAttribute('href');
+  assert(/#kpg1\.[A-Za-z0-9_-]+$/.test(link), `a share link: ${link.slice(0, 80)}`);
+  const reader = [];
+  const full = await ctx.newPage();
+  full.on('request', (r) => { if (/kpg-lessons/.test(r.url())) reader.push(r.url()); });
+  full.on('pageerror', (e) => errors.push(`full page: ${e}`));
+  await full.goto(link);
+  await live(full);
+  await full.waitForFunction(() => document.querySelector('#lesson-title')?.textContent === '스팟 허용하기', null, { timeout: slow(20000) });
+  assert(await full.locator('.lesson-picker select').inputValue() === 'what-spot-saves', 'the lesson is the page\'s to pick');
+  assert((await full.locator('.step-count').innerText()).startsWith('2 '), 'at the sharer\'s step');
+  await full.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+  assert(reader.length > 0, 'the link\'s lesson was read by the lesson reader');
+  await full.screenshot({ path: path.join(artifacts, 'embed-08-lesson-carried.png') });
+  // A reload reopens it from the saved session: no reader, same lesson, same step.
+  reader.length = 0;
+  await full.reload();
+  await live(full);
+  await full.waitForFunction(() => document.querySelector('#lesson-title')?.textContent === '스팟 허용하기', null, { timeout: slow(20000) });
+  assert(await full.locator('.lesson-picker select').inputValue() === 'what-spot-saves', 'still the lesson after a reload');
+  assert(reader.length === 0, `a reload reads nothing again: ${reader.join(', ')}`);
   await ctx.close();
 });
 

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
 import { assert, editorText, fillEditor, finish, launch, live, seekTo, settled, slow, stepUntil, test } from './harness.mjs';
@@ -349,6 +350,60 @@ await test('hostile manifests in a link render as text', async () => {
   assert(await fresh.page.locator('.app img, .app script, .app b').count() === 0, 'no element came from the manifests');
   await fresh.context.close();
   await author.context.close();
+});
+
+await test('a link carrying a hostile lesson shows its text as text; one whose lesson does not read opens its manifests with the located problem', async () => {
+  // Made by hand, as an attacker would: the link format is public (kpg_share).
+  const pack = (shared) => 'kpg1.' + zlib.deflateRawSync(Buffer.from(JSON.stringify(shared))).toString('base64url');
+  const docs = ['apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: web, image: nginx}]\n'];
+  const lesson = `id: hostile-lesson
+title: "<img src=x onerror=window.__pwned=1> Hostile"
+lab:
+  inline: |
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web}
+    spec:
+      containers: [{name: web, image: nginx}]
+steps:
+  - id: one
+    title: One
+    text: |-
+      **Bold** <script>window.__pwned=2</script> <img src=x onerror="window.__pwned=3">
+      [run me](javascript:window.__pwned=4), [a file](notes.html), [the next step](#two).
+  - id: two
+    title: Two
+    text: Done.
+`;
+  const hostile = pack({ docs, lesson: 'hostile-lesson', lessonFiles: { file: 'lesson.yaml', text: lesson, base: 'javascript:window.__pwned=5//x/' } });
+  const fresh = await profile();
+  await fresh.page.goto(url + '#' + hostile);
+  await live(fresh.page);
+  await fresh.page.waitForFunction(() => document.querySelector('.lesson-picker select')?.value === 'hostile-lesson', null, { timeout: slow(20000) });
+  const body = fresh.page.locator('#lesson-body');
+  const text = await body.innerText();
+  assert(text.includes('<script>window.__pwned=2</script>') && text.includes('<img src=x onerror='), `the markup is text: ${text}`);
+  assert(await body.locator('strong').innerText() === 'Bold', 'its Markdown is elements');
+  const links = await body.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert(links.length === 1 && links[0] === '#two', `only the step link is a link (javascript: and a file against a javascript: base are text): ${links}`);
+  assert(await fresh.page.locator('.lesson img, .lesson script').count() === 0, 'no element came from the lesson');
+  const eyebrow = await fresh.page.locator('.lesson .eyebrow').textContent();
+  assert(eyebrow.includes('<img src=x onerror=window.__pwned=1> Hostile'), `its title is text: ${eyebrow}`);
+  await body.locator('a').focus();
+  await fresh.page.keyboard.press('Enter');
+  await fresh.page.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'Two');
+  assert(await fresh.page.evaluate(() => window.__pwned) === undefined, 'nothing in it ran');
+  await fresh.context.close();
+
+  const broken = pack({ docs, lesson: 'broken', lessonFiles: { file: 'lesson.yaml', text: 'id: broken\ntitle: [unclosed\n' } });
+  const other = await profile();
+  await other.page.goto(url + '#' + broken);
+  await live(other.page);
+  await other.page.waitForSelector('.notice', { timeout: slow(20000) });
+  const notice = await other.page.locator('.notice').innerText();
+  assert(/lesson\.yaml:\d+:\d+: error\[lesson-/.test(notice), `the notice locates the problem: ${notice}`);
+  assert(await other.page.locator('.doc-tab:has-text("web")').count() === 1, 'the link\'s manifests are open');
+  await other.context.close();
 });
 
 await test('the workspace downloads as one multi-document YAML file and opens again, with Undo', async () => {

@@ -21,8 +21,9 @@
  *
  * A guided lesson (its card, its steps, its exercises checked): data-lesson="URL" names a lesson
  * file on this site, or an empty data-lesson makes the <pre>'s own text the lesson. Its lab
- * files are read beside it (same site only). The playground reads the lesson in a worker and
- * shows its text as text: nothing in a lesson runs.
+ * files are read beside it (same site only), and so are the translations data-lesson-translations
+ * names ("ko": lesson.ko.yaml beside lesson.yaml). The playground reads the lesson in a worker
+ * and shows its text as text: nothing in a lesson runs.
  *
  * Scripting: window.KarpenterPlayground.embeds[i] has start(), load(yaml, {at}), play(),
  * pause(), seek(at), setLang(lang), setSpeed(n), on(type, fn) and a `ready` promise; the
@@ -250,6 +251,9 @@
     if (isLesson && lessonAttr.trim()) {
       try { lessonUrl = new URL(lessonAttr.trim(), document.baseURI).href; } catch (err) { warn(`data-lesson="${lessonAttr}" is not a URL`); }
     }
+    // The languages whose files sit beside the lesson: named, since a browser cannot list a
+    // site's files (and a guess that is not there is a failed request in the console).
+    const translations = (pre.dataset.lessonTranslations || '').split(/[\s,]+/).filter(Boolean);
     const title = pre.dataset.title || (isLesson ? 'Karpenter Playground lesson' : 'Karpenter Playground: ' + shortName(yaml));
     let height = initialHeight(pre);
 
@@ -300,7 +304,7 @@
     function lessonMessage() {
       if (!lessonUrl) return Promise.resolve({ type: 'kpg:lesson', text: yaml, url: null });
       return fetch(lessonUrl).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
-        .then((text) => ({ type: 'kpg:lesson', text, url: lessonUrl }));
+        .then((text) => ({ type: 'kpg:lesson', text, url: lessonUrl, translations }));
     }
     // The lab files a lesson names, read beside it; only from the lesson's own site.
     function sendFiles(paths) {

@@ -37,10 +37,13 @@ pub enum HostMessage {
     Lang(crate::base::i18n::Lang),
     Speed(u32),
     /// Open this guided lesson (a lesson file's YAML); `url` is where the host read it, for
-    /// its relative links and lab files. The embed shows its card, steps and exercises.
+    /// its relative links and lab files; `translations` the languages whose files sit beside
+    /// it (`ko`: `lesson.ko.yaml`), which the embed asks for. The embed shows its card, steps
+    /// and exercises.
     Lesson {
         text: String,
         url: Option<String>,
+        translations: Vec<String>,
     },
     /// The lab files the embed asked for ([`EmbedMessage::NeedFiles`]), by the path it asked
     /// for; `null`: the host could not read it.
@@ -95,9 +98,24 @@ impl HostMessage {
                     None | Some(Value::Null) => None,
                     Some(u) => Some(u.as_str()?.to_string()),
                 };
+                // Language codes (`ko`, `pt-br`); a handful at most.
+                let mut translations = Vec::new();
+                if let Some(list) = v.get("translations").and_then(Value::as_array) {
+                    for code in list.iter().take(8) {
+                        let code = code.as_str()?;
+                        let ok = !code.is_empty()
+                            && code.len() <= 12
+                            && code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+                        if !ok {
+                            return None;
+                        }
+                        translations.push(code.to_ascii_lowercase());
+                    }
+                }
                 HostMessage::Lesson {
                     text: text.to_string(),
                     url,
+                    translations,
                 }
             }
             "kpg:files" => {
@@ -306,7 +324,20 @@ mod tests {
             HostMessage::parse(r#"{"type":"kpg:speed","speed":60}"#),
             Some(HostMessage::Speed(60))
         );
+        assert_eq!(
+            HostMessage::parse(concat!(
+                r#"{"type":"kpg:lesson","text":"id: x\n","url":"https://b.example/l.yaml","#,
+                r#""translations":["KO","pt-br"]}"#
+            )),
+            Some(HostMessage::Lesson {
+                text: "id: x\n".into(),
+                url: Some("https://b.example/l.yaml".into()),
+                translations: vec!["ko".into(), "pt-br".into()],
+            })
+        );
         for bad in [
+            r#"{"type":"kpg:lesson","text":"id: x\n","translations":["../../etc"]}"#,
+            r#"{"type":"kpg:lesson","text":"id: x\n","translations":[1]}"#,
             "",
             "null",
             "[]",

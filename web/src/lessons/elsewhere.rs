@@ -38,17 +38,20 @@ pub type Fetch = Rc<dyn Fn(Vec<String>, Box<dyn FnOnce(Files)>)>;
 pub type Done = Box<dyn FnOnce(Result<String, Vec<String>>)>;
 
 /// Where a lesson's translations are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Translations {
     /// In the request already (a link's), or none.
     Given,
-    /// Beside the lesson file, to be fetched (`lesson.ko.yaml` beside `lesson.yaml`); a file
-    /// that is not there is a language the lesson is not translated into.
-    Beside,
+    /// Beside the lesson file, in these languages (`ko`: `lesson.ko.yaml` beside
+    /// `lesson.yaml`), to be fetched; the page reads those it has words for. The host names
+    /// them: a browser cannot list a site's files, and asking for one that is not there
+    /// would put a failed request in the article's console.
+    Beside(Vec<String>),
 }
 
 /// Reads `request`'s lesson in the reader worker; `done` is called once.
 pub fn read(request: ReadRequest, translations: Translations, fetch: Fetch, done: Done) {
+    let file = request.file.clone();
     let exchange = Rc::new(Exchange {
         request: RefCell::new(request),
         fetch,
@@ -56,36 +59,34 @@ pub fn read(request: ReadRequest, translations: Translations, fetch: Fetch, done
         rounds: RefCell::new(0),
         reader: RefCell::new(None),
     });
-    match translations {
-        Translations::Given => exchange.start(),
-        Translations::Beside => {
-            let file = exchange.request.borrow().file.clone();
-            let wanted: BTreeMap<String, &str> = [Lang::Ko]
-                .iter()
-                .map(|lang| {
-                    (
-                        kpg_lesson::translation_file(&file, lang.code()),
-                        lang.code(),
-                    )
-                })
-                .collect();
-            let this = Rc::clone(&exchange);
-            (exchange.fetch)(
-                wanted.keys().cloned().collect(),
-                Box::new(move |files: Files| {
-                    {
-                        let mut request = this.request.borrow_mut();
-                        for (path, code) in wanted {
-                            if let Some(Some(text)) = files.get(&path) {
-                                request.translations.insert(code.to_string(), text.clone());
-                            }
-                        }
-                    }
-                    this.start();
-                }),
-            );
-        }
+    let wanted: BTreeMap<String, &'static str> = match &translations {
+        Translations::Given => BTreeMap::new(),
+        Translations::Beside(codes) => [Lang::Ko]
+            .iter()
+            .map(|lang| lang.code())
+            .filter(|code| codes.iter().any(|c| c == code))
+            .map(|code| (kpg_lesson::translation_file(&file, code), code))
+            .collect(),
+    };
+    if wanted.is_empty() {
+        exchange.start();
+        return;
     }
+    let this = Rc::clone(&exchange);
+    (exchange.fetch)(
+        wanted.keys().cloned().collect(),
+        Box::new(move |files: Files| {
+            {
+                let mut request = this.request.borrow_mut();
+                for (path, code) in wanted {
+                    if let Some(Some(text)) = files.get(&path) {
+                        request.translations.insert(code.to_string(), text.clone());
+                    }
+                }
+            }
+            this.start();
+        }),
+    );
 }
 
 /// The request that reads a lesson a link carries (its labs and translations all there).
@@ -160,13 +161,11 @@ impl Exchange {
         }
         match serde_json::from_str::<ReadReply>(json) {
             Ok(ReadReply::Prepared(bundle)) => {
-                let (files, id) = {
-                    let request = self.request.borrow();
-                    let id = bundle.lessons.first().map(|l| l.english.id.clone());
-                    (files_of(&request), id)
-                };
+                let files = files_of(&self.request.borrow());
+                let id = bundle.lessons.first().map(|l| l.english.id.clone());
                 let file = files.file.clone();
-                match super::register(FromElsewhere { files, bundle }) {
+                let reply = json.to_string();
+                match super::register(FromElsewhere { files, reply }) {
                     Some(id) => self.finish(Ok(id)),
                     None => self.finish(Err(vec![match id {
                         Some(id) => format!(
@@ -446,7 +445,7 @@ mod tests {
         let o = Rc::clone(&outcome);
         read(
             request(),
-            Translations::Beside,
+            Translations::Beside(vec!["fr".into(), "ko".into()]),
             fetch,
             Box::new(move |r| *o.borrow_mut() = Some(r)),
         );

@@ -115,3 +115,16 @@ fn every_korean_string_in_the_page_source_keeps_to_the_glossary() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The example lesson that ships beside the page (`web/embed/what-spot-saves/`, read by an
+/// article) keeps to the glossary too.
+#[test]
+fn the_example_lessons_korean_keeps_to_the_glossary() {
+    let text = include_str!("../../embed/what-spot-saves/lesson.ko.yaml");
+    let mut failures = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        check(&format!("lesson.ko.yaml:{}", i + 1), line, &mut failures);
+    }
+    assert!(text.contains("스팟"), "the file is the example's");
+    assert!(failures.is_empty(), "{failures:#?}");
+}

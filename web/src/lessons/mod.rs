@@ -47,7 +47,20 @@ struct Catalog {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FromElsewhere {
     pub files: kpg_share::LessonFiles,
-    pub bundle: Bundle,
+    /// The reader's answer ([`kpg_lesson::prepared::ReadReply::Prepared`]) as the JSON it
+    /// sent: kept as text, the page needs no serializer for prepared lessons (2.2 KB of the
+    /// page's wasm, gzipped, measured with `scripts/page-budget`).
+    pub reply: String,
+}
+
+impl FromElsewhere {
+    /// The bundle the reader prepared, if its answer is one.
+    fn bundle(&self) -> Option<Bundle> {
+        match serde_json::from_str(&self.reply) {
+            Ok(kpg_lesson::prepared::ReadReply::Prepared(bundle)) => Some(bundle),
+            _ => None,
+        }
+    }
 }
 
 thread_local! {
@@ -114,7 +127,8 @@ fn texts(lesson: &Prepared) -> usize {
 /// lesson from elsewhere never replaces one of the page's own. Its id, or `None` when the
 /// bundle holds no lesson or would replace one of the page's own.
 pub fn register(lesson: FromElsewhere) -> Option<String> {
-    let id = lesson.bundle.lessons.first()?.english.id.clone();
+    let bundle = lesson.bundle()?;
+    let id = bundle.lessons.first()?.english.id.clone();
     with_catalog(|c| {
         let shipped = c
             .lessons
@@ -123,7 +137,7 @@ pub fn register(lesson: FromElsewhere) -> Option<String> {
         if shipped {
             return None;
         }
-        add(c, lesson.bundle.clone());
+        add(c, bundle);
         c.elsewhere.insert(id.clone(), lesson);
         Some(id)
     })

@@ -128,7 +128,8 @@ fn a_registered_lesson_opens_with_its_inline_lab_and_changes() {
     assert_eq!(
         register(FromElsewhere {
             files: files.clone(),
-            bundle,
+            reply: serde_json::to_string(&kpg_lesson::prepared::ReadReply::Prepared(bundle))
+                .unwrap(),
         }),
         Some("mine".into())
     );
@@ -166,7 +167,14 @@ fn a_lesson_from_elsewhere_cannot_take_a_shipped_lessons_place() {
         text: text.into(),
         ..Default::default()
     };
-    assert_eq!(register(FromElsewhere { files, bundle }), None);
+    assert_eq!(
+        register(FromElsewhere {
+            files,
+            reply: serde_json::to_string(&kpg_lesson::prepared::ReadReply::Prepared(bundle))
+                .unwrap(),
+        }),
+        None
+    );
     assert_ne!(find(FIRST, Lang::En).unwrap().title, "Not hello");
     assert!(from_elsewhere(FIRST).is_none());
 }

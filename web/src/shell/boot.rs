@@ -233,7 +233,8 @@ mod tests {
                 text: text.into(),
                 ..Default::default()
             },
-            bundle,
+            reply: serde_json::to_string(&kpg_lesson::prepared::ReadReply::Prepared(bundle))
+                .unwrap(),
         }
     }
 

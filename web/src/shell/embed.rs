@@ -95,7 +95,11 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
             HostMessage::Seek { at } => transport.seek(at as i64),
             HostMessage::Lang(lang) => locale.lang.set(lang),
             HostMessage::Speed(speed) => transport.speed.set(speed),
-            HostMessage::Lesson { text, url } => {
+            HostMessage::Lesson {
+                text,
+                url,
+                translations,
+            } => {
                 waiting.set(false);
                 // The lesson's name: its URL's path, so that its lab files resolve to paths
                 // the host fetches beside it; one written in the article is `lesson.yaml`,
@@ -147,10 +151,10 @@ pub fn install(options: &EmbedOptions, awaiting_host: bool) {
                         browser::post_to_parent(&message.to_json());
                     }
                 });
-                // A lesson on the web may have its translations beside it; one written in
-                // the article is in its own words only.
+                // A lesson on the web may have its translations beside it (the host names
+                // them); one written in the article is in its own words only.
                 let translations = if request.base.is_some() {
-                    elsewhere::Translations::Beside
+                    elsewhere::Translations::Beside(translations)
                 } else {
                     elsewhere::Translations::Given
                 };

@@ -328,7 +328,8 @@ mod tests {
         };
         let id = lessons::register(lessons::FromElsewhere {
             files: files.clone(),
-            bundle,
+            reply: serde_json::to_string(&kpg_lesson::prepared::ReadReply::Prepared(bundle))
+                .unwrap(),
         });
         let s = Session::for_lesson(id.as_deref().unwrap(), Lang::En);
         assert_eq!(s.lesson, "carried");

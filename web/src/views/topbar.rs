@@ -305,6 +305,8 @@ fn LessonPicker() -> impl IntoView {
                 prop:value=move || lesson.lesson.get()>
                 {move || {
                     let lang = locale.lang.get();
+                    // A lesson read from elsewhere (a link's) joins the list when it opens.
+                    lesson.lesson.track();
                     lessons::all(lang)
                         .into_iter()
                         .map(|l| {
