@@ -1169,6 +1169,12 @@ await test('each new lesson plays to the state its steps describe', async () => 
   assert(await page.locator('.node .fate.drifted').count() >= 1, 'the do-not-disrupt node stays, marked drifted');
   // Zones: the pods spread over two zones, none in the zone without capacity.
   await playLesson('zones', 2 * 60000);
+  // The snapshot's time is on screen before the cards of the lesson before have left (twice
+  // seen under load: three cards with no zone): wait for every card to show its zone.
+  await page.waitForFunction(() => {
+    const spans = [...document.querySelectorAll('[data-lane^="pool/"] .node .meta span:first-child')];
+    return spans.length > 0 && spans.every((s) => s.textContent.trim() !== '');
+  }, null, { timeout: slow(10000) });
   const zones = await page.locator('[data-lane^="pool/"] .node .meta span:first-child').allInnerTexts();
   assert(new Set(zones).size >= 2 && !zones.includes('ap-northeast-2c'), `spread over the zones with capacity: ${zones}`);
   assert(await page.locator('.tray .pod').count() === 0, 'every pod runs');
