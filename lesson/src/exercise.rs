@@ -61,6 +61,14 @@ pub enum Judged {
     AnyInstant,
 }
 
+impl Judged {
+    /// Whether goals met now count: at rest always, mid-run only for a task judged at any
+    /// instant.
+    pub fn counts(self, at_rest: bool) -> bool {
+        at_rest || self == Judged::AnyInstant
+    }
+}
+
 /// A text edit: `find`, which must occur exactly once, becomes `replace`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {
@@ -99,7 +107,7 @@ pub struct Exercise {
 impl Exercise {
     /// Whether the cluster on screen meets every goal, judged as the exercise says.
     pub fn met(&self, snapshot: &Snapshot, at_rest: bool) -> bool {
-        (at_rest || self.judged == Judged::AnyInstant) && self.goals.iter().all(|g| g.met(snapshot))
+        self.judged.counts(at_rest) && self.goals.iter().all(|g| g.met(snapshot))
     }
 }
 

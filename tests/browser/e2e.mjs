@@ -480,7 +480,7 @@ await test('selecting a pending pod explains it: every node and NodePool dimmed 
   assert(answer.includes('Pending') && answer.includes('cpu 0 of 8 left'), `the answer names the limit, remaining vs needed: ${answer}`);
   const nodes = await page.locator('.lanes .node').count();
   assert(nodes === 6 && await page.locator('.lanes .node.dim').count() === nodes, 'kube-scheduler refused every node: all dimmed');
-  const nodeWhy = await page.locator('.lanes .node.dim .why').first().innerText();
+  const nodeWhy = await page.locator('.lanes .node.dim .why').first().textContent();
   assert(nodeWhy.includes('anti-affinity'), `each dimmed node says why: ${nodeWhy}`);
   const platformWhy = await page.locator('[data-lane="pool/platform"].dim .pool-why').innerText();
   assert(platformWhy.includes('cpu 0 of 8 left') && platformWhy.includes('needs cpu 2'), `the platform pool: remaining vs needed: ${platformWhy}`);
@@ -1169,13 +1169,9 @@ await test('each new lesson plays to the state its steps describe', async () => 
   assert(await page.locator('.node .fate.drifted').count() >= 1, 'the do-not-disrupt node stays, marked drifted');
   // Zones: the pods spread over two zones, none in the zone without capacity.
   await playLesson('zones', 2 * 60000);
-  // The snapshot's time is on screen before the cards of the lesson before have left (twice
-  // seen under load: three cards with no zone): wait for every card to show its zone.
-  await page.waitForFunction(() => {
-    const spans = [...document.querySelectorAll('[data-lane^="pool/"] .node .meta span:first-child')];
-    return spans.length > 0 && spans.every((s) => s.textContent.trim() !== '');
-  }, null, { timeout: slow(10000) });
-  const zones = await page.locator('[data-lane^="pool/"] .node .meta span:first-child').allInnerTexts();
+  // Text content, not innerText: a card's insides are content-visibility: auto, and innerText
+  // is empty for a card Chromium has not laid out yet (under load: three cards "with no zone").
+  const zones = await page.locator('[data-lane^="pool/"] .node .meta span:first-child').allTextContents();
   assert(new Set(zones).size >= 2 && !zones.includes('ap-northeast-2c'), `spread over the zones with capacity: ${zones}`);
   assert(await page.locator('.tray .pod').count() === 0, 'every pod runs');
   await shot('34-zones');

@@ -239,7 +239,7 @@ await test('the cluster view\'s words: one unit per gauge, plurals, and a node\'
     const units = g.match(/(Mi|Gi|Ki|Ti)/g) || [];
     assert(units.length < 2 || units[0] === units[1], `one unit in a gauge: ${g}`);
   }
-  const state = await page.locator('[data-lane="pool/platform"] .node.ready .state-line').first().innerText();
+  const state = await page.locator('[data-lane="pool/platform"] .node.ready .state-line').first().textContent();
   assert(/Ready · (\d+m )?\d+s|Ready · \d+m/.test(state) && !/\d:\d\d/.test(state), `an age, not a time of day: ${state}`);
   await page.context().close();
 });

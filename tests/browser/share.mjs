@@ -280,10 +280,10 @@ await test('an unhealthy node counts down to node repair on its card, and is gon
   // Not ready since 5m: node repair deletes it at 35m, 15 minutes from the clock.
   const fate = fresh.page.locator('.node .fate.unhealthy');
   await fate.waitFor({ timeout: slow(20000) });
-  const text = await fate.innerText();
+  const text = await fate.textContent();
   assert(text.includes('Ready=False') && text.includes('node repair in 15m'), `the card counts down: ${text}`);
   const sick = await fresh.page.locator('.node:has(.fate.unhealthy)').getAttribute('data-node');
-  const state = await fresh.page.locator(`[data-node="${sick}"] .state-line`).innerText();
+  const state = await fresh.page.locator(`[data-node="${sick}"] .state-line`).textContent();
   assert(state.startsWith('NotReady'), `the card says the node is not ready: ${state}`);
   await fresh.page.screenshot({ path: path.join(artifacts, 'share-06-node-repair.png') });
   await seekTo(fresh.page, 40 * 60000);

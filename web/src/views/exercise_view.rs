@@ -41,7 +41,7 @@ pub fn ExerciseCard(
     });
     let met_now = move || {
         let all = goals.with(|g| g.iter().all(|m| *m));
-        all && (at_rest.get() || exercise.judged == Judged::AnyInstant)
+        all && exercise.judged.counts(at_rest.get())
     };
     Effect::new(move |_| {
         if met_now() && exercise.judged == Judged::AnyInstant {
