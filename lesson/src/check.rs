@@ -384,8 +384,8 @@ pub(crate) fn link_problems(
 ) -> Vec<Problem> {
     let mut out = Vec::new();
     for (text, spot) in texts {
-        for link in markdown::links(text) {
-            let (message, help) = match markdown::classify(&link.target) {
+        for target in markdown::links(text) {
+            let (message, help) = match markdown::classify(&target) {
                 Target::Web | Target::Mail => continue,
                 Target::Step(id) if ids.contains(&id) => continue,
                 Target::Step(id) => (
@@ -399,12 +399,12 @@ pub(crate) fn link_problems(
                 ),
                 Target::Refused(why) => (why.to_string(), String::new()),
             };
-            let at = locate(source, spot, &link.target);
+            let at = locate(source, spot, &target);
             let mut p = Problem::error(
                 Code::Link,
                 file,
                 &at,
-                format!("dead link `{}`: {message}", link.target),
+                format!("dead link `{target}`: {message}"),
             );
             if !help.is_empty() {
                 p = p.help(help);

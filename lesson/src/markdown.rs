@@ -1,12 +1,53 @@
 //! The links in a lesson's Markdown, and what each is: a step of the lesson (`#id`), a file
 //! beside it (a relative path), or a web page (`http(s)://`). Only found, never followed or
-//! rendered here: code spans and fenced code blocks hold no links.
+//! rendered here. Read as the page's renderer reads the Markdown, so what the page shows as
+//! code or text holds no link.
 
-/// A link's destination and where it starts in the text (a byte offset).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Link {
-    pub target: String,
-    pub offset: usize,
+use pulldown_cmark::{Event, LinkType, Parser, Tag};
+
+/// Every link and image destination in `text`, as the page's renderer reads the Markdown
+/// (`rich_text::parse`: CommonMark with the same options), in the order written: inline
+/// links and images, autolinks, then every reference definition (`[name]: dest`), used or
+/// not. A link by reference is its definition's, counted once. Code holds no links.
+pub fn links(text: &str) -> Vec<String> {
+    let parser = Parser::new_ext(text, crate::rich_text::OPTIONS);
+    let mut definitions: Vec<(usize, String)> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, def)| (def.span.start, def.dest.to_string()))
+        .collect();
+    definitions.sort();
+    let mut out = Vec::new();
+    for event in parser {
+        if let Event::Start(
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }
+            | Tag::Image {
+                link_type,
+                dest_url,
+                ..
+            },
+        ) = event
+        {
+            let by_reference = matches!(
+                link_type,
+                LinkType::Reference
+                    | LinkType::ReferenceUnknown
+                    | LinkType::Collapsed
+                    | LinkType::CollapsedUnknown
+                    | LinkType::Shortcut
+                    | LinkType::ShortcutUnknown
+            );
+            if !by_reference {
+                out.push(dest_url.to_string());
+            }
+        }
+    }
+    out.extend(definitions.into_iter().map(|(_, dest)| dest));
+    out
 }
 
 /// What a destination leads to.
@@ -22,150 +63,6 @@ pub enum Target<'a> {
     Mail,
     /// Anything else, and why the page will not open it.
     Refused(&'static str),
-}
-
-/// Every inline link and image (`[text](dest)`, `![alt](src)`), autolink (`<https://...>`)
-/// and reference definition (`[name]: dest`) outside code.
-pub fn links(text: &str) -> Vec<Link> {
-    let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let start = line_start;
-        line_start += line.len();
-        let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
-        if indent <= 3 {
-            let run = |c: char| trimmed.chars().take_while(|&x| x == c).count();
-            let (ch, n) = match trimmed.chars().next() {
-                Some(c @ ('`' | '~')) => (c, run(c)),
-                _ => (' ', 0),
-            };
-            match fence {
-                Some((c, len)) if ch == c && n >= len && trimmed[n..].trim().is_empty() => {
-                    fence = None;
-                    continue;
-                }
-                None if n >= 3 => {
-                    fence = Some((ch, n));
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        if fence.is_some() {
-            continue;
-        }
-        if let Some(link) = reference_definition(line, start) {
-            out.push(link);
-            continue;
-        }
-        inline_links(line, start, &mut out);
-    }
-    out
-}
-
-/// `[name]: destination` at the start of a line (up to three spaces in).
-fn reference_definition(line: &str, start: usize) -> Option<Link> {
-    let trimmed = line.trim_start();
-    if line.len() - trimmed.len() > 3 || !trimmed.starts_with('[') {
-        return None;
-    }
-    let close = trimmed.find("]:")?;
-    if close < 2 || trimmed[1..close].contains(']') {
-        return None;
-    }
-    let rest = &trimmed[close + 2..];
-    let dest = rest.trim_start();
-    let dest_at = start + (line.len() - trimmed.len()) + close + 2 + (rest.len() - dest.len());
-    let (target, _) = destination(dest)?;
-    Some(Link {
-        target,
-        offset: dest_at,
-    })
-}
-
-fn inline_links(line: &str, start: usize, out: &mut Vec<Link>) {
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'`' => {
-                let n = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                let ticks = &line[i..i + n];
-                // The code span ends at the next run of exactly as many backticks.
-                let mut j = i + n;
-                let mut end = None;
-                while let Some(k) = line[j..].find(ticks) {
-                    let at = j + k;
-                    let run = bytes[at..].iter().take_while(|&&b| b == b'`').count();
-                    if run == n {
-                        end = Some(at + n);
-                        break;
-                    }
-                    j = at + run;
-                }
-                i = end.unwrap_or(i + n);
-            }
-            b']' if bytes.get(i + 1) == Some(&b'(') => {
-                let dest_at = i + 2;
-                let inner = line[dest_at..].trim_start_matches([' ', '\t']);
-                let skipped = line[dest_at..].len() - inner.len();
-                if let Some((target, used)) = destination(inner) {
-                    out.push(Link {
-                        target,
-                        offset: start + dest_at + skipped,
-                    });
-                    i = dest_at + skipped + used;
-                } else {
-                    i += 2;
-                }
-            }
-            b'<' => {
-                let rest = &line[i + 1..];
-                let end = rest.find(['>', ' ', '<']);
-                match end {
-                    Some(e) if rest.as_bytes()[e] == b'>' && scheme(&rest[..e]).is_some() => {
-                        out.push(Link {
-                            target: rest[..e].to_string(),
-                            offset: start + i + 1,
-                        });
-                        i += e + 2;
-                    }
-                    _ => i += 1,
-                }
-            }
-            _ => i += 1,
-        }
-    }
-}
-
-/// A link destination at the start of `s`: `<...>` or a run without spaces whose
-/// parentheses balance. The destination and the bytes it took.
-fn destination(s: &str) -> Option<(String, usize)> {
-    if let Some(rest) = s.strip_prefix('<') {
-        let end = rest.find(['>', '\n'])?;
-        return Some((rest[..end].to_string(), end + 2));
-    }
-    let mut depth = 0usize;
-    let mut end = s.len();
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => {
-                end = i;
-                break;
-            }
-            ')' => depth -= 1,
-            c if c.is_whitespace() => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    Some((s[..end].to_string(), end))
 }
 
 /// The scheme of an absolute URL (`https` of `https://...`), if it has one.
@@ -226,32 +123,38 @@ pub fn classify(target: &str) -> Target<'_> {
 mod tests {
     use super::*;
 
-    fn targets(text: &str) -> Vec<String> {
-        links(text).into_iter().map(|l| l.target).collect()
-    }
-
     #[test]
     fn links_images_autolinks_and_definitions_are_found_outside_code() {
         let text = "See [the docs](https://karpenter.sh/docs/) and ![a](img/a.svg \"t\").\n\
                     `[not](a-link)` nor ``[this](one)``, but [step](#limits).\n\
                     ```yaml\n[no](fenced)\n```\n\
                     <https://example.com/x> and <not a link>.\n\
-                    [ref]: ../other.md\n\
-                    [p](<with space.md>) [q](a_(b).md)\n";
+                    [p](<with space.md>) [q](a_(b).md), [by name][ref] and [ref].\n\
+                    \n    [indented](code-block.md)\n\
+                    \n[ref]: ../other.md\n[unused]: #nowhere\n";
         assert_eq!(
-            targets(text),
+            links(text),
             [
                 "https://karpenter.sh/docs/",
                 "img/a.svg",
                 "#limits",
                 "https://example.com/x",
-                "../other.md",
                 "with space.md",
-                "a_(b).md"
+                "a_(b).md",
+                "../other.md",
+                "#nowhere",
             ]
         );
-        let l = &links(text)[0];
-        assert_eq!(&text[l.offset..l.offset + 5], "https");
+    }
+
+    #[test]
+    fn what_the_page_shows_as_text_holds_no_link() {
+        // A definition cannot interrupt a paragraph: the page shows this line as text.
+        assert!(links("Some text.\n[ref]: ../other.md\n").is_empty());
+        // HTML is text on the page, and so are the links in it.
+        assert!(links("<a href=\"x.md\">x</a>\n").is_empty());
+        // A link's destination is read as CommonMark reads it: escapes and entities resolved.
+        assert_eq!(links(r"[a](a\)b.md) [c](c&amp;d.md)"), ["a)b.md", "c&d.md"]);
     }
 
     #[test]

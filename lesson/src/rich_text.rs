@@ -5,12 +5,17 @@
 //! only when it leads to a step of the lesson, a web page, a mail address, or a file beside a
 //! lesson that has an address of its own ([`classify`] decides, as `kpg lesson check` does).
 
+use pulldown_cmark::Options;
 #[cfg(feature = "prepare")]
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "prepare")]
 use crate::markdown::{Target, classify};
+
+/// CommonMark with strikethrough and tables: how the page reads a lesson's Markdown, and so
+/// how `kpg lesson check` finds its links.
+pub(crate) const OPTIONS: Options = Options::ENABLE_STRIKETHROUGH.union(Options::ENABLE_TABLES);
 
 /// The elements a lesson's text can hold.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,11 +64,10 @@ pub enum Kind {
 /// from a URL): relative links and images resolve against it; without one they are text.
 #[cfg(feature = "prepare")]
 pub fn parse(text: &str, base: Option<&str>) -> Vec<Node> {
-    let options = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES;
     // Children of the open elements, innermost last; the root's at the bottom.
     let mut stack: Vec<(Option<Kind>, Vec<Node>)> = vec![(None, Vec::new())];
     let mut in_head = false;
-    for event in Parser::new_ext(text, options) {
+    for event in Parser::new_ext(text, OPTIONS) {
         match event {
             Event::Start(tag) => {
                 let kind = match tag {
