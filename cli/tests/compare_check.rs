@@ -12,8 +12,6 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
-
 use common::*;
 use serde_json::Value;
 
@@ -22,21 +20,10 @@ const PENDING: &str = "tests/compare/pending.yaml";
 const PRICIER: &str = "tests/compare/pricier.yaml";
 const DRIFT: &str = "tests/compare/drift.yaml";
 
-/// `kpg ARGS` run from the workspace root, so that the files' names as given (and printed)
-/// are the same on every machine.
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kpg"))
-        .args(args)
-        .current_dir(workspace())
-        .stdin(Stdio::null())
-        .output()
-        .expect("the kpg binary runs")
-}
-
 fn compare(a: &str, b: &str, extra: &[&str]) -> (i32, String, String) {
     let mut args = vec!["compare", a, b];
     args.extend_from_slice(extra);
-    let o = run(&args);
+    let o = kpg_at_root(&args);
     (o.status.code().unwrap_or(-1), stdout(&o), stderr(&o))
 }
 
@@ -223,7 +210,7 @@ fn markdown_gives_the_figures_a_reviewer_needs() {
 
     // The drift section names each node base.yaml launched, its NodePool and the reason.
     let report = {
-        let o = run(&["simulate", BASE, "-o", "json"]);
+        let o = kpg_at_root(&["simulate", BASE, "-o", "json"]);
         serde_json::from_slice::<Value>(&o.stdout).expect("a report")
     };
     let (code, md, _) = compare(BASE, DRIFT, &["-o", "markdown"]);
@@ -311,7 +298,7 @@ fn bad_conditions_are_usage_errors_naming_the_flag_and_its_forms() {
         );
     }
     // The conditions are compare's alone.
-    let o = run(&["simulate", BASE, "--fail-on", "pending"]);
+    let o = kpg_at_root(&["simulate", BASE, "--fail-on", "pending"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown flag \"--fail-on\""));
     // A side that cannot run is still exit status 1, conditions or not.
@@ -322,7 +309,7 @@ fn bad_conditions_are_usage_errors_naming_the_flag_and_its_forms() {
 #[test]
 fn help_documents_the_conditions_and_exit_status_3() {
     for args in [&["compare", "--help"][..], &["help", "compare"][..]] {
-        let o = run(args);
+        let o = kpg_at_root(args);
         assert_eq!(o.status.code(), Some(0));
         let help = stdout(&o);
         for needle in [
@@ -338,7 +325,7 @@ fn help_documents_the_conditions_and_exit_status_3() {
             assert!(help.contains(needle), "{args:?}: missing {needle:?}");
         }
     }
-    let overview = stdout(&run(&["help"]));
+    let overview = stdout(&kpg_at_root(&["help"]));
     assert!(overview.contains("[--fail-on pending,drift] [--max-cost-increase PERCENT%|USD]"));
     assert!(
         overview.contains("3 a condition of compare's --fail-on or\n--max-cost-increase failed")

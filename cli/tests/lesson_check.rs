@@ -3,19 +3,7 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
-
-use common::{kpg_stdin, stderr, stdout, workspace};
-
-/// `kpg ARGS` run from the workspace root, so files are named as a user there sees them.
-fn kpg_at_root(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kpg"))
-        .args(args)
-        .current_dir(workspace())
-        .stdin(Stdio::null())
-        .output()
-        .expect("the kpg binary runs")
-}
+use common::{kpg_at_root, kpg_stdin, stderr, stdout, workspace};
 
 /// Checks the fixture `tests/lessons/NAME`: it fails, and its report is `lines` (each
 /// problem's first line, in order) and the count.

@@ -31,6 +31,17 @@ pub fn kpg(args: &[&str]) -> Output {
         .expect("the kpg binary runs")
 }
 
+/// `kpg ARGS` run from the workspace's root, so files are named (and printed) as a user there
+/// names them, the same on every machine.
+pub fn kpg_at_root(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kpg"))
+        .args(args)
+        .current_dir(workspace())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the kpg binary runs")
+}
+
 pub fn kpg_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kpg"))
         .args(args)
