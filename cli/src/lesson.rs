@@ -170,17 +170,7 @@ fn link_of(english: &Path, base: &str) -> Result<String, Vec<String>> {
         .unwrap_or_default();
     let mut shared = kpg_share::from_stream(first, 0);
     shared.lesson = Some(lesson.id.clone());
-    shared.lesson_files = Some(kpg_share::LessonFiles {
-        file: request.file.clone(),
-        text: request.text.clone(),
-        translations: request.translations.clone(),
-        labs: request
-            .files
-            .iter()
-            .filter_map(|(path, text)| Some((path.clone(), text.clone()?)))
-            .collect(),
-        base: None,
-    });
+    shared.lesson_files = Some(kpg_share::LessonFiles::of(&request));
     let loaded = kpg_manifests::load(first);
     if let Ok(sim) = kpg_core::sim::Simulation::new(loaded.scenario) {
         let snapshot = kpg_scene::snapshot::take(&sim);

@@ -27,6 +27,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use std::collections::BTreeMap;
 
+use kpg_lesson::prepared::ReadRequest;
 use serde::{Deserialize, Serialize};
 
 /// The current format's fragment prefix.
@@ -103,6 +104,39 @@ pub struct LessonFiles {
     /// The address the lesson was read from, if any: its relative links lead there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
+}
+
+impl LessonFiles {
+    /// What a link carries of a lesson the reader read from `request`: the lab files it found
+    /// (one it could not is left out, and is asked for again).
+    pub fn of(request: &ReadRequest) -> LessonFiles {
+        LessonFiles {
+            file: request.file.clone(),
+            text: request.text.clone(),
+            translations: request.translations.clone(),
+            labs: request
+                .files
+                .iter()
+                .filter_map(|(path, text)| Some((path.clone(), text.clone()?)))
+                .collect(),
+            base: request.base.clone(),
+        }
+    }
+
+    /// The request that reads the lesson again, its labs and translations all there.
+    pub fn request(&self) -> ReadRequest {
+        ReadRequest {
+            file: self.file.clone(),
+            text: self.text.clone(),
+            translations: self.translations.clone(),
+            files: self
+                .labs
+                .iter()
+                .map(|(path, text)| (path.clone(), Some(text.clone())))
+                .collect(),
+            base: self.base.clone(),
+        }
+    }
 }
 
 /// The pod (`namespace/name`) or node being explained.

@@ -89,36 +89,6 @@ pub fn read(request: ReadRequest, translations: Translations, fetch: Fetch, done
     );
 }
 
-/// The request that reads a lesson a link carries (its labs and translations all there).
-pub fn request_of(files: &LessonFiles) -> ReadRequest {
-    ReadRequest {
-        file: files.file.clone(),
-        text: files.text.clone(),
-        translations: files.translations.clone(),
-        files: files
-            .labs
-            .iter()
-            .map(|(path, text)| (path.clone(), Some(text.clone())))
-            .collect(),
-        base: files.base.clone(),
-    }
-}
-
-/// What a link carries of a lesson the reader read from `request`.
-fn files_of(request: &ReadRequest) -> LessonFiles {
-    LessonFiles {
-        file: request.file.clone(),
-        text: request.text.clone(),
-        translations: request.translations.clone(),
-        labs: request
-            .files
-            .iter()
-            .filter_map(|(path, text)| Some((path.clone(), text.clone()?)))
-            .collect(),
-        base: request.base.clone(),
-    }
-}
-
 /// A `fetch` for a lesson whose files are all in its request: anything else is not there.
 pub fn nothing_more() -> Fetch {
     Rc::new(|paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
@@ -161,7 +131,7 @@ impl Exchange {
         }
         match serde_json::from_str::<ReadReply>(json) {
             Ok(ReadReply::Prepared(bundle)) => {
-                let files = files_of(&self.request.borrow());
+                let files = LessonFiles::of(&self.request.borrow());
                 let id = bundle.lessons.first().map(|l| l.english.id.clone());
                 let file = files.file.clone();
                 let reply = json.to_string();
@@ -349,37 +319,57 @@ mod tests {
         }
     }
 
+    const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n";
+
+    /// What `read` gave `done` (the tests' reader answers before `read` returns).
+    fn read_now(
+        request: ReadRequest,
+        translations: Translations,
+        fetch: Fetch,
+    ) -> Result<String, Vec<String>> {
+        let outcome = Rc::new(RefCell::new(None));
+        let o = Rc::clone(&outcome);
+        read(
+            request,
+            translations,
+            fetch,
+            Box::new(move |r| *o.borrow_mut() = Some(r)),
+        );
+        outcome.take().expect("the tests' reader answers at once")
+    }
+
+    /// A host that answers every path with `text(path)` and notes what it was asked for.
+    fn serving(asked: &Rc<RefCell<Vec<Vec<String>>>>, text: fn(&str) -> String) -> Fetch {
+        let a = Rc::clone(asked);
+        Rc::new(move |paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
+            a.borrow_mut().push(paths.clone());
+            reply(
+                paths
+                    .into_iter()
+                    .map(|p| {
+                        let found = Some(text(&p));
+                        (p, found)
+                    })
+                    .collect(),
+            );
+        })
+    }
+
     /// The reader asks for the lab file once; the page fetches it, asks again, and the lesson
     /// joins the page's lessons in every language (English only: no translation given).
     #[test]
     fn a_lesson_with_a_lab_file_is_fetched_read_and_registered() {
-        let asked = Rc::new(RefCell::new(Vec::new()));
-        let outcome = Rc::new(RefCell::new(None));
-        let (a, o) = (Rc::clone(&asked), Rc::clone(&outcome));
-        let fetch: Fetch = Rc::new(move |paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
-            a.borrow_mut().push(paths.clone());
-            let files = paths
-                .into_iter()
-                .map(|p| {
-                    (
-                        p,
-                        Some("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n".into()),
-                    )
-                })
-                .collect();
-            reply(files);
-        });
-        read(
+        let asked = Rc::default();
+        let outcome = read_now(
             request(),
             Translations::Given,
-            fetch,
-            Box::new(move |r| *o.borrow_mut() = Some(r)),
+            serving(&asked, |_| POD.into()),
         );
         assert_eq!(
             *asked.borrow(),
             vec![vec!["/posts/labs/pod.yaml".to_string()]]
         );
-        assert_eq!(*outcome.borrow(), Some(Ok("from-a-blog".to_string())));
+        assert_eq!(outcome, Ok("from-a-blog".to_string()));
         let lesson =
             super::super::find("from-a-blog", crate::base::i18n::Lang::Ko).expect("registered");
         assert_eq!(lesson.title, "From a blog");
@@ -397,19 +387,8 @@ mod tests {
     /// A lab file the host cannot read is a located problem, not a page without a scenario.
     #[test]
     fn a_missing_lab_file_is_a_problem() {
-        let outcome = Rc::new(RefCell::new(None));
-        let o = Rc::clone(&outcome);
-        let fetch: Fetch = Rc::new(|paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
-            reply(paths.into_iter().map(|p| (p, None)).collect());
-        });
-        read(
-            request(),
-            Translations::Given,
-            fetch,
-            Box::new(move |r| *o.borrow_mut() = Some(r)),
-        );
-        let Some(Err(problems)) = outcome.borrow().clone() else {
-            panic!("{:?}", outcome.borrow());
+        let Err(problems) = read_now(request(), Translations::Given, nothing_more()) else {
+            panic!("a lesson without its lab read");
         };
         assert!(
             problems.iter().any(|p| p.contains("labs/pod.yaml")),
@@ -424,32 +403,16 @@ mod tests {
     fn a_translation_beside_the_lesson_is_read_and_the_link_carries_everything() {
         const KO: &str = "id: from-a-blog\ntitle: 블로그에서\nsteps:\n  - id: one\n    \
                           title: 하나\n    text: \"[둘](#two)을 보세요.\"\n";
-        let asked = Rc::new(RefCell::new(Vec::new()));
-        let a = Rc::clone(&asked);
-        let fetch: Fetch = Rc::new(move |paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
-            a.borrow_mut().push(paths.clone());
-            let files = paths
-                .into_iter()
-                .map(|p| {
-                    let text = if p.ends_with(".ko.yaml") {
-                        KO.to_string()
-                    } else {
-                        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n".to_string()
-                    };
-                    (p, Some(text))
-                })
-                .collect();
-            reply(files);
+        let asked = Rc::default();
+        let fetch = serving(&asked, |p| {
+            if p.ends_with(".ko.yaml") { KO } else { POD }.to_string()
         });
-        let outcome = Rc::new(RefCell::new(None));
-        let o = Rc::clone(&outcome);
-        read(
+        let outcome = read_now(
             request(),
             Translations::Beside(vec!["fr".into(), "ko".into()]),
             fetch,
-            Box::new(move |r| *o.borrow_mut() = Some(r)),
         );
-        assert_eq!(*outcome.borrow(), Some(Ok("from-a-blog".to_string())));
+        assert_eq!(outcome, Ok("from-a-blog".to_string()));
         assert_eq!(
             *asked.borrow(),
             vec![
@@ -466,17 +429,14 @@ mod tests {
         let carried = super::super::from_elsewhere("from-a-blog").unwrap().files;
         assert!(carried.translations.contains_key("ko"));
         assert!(carried.labs.contains_key("/posts/labs/pod.yaml"));
-        let again = Rc::new(RefCell::new(None));
-        let g = Rc::clone(&again);
-        read(
-            request_of(&carried),
+        let again = read_now(
+            carried.request(),
             Translations::Given,
             Rc::new(|paths: Vec<String>, _reply: Box<dyn FnOnce(Files)>| {
                 panic!("a link's lesson asked for {paths:?}")
             }),
-            Box::new(move |r| *g.borrow_mut() = Some(r)),
         );
-        assert_eq!(*again.borrow(), Some(Ok("from-a-blog".to_string())));
+        assert_eq!(again, Ok("from-a-blog".to_string()));
     }
 
     /// A lesson that takes a shipped lesson's id is refused, located, not opened.
@@ -484,24 +444,9 @@ mod tests {
     fn a_lesson_named_as_a_shipped_one_is_refused() {
         let mut r = request();
         r.text = r.text.replace("from-a-blog", "hello");
-        let outcome = Rc::new(RefCell::new(None));
-        let o = Rc::clone(&outcome);
-        let fetch: Fetch = Rc::new(|paths: Vec<String>, reply: Box<dyn FnOnce(Files)>| {
-            reply(
-                paths
-                    .into_iter()
-                    .map(|p| (p, Some("kind: Pod\nmetadata: {name: a}\n".into())))
-                    .collect(),
-            )
-        });
-        read(
-            r,
-            Translations::Given,
-            fetch,
-            Box::new(move |r| *o.borrow_mut() = Some(r)),
-        );
-        let Some(Err(problems)) = outcome.borrow().clone() else {
-            panic!("{:?}", outcome.borrow());
+        let fetch = serving(&Rc::default(), |_| POD.into());
+        let Err(problems) = read_now(r, Translations::Given, fetch) else {
+            panic!("a lesson took a shipped lesson's id");
         };
         assert!(
             problems[0].starts_with("/posts/lesson.yaml: error[lesson-field]: id: \"hello\""),

@@ -448,7 +448,7 @@ fn read_linked_lesson(
 ) {
     use crate::lessons::elsewhere;
     elsewhere::read(
-        elsewhere::request_of(files),
+        files.request(),
         elsewhere::Translations::Given,
         elsewhere::nothing_more(),
         Box::new(move |outcome| match outcome {
