@@ -153,6 +153,17 @@ async function fitsContent(page, i) {
  * embed's own window posts things that are not protocol messages. Then the host's API shows
  * that the same command from the right window works.
  */
+/** Shows and applies the first embed's solution by keyboard, then seeks to 30:00 and waits for
+ * the task to be solved there. */
+async function applySolutionByKeyboard(p, frame) {
+  await frame.locator('.show-solution').focus();
+  await p.keyboard.press('Enter');
+  await frame.locator('.apply-solution').focus();
+  await p.keyboard.press('Enter');
+  await p.evaluate(() => window.KarpenterPlayground.embeds[0].seek('30m'));
+  await frame.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+}
+
 async function strangers(p, frame) {
   const height = await p.evaluate(() => document.querySelector('.karpenter-playground-embed iframe').clientHeight);
   let from = await mark(p);
@@ -725,12 +736,7 @@ await test('a lesson file from another site, English only, plays in its embed an
   await frame.waitForFunction(() => document.querySelector('.summary').dataset.at === '1800000', null, { timeout: slow(20000) });
   assert(await task.getAttribute('data-solved') === 'false', 'the lab as written does not meet the goals');
   // The solution, by keyboard: shown, then applied; then the cluster at 30:00 meets the goals.
-  await frame.locator('.show-solution').focus();
-  await p.keyboard.press('Enter');
-  await frame.locator('.apply-solution').focus();
-  await p.keyboard.press('Enter');
-  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
-  await frame.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+  await applySolutionByKeyboard(p, frame);
   await p.screenshot({ path: path.join(artifacts, 'embed-07-lesson.png') });
   // The second lesson does not read: the embed says where, and nothing ran anywhere.
   const broken = await scrollToEmbed(p, 1);
@@ -765,12 +771,7 @@ await test('the example lesson ships with its article: a Korean reader reads its
   await frame.waitForFunction(() => document.querySelector('output.clock')?.dataset.ms === '1800000', null, { timeout: slow(20000) });
   const task = frame.locator('.exercise');
   assert(await task.getAttribute('data-solved') === 'false', 'on demand, the cluster costs too much');
-  await frame.locator('.show-solution').focus();
-  await p.keyboard.press('Enter');
-  await frame.locator('.apply-solution').focus();
-  await p.keyboard.press('Enter');
-  await host(() => window.KarpenterPlayground.embeds[0].seek('30m'));
-  await frame.waitForFunction(() => document.querySelector('.exercise')?.dataset.solved === 'true', null, { timeout: slow(20000) });
+  await applySolutionByKeyboard(p, frame);
 
   // "Open in Karpenter Playground" carries the lesson, the step, the edit and the instant.
   const openFull = frame.locator('a.open-full');
